@@ -1,0 +1,3 @@
+from bgcli.cli import main
+
+main()

@@ -1,0 +1,41 @@
+"""The exception family of bgcli.
+
+Every error is a ValueError subclass with a lowercase, one-line message that
+carries the offending input, so a script can catch ``ValueError`` or one
+precise kind, and the command line can print ``message`` as it is.
+"""
+from __future__ import annotations
+
+
+class BgcliError(ValueError):
+    """Base class of every error bgcli raises on bad input."""
+
+
+class InvalidPositionError(BgcliError):
+    """A position or identifier that cannot be read or breaks the rules."""
+
+
+class InvalidDiceError(BgcliError):
+    """Dice text that is not two numbers from 1 to 6."""
+
+
+class InvalidPlayError(BgcliError):
+    """Play text that is not well-formed move notation."""
+
+
+class IllegalPlayError(BgcliError):
+    """Well-formed play text that is not a legal play in the position."""
+
+
+class AmbiguousPlayError(BgcliError):
+    """Shorthand that matches more than one legal play."""
+
+
+class MatchFileError(BgcliError):
+    """A match transcript that cannot be read, with file, line and column."""
+
+    def __init__(self, message: str, path: str = "-", line: int = 0, column: int = 0):
+        self.path, self.line, self.column = path, line, column
+        where = f"{path}:{line}" + (f":{column}" if column else "")
+        super().__init__(f"{where}: {message}")
+        self.reason = message
