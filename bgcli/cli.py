@@ -1,0 +1,323 @@
+"""The command line: a thin click layer over the library.
+
+Exit status, for every command: 0 success; 1 the input was read but is bad
+(an illegal play, a position that breaks the rules, problems found by an
+audit, some lines of a batch that failed); 2 a usage error or a file that
+cannot be read at all. Errors are one line on stderr, never a traceback.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Iterable
+
+import click
+
+from bgcli import __version__
+from bgcli.errors import BgcliError
+
+STYLES = ("gnubg", "mat", "fibs", "korean")
+EXIT_PROBLEMS = 1
+EXIT_UNREADABLE = 2
+
+_DICE = re.compile(r"^[1-6](?:[-,/x]?[1-6])$")
+_DIGIT = re.compile(r"^[1-6]$")
+
+
+def json_option(function):
+    """The shared ``--json`` option: machine-readable output."""
+    return click.option("--json", "as_json", is_flag=True, help="Write JSON instead of text.")(function)
+
+
+def style_option(function):
+    return click.option(
+        "--style", type=click.Choice(STYLES), default="gnubg", show_default=True,
+        help="How plays are written: gnubg's canonical text, .mat numbers, FIBS dashes or Korean point names.",
+    )(function)
+
+
+def home_option(function):
+    return click.option(
+        "--home", type=click.Choice(("right", "left")), default="right", show_default=True,
+        help="Side of the board where the home board of the player on roll is drawn.",
+    )(function)
+
+
+def emit(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+class Failure(click.ClickException):
+    """A bad-input error: one line on stderr and exit status 1."""
+
+    exit_code = EXIT_PROBLEMS
+
+    def show(self, file=None) -> None:
+        click.echo(f"Error: {self.message}", err=True)
+
+
+def split_position_and_dice(words: list[str]):
+    """Split command-line words or a batch line into (position text, dice text or None).
+
+    Dice are the last word when it reads as a roll (``31``, ``3-1``) or the
+    last two words when both are single dice (``3 1``) and what is left is
+    not a board of 26 numbers that needs them.
+    """
+    if len(words) >= 3 and _DIGIT.match(words[-1]) and _DIGIT.match(words[-2]):
+        rest = words[:-2]
+        if len(rest) != 25:  # 25 numbers + "3 1" is a board of 26 numbers plus one die: not ours to split
+            return " ".join(rest), f"{words[-2]}{words[-1]}"
+    if len(words) >= 2 and _DICE.match(words[-1]) and len(words) != 26:
+        return " ".join(words[:-1]), words[-1]
+    return " ".join(words), None
+
+
+def read_position(text: str):
+    from bgcli.ids import parse_position
+
+    return parse_position(text)
+
+
+def dice_for(game, dice_text: str | None):
+    from bgcli.model import parse_dice
+
+    if dice_text:
+        return parse_dice(dice_text)
+    if game.match.dice[0]:
+        return parse_dice(list(game.match.dice))
+    raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="bgcli")
+def cli():
+    """bgcli: backgammon positions, move notation, legal plays and match transcripts.
+
+    Positions are written as a GNU Backgammon Position ID, a GNUbg ID
+    (PositionID:MatchID, also pasted from gnubg's board printout), an XGID,
+    a FIBS board string, `start`, or 26 numbers.
+
+    \b
+    Example:
+        bgcli moves start 31
+    """
+
+
+# --- moves ------------------------------------------------------------------
+
+def moves_json(game, dice, style: str) -> dict:
+    from bgcli.model import legal_plays
+    from bgcli.notation import play_text
+
+    plays = sorted_plays(legal_plays(game.position, dice))
+    return {
+        "position_id": game.position.id(),
+        "dice": list(dice),
+        "plays": [{"play": play_text(p, style), "position_id": p.result_id()} for p in plays],
+    }
+
+
+def sorted_plays(plays):
+    """Plays in a stable order: by their steps, highest start points first."""
+    return sorted(plays, key=lambda p: sorted(((s.start, s.end) for s in p.steps), reverse=True), reverse=True)
+
+
+@cli.command()
+@click.argument("words", nargs=-1, metavar="POSITION [DICE]")
+@click.option("--batch", type=click.File("r", encoding="utf-8"), metavar="FILE",
+              help="Read `POSITION DICE` lines from FILE (- for standard input); write one JSON object per line.")
+@json_option
+@style_option
+def moves(words, batch, as_json, style):
+    """List the legal plays of POSITION with DICE, one per line.
+
+    DICE may be written 31, 3-1 or "3 1", or come from the position itself
+    (an XGID or Match ID with dice). Plays that reach the same position are
+    listed once, as gnubg does.
+
+    \b
+    Examples:
+        bgcli moves start 31
+        bgcli moves 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
+        bgcli moves --json 4HPwATDgc/ABMA 6-6
+        printf 'start 31\\nstart 66\\n' | bgcli moves --batch -
+    """
+    if batch is not None:
+        if words:
+            raise click.UsageError("give either POSITION [DICE] or --batch FILE, not both")
+        sys.exit(run_batch(batch, style))
+    if not words:
+        raise click.UsageError("missing POSITION (try: bgcli moves start 31)")
+    text, dice_text = split_position_and_dice(list(words))
+    try:
+        game = read_position(text)
+        dice = dice_for(game, dice_text)
+        data = moves_json(game, dice, style)
+    except BgcliError as exc:
+        raise Failure(str(exc)) from None
+    if as_json:
+        emit(data)
+    else:
+        for play in data["plays"]:
+            click.echo(play["play"])
+
+
+def run_batch(lines: Iterable[str], style: str) -> int:
+    """One JSON object per input line; a bad line gets {"error": ...}."""
+    status = 0
+    out = sys.stdout
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            out.write(json.dumps({"error": f"line {number}: empty line"}) + "\n")
+            status = EXIT_PROBLEMS
+            continue
+        try:
+            text, dice_text = split_position_and_dice(line.split())
+            game = read_position(text)
+            data = moves_json(game, dice_for(game, dice_text), style)
+        except BgcliError as exc:
+            data = {"error": f"line {number}: {exc}"}
+            status = EXIT_PROBLEMS
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
+    out.flush()
+    return status
+
+
+# --- check ------------------------------------------------------------------
+
+@cli.command()
+@click.argument("position")
+@click.argument("dice")
+@click.argument("play", nargs=-1, required=True)
+@json_option
+@style_option
+def check(position, dice, play, as_json, style):
+    """Check that PLAY is legal in POSITION with DICE.
+
+    Exit 0 and print the play's canonical text and the resulting Position ID
+    (opponent on roll) when it is legal; exit 1 and say why when it is not.
+
+    \b
+    Examples:
+        bgcli check start 31 8/5 6/5
+        bgcli check start 64 24/14
+    """
+    from bgcli.model import parse_dice
+    from bgcli.notation import parse_play, play_text
+
+    text = " ".join(play)
+    try:
+        game = read_position(position)
+        rolled = parse_dice(dice)
+        legal = parse_play(text, game.position, rolled)
+    except BgcliError as exc:
+        if as_json:
+            emit({"legal": False, "play": text, "error": str(exc), "kind": type(exc).__name__})
+            sys.exit(EXIT_PROBLEMS)
+        raise Failure(str(exc)) from None
+    if as_json:
+        emit({"legal": True, "play": play_text(legal, style), "position_id": legal.result_id()})
+    else:
+        click.echo(f"{play_text(legal, style)}\t{legal.result_id()}")
+
+
+# --- convert ----------------------------------------------------------------
+
+FORMATS = ("gnubg", "posid", "xgid", "fibs", "json", "ascii")
+
+
+def convert_one(text: str, to: str, home: str = "right") -> str:
+    from bgcli import ids
+
+    game = ids.parse_position(text)
+    if to == "gnubg":
+        return ids.gnubg_id(game)
+    if to == "posid":
+        return game.position.id()
+    if to == "xgid":
+        return ids.xgid(game)
+    if to == "fibs":
+        return ids.fibs(game)
+    if to == "json":
+        return json.dumps(ids.describe(game), ensure_ascii=False)
+    from bgcli.render import ascii_board
+
+    return ascii_board(game, home=home)
+
+
+@cli.command()
+@click.option("--to", "to", type=click.Choice(FORMATS), required=True, help="The format to write.")
+@click.argument("positions", nargs=-1, required=True, metavar="POSITION...")
+def convert(to, positions):
+    """Convert positions between formats.
+
+    With `-`, read one position per line from standard input and write one
+    line per input line (one board for `ascii`); a bad line gets its error on
+    stderr, the rest still convert, and the exit status is 1 at the end.
+
+    \b
+    Examples:
+        bgcli convert --to xgid start
+        bgcli convert --to gnubg 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
+        bgcli convert --to json 4HPwATDgc/ABMA:cAkAAAAAAAAA
+        cat ids.txt | bgcli convert --to fibs -
+    """
+    status = 0
+
+    def inputs():
+        for item in positions:
+            if item == "-":
+                for line in sys.stdin:
+                    yield line.rstrip("\r\n")
+            else:
+                yield item
+
+    for number, text in enumerate(inputs(), 1):
+        try:
+            click.echo(convert_one(text, to))
+        except BgcliError as exc:
+            click.echo(f"Error: line {number}: {exc}", err=True)
+            if to != "ascii":
+                click.echo("")  # keep one output line per input line
+            status = EXIT_PROBLEMS
+    sys.exit(status)
+
+
+# --- show -------------------------------------------------------------------
+
+@cli.command()
+@click.argument("position")
+@home_option
+@click.option("--svg", is_flag=True, help="Draw an SVG picture instead of ASCII.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+def show(position, home, svg, output):
+    """Draw POSITION as gnubg does, with pip counts and the IDs.
+
+    \b
+    Examples:
+        bgcli show start
+        bgcli show --home left 4HPwATDgc/ABMA:cAkAAAAAAAAA
+        bgcli show --svg -o board.svg start
+    """
+    from bgcli.render import ascii_board, svg_board
+
+    try:
+        game = read_position(position)
+    except BgcliError as exc:
+        raise Failure(str(exc)) from None
+    text = svg_board(game, home=home) if svg else ascii_board(game, home=home)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text if text.endswith("\n") else text + "\n")
+    else:
+        click.echo(text)
+
+
+def main() -> None:
+    cli(prog_name="bgcli")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
