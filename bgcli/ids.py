@@ -1,0 +1,606 @@
+"""Positions and identifiers: Match ID, GNUbg ID, XGID, FIBS board strings.
+
+Each format has a reader and a writer, python-chess style:
+``parse_match_id`` / ``match_id``, ``parse_gnubg_id`` / ``gnubg_id``,
+``parse_xgid`` / ``xgid``, ``parse_fibs`` / ``fibs``. ``parse_position``
+reads any of them (and ``start``, a bare Position ID, a plain board of 26
+numbers, or pasted text holding a Position ID and a Match ID) through the
+one grammar ``grammars/position.lark``.
+
+Players are numbered as gnubg numbers them: player 1 is the user, drawn at
+the bottom (XGID's bottom player, the FIBS "player"), player 0 the top one.
+A ``GameState``'s position is seen from the side of ``match.on_roll``.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from lark import Token, Transformer
+
+from bgcli import grammar
+from bgcli.errors import InvalidPositionError
+from bgcli.model import BAR, CHECKERS, OFF, Position
+
+GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
+RESIGNATIONS = ("none", "single", "gammon", "backgammon")
+FIBS_UNLIMITED = 9999  # FIBS writes this match length for unlimited play
+FIBS_NAMES = ("Opponent", "You")  # names written when a state has none (player 0, player 1)
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Every field of gnubg's Match ID, with gnubg's player numbers 0 and 1,
+    and a few more that XGID and FIBS carry."""
+
+    cube: int = 1  # cube value (1, 2, 4, ...)
+    cube_owner: int = -1  # -1 centred, else 0 or 1
+    on_roll: int = 1  # Match ID bit 6: player on roll (or who rolled)
+    crawford: bool = False
+    game_state: int = 1  # 0 none, 1 playing, 2 over, 3 resigned, 4 dropped
+    turn: int = 1  # bit 11: whose decision
+    doubled: bool = False
+    resign: int = 0  # 0 none, 1 single, 2 gammon, 3 backgammon
+    dice: tuple[int, int] = (0, 0)
+    match_length: int = 0  # 0 = money
+    score: tuple[int, int] = (0, 0)  # points of player 0 and player 1
+    jacoby: bool = True  # bit 66 is set when Jacoby is NOT in force
+    beavers: bool = False  # XGID money flag bit 1
+    cube_limit: int = 1024  # XGID maxcube (as a value: 2 ** maxcube; 1 = cubeless)
+    names: tuple[str, str] = ("", "")  # names of player 0 and player 1 (FIBS)
+
+    def problem(self) -> str:
+        """Why these fields cannot be written as a Match ID, or ''."""
+        if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 1 << 15:
+            return f"cube value {self.cube} is not a power of two up to 32768"
+        if self.cube_owner not in (-1, 0, 1):
+            return f"cube owner {self.cube_owner} is not -1, 0 or 1"
+        if self.on_roll not in (0, 1) or self.turn not in (0, 1):
+            return "player on roll and player to decide must be 0 or 1"
+        if not 0 <= self.game_state <= 4:
+            return f"game state {self.game_state} is not 0 to 4"
+        if not 0 <= self.resign <= 3:
+            return f"resignation {self.resign} is not 0 to 3"
+        if len(self.dice) != 2 or not all(0 <= d <= 6 for d in self.dice) or (0 in self.dice and self.dice != (0, 0)):
+            return f"dice {self.dice} are not two numbers from 1 to 6 (or 0 0 before the roll)"
+        if not 0 <= self.match_length < 1 << 15:
+            return f"match length {self.match_length} is out of range"
+        if not all(0 <= s < 1 << 15 for s in self.score):
+            return f"score {self.score} is out of range"
+        if self.match_length and max(self.score) >= self.match_length and self.game_state == 1:
+            return f"score {self.score[0]}-{self.score[1]} has already reached the match length {self.match_length}"
+        return ""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A position with its match context; the position is seen from the
+    side of ``match.on_roll``."""
+
+    position: Position
+    match: MatchState = field(default_factory=MatchState)
+
+    def gnubg_id(self) -> str:
+        return gnubg_id(self)
+
+    def xgid(self) -> str:
+        return xgid(self)
+
+    def fibs(self) -> str:
+        return fibs(self)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    """The input as it goes into a one-line message: quoted, cut when long."""
+    text = text if len(text) <= limit else text[: limit - 3] + "..."
+    return repr(text)
+
+
+def _log2(value: int) -> int:
+    return value.bit_length() - 1
+
+
+# --- Match ID ---------------------------------------------------------------
+
+_B64 = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+# (name, first bit, width) of each Match ID field, lowest bit first
+_MATCH_FIELDS = (
+    ("cube", 0, 4),
+    ("owner", 4, 2),
+    ("on_roll", 6, 1),
+    ("crawford", 7, 1),
+    ("game_state", 8, 3),
+    ("turn", 11, 1),
+    ("doubled", 12, 1),
+    ("resign", 13, 2),
+    ("die0", 15, 3),
+    ("die1", 18, 3),
+    ("length", 21, 15),
+    ("score0", 36, 15),
+    ("score1", 51, 15),
+    ("no_jacoby", 66, 1),
+)
+
+
+def match_id(state: MatchState) -> str:
+    """The 12-character Match ID. Like gnubg, a money game keeps no score in it."""
+    problem = state.problem()
+    if problem:
+        raise InvalidPositionError(f"cannot write a match id for {state!r}: {problem}")
+    score = state.score if state.match_length else (0, 0)
+    values = dict(
+        cube=_log2(state.cube),
+        owner=3 if state.cube_owner == -1 else state.cube_owner,
+        on_roll=state.on_roll,
+        crawford=int(state.crawford),
+        game_state=state.game_state,
+        turn=state.turn,
+        doubled=int(state.doubled),
+        resign=state.resign,
+        die0=state.dice[0],
+        die1=state.dice[1],
+        length=state.match_length,
+        score0=score[0],
+        score1=score[1],
+        no_jacoby=int(not state.jacoby),
+    )
+    bits = 0
+    for name, start, _ in _MATCH_FIELDS:
+        bits |= values[name] << start
+    return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
+
+
+def parse_match_id(text: str) -> MatchState:
+    """Read a 12-character Match ID; every field is checked."""
+    mid = text.strip()
+    if len(mid) != 12 or not set(mid) <= _B64:
+        raise InvalidPositionError(f"invalid match id {_short(text)}: expected 12 base64 characters")
+    try:
+        bits = int.from_bytes(base64.b64decode(mid), "little")
+    except binascii.Error as exc:  # pragma: no cover - guarded by the alphabet check
+        raise InvalidPositionError(f"invalid match id {_short(text)}: {exc}") from None
+    if bits >> 67:
+        raise InvalidPositionError(f"invalid match id {_short(text)}: bits set after bit 66")
+    f = {name: (bits >> start) & ((1 << width) - 1) for name, start, width in _MATCH_FIELDS}
+    if f["owner"] == 2:
+        raise InvalidPositionError(f"invalid match id {_short(text)}: cube owner field is 2 (0, 1 or 3 expected)")
+    if f["game_state"] > 4:
+        raise InvalidPositionError(f"invalid match id {_short(text)}: game state {f['game_state']} (0 to 4 expected)")
+    state = MatchState(
+        cube=1 << f["cube"],
+        cube_owner=-1 if f["owner"] == 3 else f["owner"],
+        on_roll=f["on_roll"],
+        crawford=bool(f["crawford"]),
+        game_state=f["game_state"],
+        turn=f["turn"],
+        doubled=bool(f["doubled"]),
+        resign=f["resign"],
+        dice=(f["die0"], f["die1"]),
+        match_length=f["length"],
+        score=(f["score0"], f["score1"]),
+        jacoby=not f["no_jacoby"],
+    )
+    problem = state.problem()
+    if problem:
+        raise InvalidPositionError(f"invalid match id {_short(text)}: {problem}")
+    return state
+
+
+# --- GNUbg ID ---------------------------------------------------------------
+
+def gnubg_id(game: GameState) -> str:
+    """``PositionID:MatchID``, as gnubg shows it."""
+    return f"{game.position.id()}:{match_id(game.match)}"
+
+
+def parse_gnubg_id(text: str) -> GameState:
+    """Read ``PositionID:MatchID``, a bare Position ID (money, centred cube,
+    no dice), or pasted text holding both IDs in either order."""
+    kind, game = _read(text)
+    if kind not in ("gnubg_id", "position_id", "pasted"):
+        raise InvalidPositionError(f"invalid gnubg id {_short(text)}: this is {_KIND_NAMES[kind]}, not a gnubg id")
+    return game
+
+
+# --- XGID -------------------------------------------------------------------
+
+_XG_OWNER = {1: 1, 0: -1, -1: 0}  # XGID owner (1 bottom, 0 centre, -1 top) -> gnubg player
+_XG_PLAYER = {1: 1, -1: 0}  # XGID turn -> gnubg player
+
+
+def xgid(game: GameState) -> str:
+    """The XGID with all ten fields. Bottom is gnubg's player 1, top player 0.
+    With a double pending the dice field is ``D`` and the turn is the player
+    who must take or pass."""
+    m = game.match
+    bottom, top = _absolute_sides(game)
+    chars = ["-"] * 26
+    for p in range(1, 25):
+        if bottom[p]:
+            chars[p] = chr(ord("A") + bottom[p] - 1)
+        elif top[25 - p]:
+            chars[p] = chr(ord("a") + top[25 - p] - 1)
+    if top[BAR]:
+        chars[0] = chr(ord("a") + top[BAR] - 1)
+    if bottom[BAR]:
+        chars[25] = chr(ord("A") + bottom[BAR] - 1)
+    owner = {1: 1, -1: 0, 0: -1}[m.cube_owner]
+    mover = m.turn if m.doubled else m.on_roll
+    dice = "D" if m.doubled else ("00" if m.dice == (0, 0) else f"{m.dice[0]}{m.dice[1]}")
+    flags = int(m.crawford) if m.match_length else int(m.jacoby) | int(m.beavers) << 1
+    return (
+        f"XGID={''.join(chars)}:{_log2(m.cube)}:{owner}:{1 if mover == 1 else -1}:{dice}:"
+        f"{m.score[1]}:{m.score[0]}:{flags}:{m.match_length}:{_log2(m.cube_limit)}"
+    )
+
+
+def parse_xgid(text: str) -> GameState:
+    """Read an XGID (the ``XGID=`` prefix may be left out; the tenth field,
+    maxcube, too)."""
+    body = text.strip()
+    kind, game = _read(body if body[:5].upper() == "XGID=" else "XGID=" + body, shown=text)
+    if kind != "xgid":
+        raise InvalidPositionError(f"invalid xgid {_short(text)}: this is {_KIND_NAMES[kind]}, not an xgid")
+    return game
+
+
+def _absolute_sides(game: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(player 1's side, player 0's side) of a game state."""
+    if game.match.on_roll == 1:
+        return game.position.player, game.position.opponent
+    return game.position.opponent, game.position.player
+
+
+def _from_absolute(side1, side0, on_roll: int) -> Position:
+    return Position(tuple(side1), tuple(side0)) if on_roll == 1 else Position(tuple(side0), tuple(side1))
+
+
+def _xgid_state(text: str, fields: list[Token]) -> GameState:
+    def bad(problem: str) -> InvalidPositionError:
+        return InvalidPositionError(f"invalid xgid {_short(text)}: {problem}")
+
+    pos = str(fields[0])
+    cube_log, owner, turn = (int(t) for t in fields[1:4])
+    dice_text = str(fields[4]).upper()
+    score_bottom, score_top, flags, length = (int(t) for t in fields[5:9])
+    max_cube = int(fields[9]) if len(fields) > 9 else 10
+    bottom, top = [0] * 26, [0] * 26
+    for i, c in enumerate(pos):
+        if c == "-":
+            continue
+        if not ("A" <= c <= "O" or "a" <= c <= "o"):
+            raise bad(f"position character {c!r} at {i} is not '-', A-O or a-o")
+        if c.isupper():
+            if i == 0:
+                raise bad("character 0 is the top player's bar; it cannot hold bottom checkers")
+            bottom[i] += ord(c) - ord("A") + 1
+        else:
+            if i == 25:
+                raise bad("character 25 is the bottom player's bar; it cannot hold top checkers")
+            top[BAR if i == 0 else 25 - i] += ord(c) - ord("a") + 1
+    for side, name in ((bottom, "bottom"), (top, "top")):
+        if sum(side) > CHECKERS:
+            raise bad(f"the {name} player has {sum(side)} checkers, more than 15")
+        side[OFF] = CHECKERS - sum(side)
+    if not 0 <= cube_log <= 15:
+        raise bad(f"cube field {cube_log} is not 0 to 15")
+    if owner not in _XG_OWNER:
+        raise bad(f"cube owner {owner} is not 1, 0 or -1")
+    if turn not in _XG_PLAYER:
+        raise bad(f"turn {turn} is not 1 or -1")
+    if not 0 <= max_cube <= 15:
+        raise bad(f"maxcube {max_cube} is not 0 to 15")
+    if min(score_bottom, score_top, length) < 0:
+        raise bad("scores and match length cannot be negative")
+    doubled = dice_text in ("D", "B", "R")
+    dice = (0, 0) if doubled else (int(dice_text[0]), int(dice_text[1]))
+    if 0 in dice and dice != (0, 0):
+        raise bad(f"dice {dice_text!r} are not 00 or two numbers from 1 to 6")
+    mover = _XG_PLAYER[turn]
+    on_roll = 1 - mover if doubled else mover
+    match = MatchState(
+        cube=1 << cube_log,
+        cube_owner=_XG_OWNER[owner],
+        on_roll=on_roll,
+        crawford=bool(flags & 1) if length else False,
+        turn=mover,
+        doubled=doubled,
+        dice=dice,
+        match_length=length,
+        score=(score_top, score_bottom),
+        jacoby=bool(flags & 1) if not length else False,
+        beavers=bool(flags & 2) if not length else False,
+        cube_limit=1 << max_cube,
+    )
+    problem = match.problem()
+    if problem:
+        raise bad(problem)
+    position = _from_absolute(bottom, top, on_roll)
+    problem = position.problem()
+    if problem:
+        raise bad(problem.replace("player on roll", "the player on roll"))
+    return GameState(position, match)
+
+
+# --- FIBS board string --------------------------------------------------------
+
+def fibs(game: GameState) -> str:
+    """The FIBS ``board:`` string as gnubg writes it: the FIBS "player" is
+    gnubg's player 1, playing O (positive numbers) from 24 down to 1."""
+    m = game.match
+    side1, side0 = _absolute_sides(game)
+    board = [-side0[BAR]] + [-side0[25 - p] if side0[25 - p] else side1[p] for p in range(1, 25)] + [side1[BAR]]
+    names = [(n or FIBS_NAMES[i]).replace(":", "_") for i, n in enumerate(m.names)]
+    length = m.match_length
+    one_away = bool(length) and length - 1 in m.score
+    numbers = [
+        length, m.score[1], m.score[0], *board,
+        1 if m.on_roll == 1 else -1,
+        *m.dice, *m.dice,
+        m.cube, int(m.cube_owner != 0), int(m.cube_owner != 1),
+        ((-1 if m.turn == 1 else 1) if m.doubled else 0),
+        1, -1, 0, 25,  # colour O, direction 24 -> 1, home 0, bar 25
+        side1[OFF], side0[OFF], 0, 0, 0, 0,
+        int(one_away and not m.crawford),  # gnubg: post-Crawford
+        int(not m.crawford),  # gnubg: not the Crawford game
+    ]
+    return "board:" + ":".join([names[1], names[0], *map(str, numbers)])
+
+
+def parse_fibs(text: str) -> GameState:
+    """Read a FIBS ``board:`` string (spaces after the colons are fine)."""
+    kind, game = _read(text)
+    if kind != "fibs":
+        raise InvalidPositionError(f"invalid fibs board {_short(text)}: this is {_KIND_NAMES[kind]}, not a fibs board")
+    return game
+
+
+def _fibs_state(text: str, name1: str, name0: str, n: list[int]) -> GameState:
+    def bad(problem: str) -> InvalidPositionError:
+        return InvalidPositionError(f"invalid fibs board {_short(text)}: {problem}")
+
+    length, score1, score0 = n[0:3]
+    board = n[3:29]
+    turn = n[29]
+    dice_player, dice_opponent = (n[30], n[31]), (n[32], n[33])
+    cube, may1, may0, was_doubled = n[34:38]
+    colour, direction, _home, bar = n[38:42]
+    bar1_field, bar0_field = n[44], n[45]
+    post_crawford, not_crawford = n[48], n[49]
+    if colour not in (1, -1) or direction not in (1, -1) or bar not in (0, 25):
+        raise bad("colour and direction must be 1 or -1 and bar 0 or 25")
+    if turn not in (1, -1, 0):
+        raise bad(f"turn {turn} is not 1, -1 or 0")
+    if length == FIBS_UNLIMITED:
+        length = 0
+    side1, side0 = [0] * 26, [0] * 26
+    for p in range(1, 25):
+        count = board[p] if direction == -1 else board[25 - p]
+        if count * colour > 0:
+            side1[p] = abs(count)
+        elif count:
+            side0[25 - p] = abs(count)
+    side1[BAR] = abs(board[bar]) or abs(bar1_field)
+    side0[BAR] = abs(board[25 - bar]) or abs(bar0_field)
+    for side, who in ((side1, "player"), (side0, "opponent")):
+        if sum(side) > CHECKERS:
+            raise bad(f"the {who} has {sum(side)} checkers, more than 15")
+        side[OFF] = CHECKERS - sum(side)
+    on_roll = 1 if turn == colour else 0
+    dice = dice_player if on_roll == 1 else dice_opponent
+    if dice == (0, 0):
+        dice = dice_opponent if on_roll == 1 else dice_player
+    if cube < 1 or cube & (cube - 1):
+        raise bad(f"cube {cube} is not a power of two")
+    owner = -1 if bool(may1) == bool(may0) else (1 if may1 else 0)
+    crawford = bool(length) and length - 1 in (score0, score1) and not (post_crawford or not_crawford)
+    match = MatchState(
+        cube=cube,
+        cube_owner=owner,
+        on_roll=on_roll,
+        crawford=crawford,
+        game_state=1 if turn else 2,
+        turn=(1 - on_roll) if was_doubled else on_roll,
+        doubled=bool(was_doubled),
+        dice=dice,
+        match_length=length,
+        score=(score0, score1),
+        jacoby=not length,
+        names=(name0, name1),
+    )
+    problem = match.problem()
+    if problem:
+        raise bad(problem)
+    position = _from_absolute(side1, side0, on_roll)
+    problem = position.problem()
+    if problem:
+        raise bad(problem)
+    return GameState(position, match)
+
+
+# --- The position grammar -------------------------------------------------------
+
+_KIND_NAMES = {
+    "start_position": "the word start",
+    "position_id": "a position id",
+    "gnubg_id": "a gnubg id",
+    "xgid": "an xgid",
+    "fibs": "a fibs board",
+    "board26": "a plain board",
+    "pasted": "pasted text",
+}
+
+
+class _PositionTransformer(Transformer):
+    """Turns a parse tree of ``position.lark`` into ``(kind, GameState)``."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+
+    def start_position(self, items):
+        return "start_position", GameState(Position.start())
+
+    def position_id(self, items):
+        return "position_id", GameState(_position_id(self.text, str(items[0])))
+
+    def gnubg_id(self, items):
+        pid, mid = str(items[0]).split(":")
+        return "gnubg_id", _game(self.text, pid, mid)
+
+    def xgid_fields(self, items):
+        return list(items)
+
+    def xgid(self, items):
+        return "xgid", _xgid_state(self.text, items[1])
+
+    def name(self, items):
+        return str(items[0]) if items else ""
+
+    def fibs_fields(self, items):
+        return items[:2], [int(t) for t in items[2:]]
+
+    def fibs(self, items):
+        (name1, name0), numbers = items[1]
+        return "fibs", _fibs_state(self.text, name1, name0, numbers)
+
+    def board26(self, items):
+        numbers = [int(t) for t in items if isinstance(t, Token) and t.type == "INT"]
+        # Count each side first: the model's message for too many checkers is less direct.
+        mine = sum(n for n in numbers[1:] if n > 0)
+        theirs = -sum(n for n in numbers[:25] if n < 0)
+        for who, count in (("the player on roll", mine), ("the opponent", theirs)):
+            if count > CHECKERS:
+                raise InvalidPositionError(f"invalid board {_short(self.text)}: {who} has {count} checkers, more than 15")
+        try:
+            position = Position.from_board26(numbers)
+        except InvalidPositionError as exc:
+            raise InvalidPositionError(f"invalid board {_short(self.text)}: {str(exc).split(': ', 1)[-1]}") from None
+        return "board26", GameState(position)
+
+    def pasted(self, items):
+        # Try every 14-character and 12-character word; the first that
+        # decodes is taken (a board printout has exactly one of each).
+        positions, matches = [], []
+        for token in items:
+            if token.type == "GNUBG_ID":
+                pid, mid = str(token).split(":")
+                positions.append(pid)
+                matches.append(mid)
+            elif token.type == "POSITION_ID":
+                positions.append(str(token))
+            elif token.type == "MATCH_ID":
+                matches.append(str(token))
+        position = _first_valid(positions, Position.from_id)
+        if position is None:
+            raise InvalidPositionError(f"invalid position {_short(self.text)}: no valid position id in the text")
+        match = _first_valid(matches, parse_match_id)
+        return "pasted", GameState(position, match if match is not None else MatchState())
+
+
+def _first_valid(candidates: list[str], read) -> Any:
+    for candidate in candidates:
+        try:
+            return read(candidate)
+        except InvalidPositionError:
+            continue
+    return None
+
+
+def _position_id(text: str, pid: str) -> Position:
+    try:
+        return Position.from_id(pid)
+    except InvalidPositionError as exc:
+        if text.strip() == pid:
+            raise
+        raise InvalidPositionError(f"invalid position {_short(text)}: {exc}") from None
+
+
+def _game(text: str, pid: str, mid: str) -> GameState:
+    position = _position_id(text, pid)
+    try:
+        match = parse_match_id(mid)
+    except InvalidPositionError as exc:
+        raise InvalidPositionError(f"invalid gnubg id {_short(text)}: {str(exc).split(': ', 1)[-1]}") from None
+    return GameState(position, match)
+
+
+def _error(text: str):
+    def build(message: str, line: int, column: int) -> InvalidPositionError:
+        where = f" (line {line})" if line > 1 else ""
+        return InvalidPositionError(f"invalid position {_short(text)}: {message}{where}")
+
+    return build
+
+
+def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
+    """Parse any textual form; returns (kind, game)."""
+    shown = text if shown is None else shown
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"invalid position {text!r}: expected text")
+    if not text.strip():
+        raise InvalidPositionError(f"invalid position {_short(shown)}: empty input")
+    return grammar.parse("position", text, _error(shown), _PositionTransformer(shown))
+
+
+def parse_position(text: str) -> GameState:
+    """Read any textual form of a position: ``start``, a Position ID, a GNUbg
+    ID, pasted text holding both IDs, ``XGID=...``, ``board:...``, or 26
+    numbers (index 0 the opponent's bar, 1..24 the points of the player on
+    roll, positive for its checkers, 25 its bar). Forms without match
+    context give a money game with a centred cube and no dice."""
+    return _read(text)[1]
+
+
+def position_kind(text: str) -> str:
+    """Which form ``text`` is written in: start_position, position_id,
+    gnubg_id, xgid, fibs, board26 or pasted."""
+    return _read(text)[0]
+
+
+# --- A full description, for JSON output ---------------------------------------
+
+def _side_description(side: tuple[int, ...], pips: int) -> dict:
+    return {
+        "points": {str(p): side[p] for p in range(1, 25) if side[p]},
+        "bar": side[BAR],
+        "off": side[OFF],
+        "pips": pips,
+    }
+
+
+def describe(game: GameState) -> dict:
+    """Everything about a game state as plain data (for ``--to json``).
+    "player" is the side on roll; its points are counted from its own home."""
+    m = game.match
+    pos = game.position
+    pips = pos.pips()
+    me, other = m.on_roll, 1 - m.on_roll
+    owner = "centre" if m.cube_owner == -1 else ("player" if m.cube_owner == me else "opponent")
+    return {
+        "position_id": pos.id(),
+        "match_id": match_id(m),
+        "gnubg_id": gnubg_id(game),
+        "xgid": xgid(game),
+        "fibs": fibs(game),
+        "on_roll": m.on_roll,
+        "turn": m.turn,
+        "player": _side_description(pos.player, pips[0]),
+        "opponent": _side_description(pos.opponent, pips[1]),
+        "board": pos.board26(),
+        "cube": {"value": m.cube, "owner": owner, "owner_player": m.cube_owner},
+        "match_length": m.match_length,
+        "score": {"player": m.score[me], "opponent": m.score[other], "player0": m.score[0], "player1": m.score[1]},
+        "dice": list(m.dice) if m.dice != (0, 0) else None,
+        "crawford": m.crawford,
+        "jacoby": m.jacoby,
+        "beavers": m.beavers,
+        "cube_limit": m.cube_limit,
+        "doubled": m.doubled,
+        "resign": RESIGNATIONS[m.resign],
+        "game_state": GAME_STATES[m.game_state],
+        "names": list(m.names),
+    }
