@@ -12,12 +12,11 @@ occupied point is a ``bit_length``; this keeps it fast in pure Python.
 """
 from __future__ import annotations
 
-import base64
 import binascii
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from bgcli.errors import InvalidDiceError, InvalidPositionError
+from bgcli.errors import IllegalPlayError, InvalidDiceError, InvalidPositionError
 
 Point = int
 OFF: Point = 0
@@ -68,10 +67,8 @@ class Position:
                 return f"{name} has a negative or missing count"
             if sum(side) != CHECKERS:
                 return f"{name} has {sum(side[1:])} checkers on the board and bar and {side[0]} off, not 15 in all"
-        for p in range(1, 25):
-            if self.player[p] and self.opponent[25 - p]:
-                return f"point {p} is held by both sides"
-        return ""
+        point = _shared_point(self.player, self.opponent)
+        return f"point {point} is held by both sides" if point else ""
 
     def id_or_board(self) -> str:
         try:
@@ -122,6 +119,20 @@ class Position:
         return position
 
 
+_NONZERO = bytes([0] + [1] * 255)
+
+
+def _shared_point(player: Sequence[int], opponent: Sequence[int]) -> int:
+    """A point (1..24) held by both sides, or 0. Counts must be 0..255."""
+    # one flag byte per point, the opponent's side reversed onto ours: a common
+    # nonzero byte is a point held by both
+    mine = bytes(player[1:25]).translate(_NONZERO)
+    theirs = bytes(opponent[24:0:-1]).translate(_NONZERO)
+    if int.from_bytes(mine, "little") & int.from_bytes(theirs, "little"):
+        return next(p for p in range(1, 25) if player[p] and opponent[25 - p])
+    return 0
+
+
 def _side(counts: Sequence[int], name: str) -> tuple[int, ...]:
     counts = list(counts)
     if len(counts) == 25:  # points 1..24 and bar, no borne-off slot
@@ -140,14 +151,46 @@ def _side(counts: Sequence[int], name: str) -> tuple[int, ...]:
 def position_id(position: Position) -> str:
     """The 14-character Position ID: the opponent's slots first, then the
     player's; one 1 bit per checker and a 0 after each slot."""
-    bits = 0
-    n = 0
-    for side in (position.opponent, position.player):
-        for p in range(1, 26):
-            count = side[p]
-            bits |= ((1 << count) - 1) << n
-            n += count + 1
-    return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+    first, length = _side_bits(int.from_bytes(bytes(position.opponent), "little"))
+    second = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
+    return binascii.b2a_base64((first | second << length).to_bytes(10, "little"), newline=False)[:14].decode("ascii")
+
+
+class _ChunkBits(dict):
+    """Position ID bits of five consecutive slots, keyed by their five count
+    bytes as one int; filled on demand (at most 15,504 keys, as 15 checkers
+    fit in five slots in that many ways)."""
+
+    def __missing__(self, key: int) -> tuple[int, int]:
+        bits = length = 0
+        counts = key
+        for _ in range(5):
+            count = counts & 255
+            bits |= ((1 << count) - 1) << length
+            length += count + 1
+            counts >>= 8
+        self[key] = bits, length
+        return bits, length
+
+
+_CHUNK_BITS = _ChunkBits()
+_CHUNK_MASK = (1 << 40) - 1
+
+
+def _side_bits(side: int) -> tuple[int, int]:
+    """Bits and bit length of one side's 25 slots (points 1..24, bar), given
+    the side as an int whose byte p is the count on point p."""
+    chunks = _CHUNK_BITS
+    v = side >> 8
+    b0, n0 = chunks[v & _CHUNK_MASK]
+    v >>= 40
+    b1, n1 = chunks[v & _CHUNK_MASK]
+    v >>= 40
+    b2, n2 = chunks[v & _CHUNK_MASK]
+    v >>= 40
+    b3, n3 = chunks[v & _CHUNK_MASK]
+    b4, n4 = chunks[v >> 40]
+    return b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0, n0 + n1 + n2 + n3 + n4
 
 
 _B64 = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
@@ -157,36 +200,24 @@ def parse_position_id(text: str) -> Position:
     pid = text.strip()
     if len(pid) != 14 or not set(pid) <= _B64:
         raise InvalidPositionError(f"invalid position id {text!r}: expected 14 base64 characters")
-    try:
-        bits = int.from_bytes(base64.b64decode(pid + "=="), "little")
-    except binascii.Error as exc:  # pragma: no cover - guarded by the alphabet check
-        raise InvalidPositionError(f"invalid position id {text!r}: {exc}") from None
-    sides: list[list[int]] = [[0] * 26, [0] * 26]
-    slot = 0
-    count = 0
-    for i in range(80):
-        if slot == 50:
-            if bits >> i:
-                raise InvalidPositionError(f"invalid position id {text!r}: bits left after the 50 slots")
-            break
-        if (bits >> i) & 1:
-            count += 1
-        else:
-            sides[slot // 25][slot % 25 + 1] = count
-            slot += 1
-            count = 0
-    if slot != 50:
+    bits = int.from_bytes(binascii.a2b_base64(pid + "=="), "little")
+    # Each slot is a run of 1 bits closed by a 0, from the lowest bit up.
+    runs = format(bits, "080b")[::-1].split("0")
+    if len(runs) < 51:
         raise InvalidPositionError(f"invalid position id {text!r}: it does not describe 50 slots")
-    opponent, player = sides
-    for name, side in (("opponent", opponent), ("player on roll", player)):
-        if sum(side) > CHECKERS:
-            raise InvalidPositionError(f"invalid position id {text!r}: {name} has {sum(side)} checkers")
-        side[OFF] = CHECKERS - sum(side)
-    position = Position(tuple(player), tuple(opponent))
-    problem = position.problem()
-    if problem:
-        raise InvalidPositionError(f"invalid position id {text!r}: {problem}")
-    return position
+    if any(runs[50:]):
+        raise InvalidPositionError(f"invalid position id {text!r}: bits left after the 50 slots")
+    counts = list(map(len, runs[:50]))
+    theirs, mine = sum(counts[:25]), sum(counts[25:])
+    if theirs > CHECKERS or mine > CHECKERS:
+        name, n = ("opponent", theirs) if theirs > CHECKERS else ("player on roll", mine)
+        raise InvalidPositionError(f"invalid position id {text!r}: {name} has {n} checkers")
+    player = (CHECKERS - mine, *counts[25:])
+    opponent = (CHECKERS - theirs, *counts[:25])
+    point = _shared_point(player, opponent)
+    if point:
+        raise InvalidPositionError(f"invalid position id {text!r}: point {point} is held by both sides")
+    return Position(player, opponent)
 
 
 # --- Dice -------------------------------------------------------------------
@@ -220,13 +251,33 @@ class Step:
     hit: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class Play:
     """A legal play: the steps in the order they can be played, and the
-    position it produces, still seen from the side of the player who moved."""
+    position it produces, still seen from the side of the player who moved.
 
-    steps: tuple[Step, ...]
-    result: Position
+    ``legal_plays`` makes plays lazily: it keeps the integer key of the result
+    and the raw (start, end) pairs, and builds ``steps`` and ``result`` only
+    when asked. Plays are immutable and compare by steps and result.
+    """
+
+    __slots__ = ("_steps", "_result", "_key", "_moves", "_query")
+
+    def __init__(self, steps: Iterable[Step], result: Position):
+        self._steps = tuple(steps)
+        self._result = result
+        self._key = self._moves = self._query = None
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        if self._steps is None:
+            self._steps = _make_steps(self._moves, self._key >> _BOARD_BITS, self._query[0])
+        return self._steps
+
+    @property
+    def result(self) -> Position:
+        if self._result is None:
+            self._result = _make_result(self._key, self._query[0])
+        return self._result
 
     @property
     def after(self) -> Position:
@@ -234,51 +285,78 @@ class Play:
         return self.result.swap()
 
     def result_id(self) -> str:
-        return position_id(self.after)
+        """Position ID of ``after``; computed straight from the integer key."""
+        key = self._key
+        if key is None:
+            return position_id(self.after)
+        mover, length = _side_bits(key & _BOARD_MASK)
+        hits = key >> _BOARD_BITS
+        query = self._query
+        cached = query[1].get(hits)
+        if cached is None:
+            cached = query[1][hits] = _side_bits(_hit_opponent_int(query[0].opponent, hits))[0]
+        return _b64((mover | cached << length).to_bytes(10, "little"), newline=False)[:14].decode("ascii")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.result == other.result and self.steps == other.steps
+
+    def __hash__(self) -> int:
+        return hash((self.steps, self.result))
+
+    def __repr__(self) -> str:
+        return f"Play(steps={self.steps!r}, result={self.result!r})"
 
     def __str__(self) -> str:
         from bgcli.notation import play_text
         return play_text(self)
 
 
-def _board_int(side: Sequence[int]) -> int:
-    return int.from_bytes(bytes(side), "little")
+def apply_steps(position: Position, steps: Iterable[Step | tuple[int, int]]) -> Position:
+    """Apply steps mechanically, without the rules of the dice: each moves one
+    checker from its start (25 = bar) to its end (0 = off), hitting a single
+    opponent checker on the end point. Returns the result from the mover's side.
+
+    Used to go on after an illegal play; raises IllegalPlayError when a start
+    holds no checker or an end is held by two or more opponent checkers.
+    """
+    player, opponent = list(position.player), list(position.opponent)
+    for step in steps:
+        start, end = (step.start, step.end) if isinstance(step, Step) else step
+        where = f"illegal step {_point_text(start)}/{_point_text(end)} in {position.id_or_board()}"
+        if not (isinstance(start, int) and isinstance(end, int) and 0 < start <= 25 and 0 <= end < start):
+            raise IllegalPlayError(f"{where}: a step goes down from a point or the bar (25) to a point or off (0)")
+        if not player[start]:
+            raise IllegalPlayError(f"{where}: no checker on {_point_text(start)}")
+        if end and opponent[25 - end] >= 2:
+            raise IllegalPlayError(f"{where}: point {end} is held by the opponent")
+        player[start] -= 1
+        player[end] += 1
+        if end and opponent[25 - end] == 1:
+            opponent[25 - end] = 0
+            opponent[BAR] += 1
+    return Position(tuple(player), tuple(opponent))
 
 
-def _masks(opponent: Sequence[int]) -> tuple[int, int]:
-    """Bit p set where the player may not land (blocked) / where a landing hits."""
-    blocked = blots = 0
-    for p in range(1, 25):
-        n = opponent[25 - p]
-        if n >= 2:
-            blocked |= 1 << p
-        elif n == 1:
-            blots |= 1 << p
-    return blocked, blots
+def _point_text(p: object) -> str:
+    return "bar" if p == BAR else "off" if p == OFF else str(p)
 
 
-def _step_targets(board: int, blocked: int, die: int, sources: Iterable[int]):
-    """Yield (start, end) for every legal single step of ``die`` on ``board``."""
-    if board >> _BAR_SHIFT:
-        end = 25 - die
-        if not (blocked >> end) & 1:
-            yield 25, end
-        return
-    home = board >> _HOME_SHIFT == 0
-    for start in sources:
-        if not (board >> (start << 3)) & 255:
-            continue
-        end = start - die
-        if end > 0:
-            if not (blocked >> end) & 1:
-                yield start, end
-        elif home and (end == 0 or board >> ((start + 1) << 3) == 0):
-            yield start, 0
+# --- The legal-play generator ---------------------------------------------------
+#
+# The mover's side is one integer: byte p holds the count on point p. Moving a
+# checker from s by d adds _DELTA[d][s]. A play's key is the resulting board
+# with one bit per hit point above the board bytes, so plays that reach the same
+# position (same board, same blots hit) share a key.
 
-
-def _occupied(board: int) -> list[int]:
-    raw = board.to_bytes(26, "little")
-    return [p for p in range(25, 0, -1) if raw[p]]
+_BOARD_BITS = 208  # 26 bytes
+_BOARD_MASK = (1 << _BOARD_BITS) - 1
+_SHIFT = tuple(8 * p for p in range(26))
+_UNIT = tuple(1 << (8 * p) for p in range(26))
+_HIT = tuple(1 << (_BOARD_BITS + p) for p in range(26))
+_DELTA = tuple(tuple(_UNIT[max(s - d, 0)] - _UNIT[s] for s in range(26)) for d in range(7))
+_b64 = binascii.b2a_base64
 
 
 def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
@@ -288,99 +366,244 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     largest total of pips (so the larger die when only one can be played).
     An empty list means the player cannot move.
     """
-    high, low = max(dice), min(dice)
-    board = _board_int(position.player)
-    blocked, blots = _masks(position.opponent)
-    found: dict[int, tuple[tuple[int, int], ...]] = {}
+    high, low = dice
+    if high < low:
+        high, low = low, high
+    if low < 1 or high > 6:
+        raise InvalidDiceError(f"invalid dice {tuple(dice)!r}: expected two numbers from 1 to 6")
+    player = position.player
+    # opp[p]: the opponent's checkers on the mover's point p (1..24)
+    opp = bytes(position.opponent[::-1])
+    board = int.from_bytes(bytes(player), "little")
     if high == low:
-        used = _double_plays(board, blocked, blots, high, found)
+        found = _double_plays(board, player, opp, high)
     else:
-        used = _mixed_plays(board, blocked, blots, high, low, found)
-    return [_make_play(position, key, steps, blots) for key, steps in found.items()] if used else []
+        found = _mixed_plays(board, player, opp, high, low)
+    if not found:
+        return []
+    query = [position, {}]  # shared by the plays: the position and result-ID parts per hit set
+    new = object.__new__
+    plays = []
+    for key, moves in found.items():
+        play = new(Play)
+        play._key = key
+        play._moves = moves
+        play._query = query
+        play._steps = play._result = None
+        plays.append(play)
+    return plays
 
 
-def _mixed_plays(board, blocked, blots, high, low, found) -> int:
-    """Fill ``found`` for a non-double; return how many dice the plays use."""
-    sources = _occupied(board)
-    singles_high: dict[int, tuple] = {}
-    singles_low: dict[int, tuple] = {}
-    for first, second, singles in ((high, low, singles_high), (low, high, singles_low)):
-        for s1, e1 in _step_targets(board, blocked, first, sources):
-            after = board - (1 << (s1 << 3)) + (1 << (e1 << 3))
-            hit1 = (blots >> e1) & 1 and e1
-            hits = (1 << e1) if hit1 else 0
-            key1 = after | (hits << 216)
-            more = False
-            nexts = sources if e1 in sources or e1 == 0 else sources + [e1]
-            for s2, e2 in _step_targets(after, blocked, second, nexts):
-                more = True
-                hits2 = hits | ((1 << e2) if (blots >> e2) & 1 and e2 else 0)
-                key = after - (1 << (s2 << 3)) + (1 << (e2 << 3)) | (hits2 << 216)
-                if key not in found:
-                    found[key] = ((s1, e1), (s2, e2))
-            if not more and not found and key1 not in singles:
-                singles[key1] = ((s1, e1),)
-    if found:
-        return 2
-    if singles_high:
-        found.update(singles_high)
-        return 1
-    if singles_low:
-        found.update(singles_low)
-        return 1
-    return 0
-
-
-def _double_plays(board, blocked, blots, die, found) -> int:
-    """Fill ``found`` for a double; return how many steps the plays use.
-
-    Steps are generated with non-increasing start points: any legal sequence
-    can be reordered that way (moving the back checkers first only opens
-    bear-offs), so no order is missed and few are repeated.
-    """
-    best = [0]
-    by_count: list[dict] = [{}, {}, {}, {}, {}]
-
-    def walk(b, hits, top, steps, sources):
-        n = len(steps)
-        moved = False
-        if n < 4:
-            for s, e in _step_targets(b, blocked, die, [p for p in sources if p <= top]):
-                moved = True
-                nb = b - (1 << (s << 3)) + (1 << (e << 3))
-                nh = hits | (1 << e) if e and (blots >> e) & 1 else hits
-                ns = sources if e in sources or e == 0 else sorted(sources + [e], reverse=True)
-                walk(nb, nh, s, steps + ((s, e),), ns)
-        if not moved and n >= best[0]:
-            best[0] = n
-            key = b | (hits << 216)
-            level = by_count[n]
-            if key not in level:
-                level[key] = steps
-
-    walk(board, 0, 25, (), _occupied(board))
-    if best[0]:
-        found.update(by_count[best[0]])
-    return best[0]
-
-
-def _make_play(position: Position, key: int, steps: tuple, blots: int) -> Play:
-    board = key & ((1 << 208) - 1)
-    hits = key >> 216
-    player = tuple(board.to_bytes(26, "little"))
-    opponent = position.opponent
-    if hits:
-        opp = list(opponent)
-        for p in range(1, 25):
-            if (hits >> p) & 1:
-                opp[25 - p] -= 1
-                opp[BAR] += 1
-        opponent = tuple(opp)
-    hit_seen = 0
+def _steps(board: int, die: int, opp: bytes, limit: int = 25) -> list[tuple[int, int]]:
+    """Every legal single step (start, end) of ``die``, from starts <= ``limit``."""
+    if board >> 200:  # on the bar: enter first
+        end = 25 - die
+        return [(25, end)] if opp[end] < 2 else []
+    highest = (board.bit_length() - 1) >> 3
+    raw = board.to_bytes(26, "little")
+    top = min(highest, limit)
+    if highest > 6:  # not every checker home: no bearing off
+        return [(s, s - die) for s in range(top, die, -1) if raw[s] and opp[s - die] < 2]
     out = []
-    for s, e in steps:
-        hit = bool(e and (hits >> e) & 1 and not (hit_seen >> e) & 1)
+    for s in range(top, 0, -1):
+        if raw[s]:
+            end = s - die
+            if end > 0:
+                if opp[end] < 2:
+                    out.append((s, end))
+            elif end == 0 or s == highest:
+                out.append((s, 0))
+    return out
+
+
+def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low: int) -> dict:
+    """Plays of a non-double, as {key: (start, end, start, end)}."""
+    if player[BAR] or sum(player[7:25]) < 2:
+        return _mixed_general(board, opp, high, low)
+    # Fast path: nothing on the bar and two or more checkers outside home, so no
+    # bearing off this turn; landings depend only on the opponent's points, and
+    # two different checkers can move in either order.
+    dh, dl = _DELTA[high], _DELTA[low]
+    occupied = [p for p in range(24, 0, -1) if player[p]]
+    firsts = [s for s in occupied if s > high and opp[s - high] < 2]
+    seconds = [s for s in occupied if s > low and opp[s - low] < 2]
+    found: dict[int, tuple] = {}
+    for s1 in firsts:
+        e1 = s1 - high
+        k1 = board + dh[s1]
+        if opp[e1] == 1:
+            k1 |= _HIT[e1]
+        alone = player[s1] == 1
+        for s2 in seconds:
+            if s2 == s1 and alone:
+                continue
+            e2 = s2 - low
+            key = k1 + dl[s2]
+            if opp[e2] == 1:
+                key |= _HIT[e2]
+            if key not in found:
+                found[key] = (s1, e1, s2, e2)
+        # the same checker goes on (when e1 held a checker, a second one did above)
+        if not player[e1] and e1 > low and opp[e1 - low] < 2:
+            e2 = e1 - low
+            key = k1 + dl[e1]
+            if opp[e2] == 1:
+                key |= _HIT[e2]
+            if key not in found:
+                found[key] = (s1, e1, e1, e2)
+    for s1 in seconds:  # one checker, the low die first
+        e1 = s1 - low
+        if e1 > high and not player[e1] and opp[e1 - high] < 2:
+            e2 = e1 - high
+            key = board + dl[s1] + dh[e1]
+            if opp[e1] == 1:
+                key |= _HIT[e1]
+            if opp[e2] == 1:
+                key |= _HIT[e2]
+            if key not in found:
+                found[key] = (s1, e1, e1, e2)
+    if found:
+        return found
+    # Only one die can be played: the larger one if it can.
+    for die, starts in ((high, firsts), (low, seconds)):
+        for s1 in starts:
+            e1 = s1 - die
+            key = board + _DELTA[die][s1]
+            if opp[e1] == 1:
+                key |= _HIT[e1]
+            found[key] = (s1, e1)
+        if found:
+            break
+    return found
+
+
+def _mixed_general(board: int, opp: bytes, high: int, low: int) -> dict:
+    """Plays of a non-double with checkers on the bar or bearing off possible:
+    both orders of the dice, step by step."""
+    found: dict[int, tuple] = {}
+    singles: tuple[dict, dict] = ({}, {})
+    for d1, d2, single in ((high, low, singles[0]), (low, high, singles[1])):
+        delta1, delta2 = _DELTA[d1], _DELTA[d2]
+        for s1, e1 in _steps(board, d1, opp):
+            b1 = board + delta1[s1]
+            h1 = _HIT[e1] if e1 and opp[e1] == 1 else 0
+            seconds = _steps(b1, d2, opp)
+            for s2, e2 in seconds:
+                key = b1 + delta2[s2] | h1
+                if e2 and opp[e2] == 1:
+                    key |= _HIT[e2]
+                if key not in found:
+                    found[key] = (s1, e1, s2, e2)
+            if not seconds and not found:
+                single.setdefault(b1 | h1, (s1, e1))
+    return found or singles[0] or singles[1]
+
+
+def _double_plays(board: int, player: tuple[int, ...], opp: bytes, die: int) -> dict:
+    """Plays of a double, as {key: (start, end, ...)}."""
+    if player[BAR] or sum(player[7:25]) < 4:
+        return _double_general(board, opp, die)
+    # Fast path: no bar and four or more checkers outside home, so no bearing
+    # off. A play is the multiset of its four starts; taking the starts in
+    # non-increasing order finds each multiset once (that order is always
+    # playable when any order is), so no two paths give the same result.
+    delta = _DELTA[die]
+    raw = bytes(player) + bytes(3 * die)  # padded: raw[s + k * die] is safe
+    moves = []  # the points a checker may leave: (start, end, byte shift, board change, hit mark)
+    for s in range(24, die, -1):
+        e = s - die
+        if opp[e] < 2 and (raw[s] or raw[s + die] or raw[s + 2 * die] or raw[s + 3 * die]):
+            moves.append((s, e, _SHIFT[s], delta[s], _HIT[e] if opp[e] == 1 else 0))
+    found: dict[int, tuple] = {}
+    n = len(moves)
+    for i1 in range(n):
+        s1, e1, sh, d, h = moves[i1]
+        if not (board >> sh) & 255:
+            continue
+        k1 = board + d | h
+        for i2 in range(i1, n):
+            s2, e2, sh, d, h = moves[i2]
+            if not (k1 >> sh) & 255:
+                continue
+            k2 = k1 + d | h
+            for i3 in range(i2, n):
+                s3, e3, sh, d, h = moves[i3]
+                if not (k2 >> sh) & 255:
+                    continue
+                k3 = k2 + d | h
+                for i4 in range(i3, n):
+                    s4, e4, sh, d, h = moves[i4]
+                    if (k3 >> sh) & 255:
+                        found[k3 + d | h] = (s1, e1, s2, e2, s3, e3, s4, e4)
+    return found or _double_general(board, opp, die)
+
+
+def _double_general(board: int, opp: bytes, die: int) -> dict:
+    """Plays of a double step by step, for the bar, bearing off and plays of
+    fewer than four steps. Starts are taken in non-increasing order, as above."""
+    delta = _DELTA[die]
+    prefix: tuple = ()
+    hits = 0
+    bar = board >> 200
+    if bar:
+        end = 25 - die
+        if opp[end] >= 2:
+            return {}
+        entering = min(bar, 4)
+        board += entering * delta[BAR]
+        prefix = (BAR, end) * entering
+        if opp[end] == 1:
+            hits = _HIT[end]
+        if entering == 4 or bar > 4:
+            return {board | hits: prefix}
+    by_count: list[dict] = [{}, {}, {}, {}, {}]
+    best = len(prefix) // 2
+    room = 4 - best
+
+    def walk(b: int, h: int, top: int, moves: tuple, left: int) -> None:
+        nonlocal best
+        stepped = False
+        if left:
+            for s, e in _steps(b, die, opp, top):
+                stepped = True
+                walk(b + delta[s], h | _HIT[e] if e and opp[e] == 1 else h, s, moves + (s, e), left - 1)
+        if not stepped:
+            n = len(moves) // 2
+            if n >= best:
+                best = n
+                by_count[n].setdefault(b | h, moves)
+
+    walk(board, hits, 25, prefix, room)
+    return by_count[best] if best else {}
+
+
+def _make_steps(moves: tuple, hits: int, position: Position) -> tuple[Step, ...]:
+    """Step objects from raw pairs; the first landing on a hit point is the hit."""
+    out = []
+    for i in range(0, len(moves), 2):
+        s, e = moves[i], moves[i + 1]
+        hit = e > 0 and (hits >> e) & 1 == 1
         if hit:
-            hit_seen |= 1 << e
+            hits ^= 1 << e
         out.append(Step(s, e, hit))
-    return Play(tuple(out), Position(player, opponent))
+    return tuple(out)
+
+
+def _hit_opponent(opponent: tuple[int, ...], hits: int) -> tuple[int, ...]:
+    if not hits:
+        return opponent
+    side = list(opponent)
+    for p in range(1, 25):
+        if (hits >> p) & 1:
+            side[25 - p] -= 1
+            side[BAR] += 1
+    return tuple(side)
+
+
+def _hit_opponent_int(opponent: tuple[int, ...], hits: int) -> int:
+    return int.from_bytes(bytes(_hit_opponent(opponent, hits)), "little")
+
+
+def _make_result(key: int, position: Position) -> Position:
+    player = tuple((key & _BOARD_MASK).to_bytes(26, "little"))
+    return Position(player, _hit_opponent(position.opponent, key >> _BOARD_BITS))

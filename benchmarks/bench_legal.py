@@ -1,0 +1,113 @@
+"""Speed of the legal-play generator, single process, pure Python.
+
+Usage: python benchmarks/bench_legal.py [--repeat N] [--oracle FILE] [--no-cli] [--profile]
+
+Measures, over every position and roll of GNU Backgammon's oracle sample
+(``/work/shared/oracle/legal_sample.jsonl``, 2,892 queries):
+
+1. ``legal_plays`` alone, in position-roll queries per second;
+2. ``legal_plays`` plus every play's result Position ID (what ``bgcli moves
+   --batch`` needs for its JSON output);
+3. the wall time of one ``bgcli moves`` call, from process start to exit.
+
+Parsing the Position IDs is done before the clock starts. Each measurement is
+repeated; the best and the median run are printed (the best is the least
+disturbed by other work on the machine).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bgcli.model import Position, legal_plays  # noqa: E402
+
+ORACLE = Path("/work/shared/oracle/legal_sample.jsonl")
+
+
+def load(path: Path) -> list[tuple[Position, tuple[int, int]]]:
+    queries = []
+    with path.open() as f:
+        for line in f:
+            record = json.loads(line)
+            queries.append((Position.from_id(record["position_id"]), tuple(record["dice"])))
+    return queries
+
+
+def plays_only(queries) -> int:
+    total = 0
+    for position, dice in queries:
+        total += len(legal_plays(position, dice))
+    return total
+
+
+def plays_and_ids(queries) -> int:
+    total = 0
+    for position, dice in queries:
+        for play in legal_plays(position, dice):
+            play.result_id()
+            total += 1
+    return total
+
+
+def rate(work, queries, repeat: int) -> tuple[float, float, int]:
+    """Best and median queries per second over ``repeat`` runs."""
+    rates = []
+    plays = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        plays = work(queries)
+        rates.append(len(queries) / (time.perf_counter() - start))
+    return max(rates), statistics.median(rates), plays
+
+
+def cli_wall_time(args: list[str], repeat: int) -> tuple[float, float] | None:
+    """Best and median seconds of one ``python -m bgcli ...`` run, or None if it fails."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "bgcli", *args], capture_output=True,
+                              cwd=Path(__file__).resolve().parent.parent)
+        times.append(time.perf_counter() - start)
+        if done.returncode:
+            print(f"  bgcli {' '.join(args)} failed: {done.stderr.decode().strip().splitlines()[-1:]}")
+            return None
+    return min(times), statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--oracle", type=Path, default=ORACLE)
+    ap.add_argument("--no-cli", action="store_true", help="skip the bgcli moves wall-time measurement")
+    ap.add_argument("--profile", action="store_true", help="run cProfile over one pass instead")
+    opts = ap.parse_args()
+    if not opts.oracle.exists():
+        sys.exit(f"oracle file {opts.oracle} not found")
+    queries = load(opts.oracle)
+    if opts.profile:
+        import cProfile
+        import pstats
+        cProfile.runctx("plays_and_ids(queries)", globals(), {"queries": queries}, "/tmp/bench_legal.prof")
+        pstats.Stats("/tmp/bench_legal.prof").sort_stats("tottime").print_stats(15)
+        return
+    print(f"{len(queries)} position-roll queries from {opts.oracle}, Python {sys.version.split()[0]}")
+    best, median, plays = rate(plays_only, queries, opts.repeat)
+    print(f"legal_plays:               best {best:9,.0f} q/s   median {median:9,.0f} q/s   ({plays} plays)")
+    best, median, _ = rate(plays_and_ids, queries, opts.repeat)
+    print(f"legal_plays + result IDs:  best {best:9,.0f} q/s   median {median:9,.0f} q/s")
+    if not opts.no_cli:
+        for args in (["moves", "4HPwATDgc/ABMA", "31"],):
+            timed = cli_wall_time(args, 5)
+            if timed:
+                print(f"bgcli {' '.join(args)}:  best {timed[0] * 1000:.0f} ms   median {timed[1] * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
