@@ -60,8 +60,9 @@ def _board(game: Any, names: Sequence[str] | None) -> _Board:
         position, source = game.position, game.match
     defaults = _Match()
     match = _Match(**{field: getattr(source, field, getattr(defaults, field)) for field in _Match.__dataclass_fields__})
-    if names is None:
-        names = getattr(source, "names", None) or DEFAULT_NAMES
+    if names is None:  # the match's names where it has them (ids.MatchState keeps "" for none)
+        names = tuple(getattr(source, "names", None) or ("", ""))
+        names = tuple(name or default for name, default in zip(names, DEFAULT_NAMES))
     x, o = (position.player, position.opponent) if match.on_roll == 1 else (position.opponent, position.player)
     return _Board(position, match, tuple(x), tuple(o), (str(names[0]), str(names[1])))
 
@@ -70,6 +71,7 @@ def _match_id(match: _Match) -> str:
     """gnubg's 12-character Match ID (a private copy of the packing; the
     fields and bit order are those of /work/shared/specs/formats.md)."""
     dice = match.dice if match.dice[0] else (0, 0)
+    score = match.score if match.match_length else (0, 0)  # gnubg keeps no money score in the ID
     fields = (
         (max(match.cube, 1).bit_length() - 1, 4),
         (3 if match.cube_owner < 0 else match.cube_owner, 2),
@@ -82,8 +84,8 @@ def _match_id(match: _Match) -> str:
         (dice[0], 3),
         (dice[1], 3),
         (match.match_length, 15),
-        (match.score[0], 15),
-        (match.score[1], 15),
+        (score[0], 15),
+        (score[1], 15),
         (0 if match.jacoby else 1, 1),
     )
     bits = shift = 0
@@ -225,3 +227,241 @@ def ascii_board(game: Any, home: str = "right", names: Sequence[str] | None = No
 
 def _pips(side: Sequence[int]) -> int:
     return sum(point * count for point, count in enumerate(side))
+
+
+# --- SVG ------------------------------------------------------------------------
+# The drawing is laid out for the home board on the right in a fixed grid of
+# units; home on the left mirrors every x coordinate (x -> width - x), so the
+# two pictures are exact mirror images and text stays readable.
+
+_R = 20                      # checker radius
+_PW = 2 * _R + 4             # point width
+_SIDE = 68                   # side columns: trays on the home side, the cube on the other
+_BAR = 56
+_HALF = 6 * _PW
+_TOP_BAND = 34               # name line above the board
+_LABEL = 22                  # point numbers above and below the playing area
+_PLAY_TOP = _TOP_BAND + _LABEL
+_PLAY_HEIGHT = 2 * 5 * 2 * _R + 64
+_PLAY_BOTTOM = _PLAY_TOP + _PLAY_HEIGHT
+_WIDTH = 2 * _SIDE + 2 * _HALF + _BAR
+_HEIGHT = _PLAY_BOTTOM + _LABEL + 2 * 30
+_MIDDLE = _PLAY_TOP + _PLAY_HEIGHT / 2
+_LEFT_HALF = _SIDE
+_BAR_X = _SIDE + _HALF
+_RIGHT_HALF = _BAR_X + _BAR
+
+_COLOURS = {
+    "frame": "#5b3a1e", "felt": "#2f6b45", "dark": "#a3432f", "light": "#e8d3a8", "bar": "#4a2e17",
+    "tray": "#3b2411", "x": "#f6f1e4", "x-edge": "#6d6455", "o": "#262626", "o-edge": "#000000",
+    "text": "#1d1d1d", "label": "#f3e6c8",
+}
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+class _Svg:
+    """Collects SVG elements, mirroring x when the home board is on the left."""
+
+    def __init__(self, mirror: bool):
+        self.mirror = mirror
+        self.parts: list[str] = []
+
+    def x(self, x: float) -> float:
+        return _WIDTH - x if self.mirror else x
+
+    def rect(self, x, y, w, h, fill, cls="", extra=""):
+        left = _WIDTH - x - w if self.mirror else x
+        self.parts.append(f'<rect{_cls(cls)} x="{_fmt(left)}" y="{_fmt(y)}" width="{_fmt(w)}" height="{_fmt(h)}" fill="{fill}"{extra}/>')
+
+    def circle(self, cx, cy, r, fill, stroke, cls="", data=""):
+        self.parts.append(f'<circle{_cls(cls)}{data} cx="{_fmt(self.x(cx))}" cy="{_fmt(cy)}" r="{_fmt(r)}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
+
+    def polygon(self, points, fill, cls=""):
+        text = " ".join(f"{_fmt(self.x(px))},{_fmt(py)}" for px, py in points)
+        self.parts.append(f'<polygon{_cls(cls)} points="{text}" fill="{fill}"/>')
+
+    def text(self, x, y, content, size, fill, cls="", data="", weight="normal", anchor="middle"):
+        if self.mirror and anchor != "middle":
+            anchor = "end" if anchor == "start" else "start"
+        self.parts.append(
+            f'<text{_cls(cls)}{data} x="{_fmt(self.x(x))}" y="{_fmt(y)}" font-size="{size}" fill="{fill}" '
+            f'font-weight="{weight}" text-anchor="{anchor}" dominant-baseline="central">{escape(content)}</text>')
+
+
+def _cls(cls: str) -> str:
+    return f' class="{cls}"' if cls else ""
+
+
+def _point_x(point: int) -> float:
+    """Centre x of X's point ``point`` with the home board on the right."""
+    if point <= 6:
+        return _RIGHT_HALF + (6 - point) * _PW + _PW / 2
+    if point <= 12:
+        return _LEFT_HALF + (12 - point) * _PW + _PW / 2
+    if point <= 18:
+        return _LEFT_HALF + (point - 13) * _PW + _PW / 2
+    return _RIGHT_HALF + (point - 19) * _PW + _PW / 2
+
+
+def _stack(svg: _Svg, cx: float, first_y: float, step: float, count: int, side: str, label: str) -> None:
+    """Up to five checkers from ``first_y`` onwards; a taller stack shows its
+    height on the last one drawn."""
+    fill, edge = _COLOURS[side], _COLOURS[side + "-edge"]
+    data = f' data-point="{label}"'
+    for i in range(min(count, 5)):
+        svg.circle(cx, first_y + i * step, _R - 1, fill, edge, f"checker {side}", data)
+    if count > 5:
+        svg.text(cx, first_y + 4 * step, str(count), 18, _COLOURS["o" if side == "x" else "x"], "count", data, "bold")
+
+
+def svg_board(game: Any, home: str = "right", size: int = 640, names: Sequence[str] | None = None) -> str:
+    """A self-contained SVG picture of the position, ``size`` pixels wide.
+
+    Player 1 (X, light checkers) sits at the bottom, player 0 (O, dark) at the
+    top, as in gnubg's ASCII board; point numbers are those of the player on
+    roll. Each checker is a ``circle`` with class ``checker x`` or ``checker o``
+    and ``data-point`` (the point number as labelled, ``bar`` or ``off``).
+    """
+    if home not in ("right", "left"):
+        raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
+    board = _board(game, names)
+    m = board.match
+    x_roll = m.on_roll == 1
+    svg = _Svg(home == "left")
+    c = _COLOURS
+
+    # frame, felt, bar and the two side columns
+    svg.rect(0, _TOP_BAND, _WIDTH, _PLAY_HEIGHT + 2 * _LABEL, c["frame"], "frame")
+    svg.rect(_LEFT_HALF, _PLAY_TOP, _HALF, _PLAY_HEIGHT, c["felt"], "felt")
+    svg.rect(_RIGHT_HALF, _PLAY_TOP, _HALF, _PLAY_HEIGHT, c["felt"], "felt")
+    svg.rect(_BAR_X, _PLAY_TOP, _BAR, _PLAY_HEIGHT, c["bar"], "bar")
+    tray_x = _RIGHT_HALF + _HALF + 8
+    tray_h = _PLAY_HEIGHT / 2 - 20
+    svg.rect(tray_x, _PLAY_TOP, _SIDE - 16, tray_h, c["tray"], "tray o")
+    svg.rect(tray_x, _PLAY_BOTTOM - tray_h, _SIDE - 16, tray_h, c["tray"], "tray x")
+
+    # points and their numbers, counted from the side of the player on roll
+    depth = 5 * 2 * _R
+    for point in range(1, 25):
+        cx = _point_x(point)
+        top = point >= 13
+        base, tip = (_PLAY_TOP, _PLAY_TOP + depth) if top else (_PLAY_BOTTOM, _PLAY_BOTTOM - depth)
+        colour = c["dark"] if point % 2 else c["light"]
+        svg.polygon([(cx - _PW / 2, base), (cx + _PW / 2, base), (cx, tip)], colour, "point")
+        label = point if x_roll else 25 - point
+        label_y = _PLAY_TOP - _LABEL / 2 if top else _PLAY_BOTTOM + _LABEL / 2
+        svg.text(cx, label_y, str(label), 13, c["label"], "label", f' data-point="{label}"', "bold")
+
+    # checkers on the points
+    for point in range(1, 25):
+        cx = _point_x(point)
+        label = str(point if x_roll else 25 - point)
+        top = point >= 13
+        first, step = (_PLAY_TOP + _R, 2 * _R) if top else (_PLAY_BOTTOM - _R, -2 * _R)
+        if board.x[point]:
+            _stack(svg, cx, first, step, board.x[point], "x", label)
+        elif board.o[25 - point]:
+            _stack(svg, cx, first, step, board.o[25 - point], "o", label)
+
+    # the bar: O's checkers above the middle, X's below, as in the ASCII board
+    bar_cx = _BAR_X + _BAR / 2
+    _stack(svg, bar_cx, _MIDDLE - 40 - _R, -2 * _R, board.o[BAR], "o", "bar")
+    _stack(svg, bar_cx, _MIDDLE + 40 + _R, 2 * _R, board.x[BAR], "x", "bar")
+
+    # borne-off checkers, seen from the side, in the trays on the home side
+    slab = (tray_h - 8) / CHECKERS
+    for side, count, top in (("o", board.o[OFF], True), ("x", board.x[OFF], False)):
+        for i in range(count):
+            y = _PLAY_TOP + 4 + i * slab if top else _PLAY_BOTTOM - 4 - (i + 1) * slab
+            svg.rect(tray_x + 4, y + 0.5, _SIDE - 24, slab - 1, c[side], f"off {side}",
+                     f' stroke="{c[side + "-edge"]}" stroke-width="1" rx="2" data-point="off"')
+        if count:
+            ty = _PLAY_TOP + tray_h + 9 if top else _PLAY_BOTTOM - tray_h - 9
+            svg.text(tray_x + (_SIDE - 16) / 2, ty, f"{count} off", 11, c["label"], f"offcount {side}")
+
+    _cube(svg, m)
+    if m.dice[0] and not m.doubled:
+        _dice(svg, m)
+    _bands(svg, board)
+    title = f"backgammon position {board.position.id()}:{_match_id(m)}"
+    width = size
+    height = round(size * _HEIGHT / _WIDTH)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {_WIDTH} {_HEIGHT}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">\n'
+        f"<title>{escape(title)}</title>\n"
+        f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" fill="#fbf8f1"/>\n'
+        + "\n".join(svg.parts)
+        + "\n</svg>\n"
+    )
+
+
+def _cube(svg: _Svg, m: _Match) -> None:
+    """The cube in the side column away from the home board: at the top when
+    O owns it, at the bottom when X owns it, in the middle when centred; an
+    offered cube, showing the new value, lies in the middle of the outer board."""
+    size = 44
+    cx = _SIDE / 2
+    if m.doubled:
+        value, cy, cls = m.cube * 2, _MIDDLE, "cube offered"
+        cx = _LEFT_HALF + _HALF / 2  # in the empty middle of the outer board
+    elif m.cube_owner < 0:
+        value, cy, cls = m.cube, _MIDDLE, "cube centred"
+    else:
+        value, cy, cls = m.cube, (_PLAY_BOTTOM - size / 2 - 8 if m.cube_owner else _PLAY_TOP + size / 2 + 8), "cube owned"
+    if m.match_length and m.crawford and m.cube_owner < 0 and not m.doubled:
+        return  # no cube in the Crawford game
+    shown = 64 if value == 1 and cls == "cube centred" else value
+    svg.rect(cx - size / 2, cy - size / 2, size, size, "#fffdf6", cls, ' stroke="#222" stroke-width="2" rx="6"')
+    svg.text(cx, cy, str(shown), 20 if shown < 100 else 15, "#111", "cube-value", weight="bold")
+
+
+def _dice(svg: _Svg, m: _Match) -> None:
+    """The rolled dice in the middle of the roller's right-hand half."""
+    side = "x" if m.on_roll == 1 else "o"
+    fill, pip = (_COLOURS["x"], "#111") if side == "x" else (_COLOURS["o"], "#eee")
+    size = 40
+    cx0 = _RIGHT_HALF + _HALF / 2 - size / 2 - 6 if side == "x" else _LEFT_HALF + _HALF / 2 - size / 2 - 6
+    spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+             4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+             6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+    for i, value in enumerate(m.dice):
+        cx = cx0 + i * (size + 12)
+        svg.rect(cx - size / 2, _MIDDLE - size / 2, size, size, fill, f"die {side}",
+                 f' stroke="#222" stroke-width="1.5" rx="7" data-value="{value}"')
+        for dx, dy in spots[value]:
+            svg.circle(cx + dx * size / 4, _MIDDLE + dy * size / 4, 3.6, pip, pip, "spot")
+
+
+def _bands(svg: _Svg, board: _Board) -> None:
+    """Name, score, pip count and what the player is doing, above (O) and
+    below (X) the board; the match and the IDs at the foot."""
+    m = board.match
+    mirror, svg.mirror = svg.mirror, False  # text lines read left to right either way
+    pips = {"o": _pips(board.o), "x": _pips(board.x)}
+    for side, player, y in (("o", 0, _TOP_BAND / 2), ("x", 1, _PLAY_BOTTOM + _LABEL + 16)):
+        parts = [f"{'OX'[player]}: {board.names[player]}"]
+        if m.match_length:
+            parts.append(_points(m.score[player]))
+        parts.append(f"pips {pips[side]}")
+        doing = ""
+        if m.doubled and m.turn != player:
+            doing = f"doubles to {m.cube * 2}"
+        elif not m.doubled and m.on_roll == player and m.game_state <= 1:
+            doing = f"to play {m.dice[0]}{m.dice[1]}" if m.dice[0] else "on roll"
+        if m.resign and m.on_roll == player:
+            doing = (doing + ", " if doing else "") + f"resigns {_RESIGNS[min(m.resign, 3) - 1]}"
+        if doing:
+            parts.append(doing)
+        svg.circle(_LEFT_HALF - 28, y, 8, _COLOURS[side], _COLOURS[side + "-edge"], f"key {side}")
+        svg.text(_LEFT_HALF - 12, y, "  ·  ".join(parts), 16, _COLOURS["text"], f"band {side}", weight="bold", anchor="start")
+    if not m.match_length:
+        game = "money game" + (", Jacoby rule" if m.jacoby else "")
+    else:
+        game = f"{m.match_length}-point match" + (", Crawford game" if m.crawford else "")
+    foot = f"{game}  ·  Position ID {board.position.id()}  ·  Match ID {_match_id(m)}"
+    svg.text(_WIDTH / 2, _HEIGHT - 14, foot, 12, "#555", "foot")
+    svg.mirror = mirror
