@@ -100,7 +100,9 @@ class ReadResult:
 def read_matches(text: str, path: str = "-") -> ReadResult:
     """Every match in ``text`` and every bad line; raises MatchFileError only
     when nothing in the text can be read as a match."""
-    matches = list(iter_matches(text.splitlines(), path))
+    # split on line ends only: str.splitlines() also splits on form feeds and
+    # other separators, which would shift the line numbers of the errors
+    matches = list(iter_matches(_LINE_END.split(text), path))
     return ReadResult(matches, [e for m in matches for e in m.errors])
 
 
@@ -176,6 +178,7 @@ def _cell_pattern(n: int) -> str:
 _FAST_ROW = re.compile(r"[ \t]*(?:(?P<number>\d+)\)[ \t]*)?(?:" + _cell_pattern(1) + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
 _FAST_SCORE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*(\d+)[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*(\d+)[ \t]*$")
 _FAST_TAG = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z][\w ]*?)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
+_LINE_END = re.compile(r"\r\n?|\n")
 _BLANK = re.compile(r"[ \t]*$")
 _WS = re.compile(r"[ \t]*")
 _COMMENT = re.compile(r"[ \t]*[;#]")
@@ -301,7 +304,7 @@ class _LineTransformer(Transformer):
 
     def wins(self, children):
         start, end = self._span(children)
-        return (WINS, start, end, None, "", None, int(children[1]), len(children) > 2)
+        return (WINS, start, end, None, "", None, int(children[1]), len(children) > 3)
 
     def loses(self, children):
         start, end = self._span(children)
