@@ -7,17 +7,16 @@ the points are numbered from the side of the player on roll. ``home="right"``
 ``home="left"`` draws the mirror image, as gnubg does with ``set clockwise on``
 and as several playing sites let players choose.
 
-A drawing takes a ``GameState`` (anything with ``.position`` and ``.match``,
-the match carrying the Match ID fields of ``bgcli.ids.MatchState``) or a bare
-``Position``, which is drawn as a money game with player 1 on roll.
+A drawing takes a ``bgcli.ids.GameState`` or a bare ``Position``, which is
+drawn as a money game with the cube centred and player 1 on roll.
 """
 from __future__ import annotations
 
-import base64
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 from xml.sax.saxutils import escape
 
+from bgcli.ids import GameState, MatchState, match_id
 from bgcli.model import BAR, CHECKERS, OFF, Position
 
 DEFAULT_NAMES = ("player 0", "player 1")
@@ -25,74 +24,24 @@ _RESIGNS = ("single game", "gammon", "backgammon")
 
 
 @dataclass(frozen=True)
-class _Match:
-    """The Match ID fields a drawing needs, with gnubg's defaults for a bare position."""
-
-    cube: int = 1
-    cube_owner: int = -1
-    on_roll: int = 1
-    crawford: bool = False
-    game_state: int = 1
-    turn: int = 1
-    doubled: bool = False
-    resign: int = 0
-    dice: tuple[int, int] = (0, 0)
-    match_length: int = 0
-    score: tuple[int, int] = (0, 0)
-    jacoby: bool = True
-
-
-@dataclass(frozen=True)
 class _Board:
     """What is drawn: X's and O's sides, each in its own point numbers."""
 
     position: Position
-    match: _Match
+    match: MatchState
     x: tuple[int, ...]  # player 1, bottom
     o: tuple[int, ...]  # player 0, top
     names: tuple[str, str]
 
 
-def _board(game: Any, names: Sequence[str] | None) -> _Board:
+def _board(game: GameState | Position, names: Sequence[str] | None) -> _Board:
     if isinstance(game, Position):
-        position, source = game, None
-    else:
-        position, source = game.position, game.match
-    defaults = _Match()
-    match = _Match(**{field: getattr(source, field, getattr(defaults, field)) for field in _Match.__dataclass_fields__})
-    if names is None:  # the match's names where it has them (ids.MatchState keeps "" for none)
-        names = tuple(getattr(source, "names", None) or ("", ""))
-        names = tuple(name or default for name, default in zip(names, DEFAULT_NAMES))
+        game = GameState(game)  # a money game, cube centred, player 1 on roll
+    position, match = game.position, game.match
+    if names is None:  # the match's names where it has them (MatchState keeps "" for none)
+        names = tuple(name or default for name, default in zip(match.names, DEFAULT_NAMES))
     x, o = (position.player, position.opponent) if match.on_roll == 1 else (position.opponent, position.player)
     return _Board(position, match, tuple(x), tuple(o), (str(names[0]), str(names[1])))
-
-
-def _match_id(match: _Match) -> str:
-    """gnubg's 12-character Match ID (a private copy of the packing; the
-    fields and bit order are those of /work/shared/specs/formats.md)."""
-    dice = match.dice if match.dice[0] else (0, 0)
-    score = match.score if match.match_length else (0, 0)  # gnubg keeps no money score in the ID
-    fields = (
-        (max(match.cube, 1).bit_length() - 1, 4),
-        (3 if match.cube_owner < 0 else match.cube_owner, 2),
-        (match.on_roll, 1),
-        (int(match.crawford), 1),
-        (match.game_state, 3),
-        (match.turn, 1),
-        (int(match.doubled), 1),
-        (match.resign, 2),
-        (dice[0], 3),
-        (dice[1], 3),
-        (match.match_length, 15),
-        (score[0], 15),
-        (score[1], 15),
-        (0 if match.jacoby else 1, 1),
-    )
-    bits = shift = 0
-    for value, width in fields:
-        bits |= (value & ((1 << width) - 1)) << shift
-        shift += width
-    return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
 
 
 def _points(n: int, word: str = "point") -> str:
@@ -164,7 +113,7 @@ def _tray(count: int, mark: str, row: int, reverse: bool) -> str:
     return "".join(reversed(columns) if reverse else columns)
 
 
-def ascii_board(game: Any, home: str = "right", names: Sequence[str] | None = None) -> str:
+def ascii_board(game: GameState | Position, home: str = "right", names: Sequence[str] | None = None) -> str:
     """The board as gnubg's ``show board`` draws it, followed by the
     pip-count line gnubg's text export writes under a board.
 
@@ -184,9 +133,10 @@ def ascii_board(game: Any, home: str = "right", names: Sequence[str] | None = No
         top_points, bottom_points = (range(13, 19), range(19, 25)), (range(12, 6, -1), range(6, 0, -1))
     o_off, x_off = board.o[OFF], board.x[OFF]
 
-    def row(points: tuple[range, range], bar: str, row: int, off: str, note: str | None) -> str:
-        first = "".join(_point_cell(board, p, row) for p in points[0])
-        second = "".join(_point_cell(board, p, row) for p in points[1])
+    def line(points: tuple[range, range], bar: str, y: int, off: str, note: str | None) -> str:
+        """One checker row; ``note`` None (the fifth row) ends the line at the tray."""
+        first = "".join(_point_cell(board, p, y) for p in points[0])
+        second = "".join(_point_cell(board, p, y) for p in points[1])
         middle = f"|{first}| {bar} |{second}|"
         if left:
             return f"{off} {middle}  {note or ''}"
@@ -195,19 +145,19 @@ def ascii_board(game: Any, home: str = "right", names: Sequence[str] | None = No
     if left:
         lines = [
             f"    GNU Backgammon  Position ID: {board.position.id()}",
-            f"                    Match ID   : {_match_id(board.match)}",
+            f"                    Match ID   : {match_id(board.match)}",
             "    " + (_LABELS_HIGH_LEFT if x_roll else _LABELS_LOW_LEFT) + "  " + text[0],
         ]
     else:
         lines = [
             f" GNU Backgammon  Position ID: {board.position.id()}",
-            f"                 Match ID   : {_match_id(board.match)}",
+            f"                 Match ID   : {match_id(board.match)}",
             " " + (_LABELS_HIGH if x_roll else _LABELS_LOW) + "     " + text[0],
         ]
     for y in range(5):
         note = text[y + 1] if y < 2 else ("" if y < 4 else None)
         bar = _cell(board.o[BAR], "O", y)
-        lines.append(row(top_points, bar, y, _tray(o_off, "O", y, left), note))
+        lines.append(line(top_points, bar, y, _tray(o_off, "O", y, left), note))
     arrow = "v" if x_roll else "^"
     if left:
         lines.append(f"    |{' ' * 18}|BAR|{' ' * 18}|{arrow} {text[3]}")
@@ -216,7 +166,7 @@ def ascii_board(game: Any, home: str = "right", names: Sequence[str] | None = No
     for y in range(4, -1, -1):
         note = text[5 - y] if y < 2 else ("" if y < 4 else None)
         bar = _cell(board.x[BAR], "X", y)
-        lines.append(row(bottom_points, bar, y, _tray(x_off, "X", y, left), note))
+        lines.append(line(bottom_points, bar, y, _tray(x_off, "X", y, left), note))
     if left:
         lines.append("    " + (_LABELS_LOW_LEFT if x_roll else _LABELS_HIGH_LEFT) + "  " + text[6])
     else:
@@ -317,7 +267,7 @@ def _stack(svg: _Svg, cx: float, first_y: float, step: float, count: int, side: 
         svg.text(cx, first_y + 4 * step, str(count), 18, _COLOURS["o" if side == "x" else "x"], "count", data, "bold")
 
 
-def svg_board(game: Any, home: str = "right", size: int = 640, names: Sequence[str] | None = None) -> str:
+def svg_board(game: GameState | Position, home: str = "right", size: int = 640, names: Sequence[str] | None = None) -> str:
     """A self-contained SVG picture of the position, ``size`` pixels wide.
 
     Player 1 (X, light checkers) sits at the bottom, player 0 (O, dark) at the
@@ -386,7 +336,7 @@ def svg_board(game: Any, home: str = "right", size: int = 640, names: Sequence[s
     if m.dice[0] and not m.doubled:
         _dice(svg, m)
     _bands(svg, board)
-    title = f"backgammon position {board.position.id()}:{_match_id(m)}"
+    title = f"backgammon position {board.position.id()}:{match_id(m)}"
     width = size
     height = round(size * _HEIGHT / _WIDTH)
     return (
@@ -399,7 +349,7 @@ def svg_board(game: Any, home: str = "right", size: int = 640, names: Sequence[s
     )
 
 
-def _cube(svg: _Svg, m: _Match) -> None:
+def _cube(svg: _Svg, m: MatchState) -> None:
     """The cube in the side column away from the home board: at the top when
     O owns it, at the bottom when X owns it, in the middle when centred; an
     offered cube, showing the new value, lies in the middle of the outer board."""
@@ -419,7 +369,7 @@ def _cube(svg: _Svg, m: _Match) -> None:
     svg.text(cx, cy, str(shown), 20 if shown < 100 else 15, "#111", "cube-value", weight="bold")
 
 
-def _dice(svg: _Svg, m: _Match) -> None:
+def _dice(svg: _Svg, m: MatchState) -> None:
     """The rolled dice in the middle of the roller's right-hand half."""
     side = "x" if m.on_roll == 1 else "o"
     fill, pip = (_COLOURS["x"], "#111") if side == "x" else (_COLOURS["o"], "#eee")
@@ -462,6 +412,6 @@ def _bands(svg: _Svg, board: _Board) -> None:
         game = "money game" + (", Jacoby rule" if m.jacoby else "")
     else:
         game = f"{m.match_length}-point match" + (", Crawford game" if m.crawford else "")
-    foot = f"{game}  ·  Position ID {board.position.id()}  ·  Match ID {_match_id(m)}"
+    foot = f"{game}  ·  Position ID {board.position.id()}  ·  Match ID {match_id(m)}"
     svg.text(_WIDTH / 2, _HEIGHT - 14, foot, 12, "#555", "foot")
     svg.mirror = mirror

@@ -17,14 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.model import BAR, OFF, Position
-from bgcli.render import DEFAULT_NAMES, _match_id, ascii_board, svg_board
+from bgcli.render import DEFAULT_NAMES, ascii_board, svg_board
 
-try:
-    from bgcli.ids import GameState, MatchState, match_id, parse_gnubg_id
-except ImportError:  # pragma: no cover - ids.py is written in parallel
-    GameState = MatchState = match_id = parse_gnubg_id = None
-
-needs_ids = pytest.mark.skipif(parse_gnubg_id is None, reason="bgcli.ids is not there yet")
+from bgcli.ids import GameState, MatchState, parse_gnubg_id
 
 BOARDS = Path(__file__).parent / "data" / "boards"
 CASES = json.loads((BOARDS / "cases.json").read_text())
@@ -37,18 +32,10 @@ def game_of(case):
 
 # --- ASCII against gnubg --------------------------------------------------------
 
-@needs_ids
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_ascii_board_is_gnubgs(case):
     expected = (BOARDS / f"{case['name']}.txt").read_text()
     assert ascii_board(game_of(case), home=case["home"], names=case["names"]) == expected
-
-
-@needs_ids
-@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_private_match_id_agrees_with_ids(case):
-    game = game_of(case)
-    assert _match_id(game.match) == match_id(game.match) == case["gnubg_id"].split(":")[1]
 
 
 def test_bare_position_is_a_money_game_with_player_1_on_roll():
@@ -57,7 +44,6 @@ def test_bare_position_is_a_money_game_with_player_1_on_roll():
     assert f"O: {DEFAULT_NAMES[0]}" in ascii_board(Position.start())
 
 
-@needs_ids
 def test_names_come_from_the_match_when_it_has_them():
     game = GameState(Position.start(), MatchState(names=("Ann", "")))
     text = ascii_board(game)
@@ -120,8 +106,7 @@ def read_ascii(text: str) -> tuple[list[int], list[int]]:
 @settings(deadline=None, max_examples=150)
 @given(positions(), st.integers(0, 1))
 def test_ascii_board_reads_back(position, on_roll):
-    game = GameState(position, MatchState(on_roll=on_roll)) if GameState else position
-    on_roll = on_roll if GameState else 1
+    game = GameState(position, MatchState(on_roll=on_roll, turn=on_roll))
     x, o = read_ascii(ascii_board(game))
     mine, theirs = (position.player, position.opponent) if on_roll == 1 else (position.opponent, position.player)
     assert (tuple(x), tuple(o)) == (mine, theirs)
@@ -175,7 +160,6 @@ def expected_checkers(position: Position, on_roll: int, heights: bool = False) -
     return want
 
 
-@needs_ids
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_svg_draws_every_checker(case):
     game = game_of(case)
@@ -189,8 +173,7 @@ def test_svg_draws_every_checker(case):
 @settings(deadline=None, max_examples=60)
 @given(positions(), st.integers(0, 1), st.sampled_from(["right", "left"]))
 def test_svg_checkers_match_random_positions(position, on_roll, home):
-    game = GameState(position, MatchState(on_roll=on_roll)) if GameState else position
-    on_roll = on_roll if GameState else 1
+    game = GameState(position, MatchState(on_roll=on_roll, turn=on_roll))
     root = parse_svg(svg_board(game, home=home))
     assert checkers(root) == expected_checkers(position, on_roll)
     counts = Counter((t.get("data-point"), t.text) for t in root.iter(SVG + "text") if t.get("class") == "count")
@@ -233,7 +216,6 @@ def test_svg_point_numbers_from_the_player_on_roll():
     assert left["1"][0] < left["6"][0] < left["12"][0]
 
 
-@needs_ids
 def test_svg_numbers_turn_round_when_player_0_rolls():
     game = GameState(Position.start(), MatchState(on_roll=0, turn=0, dice=(6, 4)))
     labels = label_positions(parse_svg(svg_board(game)))
@@ -260,7 +242,6 @@ def cube(root):
     return rects, values
 
 
-@needs_ids
 def test_svg_cube_and_dice():
     middle = float(parse_svg(svg_board(Position.start())).get("viewBox").split()[3]) / 2
     rects, values = cube(parse_svg(svg_board(Position.start())))
@@ -277,7 +258,6 @@ def test_svg_cube_and_dice():
     assert float(rects[0].get("y")) < middle
 
 
-@needs_ids
 def test_svg_text_names_pips_and_match():
     game = GameState(Position.start(), MatchState(match_length=7, score=(3, 1), dice=(2, 1)))
     root = parse_svg(svg_board(game, names=("Ann & Co", "Bob")))
