@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -240,8 +241,10 @@ def xgid(game: GameState) -> str:
 def parse_xgid(text: str) -> GameState:
     """Read an XGID (the ``XGID=`` prefix may be left out; the tenth field,
     maxcube, too)."""
-    body = text.strip()
-    kind, game = _read(body if body[:5].upper() == "XGID=" else "XGID=" + body, shown=text)
+    body = text.strip() if isinstance(text, str) else text
+    if isinstance(body, str) and re.match(r"[-A-Za-z]{26}:", body):
+        body = "XGID=" + body  # the prefix left out
+    kind, game = _read(body, shown=text)
     if kind != "xgid":
         raise InvalidPositionError(f"invalid xgid {_short(text)}: this is {_KIND_NAMES[kind]}, not an xgid")
     return game
@@ -484,6 +487,8 @@ class _PositionTransformer(Transformer):
     def pasted(self, items):
         # Try every 14-character and 12-character word; the first that
         # decodes is taken (a board printout has exactly one of each).
+        if not any(c.isspace() for c in self.text.strip()):
+            raise InvalidPositionError(f"invalid position {_short(self.text)}: {_EXPECTED}")
         positions, matches = [], []
         for token in items:
             if token.type == "GNUBG_ID":
@@ -528,9 +533,16 @@ def _game(text: str, pid: str, mid: str) -> GameState:
     return GameState(position, match)
 
 
+_EXPECTED = "expected start, a position id, a gnubg id, XGID=..., board:..., 26 numbers or text holding the ids"
+
+
 def _error(text: str):
     def build(message: str, line: int, column: int) -> InvalidPositionError:
         where = f" (line {line})" if line > 1 else ""
+        word = text.strip()
+        if not any(c.isspace() for c in word) and not re.match(r"(?i)xgid=|board:", word):
+            # one word that is none of the forms: say what would have been
+            return InvalidPositionError(f"invalid position {_short(text)}: {_EXPECTED}")
         return InvalidPositionError(f"invalid position {_short(text)}: {message}{where}")
 
     return build
