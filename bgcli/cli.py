@@ -315,6 +315,235 @@ def show(position, home, svg, output):
         click.echo(text)
 
 
+# --- transcripts: shared rule options ------------------------------------------
+
+def rule_options(function):
+    """The rule options shared by replay, audit and score."""
+    options = [
+        click.option("--jacoby", is_flag=True, help="Money play: gammons and backgammons count single while the cube is centred."),
+        click.option("--no-crawford", is_flag=True, help="Matches: no Crawford game."),
+        click.option("--beavers", is_flag=True, help="Money play: a doubled player may beaver (redouble at once)."),
+        click.option("--auto-doubles", type=click.IntRange(0, 10), default=0, metavar="N",
+                     help="Money play: up to N automatic doubles on equal opening rolls."),
+        click.option("--backgammon-counts", type=click.IntRange(1, 3), default=3, metavar="N",
+                     help="What a backgammon is worth, times the cube (2 where it counts as a gammon)."),
+        click.option("--cube-limit", type=click.IntRange(0), default=0, metavar="N",
+                     help="The highest cube value allowed (0: no limit)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def rules_from(jacoby, no_crawford, beavers, auto_doubles, backgammon_counts, cube_limit):
+    from bgcli.scoring import Rules
+
+    return Rules(crawford=not no_crawford, jacoby=jacoby, beavers=beavers, auto_doubles=auto_doubles,
+                 backgammon_counts=backgammon_counts, cube_limit=cube_limit)
+
+
+def replays_of(path: str, rules):
+    """The replays of every match in ``path``; exit 2 when it cannot be read."""
+    from bgcli.transcript import replay_file
+
+    try:
+        return list(replay_file(path, rules))
+    except OSError as exc:
+        raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+    except BgcliError as exc:
+        raise Unreadable(str(exc)) from None
+
+
+class Unreadable(Failure):
+    exit_code = EXIT_UNREADABLE
+
+
+# --- replay -----------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@click.option("--boards", is_flag=True, help="Draw the position before every move.")
+@home_option
+@rule_options
+def replay(file, as_json, boards, home, **rule_args):
+    """List every action of a match file in order, with the position before it.
+
+    `--json` writes one object per action: match, game, line, player, action
+    (move, double, take, drop, beaver, resign, win), dice, play, and the
+    Position ID and Match ID of the state before it (player on roll first).
+
+    \b
+    Examples:
+        bgcli replay samples/sp05001_3pt.mat
+        bgcli replay --json samples/sp05001_3pt.mat | head -3
+        bgcli replay --boards samples/sp05001_3pt.mat | less
+    """
+    rules = rules_from(**rule_args)
+    for match in replays_of(file, rules):
+        for event in match.events:
+            if as_json:
+                emit(event.as_dict())
+                continue
+            click.echo(event_text(event))
+            if boards and event.action == "move":
+                from bgcli.render import ascii_board
+
+                click.echo(ascii_board(event.before, home=home))
+
+
+def event_text(event) -> str:
+    where = f"{event.line:>5}  game {event.game:<2} "
+    if event.action == "move":
+        dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
+        what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
+    elif event.action in ("win", "resign"):
+        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if event.action == "resign" else "")
+    elif event.action in ("double", "beaver"):
+        what = f"{event.action}s => {event.cube}" if event.cube else f"{event.action}s"
+    else:
+        what = f"{event.action}s"
+    return f"{where}{event.player:<16} {what:<32} {event.before.position.id()}:{match_id_of(event)}"
+
+
+def match_id_of(event) -> str:
+    from bgcli.ids import match_id
+
+    return match_id(event.before.match)
+
+
+# --- audit ------------------------------------------------------------------
+
+def expand_paths(paths) -> list[str]:
+    import glob
+    import os
+
+    found: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, _dirs, files in os.walk(path):
+                found += sorted(os.path.join(root, f) for f in files
+                                if f.lower().endswith((".mat", ".txt", ".gam", ".sgf")))
+        elif any(c in path for c in "*?[") and not os.path.exists(path):
+            found += sorted(glob.glob(path, recursive=True))
+        else:
+            found.append(path)
+    return found
+
+
+def audit_one(path: str, rules) -> dict:
+    """Audit one file: {"file", "problems", "error"?}; never raises on bad input."""
+    from bgcli.transcript import replay_file
+
+    try:
+        problems = [p.as_dict() for match in replay_file(path, rules) for p in match.problems]
+        return {"file": path, "problems": problems}
+    except OSError as exc:
+        return {"file": path, "problems": [], "error": f"cannot read {path}: {exc.strerror or exc}"}
+    except BgcliError as exc:
+        return {"file": path, "problems": [], "error": str(exc)}
+
+
+def _audit_job(args):
+    return audit_one(*args)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, metavar="FILE...")
+@json_option
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Audit files on N cores.")
+@rule_options
+def audit(paths, as_json, jobs, **rule_args):
+    """Check match files: every roll and play, the cube and the results.
+
+    FILE may be files, directories (searched for .mat, .txt, .gam and .sgf
+    files) and globs. Every problem is reported with file, line, game, move,
+    player, kind and a message; the audit goes on past every problem.
+    Exit status: 0 all files clean, 1 problems found, 2 a file could not be
+    read.
+
+    \b
+    Examples:
+        bgcli audit samples/sp05001_3pt.mat
+        bgcli audit --json --jobs 2 samples/
+    """
+    rules = rules_from(**rule_args)
+    files = expand_paths(paths)
+    if not files:
+        raise Unreadable(f"no match files found in {' '.join(paths)}")
+    tasks = [(f, rules) for f in files]
+    if jobs > 1 and len(files) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = pool.map(_audit_job, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+            reports = list(progress(results, len(tasks)))
+    else:
+        reports = list(progress(map(_audit_job, tasks), len(tasks)))
+    status = 0
+    for report in reports:
+        if "error" in report:
+            status = EXIT_UNREADABLE
+            click.echo(f"Error: {report['error']}", err=True)
+        elif report["problems"] and status == 0:
+            status = EXIT_PROBLEMS
+        if as_json:
+            emit(report)
+        else:
+            for p in report["problems"]:
+                who = f" ({p['player']})" if p["player"] else ""
+                click.echo(f"{report['file']}:{p['line']}: game {p['game']} move {p['move']}{who}: {p['kind']}: {p['message']}")
+    if not as_json:
+        bad = sum(1 for r in reports if r["problems"])
+        total = sum(len(r["problems"]) for r in reports)
+        click.echo(f"{len(reports)} file{'s' if len(reports) != 1 else ''} checked, {total} problem{'s' if total != 1 else ''} in {bad} file{'s' if bad != 1 else ''}", err=True)
+    sys.exit(status)
+
+
+def progress(items, total: int):
+    """A progress bar on stderr for many files, when stderr is a terminal."""
+    if total < 5 or not sys.stderr.isatty():
+        yield from items
+        return
+    with click.progressbar(items, length=total, file=sys.stderr, label="auditing") as bar:
+        yield from bar
+
+
+# --- score ------------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@rule_options
+def score(file, as_json, **rule_args):
+    """Show a match's games and score: winner, how, cube, points, Crawford.
+
+    Scores are points won, not capped at the match length; money sessions
+    show the totals.
+
+    \b
+    Examples:
+        bgcli score samples/sp05001_3pt.mat
+        bgcli score --json --jacoby samples/sp05007_money.mat
+    """
+    rules = rules_from(**rule_args)
+    matches = replays_of(file, rules)
+    for match in matches:
+        if as_json:
+            emit(match.score_dict())
+            continue
+        left, right = match.players
+        title = f"{match.length} point match" if match.length else "money session"
+        click.echo(f"{title}: {left} - {right}")
+        for r in match.results:
+            flag = "  (Crawford)" if r.crawford else ""
+            click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result:<12} cube {r.cube:<3} +{r.points:<3} "
+                       f"{r.score[0]:>3}-{r.score[1]:<3}{flag}")
+        winner = match.winner
+        a, b = match.score
+        click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
+
+
 def main() -> None:
     cli(prog_name="bgcli")
 

@@ -1,0 +1,429 @@
+"""Replaying and auditing match transcripts.
+
+``replay_match`` walks the records that ``bgcli.matchfile`` read, keeps the
+position, cube and score, and reports every action with the state before it
+(``Event``), every game's result (``GameResult``) and every problem found
+(``Problem``). The audit is the list of problems; the score is the list of
+results. Nothing stops at the first problem: after an illegal play the
+replay goes on from the position that the recorded play produced (seed 000:
+an illegal move not called in time stands); when the play cannot be applied
+at all, the rest of that game is reported as unchecked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Iterator
+
+from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
+from bgcli.ids import GameState, MatchState, gnubg_id, match_id
+from bgcli.model import CHECKERS, OFF, Position, legal_plays
+from bgcli.notation import apply_written, parse_play, play_text
+from bgcli.scoring import BACKGAMMON, GAMMON, RESULT_NAMES, SINGLE, Rules, crawford_game, game_kind, game_points
+
+ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a transcript, with where it is."""
+
+    line: int
+    game: int
+    move: int
+    player: str
+    kind: str      # play, dice, dance, turn, cube, points, score, match, unchecked, syntax
+    message: str
+    match: int = 1
+
+    def as_dict(self) -> dict:
+        return {"line": self.line, "match": self.match, "game": self.game, "move": self.move,
+                "player": self.player, "kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One action of a transcript with the state before it."""
+
+    match: int
+    game: int
+    line: int
+    move: int
+    side: int            # 0 = the file's left column (gnubg's player 0), 1 = the right column
+    player: str
+    action: str          # move, double, take, drop, beaver, resign, win
+    dice: tuple[int, int] | None
+    play: str            # canonical text of a legal play, the recorded text otherwise; '' for a dance
+    before: GameState    # position from the side of the player on roll, and the match state
+    after: Position | None = None   # the position after a move, from the mover's side
+    points: int | None = None
+    cube: int | None = None
+
+    def as_dict(self) -> dict:
+        data = {"match": self.match, "game": self.game, "line": self.line, "player": self.player,
+                "action": self.action}
+        if self.action == "move":
+            data["dice"] = list(self.dice) if self.dice else None
+            data["play"] = self.play
+        if self.cube is not None:
+            data["cube"] = self.cube
+        if self.points is not None:
+            data["points"] = self.points
+        data["position_id"] = self.before.position.id()
+        data["match_id"] = match_id(self.before.match)
+        return data
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game: int
+    line: int
+    winner: str
+    winner_side: int
+    result: str          # single, gammon, backgammon, drop, resignation
+    cube: int
+    points: int
+    crawford: bool
+    score: tuple[int, int]   # running score after the game, left column first
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "winner": self.winner, "result": self.result, "cube": self.cube,
+                "points": self.points, "crawford": self.crawford, "score": list(self.score)}
+
+
+@dataclass
+class MatchReplay:
+    """Everything a replay of one match found."""
+
+    number: int
+    length: int
+    players: tuple[str, str]
+    rules: Rules
+    events: list[Event] = field(default_factory=list)
+    results: list[GameResult] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        return self.results[-1].score if self.results else (0, 0)
+
+    @property
+    def winner(self) -> str | None:
+        if self.length:
+            for side in (0, 1):
+                if self.score[side] >= self.length:
+                    return self.players[side]
+            return None
+        if self.score[0] == self.score[1]:
+            return None
+        return self.players[0] if self.score[0] > self.score[1] else self.players[1]
+
+    def score_dict(self) -> dict:
+        return {"match_length": self.length, "players": list(self.players),
+                "games": [r.as_dict() for r in self.results], "score": list(self.score), "winner": self.winner}
+
+
+class _Game:
+    """The running state of one game while it is replayed."""
+
+    def __init__(self, crawford: bool, rules: Rules):
+        self.board = Position.start()   # from the side of player 0 (the left column)
+        self.cube = 1
+        self.owner = -1
+        self.on_roll: int | None = None
+        self.pending: tuple[int, int, int] | None = None  # (doubler, offered value, value before)
+        self.crawford = crawford
+        self.rules = rules
+        self.over = False
+        self.unchecked = False
+        self.moves = 0
+        self.result: tuple[int, str, int] | None = None   # (winner side, how, points)
+        self.dropped: int | None = None
+
+    def seen_by(self, side: int) -> Position:
+        return self.board if side == 0 else self.board.swap()
+
+    def set_seen_by(self, side: int, position: Position) -> None:
+        self.board = position if side == 0 else position.swap()
+
+    def winner(self) -> int | None:
+        if self.board.player[OFF] == CHECKERS:
+            return 0
+        if self.board.opponent[OFF] == CHECKERS:
+            return 1
+        return None
+
+
+def replay_match(record, number: int = 1, rules: Rules | None = None) -> MatchReplay:
+    """Replay one match record read by ``bgcli.matchfile``."""
+    rules = (rules or Rules()).with_tags(getattr(record, "tags", {}) or {})
+    rules = replace(rules, match_length=record.length)
+    players = _players(record)
+    replay = MatchReplay(number, record.length, players, rules)
+    score = [0, 0]
+    crawford_done = False
+    match_over_line = None
+    for game_record in record.games:
+        g = game_record.number
+        file_scores = tuple(game_record.scores) if game_record.scores is not None else None
+        if match_over_line is not None:
+            replay.problems.append(Problem(game_record.line, g, 0, "", "match",
+                                           f"game {g} is played after the match ended at line {match_over_line}", number))
+        if file_scores is not None and tuple(file_scores) != tuple(score):
+            replay.problems.append(Problem(
+                game_record.line, g, 0, "", "score",
+                f"game {g} starts at {file_scores[0]}-{file_scores[1]} but the games before give {score[0]}-{score[1]}",
+                number))
+        is_crawford = crawford_game(rules, tuple(score), crawford_done)
+        if is_crawford or (rules.match_length and max(score) >= rules.match_length - 1):
+            crawford_done = crawford_done or is_crawford
+        game = _Game(is_crawford, rules)
+        for action in game_record.actions:
+            _replay_action(replay, game, action, g, number, tuple(score), players)
+        outcome = _finish_game(replay, game, game_record, g, number, players)
+        if outcome is not None:
+            side, how, points = outcome
+            score[side] += points
+            replay.results.append(GameResult(g, game_record.line, players[side], side, how, game.cube, points,
+                                             is_crawford, (score[0], score[1])))
+            if rules.match_length and score[side] >= rules.match_length and match_over_line is None:
+                match_over_line = game_record.line
+    return replay
+
+
+def _players(record) -> tuple[str, str]:
+    names = record.games[0].players if record.games else None
+    return tuple(names) if names else ("player 0", "player 1")  # type: ignore[return-value]
+
+
+def _state(game: _Game, side: int, replay: MatchReplay, score, dice=(0, 0), doubled=False, turn=None) -> GameState:
+    rules = replay.rules
+    match = MatchState(
+        cube=game.cube, cube_owner=game.owner, on_roll=side, crawford=game.crawford, game_state=1,
+        turn=side if turn is None else turn, doubled=doubled, resign=0, dice=tuple(dice),
+        match_length=rules.match_length, score=(score[0], score[1]) if rules.match_length else (0, 0),
+        jacoby=rules.jacoby,
+    )
+    return GameState(game.seen_by(side), match)
+
+
+def _replay_action(replay: MatchReplay, game: _Game, action, g: int, number: int, score, players) -> None:
+    side = action.side
+    player = players[side]
+    move_number = action.move_number or 0
+    kind = action.kind
+    if kind in ("unknown", "loses", "illegal", "raccoon"):
+        return  # XG's ???, Galaxy's "Losses", Snowie's note: nothing to replay
+
+    def problem(kind_: str, message: str) -> None:
+        replay.problems.append(Problem(action.line, g, move_number, player, kind_, message, number))
+
+    if kind in ("wins", "resign"):
+        _record_win(replay, game, action, g, number, score, players, problem)
+        return
+    if game.over:
+        problem("match", f"{kind} after the game was over")
+        return
+    if game.unchecked:
+        return
+    if kind in ("move", "dance"):
+        if game.pending is not None:
+            problem("cube", f"{player} rolls while a double is waiting for an answer")
+            game.pending = None
+        if game.on_roll is not None and side != game.on_roll:
+            problem("turn", f"{player} moves out of turn: it is {players[game.on_roll]}'s turn")
+        dice = tuple(action.dice) if action.dice else None
+        if dice is None:
+            problem("dice", "a move without dice")
+            game.unchecked = True
+            return
+        dice = (max(dice), min(dice))
+        before = game.seen_by(side)
+        state = _state(game, side, replay, score, dice)
+        game.moves += 1
+        if game.moves == 1 and dice[0] == dice[1]:
+            problem("dice", f"the opening roll {dice[0]}{dice[1]} is a double: the first roll of a game never is")
+        text = (action.play_text or "").strip()
+        after, shown = _check_play(before, dice, text, problem, game)
+        replay.events.append(Event(number, g, action.line, move_number, side, player, "move", dice, shown, state, after))
+        if after is None:
+            return
+        game.set_seen_by(side, after)
+        game.on_roll = 1 - side
+        if game.winner() is not None:
+            game.over = True
+        return
+    if kind == "double":
+        state = _state(game, side, replay, score)
+        replay.events.append(Event(number, g, action.line, move_number, side, player, "double", None, "", state,
+                                   cube=action.cube))
+        if game.on_roll is not None and side != game.on_roll:
+            problem("turn", f"{player} doubles out of turn: it is {players[game.on_roll]}'s turn")
+        if game.crawford:
+            problem("cube", f"{player} doubles in the Crawford game, where the cube is not used")
+        if game.owner not in (-1, side):
+            problem("cube", f"{player} doubles but {players[game.owner]} owns the cube")
+        offered = action.cube if action.cube else game.cube * 2
+        if offered != game.cube * 2:
+            problem("cube", f"Doubles => {offered} but the cube is at {game.cube}: a double makes it {game.cube * 2}")
+        limit = replay.rules.cube_limit
+        if limit and offered > limit:
+            problem("cube", f"Doubles => {offered} goes past the cube limit of {limit}")
+        game.pending = (side, game.cube * 2, game.cube)
+        game.on_roll = side
+        return
+    if kind in ("take", "drop", "beaver"):
+        if game.pending is None:
+            problem("cube", f"{player} answers a double that was not offered")
+            state = _state(game, 1 - side, replay, score)
+            replay.events.append(Event(number, g, action.line, move_number, side, player, kind, None, "", state))
+            if kind == "drop":
+                game.dropped = game.cube
+                game.over = True
+            return
+        doubler, offered, before_value = game.pending
+        state = _state(game, doubler, replay, score, doubled=True, turn=1 - doubler)
+        replay.events.append(Event(number, g, action.line, move_number, side, player, kind, None, "", state,
+                                   cube=action.cube if kind == "beaver" else None))
+        if side == doubler:
+            problem("turn", f"{player} answers their own double")
+        if kind == "take":
+            game.cube, game.owner, game.pending = offered, 1 - doubler, None
+        elif kind == "drop":
+            game.pending = None
+            game.dropped = before_value
+            game.over = True
+        else:  # a beaver: the doubled player takes and redoubles at once, keeping the cube
+            if not replay.rules.beavers:
+                problem("cube", f"{player} beavers but beavers are not allowed (use --beavers)")
+            value = action.cube or offered * 2
+            if value != offered * 2:
+                problem("cube", f"Beavers => {value} but a beaver of a {offered} cube makes it {offered * 2}")
+            game.cube, game.owner = value, 1 - doubler
+            game.pending = None
+        return
+    problem("syntax", f"unknown action {kind!r}")
+
+
+def _check_play(before: Position, dice, text: str, problem, game: _Game):
+    """Judge a recorded play; return (position after or None, text to show)."""
+    if not text:
+        plays = legal_plays(before, dice)
+        if plays:
+            some = ", ".join(sorted(play_text(p) for p in plays)[:6])
+            problem("dance", f"no play is recorded for {dice[0]}{dice[1]} but {len(plays)} legal "
+                             f"play{'s' if len(plays) > 1 else ''} exist ({some})")
+        return before, ""
+    try:
+        play = parse_play(text, before, dice)
+        return play.result, play_text(play)
+    except IllegalPlayError as exc:
+        other = _other_roll(before, dice, text)
+        if other is not None:
+            problem("dice", f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal play of "
+                            f"{other[0]}{other[1]}: the roll does not fit the play")
+        else:
+            problem("play", str(exc))
+    except (InvalidPlayError, AmbiguousPlayError) as exc:
+        problem("play", str(exc))
+    try:
+        after = apply_written(before, text, dice)
+    except BgcliError:
+        after = None
+    if after is None:
+        problem("unchecked", "the recorded play cannot be applied: the rest of this game is not checked")
+        game.unchecked = True
+        return None, text
+    return after, text
+
+
+def _other_roll(before: Position, dice, text: str):
+    for roll in ALL_ROLLS:
+        if roll == tuple(dice):
+            continue
+        try:
+            parse_play(text, before, roll)
+            return roll
+        except BgcliError:
+            continue
+    return None
+
+
+def _record_win(replay, game: _Game, action, g, number, score, players, problem) -> None:
+    side = action.side
+    player = players[side]
+    points = action.points
+    state = _state(game, side, replay, score)
+    over = game.winner()
+    rules = replay.rules
+    if game.result is not None:
+        problem("points", f"a second result for game {g}")
+        return
+    if game.dropped is not None:
+        expected, how = game.dropped, "drop"
+        if points != expected:
+            problem("points", f"Wins {points} point{'s' if points != 1 else ''} after a drop, "
+                              f"but a dropped {expected * 2}-cube is worth {expected}")
+        winner = side
+    elif over is not None:
+        final = game.board
+        kind = game_kind(final, winner_is_player=(over == 0))
+        expected = game_points(kind, game.cube, rules, game.owner == -1)
+        how = RESULT_NAMES[kind]
+        if over != side:
+            problem("points", f"{player} is said to win but {players[over]} bore off every checker")
+        if points != expected:
+            problem("points", f"Wins {points} point{'s' if points != 1 else ''} but the final position is a "
+                              f"{how} at cube {game.cube}: {expected} point{'s' if expected != 1 else ''}")
+        winner = over
+    else:
+        how = "resignation"
+        worth = {game.cube * 1: SINGLE, game.cube * 2: GAMMON, game.cube * rules.backgammon_counts: BACKGAMMON}
+        if rules.jacoby and not rules.match_length and game.owner == -1:
+            worth = {game.cube: SINGLE}
+        expected = points
+        if points not in worth:
+            allowed = " or ".join(str(v) for v in sorted(worth))
+            problem("points", f"Wins {points} point{'s' if points != 1 else ''} by resignation, but at cube "
+                              f"{game.cube} a resignation is worth {allowed}")
+            expected = game.cube
+        winner = side
+    replay.events.append(Event(number, g, action.line, action.move_number, side, player,
+                               "win" if how != "resignation" else "resign", None, "", state, points=points))
+    if replay.rules.match_length and getattr(action, "and_match", False):
+        if score[winner] + (points or 0) < replay.rules.match_length:
+            problem("match", f"'and the match' but {player} has {score[winner] + (points or 0)} of "
+                             f"{replay.rules.match_length} points")
+    # the score goes on with what the game is worth, not with a wrong record,
+    # so that one bad 'Wins' line does not make every later score line wrong
+    game.result = (winner, how, expected)
+    game.over = True
+
+
+def _finish_game(replay, game: _Game, game_record, g, number, players):
+    if game.result is not None:
+        return game.result
+    over = game.winner()
+    if over is not None and not game.unchecked:
+        kind = game_kind(game.board, winner_is_player=(over == 0))
+        points = game_points(kind, game.cube, replay.rules, game.owner == -1)
+        replay.problems.append(Problem(game_record.line, g, game.moves, players[over], "points",
+                                       f"game {g} ends without a 'Wins' line", number))
+        return (over, RESULT_NAMES[kind], points)
+    if game.dropped is not None:
+        replay.problems.append(Problem(game_record.line, g, game.moves, "", "points",
+                                       f"game {g} ends with a drop but without a 'Wins' line", number))
+    return None
+
+
+def replay_file(path: str, rules: Rules | None = None) -> Iterator[MatchReplay]:
+    """Replay every match of a file, read as a stream; bad lines become
+    problems of kind 'syntax'. Raises MatchFileError when nothing in the
+    file can be read as a match."""
+    from bgcli.matchfile import iter_file
+
+    for number, record in enumerate(iter_file(path), 1):
+        replay = replay_match(record, number, rules)
+        for error in record.errors:
+            replay.problems.append(Problem(error.line, 0, 0, "", "syntax", error.reason, number))
+        replay.problems.sort(key=lambda p: p.line)
+        yield replay
