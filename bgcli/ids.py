@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from lark import Token, Transformer
@@ -336,7 +336,8 @@ def fibs(game: GameState) -> str:
     m = game.match
     side1, side0 = _absolute_sides(game)
     board = [-side0[BAR]] + [-side0[25 - p] if side0[25 - p] else side1[p] for p in range(1, 25)] + [side1[BAR]]
-    names = [(n or FIBS_NAMES[i]).replace(":", "_") for i, n in enumerate(m.names)]
+    # a name may hold neither a colon nor white space (gnubg writes '_' for ':')
+    names = [re.sub(r"[:\s]", "_", n or FIBS_NAMES[i]) for i, n in enumerate(m.names)]
     length = m.match_length
     one_away = bool(length) and length - 1 in m.score
     numbers = [
