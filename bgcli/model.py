@@ -63,9 +63,11 @@ class Position:
     def problem(self) -> str:
         """Why this position breaks the rules, or '' when it does not."""
         for name, side in (("player on roll", self.player), ("opponent", self.opponent)):
-            if len(side) != 26 or min(side) < 0:
+            if len(side) != 26 or min(side[1:]) < 0:
                 return f"{name} has a negative or missing count"
-            if sum(side) != CHECKERS:
+            if sum(side[1:]) > CHECKERS:
+                return f"{name} has {sum(side[1:])} checkers, more than 15"
+            if sum(side) != CHECKERS or side[0] < 0:
                 return f"{name} has {sum(side[1:])} checkers on the board and bar and {side[0]} off, not 15 in all"
         point = _shared_point(self.player, self.opponent)
         return f"point {point} is held by both sides" if point else ""
