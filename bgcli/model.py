@@ -291,13 +291,26 @@ class Play:
         key = self._key
         if key is None:
             return position_id(self.after)
-        mover, length = _side_bits(key & _BOARD_MASK)
-        hits = key >> _BOARD_BITS
-        query = self._query
-        cached = query[1].get(hits)
-        if cached is None:
-            cached = query[1][hits] = _side_bits(_hit_opponent_int(query[0].opponent, hits))[0]
-        return _b64((mover | cached << length).to_bytes(10, "little"), newline=False)[:14].decode("ascii")
+        # _side_bits inlined: five chunks of the mover's slots, then the hit marks
+        chunks = _CHUNK_BITS
+        v = key >> 8
+        b0, n0 = chunks[v & _CHUNK_MASK]
+        v >>= 40
+        b1, n1 = chunks[v & _CHUNK_MASK]
+        v >>= 40
+        b2, n2 = chunks[v & _CHUNK_MASK]
+        v >>= 40
+        b3, n3 = chunks[v & _CHUNK_MASK]
+        v >>= 40
+        b4 = chunks[v & _CHUNK_MASK][0]
+        hits = v >> 40
+        cache = self._query[1]
+        opponent = cache.get(hits)
+        if opponent is None:
+            opponent = cache[hits] = _side_bits(_hit_opponent_int(self._query[0].opponent, hits))[0]
+        # the mover's bits take 25 slot ends plus one bit per checker not borne off
+        bits = b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0 | opponent << (40 - (key & 255))
+        return _b64(bits.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
@@ -357,6 +370,7 @@ _BOARD_MASK = (1 << _BOARD_BITS) - 1
 _SHIFT = tuple(8 * p for p in range(26))
 _UNIT = tuple(1 << (8 * p) for p in range(26))
 _HIT = tuple(1 << (_BOARD_BITS + p) for p in range(26))
+_ABOVE = tuple(_BOARD_MASK ^ ((_UNIT[p] << 8) - 1) for p in range(26))  # bytes above p
 _DELTA = tuple(tuple(_UNIT[max(s - d, 0)] - _UNIT[s] for s in range(26)) for d in range(7))
 _b64 = binascii.b2a_base64
 
@@ -420,8 +434,10 @@ def _steps(board: int, die: int, opp: bytes, limit: int = 25) -> list[tuple[int,
 
 def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low: int) -> dict:
     """Plays of a non-double, as {key: (start, end, start, end)}."""
-    if player[BAR] or sum(player[7:25]) < 2:
+    if player[BAR]:
         return _mixed_general(board, opp, high, low)
+    if sum(player[7:25]) < 2:
+        return _mixed_bearing(board, player, opp, high, low)
     # Fast path: nothing on the bar and two or more checkers outside home, so no
     # bearing off this turn; landings depend only on the opponent's points, and
     # two different checkers can move in either order.
@@ -479,6 +495,52 @@ def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low
     return found
 
 
+def _step_table(player: tuple[int, ...], opp: bytes, die: int, other: int, top: int) -> list[tuple]:
+    """The points a checker may leave with ``die`` in a play of two steps
+    (reachable now or after the ``other`` die): (start, end, byte shift,
+    board change, hit mark, mask of points that must then be empty: a
+    bear-off needs every checker home, and with a larger die none above)."""
+    delta = _DELTA[die]
+    table = []
+    for s in range(top, 0, -1):
+        if player[s] or (s + other < 25 and player[s + other]):
+            e = s - die
+            if e > 0:
+                if opp[e] < 2:
+                    table.append((s, e, _SHIFT[s], delta[s], _HIT[e] if opp[e] == 1 else 0, 0))
+            else:
+                table.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[6] if e == 0 else _ABOVE[s]))
+    return table
+
+
+def _mixed_bearing(board: int, player: tuple[int, ...], opp: bytes, high: int, low: int) -> dict:
+    """Plays of a non-double with at most one checker outside home (bearing off
+    possible): both orders of the dice over precomputed step tables."""
+    top = (board.bit_length() - 1) >> 3  # the highest occupied point
+    highs = _step_table(player, opp, high, low, top)
+    lows = _step_table(player, opp, low, high, top)
+    found: dict[int, tuple] = {}
+    for firsts, seconds in ((highs, lows), (lows, highs)):
+        for s1, e1, sh, d, h, c in firsts:
+            if not (board >> sh) & 255 or board & c:
+                continue
+            k1 = board + d | h
+            for s2, e2, sh, d, h, c in seconds:
+                if (k1 >> sh) & 255 and not k1 & c:
+                    key = k1 + d | h
+                    if key not in found:
+                        found[key] = (s1, e1, s2, e2)
+    if found:
+        return found
+    for table in (highs, lows):  # one die only: the larger if it can
+        for s1, e1, sh, d, h, c in table:
+            if (board >> sh) & 255 and not board & c:
+                found[board + d | h] = (s1, e1)
+        if found:
+            break
+    return found
+
+
 def _mixed_general(board: int, opp: bytes, high: int, low: int) -> dict:
     """Plays of a non-double with checkers on the bar or bearing off possible:
     both orders of the dice, step by step."""
@@ -503,41 +565,50 @@ def _mixed_general(board: int, opp: bytes, high: int, low: int) -> dict:
 
 def _double_plays(board: int, player: tuple[int, ...], opp: bytes, die: int) -> dict:
     """Plays of a double, as {key: (start, end, ...)}."""
-    if player[BAR] or sum(player[7:25]) < 4:
+    if player[BAR]:
         return _double_general(board, opp, die)
-    # Fast path: no bar and four or more checkers outside home, so no bearing
-    # off. A play is the multiset of its four starts; taking the starts in
-    # non-increasing order finds each multiset once (that order is always
-    # playable when any order is), so no two paths give the same result.
+    # A play is the multiset of its four starts; taking the starts in
+    # non-increasing order finds each multiset once, and that order is always
+    # playable when any order is (moving the back checkers first only opens
+    # bear-offs), so four nested loops over the possible starts find every play.
     delta = _DELTA[die]
     raw = bytes(player) + bytes(3 * die)  # padded: raw[s + k * die] is safe
-    moves = []  # the points a checker may leave: (start, end, byte shift, board change, hit mark)
-    for s in range(24, die, -1):
-        e = s - die
-        if opp[e] < 2 and (raw[s] or raw[s + die] or raw[s + 2 * die] or raw[s + 3 * die]):
-            moves.append((s, e, _SHIFT[s], delta[s], _HIT[e] if opp[e] == 1 else 0))
+    bearing = sum(player[7:25]) < 4  # can every checker be home before the last step?
+    # the points a checker may leave: (start, end, byte shift, board change,
+    # hit mark, mask of points that must then be empty: a bear-off needs every
+    # checker home, and with a larger die no checker above the start)
+    moves = []
+    top = (board.bit_length() - 1) >> 3  # the highest occupied point
+    for s in range(top, 0 if bearing else die, -1):
+        if raw[s] or raw[s + die] or raw[s + 2 * die] or raw[s + 3 * die]:
+            e = s - die
+            if e > 0:
+                if opp[e] < 2:
+                    moves.append((s, e, _SHIFT[s], delta[s], _HIT[e] if opp[e] == 1 else 0, 0))
+            else:
+                moves.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[6] if e == 0 else _ABOVE[s]))
     found: dict[int, tuple] = {}
     n = len(moves)
     for i1 in range(n):
-        s1, e1, sh, d, h = moves[i1]
-        if not (board >> sh) & 255:
+        s1, e1, sh, d, h, c = moves[i1]
+        if not (board >> sh) & 255 or board & c:
             continue
         k1 = board + d | h
         for i2 in range(i1, n):
-            s2, e2, sh, d, h = moves[i2]
-            if not (k1 >> sh) & 255:
+            s2, e2, sh, d, h, c = moves[i2]
+            if not (k1 >> sh) & 255 or k1 & c:
                 continue
             k2 = k1 + d | h
             for i3 in range(i2, n):
-                s3, e3, sh, d, h = moves[i3]
-                if not (k2 >> sh) & 255:
+                s3, e3, sh, d, h, c = moves[i3]
+                if not (k2 >> sh) & 255 or k2 & c:
                     continue
                 k3 = k2 + d | h
                 for i4 in range(i3, n):
-                    s4, e4, sh, d, h = moves[i4]
-                    if (k3 >> sh) & 255:
+                    s4, e4, sh, d, h, c = moves[i4]
+                    if (k3 >> sh) & 255 and not k3 & c:
                         found[k3 + d | h] = (s1, e1, s2, e2, s3, e3, s4, e4)
-    return found or _double_general(board, opp, die)
+    return found or _double_general(board, opp, die)  # fewer than four steps
 
 
 def _double_general(board: int, opp: bytes, die: int) -> dict:
