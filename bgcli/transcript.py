@@ -17,8 +17,8 @@ from typing import Iterator
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.ids import GameState, MatchState, gnubg_id, match_id
 from bgcli.model import CHECKERS, OFF, Position, legal_plays
-from bgcli.notation import apply_written, parse_play, play_text
-from bgcli.scoring import BACKGAMMON, GAMMON, RESULT_NAMES, SINGLE, Rules, crawford_game, game_kind, game_points
+from bgcli.notation import apply_written, parse_play, parse_play_text, play_text
+from bgcli.scoring import RESULT_NAMES, Rules, crawford_game, game_kind, game_points
 
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 
@@ -317,7 +317,11 @@ def _check_play(before: Position, dice, text: str, problem, game: _Game):
         play = parse_play(text, before, dice)
         return play.result, play_text(play)
     except IllegalPlayError as exc:
-        other = _other_roll(before, dice, text)
+        # Was the play or the roll recorded wrong? A play that is one slip
+        # away from a legal play of this roll (a sub-move missing, or the last
+        # one ending a point off) is a wrong play; otherwise, when it is a
+        # legal play of another roll, the roll is what was written wrong.
+        other = None if _one_slip_from_legal(before, dice, text) else _other_roll(before, dice, text)
         if other is not None:
             problem("dice", f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal play of "
                             f"{other[0]}{other[1]}: the roll does not fit the play")
@@ -334,6 +338,64 @@ def _check_play(before: Position, dice, text: str, problem, game: _Game):
         game.unchecked = True
         return None, text
     return after, text
+
+
+def _one_slip_from_legal(before: Position, dice, text: str) -> bool:
+    try:
+        written = parse_play_text(text)
+    except BgcliError:
+        return False
+    hops = written.hops()
+    if not hops:
+        return False
+    start, end = hops[-1]
+    for shifted in (end - 1, end + 1):
+        if 0 <= shifted < start and _fits_dice(hops[:-1] + [(start, shifted)], dice):
+            candidate = " ".join(f"{a}/{b}" for a, b in hops[:-1] + [(start, shifted)])
+            try:
+                parse_play(candidate, before, dice)
+                return True
+            except BgcliError:
+                pass
+    used = sum(_dice_needed(start - end, end, dice) for start, end in hops)
+    if used >= (4 if dice[0] == dice[1] else 2):
+        return False  # nothing is missing
+    try:
+        reached = apply_written(before, written, dice)
+    except BgcliError:
+        reached = None
+    if reached is None:
+        return False
+    return any(len(play.steps) == used + 1 and _one_step_apart(reached.player, play.result.player, dice)
+               for play in legal_plays(before, dice))
+
+
+def _dice_needed(length: int, end: int, dice) -> int:
+    """How many dice a written hop of ``length`` pips takes (at least one)."""
+    if dice[0] == dice[1]:
+        return max(1, -(-length // dice[0]))
+    return 1 if length in dice or (end == 0 and length < dice[0]) else 2
+
+
+def _fits_dice(hops, dice) -> bool:
+    """Whether each hop is one die of the roll (a bear-off may use a larger die)."""
+    free = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    for start, end in sorted(hops, key=lambda hop: hop[0] - hop[1], reverse=True):
+        length = start - end
+        die = next((d for d in sorted(free) if d == length or (end == 0 and d > length)), None)
+        if die is None:
+            return False
+        free.remove(die)
+    return True
+
+
+def _one_step_apart(side: tuple[int, ...], target: tuple[int, ...], dice) -> bool:
+    """Whether one more step of a die turns ``side`` into ``target``."""
+    diff = [(p, target[p] - side[p]) for p in range(26) if target[p] != side[p]]
+    if len(diff) != 2 or diff[0][1] != 1 or diff[1][1] != -1:  # a lower point gains what a higher one loses
+        return False
+    low, high = diff[0][0], diff[1][0]
+    return high - low in dice or (low == 0 and high < max(dice))
 
 
 def _other_roll(before: Position, dice, text: str):
@@ -358,31 +420,39 @@ def _record_win(replay, game: _Game, action, g, number, score, players, problem)
     if game.result is not None:
         problem("points", f"a second result for game {g}")
         return
+    # Some sites (Backgammon Galaxy) write a match-winning game as the points
+    # the winner still needed, not what the game was worth: accept that cap.
+    needed = rules.match_length - score[side] if rules.match_length else 0
+
+    def fits(value: int) -> bool:
+        return points == value or (needed > 0 and points == needed and value > needed)
+
     if game.dropped is not None:
         expected, how = game.dropped, "drop"
-        if points != expected:
+        if not fits(expected):
             problem("points", f"Wins {points} point{'s' if points != 1 else ''} after a drop, "
                               f"but a dropped {expected * 2}-cube is worth {expected}")
         winner = side
     elif over is not None:
-        final = game.board
-        kind = game_kind(final, winner_is_player=(over == 0))
+        kind = game_kind(game.board, winner_is_player=(over == 0))
         expected = game_points(kind, game.cube, rules, game.owner == -1)
         how = RESULT_NAMES[kind]
         if over != side:
             problem("points", f"{player} is said to win but {players[over]} bore off every checker")
-        if points != expected:
+        elif not fits(expected):
             problem("points", f"Wins {points} point{'s' if points != 1 else ''} but the final position is a "
                               f"{how} at cube {game.cube}: {expected} point{'s' if expected != 1 else ''}")
         winner = over
     else:
         how = "resignation"
-        worth = {game.cube * 1: SINGLE, game.cube * 2: GAMMON, game.cube * rules.backgammon_counts: BACKGAMMON}
+        worth = sorted({game.cube, game.cube * 2, game.cube * rules.backgammon_counts})
         if rules.jacoby and not rules.match_length and game.owner == -1:
-            worth = {game.cube: SINGLE}
-        expected = points
-        if points not in worth:
-            allowed = " or ".join(str(v) for v in sorted(worth))
+            worth = [game.cube]
+        fitting = [value for value in worth if fits(value)]
+        if fitting:
+            expected = fitting[0]
+        else:
+            allowed = " or ".join(str(v) for v in worth)
             problem("points", f"Wins {points} point{'s' if points != 1 else ''} by resignation, but at cube "
                               f"{game.cube} a resignation is worth {allowed}")
             expected = game.cube
