@@ -8,7 +8,9 @@ Measures, over every position and roll of GNU Backgammon's oracle sample
 1. ``legal_plays`` alone, in position-roll queries per second;
 2. ``legal_plays`` plus every play's result Position ID (what ``bgcli moves
    --batch`` needs for its JSON output);
-3. the wall time of one ``bgcli moves`` call, from process start to exit.
+3. the wall time of one ``bgcli moves`` call, from process start to exit;
+4. ``bgcli moves --batch`` over the same queries (one process, JSON lines out),
+   in queries per second from process start to exit.
 
 Parsing the Position IDs is done before the clock starts. Each measurement is
 repeated; the best and the median run are printed (the best is the least
@@ -81,6 +83,21 @@ def cli_wall_time(args: list[str], repeat: int) -> tuple[float, float] | None:
     return min(times), statistics.median(times)
 
 
+def batch_rate(path: Path, repeat: int) -> tuple[float, float] | None:
+    """Best and median queries per second of ``bgcli moves --batch`` over the oracle queries."""
+    import tempfile
+
+    with path.open() as f, tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as out:
+        n = 0
+        for line in f:
+            record = json.loads(line)
+            out.write(f"{record['position_id']} {record['dice'][0]}{record['dice'][1]}\n")
+            n += 1
+    timed = cli_wall_time(["moves", "--batch", out.name], repeat)
+    Path(out.name).unlink()
+    return (n / timed[0], n / timed[1]) if timed else None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7)
@@ -110,6 +127,9 @@ def main() -> None:
             timed = cli_wall_time(args, 5)
             if timed:
                 print(f"bgcli {' '.join(args)}:  best {timed[0] * 1000:.0f} ms   median {timed[1] * 1000:.0f} ms")
+        rates = batch_rate(opts.oracle, 3)
+        if rates:
+            print(f"bgcli moves --batch (whole process):  best {rates[0]:,.0f} q/s   median {rates[1]:,.0f} q/s")
 
 
 if __name__ == "__main__":

@@ -272,7 +272,7 @@ class Play:
     @property
     def steps(self) -> tuple[Step, ...]:
         if self._steps is None:
-            self._steps = _make_steps(self._moves, self._key >> _BOARD_BITS, self._query[0])
+            self._steps = _make_steps(self._moves, self._key >> _BOARD_BITS)
         return self._steps
 
     @property
@@ -650,15 +650,29 @@ def _double_general(board: int, opp: bytes, die: int) -> dict:
     return by_count[best] if best else {}
 
 
-def _make_steps(moves: tuple, hits: int, position: Position) -> tuple[Step, ...]:
+class _StepObjects(dict):
+    """Shared Step objects (they are immutable), keyed by start << 6 | end << 1 | hit."""
+
+    def __missing__(self, key: int) -> Step:
+        step = self[key] = Step(key >> 6, (key >> 1) & 31, bool(key & 1))
+        return step
+
+
+_STEP_OBJECTS = _StepObjects()
+
+
+def _make_steps(moves: tuple, hits: int) -> tuple[Step, ...]:
     """Step objects from raw pairs; the first landing on a hit point is the hit."""
+    table = _STEP_OBJECTS
+    if not hits:
+        return tuple([table[s << 6 | e << 1] for s, e in zip(moves[::2], moves[1::2])])
     out = []
-    for i in range(0, len(moves), 2):
-        s, e = moves[i], moves[i + 1]
-        hit = e > 0 and (hits >> e) & 1 == 1
-        if hit:
-            hits ^= 1 << e
-        out.append(Step(s, e, hit))
+    for s, e in zip(moves[::2], moves[1::2]):
+        if e and (hits >> e) & 1:
+            hits ^= 1 << e  # only the first landing on the point hits
+            out.append(table[s << 6 | e << 1 | 1])
+        else:
+            out.append(table[s << 6 | e << 1])
     return tuple(out)
 
 
