@@ -6,9 +6,16 @@ are a tuple of 26 counts indexed by that side's own point numbers:
 bar. The opponent's point ``p`` is the player's point ``25 - p``.
 
 The generator works on an integer image of the player's side: byte ``p`` of
-the integer is the count on point ``p``. A step is then one subtraction and
-one addition, "every checker home" is ``board >> 56 == 0`` and the highest
-occupied point is a ``bit_length``; this keeps it fast in pure Python.
+the integer is the count on point ``p``. A step is one addition of a
+precomputed difference, "every checker home" is a mask test and the highest
+occupied point is a ``bit_length``. Each kind of roll has its own path:
+non-doubles away from the bar and the bear-off need no order of the dice
+(two checkers move independently), doubles are four nested loops over the
+possible starts in non-increasing order, and the bar falls back to a plain
+step-by-step search. Plays are built lazily, and a play's result Position ID
+is written straight from the integer. This keeps it fast in pure Python
+(see benchmarks/); tests/test_legal.py checks it against gnubg and against
+a slow reference.
 """
 from __future__ import annotations
 
@@ -379,14 +386,21 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     """Every legal play of ``dice`` in ``position``, one per distinct result.
 
     gnubg's rule: use as many dice as possible and, among those plays, the
-    largest total of pips (so the larger die when only one can be played).
-    An empty list means the player cannot move.
+    largest total of die values (so the larger die when only one can be
+    played). An empty list means the player cannot move. ``dice`` is two
+    numbers in any order, or text that ``parse_dice`` reads.
     """
-    high, low = dice
-    if high < low:
-        high, low = low, high
-    if low < 1 or high > 6:
-        raise InvalidDiceError(f"invalid dice {tuple(dice)!r}: expected two numbers from 1 to 6")
+    if isinstance(dice, str):
+        dice = parse_dice(dice)
+    try:
+        high, low = dice
+        if high < low:
+            high, low = low, high
+        valid = low >= 1 and high <= 6 and type(high) is int and type(low) is int
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        raise InvalidDiceError(f"invalid dice {dice!r}: expected two numbers from 1 to 6")
     player = position.player
     # opp[p]: the opponent's checkers on the mover's point p (1..24)
     opp = bytes(position.opponent[::-1])

@@ -203,3 +203,11 @@ def test_point_made_and_hits_marked():
     play = next(p for steps, p in by_text.items() if sorted(steps) == [(6, 5), (8, 5)])
     assert play.result.player[5] == 2 and play.result.player[6] == 4 and play.result.player[8] == 2
     assert not any(step.hit for step in play.steps)
+
+
+def test_dice_as_text_and_bad_dice_types():
+    start = Position.start()
+    assert len(legal_plays(start, "31")) == len(legal_plays(start, (3, 1))) == 16
+    for dice in [(3,), (1, 2, 3), (2.0, 1), None, "7-1"]:
+        with pytest.raises(InvalidDiceError):
+            legal_plays(start, dice)
