@@ -10,10 +10,13 @@ import functools
 from pathlib import Path
 from typing import Callable
 
-from lark import Lark, Transformer, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from typing import TYPE_CHECKING
 
 from bgcli.errors import BgcliError
+
+if TYPE_CHECKING:  # lark is imported when a parser is first needed: it costs start-up time
+    from lark import Lark, Transformer
+    from lark.exceptions import UnexpectedInput
 
 
 def grammar_text(name: str) -> str:
@@ -30,9 +33,17 @@ def grammar_text(name: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def parser(name: str, start: str | None = None, strict: bool = False) -> Lark:
-    """The LALR parser for ``grammars/NAME.lark``, built once."""
-    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False, strict=strict)
+def parser(name: str, start: str | None = None, strict: bool = False, cache: bool = False) -> Lark:
+    """The LALR parser for ``grammars/NAME.lark``, built once per process.
+
+    With ``cache`` Lark keeps the built parser in a temporary file, so that a
+    new process loads it instead of building it (the start-up time of every
+    command); such a parser has no ``.grammar`` for hypothesis.extra.lark,
+    so the tests ask for one without.
+    """
+    from lark import Lark
+
+    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False, strict=strict, cache=cache)
     if start:
         options["start"] = start
     return Lark(grammar_text(name), **options)
@@ -48,8 +59,10 @@ def parse(
     """Parse ``text`` with grammar ``name``; the one place where Lark's
     exceptions become ours. ``error(message, line, column)`` builds the
     exception to raise; a Transformer's own BgcliError passes through."""
+    from lark.exceptions import UnexpectedInput, VisitError
+
     try:
-        tree: Tree = parser(name, start).parse(text)
+        tree = parser(name, start, cache=True).parse(text)
         return transformer.transform(tree) if transformer is not None else tree
     except VisitError as exc:
         if isinstance(exc.orig_exc, BgcliError):
@@ -61,6 +74,8 @@ def parse(
 
 def describe(exc: UnexpectedInput, text: str) -> str:
     """A one-line, lowercase description of where and why parsing stopped."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         return "unexpected end of input"
     if isinstance(exc, UnexpectedToken):

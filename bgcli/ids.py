@@ -14,12 +14,11 @@ A ``GameState``'s position is seen from the side of ``match.on_roll``.
 from __future__ import annotations
 
 import base64
+import functools
 import binascii
 import re
 from dataclasses import dataclass, field
 from typing import Any
-
-from lark import Token, Transformer
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
@@ -438,73 +437,81 @@ _KIND_NAMES = {
 }
 
 
-class _PositionTransformer(Transformer):
-    """Turns a parse tree of ``position.lark`` into ``(kind, GameState)``."""
+@functools.lru_cache(maxsize=None)
+def _transformer_class():
+    """The Transformer of ``position.lark``; built on first use because lark
+    is imported only when the grammar is needed (start-up time)."""
+    from lark import Token, Transformer
 
-    def __init__(self, text: str):
-        super().__init__()
-        self.text = text
+    class _PositionTransformer(Transformer):
+        """Turns a parse tree of ``position.lark`` into ``(kind, GameState)``."""
 
-    def start_position(self, items):
-        return "start_position", GameState(Position.start())
+        def __init__(self, text: str):
+            super().__init__()
+            self.text = text
 
-    def position_id(self, items):
-        return "position_id", GameState(_position_id(self.text, str(items[0])))
+        def start_position(self, items):
+            return "start_position", GameState(Position.start())
 
-    def gnubg_id(self, items):
-        pid, mid = str(items[0]).split(":")
-        return "gnubg_id", _game(self.text, pid, mid)
+        def position_id(self, items):
+            return "position_id", GameState(_position_id(self.text, str(items[0])))
 
-    def xgid_fields(self, items):
-        return list(items)
+        def gnubg_id(self, items):
+            pid, mid = str(items[0]).split(":")
+            return "gnubg_id", _game(self.text, pid, mid)
 
-    def xgid(self, items):
-        return "xgid", _xgid_state(self.text, items[1])
+        def xgid_fields(self, items):
+            return list(items)
 
-    def name(self, items):
-        return str(items[0]) if items else ""
+        def xgid(self, items):
+            return "xgid", _xgid_state(self.text, items[1])
 
-    def fibs_fields(self, items):
-        return items[:2], [int(t) for t in items[2:]]
+        def name(self, items):
+            return str(items[0]) if items else ""
 
-    def fibs(self, items):
-        (name1, name0), numbers = items[1]
-        return "fibs", _fibs_state(self.text, name1, name0, numbers)
+        def fibs_fields(self, items):
+            return items[:2], [int(t) for t in items[2:]]
 
-    def board26(self, items):
-        numbers = [int(t) for t in items if isinstance(t, Token) and t.type == "INT"]
-        # Count each side first: the model's message for too many checkers is less direct.
-        mine = sum(n for n in numbers[1:] if n > 0)
-        theirs = -sum(n for n in numbers[:25] if n < 0)
-        for who, count in (("the player on roll", mine), ("the opponent", theirs)):
-            if count > CHECKERS:
-                raise InvalidPositionError(f"invalid board {_short(self.text)}: {who} has {count} checkers, more than 15")
-        try:
-            position = Position.from_board26(numbers)
-        except InvalidPositionError as exc:
-            raise InvalidPositionError(f"invalid board {_short(self.text)}: {str(exc).split(': ', 1)[-1]}") from None
-        return "board26", GameState(position)
+        def fibs(self, items):
+            (name1, name0), numbers = items[1]
+            return "fibs", _fibs_state(self.text, name1, name0, numbers)
 
-    def pasted(self, items):
-        # Try every 14-character and 12-character word; the first that
-        # decodes is taken (a board printout has exactly one of each).
-        if not any(c.isspace() for c in self.text.strip()):
-            raise InvalidPositionError(f"invalid position {_short(self.text)}: {_EXPECTED}")
-        positions, matches = [], []
-        for token in items:
-            if token.type == "GNUBG_ID":
-                pid, mid = str(token).split(":")
-                positions.append(pid)
-                matches.append(mid)
-            elif token.type == "POSITION_ID":
-                positions.append(str(token))
-            elif token.type == "MATCH_ID":
-                matches.append(str(token))
-        position = _first_valid(positions, Position.from_id)
-        if position is None:
-            raise InvalidPositionError(f"invalid position {_short(self.text)}: no valid position id in the text")
-        match = _first_valid(matches, parse_match_id)
-        return "pasted", GameState(position, match if match is not None else MatchState())
+        def board26(self, items):
+            numbers = [int(t) for t in items if isinstance(t, Token) and t.type == "INT"]
+            # Count each side first: the model's message for too many checkers is less direct.
+            mine = sum(n for n in numbers[1:] if n > 0)
+            theirs = -sum(n for n in numbers[:25] if n < 0)
+            for who, count in (("the player on roll", mine), ("the opponent", theirs)):
+                if count > CHECKERS:
+                    raise InvalidPositionError(f"invalid board {_short(self.text)}: {who} has {count} checkers, more than 15")
+            try:
+                position = Position.from_board26(numbers)
+            except InvalidPositionError as exc:
+                raise InvalidPositionError(f"invalid board {_short(self.text)}: {str(exc).split(': ', 1)[-1]}") from None
+            return "board26", GameState(position)
+
+        def pasted(self, items):
+            # Try every 14-character and 12-character word; the first that
+            # decodes is taken (a board printout has exactly one of each).
+            if not any(c.isspace() for c in self.text.strip()):
+                raise InvalidPositionError(f"invalid position {_short(self.text)}: {_EXPECTED}")
+            positions, matches = [], []
+            for token in items:
+                if token.type == "GNUBG_ID":
+                    pid, mid = str(token).split(":")
+                    positions.append(pid)
+                    matches.append(mid)
+                elif token.type == "POSITION_ID":
+                    positions.append(str(token))
+                elif token.type == "MATCH_ID":
+                    matches.append(str(token))
+            position = _first_valid(positions, Position.from_id)
+            if position is None:
+                raise InvalidPositionError(f"invalid position {_short(self.text)}: no valid position id in the text")
+            match = _first_valid(matches, parse_match_id)
+            return "pasted", GameState(position, match if match is not None else MatchState())
+
+    return _PositionTransformer
 
 
 def _first_valid(candidates: list[str], read) -> Any:
@@ -556,7 +563,30 @@ def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
         raise InvalidPositionError(f"invalid position {text!r}: expected text")
     if not text.strip():
         raise InvalidPositionError(f"invalid position {_short(shown)}: empty input")
-    return grammar.parse("position", text, _error(shown), _PositionTransformer(shown))
+    fast = _fast_read(text)
+    if fast is not None:
+        return fast
+    return grammar.parse("position", text, _error(shown), _transformer_class()(shown))
+
+
+_FAST_ID = re.compile(r"\s*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?\s*")
+
+
+def _fast_read(text: str) -> tuple[str, GameState] | None:
+    """The commonest forms (``start``, a Position ID, a GNUbg ID) without
+    building the parser; anything else, or anything wrong, goes through the
+    grammar, which stays the definition of the syntax (tests compare them)."""
+    if text.strip() == "start":
+        return "start_position", GameState(Position.start())
+    found = _FAST_ID.fullmatch(text)
+    if found is None:
+        return None
+    try:
+        if found.group(2) is None:
+            return "position_id", GameState(Position.from_id(found.group(1)))
+        return "gnubg_id", GameState(Position.from_id(found.group(1)), parse_match_id(found.group(2)))
+    except InvalidPositionError:
+        return None  # let the grammar path word the error
 
 
 def parse_position(text: str) -> GameState:
