@@ -1,0 +1,469 @@
+"""One self-contained HTML page for replayed matches: ``bgcli view``.
+
+The page shows the title, the players, the match length, the game-by-game
+score, the audit's problems and the move list; selecting a row (click, the
+arrow keys, Home/End, ``n``/``p`` for the next/previous problem) draws the
+board before that action and shows its Position ID and Match ID.
+
+Every board is drawn by ``bgcli.render.svg_board``, so the page and
+``bgcli show --svg`` never disagree. Embedding ~600 full SVGs would make a
+long match ~7 MB, but consecutive boards share almost every element (the
+frame, the points, most checkers) and ``svg_board`` writes one element per
+line, so the page keeps one table of distinct lines and each board as a list
+of line numbers (runs written ``a-b``). The script joins them back into the
+exact SVG text: a 13-point match of ~580 actions takes about 850 kB.
+
+The page needs nothing outside itself: inline CSS and script, system fonts,
+no URLs. ``#step=N`` in the address selects row N (rows count from 0), which
+makes a position linkable and lets a headless browser test the page.
+"""
+from __future__ import annotations
+
+import html
+import json
+from string import Template
+from dataclasses import dataclass, field, replace
+from typing import Iterable, Sequence
+
+from bgcli.ids import GameState, match_id
+from bgcli.render import svg_board
+from bgcli.transcript import Event, GameResult, MatchReplay, Problem
+
+# Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
+# page free of anything that looks like an address.
+_SVG_NAMESPACE = ' xmlns="http://www.w3.org/2000/svg"'
+BOARD_SIZE = 640
+
+
+@dataclass
+class _Step:
+    """One selectable row: an event, or the end of a game that has no 'Wins' line."""
+
+    number: int
+    replay: MatchReplay
+    game: int
+    line: int
+    state: GameState
+    event: Event | None
+    problems: list[Problem] = field(default_factory=list)
+
+
+class _LineTable:
+    """Distinct SVG lines, and each board as runs of line numbers."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+        self.lines: list[str] = []
+
+    def pack(self, svg: str) -> str:
+        numbers = []
+        for line in svg.replace(_SVG_NAMESPACE, "", 1).rstrip("\n").split("\n"):
+            if line not in self.numbers:
+                self.numbers[line] = len(self.lines)
+                self.lines.append(line)
+            numbers.append(self.numbers[line])
+        return _runs(numbers)
+
+
+def _runs(numbers: Sequence[int]) -> str:
+    """``[3, 4, 5, 9]`` -> ``"3-5,9"``."""
+    tokens = []
+    i = 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        tokens.append(str(numbers[i]) if j == i else f"{numbers[i]}-{numbers[j]}")
+        i = j + 1
+    return ",".join(tokens)
+
+
+def unpack_board(lines: Sequence[str], runs: str) -> str:
+    """The SVG text of one packed board (what the page's script does)."""
+    out: list[str] = []
+    for token in filter(None, runs.split(",")):
+        first, _, last = token.partition("-")
+        out.extend(lines[int(first): int(last or first) + 1])
+    return "\n".join(out)
+
+
+def _steps(replays: Sequence[MatchReplay]) -> list[_Step]:
+    steps: list[_Step] = []
+    for replay in replays:
+        games: dict[int, list[Event]] = {}
+        for event in replay.events:
+            games.setdefault(event.game, []).append(event)
+        for game, events in games.items():
+            for event in events:
+                steps.append(_Step(len(steps), replay, game, event.line, event.before, event))
+            last = events[-1]
+            if last.action not in ("win", "resign"):
+                # no 'Wins' line: still let the user see where the game stopped
+                steps.append(_Step(len(steps), replay, game, last.line, _after(last), None))
+    return steps
+
+
+def _after(event: Event) -> GameState:
+    """The state after a game's last recorded action."""
+    if event.action != "move" or event.after is None:
+        return event.before
+    other = 1 - event.side
+    match = replace(event.before.match, on_roll=other, turn=other, dice=(0, 0))
+    return GameState(event.after.swap(), match)
+
+
+def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, int]:
+    """The row each problem of ``replay`` belongs to: the action on its line
+    (and of its player), else the end of its game, else the nearest row."""
+    mine = [s for s in steps if s.replay is replay]
+    placed: dict[Problem, int] = {}
+    for problem in replay.problems:
+        same_line = [s for s in mine if s.event is not None and s.line == problem.line]
+        exact = [s for s in same_line if s.event.player == problem.player] or same_line
+        in_game = [s for s in mine if s.game == problem.game] if problem.game else []
+        if exact:
+            step = exact[0]
+        elif in_game and problem.kind == "points" and in_game[-1].event is None:
+            step = in_game[-1]   # "game N ends without a 'Wins' line": the end row
+        elif in_game:
+            before = [s for s in in_game if s.line <= problem.line]
+            step = before[-1] if before else in_game[0]
+        else:
+            after = [s for s in mine if s.line >= problem.line]
+            step = after[0] if after else (mine[-1] if mine else None)
+        if step is not None:
+            step.problems.append(problem)
+            placed[problem] = step.number
+    return placed
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _action_text(step: _Step) -> str:
+    event = step.event
+    if event is None:
+        return "end of the recorded game"
+    if event.action == "move":
+        return event.play or "(no move)"
+    if event.action == "double":
+        return f"doubles to {event.cube or event.before.match.cube * 2}"
+    if event.action == "beaver":
+        return f"beavers to {event.cube}" if event.cube else "beavers"
+    if event.action in ("take", "drop"):
+        return event.action + "s"
+    points = _plural(event.points or 0, "point")
+    return f"wins {points}" + (" (resignation)" if event.action == "resign" else "")
+
+
+def _where(step: _Step, several: bool) -> str:
+    """A one-line description of a row for the panel under the board."""
+    parts = [f"match {step.replay.number}"] if several else []
+    parts.append(f"game {step.game}")
+    event = step.event
+    if event is None:
+        return ", ".join(parts) + ": the position where the record stops"
+    if event.move:
+        parts.append(f"move {event.move}")
+    parts.append(f"line {event.line}")
+    what = _action_text(step)
+    if event.action == "move":
+        what = f"rolls {event.dice[0]}{event.dice[1]} and plays {what}" if event.play else \
+               f"rolls {event.dice[0]}{event.dice[1]} and does not move"
+    return ", ".join(parts) + f": {event.player} {what}"
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _score_table(replay: MatchReplay) -> str:
+    p0, p1 = (_e(name) for name in replay.players)
+    rows = []
+    for r in replay.results:
+        rows.append(
+            f"<tr><td>{r.game}</td><td>{_e(r.winner)}</td><td>{_e(r.result)}"
+            f"{' (Crawford)' if r.crawford else ''}</td><td>{r.cube}</td><td>{r.points}</td>"
+            f"<td>{r.score[0]}</td><td>{r.score[1]}</td></tr>")
+    if not rows:
+        rows.append('<tr><td colspan="7">no game was finished</td></tr>')
+    return (
+        '<table class="scores"><thead><tr><th>game</th><th>winner</th><th>result</th><th>cube</th>'
+        f"<th>points</th><th>{p0}</th><th>{p1}</th></tr></thead><tbody>\n" + "\n".join(rows)
+        + "\n</tbody></table>")
+
+
+def _problem_list(replay: MatchReplay, placed: dict[Problem, int]) -> str:
+    if not replay.problems:
+        return '<p class="clean">The audit found no problems.</p>'
+    items = []
+    for p in replay.problems:
+        where = f"line {p.line}" + (f", game {p.game}" if p.game else "") + (f", move {p.move}" if p.move else "")
+        text = f'<span class="kind">{_e(p.kind)}</span> {_e(where)}: {_e(p.message)}'
+        if p in placed:
+            text = f'<a href="#step={placed[p]}">{text}</a>'
+        items.append(f"<li>{text}</li>")
+    return (f'<p class="count">The audit found {_plural(len(replay.problems), "problem")}:</p>'
+            '<ol class="problems">\n' + "\n".join(items) + "\n</ol>")
+
+
+def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool) -> str:
+    results: dict[int, GameResult] = {r.game: r for r in replay.results}
+    score = (0, 0)
+    out = []
+    mine = [s for s in steps if s.replay is replay]
+    for game in dict.fromkeys(s.game for s in mine):
+        rows = [s for s in mine if s.game == game]
+        crawford = rows[0].state.match.crawford and replay.length
+        head = f"Game {game}" + (f" · score {score[0]}–{score[1]}" if replay.length or game > 1 else "")
+        head += " · Crawford game" if crawford else ""
+        if several:
+            head = f"Match {replay.number} · " + head
+        out.append(f'<tbody class="game" id="m{replay.number}g{game}">'
+                   f'<tr class="head"><th colspan="4">{_e(head)}</th></tr>')
+        for step in rows:
+            out.append(_row(step, several))
+        result = results.get(game)
+        if result is not None:
+            how = {"single": "a single game", "drop": "on a drop", "resignation": "by resignation"}.get(
+                result.result, f"a {result.result}")
+            out.append(f'<tr class="result"><td colspan="4">{_e(result.winner)} wins {_e(how)}, '
+                       f"{_plural(result.points, 'point')} (cube {result.cube}) · "
+                       f"score {result.score[0]}–{result.score[1]}</td></tr>")
+            score = result.score
+        out.append("</tbody>")
+    return "\n".join(out)
+
+
+def _row(step: _Step, several: bool) -> str:
+    event = step.event
+    classes = ["step", "event" if event is not None else "end"]
+    if step.problems:
+        classes.append("problem")
+    if event is not None:
+        mark = "OX"[event.side]
+        player = f'<span class="key {mark.lower()}"></span>{_e(event.player)}'
+        dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else ""
+        number = str(event.move) if event.move else ""
+    else:
+        player, dice, number = "", "", ""
+    messages = "".join(f'<div class="msg">{_e(p.kind)}: {_e(p.message)}</div>' for p in step.problems)
+    attributes = (f'id="s{step.number}" data-step="{step.number}" data-line="{step.line}" '
+                  f'data-pid="{step.state.position.id()}" data-mid="{match_id(step.state.match)}" '
+                  f'data-where="{_e(_where(step, several))}"')
+    return (f'<tr class="{" ".join(classes)}" {attributes}><td class="n">{number}</td>'
+            f'<td class="who">{player}</td><td class="dice">{dice}</td>'
+            f'<td class="play">{_e(_action_text(step))}{messages}</td></tr>')
+
+
+def _json_for_script(value) -> str:
+    """JSON that cannot end the script element it sits in."""
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") -> str:
+    """One self-contained HTML page showing ``replays`` (from
+    ``bgcli.transcript.replay_file``): summary, problems, move list and a
+    board that follows the selected row. ``home`` is ``"right"`` or
+    ``"left"``, as for ``bgcli.render.svg_board``."""
+    if home not in ("right", "left"):
+        raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
+    replays = list(replays)
+    several = len(replays) > 1
+    steps = _steps(replays)
+    table = _LineTable()
+    boards = [table.pack(svg_board(s.state, home, BOARD_SIZE, s.replay.players)) for s in steps]
+    sections, move_lists = [], []
+    for replay in replays:
+        placed = _place_problems(replay, steps)
+        p0, p1 = (_e(name) for name in replay.players)
+        length = f"{replay.length}-point match" if replay.length else "money game"
+        final = f"{replay.score[0]}–{replay.score[1]}"
+        final += f", {_e(replay.winner)} wins" if replay.winner and replay.length else ""
+        heading = f"<h2>Match {replay.number}</h2>" if several else ""
+        sections.append(
+            f'<section class="match" id="m{replay.number}">{heading}'
+            f'<p class="players"><span class="key o"></span>{p0} (O) vs <span class="key x"></span>{p1} (X)'
+            f" · {length} · score {final}</p>\n"
+            + _problem_list(replay, placed) + "\n" + _score_table(replay) + "</section>")
+        move_lists.append(_move_rows(replay, steps, several))
+    first_board = unpack_board(table.lines, boards[0]) if boards else "<p>No actions to show.</p>"
+    data = _json_for_script({"lines": table.lines, "boards": boards})
+    return _PAGE.substitute(
+        title=_e(title), style=_STYLE, sections="\n".join(sections), board=first_board,
+        moves="\n".join(move_lists), data=data, script=_SCRIPT, count=len(steps),
+    )
+
+
+def view_file(path: str, rules=None, home: str = "right", title: str | None = None) -> str:
+    """The page for every match of a transcript file (``bgcli view FILE``)."""
+    from bgcli.transcript import replay_file
+    import os
+
+    return match_html(replay_file(path, rules), title or os.path.basename(path), home)
+
+
+_STYLE = """
+:root { --ink: #1d1d1d; --muted: #666; --line: #ddd; --sel: #fff3b0; --bad: #fde2de; --badline: #c0392b; }
+* { box-sizing: border-box; }
+body { margin: 0; padding: 12px 16px; font: 14px/1.4 "DejaVu Sans", Verdana, Arial, sans-serif;
+       color: var(--ink); background: #fbf8f1; }
+h1 { font-size: 20px; margin: 0 0 4px; }
+h2 { font-size: 16px; margin: 12px 0 4px; }
+/* wide screens: the page itself never scrolls; the summary and the move list scroll inside */
+body { height: 100vh; display: flex; flex-direction: column; }
+.layout { flex: 1 1 auto; min-height: 0; display: grid; gap: 16px;
+          grid-template-columns: minmax(360px, 660px) minmax(320px, 1fr); }
+.viewer { overflow: auto; }
+.side { display: flex; flex-direction: column; min-height: 0; }
+.summary { flex: 0 1 auto; max-height: 45%; overflow: auto; border-bottom: 1px solid var(--line); }
+.movelist { flex: 1 1 auto; min-height: 0; overflow: auto; }
+#board svg { width: 100%; height: auto; display: block; }
+.ids { font-size: 13px; margin: 6px 0 0; }
+.ids code { font: 13px "DejaVu Sans Mono", Menlo, Consolas, monospace; background: #efe9dc; padding: 1px 4px;
+            user-select: all; }
+#where { margin: 6px 0 0; font-weight: bold; }
+#messages .msg { color: var(--badline); font-weight: bold; }
+.help { color: var(--muted); font-size: 12px; margin-top: 6px; }
+.players { margin: 0 0 6px; }
+.key { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 4px;
+       border: 1px solid #555; vertical-align: baseline; }
+.key.o { background: #262626; } .key.x { background: #f6f1e4; }
+table { border-collapse: collapse; }
+.scores { margin: 6px 0 10px; font-size: 13px; }
+.scores th, .scores td { border: 1px solid var(--line); padding: 2px 8px; text-align: right; }
+.scores td:nth-child(2), .scores td:nth-child(3), .scores th:nth-child(2), .scores th:nth-child(3) { text-align: left; }
+.count { margin: 6px 0 2px; color: var(--badline); font-weight: bold; }
+.clean { margin: 6px 0; color: #2e7d32; }
+.problems { margin: 0 0 8px; padding-left: 22px; font-size: 13px; }
+.problems a { color: inherit; text-decoration: none; }
+.problems a:hover { text-decoration: underline; }
+.kind { display: inline-block; font-size: 11px; padding: 0 5px; border-radius: 3px; background: var(--badline);
+        color: #fff; }
+.moves { width: 100%; font-size: 13px; }
+.moves th { text-align: left; background: #e9e1cf; padding: 4px 6px; }
+.moves td { padding: 2px 6px; border-bottom: 1px solid #eee; vertical-align: top; }
+.moves td.n { width: 2.5em; text-align: right; color: var(--muted); }
+.moves td.dice { width: 2.5em; font-weight: bold; }
+.moves td.who { width: 9em; white-space: nowrap; }
+tr.step { cursor: pointer; }
+tr.step:hover { background: #f1ece0; }
+tr.problem { background: var(--bad); box-shadow: inset 4px 0 0 var(--badline); }
+tr.problem .msg { color: var(--badline); font-size: 12px; }
+tr.end td.play { font-style: italic; color: var(--muted); }
+tr.result td { font-style: italic; padding: 3px 6px 10px; }
+tr.step.selected { background: var(--sel); outline: 2px solid #d4a800; outline-offset: -2px; }
+@media (max-width: 900px) {
+  body { height: auto; display: block; }
+  .layout { display: block; }
+  .summary, .movelist { max-height: none; overflow: visible; }
+}
+"""
+
+# The script only reads the page itself; rows are numbered in page order.
+_SCRIPT = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("boards").textContent);
+  var rows = Array.prototype.slice.call(document.querySelectorAll("tr.step"));
+  var board = document.getElementById("board");
+  var current = -1;
+
+  function svg(i) {
+    var out = [];
+    data.boards[i].split(",").forEach(function (token) {
+      if (!token) return;
+      var parts = token.split("-"), last = +(parts[1] || parts[0]);
+      for (var n = +parts[0]; n <= last; n++) out.push(data.lines[n]);
+    });
+    return out.join("\\n");
+  }
+
+  function select(i, scroll) {
+    if (!rows.length) return;
+    i = Math.max(0, Math.min(rows.length - 1, i));
+    if (current >= 0) rows[current].classList.remove("selected");
+    current = i;
+    var row = rows[i];
+    row.classList.add("selected");
+    board.innerHTML = svg(i);
+    document.getElementById("pid").textContent = row.dataset.pid;
+    document.getElementById("mid").textContent = row.dataset.mid;
+    document.getElementById("where").textContent = row.dataset.where;
+    document.getElementById("position").textContent = (i + 1) + " / " + rows.length;
+    var messages = document.getElementById("messages");
+    messages.innerHTML = "";
+    row.querySelectorAll(".msg").forEach(function (m) { messages.appendChild(m.cloneNode(true)); });
+    if (scroll) row.scrollIntoView({block: "nearest"});
+    try { history.replaceState(null, "", "#step=" + i); } catch (e) { /* some browsers refuse on file: */ }
+  }
+
+  function problemFrom(i, direction) {
+    for (var j = i + direction; j >= 0 && j < rows.length; j += direction) {
+      if (rows[j].classList.contains("problem")) return j;
+    }
+    return i;
+  }
+
+  function fromHash() {
+    var match = /step=(\\d+)/.exec(location.hash);
+    return match ? +match[1] : null;
+  }
+
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.altKey || e.metaKey) return;
+    var moves = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1};
+    if (e.key in moves) select(current + moves[e.key], true);
+    else if (e.key === "Home") select(0, true);
+    else if (e.key === "End") select(rows.length - 1, true);
+    else if (e.key === "n") select(problemFrom(current, 1), true);
+    else if (e.key === "p") select(problemFrom(current, -1), true);
+    else return;
+    e.preventDefault();
+  });
+  rows.forEach(function (row, i) { row.addEventListener("click", function () { select(i, false); }); });
+  window.addEventListener("hashchange", function () {
+    var i = fromHash();
+    if (i !== null && i !== current) select(i, true);
+  });
+  var start = fromHash();
+  select(start === null ? 0 : start, start !== null);
+})();
+"""
+
+_PAGE = Template("""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style>${style}</style>
+</head>
+<body>
+<h1>${title}</h1>
+<div class="layout">
+<div class="viewer">
+<div id="board">${board}</div>
+<p id="where"></p>
+<div id="messages"></div>
+<p class="ids">Position ID <code id="pid"></code> Match ID <code id="mid"></code> <span id="position"></span></p>
+<p class="help">← → or ↑ ↓ step, Home / End jump, n / p next / previous problem, click a row to select it.</p>
+</div>
+<div class="side">
+<div class="summary">
+${sections}
+</div>
+<div class="movelist">
+<table class="moves" data-count="${count}">
+${moves}
+</table>
+</div>
+</div>
+</div>
+<script type="application/json" id="boards">${data}</script>
+<script>${script}</script>
+</body>
+</html>
+""")

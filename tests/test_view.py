@@ -1,0 +1,490 @@
+"""Tests of the HTML match viewer (bgcli.view): structure, self-containment,
+rows and problems against the oracle's audit sample, lossless board packing,
+and, where Debian's Chromium is installed, the page driven in a real headless
+browser over the DevTools protocol (keys, clicks, a screenshot)."""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bgcli.errors import BgcliError
+from bgcli.ids import match_id
+from bgcli.model import BAR
+from bgcli.render import svg_board
+from bgcli.transcript import replay_file
+from bgcli.view import _runs, match_html, unpack_board, view_file
+
+ORACLE = Path("/work/shared/oracle")
+AUDIT = ORACLE / "audit_sample"
+SELFPLAY = ORACLE / "selfplay"
+CHROMIUM = "/usr/bin/chromium"
+VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr", "source", "track", "embed", "param"}
+SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"oracle data {path} is missing")
+    return path
+
+
+def audit_cases(per_kind: int = 3) -> list[dict]:
+    """The first few planted defects of each kind."""
+    expected = need(AUDIT / "expected.jsonl")
+    cases, seen = [], defaultdict(int)
+    for line in expected.read_text().splitlines():
+        case = json.loads(line)
+        if seen[case["kind"]] < per_kind:
+            seen[case["kind"]] += 1
+            cases.append(case)
+    return cases
+
+
+class Page(HTMLParser):
+    """Checks that tags nest and collects what the tests look at."""
+
+    def __init__(self, text: str):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.rows: list[dict] = []          # attributes of every tr.step, with its text
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.scripts: dict[str, str] = {}
+        self._script: str | None = None
+        self._row: dict | None = None
+        self._depth_row = 0
+        self.feed(text)
+        self.close()
+        if self.stack:
+            self.errors.append(f"unclosed {self.stack}")
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            if a["id"] in self.ids:
+                self.errors.append(f"duplicate id {a['id']}")
+            self.ids.add(a["id"])
+        if tag == "a" and "href" in a:
+            self.links.append(a["href"])
+        if tag == "tr" and "step" in a.get("class", "").split():
+            self._row = dict(a, text="")
+            self.rows.append(self._row)
+        if tag == "script":
+            self._script = a.get("id", "")
+            self.scripts[self._script] = ""
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1:]} at {self.getpos()}")
+            return
+        self.stack.pop()
+        if tag == "tr":
+            self._row = None
+        if tag == "script":
+            self._script = None
+
+    def handle_data(self, data):
+        if self._script is not None:
+            self.scripts[self._script] += data
+        elif self._row is not None:
+            self._row["text"] += data
+
+
+def replays_of(path: Path):
+    return list(replay_file(str(path)))
+
+
+def check_self_contained(text: str) -> None:
+    lowered = text.lower()
+    for bad in ("http:", "https:", "//www.", "@import", "url(", "<link", "<iframe", "<img", "src="):
+        assert bad not in lowered, f"the page refers to something outside itself: {bad!r}"
+
+
+def steps_expected(replays):
+    """(kind, event) per row, in page order: events, plus an end row for a game
+    that stops without a result."""
+    rows = []
+    for replay in replays:
+        by_game = defaultdict(list)
+        for event in replay.events:
+            by_game[event.game].append(event)
+        for events in by_game.values():
+            rows.extend(("event", e) for e in events)
+            if events[-1].action not in ("win", "resign"):
+                rows.append(("end", events[-1]))
+    return rows
+
+
+# --- structure ---------------------------------------------------------------
+
+def test_page_structure_rows_and_boards():
+    path = need(SELFPLAY / "sp05030_13pt.mat")
+    replays = replays_of(path)
+    text = match_html(replays, "sp05030 <13pt> & co")
+    page = Page(text)
+    assert page.errors == []
+    check_self_contained(text)
+    assert "<title>sp05030 &lt;13pt&gt; &amp; co</title>" in text
+    events = [e for r in replays for e in r.events]
+    event_rows = [row for row in page.rows if "event" in row["class"].split()]
+    assert len(event_rows) == len(events)
+    for row, event in zip(event_rows, events):
+        assert row["data-pid"] == event.before.position.id()
+        assert row["data-mid"] == match_id(event.before.match)
+        assert int(row["data-line"]) == event.line
+        if event.action == "move" and event.play:
+            assert event.play in row["text"]
+    assert [int(r["data-step"]) for r in page.rows] == list(range(len(page.rows)))
+    # the board data: one board per row, each exactly the SVG that render draws
+    data = json.loads(page.scripts["boards"])
+    assert len(data["boards"]) == len(page.rows)
+    players = replays[0].players
+    for i in (0, 1, len(events) // 2, len(events) - 1):
+        svg = unpack_board(data["lines"], data["boards"][i])
+        assert svg.replace("<svg ", f'<svg xmlns="{SVG_NAMESPACE}" ', 1) + "\n" == svg_board(events[i].before, "right", 640, players)
+        root = ET.fromstring(svg.replace("<svg ", f'<svg xmlns="{SVG_NAMESPACE}" ', 1))
+        assert root.find(f"{{{SVG_NAMESPACE}}}title").text.endswith(f"{event_rows[i]['data-pid']}:{event_rows[i]['data-mid']}")
+    assert len(text) < 1_200_000, "a 13-point match page should stay near 850 kB"
+
+
+def test_score_table_and_players():
+    path = need(SELFPLAY / "sp05030_13pt.mat")
+    replay = replays_of(path)[0]
+    text = match_html([replay], "t")
+    assert "13-point match" in text
+    for name in replay.players:
+        assert name in text
+    for result in replay.results:
+        assert f"<td>{result.game}</td><td>{result.winner}</td>" in text
+    assert f"score {replay.score[0]}–{replay.score[1]}" in text
+    if replay.problems:
+        assert f"The audit found {len(replay.problems)} problem" in text
+    else:
+        assert "The audit found no problems" in text
+
+
+def test_view_file_titles_the_page_with_the_file_name():
+    path = need(SELFPLAY / "sp05000_1pt.mat")
+    assert "<title>sp05000_1pt.mat</title>" in view_file(str(path))
+    assert "<h1>mine</h1>" in view_file(str(path), title="mine")
+
+
+def test_home_left_and_bad_home():
+    path = need(SELFPLAY / "sp05000_1pt.mat")
+    replays = replays_of(path)
+    right, left = match_html(replays, "t"), match_html(replays, "t", home="left")
+    assert right != left and Page(left).errors == []
+    data = json.loads(Page(left).scripts["boards"])
+    first = replays[0].events[0]
+    assert unpack_board(data["lines"], data["boards"][0]).replace("<svg ", f'<svg xmlns="{SVG_NAMESPACE}" ', 1) + "\n" \
+        == svg_board(first.before, "left", 640, replays[0].players)
+    with pytest.raises(ValueError, match="invalid home 'up'"):
+        match_html(replays, "t", home="up")
+
+
+def test_several_matches_have_their_own_sections():
+    one, two = need(SELFPLAY / "sp05000_1pt.mat"), need(SELFPLAY / "sp05001_3pt.mat")
+    replays = replays_of(one) + replays_of(two)
+    replays[1].number = 2
+    page = Page(match_html(replays, "two"))
+    assert page.errors == []
+    assert {"m1", "m2"} <= page.ids
+    assert len(page.rows) == len(steps_expected(replays))
+    assert page.rows[-1]["data-where"].startswith("match 2, ")
+
+
+def test_empty_list_of_matches():
+    page = Page(match_html([], "nothing"))
+    assert page.errors == [] and page.rows == []
+    assert json.loads(page.scripts["boards"]) == {"lines": [], "boards": []}
+
+
+def test_hostile_names_are_escaped(tmp_path):
+    source = need(SELFPLAY / "sp05000_1pt.mat").read_text()
+    replay = replays_of(SELFPLAY / "sp05000_1pt.mat")[0]
+    a, b = replay.players
+    hostile = source.replace(a, "a<script>x", 1)
+    path = tmp_path / "hostile.mat"
+    path.write_text(hostile)
+    replays = replays_of(path)
+    assert "a<script>x" in replays[0].players or replays[0].problems, "the reader should keep or report the name"
+    text = match_html(replays, "</script><b>")
+    page = Page(text)
+    assert page.errors == []
+    assert "<script>x" not in text and "</script><b>" not in text
+    assert set(page.scripts) == {"boards", ""}
+    json.loads(page.scripts["boards"])  # the data script was not cut short
+
+
+# --- problems at their rows (the oracle's planted defects) ------------------
+
+@pytest.mark.parametrize("case", audit_cases() if AUDIT.exists() else [], ids=lambda c: c["file"])
+def test_planted_defect_is_marked_at_its_row(case):
+    replays = replays_of(AUDIT / case["file"])
+    page = Page(match_html(replays, case["file"]))
+    assert page.errors == []
+    rows = page.rows
+    marked = [r for r in rows if "problem" in r["class"].split()]
+    at_line = [r for r in marked if int(r["data-line"]) == case["line"]]
+    assert at_line, f"no row at line {case['line']} is marked"
+    assert any(f"{case['kind']}:" in r["text"] for r in at_line)
+    # every problem is listed at the top, and its link selects a marked row
+    problems = [p for r in replays for p in r.problems]
+    step_links = [int(h.split("=")[1]) for h in page.links if h.startswith("#step=")]
+    assert len(step_links) == len(problems)
+    assert all("problem" in rows[i]["class"].split() for i in step_links)
+    first = min(problems, key=lambda p: p.line)
+    assert first.line == case["line"]
+    # each problem's message is shown in a marked row
+    shown = " ".join(r["text"] for r in marked)
+    assert all(p.message in shown for p in problems)
+
+
+# --- packing and robustness --------------------------------------------------
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.integers(0, 40), max_size=60))
+def test_runs_round_trip(numbers):
+    lines = [f"<l{n}/>" for n in range(41)]
+    assert unpack_board(lines, _runs(numbers)) == "\n".join(lines[n] for n in numbers)
+
+
+MUTABLE = SELFPLAY / "sp05002_5pt.mat"
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.data())
+def test_mutated_transcripts_give_a_page_or_our_error(data):
+    lines = need(MUTABLE).read_text().splitlines()
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(lines) - 1))
+        how = data.draw(st.sampled_from(["drop", "swap", "cut", "dup"]))
+        if how == "drop":
+            del lines[i]
+        elif how == "swap" and i + 1 < len(lines):
+            lines[i], lines[i + 1] = lines[i + 1], lines[i]
+        elif how == "cut":
+            lines[i] = lines[i][: data.draw(st.integers(0, max(0, len(lines[i]) - 1)))]
+        else:
+            lines.insert(i, lines[i])
+        if not lines:
+            lines = [""]
+    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"bgcli-view-mutant-{os.getpid()}.mat"
+    path.write_text("\n".join(lines) + "\n")
+    try:
+        replays = replays_of(path)
+    except BgcliError:
+        return
+    finally:
+        path.unlink(missing_ok=True)
+    page = Page(match_html(replays, "mutant"))
+    assert page.errors == []
+    assert len(page.rows) == len(steps_expected(replays))
+    assert len(json.loads(page.scripts["boards"])["boards"]) == len(page.rows)
+    assert len([h for h in page.links if h.startswith("#step=")]) == sum(len(r.problems) for r in replays)
+
+
+# --- a real browser ------------------------------------------------------------
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+
+
+def need_chromium() -> None:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium): the page is not checked in a browser")
+
+
+class Browser:
+    """A headless Chromium driven over --remote-debugging-pipe (the DevTools
+    protocol, messages ending in NUL on file descriptors 3 and 4)."""
+
+    def __init__(self, profile: Path, width: int = 1280, height: int = 900):
+        commands_read, self._write = os.pipe()
+        self._read, replies_write = os.pipe()
+
+        def child_fds():  # runs in the child before exec: our pipes become fds 3 and 4
+            os.dup2(commands_read, 3)
+            os.dup2(replies_write, 4)
+
+        self.proc = subprocess.Popen(
+            [CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--remote-debugging-pipe",
+             f"--window-size={width},{height}", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=child_fds, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(commands_read)
+        os.close(replies_write)
+        self.messages: queue.Queue = queue.Queue()
+        self.events: list[dict] = []
+        self._next = 0
+        threading.Thread(target=self._reader, daemon=True).start()
+        targets = self.call("Target.getTargets")["targetInfos"]
+        page = next(t for t in targets if t["type"] == "page")
+        self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
+        for domain in ("Page", "Runtime", "Network"):
+            self.call(f"{domain}.enable", session=True)
+
+    def _reader(self) -> None:
+        buffer = b""
+        while True:
+            chunk = os.read(self._read, 1 << 16)
+            if not chunk:
+                return
+            buffer += chunk
+            while b"\0" in buffer:
+                message, buffer = buffer.split(b"\0", 1)
+                self.messages.put(json.loads(message))
+
+    def call(self, method: str, session: bool = False, timeout: float = 20, **params):
+        self._next += 1
+        message = {"id": self._next, "method": method, "params": params}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self._write, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + timeout
+        while True:
+            reply = self.messages.get(timeout=max(0.1, deadline - time.monotonic()))
+            if reply.get("id") == self._next:
+                if "error" in reply:
+                    raise RuntimeError(f"{method}: {reply['error']}")
+                return reply["result"]
+            self.events.append(reply)
+
+    def wait_for(self, method: str, timeout: float = 20) -> dict:
+        deadline = time.monotonic() + timeout
+        for event in self.events:
+            if event.get("method") == method:
+                return event
+        while True:
+            event = self.messages.get(timeout=max(0.1, deadline - time.monotonic()))
+            self.events.append(event)
+            if event.get("method") == method:
+                return event
+
+    def open(self, url: str) -> None:
+        self.events.clear()
+        self.call("Page.navigate", session=True, url=url)
+        self.wait_for("Page.loadEventFired")
+
+    def js(self, expression: str):
+        result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def key(self, key: str, code: int) -> None:
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", session=True, type=kind, key=key, code=key,
+                      windowsVirtualKeyCode=code, nativeVirtualKeyCode=code)
+
+    def click_row(self, step: int) -> None:
+        x, y = self.js(f"(function(){{var r=document.getElementById('s{step}');r.scrollIntoView({{block:'center'}});"
+                       f"var b=r.getBoundingClientRect();return [b.x+b.width/2,b.y+b.height/2];}})()")
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y, button="left", clickCount=1)
+
+    def screenshot(self, path: Path) -> bytes:
+        data = base64.b64decode(self.call("Page.captureScreenshot", session=True, format="png")["data"])
+        path.write_bytes(data)
+        return data
+
+    def close(self) -> None:
+        try:
+            self.call("Browser.close", timeout=5)
+        except Exception:
+            pass
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        os.close(self._write)
+
+
+def drawn_checkers(state) -> int:
+    """Circles svg_board draws for checkers on points and the bar (five at most per stack)."""
+    p = state.position
+    return sum(min(n, 5) for side in (p.player, p.opponent) for n in side[1:BAR + 1])
+
+
+def test_in_chromium_keys_clicks_and_screenshot(tmp_path):
+    need_chromium()
+    case = audit_cases(1)[0]
+    replays = replays_of(AUDIT / case["file"])
+    page_file = tmp_path / "match.html"
+    page_file.write_text(match_html(replays, case["file"]))
+    expected = steps_expected(replays)
+    events = [e for kind, e in expected]
+    browser = Browser(tmp_path / "profile")
+    try:
+        browser.open(page_file.as_uri())
+        shown = lambda: browser.js("document.getElementById('pid').textContent")
+        selected = lambda: browser.js("+document.querySelector('tr.selected').dataset.step")
+        assert selected() == 0 and shown() == events[0].before.position.id()
+        for _ in range(3):
+            browser.key("ArrowRight", 39)
+        assert selected() == 3 and shown() == events[3].before.position.id()
+        assert browser.js("document.getElementById('mid').textContent") == match_id(events[3].before.match)
+        browser.key("ArrowLeft", 37)
+        browser.key("ArrowDown", 40)
+        browser.key("ArrowDown", 40)
+        assert selected() == 4
+        assert browser.js("document.querySelectorAll('#board circle.checker').length") == drawn_checkers(events[4].before)
+        browser.key("End", 35)
+        assert selected() == len(expected) - 1
+        browser.key("Home", 36)
+        assert selected() == 0
+        browser.click_row(10)
+        assert selected() == 10 and shown() == events[10].before.position.id()
+        browser.key("n", 78)   # the next problem: the planted defect's row
+        row = selected()
+        assert expected[row][1].line == case["line"]
+        assert browser.js("document.getElementById('messages').textContent").startswith(case["kind"])
+        png = browser.screenshot(tmp_path / "view.png")
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 20_000
+        # nothing went wrong in the page and nothing was fetched from outside it
+        assert not [e for e in browser.events if e.get("method") == "Runtime.exceptionThrown"]
+        urls = [e["params"]["request"]["url"] for e in browser.events if e.get("method") == "Network.requestWillBeSent"]
+        assert all(u.startswith("file:") for u in urls), urls
+    finally:
+        browser.close()
+
+
+def test_in_chromium_address_selects_a_row(tmp_path):
+    need_chromium()
+    path = need(SELFPLAY / "sp05001_3pt.mat")
+    replays = replays_of(path)
+    page_file = tmp_path / "match.html"
+    page_file.write_text(match_html(replays, "x"))
+    events = [e for kind, e in steps_expected(replays)]
+    step = 17
+    dom = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", f"{page_file.as_uri()}#step={step}"],
+        capture_output=True, text=True, timeout=60).stdout
+    page = Page(dom)
+    chosen = [r for r in page.rows if "selected" in r["class"].split()]
+    assert [int(r["data-step"]) for r in chosen] == [step]
+    pid = events[step].before.position.id()
+    assert f'<code id="pid">{pid}</code>' in dom
+    assert f"backgammon position {pid}:" in dom   # the board drawn in the page is that position
