@@ -1,0 +1,626 @@
+"""Move notation: reading play text and writing plays.
+
+Reading happens in two stages, as python-chess does for SAN. First the
+syntax (``grammars/play.lark``) gives a :class:`WrittenPlay`, a list of
+chains of points as written. Then :func:`parse_play` finds the legal play the
+text means, judged by the position it produces (gnubg's rule: any spelling
+that reaches a legal play's position is that play). A written hop such as
+``13/4`` with 3-3 or ``24/14`` with 6-4 is split into die-sized steps; every
+way of splitting is tried, and intermediate landings hit or are blocked as
+they would on the board.
+
+Three errors: :class:`InvalidPlayError` for text that is not move notation,
+:class:`IllegalPlayError` (with the reason) for a well-formed play that is not
+legal here, :class:`AmbiguousPlayError` for shorthand that reaches more than
+one legal position.
+
+Writing styles (:func:`play_text`):
+
+- ``gnubg``: gnubg's canonical text. Sub-moves by decreasing start point; one
+  checker's steps merged (``24/14``) except at points where a blot is hit
+  (``13/7*/5``); identical sub-moves counted (``13/7(2)``); ``bar``, ``off``.
+- ``mat``: the Jellyfish .mat style gnubg writes: one ``a/b`` pair per die in
+  the order played, bar = 25, off = 0, ``*`` on hits.
+- ``fibs``: what the FIBS ``move`` command takes: one ``a-b`` pair per die in
+  the order played, ``bar`` and ``off``, no hit marks. Points are numbered
+  from the mover's home, as everywhere in bgcli.
+- ``korean``: the gnubg layout with the traditional Korean point names (seed
+  002): the mover sits at the bottom, 하n is the mover's point n and 상n its
+  point 25 - n (so the opening 24/18 13/11 is 상1/상7 상12/하11); the seed
+  has no words for the bar and borne-off checkers, so ``bar`` and ``off`` stay.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Iterable, Sequence
+
+from lark import Token, Transformer
+
+from bgcli import grammar
+from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
+from bgcli.model import BAR, OFF, Dice, Play, Point, Position, Step, legal_plays, parse_dice
+
+STYLES = ("gnubg", "mat", "fibs", "korean")
+
+# A play has at most four steps; a repeat beyond that cannot be a play.
+_MAX_REPEAT = 4
+_LIST_LIMIT = 6  # legal plays named in an error message when there are this few
+
+
+# --- points --------------------------------------------------------------------
+
+def parse_point(text: str) -> Point:
+    """Read one point: ``0``..``25``, ``bar``/``b``, ``off``/``o`` or a Korean
+    name ``상1``..``상12`` / ``하1``..``하12`` (optionally ``상 1``)."""
+    word = text.strip().lower()
+    if word in ("bar", "b"):
+        return BAR
+    if word in ("off", "o"):
+        return OFF
+    if word[:1] in ("상", "하"):
+        digits = word[1:].strip()
+        if digits.isdigit() and 1 <= int(digits) <= 12:
+            n = int(digits)
+            return n if word[0] == "하" else 25 - n
+        raise InvalidPlayError(f"invalid point {text!r}: the Korean halves have points 1 to 12")
+    if word.isdigit() and int(word) <= 25:
+        return int(word)
+    raise InvalidPlayError(f"invalid point {text!r}: points are 0 to 25, bar, off or Korean names")
+
+
+def point_name(point: Point, style: str = "gnubg") -> str:
+    """Write one point in a style (see the module docstring)."""
+    if style == "mat":
+        return str(point)
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    if style == "korean":
+        return f"하{point}" if point <= 12 else f"상{25 - point}"
+    return str(point)
+
+
+# --- the written play ------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class WrittenMove:
+    """One written sub-move: a chain of points (``8/2*/1``), the ``*`` marks
+    after each point, and the ``(n)`` repeat count."""
+
+    points: tuple[Point, ...]
+    hits: tuple[bool, ...]
+    count: int = 1
+
+    def hops(self) -> list[tuple[Point, Point]]:
+        """The written (start, end) pairs of one copy of the chain."""
+        return list(zip(self.points, self.points[1:]))
+
+    def text(self, style: str = "gnubg") -> str:
+        sep = "-" if style == "fibs" else "/"
+        out = sep.join(point_name(p, style) + ("*" if h else "") for p, h in zip(self.points, self.hits))
+        return out + (f"({self.count})" if self.count > 1 else "")
+
+
+@dataclass(frozen=True, slots=True)
+class WrittenPlay:
+    """A play as written, syntax only: the sub-moves in the order written and
+    the dice of a ``61:`` prefix, if any. No sub-moves means no play (a dance)."""
+
+    moves: tuple[WrittenMove, ...]
+    dice: Dice | None = None
+
+    def hops(self) -> list[tuple[Point, Point]]:
+        """Every written (start, end) pair in order, repeats expanded."""
+        return [hop for move in self.moves for _ in range(move.count) for hop in move.hops()]
+
+    def marked(self) -> frozenset[Point]:
+        """The points written with a ``*``."""
+        return frozenset(p for m in self.moves for p, h in zip(m.points, m.hits) if h)
+
+    def __str__(self) -> str:
+        body = " ".join(m.text() for m in self.moves)
+        if self.dice:
+            return f"{self.dice[0]}{self.dice[1]}: {body}".rstrip()
+        return body
+
+
+class _PlayTree(Transformer):
+    """Turns the tree of ``play.lark`` into a WrittenPlay."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.text = text
+
+    def start(self, items):
+        dice = None
+        moves: tuple[WrittenMove, ...] = ()
+        for item in items:
+            if isinstance(item, Token) and item.type == "DICE":
+                digits = [int(c) for c in str(item) if c.isdigit()]
+                dice = (max(digits), min(digits))
+            elif isinstance(item, tuple):
+                moves = item
+        return WrittenPlay(moves, dice)
+
+    def moves(self, items):
+        return tuple(items)
+
+    def dance(self, items):
+        return ()
+
+    def submove(self, items):
+        count = 1
+        if items and isinstance(items[-1], int):
+            count = items.pop()
+        return WrittenMove(tuple(p for p, _ in items), tuple(h for _, h in items), count)
+
+    def point(self, items):
+        try:
+            return parse_point(str(items[0])), len(items) > 1
+        except InvalidPlayError as exc:
+            raise InvalidPlayError(f"invalid play {self.text!r}: {_reason(exc)}, not {str(items[0])!r} (column {items[0].column})") from None
+
+    def repeat(self, items):
+        n = int(items[0])
+        if not 1 <= n <= _MAX_REPEAT:
+            raise InvalidPlayError(f"invalid play {self.text!r}: repeat ({items[0]}) must be 1 to {_MAX_REPEAT}")
+        return n
+
+
+def _reason(exc: Exception) -> str:
+    return str(exc).split(": ", 1)[-1]
+
+
+# The forms gnubg writes (canonical text and .mat cells) are read without
+# Lark, because a match audit reads thousands of them. The grammar stays the
+# definition: the tests check that both readers agree. Anything unusual
+# (spaces inside a chain, commas, dance words) goes to Lark.
+_POINT = r"(?:bar|off|b|o|[상하]?\d{1,2})"
+_SUBMOVE = rf"{_POINT}\*?(?:[/-]{_POINT}\*?)+(?:\(\d\))?"
+_FAST_PLAY = re.compile(
+    rf"[ \t]*(?:([1-6])([1-6]):[ \t]*)?((?:{_SUBMOVE})(?:[ \t]+{_SUBMOVE})*)?[ \t]*", re.IGNORECASE
+)
+_FAST_SUBMOVE = re.compile(_SUBMOVE, re.IGNORECASE)
+_FAST_POINT = re.compile(rf"({_POINT})(\*?)", re.IGNORECASE)
+_FAST_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
+
+
+def _fast_parse(text: str) -> WrittenPlay | None:
+    """Read the common forms; None means "ask the grammar"."""
+    match = _FAST_PLAY.fullmatch(text)
+    if match is None:
+        return None
+    moves = []
+    for chunk in _FAST_SUBMOVE.findall(match.group(3) or ""):
+        count = 1
+        if chunk.endswith(")"):
+            chunk, count = chunk[:-3], int(chunk[-2])
+            if not 1 <= count <= _MAX_REPEAT:
+                return None
+        points, hits = [], []
+        for word, star in _FAST_POINT.findall(chunk):
+            point = _FAST_WORDS.get(word.lower())
+            if point is None:
+                if not word.isdigit():  # a Korean name
+                    if not 1 <= int(word[1:]) <= 12:
+                        return None
+                    point = int(word[1:]) if word[0] == "하" else 25 - int(word[1:])
+                elif int(word) > 25:
+                    return None
+                else:
+                    point = int(word)
+            points.append(point)
+            hits.append(bool(star))
+        moves.append(WrittenMove(tuple(points), tuple(hits), count))
+    dice = None
+    if match.group(1):
+        d1, d2 = int(match.group(1)), int(match.group(2))
+        dice = (max(d1, d2), min(d1, d2))
+    return WrittenPlay(tuple(moves), dice)
+
+
+def parse_play_text(text: str) -> WrittenPlay:
+    """Read play text (syntax only). Raises InvalidPlayError."""
+    if not isinstance(text, str):
+        raise InvalidPlayError(f"invalid play {text!r}: expected text")
+    fast = _fast_parse(text)
+    if fast is not None:
+        return fast
+    return _slow_parse(text)
+
+
+def _slow_parse(text: str) -> WrittenPlay:
+    def error(message: str, line: int, column: int) -> InvalidPlayError:
+        return InvalidPlayError(f"invalid play {text!r}: {message}")
+
+    return grammar.parse("play", text, error, _PlayTree(text))
+
+
+# --- applying written steps ----------------------------------------------------------
+
+@dataclass
+class _Board:
+    """Mutable copy of a position for trying steps, from the mover's side."""
+
+    me: list[int]
+    opp: list[int]
+
+    @classmethod
+    def of(cls, position: Position) -> "_Board":
+        return cls(list(position.player), list(position.opponent))
+
+    def position(self) -> Position:
+        return Position(tuple(self.me), tuple(self.opp))
+
+    def blocked(self, point: Point) -> bool:
+        return 0 < point < 25 and self.opp[25 - point] >= 2
+
+    def move(self, start: Point, end: Point) -> bool:
+        """Move one checker; return whether it hit."""
+        self.me[start] -= 1
+        self.me[end] += 1
+        if 0 < end < 25 and self.opp[25 - end] == 1:
+            self.opp[25 - end] = 0
+            self.opp[BAR] += 1
+            return True
+        return False
+
+
+def _hop_problem(start: Point, end: Point) -> str:
+    """Why a written hop cannot be a move at all, or ''."""
+    if start == OFF:
+        return f"{_name(start)}/{_name(end)} starts from off"
+    if end == BAR:
+        return f"{_name(start)}/{_name(end)} ends on the bar"
+    if end >= start:
+        return f"{_name(start)}/{_name(end)} moves backwards"
+    return ""
+
+
+def _name(point: Point) -> str:
+    return point_name(point)
+
+
+def _run(position: Position, steps: Sequence[tuple[Point, Point, int]], strict: bool):
+    """Play die-steps ``(start, end, die)`` in the order given.
+
+    Returns ``(result, steps with hit flags, "")`` or ``(None, (), reason)``.
+    Always checked: a checker on the start point, an open landing point.
+    ``strict`` adds the rules that depend on the order: the bar first, bearing
+    off only with every checker home, and a larger die bearing off only from
+    the highest point. (``die`` 0 means a written hop of unknown dice.)
+    """
+    board = _Board.of(position)
+    out = []
+    for start, end, die in steps:
+        if board.me[start] == 0:
+            return None, (), f"no checker on {_name(start)}"
+        if board.blocked(end):
+            return None, (), f"{_name(start)}/{_name(end)} lands on {end}, which the opponent holds"
+        if strict:
+            if start != BAR and board.me[BAR]:
+                return None, (), f"{_name(start)}/{_name(end)} moves while a checker is on the bar"
+            if end == OFF:
+                if any(board.me[7:26]):
+                    return None, (), f"{_name(start)}/off bears off while checkers are outside the home board"
+                if die > start and any(board.me[start + 1:7]):
+                    higher = max(p for p in range(start + 1, 7) if board.me[p])
+                    return None, (), f"{_name(start)}/off bears off with a {die} while a checker is on {higher}"
+        out.append(Step(start, end, board.move(start, end)))
+    return board.position(), tuple(out), ""
+
+
+def _descending(steps: Sequence[tuple[Point, Point, int]]):
+    """The steps with the highest start first: if any order of these steps
+    can be played, this one can (every step goes down the board, so it
+    brings checkers home and clears the bar before they are needed)."""
+    return sorted(steps, key=lambda s: -s[0])
+
+
+def _die_splits(start: Point, end: Point, dice: tuple[int, ...]) -> Iterable[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Ways to cover the hop start -> end with dice from ``dice`` (a sorted
+    multiset): yields (dice in order, dice left). Bearing off may overshoot
+    with the last die only."""
+    distance = start - end
+    seen = set()
+    for n in range(1, len(dice) + 1):
+        for order in set(permutations(dice, n)):
+            total = sum(order)
+            if end == OFF:
+                if total < distance or sum(order[:-1]) >= distance:
+                    continue
+            elif total != distance:
+                continue
+            if order in seen:
+                continue
+            seen.add(order)
+            left = list(dice)
+            for d in order:
+                left.remove(d)
+            yield order, tuple(left)
+
+
+def _assignments(hops: list[tuple[Point, Point]], dice: tuple[int, ...]):
+    """Every way to split all written hops into die-steps ``(start, end, die)``."""
+    def walk(i, left, steps):
+        if i == len(hops):
+            yield steps
+            return
+        start, end = hops[i]
+        for order, rest in _die_splits(start, end, left):
+            point = start
+            chain = []
+            for d in order:
+                nxt = max(point - d, OFF)
+                chain.append((point, nxt, d))
+                point = nxt
+            yield from walk(i + 1, rest, steps + chain)
+
+    yield from walk(0, dice, [])
+
+
+def _roll(dice: Dice) -> tuple[int, ...]:
+    high, low = dice
+    return (high,) * 4 if high == low else (high, low)
+
+
+def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence[int] | None = None) -> Position | None:
+    """Apply written steps mechanically and return the position after them
+    (still from the mover's side), or None when a step has no checker to move
+    or lands on a point the opponent holds. No other rule is checked: this is
+    how a game goes on after an illegal play that nobody called.
+
+    With ``dice`` (or a ``61:`` prefix) a hop longer than one die is split
+    into die-sized steps where possible, so blots on the way are hit.
+    Raises InvalidPlayError for text that is not move notation.
+    """
+    if isinstance(written, str):
+        written = parse_play_text(written)
+    hops = written.hops()
+    if any(_hop_problem(s, e) for s, e in hops):
+        return None
+    roll = dice if dice is not None else written.dice
+    if roll is not None:
+        try:
+            rolled = parse_dice(roll) if isinstance(roll, str) else (max(roll), min(roll))
+        except InvalidDiceError:
+            rolled = None
+        if rolled is not None:
+            for steps in _assignments(hops, tuple(sorted(_roll(rolled)))):
+                result, _, _ = _run(position, _descending(steps), strict=False)
+                if result is not None:
+                    return result
+    result, _, _ = _run(position, _descending([(s, e, 0) for s, e in hops]), strict=False)
+    return result
+
+
+# --- finding the legal play a text means ------------------------------------------------
+
+def parse_play(
+    text: str | WrittenPlay,
+    position: Position,
+    dice: Sequence[int] | str | None = None,
+    plays: list[Play] | None = None,
+) -> Play:
+    """The legal play that ``text`` means in ``position`` with ``dice``.
+
+    ``dice`` may be omitted when the text starts with them (``61: 13/7 8/7``).
+    The returned Play has the written steps, split into dice and put in an
+    order that can be played, and the legal result. A dance (empty text,
+    ``66:``, ``Cannot Move``) gives a Play with no steps when no play is legal.
+    ``plays`` may pass ``legal_plays(position, dice)`` when the caller has it.
+    """
+    written = parse_play_text(text) if isinstance(text, str) else text
+    source = text if isinstance(text, str) else str(text)
+    rolled = _dice_for(written, dice, source, position)
+    if plays is None:
+        plays = legal_plays(position, rolled)
+    return _match(written, source, position, rolled, plays)
+
+
+def _dice_for(written: WrittenPlay, dice, source: str, position: Position) -> Dice:
+    if dice is None:
+        if written.dice is None:
+            raise InvalidDiceError(f"no dice for play {source!r}: give the roll or write it first, as in 61: 13/7 8/7")
+        return written.dice
+    rolled = parse_dice(dice)
+    if written.dice is not None and written.dice != rolled:
+        raise IllegalPlayError(
+            f"illegal play {source!r} in {position.id_or_board()} with {rolled[0]}{rolled[1]}: "
+            f"it is written for {written.dice[0]}{written.dice[1]}"
+        )
+    return rolled
+
+
+def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, plays: list[Play]) -> Play:
+    def illegal(reason: str) -> IllegalPlayError:
+        listed = ""
+        if 0 < len(plays) <= _LIST_LIMIT:
+            listed = f" (legal: {', '.join(sorted(play_text(p) for p in plays))})"
+        return IllegalPlayError(f"illegal play {source!r} in {position.id_or_board()} with {dice[0]}{dice[1]}: {reason}{listed}")
+
+    hops = written.hops()
+    if not hops:
+        if not plays:
+            return Play((), position)
+        raise illegal(f"no play is written but {_count(plays)} can be played")
+    if not plays:
+        raise illegal("no play is possible with this roll: the checkers cannot move")
+    for start, end in hops:
+        problem = _hop_problem(start, end)
+        if problem:
+            raise illegal(problem)
+
+    # A strict-valid sequence of die-steps is a legal play when it uses as
+    # many dice and pips as the legal plays do; any other sequence may still
+    # reach a legal position (gnubg's rule), which costs a comparison of
+    # results, so that is done only when needed.
+    most = len(plays[0].steps)
+    best = _best_pips(position, dice, most)
+    roll = tuple(sorted(_roll(dice)))
+    found: dict[Position, tuple[Step, ...]] = {}
+    others: list[tuple[Position, tuple[Step, ...], int, int]] = []
+    failures: list[str] = []
+    tried = False
+    for steps in _assignments(hops, roll):
+        tried = True
+        result, done, reason = _run(position, steps, strict=True)
+        if result is None:
+            result, done, reason = _run(position, _descending(steps), strict=True)
+        if result is None:
+            failures.append(reason)
+            continue
+        pips = sum(d for _, _, d in steps)
+        if len(steps) == most and pips == best:
+            found.setdefault(result, done)
+        else:
+            others.append((result, done, len(steps), pips))
+    if not found and others:
+        legal_ids = {p.result_id() for p in plays}
+        for result, done, _, _ in others:
+            if result.swap().id() in legal_ids:
+                found.setdefault(result, done)
+
+    if len(found) > 1:
+        found = _by_marks(found, written.marked(), hops)
+    if len(found) == 1:
+        result, done = next(iter(found.items()))
+        return Play(done, result)
+    if len(found) > 1:
+        texts = ", ".join(sorted(play_text(Play(steps, r)) for r, steps in found.items()))
+        raise AmbiguousPlayError(
+            f"ambiguous play {source!r} in {position.id_or_board()} with {dice[0]}{dice[1]}: it can mean {texts}"
+        )
+
+    # gnubg's rule: a spelling whose hops, taken whole, reach a legal position is that play.
+    result = apply_written(position, written)
+    if result is not None:
+        result_id = result.swap().id()
+        for play in plays:
+            if play.result_id() == result_id:
+                return play
+
+    if not tried:
+        raise illegal(_length_reason(hops, dice, roll))
+    if others:
+        raise illegal(_shortfall_reason([(n, pips) for _, _, n, pips in others], most, dice))
+    raise illegal("; ".join(dict.fromkeys(failures)))
+
+
+def _count(plays: list[Play]) -> str:
+    return f"{len(plays)} play" + ("s" if len(plays) != 1 else "")
+
+
+def _by_marks(found: dict, marked: frozenset[Point], hops) -> dict:
+    """Narrow several legal readings of shorthand the way gnubg writes it: a
+    chain hits only at the points it shows (``13/3`` passes 7 without
+    hitting, ``13/7*/3`` hits there); then prefer readings whose hits agree
+    with the written ``*`` marks. Returns the readings left."""
+    written_points = {p for hop in hops for p in hop}
+    hits = {result: {s.end for s in steps if s.hit} for result, steps in found.items()}
+    shown = {r: s for r, s in found.items() if hits[r] <= written_points} or found
+    if len(shown) > 1:
+        agree = {r: s for r, s in shown.items() if hits[r] & written_points == marked & written_points}
+        return agree or shown
+    return shown
+
+
+def _length_reason(hops, dice: Dice, roll: tuple[int, ...]) -> str:
+    """Why the written hops cannot be split into the dice."""
+    needed = 0
+    for start, end in hops:
+        splits = [order for order, _ in _die_splits(start, end, roll)]
+        if not splits:
+            pips = start - end
+            where = f"{_name(start)}/{_name(end)}"
+            if end == OFF:
+                return f"{where} needs at least {pips} pips to bear off, more than the dice {dice[0]}{dice[1]} give"
+            return f"{where} is {pips} pip{'s' if pips != 1 else ''}, which no die or sum of the dice {dice[0]}{dice[1]} makes"
+        needed += min(len(order) for order in splits)
+    if needed > len(roll):
+        return f"the steps need at least {needed} dice but {dice[0]}{dice[1]} gives {len(roll)}"
+    return f"the steps need the same die twice but {dice[0]}{dice[1]} gives it once"
+
+
+def _best_pips(position: Position, dice: Dice, most: int) -> int:
+    """The dice total of every legal play, which uses ``most`` dice."""
+    high, low = dice
+    if high == low:
+        return most * high
+    if most == 2:
+        return high + low
+    return high if _can_play(position, high) else low
+
+
+def _can_play(position: Position, die: int) -> bool:
+    """Whether one step of ``die`` can be played."""
+    starts = [BAR] if position.player[BAR] else [p for p in range(24, 0, -1) if position.player[p]]
+    return any(_run(position, [(s, max(s - die, OFF), die)], strict=True)[0] is not None for s in starts)
+
+
+def _shortfall_reason(shortfalls: list[tuple[int, int]], most: int, dice: Dice) -> str:
+    """Why mechanically possible steps are still not a legal play."""
+    used, pips = max(shortfalls)
+    if used < most:
+        die_word = "die" if used == 1 else "dice"
+        return f"it plays {used} {die_word} but {most} can be played"
+    if dice[0] != dice[1] and used == 1 and pips < dice[0]:
+        return f"it plays the smaller die, {dice[1]}, but the larger, {dice[0]}, can be played"
+    return "it does not reach a position that a legal play reaches"
+
+
+# --- writing plays ------------------------------------------------------------
+
+def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = None) -> str:
+    """Write a play in one of ``STYLES``; with ``dice`` the text starts with
+    them, as in a .mat file (``61: 13/7 8/7``). A play without steps is ''."""
+    if style not in STYLES:
+        raise ValueError(f"unknown play style {style!r}: expected one of {', '.join(STYLES)}")
+    if style == "mat":
+        body = " ".join(f"{s.start}/{s.end}" + ("*" if s.hit else "") for s in play.steps)
+    elif style == "fibs":
+        body = " ".join(f"{point_name(s.start, style)}-{point_name(s.end, style)}" for s in play.steps)
+    else:
+        body = " ".join(_canonical_moves(play.steps, style))
+    if dice is not None:
+        high, low = max(dice), min(dice)
+        return f"{high}{low}: {body}".rstrip()
+    return body
+
+
+def _canonical_moves(steps: Sequence[Step], style: str) -> list[str]:
+    """gnubg's layout: sort, merge one checker's steps, count duplicates."""
+    hit_points = {s.end for s in steps if s.hit}
+    ordered = sorted(((s.start, s.end) for s in steps), reverse=True)
+    chains: list[list[Point] | None] = [[s, e] for s, e in ordered]
+    for i, chain in enumerate(chains):
+        if chain is None:
+            continue
+        for j in range(i + 1, len(chains)):
+            other = chains[j]
+            if other is not None and other[0] == chain[-1] and chain[-1] != OFF:
+                chain.append(other[1])
+                chains[j] = None
+    # identical chains are written once with a count; a point's "*" is
+    # written once, at its first appearance (gnubg: "8/2* 6/2", "8/4*(2)")
+    counts: dict[tuple[Point, ...], int] = {}
+    for chain in chains:
+        if chain is not None:
+            counts[tuple(chain)] = counts.get(tuple(chain), 0) + 1
+    unmarked = set(hit_points)
+    out = []
+    for chain, n in counts.items():
+        parts = []
+        for k, p in enumerate(chain):
+            if 0 < k < len(chain) - 1 and p not in hit_points:
+                continue  # a merged point is shown only where a blot was hit
+            mark = ""
+            if k > 0 and p in unmarked:
+                mark = "*"
+                unmarked.discard(p)
+            parts.append(point_name(p, style) + mark)
+        out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
+    return out
