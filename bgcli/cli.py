@@ -538,7 +538,7 @@ def score(file, as_json, **rule_args):
         for r in match.results:
             flag = "  (Crawford)" if r.crawford else ""
             click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result:<12} cube {r.cube:<3} +{r.points:<3} "
-                       f"{r.score[0]:>3}-{r.score[1]:<3}{flag}")
+                       f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
         winner = match.winner
         a, b = match.score
         click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
