@@ -1,0 +1,191 @@
+"""The command line, through click's CliRunner, and the README's promises."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgcli import __version__
+from bgcli.cli import cli, split_position_and_dice
+from bgcli.model import Position, legal_plays
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args, input=None):
+        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
+
+    return invoke
+
+
+def test_version(run):
+    result = run("--version")
+    assert result.exit_code == 0 and __version__ in result.output
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_every_command_has_help_with_an_example_and_is_in_the_readme(run, command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    assert "Example" in result.output
+    assert f"bgcli {command}" in (ROOT / "README.md").read_text()
+
+
+def test_moves_lists_every_legal_play_once(run):
+    result = run("moves", "start", "31")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert len(lines) == len(set(lines)) == len(legal_plays(Position.start(), (3, 1)))
+    assert "8/5 6/5" in lines
+
+
+@pytest.mark.parametrize("dice", [["31"], ["3-1"], ["3", "1"]])
+def test_moves_dice_spellings(run, dice):
+    assert run("moves", "start", *dice).output == run("moves", "start", "31").output
+
+
+def test_moves_json_gives_resulting_positions(run):
+    data = json.loads(run("moves", "--json", "start", "66").output)
+    assert data["position_id"] == Position.start().id() and data["dice"] == [6, 6]
+    ids = {p["position_id"] for p in data["plays"]}
+    assert ids == {p.result_id() for p in legal_plays(Position.start(), (6, 6))}
+
+
+def test_moves_dice_from_the_position(run):
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+    data = json.loads(run("moves", "--json", xgid).output)
+    assert data["dice"] == [5, 2] and data["plays"]
+
+
+def test_moves_bad_position_is_one_line_and_exit_1(run):
+    result = run("moves", "nonsense", "31")
+    assert result.exit_code == 1
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert "invalid position 'nonsense'" in result.output
+
+
+def test_batch_writes_one_object_per_line_and_goes_on_past_errors(run):
+    text = "start 31\nnot-a-position 31\n4HPwATDgc/ABMA 66\nstart 71\n"
+    result = run("moves", "--batch", "-", input=text)
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert len(lines) == 4
+    assert "plays" in lines[0] and "plays" in lines[2]
+    assert "error" in lines[1] and "error" in lines[3]
+    assert result.exit_code == 1
+
+
+def test_batch_sample_file(run):
+    result = run("moves", "--batch", str(SAMPLES / "positions.txt"))
+    assert result.exit_code == 0
+    assert len(result.output.splitlines()) == len((SAMPLES / "positions.txt").read_text().splitlines())
+
+
+def test_check_legal_and_illegal(run):
+    ok = run("check", "start", "31", "6/5", "8/5")
+    assert ok.exit_code == 0
+    text, result_id = ok.output.strip().split("\t")
+    assert text == "8/5 6/5"
+    assert result_id in {p.result_id() for p in legal_plays(Position.start(), (3, 1))}
+    bad = run("check", "start", "64", "24/18", "13/11")
+    assert bad.exit_code == 1
+    assert "illegal play" in bad.output
+
+
+def test_check_json_says_why(run):
+    data = json.loads(run("check", "--json", "start", "31", "24/18").output)
+    assert data["legal"] is False and data["kind"] == "IllegalPlayError"
+
+
+def test_convert_round_trip_through_every_format(run):
+    gnubg_id = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+    for fmt in ("xgid", "fibs"):
+        other = run("convert", "--to", fmt, gnubg_id).output.strip()
+        back = run("convert", "--to", "gnubg", other).output.strip()
+        assert back.split(":")[0] == gnubg_id.split(":")[0]
+
+
+def test_convert_stdin_keeps_one_line_per_input_line(run):
+    result = run("convert", "--to", "posid", "-", input="start\nbad\n4HPwATDgc/ABMA\n")
+    assert result.exit_code == 1
+    out = [line for line in result.output.splitlines() if not line.startswith("Error")]
+    assert out == ["4HPwATDgc/ABMA", "", "4HPwATDgc/ABMA"]
+
+
+def test_convert_json_describes_everything(run):
+    data = json.loads(run("convert", "--to", "json", "start").output)
+    assert data["player"]["pips"] == data["opponent"]["pips"] == 167
+    assert data["cube"]["value"] == 1
+
+
+def test_show_home_left_mirrors(run):
+    right = run("show", "start").output.splitlines()
+    left = run("show", "--home", "left", "start").output.splitlines()
+    assert right != left and "Pip counts: O 167, X 167" in right
+
+
+def test_show_svg_to_a_file(run, tmp_path):
+    out = tmp_path / "board.svg"
+    assert run("show", "--svg", "-o", str(out), "start").exit_code == 0
+    assert out.read_text().lstrip().startswith(("<svg", "<?xml"))
+
+
+def test_audit_exit_codes(run, tmp_path):
+    clean = run("audit", str(SAMPLES / "sp05001_3pt.mat"))
+    assert clean.exit_code == 0
+    flawed = run("audit", str(SAMPLES / "flawed_5pt.mat"))
+    assert flawed.exit_code == 1
+    assert re.search(r"flawed_5pt.mat:44: game 2 move 13 \(gnubg\): cube: ", flawed.output)
+    missing = run("audit", str(tmp_path / "missing.mat"))
+    assert missing.exit_code == 2
+
+
+def test_audit_json_and_directories(run):
+    result = run("audit", "--json", str(SAMPLES))
+    reports = [json.loads(line) for line in result.output.splitlines() if line.startswith("{")]
+    by_name = {Path(r["file"]).name: r for r in reports}
+    assert by_name["flawed_5pt.mat"]["problems"][0]["line"] == 44
+    assert by_name["sp05001_3pt.mat"]["problems"] == []
+
+
+def test_audit_jobs_gives_the_same_reports(run):
+    one = run("audit", "--json", str(SAMPLES)).output
+    two = run("audit", "--json", "--jobs", "2", str(SAMPLES)).output
+    assert one == two
+
+
+def test_not_a_match_file_exits_2(run, tmp_path):
+    path = tmp_path / "x.mat"
+    path.write_text("hello\nworld\n")
+    assert run("audit", str(path)).exit_code == 2
+
+
+def test_score_json(run):
+    data = json.loads(run("score", "--json", str(SAMPLES / "sp05001_3pt.mat")).output)
+    assert data["match_length"] == 3 and data["players"] == ["gnubg", "root"]
+    assert data["score"] == [4, 1] and data["winner"] == "gnubg"
+    assert [g["crawford"] for g in data["games"]] == [False, False, True, False]
+
+
+def test_replay_json_actions(run):
+    lines = [json.loads(l) for l in run("replay", "--json", str(SAMPLES / "sp05001_3pt.mat")).output.splitlines()]
+    assert lines[0]["position_id"] == Position.start().id()
+    assert {l["action"] for l in lines} <= {"move", "double", "take", "drop", "beaver", "resign", "win"}
+    assert {"double", "drop", "win", "move"} <= {l["action"] for l in lines}
+
+
+@pytest.mark.parametrize("words,expected", [
+    (["start", "31"], ("start", "31")),
+    (["start", "3", "1"], ("start", "31")),
+    (["start", "3-1"], ("start", "3-1")),
+    (["start"], ("start", None)),
+])
+def test_split_position_and_dice(words, expected):
+    assert split_position_and_dice(words) == expected
