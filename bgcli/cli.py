@@ -403,13 +403,8 @@ def event_text(event) -> str:
         what = f"{event.action}s => {event.cube}" if event.cube else f"{event.action}s"
     else:
         what = f"{event.action}s"
-    return f"{where}{event.player:<16} {what:<32} {event.before.position.id()}:{match_id_of(event)}"
-
-
-def match_id_of(event) -> str:
-    from bgcli.ids import match_id
-
-    return match_id(event.before.match)
+    ids = event.before.position.id() + (f":{event.match_id()}" if event.match_id() else "")
+    return f"{where}{event.player:<16} {what:<32} {ids}"
 
 
 # --- audit ------------------------------------------------------------------

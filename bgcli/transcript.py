@@ -69,8 +69,17 @@ class Event:
         if self.points is not None:
             data["points"] = self.points
         data["position_id"] = self.before.position.id()
-        data["match_id"] = match_id(self.before.match)
+        data["match_id"] = self.match_id()
         return data
+
+    def match_id(self) -> str | None:
+        """The Match ID of the state before the action, or None when a broken
+        transcript left a state that a Match ID cannot hold (a game played
+        after the match was won, at a score past the length)."""
+        try:
+            return match_id(self.before.match)
+        except BgcliError:
+            return None
 
 
 @dataclass(frozen=True)
