@@ -25,7 +25,7 @@ from string import Template
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
-from bgcli.ids import GameState, match_id
+from bgcli.ids import GameState, MatchState, match_id
 from bgcli.render import svg_board
 from bgcli.transcript import Event, GameResult, MatchReplay, Problem
 
@@ -46,6 +46,8 @@ class _Step:
     state: GameState
     event: Event | None
     problems: list[Problem] = field(default_factory=list)
+    pid: str = ""
+    mid: str = ""
 
 
 class _LineTable:
@@ -135,6 +137,30 @@ def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, in
             step.problems.append(problem)
             placed[problem] = step.number
     return placed
+
+
+def _picture(state: GameState, home: str, names: Sequence[str]) -> tuple[str, str, str]:
+    """The SVG, Position ID and Match ID of a row. A transcript gone wrong can
+    hold a state no Match ID carries (games played after the match was won,
+    a cube of 3): that board is drawn as near as can be, and the Match ID
+    text says why there is none, rather than the page failing."""
+    try:
+        pid = state.position.id()
+    except (ValueError, OverflowError) as exc:   # counts no Position ID can hold
+        return _NO_BOARD.format(escape_text=html.escape(str(exc))), "none", "none"
+    match = state.match
+    problem = match.problem()
+    if not problem:
+        return svg_board(state, home, BOARD_SIZE, names), pid, match_id(match)
+    near = [replace(match, game_state=2),   # a score past the match length: the match is over
+            replace(match, game_state=2, cube=1, cube_owner=-1, doubled=False),
+            MatchState(on_roll=1 if match.on_roll == 1 else 0, turn=1 if match.on_roll == 1 else 0)]
+    drawn = next(m for m in near if not m.problem())
+    return svg_board(GameState(state.position, drawn), home, BOARD_SIZE, names), pid, f"none ({problem})"
+
+
+_NO_BOARD = ('<svg width="640" height="120" viewBox="0 0 640 120"><text x="20" y="60" font-size="16">'
+             'no board: {escape_text}</text></svg>')
 
 
 def _plural(n: int, word: str) -> str:
@@ -250,7 +276,7 @@ def _row(step: _Step, several: bool) -> str:
         player, dice, number = "", "", ""
     messages = "".join(f'<div class="msg">{_e(p.kind)}: {_e(p.message)}</div>' for p in step.problems)
     attributes = (f'id="s{step.number}" data-step="{step.number}" data-line="{step.line}" '
-                  f'data-pid="{step.state.position.id()}" data-mid="{match_id(step.state.match)}" '
+                  f'data-pid="{_e(step.pid)}" data-mid="{_e(step.mid)}" '
                   f'data-where="{_e(_where(step, several))}"')
     return (f'<tr class="{" ".join(classes)}" {attributes}><td class="n">{number}</td>'
             f'<td class="who">{player}</td><td class="dice">{dice}</td>'
@@ -274,7 +300,10 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") 
     several = len(replays) > 1
     steps = _steps(replays)
     table = _LineTable()
-    boards = [table.pack(svg_board(s.state, home, BOARD_SIZE, s.replay.players)) for s in steps]
+    boards = []
+    for step in steps:
+        svg, step.pid, step.mid = _picture(step.state, home, step.replay.players)
+        boards.append(table.pack(svg))
     sections, move_lists = [], []
     for replay in replays:
         placed = _place_problems(replay, steps)

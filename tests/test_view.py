@@ -24,7 +24,9 @@ from bgcli.ids import match_id
 from bgcli.model import BAR
 from bgcli.render import svg_board
 from bgcli.transcript import replay_file
-from bgcli.view import _runs, match_html, unpack_board, view_file
+from bgcli.ids import GameState
+from bgcli.model import Position
+from bgcli.view import _picture, _runs, match_html, unpack_board, view_file
 
 ORACLE = Path("/work/shared/oracle")
 AUDIT = ORACLE / "audit_sample"
@@ -236,6 +238,35 @@ def test_hostile_names_are_escaped(tmp_path):
     assert "<script>x" not in text and "</script><b>" not in text
     assert set(page.scripts) == {"boards", ""}
     json.loads(page.scripts["boards"])  # the data script was not cut short
+
+
+def test_game_after_the_match_is_won_still_gets_a_board(tmp_path):
+    """A 1-point match with a second game: its states have a score no Match
+    ID can carry; the rows say so and the boards are still drawn."""
+    text = need(SELFPLAY / "sp05000_1pt.mat").read_text()
+    game = text[text.index(" Game 1"):]
+    path = tmp_path / "twice.mat"
+    path.write_text(text + "\n" + game.replace(" Game 1", " Game 2", 1).replace(": 0 ", ": 1 ", 1))
+    replays = replays_of(path)
+    assert any(p.kind == "match" for p in replays[0].problems)
+    page = Page(match_html(replays, "twice"))
+    assert page.errors == []
+    second = [r for r in page.rows if r["data-where"].startswith("game 2")]
+    assert second and all(r["data-mid"].startswith("none (score ") for r in second)
+    first = [r for r in page.rows if r["data-where"].startswith("game 1")]
+    assert all(len(r["data-mid"]) == 12 for r in first)
+    data = json.loads(page.scripts["boards"])
+    i = int(second[0]["data-step"])
+    svg = unpack_board(data["lines"], data["boards"][i])
+    assert f"backgammon position {second[0]['data-pid']}:" in svg
+
+
+def test_a_position_without_an_id_is_not_drawn():
+    start = Position.start()
+    impossible = Position(tuple([0] + [15] * 24 + [0]), start.opponent)
+    svg, pid, mid = _picture(GameState(impossible), "right", ("a", "b"))
+    assert (pid, mid) == ("none", "none") and "no board:" in svg
+    ET.fromstring(svg)
 
 
 # --- problems at their rows (the oracle's planted defects) ------------------
