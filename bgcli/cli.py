@@ -431,7 +431,7 @@ def audit_one(path: str, rules) -> dict:
     from bgcli.transcript import replay_file
 
     try:
-        problems = [p.as_dict() for match in replay_file(path, rules) for p in match.problems]
+        problems = [p.as_dict() for match in replay_file(path, rules, keep_events=False) for p in match.problems]
         return {"file": path, "problems": problems}
     except OSError as exc:
         return {"file": path, "problems": [], "error": f"cannot read {path}: {exc.strerror or exc}"}

@@ -289,6 +289,13 @@ class Play:
         return self._result
 
     @property
+    def key(self) -> int | None:
+        """An integer naming the result: the mover's checkers (byte p = point
+        p) and a bit above them for each blot hit (see ``play_key``); None
+        for a play built by hand rather than by ``legal_plays``."""
+        return self._key
+
+    @property
     def after(self) -> Position:
         """The position after the play with the opponent on roll."""
         return self.result.swap()
@@ -359,6 +366,27 @@ def apply_steps(position: Position, steps: Iterable[Step | tuple[int, int]]) -> 
             opponent[25 - end] = 0
             opponent[BAR] += 1
     return Position(tuple(player), tuple(opponent))
+
+
+def play_key(position: Position, moves: Iterable[tuple[int, int]]) -> int | None:
+    """The key that ``legal_plays`` gives the play whose result ``moves``
+    reach when applied one after another (start, end; 25 bar, 0 off), or
+    None when a move has no checker to move or lands on a held point. A
+    written play is legal when its key is a legal play's ``Play.key``."""
+    board = int.from_bytes(bytes(position.player), "little")
+    opponent = position.opponent
+    hits = 0
+    for start, end in moves:
+        if not 0 <= end < start <= 25 or not (board >> _SHIFT[start]) & 255:
+            return None
+        if end:
+            held = opponent[25 - end]
+            if held >= 2:
+                return None
+            if held:
+                hits |= _HIT[end]
+        board += _UNIT[end] - _UNIT[start]
+    return board | hits
 
 
 def _point_text(p: object) -> str:

@@ -11,12 +11,14 @@ at all, the rest of that game is reported as unchecked.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.ids import GameState, MatchState, gnubg_id, match_id
-from bgcli.model import CHECKERS, OFF, Position, legal_plays
+from bgcli.model import CHECKERS, OFF, Position, legal_plays, play_key
 from bgcli.notation import apply_written, parse_play, parse_play_text, play_text
 from bgcli.scoring import RESULT_NAMES, Rules, crawford_game, game_kind, game_points
 
@@ -110,6 +112,7 @@ class MatchReplay:
     events: list[Event] = field(default_factory=list)
     results: list[GameResult] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    keep_events: bool = True   # the audit needs only problems and results
 
     @property
     def score(self) -> tuple[int, int]:
@@ -162,12 +165,13 @@ class _Game:
         return None
 
 
-def replay_match(record, number: int = 1, rules: Rules | None = None) -> MatchReplay:
-    """Replay one match record read by ``bgcli.matchfile``."""
+def replay_match(record, number: int = 1, rules: Rules | None = None, keep_events: bool = True) -> MatchReplay:
+    """Replay one match record read by ``bgcli.matchfile``; without
+    ``keep_events`` only problems and results are kept (faster)."""
     rules = (rules or Rules()).with_tags(getattr(record, "tags", {}) or {})
     rules = replace(rules, match_length=record.length)
     players = _players(record)
-    replay = MatchReplay(number, record.length, players, rules)
+    replay = MatchReplay(number, record.length, players, rules, keep_events=keep_events)
     score = [0, 0]
     crawford_done = False
     match_over_line = None
@@ -247,13 +251,14 @@ def _replay_action(replay: MatchReplay, game: _Game, action, g: int, number: int
             return
         dice = (max(dice), min(dice))
         before = game.seen_by(side)
-        state = _state(game, side, replay, score, dice)
         game.moves += 1
         if game.moves == 1 and dice[0] == dice[1]:
             problem("dice", f"the opening roll {dice[0]}{dice[1]} is a double: the first roll of a game never is")
         text = (action.play_text or "").strip()
-        after, shown = _check_play(before, dice, text, problem, game)
-        replay.events.append(Event(number, g, action.line, move_number, side, player, "move", dice, shown, state, after))
+        state = _state(game, side, replay, score, dice) if replay.keep_events else None
+        after, shown = _check_play(before, dice, text, problem, game, replay.keep_events)
+        if state is not None:
+            replay.events.append(Event(number, g, action.line, move_number, side, player, "move", dice, shown, state, after))
         if after is None:
             return
         game.set_seen_by(side, after)
@@ -262,9 +267,9 @@ def _replay_action(replay: MatchReplay, game: _Game, action, g: int, number: int
             game.over = True
         return
     if kind == "double":
-        state = _state(game, side, replay, score)
-        replay.events.append(Event(number, g, action.line, move_number, side, player, "double", None, "", state,
-                                   cube=action.cube))
+        if replay.keep_events:
+            replay.events.append(Event(number, g, action.line, move_number, side, player, "double", None, "",
+                                       _state(game, side, replay, score), cube=action.cube))
         if game.on_roll is not None and side != game.on_roll:
             problem("turn", f"{player} doubles out of turn: it is {players[game.on_roll]}'s turn")
         if game.crawford:
@@ -283,16 +288,18 @@ def _replay_action(replay: MatchReplay, game: _Game, action, g: int, number: int
     if kind in ("take", "drop", "beaver"):
         if game.pending is None:
             problem("cube", f"{player} answers a double that was not offered")
-            state = _state(game, 1 - side, replay, score)
-            replay.events.append(Event(number, g, action.line, move_number, side, player, kind, None, "", state))
+            if replay.keep_events:
+                replay.events.append(Event(number, g, action.line, move_number, side, player, kind, None, "",
+                                           _state(game, 1 - side, replay, score)))
             if kind == "drop":
                 game.dropped = game.cube
                 game.over = True
             return
         doubler, offered, before_value = game.pending
-        state = _state(game, doubler, replay, score, doubled=True, turn=1 - doubler)
-        replay.events.append(Event(number, g, action.line, move_number, side, player, kind, None, "", state,
-                                   cube=action.cube if kind == "beaver" else None))
+        if replay.keep_events:
+            state = _state(game, doubler, replay, score, doubled=True, turn=1 - doubler)
+            replay.events.append(Event(number, g, action.line, move_number, side, player, kind, None, "", state,
+                                       cube=action.cube if kind == "beaver" else None))
         if side == doubler:
             problem("turn", f"{player} answers their own double")
         if kind == "take":
@@ -313,8 +320,32 @@ def _replay_action(replay: MatchReplay, game: _Game, action, g: int, number: int
     problem("syntax", f"unknown action {kind!r}")
 
 
-def _check_play(before: Position, dice, text: str, problem, game: _Game):
+_MAT_MOVE = re.compile(r"(\d{1,2})/(\d{1,2})\*?")
+
+
+def _written_moves(text: str) -> list[tuple[int, int]] | None:
+    """The (start, end) pairs of a play written as .mat files write them
+    (``13/8 8/5*``), or None for any other spelling."""
+    moves = []
+    for word in text.split():
+        found = _MAT_MOVE.fullmatch(word)
+        if found is None:
+            return None
+        moves.append((int(found.group(1)), int(found.group(2))))
+    return moves
+
+
+def _check_play(before: Position, dice, text: str, problem, game: _Game, want_text: bool = True):
     """Judge a recorded play; return (position after or None, text to show)."""
+    if text:
+        # Fast path: apply the written pairs in order and look the result up
+        # among the legal plays' keys. Anything else takes the full parser.
+        moves = _written_moves(text)
+        key = play_key(before, moves) if moves else None
+        if key is not None:
+            for play in legal_plays(before, dice):
+                if play.key == key:
+                    return play.result, (play_text(play) if want_text else text)
     if not text:
         plays = legal_plays(before, dice)
         if plays:
@@ -324,7 +355,7 @@ def _check_play(before: Position, dice, text: str, problem, game: _Game):
         return before, ""
     try:
         play = parse_play(text, before, dice)
-        return play.result, play_text(play)
+        return play.result, (play_text(play) if want_text else text)
     except IllegalPlayError as exc:
         # Was the play or the roll recorded wrong? A play that is one slip
         # away from a legal play of this roll (a sub-move missing, or the last
@@ -423,7 +454,6 @@ def _record_win(replay, game: _Game, action, g, number, score, players, problem)
     side = action.side
     player = players[side]
     points = action.points
-    state = _state(game, side, replay, score)
     over = game.winner()
     rules = replay.rules
     if game.result is not None:
@@ -466,8 +496,10 @@ def _record_win(replay, game: _Game, action, g, number, score, players, problem)
                               f"{game.cube} a resignation is worth {allowed}")
             expected = game.cube
         winner = side
-    replay.events.append(Event(number, g, action.line, action.move_number, side, player,
-                               "win" if how != "resignation" else "resign", None, "", state, points=points))
+    if replay.keep_events:
+        replay.events.append(Event(number, g, action.line, action.move_number, side, player,
+                                   "win" if how != "resignation" else "resign", None, "",
+                                   _state(game, side, replay, score), points=points))
     if replay.rules.match_length and getattr(action, "and_match", False):
         if score[winner] + (points or 0) < replay.rules.match_length:
             problem("match", f"'and the match' but {player} has {score[winner] + (points or 0)} of "
@@ -494,14 +526,14 @@ def _finish_game(replay, game: _Game, game_record, g, number, players):
     return None
 
 
-def replay_file(path: str, rules: Rules | None = None) -> Iterator[MatchReplay]:
+def replay_file(path: str, rules: Rules | None = None, keep_events: bool = True) -> Iterator[MatchReplay]:
     """Replay every match of a file, read as a stream; bad lines become
     problems of kind 'syntax'. Raises MatchFileError when nothing in the
     file can be read as a match."""
     from bgcli.matchfile import iter_file
 
     for number, record in enumerate(iter_file(path), 1):
-        replay = replay_match(record, number, rules)
+        replay = replay_match(record, number, rules, keep_events)
         for error in record.errors:
             replay.problems.append(Problem(error.line, 0, 0, "", "syntax", error.reason, number))
         replay.problems.sort(key=lambda p: p.line)
