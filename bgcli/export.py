@@ -153,6 +153,15 @@ class _Game:
         self.crawford = crawford
         self.items: list[_Item] = []
         self.result: GameResult | None = None
+        self.written_points: int | None = None   # the "Wins n points" recorded, even if wrong
+
+    @property
+    def points(self) -> int:
+        """Points to write for the result: as recorded, so that an audit of
+        the export finds what an audit of the original finds."""
+        if self.written_points is not None:
+            return self.written_points
+        return self.result.points if self.result is not None else 0
 
 
 def _prepare(match: MatchRecord | MatchReplay) -> tuple[MatchReplay, dict[str, str], list[_Game]]:
@@ -179,6 +188,8 @@ def _prepare(match: MatchRecord | MatchReplay) -> tuple[MatchReplay, dict[str, s
             order.append(event.game)
             games[event.game] = _Game(event.game, (0, 0), event.before.match.crawford)
         if event.action in ("win", "resign"):
+            if games[event.game].written_points is None and event.points is not None:
+                games[event.game].written_points = event.points
             continue
         hops = play = None
         if event.action == "move":
@@ -389,7 +400,7 @@ def _mat_rows(game: _Game, notation: str) -> list[str]:
             left = None
     result = game.result
     if result is not None:
-        wins = f" Wins {_points_word(result.points)}"
+        wins = f" Wins {_points_word(game.points)}"
         if result.winner_side == 1 and left is not None:
             rows.append(prefix() + left.ljust(27) + " " + wins + " ")
             left = None
@@ -449,6 +460,8 @@ def json_document(match: MatchRecord | MatchReplay, notation: str = "gnubg") -> 
         if game.result is not None:
             r = game.result
             result = {"winner": r.winner_side, "name": r.winner, "how": r.result, "points": r.points, "cube": r.cube}
+            if game.points != r.points:
+                result["written_points"] = game.points
         doc["games"].append({"number": game.number, "score_before": list(game.score), "crawford": game.crawford,
                              "actions": actions, "result": result})
     return doc
@@ -527,7 +540,8 @@ def _json_record(doc: dict, path: str) -> MatchRecord:
             if side not in (0, 1):
                 raise MatchFileError(f"winner {side!r} is not 0 or 1", path, 0, 0)
             line = actions[-1].line if actions else 0
-            actions.append(Action(line, 1, None, side, WINS, points=int(result["points"])))
+            points = int(result.get("written_points", result["points"]))
+            actions.append(Action(line, 1, None, side, WINS, points=points))
         score = game.get("score_before")
         games.append(GameRecord(int(game.get("number", index)), players,
                                 (int(score[0]), int(score[1])) if score is not None else None, tuple(actions), 0))

@@ -272,7 +272,7 @@ def sgf_text(match: MatchRecord | MatchReplay, application: str | None = None) -
             root += f"RU[{':'.join(rules)}]"
         result = game.result
         if result is not None:
-            root += f"RE[{'WB'[result.winner_side]}+{result.points}{'R' if result.result == 'resignation' else ''}]"
+            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == 'resignation' else ''}]"
         nodes = [n for n in (_node(item) for item in game.items) if n is not None]
         out.append(root + "".join("\n;" + n for n in nodes) + ")\n")
     return "".join(out)

@@ -1,0 +1,21 @@
+"""Run inside GNU Backgammon: gnubg -t -q -r -p tests/data/sgf/make_sgf.py
+
+Makes the golden SGF files of tests/test_sgf.py: gnubg imports each match
+file below and saves it with ``save match`` (its SGF, GM[6]). Run from the
+repository root; writes next to this script.
+"""
+import os
+
+import gnubg
+
+HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else "tests/data/sgf"
+SOURCES = {
+    "sp05000_1pt": "/work/shared/oracle/selfplay/sp05000_1pt.mat",      # a resignation
+    "sp05003_7pt": "/work/shared/oracle/selfplay/sp05003_7pt.mat",      # doubles, takes, drops
+    "sp05007_money": "/work/shared/oracle/selfplay/sp05007_money.mat",  # money, Jacoby, redoubles
+    "galaxy801715": "/work/shared/corpus/galaxy/match801715.txt",       # another dialect, a Crawford game
+}
+gnubg.command("set display off")
+for name, source in SOURCES.items():
+    gnubg.command('import mat "%s"' % source)
+    gnubg.command('save match "%s"' % os.path.join(HERE, name + ".sgf"))
