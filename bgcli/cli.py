@@ -539,6 +539,37 @@ def score(file, as_json, **rule_args):
         click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
 
 
+# --- view -------------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True,
+              help="The HTML file to write.")
+@home_option
+@rule_options
+def view(file, output, home, **rule_args):
+    """Write one self-contained HTML page for a match file.
+
+    The page has the move list, a board that follows the selected move
+    (arrow keys step, n/p jump between problems), the score and the audit's
+    problems marked where they happen. It needs no network.
+
+    \b
+    Example:
+        bgcli view samples/flawed_5pt.mat -o match.html
+    """
+    from bgcli.view import match_html
+
+    import os
+
+    matches = replays_of(file, rules_from(**rule_args))
+    page = match_html(matches, os.path.basename(file), home=home)
+    with open(output, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    problems = sum(len(m.problems) for m in matches)
+    click.echo(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+
+
 def main() -> None:
     cli(prog_name="bgcli")
 

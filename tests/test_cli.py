@@ -189,3 +189,11 @@ def test_replay_json_actions(run):
 ])
 def test_split_position_and_dice(words, expected):
     assert split_position_and_dice(words) == expected
+
+
+def test_view_writes_a_page(run, tmp_path):
+    out = tmp_path / "m.html"
+    result = run("view", str(SAMPLES / "flawed_5pt.mat"), "-o", str(out))
+    assert result.exit_code == 0
+    page = out.read_text()
+    assert page.lstrip().lower().startswith("<!doctype html") and "Doubles => 8" in page
