@@ -196,4 +196,4 @@ def test_view_writes_a_page(run, tmp_path):
     result = run("view", str(SAMPLES / "flawed_5pt.mat"), "-o", str(out))
     assert result.exit_code == 0
     page = out.read_text()
-    assert page.lstrip().lower().startswith("<!doctype html") and "Doubles => 8" in page
+    assert page.lstrip().lower().startswith("<!doctype html") and "Doubles =&gt; 8 but the cube" in page
