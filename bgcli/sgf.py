@@ -111,8 +111,9 @@ class _Builder:
                 current["games"].append(game)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
-        return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], errors=tuple(m["errors"]),
-                            path=self.path) for m in matches]
+        return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"],
+                            errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path)
+                for m in matches]
 
     def _error(self, node: _Node, message: str) -> MatchFileError:
         return MatchFileError(message, self.path, node.line, node.column)
@@ -130,7 +131,8 @@ class _Builder:
                 fields[key.strip().lower()] = int(number)
             else:
                 errors.append(self._error(root, f"cannot read match information MI[{value}]"))
-        players = (props.get("PW", ["White"])[0].strip() or "White", props.get("PB", ["Black"])[0].strip() or "Black")
+        # an empty name stays empty (Galaxy records a missing opponent so)
+        players = (props.get("PW", ["White"])[0].strip(), props.get("PB", ["Black"])[0].strip())
         length = max(fields.get("length", 0), 0)
         rules = " ".join(props.get("RU", [])).lower()
         tags: dict[str, str] = {}
