@@ -284,7 +284,7 @@ def _name(point: Point) -> str:
     return point_name(point)
 
 
-def _run(position: Position, steps: Sequence[tuple[Point, Point, int]], strict: bool):
+def _run(position: Position, steps: Sequence[tuple[Point, Point, int]], strict: bool, written=frozenset()):
     """Play die-steps ``(start, end, die)`` in the order given.
 
     Returns ``(result, steps with hit flags, "")`` or ``(None, (), reason)``.
@@ -292,6 +292,8 @@ def _run(position: Position, steps: Sequence[tuple[Point, Point, int]], strict: 
     ``strict`` adds the rules that depend on the order: the bar first, bearing
     off only with every checker home, and a larger die bearing off only from
     the highest point. (``die`` 0 means a written hop of unknown dice.)
+    ``written`` holds the written points, to tell a landing from a point
+    passed on the way in the reason.
     """
     board = _Board.of(position)
     out = []
@@ -299,7 +301,8 @@ def _run(position: Position, steps: Sequence[tuple[Point, Point, int]], strict: 
         if board.me[start] == 0:
             return None, (), f"no checker on {_name(start)}"
         if board.blocked(end):
-            return None, (), f"{_name(start)}/{_name(end)} lands on {end}, which the opponent holds"
+            verb = "lands on" if end in written or not written else "passes"
+            return None, (), f"{verb} {end}, which the opponent holds"
         if strict:
             if start != BAR and board.me[BAR]:
                 return None, (), f"{_name(start)}/{_name(end)} moves while a checker is on the bar"
@@ -325,18 +328,14 @@ def _die_splits(start: Point, end: Point, dice: tuple[int, ...]) -> Iterable[tup
     multiset): yields (dice in order, dice left). Bearing off may overshoot
     with the last die only."""
     distance = start - end
-    seen = set()
     for n in range(1, len(dice) + 1):
-        for order in set(permutations(dice, n)):
+        for order in sorted(set(permutations(dice, n)), reverse=True):
             total = sum(order)
             if end == OFF:
                 if total < distance or sum(order[:-1]) >= distance:
                     continue
             elif total != distance:
                 continue
-            if order in seen:
-                continue
-            seen.add(order)
             left = list(dice)
             for d in order:
                 left.remove(d)
@@ -385,14 +384,22 @@ def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence
     roll = dice if dice is not None else written.dice
     if roll is not None:
         try:
-            rolled = parse_dice(roll) if isinstance(roll, str) else (max(roll), min(roll))
+            rolled: Dice | None = parse_dice(roll)
         except InvalidDiceError:
             rolled = None
         if rolled is not None:
+            # as in gnubg's writing, a chain hits only where it says: prefer
+            # the split that hits fewest blots at points not written
+            shown = {p for hop in hops for p in hop}
+            best = None
             for steps in _assignments(hops, tuple(sorted(_roll(rolled)))):
-                result, _, _ = _run(position, _descending(steps), strict=False)
+                result, done, _ = _run(position, _descending(steps), strict=False)
                 if result is not None:
-                    return result
+                    unwritten = sum(1 for step in done if step.hit and step.end not in shown)
+                    if best is None or unwritten < best[0]:
+                        best = (unwritten, result)
+            if best is not None:
+                return best[1]
     result, _, _ = _run(position, _descending([(s, e, 0) for s, e in hops]), strict=False)
     return result
 
@@ -461,15 +468,16 @@ def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, pl
     most = len(plays[0].steps)
     best = _best_pips(position, dice, most)
     roll = tuple(sorted(_roll(dice)))
+    written_points = frozenset(p for hop in hops for p in hop)
     found: dict[Position, tuple[Step, ...]] = {}
     others: list[tuple[Position, tuple[Step, ...], int, int]] = []
     failures: list[str] = []
     tried = False
     for steps in _assignments(hops, roll):
         tried = True
-        result, done, reason = _run(position, steps, strict=True)
+        result, done, reason = _run(position, steps, True, written_points)
         if result is None:
-            result, done, reason = _run(position, _descending(steps), strict=True)
+            result, done, reason = _run(position, _descending(steps), True, written_points)
         if result is None:
             failures.append(reason)
             continue

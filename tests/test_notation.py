@@ -508,3 +508,9 @@ def test_written_play_prints_back_to_itself():
         assert str(parse_play_text(text)) == text
     assert isinstance(parse_play_text("13/7"), WrittenPlay)
     assert parse_play_text("13/7").moves[0] == WrittenMove((13, 7), (False, False))
+
+
+def test_apply_written_prefers_the_quiet_path_like_gnubgs_text():
+    position = board({13: 2, 6: 13, 9: -1, 24: -14})  # 7 is open: 13/3 passes it quietly
+    assert apply_written(position, "13/3", "64").opponent[BAR] == 0
+    assert apply_written(position, "13/9/3", "64").opponent[BAR] == 1
