@@ -22,7 +22,13 @@ else on a row of its own. A blank line ends each game.
 The steps of a play are written in the order recorded when the record gives
 one die per step and that order replays legally (so a gnubg file is written
 back line for line); otherwise in the order gnubg's importer uses, by
-decreasing start point, then decreasing end point.
+decreasing start point, then decreasing end point. Hits are marked from the
+board, not from the text. Tags gnubg keeps (Site, Event, Round, Annotator,
+EventDate) are written first; tags it does not know follow after a blank line,
+as gnubg writes its match comment. Two deliberate departures from gnubg's
+import-then-export: XG's ``63: ????`` (rolled, then resigned) is left out,
+because gnubg's ``63:`` would read back as a dance; and a ``Wins`` line keeps
+the points recorded, even when the replay finds them wrong.
 
 JSON document (:func:`json_document`, one per match)
 ----------------------------------------------------
@@ -42,6 +48,7 @@ JSON document (:func:`json_document`, one per match)
            "dice": [6, 1],              # moves only; a move without steps is a dance
            "play": "13/7 8/7",          # canonical text in the chosen notation
            "steps": [[13, 7], [8, 7]],  # the mover's points, 25 = bar, 0 = off
+           "written": "...",            # only when the recorded text cannot be played at all
            "cube": 1,                   # cube value before the action (the offer for a double)
            "position_id": "4HPwATDgc/ABMA",  # before the action, player on roll first
            "match_id": "cAkAAAAAAAAA"},
@@ -50,6 +57,11 @@ JSON document (:func:`json_document`, one per match)
                    "how": "single",     # single, gammon, backgammon, drop, resignation
                    "points": 1, "cube": 1}}   # null while a game has no result
      ]}
+
+An action ``"roll"`` (``player``, ``dice`` only) is XG's rolled-then-resigned
+cell. ``result`` carries ``written_points`` when the file's ``Wins`` line
+disagrees with the replay. :func:`read_json` reads the document back into
+records.
 """
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import glob
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -48,7 +47,7 @@ def without_date(text: str) -> list[str]:
 
 # --- gnubg's layout -------------------------------------------------------------
 
-@pytest.mark.parametrize("path", need(SELFPLAY) if SELFPLAY else [None])
+@pytest.mark.parametrize("path", SELFPLAY or [None])
 def test_selfplay_export_is_gnubg_export(path):
     need(SELFPLAY)
     records = read_any(path)

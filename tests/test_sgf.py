@@ -20,7 +20,7 @@ from bgcli import grammar, sgf
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.export import read_any
 from bgcli.ids import match_id
-from bgcli.matchfile import DANCE, DOUBLE, DROP, MOVE, TAKE, WINS
+from bgcli.matchfile import DANCE, DOUBLE, MOVE, TAKE, WINS
 from bgcli.scoring import Rules
 from bgcli.sgf import read_sgf, sgf_text
 from bgcli.transcript import replay_match
