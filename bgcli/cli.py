@@ -118,9 +118,29 @@ def moves_json(game, dice, style: str) -> dict:
     }
 
 
+def moves_json_line(game, dice, style: str) -> str:
+    """``json.dumps(moves_json(...))`` plus a newline, written directly: play
+    texts and IDs hold no character that JSON escapes, and --batch spends
+    much of its time here."""
+    from bgcli.model import legal_plays
+    from bgcli.notation import play_text
+
+    plays = ", ".join(
+        f'{{"play": "{play_text(p, style)}", "position_id": "{p.result_id()}"}}'
+        for p in sorted_plays(legal_plays(game.position, dice))
+    )
+    return f'{{"position_id": "{game.position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": [{plays}]}}\n'
+
+
 def sorted_plays(plays):
-    """Plays in a stable order: by their steps, highest start points first."""
-    return sorted(plays, key=lambda p: sorted(((s.start, s.end) for s in p.steps), reverse=True), reverse=True)
+    """Plays in a stable order: those that move the checkers furthest back first
+    (by the result's key, the mover's checkers with the highest points most
+    significant), which is cheap to sort by."""
+    return sorted(plays, key=_play_order)
+
+
+def _play_order(play) -> int:
+    return play.key if play.key is not None else 0
 
 
 @cli.command()
@@ -176,11 +196,10 @@ def run_batch(lines: Iterable[str], style: str) -> int:
         try:
             text, dice_text = split_position_and_dice(line.split())
             game = read_position(text)
-            data = moves_json(game, dice_for(game, dice_text), style)
+            out.write(moves_json_line(game, dice_for(game, dice_text), style))
         except BgcliError as exc:
-            data = {"error": f"line {number}: {exc}"}
+            out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
             status = EXIT_PROBLEMS
-        out.write(json.dumps(data, ensure_ascii=False) + "\n")
     out.flush()
     return status
 

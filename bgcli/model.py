@@ -288,6 +288,13 @@ class Play:
             self._result = _make_result(self._key, self._query[0])
         return self._result
 
+    def steps_key(self) -> tuple:
+        """A cheap hashable that names the steps (moves and hits), for caching
+        what is derived from them, such as their text, without building them."""
+        if self._moves is not None:
+            return (self._moves, self._key >> _BOARD_BITS)
+        return self.steps
+
     @property
     def key(self) -> int | None:
         """An integer naming the result: the mover's checkers (byte p = point

@@ -592,11 +592,21 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
     elif style == "fibs":
         body = " ".join(f"{point_name(s.start, style)}-{point_name(s.end, style)}" for s in play.steps)
     else:
-        body = " ".join(_canonical_moves(play.steps, style))
+        cache_key = (style, play.steps_key())
+        body = _TEXT_CACHE.get(cache_key)
+        if body is None:
+            if len(_TEXT_CACHE) > 200_000:  # bounded: long batches meet many plays
+                _TEXT_CACHE.clear()
+            body = _TEXT_CACHE[cache_key] = " ".join(_canonical_moves(play.steps, style))
     if dice is not None:
         high, low = max(dice), min(dice)
         return f"{high}{low}: {body}".rstrip()
     return body
+
+
+# The same steps come back again and again (8/5 6/5 in thousands of
+# positions); their canonical text is computed once.
+_TEXT_CACHE: dict[tuple[str, tuple], str] = {}
 
 
 def _canonical_moves(steps: Sequence[Step], style: str) -> list[str]:

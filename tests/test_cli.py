@@ -197,3 +197,13 @@ def test_view_writes_a_page(run, tmp_path):
     assert result.exit_code == 0
     page = out.read_text()
     assert page.lstrip().lower().startswith("<!doctype html") and "Doubles =&gt; 8 but the cube" in page
+
+
+@pytest.mark.parametrize("style", ["gnubg", "mat", "fibs", "korean"])
+def test_batch_json_is_what_json_dumps_writes(style):
+    from bgcli.cli import moves_json, moves_json_line
+    from bgcli.ids import parse_position
+
+    for text, dice in [("start", (3, 1)), ("start", (6, 6)), ("sOfBFQCKz8EBBg", (5, 1))]:
+        game = parse_position(text)
+        assert moves_json_line(game, dice, style) == json.dumps(moves_json(game, dice, style), ensure_ascii=False) + "\n"
