@@ -558,6 +558,44 @@ def score(file, as_json, **rule_args):
         click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
 
 
+# --- export -----------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=click.Choice(("mat", "sgf", "json")), required=True, help="The format to write.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file (default: stdout).")
+@click.option("--notation", type=click.Choice(STYLES), default=None,
+              help="How plays are written where the format allows it (mat and json).")
+def export(file, to, output, notation):
+    """Convert a match file (.mat, .txt, .gam, .sgf or bgcli JSON) to another format.
+
+    `mat` is exactly the layout GNU Backgammon writes, whatever dialect was
+    read; `sgf` is gnubg's SGF (GM[6]); `json` is one document per match with
+    every action, its position and Match ID before it, and the results.
+
+    \b
+    Examples:
+        bgcli export samples/galaxy_match3029786.txt --to mat
+        bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
+        bgcli export samples/sp05001_3pt.mat --to json --notation fibs
+    """
+    from bgcli.export import export_text, read_any
+
+    try:
+        records = read_any(file)
+    except OSError as exc:
+        raise Unreadable(f"cannot read {file}: {exc.strerror or exc}") from None
+    except BgcliError as exc:
+        raise Unreadable(str(exc)) from None
+    # the records keep the plays as written, so a file comes back in its own order
+    text = export_text(records, to, notation)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+
+
 # --- view -------------------------------------------------------------------
 
 @cli.command()

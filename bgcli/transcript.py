@@ -530,9 +530,13 @@ def replay_file(path: str, rules: Rules | None = None, keep_events: bool = True)
     """Replay every match of a file, read as a stream; bad lines become
     problems of kind 'syntax'. Raises MatchFileError when nothing in the
     file can be read as a match."""
+    from bgcli.export import read_any, sniff
     from bgcli.matchfile import iter_file
 
-    for number, record in enumerate(iter_file(path), 1):
+    # .mat files are read as a stream (a 100 MB file is never held whole);
+    # SGF and our JSON documents are read by their own readers
+    records = iter_file(path) if sniff(path) == "mat" else read_any(path)
+    for number, record in enumerate(records, 1):
         replay = replay_match(record, number, rules, keep_events)
         for error in record.errors:
             replay.problems.append(Problem(error.line, 0, 0, "", "syntax", error.reason, number))

@@ -207,3 +207,20 @@ def test_batch_json_is_what_json_dumps_writes(style):
     for text, dice in [("start", (3, 1)), ("start", (6, 6)), ("sOfBFQCKz8EBBg", (5, 1))]:
         game = parse_position(text)
         assert moves_json_line(game, dice, style) == json.dumps(moves_json(game, dice, style), ensure_ascii=False) + "\n"
+
+
+def test_export_mat_of_a_gnubg_file_is_the_file(run):
+    out = run("export", str(SAMPLES / "sp05001_3pt.mat"), "--to", "mat").output
+    strip = lambda text: [l for l in text.splitlines() if "EventDate" not in l]
+    assert strip(out) == strip((SAMPLES / "sp05001_3pt.mat").read_text())
+
+
+@pytest.mark.parametrize("fmt", ["sgf", "json", "mat"])
+def test_export_reads_back_to_the_same_replay(run, tmp_path, fmt):
+    out = tmp_path / f"m.{fmt}"
+    assert run("export", str(SAMPLES / "galaxy_match3029786.txt"), "--to", fmt, "-o", str(out)).exit_code == 0
+    original = [json.loads(l) for l in run("replay", "--json", str(SAMPLES / "galaxy_match3029786.txt")).output.splitlines()]
+    again = [json.loads(l) for l in run("replay", "--json", str(out)).output.splitlines()]
+    keys = ("game", "action", "dice", "play", "position_id", "match_id")
+    assert [[e.get(k) for k in keys] for e in again] == [[e.get(k) for k in keys] for e in original]
+    assert run("score", "--json", str(out)).output == run("score", "--json", str(SAMPLES / "galaxy_match3029786.txt")).output
