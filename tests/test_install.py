@@ -24,7 +24,7 @@ def test_installed_package_runs_from_another_directory(tmp_path):
     location = installed_location(tmp_path)
     if location is None:
         pytest.skip("bgcli is not installed in this Python (pip install . first)")
-    if ROOT in location.parents or location == ROOT / "bgcli":
+    if location == ROOT / "bgcli":
         pytest.skip("bgcli is installed in editable mode: nothing to check about the wheel's contents")
     # the grammars travel inside the package
     assert sorted(p.name for p in (location / "grammars").glob("*.lark"))
