@@ -150,6 +150,11 @@ class _Game:
         self.moves = 0
         self.result: tuple[int, str, int] | None = None   # (winner side, how, points)
         self.dropped: int | None = None
+        # Automatic doubles (money play) raise the cube before the opening
+        # roll, which a .mat file does not record: until the cube is seen,
+        # any of these starting values is possible.
+        self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
+        self.cube_known = len(self.start_cubes) == 1
 
     def seen_by(self, side: int) -> Position:
         return self.board if side == 0 else self.board.swap()
@@ -277,6 +282,10 @@ def _replay_action(replay: MatchReplay, game: _Game, action, g: int, number: int
         if game.owner not in (-1, side):
             problem("cube", f"{player} doubles but {players[game.owner]} owns the cube")
         offered = action.cube if action.cube else game.cube * 2
+        if not game.cube_known:
+            if offered // 2 in game.start_cubes and offered % 2 == 0:
+                game.cube = offered // 2
+            game.cube_known = True
         if offered != game.cube * 2:
             problem("cube", f"Doubles => {offered} but the cube is at {game.cube}: a double makes it {game.cube * 2}")
         limit = replay.rules.cube_limit
@@ -466,6 +475,16 @@ def _record_win(replay, game: _Game, action, g, number, score, players, problem)
     def fits(value: int) -> bool:
         return points == value or (needed > 0 and points == needed and value > needed)
 
+    if not game.cube_known:
+        # the automatic doubles are learnt from the result: the smallest
+        # starting cube that makes the recorded points fit
+        for cube in game.start_cubes:
+            game.cube = cube
+            if _result_fits(game, rules, points, fits):
+                break
+        else:
+            game.cube = 1
+        game.cube_known = True
     if game.dropped is not None:
         expected, how = game.dropped, "drop"
         if not fits(expected):
@@ -508,6 +527,17 @@ def _record_win(replay, game: _Game, action, g, number, score, players, problem)
     # so that one bad 'Wins' line does not make every later score line wrong
     game.result = (winner, how, expected)
     game.over = True
+
+
+def _result_fits(game: _Game, rules: Rules, points, fits) -> bool:
+    over = game.winner()
+    if over is not None:
+        kind = game_kind(game.board, winner_is_player=(over == 0))
+        return fits(game_points(kind, game.cube, rules, game.owner == -1))
+    values = {game.cube, game.cube * 2, game.cube * rules.backgammon_counts}
+    if rules.jacoby and game.owner == -1:
+        values = {game.cube}
+    return any(fits(v) for v in values)
 
 
 def _finish_game(replay, game: _Game, game_record, g, number, players):

@@ -224,3 +224,24 @@ def test_export_reads_back_to_the_same_replay(run, tmp_path, fmt):
     keys = ("game", "action", "dice", "play", "position_id", "match_id")
     assert [[e.get(k) for k in keys] for e in again] == [[e.get(k) for k in keys] for e in original]
     assert run("score", "--json", str(out)).output == run("score", "--json", str(SAMPLES / "galaxy_match3029786.txt")).output
+
+
+@pytest.mark.parametrize("option,value", [("--jacoby", None), ("--backgammon-counts", "2"), ("--no-crawford", None),
+                                          ("--cube-limit", "1"), ("--beavers", None), ("--auto-doubles", "1")])
+def test_rule_options_reach_the_rules(run, tmp_path, option, value, monkeypatch):
+    import bgcli.transcript as transcript
+
+    seen = {}
+    real = transcript.replay_match
+
+    def spy(record, number=1, rules=None, keep_events=True):
+        seen["rules"] = rules
+        return real(record, number, rules, keep_events)
+
+    monkeypatch.setattr(transcript, "replay_match", spy)
+    run("score", *([option] if value is None else [option, value]), str(SAMPLES / "sp05007_money.mat"))
+    rules = seen["rules"]
+    expected = {"--jacoby": ("jacoby", True), "--backgammon-counts": ("backgammon_counts", 2),
+                "--no-crawford": ("crawford", False), "--cube-limit": ("cube_limit", 1),
+                "--beavers": ("beavers", True), "--auto-doubles": ("auto_doubles", 1)}[option]
+    assert getattr(rules, expected[0]) == expected[1]

@@ -157,3 +157,54 @@ def test_wrong_score_line_and_game_after_the_match(tmp_path):
     problems = [(p.line, p.kind) for r in replay_file(write(tmp_path, text)) for p in r.problems]
     assert (9, "match") in problems
     assert (9, "score") in problems
+
+
+MONEY = " 0 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+
+
+def kinds(tmp_path, text, **rules):
+    return [(p.line, p.kind) for r in replay_file(write(tmp_path, text), Rules(**rules)) for p in r.problems]
+
+
+def test_jacoby_makes_a_gammon_resignation_at_a_centred_cube_worth_one(tmp_path):
+    text = MONEY + "  1) 31: 8/5 6/5                 21: 13/11 24/23\n      Wins 2 points\n"
+    assert kinds(tmp_path, text) == []
+    assert kinds(tmp_path, text, jacoby=True) == [(6, "points")]
+
+
+def test_no_crawford_allows_the_double(tmp_path):
+    text = (" 3 point match\n\n Game 1\n"
+            " Alice : 0                      Bob : 0\n"
+            "  1) 31: 8/5 6/5                 21: 13/11 24/23\n  2)  Doubles => 2                Drops\n      Wins 1 point\n"
+            "\n Game 2\n"
+            " Alice : 1                      Bob : 0\n"
+            "  1) 31: 8/5 6/5                 21: 13/11 24/23\n  2)  Doubles => 2                Drops\n      Wins 1 point\n"
+            "\n Game 3\n"
+            " Alice : 2                      Bob : 0\n"
+            "  1) 31: 8/5 6/5                 21: 13/11 24/23\n  2)  Doubles => 2                Drops\n      Wins 1 point\n")
+    assert kinds(tmp_path, text) == [(18, "cube")]           # game 3, with Alice at 2 of 3, is the Crawford game
+    assert kinds(tmp_path, text, crawford=False) == []
+
+
+def test_backgammon_counts_as_a_gammon(tmp_path):
+    text = MONEY + "  1) 31: 8/5 6/5                 21: 13/11 24/23\n      Wins 3 points\n"
+    assert kinds(tmp_path, text) == []
+    assert kinds(tmp_path, text, backgammon_counts=2) == [(6, "points")]
+
+
+def test_cube_limit(tmp_path):
+    text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                       21: 13/11 24/23\n  3)  Doubles => 4                Drops\n                                  Wins 2 points\n"
+    assert kinds(tmp_path, text) == []
+    assert kinds(tmp_path, text, cube_limit=2) == [(7, "cube")]
+
+
+def test_beavers(tmp_path):
+    text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Beavers => 4               21: 13/11 24/23\n      Wins 4 points\n"
+    assert (6, "cube") in kinds(tmp_path, text)
+    assert kinds(tmp_path, text, beavers=True) == []
+
+
+def test_automatic_doubles_raise_the_starting_cube(tmp_path):
+    text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Drops\n      Wins 2 points\n"
+    assert kinds(tmp_path, text) == [(5, "cube"), (7, "points")]
+    assert kinds(tmp_path, text, auto_doubles=1) == []
