@@ -208,3 +208,34 @@ def test_automatic_doubles_raise_the_starting_cube(tmp_path):
     text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Drops\n      Wins 2 points\n"
     assert kinds(tmp_path, text) == [(5, "cube"), (7, "points")]
     assert kinds(tmp_path, text, auto_doubles=1) == []
+
+
+def test_tags_in_the_file_set_the_rules(tmp_path):
+    limit = "; [CubeLimit \"2\"]\n\n" + MONEY[1:] + (
+        "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                       21: 13/11 24/23\n"
+        "  3)  Doubles => 4                Drops\n                                  Wins 2 points\n")
+    assert kinds(tmp_path, limit) == [(9, "cube")]
+    jacoby = "; [Jacoby \"On\"]\n\n" + MONEY[1:] + "  1) 31: 8/5 6/5                 21: 13/11 24/23\n      Wins 2 points\n"
+    assert kinds(tmp_path, jacoby) == [(8, "points")]
+
+
+def test_scoring_edge_cases_of_the_bear_off():
+    from bgcli.model import Position
+    from bgcli.scoring import BACKGAMMON, GAMMON, SINGLE, game_kind
+
+    def sides(loser_points: dict[int, int], loser_bar: int = 0):
+        loser = [0] * 26
+        for point, n in loser_points.items():
+            loser[point] = n
+        loser[25] = loser_bar
+        loser[0] = 15 - sum(loser)
+        winner = [15] + [0] * 25
+        return Position(tuple(winner), tuple(loser))
+
+    assert game_kind(sides({6: 15})) == GAMMON                    # none borne off, all home
+    assert game_kind(sides({6: 14}, loser_bar=1)) == BACKGAMMON   # a checker on the bar
+    assert game_kind(sides({6: 14, 19: 1})) == BACKGAMMON         # one in the winner's home board
+    assert game_kind(sides({6: 13, 18: 2})) == GAMMON             # outside the winner's home board: a gammon
+    assert game_kind(sides({6: 14})) == SINGLE                    # one checker borne off
+    assert game_kind(sides({6: 13, 24: 1})) == SINGLE             # borne off one: a single whatever is left
+    assert game_kind(sides({6: 15}).swap(), winner_is_player=False) == GAMMON
