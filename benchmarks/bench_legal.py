@@ -83,17 +83,16 @@ def cli_wall_time(args: list[str], repeat: int) -> tuple[float, float] | None:
     return min(times), statistics.median(times)
 
 
-def batch_rate(path: Path, repeat: int) -> tuple[float, float] | None:
-    """Best and median queries per second of ``bgcli moves --batch`` over the oracle queries."""
+def batch_rate(path: Path, repeat: int, copies: int = 1, jobs: int = 1) -> tuple[float, float] | None:
+    """Best and median queries per second of ``bgcli moves --batch`` over the
+    oracle queries (repeated ``copies`` times, so that start-up weighs less)."""
     import tempfile
 
     with path.open() as f, tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as out:
-        n = 0
-        for line in f:
-            record = json.loads(line)
-            out.write(f"{record['position_id']} {record['dice'][0]}{record['dice'][1]}\n")
-            n += 1
-    timed = cli_wall_time(["moves", "--batch", out.name], repeat)
+        lines = [f"{r['position_id']} {r['dice'][0]}{r['dice'][1]}\n" for r in map(json.loads, f)]
+        out.write("".join(lines) * copies)
+        n = len(lines) * copies
+    timed = cli_wall_time(["moves", "--batch", out.name, "--jobs", str(jobs)], repeat)
     Path(out.name).unlink()
     return (n / timed[0], n / timed[1]) if timed else None
 
@@ -130,6 +129,11 @@ def main() -> None:
         rates = batch_rate(opts.oracle, 3)
         if rates:
             print(f"bgcli moves --batch (whole process):  best {rates[0]:,.0f} q/s   median {rates[1]:,.0f} q/s")
+        for jobs in (1, 2):
+            rates = batch_rate(opts.oracle, 3, copies=10, jobs=jobs)
+            if rates:
+                print(f"bgcli moves --batch --jobs {jobs}, 10 x the queries:  best {rates[0]:,.0f} q/s   "
+                      f"median {rates[1]:,.0f} q/s")
 
 
 if __name__ == "__main__":

@@ -125,9 +125,10 @@ def moves_json_line(game, dice, style: str) -> str:
     from bgcli.model import legal_plays
     from bgcli.notation import play_text
 
+    plays = legal_plays(game.position, dice)
+    plays.sort(key=_play_order)
     plays = ", ".join(
-        f'{{"play": "{play_text(p, style)}", "position_id": "{p.result_id()}"}}'
-        for p in sorted_plays(legal_plays(game.position, dice))
+        f'{{"play": "{play_text(p, style)}", "position_id": "{p.result_id()}"}}' for p in plays
     )
     return f'{{"position_id": "{game.position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": [{plays}]}}\n'
 
@@ -147,9 +148,11 @@ def _play_order(play) -> int:
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
 @click.option("--batch", type=click.File("r", encoding="utf-8"), metavar="FILE",
               help="Read `POSITION DICE` lines from FILE (- for standard input); write one JSON object per line.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="With --batch: work on N cores (the output keeps the input's order).")
 @json_option
 @style_option
-def moves(words, batch, as_json, style):
+def moves(words, batch, jobs, as_json, style):
     """List the legal plays of POSITION with DICE, one per line.
 
     DICE may be written 31, 3-1 or "3 1", or come from the position itself
@@ -166,7 +169,7 @@ def moves(words, batch, as_json, style):
     if batch is not None:
         if words:
             raise click.UsageError("give either POSITION [DICE] or --batch FILE, not both")
-        sys.exit(run_batch(batch, style))
+        sys.exit(run_batch(batch, style) if jobs == 1 else run_batch_parallel(batch, style, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli moves start 31)")
     text, dice_text = split_position_and_dice(list(words))
@@ -183,11 +186,11 @@ def moves(words, batch, as_json, style):
             click.echo(play["play"])
 
 
-def run_batch(lines: Iterable[str], style: str) -> int:
+def run_batch(lines: Iterable[str], style: str, first: int = 1, out=None) -> int:
     """One JSON object per input line; a bad line gets {"error": ...}."""
     status = 0
-    out = sys.stdout
-    for number, line in enumerate(lines, 1):
+    out = out or sys.stdout
+    for number, line in enumerate(lines, first):
         line = line.strip()
         if not line:
             out.write(json.dumps({"error": f"line {number}: empty line"}) + "\n")
@@ -201,6 +204,43 @@ def run_batch(lines: Iterable[str], style: str) -> int:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
             status = EXIT_PROBLEMS
     out.flush()
+    return status
+
+
+def _batch_chunk(args) -> tuple[int, str]:
+    import io
+
+    lines, style, first = args
+    out = io.StringIO()
+    return run_batch(lines, style, first, out), out.getvalue()
+
+
+def run_batch_parallel(lines: Iterable[str], style: str, jobs: int, chunk: int = 2000) -> int:
+    """run_batch on ``jobs`` processes: the input is cut into chunks, a few
+    chunks ahead at most (standard input may be endless), and the output is
+    written in the input's order."""
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from itertools import islice
+
+    status = 0
+    lines = iter(lines)
+    first = 1
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque = deque()
+        while True:
+            while len(pending) < 2 * jobs:
+                block = list(islice(lines, chunk))
+                if not block:
+                    break
+                pending.append(pool.submit(_batch_chunk, (block, style, first)))
+                first += len(block)
+            if not pending:
+                break
+            code, text = pending.popleft().result()
+            sys.stdout.write(text)
+            status = max(status, code)
+    sys.stdout.flush()
     return status
 
 

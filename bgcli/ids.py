@@ -80,7 +80,7 @@ class GameState:
     side of ``match.on_roll``."""
 
     position: Position
-    match: MatchState = field(default_factory=MatchState)
+    match: MatchState = MatchState()  # frozen, so one shared default is safe
 
     def gnubg_id(self) -> str:
         return gnubg_id(self)

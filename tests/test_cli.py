@@ -245,3 +245,19 @@ def test_rule_options_reach_the_rules(run, tmp_path, option, value, monkeypatch)
                 "--no-crawford": ("crawford", False), "--cube-limit": ("cube_limit", 1),
                 "--beavers": ("beavers", True), "--auto-doubles": ("auto_doubles", 1)}[option]
     assert getattr(rules, expected[0]) == expected[1]
+
+
+def test_batch_on_two_cores_keeps_the_order(tmp_path):
+    from bgcli.cli import run_batch_parallel
+    import contextlib
+    import io
+
+    lines = ["start 31", "bad 31", "4HPwATDgc/ABMA 66", "sOfBFQCKz8EBBg 5-1", "start 71"] * 7
+    one = io.StringIO()
+    from bgcli.cli import run_batch
+    assert run_batch(lines, "gnubg", out=one) == 1
+    two = io.StringIO()
+    with contextlib.redirect_stdout(two):
+        assert run_batch_parallel(lines, "gnubg", jobs=2, chunk=3) == 1
+    assert two.getvalue() == one.getvalue()
+    assert '"error": "line 2: ' in two.getvalue() and '"error": "line 35: ' in two.getvalue()
