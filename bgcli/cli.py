@@ -371,7 +371,7 @@ def show(position, home, svg, output):
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text if text.endswith("\n") else text + "\n")
     else:
-        click.echo(text)
+        click.echo(text.rstrip("\n"))
 
 
 # --- transcripts: shared rule options ------------------------------------------
