@@ -192,8 +192,7 @@ def replay_match(record, number: int = 1, rules: Rules | None = None, keep_event
                 f"game {g} starts at {file_scores[0]}-{file_scores[1]} but the games before give {score[0]}-{score[1]}",
                 number))
         is_crawford = crawford_game(rules, tuple(score), crawford_done)
-        if is_crawford or (rules.match_length and max(score) >= rules.match_length - 1):
-            crawford_done = crawford_done or is_crawford
+        crawford_done = crawford_done or is_crawford
         game = _Game(is_crawford, rules)
         for action in game_record.actions:
             _replay_action(replay, game, action, g, number, tuple(score), players)
