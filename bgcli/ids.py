@@ -256,6 +256,19 @@ def _absolute_sides(game: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return game.position.opponent, game.position.player
 
 
+def _checked_game(match: MatchState, side1, side0, on_roll: int, bad) -> GameState:
+    """The state of a read XGID or FIBS board, or ``bad(problem)`` raised
+    when its match fields or its checkers break the rules."""
+    problem = match.problem()
+    if problem:
+        raise bad(problem)
+    position = _from_absolute(side1, side0, on_roll)
+    problem = position.problem()
+    if problem:
+        raise bad(problem.replace("player on roll", "the player on roll"))
+    return GameState(position, match)
+
+
 def _from_absolute(side1, side0, on_roll: int) -> Position:
     return Position(tuple(side1), tuple(side0)) if on_roll == 1 else Position(tuple(side0), tuple(side1))
 
@@ -317,14 +330,7 @@ def _xgid_state(text: str, fields: list[Token]) -> GameState:
         beavers=bool(flags & 2) if not length else False,
         cube_limit=1 << max_cube,
     )
-    problem = match.problem()
-    if problem:
-        raise bad(problem)
-    position = _from_absolute(bottom, top, on_roll)
-    problem = position.problem()
-    if problem:
-        raise bad(problem.replace("player on roll", "the player on roll"))
-    return GameState(position, match)
+    return _checked_game(match, bottom, top, on_roll, bad)
 
 
 # --- FIBS board string --------------------------------------------------------
@@ -414,14 +420,7 @@ def _fibs_state(text: str, name1: str, name0: str, n: list[int]) -> GameState:
         jacoby=not length,
         names=(name0, name1),
     )
-    problem = match.problem()
-    if problem:
-        raise bad(problem)
-    position = _from_absolute(side1, side0, on_roll)
-    problem = position.problem()
-    if problem:
-        raise bad(problem)
-    return GameState(position, match)
+    return _checked_game(match, side1, side0, on_roll, bad)
 
 
 # --- The position grammar -------------------------------------------------------
