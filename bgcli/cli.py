@@ -546,11 +546,17 @@ def audit(paths, as_json, jobs, **rule_args):
         else:
             for p in report["problems"]:
                 who = f" ({p['player']})" if p["player"] else ""
-                click.echo(f"{report['file']}:{p['line']}: game {p['game']} move {p['move']}{who}: {p['kind']}: {p['message']}")
+                move = f" move {p['move']}" if p["move"] else ""
+                click.echo(f"{report['file']}:{p['line']}: game {p['game']}{move}{who}: {p['kind']}: {p['message']}")
     if not as_json:
         bad = sum(1 for r in reports if r["problems"])
         total = sum(len(r["problems"]) for r in reports)
-        click.echo(f"{len(reports)} file{'s' if len(reports) != 1 else ''} checked, {total} problem{'s' if total != 1 else ''} in {bad} file{'s' if bad != 1 else ''}", err=True)
+        unread = sum(1 for r in reports if "error" in r)
+        summary = (f"{len(reports) - unread} file{'s' if len(reports) - unread != 1 else ''} checked, "
+                   f"{total} problem{'s' if total != 1 else ''} in {bad} file{'s' if bad != 1 else ''}")
+        if unread:
+            summary += f"; {unread} file{'s' if unread != 1 else ''} could not be read"
+        click.echo(summary, err=True)
     sys.exit(status)
 
 

@@ -567,7 +567,9 @@ def replay_file(path: str, rules: Rules | None = None, keep_events: bool = True)
     records = iter_file(path) if sniff(path) == "mat" else read_any(path)
     for number, record in enumerate(records, 1):
         replay = replay_match(record, number, rules, keep_events)
+        starts = [(game.line, game.number) for game in record.games]
         for error in record.errors:
-            replay.problems.append(Problem(error.line, 0, 0, "", "syntax", error.reason, number))
+            game = max((g for line, g in starts if line <= error.line), default=0)
+            replay.problems.append(Problem(error.line, game, 0, "", "syntax", error.reason, number))
         replay.problems.sort(key=lambda p: p.line)
         yield replay
