@@ -61,14 +61,14 @@ def split_position_and_dice(words: list[str]):
     """Split command-line words or a batch line into (position text, dice text or None).
 
     Dice are the last word when it reads as a roll (``31``, ``3-1``) or the
-    last two words when both are single dice (``3 1``) and what is left is
-    not a board of 26 numbers that needs them.
+    last two words when both are single dice (``3 1``); 26 words are a
+    board of 26 numbers on its own.
     """
+    if len(words) == 26:
+        return " ".join(words), None  # a board of 26 numbers without dice
     if len(words) >= 3 and _DIGIT.match(words[-1]) and _DIGIT.match(words[-2]):
-        rest = words[:-2]
-        if len(rest) != 25:  # 25 numbers + "3 1" is a board of 26 numbers plus one die: not ours to split
-            return " ".join(rest), f"{words[-2]}{words[-1]}"
-    if len(words) >= 2 and _DICE.match(words[-1]) and len(words) != 26:
+        return " ".join(words[:-2]), f"{words[-2]}{words[-1]}"
+    if len(words) >= 2 and _DICE.match(words[-1]):
         return " ".join(words[:-1]), words[-1]
     return " ".join(words), None
 

@@ -186,6 +186,9 @@ def test_replay_json_actions(run):
     (["start", "3", "1"], ("start", "31")),
     (["start", "3-1"], ("start", "3-1")),
     (["start"], ("start", None)),
+    (["0"] * 24 + ["2", "1"], (" ".join(["0"] * 24 + ["2", "1"]), None)),
+    (["0"] * 26 + ["3", "1"], (" ".join(["0"] * 26), "31")),
+    (["0"] * 26 + ["3-1"], (" ".join(["0"] * 26), "3-1")),
 ])
 def test_split_position_and_dice(words, expected):
     assert split_position_and_dice(words) == expected
