@@ -17,7 +17,7 @@ import base64
 import functools
 import binascii
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from bgcli import grammar
@@ -273,7 +273,7 @@ def _from_absolute(side1, side0, on_roll: int) -> Position:
     return Position(tuple(side1), tuple(side0)) if on_roll == 1 else Position(tuple(side0), tuple(side1))
 
 
-def _xgid_state(text: str, fields: list[Token]) -> GameState:
+def _xgid_state(text: str, fields: list) -> GameState:
     def bad(problem: str) -> InvalidPositionError:
         return InvalidPositionError(f"invalid xgid {_short(text)}: {problem}")
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from lark import Token, Transformer
+from lark import Transformer
 
 from bgcli import grammar
 from bgcli.errors import MatchFileError

@@ -7,7 +7,6 @@ players' names and the side of the home board.
 from __future__ import annotations
 
 import json
-import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
