@@ -3,14 +3,24 @@
 The grammars live in the top-level ``grammars/`` folder of the source tree;
 the build installs them as the ``bgcli.grammars`` package. Each parser is
 built once (LALR) and cached for the life of the process.
+
+Between processes a built parser is kept on disk, because building it costs
+start-up time. Lark's cache is a pickle, and loading a pickle runs code, so
+it is kept only in the user's own cache folder (``$XDG_CACHE_HOME/bgcli``,
+by default ``~/.cache/bgcli``), created private (0700) and checked before
+every use: a folder or file that another user owns or can write to, or a
+link, is ignored and the parser is built in memory instead. Never the shared
+temporary folder, where anyone could plant a file under a predictable name.
+``BGCLI_NO_CACHE=1`` turns the cache off.
 """
 from __future__ import annotations
 
 import functools
+import hashlib
+import os
+import stat
 from pathlib import Path
-from typing import Callable
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from bgcli.errors import BgcliError
 
@@ -43,10 +53,65 @@ def parser(name: str, start: str | None = None, strict: bool = False, cache: boo
     """
     from lark import Lark
 
-    options = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False, strict=strict, cache=cache)
+    text = grammar_text(name)
+    options: dict = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False, strict=strict)
     if start:
         options["start"] = start
-    return Lark(grammar_text(name), **options)
+    if cache:
+        path = cache_file(cache_name(name, start, strict))
+        if path is not None:
+            options["cache"] = str(path)
+    return Lark(text, **options)
+
+
+def cache_name(name: str, start: str | None = None, strict: bool = False) -> str:
+    """The cache file name of a parser: the grammar, its options and Lark's version."""
+    from lark import __version__ as lark_version
+
+    key = f"{lark_version}\0{start}\0{strict}\0{grammar_text(name)}"
+    return f"parser-{name}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.pickle"
+
+
+def cache_dir() -> Path | None:
+    """The user's private cache folder for bgcli, created 0700 when missing;
+    None when there is none that is safe to load code from (see the module
+    docstring)."""
+    if os.environ.get("BGCLI_NO_CACHE") or not hasattr(os, "getuid"):
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
+    folder = Path(base) / "bgcli"
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder if _private(folder, directory=True) else None
+    except OSError:
+        return None
+
+
+def cache_file(name: str) -> Path | None:
+    """A file in :func:`cache_dir` that is safe to read back: missing, or a
+    regular file that only this user owns and can write."""
+    folder = cache_dir()
+    if folder is None:
+        return None
+    path = folder / name
+    try:
+        if not _private(path, directory=False):
+            return None
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    return path
+
+
+def _private(path: Path, directory: bool) -> bool:
+    """Whether ``path`` (not followed if a link) is ours and nobody else's to write."""
+    info = path.lstat()
+    kind_ok = stat.S_ISDIR(info.st_mode) if directory else stat.S_ISREG(info.st_mode)
+    others = 0o077 if directory else 0o022
+    return kind_ok and info.st_uid == os.getuid() and not info.st_mode & others
 
 
 def parse(
