@@ -3,7 +3,7 @@
     python benchmarks/bench_audit.py              # games/s over the self-play matches, 1 and 2 jobs
     python benchmarks/bench_audit.py --big 100    # also peak memory auditing a 100 MB file
 
-Games per second: every self-play match of ../shared/oracle/selfplay is
+Games per second: every self-play match of tests/data/oracle/selfplay is
 audited with every rule checked (the legal plays of every roll, the cube,
 the results, the scores), in one process and with ``bgcli audit --jobs 2``
 (the files copied a few times so that both cores have work). Memory: the
@@ -25,9 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SELFPLAY = ROOT.parent / "shared" / "oracle" / "selfplay"
-if not SELFPLAY.exists():
-    SELFPLAY = Path("/work/shared/oracle/selfplay")
+SELFPLAY = ROOT / "tests" / "data" / "oracle" / "selfplay"
 
 
 def count_games(paths) -> int:

@@ -3,7 +3,7 @@
 Usage: python benchmarks/bench_legal.py [--repeat N] [--oracle FILE] [--no-cli] [--cpu] [--profile]
 
 Measures, over every position and roll of GNU Backgammon's oracle sample
-(``/work/shared/oracle/legal_sample.jsonl``, 2,892 queries):
+(``tests/data/oracle/legal_sample.jsonl``, 2,892 queries):
 
 1. ``legal_plays`` alone, in position-roll queries per second;
 2. ``legal_plays`` plus every play's result Position ID (what ``bgcli moves
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bgcli.model import Position, legal_plays  # noqa: E402
 
-ORACLE = Path("/work/shared/oracle/legal_sample.jsonl")
+ORACLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "oracle" / "legal_sample.jsonl"
 
 
 def load(path: Path) -> list[tuple[Position, tuple[int, int]]]:
@@ -111,8 +111,11 @@ def main() -> None:
     if opts.profile:
         import cProfile
         import pstats
-        cProfile.runctx("plays_and_ids(queries)", globals(), {"queries": queries}, "/tmp/bench_legal.prof")
-        pstats.Stats("/tmp/bench_legal.prof").sort_stats("tottime").print_stats(15)
+        import tempfile
+
+        profile = str(Path(tempfile.gettempdir()) / "bench_legal.prof")
+        cProfile.runctx("plays_and_ids(queries)", globals(), {"queries": queries}, profile)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(15)
         return
     clock = time.process_time if opts.cpu else time.perf_counter
     print(f"{len(queries)} position-roll queries from {opts.oracle}, Python {sys.version.split()[0]}"

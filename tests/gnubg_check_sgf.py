@@ -27,8 +27,8 @@ from bgcli.export import read_any  # noqa: E402
 from bgcli.sgf import sgf_text  # noqa: E402
 
 GNUBG = "/usr/games/gnubg"
-ORACLE = Path("/work/shared/oracle/selfplay")
-CORPUS = Path("/work/shared/corpus")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "selfplay"
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 
 # Runs inside gnubg: import each original, load each SGF, dump both.
 INSIDE = r'''

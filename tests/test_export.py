@@ -1,7 +1,7 @@
 """Tests of bgcli.export: gnubg's .mat layout, the JSON document, read_any.
 
 Golden data: the self-play matches that gnubg 1.07 played and exported
-(../shared/oracle/selfplay); our export of each must equal gnubg's file line
+(tests/data/oracle/selfplay, a copy of gnubg's output); our export of each must equal gnubg's file line
 for line but for the date tag. Round trips run over those and the corpus.
 """
 from __future__ import annotations
@@ -21,15 +21,15 @@ from bgcli.matchfile import read_matches
 from bgcli.model import Position
 from bgcli.transcript import replay_match
 
-ORACLE = Path("/work/shared/oracle/selfplay")
-CORPUS = Path("/work/shared/corpus")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "selfplay"
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 SELFPLAY = sorted(glob.glob(str(ORACLE / "*.mat")))
 CORPUS_FILES = sorted(glob.glob(str(CORPUS / "galaxy" / "*.txt")) + glob.glob(str(CORPUS / "backgammon-studio" / "*.txt")))
 
 
 def need(files):
     if not files:
-        pytest.skip("oracle/corpus data not found under /work/shared")
+        pytest.skip("oracle/corpus data not found under tests/data")
     return files
 
 

@@ -1,6 +1,6 @@
 """Tests of bgcli.ids: Match ID, GNUbg ID, XGID, FIBS and the position grammar.
 
-Golden data comes from GNU Backgammon (``/work/shared/oracle/ids_sample.jsonl``
+Golden data comes from GNU Backgammon (``tests/data/oracle/ids_sample.jsonl``
 and ``tests/data/gnubg_printouts.jsonl``, board printouts made by gnubg's
 ``show board``); states are compared from the side of the player on roll with
 the oracle's own ``canonical()``.
@@ -36,7 +36,7 @@ from bgcli.ids import (
 )
 from bgcli.model import Position
 
-ORACLE = Path("/work/shared/oracle")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 PRINTOUTS = Path(__file__).parent / "data" / "gnubg_printouts.jsonl"
 FAST = settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 

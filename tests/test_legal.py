@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from bgcli.errors import InvalidDiceError
 from bgcli.model import BAR, OFF, Play, Position, Step, apply_steps, legal_plays, parse_dice, position_id
 
-ORACLE = Path("/work/shared/oracle/legal_sample.jsonl")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
 PERFT = Path(__file__).resolve().parent.parent / "samples" / "perft.txt"
 
 

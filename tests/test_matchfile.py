@@ -14,7 +14,7 @@ from bgcli import grammar, matchfile
 from bgcli.errors import BgcliError, MatchFileError
 
 DATA = Path(__file__).parent / "data" / "matchfiles"
-SHARED = Path("/work/shared")
+SHARED = Path(__file__).resolve().parent / "data"
 CORPUS = SHARED / "corpus"
 SELFPLAY = SHARED / "oracle" / "selfplay"
 AUDIT = SHARED / "oracle" / "audit_sample"

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bgcli.errors import BgcliError, IllegalPlayError, InvalidDiceError, InvalidPositionError
 from bgcli.model import BAR, OFF, Position, Step, apply_steps, parse_dice
 
-ORACLE = Path("/work/shared/oracle/legal_sample.jsonl")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 

@@ -1,5 +1,5 @@
 """Tests of bgcli.notation: the play grammar, parse_play, apply_written and
-the writers, against gnubg's own texts and records in /work/shared/oracle."""
+the writers, against gnubg's own texts and records in tests/data/oracle."""
 from __future__ import annotations
 
 import glob
@@ -31,7 +31,7 @@ from bgcli.notation import (
     point_name,
 )
 
-ORACLE = Path("/work/shared/oracle")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 PLAY_ERRORS = (InvalidPlayError, IllegalPlayError, AmbiguousPlayError)
 START = Position.start()
 

@@ -26,14 +26,15 @@ from bgcli.sgf import read_sgf, sgf_text
 from bgcli.transcript import replay_match
 
 DATA = Path(__file__).parent / "data" / "sgf"
+SHARED = Path(__file__).resolve().parent / "data"
 SOURCES = {
-    "sp05000_1pt": "/work/shared/oracle/selfplay/sp05000_1pt.mat",
-    "sp05003_7pt": "/work/shared/oracle/selfplay/sp05003_7pt.mat",
-    "sp05007_money": "/work/shared/oracle/selfplay/sp05007_money.mat",
-    "galaxy801715": "/work/shared/corpus/galaxy/match801715.txt",
+    "sp05000_1pt": str(SHARED / "oracle/selfplay/sp05000_1pt.mat"),
+    "sp05003_7pt": str(SHARED / "oracle/selfplay/sp05003_7pt.mat"),
+    "sp05007_money": str(SHARED / "oracle/selfplay/sp05007_money.mat"),
+    "galaxy801715": str(SHARED / "corpus/galaxy/match801715.txt"),
 }
-ALL_FILES = sorted(glob.glob("/work/shared/oracle/selfplay/*.mat") + glob.glob("/work/shared/corpus/galaxy/*.txt")
-                   + glob.glob("/work/shared/corpus/backgammon-studio/*.txt"))
+ALL_FILES = sorted(glob.glob(str(SHARED / "oracle/selfplay/*.mat")) + glob.glob(str(SHARED / "corpus/galaxy/*.txt"))
+                   + glob.glob(str(SHARED / "corpus/backgammon-studio/*.txt")))
 GNUBG = "/usr/games/gnubg"
 
 
@@ -151,7 +152,7 @@ def test_written_like_gnubg_saves_it(name):
 
 def test_round_trip_every_file():
     if not ALL_FILES:
-        pytest.skip("oracle/corpus data not found under /work/shared")
+        pytest.skip("oracle/corpus data not found under tests/data")
     for path in ALL_FILES:
         for record in read_any(path):
             back = read_sgf(sgf_text(record), "back.sgf")
@@ -165,7 +166,7 @@ def test_gnubg_loads_our_sgf_to_the_same_match():
 
     files = [SOURCES[name] for name in sorted(SOURCES) if os.path.exists(SOURCES[name])]
     if not files:
-        pytest.skip("oracle/corpus data not found under /work/shared")
+        pytest.skip("oracle/corpus data not found under tests/data")
     spec = importlib.util.spec_from_file_location("gnubg_check_sgf", Path(__file__).parent / "gnubg_check_sgf.py")
     checker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(checker)

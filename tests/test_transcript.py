@@ -11,14 +11,12 @@ import pytest
 from bgcli.scoring import Rules
 from bgcli.transcript import replay_file
 
-ORACLE = Path(__file__).resolve().parents[2] / "shared" / "oracle"
-if not ORACLE.exists():
-    ORACLE = Path("/work/shared/oracle")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 CORPUS = ORACLE.parent / "corpus"
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 SELFPLAY = sorted(glob.glob(str(ORACLE / "selfplay" / "*.mat")))
-needs_oracle = pytest.mark.skipif(not SELFPLAY, reason="../shared/oracle is not there")
+needs_oracle = pytest.mark.skipif(not SELFPLAY, reason="tests/data/oracle is not there")
 
 
 def rules_for(path: str) -> Rules:
@@ -81,7 +79,7 @@ EXPLAINED = {
 }
 
 
-@pytest.mark.skipif(not CORPUS_FILES, reason="../shared/corpus is not there")
+@pytest.mark.skipif(not CORPUS_FILES, reason="tests/data/corpus is not there")
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=os.path.basename)
 def test_corpus_problems_are_the_explained_ones(path):
     problems = [(p.line, p.kind) for replay in replay_file(path) for p in replay.problems]

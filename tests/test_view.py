@@ -28,7 +28,7 @@ from bgcli.ids import GameState
 from bgcli.model import Position
 from bgcli.view import _picture, _runs, match_html, unpack_board, view_file
 
-ORACLE = Path("/work/shared/oracle")
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 AUDIT = ORACLE / "audit_sample"
 SELFPLAY = ORACLE / "selfplay"
 CHROMIUM = "/usr/bin/chromium"

@@ -9,11 +9,12 @@ import os
 import gnubg
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if "__file__" in globals() else "tests/data/sgf"
+DATA = os.path.dirname(HERE)   # tests/data: copies of gnubg's self-play files and the corpus
 SOURCES = {
-    "sp05000_1pt": "/work/shared/oracle/selfplay/sp05000_1pt.mat",      # a resignation
-    "sp05003_7pt": "/work/shared/oracle/selfplay/sp05003_7pt.mat",      # doubles, takes, drops
-    "sp05007_money": "/work/shared/oracle/selfplay/sp05007_money.mat",  # money, Jacoby, redoubles
-    "galaxy801715": "/work/shared/corpus/galaxy/match801715.txt",       # another dialect, a Crawford game
+    "sp05000_1pt": os.path.join(DATA, "oracle/selfplay/sp05000_1pt.mat"),      # a resignation
+    "sp05003_7pt": os.path.join(DATA, "oracle/selfplay/sp05003_7pt.mat"),      # doubles, takes, drops
+    "sp05007_money": os.path.join(DATA, "oracle/selfplay/sp05007_money.mat"),  # money, Jacoby, redoubles
+    "galaxy801715": os.path.join(DATA, "corpus/galaxy/match801715.txt"),       # another dialect, a Crawford game
 }
 gnubg.command("set display off")
 for name, source in SOURCES.items():
