@@ -1,0 +1,146 @@
+"""What every command shares: the group, the output and rule options, and
+the one place that turns errors into exit statuses."""
+from __future__ import annotations
+
+import json
+import re
+
+import click
+
+from bgcli import __version__
+from bgcli.errors import BgcliError
+
+STYLES = ("gnubg", "mat", "fibs", "korean")
+EXIT_PROBLEMS = 1
+EXIT_UNREADABLE = 2
+
+_DICE = re.compile(r"^[1-6](?:[-,/x]?[1-6])$")
+_DIGIT = re.compile(r"^[1-6]$")
+
+
+def json_option(function):
+    """The shared ``--json`` option: machine-readable output."""
+    return click.option("--json", "as_json", is_flag=True, help="Write JSON instead of text.")(function)
+
+
+def style_option(function):
+    return click.option(
+        "--style", type=click.Choice(STYLES), default="gnubg", show_default=True,
+        help="How plays are written: gnubg's canonical text, .mat numbers, FIBS dashes or Korean point names.",
+    )(function)
+
+
+def home_option(function):
+    return click.option(
+        "--home", type=click.Choice(("right", "left")), default="right", show_default=True,
+        help="Side of the board where the home board of the player on roll is drawn.",
+    )(function)
+
+
+def emit(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+class Failure(click.ClickException):
+    """A bad-input error: one line on stderr and exit status 1."""
+
+    exit_code = EXIT_PROBLEMS
+
+    def show(self, file=None) -> None:
+        click.echo(f"Error: {self.message}", err=True)
+
+
+def split_position_and_dice(words: list[str]):
+    """Split command-line words or a batch line into (position text, dice text or None).
+
+    Dice are the last word when it reads as a roll (``31``, ``3-1``) or the
+    last two words when both are single dice (``3 1``); 26 words are a
+    board of 26 numbers on its own.
+    """
+    if len(words) == 26:
+        return " ".join(words), None  # a board of 26 numbers without dice
+    if len(words) >= 3 and _DIGIT.match(words[-1]) and _DIGIT.match(words[-2]):
+        return " ".join(words[:-2]), f"{words[-2]}{words[-1]}"
+    if len(words) >= 2 and _DICE.match(words[-1]):
+        return " ".join(words[:-1]), words[-1]
+    return " ".join(words), None
+
+
+def read_position(text: str):
+    from bgcli.ids import parse_position
+
+    return parse_position(text)
+
+
+def dice_for(game, dice_text: str | None):
+    from bgcli.model import parse_dice
+
+    if dice_text:
+        return parse_dice(dice_text)
+    if game.match.dice[0]:
+        return parse_dice(list(game.match.dice))
+    raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="bgcli")
+def cli():
+    """bgcli: backgammon positions, move notation, legal plays and match transcripts.
+
+    Positions are written as a GNU Backgammon Position ID, a GNUbg ID
+    (PositionID:MatchID, also pasted from gnubg's board printout), an XGID,
+    a FIBS board string, `start`, or 26 numbers.
+
+    \b
+    Example:
+        bgcli moves start 31
+    """
+
+
+# --- transcripts: shared rule options ------------------------------------------
+
+def rule_options(function):
+    """The rule options shared by replay, audit and score."""
+    options = [
+        click.option("--jacoby", is_flag=True, help="Money play: gammons and backgammons count single while the cube is centred."),
+        click.option("--no-crawford", is_flag=True, help="Matches: no Crawford game."),
+        click.option("--beavers", is_flag=True, help="Money play: a doubled player may beaver (redouble at once)."),
+        click.option("--auto-doubles", type=click.IntRange(0, 10), default=0, metavar="N",
+                     help="Money play: up to N automatic doubles on equal opening rolls."),
+        click.option("--backgammon-counts", type=click.IntRange(1, 3), default=3, metavar="N",
+                     help="What a backgammon is worth, times the cube (2 where it counts as a gammon)."),
+        click.option("--cube-limit", type=click.IntRange(0), default=0, metavar="N",
+                     help="The highest cube value allowed (0: no limit)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def rules_from(jacoby, no_crawford, beavers, auto_doubles, backgammon_counts, cube_limit):
+    from bgcli.scoring import Rules
+
+    return Rules(crawford=not no_crawford, jacoby=jacoby, beavers=beavers, auto_doubles=auto_doubles,
+                 backgammon_counts=backgammon_counts, cube_limit=cube_limit)
+
+
+def replays_of(path: str, rules):
+    """The replays of every match in ``path``; exit 2 when it cannot be read."""
+    from bgcli.transcript import replay_file
+
+    try:
+        return list(replay_file(path, rules))
+    except OSError as exc:
+        raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+    except BgcliError as exc:
+        raise Unreadable(str(exc)) from None
+
+
+class Unreadable(Failure):
+    exit_code = EXIT_UNREADABLE
+
+
+def main() -> None:
+    from bgcli.cli import matches, positions  # noqa: F401  (they register their commands)
+
+    cli(prog_name="bgcli")

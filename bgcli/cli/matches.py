@@ -1,0 +1,268 @@
+"""Commands on match files: replay, audit, score, export, view."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from bgcli.cli.common import (
+    EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Unreadable, cli, emit, home_option, json_option, replays_of,
+    rule_options, rules_from,
+)
+from bgcli.errors import BgcliError
+
+# --- replay -----------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@click.option("--boards", is_flag=True, help="Draw the position before every move.")
+@home_option
+@rule_options
+def replay(file, as_json, boards, home, **rule_args):
+    """List every action of a match file in order, with the position before it.
+
+    `--json` writes one object per action: match, game, line, player, action
+    (move, double, take, drop, beaver, resign, win), dice, play, and the
+    Position ID and Match ID of the state before it (player on roll first).
+
+    \b
+    Examples:
+        bgcli replay samples/sp05001_3pt.mat
+        bgcli replay --json samples/sp05001_3pt.mat | head -3
+        bgcli replay --boards samples/sp05001_3pt.mat | less
+    """
+    rules = rules_from(**rule_args)
+    for match in replays_of(file, rules):
+        for event in match.events:
+            if as_json:
+                emit(event.as_dict())
+                continue
+            click.echo(event_text(event))
+            if boards and event.action == "move":
+                from bgcli.render import ascii_board
+
+                click.echo(ascii_board(event.before, home=home))
+
+
+def event_text(event) -> str:
+    where = f"{event.line:>5}  game {event.game:<2} "
+    if event.action == "move":
+        dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
+        what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
+    elif event.action in ("win", "resign"):
+        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if event.action == "resign" else "")
+    elif event.action in ("double", "beaver"):
+        what = f"{event.action}s => {event.cube}" if event.cube else f"{event.action}s"
+    else:
+        what = f"{event.action}s"
+    ids = event.before.position.id() + (f":{event.match_id()}" if event.match_id() else "")
+    return f"{where}{event.player:<16} {what:<32} {ids}"
+
+
+# --- audit ------------------------------------------------------------------
+
+def expand_paths(paths) -> list[str]:
+    import glob
+    import os
+
+    found: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, _dirs, files in os.walk(path):
+                found += sorted(os.path.join(root, f) for f in files
+                                if f.lower().endswith((".mat", ".txt", ".gam", ".sgf")))
+        elif any(c in path for c in "*?[") and not os.path.exists(path):
+            found += sorted(glob.glob(path, recursive=True))
+        else:
+            found.append(path)
+    return found
+
+
+def audit_one(path: str, rules) -> dict:
+    """Audit one file: {"file", "problems", "error"?}; never raises on bad input."""
+    from bgcli.transcript import replay_file
+
+    try:
+        problems = [p.as_dict() for match in replay_file(path, rules, keep_events=False) for p in match.problems]
+        return {"file": path, "problems": problems}
+    except OSError as exc:
+        return {"file": path, "problems": [], "error": f"cannot read {path}: {exc.strerror or exc}"}
+    except BgcliError as exc:
+        return {"file": path, "problems": [], "error": str(exc)}
+
+
+def _audit_job(args):
+    return audit_one(*args)
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, metavar="FILE...")
+@json_option
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Audit files on N cores.")
+@rule_options
+def audit(paths, as_json, jobs, **rule_args):
+    """Check match files: every roll and play, the cube and the results.
+
+    FILE may be files, directories (searched for .mat, .txt, .gam and .sgf
+    files) and globs. Every problem is reported with file, line, game, move,
+    player, kind and a message; the audit goes on past every problem.
+    Exit status: 0 all files clean, 1 problems found, 2 a file could not be
+    read.
+
+    \b
+    Examples:
+        bgcli audit samples/sp05001_3pt.mat
+        bgcli audit --json --jobs 2 samples/
+    """
+    rules = rules_from(**rule_args)
+    files = expand_paths(paths)
+    if not files:
+        raise Unreadable(f"no match files found in {' '.join(paths)}")
+    tasks = [(f, rules) for f in files]
+    if jobs > 1 and len(files) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = pool.map(_audit_job, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
+            reports = list(progress(results, len(tasks)))
+    else:
+        reports = list(progress(map(_audit_job, tasks), len(tasks)))
+    status = 0
+    for report in reports:
+        if "error" in report:
+            status = EXIT_UNREADABLE
+            click.echo(f"Error: {report['error']}", err=True)
+        elif report["problems"] and status == 0:
+            status = EXIT_PROBLEMS
+        if as_json:
+            emit(report)
+        else:
+            for p in report["problems"]:
+                who = f" ({p['player']})" if p["player"] else ""
+                move = f" move {p['move']}" if p["move"] else ""
+                click.echo(f"{report['file']}:{p['line']}: game {p['game']}{move}{who}: {p['kind']}: {p['message']}")
+    if not as_json:
+        bad = sum(1 for r in reports if r["problems"])
+        total = sum(len(r["problems"]) for r in reports)
+        unread = sum(1 for r in reports if "error" in r)
+        summary = (f"{len(reports) - unread} file{'s' if len(reports) - unread != 1 else ''} checked, "
+                   f"{total} problem{'s' if total != 1 else ''} in {bad} file{'s' if bad != 1 else ''}")
+        if unread:
+            summary += f"; {unread} file{'s' if unread != 1 else ''} could not be read"
+        click.echo(summary, err=True)
+    sys.exit(status)
+
+
+def progress(items, total: int):
+    """A progress bar on stderr for many files, when stderr is a terminal."""
+    if total < 5 or not sys.stderr.isatty():
+        yield from items
+        return
+    with click.progressbar(items, length=total, file=sys.stderr, label="auditing") as bar:
+        yield from bar
+
+
+# --- score ------------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+@rule_options
+def score(file, as_json, **rule_args):
+    """Show a match's games and score: winner, how, cube, points, Crawford.
+
+    Scores are points won, not capped at the match length; money sessions
+    show the totals.
+
+    \b
+    Examples:
+        bgcli score samples/sp05001_3pt.mat
+        bgcli score --json --jacoby samples/sp05007_money.mat
+    """
+    rules = rules_from(**rule_args)
+    matches = replays_of(file, rules)
+    for match in matches:
+        if as_json:
+            emit(match.score_dict())
+            continue
+        left, right = match.players
+        title = f"{match.length} point match" if match.length else "money session"
+        click.echo(f"{title}: {left} - {right}")
+        for r in match.results:
+            flag = "  (Crawford)" if r.crawford else ""
+            click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result:<12} cube {r.cube:<3} +{r.points:<3} "
+                       f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
+        winner = match.winner
+        a, b = match.score
+        click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
+
+
+# --- export -----------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--to", "to", type=click.Choice(("mat", "sgf", "json")), required=True, help="The format to write.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file (default: stdout).")
+@click.option("--notation", type=click.Choice(STYLES), default=None,
+              help="How plays are written where the format allows it (mat and json).")
+def export(file, to, output, notation):
+    """Convert a match file (.mat, .txt, .gam, .sgf or bgcli JSON) to another format.
+
+    `mat` is exactly the layout GNU Backgammon writes, whatever dialect was
+    read; `sgf` is gnubg's SGF (GM[6]); `json` is one document per match with
+    every action, its position and Match ID before it, and the results.
+
+    \b
+    Examples:
+        bgcli export samples/galaxy_match3029786.txt --to mat
+        bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
+        bgcli export samples/sp05001_3pt.mat --to json --notation fibs
+    """
+    from bgcli.export import export_text, read_any
+
+    try:
+        records = read_any(file)
+    except OSError as exc:
+        raise Unreadable(f"cannot read {file}: {exc.strerror or exc}") from None
+    except BgcliError as exc:
+        raise Unreadable(str(exc)) from None
+    # the records keep the plays as written, so a file comes back in its own order
+    text = export_text(records, to, notation)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+
+
+# --- view -------------------------------------------------------------------
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True,
+              help="The HTML file to write.")
+@home_option
+@rule_options
+def view(file, output, home, **rule_args):
+    """Write one self-contained HTML page for a match file.
+
+    The page has the move list, a board that follows the selected move
+    (arrow keys step, n/p jump between problems), the score and the audit's
+    problems marked where they happen. It needs no network.
+
+    \b
+    Example:
+        bgcli view samples/flawed_5pt.mat -o match.html
+    """
+    from bgcli.view import match_html
+
+    import os
+
+    matches = replays_of(file, rules_from(**rule_args))
+    page = match_html(matches, os.path.basename(file), home=home)
+    with open(output, "w", encoding="utf-8") as handle:
+        handle.write(page)
+    problems = sum(len(m.problems) for m in matches)
+    click.echo(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+
