@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Sequence
 from xml.sax.saxutils import escape
 
-from bgcli.ids import GameState, MatchState, match_id
+from bgcli.ids import match_id
+from bgcli.state import GameState, MatchState
 from bgcli.model import BAR, CHECKERS, OFF, Position
 
 DEFAULT_NAMES = ("player 0", "player 1")

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field, replace
 from typing import Iterator
 
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
-from bgcli.ids import GameState, MatchState, match_id
+from bgcli.ids import match_id
+from bgcli.state import GameState, MatchState
 from bgcli.model import CHECKERS, OFF, Position, legal_plays, play_key
 from bgcli.notation import apply_written, parse_play, parse_play_text, play_text
 from bgcli.scoring import RESULT_NAMES, Rules, crawford_game, game_kind, game_points

@@ -25,7 +25,8 @@ from string import Template
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
-from bgcli.ids import GameState, MatchState, match_id
+from bgcli.ids import match_id
+from bgcli.state import GameState, MatchState
 from bgcli.render import svg_board
 from bgcli.transcript import Event, GameResult, MatchReplay, Problem
 

@@ -20,8 +20,6 @@ from hypothesis import strategies as st
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
 from bgcli.ids import (
-    GameState,
-    MatchState,
     describe,
     fibs,
     gnubg_id,
@@ -35,6 +33,7 @@ from bgcli.ids import (
     xgid,
 )
 from bgcli.model import Position
+from bgcli.state import GameState, MatchState
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 PRINTOUTS = Path(__file__).parent / "data" / "gnubg_printouts.jsonl"

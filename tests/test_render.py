@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from bgcli.model import BAR, OFF, Position
 from bgcli.render import DEFAULT_NAMES, ascii_board, svg_board
 
-from bgcli.ids import GameState, MatchState, parse_gnubg_id
+from bgcli.ids import parse_gnubg_id
+from bgcli.state import GameState, MatchState
 
 BOARDS = Path(__file__).parent / "data" / "boards"
 CASES = json.loads((BOARDS / "cases.json").read_text())

@@ -24,7 +24,7 @@ from bgcli.ids import match_id
 from bgcli.model import BAR
 from bgcli.render import svg_board
 from bgcli.transcript import replay_file
-from bgcli.ids import GameState
+from bgcli.state import GameState
 from bgcli.model import Position
 from bgcli.view import _picture, _runs, match_html, unpack_board, view_file
 

@@ -1,0 +1,68 @@
+"""Game and match state: the position with the cube, score, dice and turn.
+
+Core state, below every format: the identifiers (bgcli.ids) read and write
+it, the replay keeps it, the drawings show it. Players are numbered as gnubg
+numbers them: player 1 is drawn at the bottom, player 0 at the top; a
+``GameState``'s position is seen from the side of ``match.on_roll``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgcli.model import Position
+
+GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
+RESIGNATIONS = ("none", "single", "gammon", "backgammon")
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Every field of gnubg's Match ID, with gnubg's player numbers 0 and 1,
+    and a few more that XGID and FIBS carry."""
+
+    cube: int = 1  # cube value (1, 2, 4, ...)
+    cube_owner: int = -1  # -1 centred, else 0 or 1
+    on_roll: int = 1  # Match ID bit 6: player on roll (or who rolled)
+    crawford: bool = False
+    game_state: int = 1  # 0 none, 1 playing, 2 over, 3 resigned, 4 dropped
+    turn: int = 1  # bit 11: whose decision
+    doubled: bool = False
+    resign: int = 0  # 0 none, 1 single, 2 gammon, 3 backgammon
+    dice: tuple[int, int] = (0, 0)
+    match_length: int = 0  # 0 = money
+    score: tuple[int, int] = (0, 0)  # points of player 0 and player 1
+    jacoby: bool = True  # bit 66 is set when Jacoby is NOT in force
+    beavers: bool = False  # XGID money flag bit 1
+    cube_limit: int = 1024  # XGID maxcube (as a value: 2 ** maxcube; 1 = cubeless)
+    names: tuple[str, str] = ("", "")  # names of player 0 and player 1 (FIBS)
+
+    def problem(self) -> str:
+        """Why these fields cannot be written as a Match ID, or ''."""
+        if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 1 << 15:
+            return f"cube value {self.cube} is not a power of two up to 32768"
+        if self.cube_owner not in (-1, 0, 1):
+            return f"cube owner {self.cube_owner} is not -1, 0 or 1"
+        if self.on_roll not in (0, 1) or self.turn not in (0, 1):
+            return "player on roll and player to decide must be 0 or 1"
+        if not 0 <= self.game_state <= 4:
+            return f"game state {self.game_state} is not 0 to 4"
+        if not 0 <= self.resign <= 3:
+            return f"resignation {self.resign} is not 0 to 3"
+        if len(self.dice) != 2 or not all(0 <= d <= 6 for d in self.dice) or (0 in self.dice and self.dice != (0, 0)):
+            return f"dice {self.dice} are not two numbers from 1 to 6 (or 0 0 before the roll)"
+        if not 0 <= self.match_length < 1 << 15:
+            return f"match length {self.match_length} is out of range"
+        if not all(0 <= s < 1 << 15 for s in self.score):
+            return f"score {self.score} is out of range"
+        if self.match_length and max(self.score) >= self.match_length and self.game_state == 1:
+            return f"score {self.score[0]}-{self.score[1]} has already reached the match length {self.match_length}"
+        return ""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A position with its match context; the position is seen from the
+    side of ``match.on_roll``."""
+
+    position: Position
+    match: MatchState = MatchState()  # frozen, so one shared default is safe
