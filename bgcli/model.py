@@ -259,6 +259,9 @@ class Step:
     end: Point
     hit: bool = False
 
+    def __str__(self) -> str:
+        return f"{_point_text(self.start)}/{_point_text(self.end)}" + ("*" if self.hit else "")
+
 
 class Play:
     """A legal play: the steps in the order they can be played, and the
@@ -345,8 +348,95 @@ class Play:
         return f"Play(steps={self.steps!r}, result={self.result!r})"
 
     def __str__(self) -> str:
-        from bgcli.notation import play_text
-        return play_text(self)
+        # plain steps; bgcli.notation.play_text writes the notations
+        return " ".join(map(str, self.steps))
+
+
+# --- Moving checkers: the one place that applies and explains a step -----------
+
+class Board:
+    """A mutable copy of a position, from the mover's side, for trying steps.
+
+    Every rule of moving one checker lives here: a checker on the start, an
+    open landing, and (``strict``) the rules that depend on the order of the
+    steps: the bar first, bearing off only with every checker home, and a
+    larger die bearing off only from the highest point. The legal-play
+    generator below applies the same rules on integers, for speed; the tests
+    check the two against each other and against gnubg.
+    """
+
+    __slots__ = ("me", "opp")
+
+    def __init__(self, position: Position):
+        self.me = list(position.player)
+        self.opp = list(position.opponent)
+
+    def position(self) -> Position:
+        return Position(tuple(self.me), tuple(self.opp))
+
+    def problem(self, start: Point, end: Point, die: int = 0, strict: bool = True, landing: bool = True) -> str:
+        """Why one checker cannot go from ``start`` to ``end`` now, or ''.
+        ``die`` 0 is a step of unknown dice; ``landing`` False says the
+        point is only passed on the way (for the reason's wording)."""
+        if not (0 < start <= BAR and 0 <= end < start):
+            return shape_problem(start, end) or f"{_point_text(start)}/{_point_text(end)} is not a step"
+        if self.me[start] == 0:
+            return f"no checker on {_point_text(start)}"
+        if end and self.opp[25 - end] >= 2:
+            return f"{'lands on' if landing else 'passes'} {end}, which the opponent holds"
+        if strict:
+            if start != BAR and self.me[BAR]:
+                return f"{_point_text(start)}/{_point_text(end)} moves while a checker is on the bar"
+            if end == OFF:
+                if any(self.me[7:26]):
+                    return f"{_point_text(start)}/off bears off while checkers are outside the home board"
+                if die > start and any(self.me[start + 1:7]):
+                    higher = max(p for p in range(start + 1, 7) if self.me[p])
+                    return f"{_point_text(start)}/off bears off with a {die} while a checker is on {higher}"
+        return ""
+
+    def move(self, start: Point, end: Point) -> bool:
+        """Move one checker (the caller checked ``problem``); return whether it hit."""
+        self.me[start] -= 1
+        self.me[end] += 1
+        if end and self.opp[25 - end] == 1:
+            self.opp[25 - end] = 0
+            self.opp[BAR] += 1
+            return True
+        return False
+
+
+def shape_problem(start: Point, end: Point) -> str:
+    """Why a written hop cannot be a move at all, whatever the position, or ''."""
+    if start == OFF:
+        return f"{_point_text(start)}/{_point_text(end)} starts from off"
+    if end == BAR:
+        return f"{_point_text(start)}/{_point_text(end)} ends on the bar"
+    if end >= start:
+        return f"{_point_text(start)}/{_point_text(end)} moves backwards"
+    return ""
+
+
+def run_steps(
+    position: Position,
+    steps: Iterable[tuple[Point, Point, int]],
+    strict: bool = True,
+    written: frozenset[Point] = frozenset(),
+) -> tuple[Position | None, tuple[Step, ...], str]:
+    """Play die-steps ``(start, end, die)`` in the order given on a Board.
+
+    Returns ``(result, steps with hit flags, "")`` or ``(None, (), reason)``.
+    ``written`` holds the points a player wrote, so that a reason tells a
+    landing from a point passed on the way.
+    """
+    board = Board(position)
+    out = []
+    for start, end, die in steps:
+        reason = board.problem(start, end, die, strict, not written or end in written)
+        if reason:
+            return None, (), reason
+        out.append(Step(start, end, board.move(start, end)))
+    return board.position(), tuple(out), ""
 
 
 def apply_steps(position: Position, steps: Iterable[Step | tuple[int, int]]) -> Position:
@@ -357,22 +447,38 @@ def apply_steps(position: Position, steps: Iterable[Step | tuple[int, int]]) -> 
     Used to go on after an illegal play; raises IllegalPlayError when a start
     holds no checker or an end is held by two or more opponent checkers.
     """
-    player, opponent = list(position.player), list(position.opponent)
+    board = Board(position)
     for step in steps:
         start, end = (step.start, step.end) if isinstance(step, Step) else step
-        where = f"illegal step {_point_text(start)}/{_point_text(end)} in {position.id_or_board()}"
-        if not (isinstance(start, int) and isinstance(end, int) and 0 < start <= 25 and 0 <= end < start):
-            raise IllegalPlayError(f"{where}: a step goes down from a point or the bar (25) to a point or off (0)")
-        if not player[start]:
-            raise IllegalPlayError(f"{where}: no checker on {_point_text(start)}")
-        if end and opponent[25 - end] >= 2:
-            raise IllegalPlayError(f"{where}: point {end} is held by the opponent")
-        player[start] -= 1
-        player[end] += 1
-        if end and opponent[25 - end] == 1:
-            opponent[25 - end] = 0
-            opponent[BAR] += 1
-    return Position(tuple(player), tuple(opponent))
+        if not (isinstance(start, int) and isinstance(end, int)):
+            start, end = -1, -1
+        reason = board.problem(start, end, strict=False)
+        if reason:
+            where = f"illegal step {_point_text(start)}/{_point_text(end)} in {position.id_or_board()}"
+            if not 0 < start <= 25 or not 0 <= end < start:
+                reason = "a step goes down from a point or the bar (25) to a point or off (0)"
+            elif reason.startswith("lands on"):
+                reason = f"point {end} is held by the opponent"
+            raise IllegalPlayError(f"{where}: {reason}")
+        board.move(start, end)
+    return board.position()
+
+
+def die_for(start: Point, end: Point, free: Sequence[int]) -> int | None:
+    """The die of ``free`` that plays the hop start -> end in one step: the
+    exact distance or, bearing off, the smallest larger die; None if none."""
+    distance = start - end
+    if distance in free:
+        return distance
+    if end == OFF:
+        return min((d for d in free if d > distance), default=None)
+    return None
+
+
+def roll_dice(dice: Sequence[int]) -> list[int]:
+    """The dice a roll gives to play: four of a double, else the two."""
+    high, low = dice
+    return [high] * 4 if high == low else [high, low]
 
 
 def play_key(position: Position, moves: Iterable[tuple[int, int]]) -> int | None:

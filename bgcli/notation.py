@@ -40,7 +40,9 @@ from lark import Token, Transformer
 
 from bgcli import grammar
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
-from bgcli.model import BAR, OFF, Dice, Play, Point, Position, Step, legal_plays, parse_dice
+from bgcli.model import (
+    BAR, OFF, Board, Dice, Play, Point, Position, Step, legal_plays, parse_dice, roll_dice, run_steps, shape_problem,
+)
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
 
@@ -241,81 +243,6 @@ def _slow_parse(text: str) -> WrittenPlay:
 
 # --- applying written steps ----------------------------------------------------------
 
-@dataclass
-class _Board:
-    """Mutable copy of a position for trying steps, from the mover's side."""
-
-    me: list[int]
-    opp: list[int]
-
-    @classmethod
-    def of(cls, position: Position) -> "_Board":
-        return cls(list(position.player), list(position.opponent))
-
-    def position(self) -> Position:
-        return Position(tuple(self.me), tuple(self.opp))
-
-    def blocked(self, point: Point) -> bool:
-        return 0 < point < 25 and self.opp[25 - point] >= 2
-
-    def move(self, start: Point, end: Point) -> bool:
-        """Move one checker; return whether it hit."""
-        self.me[start] -= 1
-        self.me[end] += 1
-        if 0 < end < 25 and self.opp[25 - end] == 1:
-            self.opp[25 - end] = 0
-            self.opp[BAR] += 1
-            return True
-        return False
-
-
-def _hop_problem(start: Point, end: Point) -> str:
-    """Why a written hop cannot be a move at all, or ''."""
-    if start == OFF:
-        return f"{_name(start)}/{_name(end)} starts from off"
-    if end == BAR:
-        return f"{_name(start)}/{_name(end)} ends on the bar"
-    if end >= start:
-        return f"{_name(start)}/{_name(end)} moves backwards"
-    return ""
-
-
-def _name(point: Point) -> str:
-    return point_name(point)
-
-
-def _run(position: Position, steps: Sequence[tuple[Point, Point, int]], strict: bool, written=frozenset()):
-    """Play die-steps ``(start, end, die)`` in the order given.
-
-    Returns ``(result, steps with hit flags, "")`` or ``(None, (), reason)``.
-    Always checked: a checker on the start point, an open landing point.
-    ``strict`` adds the rules that depend on the order: the bar first, bearing
-    off only with every checker home, and a larger die bearing off only from
-    the highest point. (``die`` 0 means a written hop of unknown dice.)
-    ``written`` holds the written points, to tell a landing from a point
-    passed on the way in the reason.
-    """
-    board = _Board.of(position)
-    out = []
-    for start, end, die in steps:
-        if board.me[start] == 0:
-            return None, (), f"no checker on {_name(start)}"
-        if board.blocked(end):
-            verb = "lands on" if end in written or not written else "passes"
-            return None, (), f"{verb} {end}, which the opponent holds"
-        if strict:
-            if start != BAR and board.me[BAR]:
-                return None, (), f"{_name(start)}/{_name(end)} moves while a checker is on the bar"
-            if end == OFF:
-                if any(board.me[7:26]):
-                    return None, (), f"{_name(start)}/off bears off while checkers are outside the home board"
-                if die > start and any(board.me[start + 1:7]):
-                    higher = max(p for p in range(start + 1, 7) if board.me[p])
-                    return None, (), f"{_name(start)}/off bears off with a {die} while a checker is on {higher}"
-        out.append(Step(start, end, board.move(start, end)))
-    return board.position(), tuple(out), ""
-
-
 def _descending(steps: Sequence[tuple[Point, Point, int]]):
     """The steps with the highest start first: if any order of these steps
     can be played, this one can (every step goes down the board, so it
@@ -362,8 +289,7 @@ def _assignments(hops: list[tuple[Point, Point]], dice: tuple[int, ...]):
 
 
 def _roll(dice: Dice) -> tuple[int, ...]:
-    high, low = dice
-    return (high,) * 4 if high == low else (high, low)
+    return tuple(roll_dice(dice))
 
 
 def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence[int] | None = None) -> Position | None:
@@ -379,7 +305,7 @@ def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence
     if isinstance(written, str):
         written = parse_play_text(written)
     hops = written.hops()
-    if any(_hop_problem(s, e) for s, e in hops):
+    if any(shape_problem(s, e) for s, e in hops):
         return None
     roll = dice if dice is not None else written.dice
     if roll is not None:
@@ -393,14 +319,14 @@ def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence
             shown = {p for hop in hops for p in hop}
             best = None
             for steps in _assignments(hops, tuple(sorted(_roll(rolled)))):
-                result, done, _ = _run(position, _descending(steps), strict=False)
+                result, done, _ = run_steps(position, _descending(steps), False)
                 if result is not None:
                     unwritten = sum(1 for step in done if step.hit and step.end not in shown)
                     if best is None or unwritten < best[0]:
                         best = (unwritten, result)
             if best is not None:
                 return best[1]
-    result, _, _ = _run(position, _descending([(s, e, 0) for s, e in hops]), strict=False)
+    result, _, _ = run_steps(position, _descending([(s, e, 0) for s, e in hops]), False)
     return result
 
 
@@ -457,7 +383,7 @@ def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, pl
     if not plays:
         raise illegal("no play is possible with this roll: the checkers cannot move")
     for start, end in hops:
-        problem = _hop_problem(start, end)
+        problem = shape_problem(start, end)
         if problem:
             raise illegal(problem)
 
@@ -475,9 +401,9 @@ def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, pl
     tried = False
     for steps in _assignments(hops, roll):
         tried = True
-        result, done, reason = _run(position, steps, True, written_points)
+        result, done, reason = run_steps(position, steps, True, written_points)
         if result is None:
-            result, done, reason = _run(position, _descending(steps), True, written_points)
+            result, done, reason = run_steps(position, _descending(steps), True, written_points)
         if result is None:
             failures.append(reason)
             continue
@@ -543,7 +469,7 @@ def _length_reason(hops, dice: Dice, roll: tuple[int, ...]) -> str:
         splits = [order for order, _ in _die_splits(start, end, roll)]
         if not splits:
             pips = start - end
-            where = f"{_name(start)}/{_name(end)}"
+            where = f"{point_name(start)}/{point_name(end)}"
             if end == OFF:
                 return f"{where} needs at least {pips} pips to bear off, more than the dice {dice[0]}{dice[1]} give"
             return f"{where} is {pips} pip{'s' if pips != 1 else ''}, which no die or sum of the dice {dice[0]}{dice[1]} makes"
@@ -565,8 +491,9 @@ def _best_pips(position: Position, dice: Dice, most: int) -> int:
 
 def _can_play(position: Position, die: int) -> bool:
     """Whether one step of ``die`` can be played."""
+    board = Board(position)
     starts = [BAR] if position.player[BAR] else [p for p in range(24, 0, -1) if position.player[p]]
-    return any(_run(position, [(s, max(s - die, OFF), die)], strict=True)[0] is not None for s in starts)
+    return any(not board.problem(s, max(s - die, OFF), die) for s in starts)
 
 
 def _shortfall_reason(shortfalls: list[tuple[int, int]], most: int, dice: Dice) -> str:
