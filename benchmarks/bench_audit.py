@@ -35,7 +35,7 @@ def count_games(paths) -> int:
 def in_process(paths) -> float:
     sys.path.insert(0, str(ROOT))
     from bgcli.scoring import Rules
-    from bgcli.transcript import replay_file
+    from bgcli.match.files import replay_file
 
     start = time.perf_counter()
     for path in paths:

@@ -11,11 +11,28 @@ several team members with their own cubes scores each pairing on its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
 
 from bgcli.model import BAR, CHECKERS, OFF, Position
 
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
 RESULT_NAMES = {SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}
+
+
+class Outcome(str, Enum):
+    """How a game ended."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    DROP = "drop"
+    RESIGNATION = "resignation"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+OUTCOME_OF_KIND = {SINGLE: Outcome.SINGLE, GAMMON: Outcome.GAMMON, BACKGAMMON: Outcome.BACKGAMMON}
 
 
 @dataclass(frozen=True)
@@ -67,9 +84,25 @@ def game_points(kind: int, cube: int, rules: Rules, cube_centred: bool) -> int:
         multiplier = rules.backgammon_counts
     else:
         multiplier = kind
-    if rules.jacoby and not rules.match_length and cube_centred:
+    if jacoby_applies(rules, cube_centred):
         multiplier = 1
     return cube * multiplier
+
+
+def jacoby_applies(rules: Rules, cube_centred: bool) -> bool:
+    """Whether gammons count single now: money play, Jacoby on, cube centred."""
+    return rules.jacoby and not rules.match_length and cube_centred
+
+
+def resignation_values(cube: int, rules: Rules, cube_centred: bool) -> list[int]:
+    """What a resignation may be worth, smallest first: a single game, a
+    gammon or a backgammon at the cube (only a single under Jacoby)."""
+    return sorted({game_points(kind, cube, rules, cube_centred) for kind in (SINGLE, GAMMON, BACKGAMMON)})
+
+
+def drop_points(cube_before: int) -> int:
+    """What a dropped double wins: the cube before the double."""
+    return cube_before
 
 
 def crawford_game(rules: Rules, score_before: tuple[int, int], previous_was_crawford_or_later: bool) -> bool:

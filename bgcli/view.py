@@ -28,7 +28,7 @@ from typing import Iterable, Sequence
 from bgcli.ids import match_id
 from bgcli.state import GameState, MatchState
 from bgcli.render import svg_board
-from bgcli.transcript import Event, GameResult, MatchReplay, Problem
+from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
 # page free of anything that looks like an address.
@@ -100,7 +100,7 @@ def _steps(replays: Sequence[MatchReplay]) -> list[_Step]:
             for event in events:
                 steps.append(_Step(len(steps), replay, game, event.line, event.before, event))
             last = events[-1]
-            if last.action not in ("win", "resign"):
+            if last.kind not in ("win", "resign"):
                 # no 'Wins' line: still let the user see where the game stopped
                 steps.append(_Step(len(steps), replay, game, last.line, _after(last), None))
     return steps
@@ -108,7 +108,7 @@ def _steps(replays: Sequence[MatchReplay]) -> list[_Step]:
 
 def _after(event: Event) -> GameState:
     """The state after a game's last recorded action."""
-    if event.action != "move" or event.after is None:
+    if event.kind != "move" or event.after is None:
         return event.before
     other = 1 - event.side
     match = replace(event.before.match, on_roll=other, turn=other, dice=(0, 0))
@@ -172,16 +172,18 @@ def _action_text(step: _Step) -> str:
     event = step.event
     if event is None:
         return "end of the recorded game"
-    if event.action == "move":
+    if event.kind == "move":
         return event.play or "(no move)"
-    if event.action == "double":
+    if event.kind == "double":
         return f"doubles to {event.cube or event.before.match.cube * 2}"
-    if event.action == "beaver":
+    if event.kind == "beaver":
         return f"beavers to {event.cube}" if event.cube else "beavers"
-    if event.action in ("take", "drop"):
-        return event.action + "s"
+    if event.kind in ("take", "drop"):
+        return event.kind.value + "s"
+    if event.kind == EventKind.ROLL:
+        return "(rolled, then resigned)"
     points = _plural(event.points or 0, "point")
-    return f"wins {points}" + (" (resignation)" if event.action == "resign" else "")
+    return f"wins {points}" + (" (resignation)" if event.kind == "resign" else "")
 
 
 def _where(step: _Step, several: bool) -> str:
@@ -195,7 +197,7 @@ def _where(step: _Step, several: bool) -> str:
         parts.append(f"move {event.move}")
     parts.append(f"line {event.line}")
     what = _action_text(step)
-    if event.action == "move":
+    if event.kind == "move":
         what = f"rolls {event.dice[0]}{event.dice[1]} and plays {what}" if event.play else \
                f"rolls {event.dice[0]}{event.dice[1]} and does not move"
     return ", ".join(parts) + f": {event.player} {what}"
@@ -292,7 +294,7 @@ def _json_for_script(value) -> str:
 
 def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") -> str:
     """One self-contained HTML page showing ``replays`` (from
-    ``bgcli.transcript.replay_file``): summary, problems, move list and a
+    ``bgcli.match.replay_file``): summary, problems, move list and a
     board that follows the selected row. ``home`` is ``"right"`` or
     ``"left"``, as for ``bgcli.render.svg_board``."""
     if home not in ("right", "left"):
@@ -329,7 +331,7 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") 
 
 def view_file(path: str, rules=None, home: str = "right", title: str | None = None) -> str:
     """The page for every match of a transcript file (``bgcli view FILE``)."""
-    from bgcli.transcript import replay_file
+    from bgcli.match.files import replay_file
     import os
 
     return match_html(replay_file(path, rules), title or os.path.basename(path), home)

@@ -233,13 +233,16 @@ def match_states(draw) -> MatchState:
     else:
         score = (draw(st.integers(0, 40)), draw(st.integers(0, 40)))
     on_roll = draw(st.integers(0, 1))
-    doubled = draw(st.booleans())
+    # the Crawford game: a player one point from winning, and nobody may double
+    crawford = bool(length) and length - 1 in score and draw(st.booleans())
+    doubled = not crawford and draw(st.booleans())
     dice = (0, 0) if doubled else draw(st.sampled_from([(0, 0)] + [(a, b) for a in range(1, 7) for b in range(1, 7)]))
+    cube_log = 0 if crawford else draw(st.integers(0, 12))
     return MatchState(
-        cube=1 << draw(st.integers(0, 12)),
-        cube_owner=draw(st.sampled_from([-1, 0, 1])),
+        cube=1 << cube_log,
+        cube_owner=-1 if crawford else draw(st.sampled_from([-1, 0, 1])),
         on_roll=on_roll,
-        crawford=bool(length) and draw(st.booleans()),
+        crawford=crawford,
         game_state=draw(st.sampled_from([1, 1, 1, 0, 2, 3, 4])),
         turn=1 - on_roll if doubled else draw(st.sampled_from([on_roll, on_roll, 1 - on_roll])),
         doubled=doubled,
@@ -249,7 +252,7 @@ def match_states(draw) -> MatchState:
         score=score,
         jacoby=draw(st.booleans()),
         beavers=draw(st.booleans()),
-        cube_limit=1 << draw(st.integers(0, 12)),
+        cube_limit=1 << draw(st.integers(cube_log, 12)),  # XGID's maxcube holds the cube
         names=(draw(st.sampled_from(["gnubg", "Bob", "x_y"])), draw(st.sampled_from(["root", "Alice", "12"]))),
     )
 

@@ -1,4 +1,4 @@
-"""Tests of the Jellyfish match-file reader (bgcli/matchfile.py)."""
+"""Tests of the Jellyfish match-file reader (bgcli/match/mat.py)."""
 from __future__ import annotations
 
 import glob
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgcli import grammar, matchfile
+from bgcli import grammar
+from bgcli.match import mat as matchfile
 from bgcli.errors import BgcliError, MatchFileError
 
 DATA = Path(__file__).parent / "data" / "matchfiles"
@@ -160,9 +161,9 @@ def test_xg_bom_crlf_tags_cannot_move_and_question_marks():
     moves = first.actions
     assert moves[1].dice == (1, 6) and moves[1].play_text == "13/7 8/7"      # dice as written
     assert moves[3].kind == "dance" and moves[3].dice == (5, 5) and moves[3].side == 1
-    assert moves[7].kind == "unknown" and moves[7].dice == (2, 1)
+    assert moves[7].kind == "roll" and moves[7].dice == (2, 1)
     assert second.scores == (0, 2)
-    assert second.actions[2].kind == "unknown" and second.actions[2].dice == (4, 4)
+    assert second.actions[2].kind == "roll" and second.actions[2].dice == (4, 4)
     assert (second.actions[-1].kind, second.actions[-1].points, second.actions[-1].and_match) == ("wins", 2, True)
     # the same text read as str (BOM decoded into the first line) gives the same records
     again = matchfile.read_matches(raw.decode("utf-8"), str(DATA / "xg_bom_crlf.mat"))

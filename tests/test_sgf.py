@@ -1,4 +1,4 @@
-"""Tests of bgcli.sgf: reading and writing GNU Backgammon's SGF (GM[6]).
+"""Tests of bgcli.match.sgf: reading and writing GNU Backgammon's SGF (GM[6]).
 
 Golden data: tests/data/sgf/*.sgf were saved by gnubg 1.07 (make_sgf.py)
 from oracle self-play matches and a Galaxy match; reading one must replay
@@ -16,14 +16,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgcli import grammar, sgf
+from bgcli import grammar
+from bgcli.match import sgf
 from bgcli.errors import BgcliError, MatchFileError
-from bgcli.export import read_any
+from bgcli.match.files import read_any
 from bgcli.ids import match_id
-from bgcli.matchfile import DANCE, DOUBLE, MOVE, TAKE, WINS
+from bgcli.match.sgf import DANCE, DOUBLE, MOVE, TAKE, WINS
 from bgcli.scoring import Rules
-from bgcli.sgf import read_sgf, sgf_text
-from bgcli.transcript import replay_match
+from bgcli.match.sgf import read_sgf, sgf_text
+from bgcli.match.replay import replay_match
 
 DATA = Path(__file__).parent / "data" / "sgf"
 SHARED = Path(__file__).resolve().parent / "data"
@@ -39,8 +40,8 @@ GNUBG = "/usr/games/gnubg"
 
 
 def signature(replay):
-    events = [(e.game, e.side, e.action, e.dice, e.before.position.id(), match_id(e.before.match), e.points)
-              for e in replay.events]
+    events = [(e.game, e.side, e.kind, e.dice, e.before.position.id(), match_id(e.before.match), e.points)
+              for e in replay.events if e.kind != "roll"]   # XG's rolled-then-resigned: no cell in .mat or SGF
     results = [(r.winner_side, r.result, r.points, r.cube, r.crawford, r.score) for r in replay.results]
     return events, results, replay.length, replay.players
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bgcli.scoring import Rules
-from bgcli.transcript import replay_file
+from bgcli.match.files import replay_file
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 CORPUS = ORACLE.parent / "corpus"
@@ -30,7 +30,7 @@ def test_selfplay_replays_to_gnubg_positions_and_results(path):
     record = json.load(open(path[:-4] + ".json"))
     (replay,) = list(replay_file(path, rules_for(path)))
     assert replay.problems == []
-    moves = [e for e in replay.events if e.action == "move"]
+    moves = [e for e in replay.events if e.kind == "move"]
     expected_boards = [r["board"] for g in record["games"] for r in g["game"] if r["action"] == "move"]
     assert [e.before.position.id() for e in moves] == expected_boards
     expected_steps = [[tuple(s) for s in r.get("move") or []] for g in record["games"] for r in g["game"]
@@ -121,7 +121,7 @@ def test_opening_double_and_out_of_turn_and_dance(tmp_path):
 def test_a_play_legal_for_another_roll_is_a_wrong_roll(tmp_path):
     text = HEADER + "  1) 31: 24/18                   21: 13/11 24/23\n"
     problems = [(p.line, p.kind) for r in replay_file(write(tmp_path, text)) for p in r.problems]
-    assert problems == [(5, "dice")]
+    assert problems == [(5, "dice"), (5, "incomplete")]
 
 
 def test_illegal_play_goes_on_from_the_position_it_produced(tmp_path):
@@ -132,8 +132,8 @@ def test_illegal_play_goes_on_from_the_position_it_produced(tmp_path):
         "  2) 52: 20/15 15/13\n"
     )
     (replay,) = list(replay_file(write(tmp_path, text)))
-    assert [(p.line, p.kind) for p in replay.problems] == [(5, "play")]
-    moves = [e for e in replay.events if e.action == "move"]
+    assert [(p.line, p.kind) for p in replay.problems] == [(5, "play"), (6, "incomplete")]
+    moves = [e for e in replay.events if e.kind == "move"]
     assert len(moves) == 3
 
 
@@ -143,7 +143,8 @@ def test_cube_rules(tmp_path):
         "  2)  Takes                      Doubles => 4\n"
     )
     problems = [(p.line, p.kind) for r in replay_file(write(tmp_path, text)) for p in r.problems]
-    assert problems == [(6, "cube")]        # Bob doubles again while Alice owns the cube
+    # Bob doubles again while Alice owns the cube; the record stops there
+    assert problems == [(6, "cube"), (6, "incomplete")]
 
 
 def test_wrong_score_line_and_game_after_the_match(tmp_path):

@@ -23,7 +23,7 @@ from bgcli.errors import BgcliError
 from bgcli.ids import match_id
 from bgcli.model import BAR
 from bgcli.render import svg_board
-from bgcli.transcript import replay_file
+from bgcli.match.files import replay_file
 from bgcli.state import GameState
 from bgcli.model import Position
 from bgcli.view import _picture, _runs, match_html, unpack_board, view_file
@@ -134,7 +134,7 @@ def steps_expected(replays):
             by_game[event.game].append(event)
         for events in by_game.values():
             rows.extend(("event", e) for e in events)
-            if events[-1].action not in ("win", "resign"):
+            if events[-1].kind not in ("win", "resign"):
                 rows.append(("end", events[-1]))
     return rows
 
@@ -156,7 +156,7 @@ def test_page_structure_rows_and_boards():
         assert row["data-pid"] == event.before.position.id()
         assert row["data-mid"] == match_id(event.before.match)
         assert int(row["data-line"]) == event.line
-        if event.action == "move" and event.play:
+        if event.kind == "move" and event.play:
             assert event.play in row["text"]
     assert [int(r["data-step"]) for r in page.rows] == list(range(len(page.rows)))
     # the board data: one board per row, each exactly the SVG that render draws

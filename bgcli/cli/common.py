@@ -126,7 +126,7 @@ def rules_from(jacoby, no_crawford, beavers, auto_doubles, backgammon_counts, cu
 
 def replays_of(path: str, rules):
     """The replays of every match in ``path``; exit 2 when it cannot be read."""
-    from bgcli.transcript import replay_file
+    from bgcli.match.files import replay_file
 
     try:
         return list(replay_file(path, rules))

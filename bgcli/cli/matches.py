@@ -39,7 +39,7 @@ def replay(file, as_json, boards, home, **rule_args):
                 emit(event.as_dict())
                 continue
             click.echo(event_text(event))
-            if boards and event.action == "move":
+            if boards and event.kind == "move":
                 from bgcli.render import ascii_board
 
                 click.echo(ascii_board(event.before, home=home))
@@ -47,15 +47,19 @@ def replay(file, as_json, boards, home, **rule_args):
 
 def event_text(event) -> str:
     where = f"{event.line:>5}  game {event.game:<2} "
-    if event.action == "move":
+    kind = event.kind.value
+    if kind in ("move", "roll"):
         dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
-        what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
-    elif event.action in ("win", "resign"):
-        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if event.action == "resign" else "")
-    elif event.action in ("double", "beaver"):
-        what = f"{event.action}s => {event.cube}" if event.cube else f"{event.action}s"
+        if kind == "roll":
+            what = f"{dice}: (rolled, then resigned)"
+        else:
+            what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
+    elif kind in ("win", "resign"):
+        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == "resign" else "")
+    elif kind in ("double", "beaver"):
+        what = f"{kind}s => {event.cube}" if event.cube else f"{kind}s"
     else:
-        what = f"{event.action}s"
+        what = f"{kind}s"
     ids = event.before.position.id() + (f":{event.match_id()}" if event.match_id() else "")
     return f"{where}{event.player:<16} {what:<32} {ids}"
 
@@ -81,7 +85,7 @@ def expand_paths(paths) -> list[str]:
 
 def audit_one(path: str, rules) -> dict:
     """Audit one file: {"file", "problems", "error"?}; never raises on bad input."""
-    from bgcli.transcript import replay_file
+    from bgcli.match.files import replay_file
 
     try:
         problems = [p.as_dict() for match in replay_file(path, rules, keep_events=False) for p in match.problems]
@@ -219,7 +223,7 @@ def export(file, to, output, notation):
         bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
         bgcli export samples/sp05001_3pt.mat --to json --notation fibs
     """
-    from bgcli.export import export_text, read_any
+    from bgcli.match.files import export_text, read_any
 
     try:
         records = read_any(file)

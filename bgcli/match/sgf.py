@@ -11,7 +11,7 @@ resignation) and ``DT``/``PC``/``EV``. Every action is a node of its own:
 the bar, ``z`` off; a roll without pairs is a dance; ``W[double]``,
 ``B[take]``, ``B[drop]``.
 
-:func:`read_sgf` gives the same :class:`~bgcli.matchfile.MatchRecord` records
+:func:`read_sgf` gives the same :class:`~bgcli.match.records.MatchRecord` records
 as the .mat reader (plays in .mat text, ``13/8 13/11``; the line of each
 action is its node's line), so replay, audit, score and export work
 unchanged. The syntax is ``grammars/sgf.lark``; one Transformer walks the
@@ -27,10 +27,14 @@ from lark import Transformer, v_args
 
 from bgcli import grammar
 from bgcli.errors import MatchFileError
-from bgcli.export import _Item, _prepare
-from bgcli.matchfile import BEAVER, DANCE, DOUBLE, DROP, MOVE, TAKE, WINS, Action, GameRecord, MatchRecord
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
+from bgcli.match.replay import Event, EventKind, replay_match
+from bgcli.match.writing import GameToWrite, GameWriter, steps_to_write
 from bgcli.model import BAR, OFF
-from bgcli.transcript import MatchReplay
+from bgcli.scoring import Rules
+
+MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
+TAKE, DROP, WINS = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN
 
 GRAMMAR = "sgf"
 _SIDES = {"W": 0, "B": 1}
@@ -236,45 +240,60 @@ def read_sgf(text: str, path: str = "-") -> list[MatchRecord]:
 # Writing
 
 
-def _node(item: _Item) -> str | None:
-    event = item.event
+def _node(event: Event) -> str | None:
     ident = "WB"[event.side]
-    if item.roll_only:
+    if event.kind == EventKind.ROLL:
         return None    # a roll with no decision: gnubg's SGF has no node for it
-    if event.action == "move":
+    if event.kind == EventKind.MOVE:
+        assert event.dice is not None
         high, low = max(event.dice), min(event.dice)
-        hops = item.hops or []
-        return f"{ident}[{high}{low}" + "".join(_letter(a, event.side) + _letter(b, event.side) for a, b, _ in hops) + "]"
-    return f"{ident}[{event.action}]"
+        steps = steps_to_write(event) or []
+        return f"{ident}[{high}{low}" + "".join(_letter(s.start, event.side) + _letter(s.end, event.side) for s in steps) + "]"
+    return f"{ident}[{event.kind.value}]"
 
 
-def sgf_text(match: MatchRecord | MatchReplay, application: str | None = None) -> str:
-    """The match as gnubg saves it: one game tree per game."""
-    from bgcli import __version__
+class SgfWriter(GameWriter):
+    """A replay visitor that writes the match as gnubg saves it: one game
+    tree per game."""
 
-    replay, tags, games = _prepare(match)
-    app = application or f"bgcli:{__version__}"
-    lower = {k.lower(): v for k, v in tags.items()}
-    out = []
-    for index, game in enumerate(games):
-        root = (f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(app)}]MI[length:{replay.length}][game:{index}]"
-                f"[ws:{game.score[0]}][bs:{game.score[1]}]PW[{_escape(replay.players[0])}]PB[{_escape(replay.players[1])}]")
-        if index == 0:
+    def __init__(self, application: str | None = None):
+        super().__init__()
+        from bgcli import __version__
+
+        self.application = application or f"bgcli:{__version__}"
+        self.out: list[str] = []
+
+    def write_game(self, game: GameToWrite, index: int) -> None:
+        info = self.info
+        assert info is not None
+        lower = {k.lower(): v for k, v in info.tags.items()}
+        root = (f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(self.application)}]MI[length:{info.length}][game:{index - 1}]"
+                f"[ws:{game.start.score[0]}][bs:{game.start.score[1]}]PW[{_escape(info.players[0])}]PB[{_escape(info.players[1])}]")
+        if index == 1:
             if "eventdate" in lower:
                 root += f"DT[{_escape(lower['eventdate'].replace('.', '-'))}]"
             for tag, ident in (("event", "EV"), ("site", "PC"), ("round", "RO"), ("annotator", "AN")):
                 if tag in lower:
                     root += f"{ident}[{_escape(lower[tag])}]"
         rules = []
-        if replay.length and replay.rules.crawford:
+        if info.length and info.rules.crawford:
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")
-        if not replay.length and replay.rules.jacoby:
+        if not info.length and info.rules.jacoby:
             rules.append("Jacoby")
         if rules:
             root += f"RU[{':'.join(rules)}]"
         result = game.result
         if result is not None:
             root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == 'resignation' else ''}]"
-        nodes = [n for n in (_node(item) for item in game.items) if n is not None]
-        out.append(root + "".join("\n;" + n for n in nodes) + ")\n")
-    return "".join(out)
+        nodes = [n for n in (_node(event) for event in game.events) if n is not None]
+        self.out.append(root + "".join("\n;" + n for n in nodes) + ")\n")
+
+    def end_match(self) -> str:
+        text = "".join(self.out)
+        self.out = []
+        return text
+
+
+def sgf_text(record: MatchRecord, application: str | None = None, rules: Rules | None = None) -> str:
+    """One match as gnubg saves it: one game tree per game."""
+    return replay_match(record, rules=rules, visitor=SgfWriter(application))

@@ -1,0 +1,133 @@
+"""Match files: which format a file is, its records, its replays, and writing
+matches out in any format.
+
+Every path is opened once and read as a stream: a .mat file is never held
+whole, and a pipe (a path with no known extension, or ``-`` for standard
+input) is sniffed from the bytes already read, not opened again.
+"""
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from bgcli.errors import MatchFileError
+from bgcli.match import jsondoc, mat, sgf
+from bgcli.match.records import MatchRecord
+from bgcli.match.replay import MatchReplay, MatchVisitor, replay_match
+from bgcli.scoring import Rules
+
+
+class Format(str, Enum):
+    MAT = "mat"
+    SGF = "sgf"
+    JSON = "json"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+FORMATS = tuple(f.value for f in Format)
+_EXTENSIONS = {".sgf": Format.SGF, ".json": Format.JSON, ".mat": Format.MAT, ".txt": Format.MAT, ".gam": Format.MAT}
+
+
+def format_of_name(path: str) -> Format | None:
+    """The format an extension names, or None."""
+    return _EXTENSIONS.get(Path(path).suffix.lower())
+
+
+def format_of_head(head: bytes) -> Format:
+    """The format of a file by its first bytes."""
+    head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"("):
+        return Format.SGF
+    if head.startswith(b"{") or head.startswith(b"["):
+        return Format.JSON
+    return Format.MAT
+
+
+def sniff(path: str | Path) -> str:
+    """'sgf', 'json' or 'mat' by extension, else by the first bytes."""
+    path = str(path)
+    known = format_of_name(path)
+    if known is not None:
+        return known.value
+    try:
+        with open(path, "rb") as handle:
+            return format_of_head(handle.read(256)).value
+    except OSError:
+        return Format.MAT.value
+
+
+def decode(raw: bytes) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:   # old exports are often Latin-1
+        text = raw.decode("latin-1")
+    return text.lstrip("\ufeff")
+
+
+def _open(path: str) -> tuple[IO[bytes], bool]:
+    """The binary stream of ``path`` (``-``: standard input) and whether to close it."""
+    if path == "-":
+        return sys.stdin.buffer, False
+    return open(path, "rb"), True
+
+
+def iter_records(path: str | Path) -> Iterator[MatchRecord]:
+    """Stream the match records of a file of any format bgcli reads. Raises
+    OSError when it cannot be opened and MatchFileError when nothing in it
+    can be read as a match."""
+    path = str(path)
+    handle, close = _open(path)
+    try:
+        kind = format_of_name(path) if path != "-" else None
+        if kind is None:
+            peek = getattr(handle, "peek", None)
+            kind = format_of_head(peek(256)[:256] if peek is not None else b"")
+        if kind == Format.MAT:
+            yield from mat.iter_matches(handle, path)
+        elif kind == Format.SGF:
+            yield from sgf.read_sgf(decode(handle.read()), path)
+        else:
+            yield from jsondoc.read_json(decode(handle.read()), path)
+    finally:
+        if close:
+            handle.close()
+
+
+def read_any(path: str | Path) -> list[MatchRecord]:
+    """Every match in a file of any format bgcli reads."""
+    return list(iter_records(path))
+
+
+def replay_file(path: str | Path, rules: Rules | None = None, keep_events: bool = True) -> Iterator[MatchReplay]:
+    """Replay every match of a file, read as a stream; bad lines become
+    problems of kind 'syntax'. Raises MatchFileError when nothing in the
+    file can be read as a match."""
+    for number, record in enumerate(iter_records(path), 1):
+        yield replay_match(record, number, rules, keep_events)
+
+
+def visit_file(path: str | Path, visitor: MatchVisitor, rules: Rules | None = None) -> Iterator[object]:
+    """Replay every match of a file to ``visitor``; yields what its ``end_match`` returns."""
+    for number, record in enumerate(iter_records(path), 1):
+        yield replay_match(record, number, rules, visitor=visitor)
+
+
+def export_text(records: Iterable[MatchRecord], to: str, notation: str | None = None, rules: Rules | None = None) -> str:
+    """All matches in one format: 'mat' (concatenated, as BBGT files are),
+    'sgf' (one game tree per game) or 'json'."""
+    if to not in FORMATS:
+        raise ValueError(f"unknown format {to!r}: expected one of {', '.join(FORMATS)}")
+    records = list(records)
+    if to == Format.MAT:
+        return "".join(mat.mat_text(r, notation or "mat", rules=rules) for r in records)
+    if to == Format.SGF:
+        return "".join(sgf.sgf_text(r, rules=rules) for r in records)
+    return jsondoc.json_text(records, notation or "gnubg", rules)
+
+
+__all__ = ["FORMATS", "Format", "MatchFileError", "export_text", "iter_records", "read_any", "replay_file", "sniff",
+           "visit_file"]

@@ -1,0 +1,84 @@
+"""Match records: what a reader gives, before any rule is applied.
+
+Every match format (``mat``, ``sgf``, ``jsondoc``) reads into these plain
+records, keeping the line and column of everything so that the replay can
+say ``file:line`` about any problem. The replay (``bgcli.match.replay``)
+turns them into positions, events, results and problems.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from bgcli.errors import MatchFileError
+
+
+class ActionKind(str, Enum):
+    """What one cell of a transcript records."""
+
+    MOVE = "move"          # a roll and a play
+    DANCE = "dance"        # a roll with no play written (empty, "Cannot Move")
+    ROLL = "roll"          # XG's "63: ????": rolled, then resigned
+    ILLEGAL = "illegal"    # Snowie's "Illegal play (position)": a note, nothing to replay
+    DOUBLE = "double"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+    TAKE = "take"
+    DROP = "drop"
+    WIN = "wins"           # "Wins N points"
+    LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One cell of a move row: what one player did."""
+
+    line: int                 # 1-based line in the file
+    column: int               # 1-based column where the cell starts
+    move_number: int | None   # the row's "NN)", None on an unnumbered line
+    side: int                 # 0 = left column (first player), 1 = right column
+    kind: ActionKind
+    dice: tuple[int, int] | None = None   # as written, either order
+    play_text: str = ""       # the play as written ("13/8 13/11"); Snowie's position for ILLEGAL
+    cube: int | None = None   # Doubles/Beavers/Raccoons => N
+    points: int | None = None  # Wins/Losses N point(s)
+    and_match: bool = False   # "... and the match"
+    raw: str = ""             # the cell's text
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game: its header, score line and actions in file order."""
+
+    number: int
+    players: tuple[str, str]               # left, right; bare names
+    scores: tuple[int, int] | None         # before the game; None if unreadable
+    actions: tuple[Action, ...]
+    line: int                              # line of " Game N"
+    ratings: tuple[str | None, str | None] = (None, None)   # GridGammon's "Name,1623"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """One match (or money session, length 0) as read from a file."""
+
+    length: int
+    games: tuple[GameRecord, ...]
+    line: int                              # line of " N point match"
+    tags: dict[str, str] = field(default_factory=dict)     # ; [Name "value"] before the header
+    comments: tuple[tuple[int, str], ...] = ()             # (line, text) of every other comment
+    errors: tuple[MatchFileError, ...] = ()                # bad lines met while reading it
+    path: str = "-"
+
+    @property
+    def players(self) -> tuple[str, str]:
+        names = self.games[0].players if self.games else None
+        return (names[0], names[1]) if names else ("player 0", "player 1")
+
+    def site_is(self, name: str) -> bool:
+        """Whether the ``Site`` tag names ``name`` (case and spaces ignored)."""
+        wanted = name.replace(" ", "").lower()
+        return any(key.lower() == "site" and wanted in value.replace(" ", "").lower() for key, value in self.tags.items())

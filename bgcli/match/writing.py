@@ -1,0 +1,147 @@
+"""What every match writer shares: a replay visitor that hands over one game
+at a time, and the steps of a recorded play in the order to write them.
+
+The steps of a play are written in the order recorded when the record gives
+one die per step and that order replays to the legal play (so a gnubg file
+is written back line for line); otherwise in the order gnubg's importer
+uses, by decreasing start point, then decreasing end point. Hits are marked
+from the board, not from the text. An illegal play keeps what was written,
+as far as it can be applied.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from bgcli.errors import BgcliError
+from bgcli.match.replay import (
+    Event,
+    EventKind,
+    GameResult,
+    GameStart,
+    MatchStart,
+    MatchVisitor,
+    Unfinished,
+)
+from bgcli.model import Board, Position, Step, die_for, roll_dice
+from bgcli.notation import STYLES, parse_play_text, play_text
+
+
+@dataclass
+class GameToWrite:
+    """One game as a writer sees it: how it started, its events (results
+    aside) and its result."""
+
+    start: GameStart
+    events: list[Event] = field(default_factory=list)
+    result: GameResult | None = None
+
+    @property
+    def crawford(self) -> bool:
+        return self.result.crawford if self.result is not None else self.start.crawford
+
+    @property
+    def points(self) -> int:
+        """Points to write for the result: as recorded, so that an audit of
+        the export finds what an audit of the original finds."""
+        if self.result is None:
+            return 0
+        return self.result.written_points if self.result.written_points is not None else self.result.points
+
+
+class GameWriter(MatchVisitor):
+    """A visitor that collects each game and calls :meth:`write_game`."""
+
+    def __init__(self) -> None:
+        self.info: MatchStart | None = None
+        self.game: GameToWrite | None = None
+        self.index = 0
+
+    def begin_match(self, match: MatchStart) -> None:
+        self.info = match
+        self.index = 0
+
+    def begin_game(self, game: GameStart) -> None:
+        self.game = GameToWrite(game)
+
+    def event(self, event: Event) -> None:
+        if event.kind not in (EventKind.WIN, EventKind.RESIGN) and self.game is not None:
+            self.game.events.append(event)
+
+    def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:
+        assert self.game is not None
+        if isinstance(result, GameResult):
+            self.game.result = result
+        self.index += 1
+        self.write_game(self.game, self.index)
+        self.game = None
+
+    def write_game(self, game: GameToWrite, index: int) -> None:
+        raise NotImplementedError
+
+
+def check_style(notation: str) -> None:
+    if notation not in STYLES:
+        raise ValueError(f"unknown notation {notation!r}: expected one of {', '.join(STYLES)}")
+
+
+def steps_to_write(event: Event) -> list[Step] | None:
+    """The steps of a move event in the order to write them (see the module
+    docstring); None when the recorded text cannot be played at all."""
+    before = event.before.position
+    text = event.record.play_text if event.record is not None else event.play
+    written = _written_hops(text)
+    legal = event.legal
+    if legal is not None:
+        if written:
+            done = _apply_hops(before, written, event.dice)
+            if done is not None and done[1] == legal.result:
+                return done[0]
+        ordered = sorted(((s.start, s.end) for s in legal.steps), key=lambda se: (-se[0], -se[1]))
+        done = _apply_hops(before, ordered, None)
+        return done[0] if done is not None else list(legal.steps)
+    if written is not None:
+        done = _apply_hops(before, written, None)
+        return done[0] if done is not None else [Step(a, b) for a, b in written]
+    return None
+
+
+def play_in(style: str, event: Event, steps: Sequence[Step] | None) -> str:
+    """A move's play in a notation: .mat pairs in writing order, else the
+    canonical text of the legal play, else what was recorded."""
+    if style == "mat":
+        return steps_text(steps) if steps is not None else event.play
+    if event.legal is not None:
+        return play_text(event.legal, style)
+    return event.play
+
+
+def steps_text(steps: Sequence[Step]) -> str:
+    return " ".join(f"{s.start}/{s.end}" + ("*" if s.hit else "") for s in steps)
+
+
+def _written_hops(text: str) -> list[tuple[int, int]] | None:
+    if not text:
+        return []
+    try:
+        return parse_play_text(text).hops()
+    except BgcliError:
+        return None
+
+
+def _apply_hops(position: Position, hops: Sequence[tuple[int, int]], dice) -> tuple[list[Step], Position] | None:
+    """Play the hops in order on the model's Board; None if one cannot be
+    made (or, with dice, is not one die's move)."""
+    board = Board(position)
+    free = roll_dice(dice) if dice else None
+    out = []
+    for start, end in hops:
+        if board.problem(start, end, strict=False):
+            return None
+        if free is not None:
+            die = die_for(start, end, free)
+            if die is None:
+                return None
+            free.remove(die)
+        out.append(Step(start, end, board.move(start, end)))
+    return out, board.position()
