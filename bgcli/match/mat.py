@@ -17,6 +17,7 @@ Writing (:class:`MatWriter`) is a replay visitor: see the docstring there.
 from __future__ import annotations
 
 import datetime
+import functools
 import operator
 import re
 from dataclasses import dataclass
@@ -201,25 +202,28 @@ def _fast_row(text: str) -> list[Segment] | None:
     return [Segment(int(number), found.end(1) + 1, cells)]
 
 
+_new_cell = functools.partial(tuple.__new__, Cell)   # a NamedTuple's own __new__ is slow
+
+
 def _fast_cell(span: tuple[int, int], fields: tuple) -> Cell:
     start, end = span
     roll, play, dance, unknown, double, take, drop, wins, and_match, loses = fields
     if roll:
         dice = (int(roll[0]), int(roll[1]))
         if play:
-            return Cell(MOVE, start, end, dice, play.strip(), None, None, False)
+            return _new_cell((MOVE, start, end, dice, play.strip(), None, None, False))
         if unknown:
-            return Cell(UNKNOWN, start, end, dice, "", None, None, False)
-        return Cell(DANCE, start, end, dice, "", None, None, False)
+            return _new_cell((UNKNOWN, start, end, dice, "", None, None, False))
+        return _new_cell((DANCE, start, end, dice, "", None, None, False))
     if double:
-        return Cell(DOUBLE, start, end, None, "", int(double), None, False)
+        return _new_cell((DOUBLE, start, end, None, "", int(double), None, False))
     if take:
-        return Cell(TAKE, start, end, None, "", None, None, False)
+        return _new_cell((TAKE, start, end, None, "", None, None, False))
     if drop:
-        return Cell(DROP, start, end, None, "", None, None, False)
+        return _new_cell((DROP, start, end, None, "", None, None, False))
     if wins:
-        return Cell(WINS, start, end, None, "", None, int(wins), and_match is not None)
-    return Cell(LOSES, start, end, None, "", None, int(loses), False)
+        return _new_cell((WINS, start, end, None, "", None, int(wins), and_match is not None))
+    return _new_cell((LOSES, start, end, None, "", None, int(loses), False))
 
 
 class _LineTransformer(Transformer):

@@ -31,6 +31,9 @@ class ActionKind(str, Enum):
     def __str__(self) -> str:
         return self.value
 
+    # Enum's own hash is a Python function; a kind is hashed once per action
+    __hash__ = str.__hash__
+
 
 @dataclass(frozen=True, slots=True)
 class Action:

@@ -421,6 +421,7 @@ class GameReplay:
         rules = self.rules
         self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
         self.cube_known = len(self.start_cubes) == 1
+        self.wants_events = match.visitor.wants_events
         self.handlers: dict[ActionKind, Callable[[Action], None]] = {
             ActionKind.MOVE: self.move, ActionKind.DANCE: self.move, ActionKind.ROLL: self.roll,
             ActionKind.DOUBLE: self.double, ActionKind.BEAVER: self.beaver, ActionKind.TAKE: self.take,
@@ -474,7 +475,8 @@ class GameReplay:
 
     # --- actions ------------------------------------------------------------
     def apply(self, action: Action) -> None:
-        self.last_line = max(self.last_line, action.line)
+        if action.line > self.last_line:
+            self.last_line = action.line
         handler = self.handlers.get(action.kind)
         if handler is None:
             return   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
@@ -506,7 +508,7 @@ class GameReplay:
             self.problem(action, ProblemKind.DICE,
                          f"the opening roll {dice[0]}{dice[1]} is a double: the first roll of a game never is")
         text = (action.play_text or "").strip()
-        wants = self.visitor.wants_events
+        wants = self.wants_events
         state = self.state(side, dice) if wants else None
         after, shown, legal = self.check_play(action, before, dice, text, wants)
         if state is not None:
@@ -520,13 +522,13 @@ class GameReplay:
 
     def roll(self, action: Action) -> None:
         """XG's rolled-then-resigned cell: nothing moves."""
-        if self.visitor.wants_events and action.dice:
+        if self.wants_events and action.dice:
             dice = (max(action.dice), min(action.dice))
             self.emit(action, EventKind.ROLL, self.state(action.side, dice), dice=dice)
 
     def double(self, action: Action) -> None:
         side, player = action.side, self.player(action.side)
-        if self.visitor.wants_events:
+        if self.wants_events:
             self.emit(action, EventKind.DOUBLE, self.state(side), cube=action.cube)
         if self.on_roll is not None and side != self.on_roll:
             self.problem(action, ProblemKind.TURN, f"{player} doubles out of turn: it is {self.player(self.on_roll)}'s turn")
@@ -555,11 +557,11 @@ class GameReplay:
         side = action.side
         if self.pending is None:
             self.problem(action, ProblemKind.CUBE, f"{self.player(side)} answers a double that was not offered")
-            if self.visitor.wants_events:
+            if self.wants_events:
                 self.emit(action, kind, self.state(1 - side))
             return None
         doubler = self.pending[0]
-        if self.visitor.wants_events:
+        if self.wants_events:
             state = self.state(doubler, doubled=True, turn=1 - doubler)
             self.emit(action, kind, state, cube=action.cube if kind == EventKind.BEAVER else None)
         if side == doubler:
@@ -643,7 +645,7 @@ class GameReplay:
                 self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} by resignation, but at cube "
                                                          f"{self.cube} a resignation is worth {allowed}")
                 expected = self.cube
-        if self.visitor.wants_events:
+        if self.wants_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
             self.emit(action, kind_, self.state(side), points=action.points)
         if rules.match_length and action.and_match and score[winner] + points < rules.match_length:
