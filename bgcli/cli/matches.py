@@ -177,13 +177,15 @@ def score(file, as_json, **rule_args):
     """Show a match's games and score: winner, how, cube, points, Crawford.
 
     Scores are points won, not capped at the match length; money sessions
-    show the totals.
+    show the totals. A game the record stops in is listed as unfinished.
 
     \b
     Examples:
         bgcli score samples/sp05001_3pt.mat
         bgcli score --json --jacoby samples/sp05007_money.mat
     """
+    from bgcli.match.replay import Unfinished
+
     rules = rules_from(**rule_args)
     matches = replays_of(file, rules)
     for match in matches:
@@ -193,9 +195,13 @@ def score(file, as_json, **rule_args):
         left, right = match.players
         title = f"{match.length} point match" if match.length else "money session"
         click.echo(f"{title}: {left} - {right}")
-        for r in match.results:
+        for r in match.games():
             flag = "  (Crawford)" if r.crawford else ""
-            click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result:<12} cube {r.cube:<3} +{r.points:<3} "
+            if isinstance(r, Unfinished):
+                click.echo(f"  game {r.game:<3} {'-':<16} {'unfinished':<12} cube {r.cube:<3} {'':<4} "
+                           f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
+                continue
+            click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "
                        f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
         winner = match.winner
         a, b = match.score

@@ -1,0 +1,129 @@
+"""Recording conventions of real archives that are not problems, and the
+ones that are: each on a small file written for it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from bgcli.cli import cli
+from bgcli.match.files import replay_file
+
+HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+OPENING = "  1) 31: 8/5 6/5                 21: 13/11 24/23\n"
+
+
+def problems(tmp_path, text: str, name: str = "m.mat") -> list[tuple[int, str]]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return [(p.line, p.kind.value) for replay in replay_file(str(path)) for p in replay.problems]
+
+
+# --- a roll with no play, then the end of the game: a resignation after rolling ------
+
+def test_a_roll_with_no_play_right_before_the_end_is_a_resignation(tmp_path):
+    text = HEADER + OPENING + "  2) 52:\n                                  Wins 1 point\n"
+    assert problems(tmp_path, text) == []
+
+
+def test_the_resignation_may_come_from_the_roller_too(tmp_path):
+    text = HEADER + OPENING + "  2) 52:\n      Wins 1 point\n"
+    assert problems(tmp_path, text) == []
+
+
+def test_a_roll_with_no_play_that_the_game_goes_on_after_is_a_dance(tmp_path):
+    text = HEADER + OPENING + "  2) 52:                          43: 13/9 13/10\n      Wins 1 point\n"
+    assert problems(tmp_path, text) == [(6, "dance")]
+
+
+def test_a_real_dance_before_the_end_is_no_problem_either(tmp_path):
+    # Bob on the bar against a closed board cannot move; Alice resigns next
+    text = HEADER + OPENING + "  2) 66: 24/18(2) 13/7(2)         21: 13/11 24/23\n      Wins 1 point\n"
+    found = problems(tmp_path, text)
+    assert (6, "dance") not in found
+
+
+# --- a transcript that starts in the middle of a match ------------------------------
+
+def test_a_transcript_may_start_in_the_middle_of_a_match(tmp_path):
+    text = (" 5 point match\n\n Game 4\n Alice : 2                      Bob : 1\n" + OPENING
+            + "      Wins 1 point\n\n Game 5\n Alice : 3                      Bob : 1\n" + OPENING
+            + "                                  Wins 1 point\n")
+    assert problems(tmp_path, text) == []
+
+
+def test_later_score_lines_are_checked_from_where_the_transcript_started(tmp_path):
+    text = (" 5 point match\n\n Game 4\n Alice : 2                      Bob : 1\n" + OPENING
+            + "      Wins 1 point\n\n Game 5\n Alice : 2                      Bob : 1\n" + OPENING
+            + "                                  Wins 1 point\n")
+    assert problems(tmp_path, text) == [(8, "score")]
+
+
+def test_a_wrong_score_line_is_one_problem_not_one_per_later_game(tmp_path):
+    games = []
+    scores = [(0, 0), (1, 0), (7, 7), (7, 8)]    # game 3's line is wrong; game 4 follows it
+    for number, (a, b) in enumerate(scores, 1):
+        games.append(f" Game {number}\n Alice : {a}                      Bob : {b}\n" + OPENING
+                     + ("      Wins 1 point\n" if number != 3 else "                                  Wins 1 point\n"))
+    text = " 15 point match\n\n" + "\n".join(games)
+    assert [kind for _, kind in problems(tmp_path, text)] == ["score"]
+
+
+def test_starting_at_match_point_a_double_says_the_crawford_game_is_past(tmp_path):
+    text = (" 5 point match\n\n Game 6\n Alice : 4                      Bob : 2\n" + OPENING
+            + "  2)  Doubles => 2                Drops\n      Wins 1 point\n")
+    assert problems(tmp_path, text) == []
+    # from the start of the match the same score is the Crawford game
+    opening = (" 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n" + OPENING
+               + "  2)  Doubles => 2                Drops\n      Wins 1 point\n")
+    assert problems(tmp_path, opening) == []
+
+
+# --- unfinished games ------------------------------------------------------------------
+
+def test_a_game_with_no_result_is_incomplete_at_its_last_line(tmp_path):
+    text = (HEADER + OPENING + "  2) 52: 13/8 13/11\n\n Game 2\n Alice : 0                      Bob : 0\n"
+            + OPENING + "      Wins 1 point\n")
+    # game 2 starts at 0-0: the unfinished game scored nothing
+    assert problems(tmp_path, text) == [(6, "incomplete")]
+
+
+def test_a_file_cut_off_in_a_game_is_incomplete(tmp_path):
+    assert problems(tmp_path, HEADER + OPENING) == [(5, "incomplete")]
+
+
+def test_score_lists_an_unfinished_game(tmp_path):
+    path = tmp_path / "cut.mat"
+    path.write_text(HEADER + OPENING + "      Wins 1 point\n\n Game 2\n Alice : 1                      Bob : 0\n"
+                    + OPENING, encoding="utf-8")
+    runner = CliRunner()
+    data = json.loads(runner.invoke(cli, ["score", "--json", str(path)]).output)
+    assert [(g["game"], g["result"], g["winner"]) for g in data["games"]] == [(1, "resignation", "Alice"),
+                                                                               (2, "unfinished", None)]
+    text = runner.invoke(cli, ["score", str(path)]).output
+    assert "game 2" in text and "unfinished" in text
+
+
+# --- Backgammon Galaxy's "points still needed" ----------------------------------------
+
+# Alice doubles, Bob takes, Alice resigns: at cube 2 that is worth 2, 4 or 6
+# points, and Bob needs 3 to win the match.
+WINNING = (" 3 point match\n\n Game 1\n Alice : 0                      Bob : 0\n" + OPENING
+           + "  2)  Doubles => 2                Takes\n")
+WINS_3 = " " * 34 + "Wins 3 points and the match\n"
+
+
+@pytest.mark.parametrize("prefix", ['; [Site "BackgammonGalaxy"]\n\n', '; [Site "Backgammon Galaxy"]\n\n'])
+def test_galaxy_files_may_write_the_points_still_needed(tmp_path, prefix):
+    text = prefix + WINNING + WINS_3
+    assert problems(tmp_path, text) == []
+
+
+def test_galaxy_layout_is_known_by_its_losses_lines(tmp_path):
+    text = WINNING + "  3)  Losses 3 points" + " " * 13 + WINS_3.lstrip()
+    assert problems(tmp_path, text) == []
+
+
+def test_other_files_must_write_what_the_game_is_worth(tmp_path):
+    assert problems(tmp_path, WINNING + WINS_3) == [(7, "points")]
