@@ -144,7 +144,9 @@ def describe(exc: UnexpectedInput, text: str) -> str:
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         return "unexpected end of input"
     if isinstance(exc, UnexpectedToken):
-        return f"unexpected {exc.token.value!r} at column {exc.column}"
+        from bgcli.output import quote
+
+        return f"unexpected {quote(exc.token.value, 30)} at column {exc.column}"
     if isinstance(exc, UnexpectedCharacters):
         return f"unexpected {text[exc.pos_in_stream]!r} at column {exc.column}"
     return f"cannot read at column {getattr(exc, 'column', '?')}"

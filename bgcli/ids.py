@@ -22,16 +22,33 @@ from typing import Any
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
 from bgcli.model import BAR, CHECKERS, OFF, Position
+from bgcli.output import quote
 from bgcli.state import GAME_STATES, RESIGNATIONS, GameState, MatchState
 
 FIBS_UNLIMITED = 9999  # FIBS writes this match length for unlimited play
 FIBS_NAMES = ("Opponent", "You")  # names written when a state has none (player 0, player 1)
 
 
+MAX_TEXT = 16_384  # characters: a pasted board printout is about 1,300
+_WS = " \t\f\r\n"  # the white space the grammar ignores (and the fast path too)
+
+
 def _short(text: str, limit: int = 60) -> str:
     """The input as it goes into a one-line message: quoted, cut when long."""
-    text = text if len(text) <= limit else text[: limit - 3] + "..."
-    return repr(text)
+    return quote(text, limit)
+
+
+def _bounded(token, what: str, low: int, high: int, bad) -> int:
+    """The value of an INT token of the grammar when it is ``low`` to ``high``;
+    else ``bad(problem)`` raised, naming the field and its column. A number of
+    thousands of digits is never converted."""
+    text = str(token)
+    digits = text.lstrip("+-").lstrip("0")
+    value = (-1 if text.startswith("-") else 1) * int(digits or "0") if len(digits) <= 6 else None
+    if value is None or not low <= value <= high:
+        where = f" at column {token.column}" if getattr(token, "column", None) else ""
+        raise bad(f"{what} {_short(text, 12)}{where} is not {low} to {high}")
+    return value
 
 
 def _log2(value: int) -> int:
@@ -176,7 +193,7 @@ def xgid(game: GameState) -> str:
 def parse_xgid(text: str) -> GameState:
     """Read an XGID (the ``XGID=`` prefix may be left out; the tenth field,
     maxcube, too)."""
-    body = text.strip() if isinstance(text, str) else text
+    body = text.strip(_WS) if isinstance(text, str) else text
     if isinstance(body, str) and re.match(r"[-A-Za-z]{26}:", body):
         body = "XGID=" + body  # the prefix left out
     kind, game = _read(body, shown=text)
@@ -214,10 +231,15 @@ def _xgid_state(text: str, fields: list) -> GameState:
         return InvalidPositionError(f"invalid xgid {_short(text)}: {problem}")
 
     pos = str(fields[0])
-    cube_log, owner, turn = (int(t) for t in fields[1:4])
+    cube_log = _bounded(fields[1], "cube field", 0, 15, bad)
+    owner = _bounded(fields[2], "cube owner", -1, 1, bad)
+    turn = _bounded(fields[3], "turn", -1, 1, bad)
     dice_text = str(fields[4]).upper()
-    score_bottom, score_top, flags, length = (int(t) for t in fields[5:9])
-    max_cube = int(fields[9]) if len(fields) > 9 else 10
+    score_bottom = _bounded(fields[5], "bottom player's score", 0, 32767, bad)
+    score_top = _bounded(fields[6], "top player's score", 0, 32767, bad)
+    flags = _bounded(fields[7], "Crawford/Jacoby field", 0, 3, bad)
+    length = _bounded(fields[8], "match length", 0, 32767, bad)
+    max_cube = _bounded(fields[9], "maxcube", 0, 15, bad) if len(fields) > 9 else 10
     bottom, top = [0] * 26, [0] * 26
     for i, c in enumerate(pos):
         if c == "-":
@@ -236,17 +258,18 @@ def _xgid_state(text: str, fields: list) -> GameState:
         if sum(side) > CHECKERS:
             raise bad(f"the {name} player has {sum(side)} checkers, more than 15")
         side[OFF] = CHECKERS - sum(side)
-    if not 0 <= cube_log <= 15:
-        raise bad(f"cube field {cube_log} is not 0 to 15")
-    if owner not in _XG_OWNER:
-        raise bad(f"cube owner {owner} is not 1, 0 or -1")
     if turn not in _XG_PLAYER:
         raise bad(f"turn {turn} is not 1 or -1")
-    if not 0 <= max_cube <= 15:
-        raise bad(f"maxcube {max_cube} is not 0 to 15")
-    if min(score_bottom, score_top, length) < 0:
-        raise bad("scores and match length cannot be negative")
     doubled = dice_text in ("D", "B", "R")
+    crawford = bool(flags & 1) if length else False
+    if cube_log > max_cube:
+        raise bad(f"cube {1 << cube_log} is above the maxcube {1 << max_cube}")
+    if crawford and length - 1 not in (score_bottom, score_top):
+        raise bad(f"the Crawford flag is set at {score_bottom}-{score_top}: the Crawford game of a "
+                  f"{length}-point match is played when a player reaches {length - 1}")
+    if crawford and (cube_log or owner or doubled):
+        raise bad(f"cube {1 << cube_log}{' owned' if owner else ''}{', a double offered,' if doubled else ''} "
+                  f"in the Crawford game, where nobody may double")
     dice = (0, 0) if doubled else (int(dice_text[0]), int(dice_text[1]))
     if 0 in dice and dice != (0, 0):
         raise bad(f"dice {dice_text!r} are not 00 or two numbers from 1 to 6")
@@ -256,7 +279,7 @@ def _xgid_state(text: str, fields: list) -> GameState:
         cube=1 << cube_log,
         cube_owner=_XG_OWNER[owner],
         on_roll=on_roll,
-        crawford=bool(flags & 1) if length else False,
+        crawford=crawford,
         turn=mover,
         doubled=doubled,
         dice=dice,
@@ -303,10 +326,24 @@ def parse_fibs(text: str) -> GameState:
     return game
 
 
-def _fibs_state(text: str, name1: str, name0: str, n: list[int]) -> GameState:
+# (name, lowest, highest) of the 50 numbers after the names; 9999 is an unlimited match
+_FIBS_FIELDS = (
+    ("match length", 0, 32767), ("player's score", 0, 32767), ("opponent's score", 0, 32767),
+    *((f"board field {i}", -CHECKERS, CHECKERS) for i in range(26)),
+    ("turn", -1, 1), *(("dice field", 0, 6),) * 4, ("cube", 1, 1 << 15),
+    ("player may double", 0, 1), ("opponent may double", 0, 1), ("was doubled", -1, 1),
+    ("colour", -1, 1), ("direction", -1, 1), ("home", 0, 25), ("bar", 0, 25),
+    ("player's borne-off checkers", 0, CHECKERS), ("opponent's borne-off checkers", 0, CHECKERS),
+    ("player's bar", -CHECKERS, CHECKERS), ("opponent's bar", -CHECKERS, CHECKERS),
+    ("can move", 0, 4), ("forced move", 0, 1), ("post-Crawford field", 0, 1), ("redoubles", 0, 32767),
+)
+
+
+def _fibs_state(text: str, name1: str, name0: str, tokens: list) -> GameState:
     def bad(problem: str) -> InvalidPositionError:
         return InvalidPositionError(f"invalid fibs board {_short(text)}: {problem}")
 
+    n = [_bounded(token, *field, bad) for token, field in zip(tokens, _FIBS_FIELDS)]
     length, score1, score0 = n[0:3]
     board = n[3:29]
     turn = n[29]
@@ -405,14 +442,18 @@ def _transformer_class():
             return str(items[0]) if items else ""
 
         def fibs_fields(self, items):
-            return items[:2], [int(t) for t in items[2:]]
+            return items[:2], items[2:]
 
         def fibs(self, items):
             (name1, name0), numbers = items[1]
             return "fibs", _fibs_state(self.text, name1, name0, numbers)
 
         def board26(self, items):
-            numbers = [int(t) for t in items if isinstance(t, Token) and t.type == "INT"]
+            def bad(problem: str) -> InvalidPositionError:
+                return InvalidPositionError(f"invalid board {_short(self.text)}: {problem}")
+
+            tokens = [t for t in items if isinstance(t, Token) and t.type == "INT"]
+            numbers = [_bounded(t, f"number {i}", -CHECKERS, CHECKERS, bad) for i, t in enumerate(tokens, 1)]
             # Count each side first: the model's message for too many checkers is less direct.
             mine = sum(n for n in numbers[1:] if n > 0)
             theirs = -sum(n for n in numbers[:25] if n < 0)
@@ -498,20 +539,23 @@ def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
         raise InvalidPositionError(f"invalid position {text!r}: expected text")
     if not text.strip():
         raise InvalidPositionError(f"invalid position {_short(shown)}: empty input")
+    if len(text) > MAX_TEXT:
+        raise InvalidPositionError(
+            f"invalid position {_short(shown)}: {len(text):,} characters, more than any position needs ({MAX_TEXT:,})")
     fast = _fast_read(text)
     if fast is not None:
         return fast
     return grammar.parse("position", text, _error(shown), _transformer_class()(shown))
 
 
-_FAST_ID = re.compile(r"\s*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?\s*")
+_FAST_ID = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?[ \t\f\r\n]*")
 
 
 def _fast_read(text: str) -> tuple[str, GameState] | None:
     """The commonest forms (``start``, a Position ID, a GNUbg ID) without
     building the parser; anything else, or anything wrong, goes through the
     grammar, which stays the definition of the syntax (tests compare them)."""
-    if text.strip() == "start":
+    if text.strip(_WS) == "start":
         return "start_position", GameState(Position.start())
     found = _FAST_ID.fullmatch(text)
     if found is None:

@@ -43,11 +43,16 @@ from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError,
 from bgcli.model import (
     BAR, OFF, Board, Dice, Play, Point, Position, Step, legal_plays, parse_dice, roll_dice, run_steps, shape_problem,
 )
+from bgcli.output import quote
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
 
 # A play has at most four steps; a repeat beyond that cannot be a play.
 _MAX_REPEAT = 4
+# Characters of play text read at most: the longest plays people write are
+# about 30 (``66: bar/19*/13*/7*/1*``), so more is not a play (and would cost
+# parse time and message length).
+MAX_PLAY_TEXT = 200
 _LIST_LIMIT = 6  # legal plays named in an error message when there are this few
 
 
@@ -55,21 +60,30 @@ _LIST_LIMIT = 6  # legal plays named in an error message when there are this few
 
 def parse_point(text: str) -> Point:
     """Read one point: ``0``..``25``, ``bar``/``b``, ``off``/``o`` or a Korean
-    name ``상1``..``상12`` / ``하1``..``하12`` (optionally ``상 1``)."""
-    word = text.strip().lower()
+    name ``상1``..``상12`` / ``하1``..``하12`` (optionally ``상 1``). Numbers
+    are ASCII digits only, as in the grammar (``１３`` and ``²`` are not points)."""
+    word = text.strip(" \t").lower()
     if word in ("bar", "b"):
         return BAR
     if word in ("off", "o"):
         return OFF
     if word[:1] in ("상", "하"):
-        digits = word[1:].strip()
-        if digits.isdigit() and 1 <= int(digits) <= 12:
-            n = int(digits)
+        n = _small_number(word[1:].strip(" \t"))
+        if n is not None and 1 <= n <= 12:
             return n if word[0] == "하" else 25 - n
-        raise InvalidPlayError(f"invalid point {text!r}: the Korean halves have points 1 to 12")
-    if word.isdigit() and int(word) <= 25:
-        return int(word)
-    raise InvalidPlayError(f"invalid point {text!r}: points are 0 to 25, bar, off or Korean names")
+        raise InvalidPlayError(f"invalid point {quote(text, 20)}: the Korean halves have points 1 to 12")
+    n = _small_number(word)
+    if n is not None and n <= 25:
+        return n
+    raise InvalidPlayError(f"invalid point {quote(text, 20)}: points are 0 to 25, bar, off or Korean names")
+
+
+def _small_number(digits: str) -> int | None:
+    """The value of a run of ASCII digits of at most three significant ones, else None."""
+    significant = digits.lstrip("0")
+    if not (digits.isascii() and digits.isdigit()) or len(significant) > 3:
+        return None
+    return int(significant or "0")
 
 
 def point_name(point: Point, style: str = "gnubg") -> str:
@@ -163,12 +177,15 @@ class _PlayTree(Transformer):
         try:
             return parse_point(str(items[0])), len(items) > 1
         except InvalidPlayError as exc:
-            raise InvalidPlayError(f"invalid play {self.text!r}: {_reason(exc)}, not {str(items[0])!r} (column {items[0].column})") from None
+            raise InvalidPlayError(
+                f"invalid play {quote(self.text)}: {_reason(exc)}, not {quote(items[0], 20)} (column {items[0].column})"
+            ) from None
 
     def repeat(self, items):
-        n = int(items[0])
-        if not 1 <= n <= _MAX_REPEAT:
-            raise InvalidPlayError(f"invalid play {self.text!r}: repeat ({items[0]}) must be 1 to {_MAX_REPEAT}")
+        n = _small_number(str(items[0]))
+        if n is None or not 1 <= n <= _MAX_REPEAT:
+            raise InvalidPlayError(
+                f"invalid play {quote(self.text)}: repeat ({quote(items[0], 20)[1:-1]}) must be 1 to {_MAX_REPEAT}")
         return n
 
 
@@ -180,8 +197,8 @@ def _reason(exc: Exception) -> str:
 # Lark, because a match audit reads thousands of them. The grammar stays the
 # definition: the tests check that both readers agree. Anything unusual
 # (spaces inside a chain, commas, dance words) goes to Lark.
-_POINT = r"(?:bar|off|b|o|[상하]?\d{1,2})"
-_SUBMOVE = rf"{_POINT}\*?(?:[/-]{_POINT}\*?)+(?:\(\d\))?"
+_POINT = r"(?:bar|off|b|o|[상하]?[0-9]{1,2})"  # [0-9], not \d: ASCII digits, as in the grammar
+_SUBMOVE = rf"{_POINT}\*?(?:[/-]{_POINT}\*?)+(?:\([0-9]\))?"
 _FAST_PLAY = re.compile(
     rf"[ \t]*(?:([1-6])([1-6]):[ \t]*)?((?:{_SUBMOVE})(?:[ \t]+{_SUBMOVE})*)?[ \t]*", re.IGNORECASE
 )
@@ -227,7 +244,10 @@ def _fast_parse(text: str) -> WrittenPlay | None:
 def parse_play_text(text: str) -> WrittenPlay:
     """Read play text (syntax only). Raises InvalidPlayError."""
     if not isinstance(text, str):
-        raise InvalidPlayError(f"invalid play {text!r}: expected text")
+        raise InvalidPlayError(f"invalid play {quote(repr(text))}: expected text")
+    if len(text) > MAX_PLAY_TEXT:
+        raise InvalidPlayError(
+            f"invalid play {quote(text)}: {len(text):,} characters, more than any play needs ({MAX_PLAY_TEXT})")
     fast = _fast_parse(text)
     if fast is not None:
         return fast
@@ -236,7 +256,7 @@ def parse_play_text(text: str) -> WrittenPlay:
 
 def _slow_parse(text: str) -> WrittenPlay:
     def error(message: str, line: int, column: int) -> InvalidPlayError:
-        return InvalidPlayError(f"invalid play {text!r}: {message}")
+        return InvalidPlayError(f"invalid play {quote(text)}: {message}")
 
     return grammar.parse("play", text, error, _PlayTree(text))
 
