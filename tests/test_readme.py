@@ -55,3 +55,35 @@ def test_readme_example(command, expected, tmp_path, monkeypatch):
     if "-o" in words:
         lines = [l.replace(str(tmp_path) + os.sep, "") for l in lines]
     assert [l.rstrip() for l in lines] == [l.rstrip() for l in expected]
+
+
+def python_examples() -> list[str]:
+    """The text of each ```python block of the README."""
+    blocks, current = [], None
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if current is None and line.startswith("```python"):
+            current = []
+        elif current is not None and line.startswith("```"):
+            blocks.append("\n".join(current) + "\n")
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+def test_there_are_python_examples():
+    assert len(python_examples()) >= 3
+
+
+@pytest.mark.parametrize("block", python_examples(), ids=lambda b: b.splitlines()[0][:40])
+def test_readme_python_example(block, monkeypatch):
+    import doctest
+
+    monkeypatch.chdir(ROOT)
+    import bgcli
+
+    # the blocks read as one session: each may use what the README imported before it
+    test = doctest.DocTestParser().get_doctest(block, {"bgcli": bgcli}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0 and test.examples
