@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import binascii
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from bgcli.errors import IllegalPlayError, InvalidDiceError, InvalidPositionError
 
@@ -238,7 +238,7 @@ def parse_dice(text: str | Sequence[int]) -> Dice:
     """Read dice written ``31``, ``3-1``, ``3 1``, ``3,1`` or given as numbers;
     the larger die comes first."""
     if isinstance(text, str):
-        digits = [c for c in text.strip() if not c in " -,/x"]
+        digits = [c for c in text.strip() if c not in " -,/x"]
         if len(digits) != 2 or not all(c in "123456" for c in digits):
             raise InvalidDiceError(f"invalid dice {text!r}: expected two numbers from 1 to 6, such as 31 or 3-1")
         values = [int(c) for c in digits]
@@ -273,6 +273,12 @@ class Play:
     """
 
     __slots__ = ("_steps", "_result", "_key", "_moves", "_query")
+    # built lazily from the generator's integer key and raw pairs (see legal_plays)
+    _steps: Any
+    _result: Any
+    _key: Any
+    _moves: Any
+    _query: Any
 
     def __init__(self, steps: Iterable[Step], result: Position):
         self._steps = tuple(steps)

@@ -540,11 +540,12 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
         body = " ".join(f"{point_name(s.start, style)}-{point_name(s.end, style)}" for s in play.steps)
     else:
         cache_key = (style, play.steps_key())
-        body = _TEXT_CACHE.get(cache_key)
-        if body is None:
+        cached = _TEXT_CACHE.get(cache_key)
+        if cached is None:
             if len(_TEXT_CACHE) > 200_000:  # bounded: long batches meet many plays
                 _TEXT_CACHE.clear()
-            body = _TEXT_CACHE[cache_key] = " ".join(_canonical_moves(play.steps, style))
+            cached = _TEXT_CACHE[cache_key] = " ".join(_canonical_moves(play.steps, style))
+        body = cached
     if dice is not None:
         high, low = max(dice), min(dice)
         return f"{high}{low}: {body}".rstrip()
@@ -577,10 +578,10 @@ def _canonical_moves(steps: Sequence[Step], style: str) -> list[str]:
             counts[tuple(chain)] = counts.get(tuple(chain), 0) + 1
     unmarked = set(hit_points)
     out = []
-    for chain, n in counts.items():
+    for points, n in counts.items():
         parts = []
-        for k, p in enumerate(chain):
-            if 0 < k < len(chain) - 1 and p not in hit_points:
+        for k, p in enumerate(points):
+            if 0 < k < len(points) - 1 and p not in hit_points:
                 continue  # a merged point is shown only where a blot was hit
             mark = ""
             if k > 0 and p in unmarked:

@@ -175,8 +175,8 @@ def _json_record(doc: dict, path: str) -> MatchRecord:
                 actions.append(Action(line, 1, number, side, ActionKind.DOUBLE if kind == "double" else ActionKind.BEAVER,
                                       cube=int(item["cube"])))
             elif kind == "roll":
-                dice = tuple(int(d) for d in item["dice"])
-                actions.append(Action(line, 1, number, side, ActionKind.ROLL, dice))
+                first, second = (int(d) for d in item["dice"])
+                actions.append(Action(line, 1, number, side, ActionKind.ROLL, (first, second)))
             elif kind in ("take", "drop"):
                 actions.append(Action(line, 1, number, side, ActionKind.TAKE if kind == "take" else ActionKind.DROP))
             else:

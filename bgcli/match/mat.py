@@ -22,7 +22,7 @@ import operator
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, NamedTuple
 
 from lark import Transformer
 
@@ -270,13 +270,18 @@ class _LineTransformer(Transformer):
         start, end = self._span(children)
         return Cell(ILLEGAL, start, end, (int(children[0][0]), int(children[0][1])), str(children[2])[1:-1].strip(), None, None, False)
 
-    def _cube(kind):
-        def build(self, children):
-            start, end = self._span(children)
-            return Cell(kind, start, end, None, "", int(children[1]), None, False)
-        return build
+    def _cube(self, kind: ActionKind, children) -> Cell:
+        start, end = self._span(children)
+        return Cell(kind, start, end, None, "", int(children[1]), None, False)
 
-    double, beaver, raccoon = _cube(DOUBLE), _cube(BEAVER), _cube(RACCOON)
+    def double(self, children):
+        return self._cube(DOUBLE, children)
+
+    def beaver(self, children):
+        return self._cube(BEAVER, children)
+
+    def raccoon(self, children):
+        return self._cube(RACCOON, children)
 
     def take(self, children):
         start, end = self._span(children)
@@ -363,8 +368,8 @@ class _Reader:
 
     def __init__(self, path: str):
         self.path = path
-        self.match: dict | None = None       # the match being read
-        self.game: dict | None = None        # the game being read
+        self.match: Any = None       # the match being read (a dict of its parts)
+        self.game: Any = None        # the game being read (a dict of its parts)
         self.expect_score = False
         # comment lines not yet placed: (line, text, (name, value) or None)
         self.pending: list[tuple[int, str, tuple[str, str] | None]] = []
@@ -446,7 +451,7 @@ class _Reader:
             length = int(found.group(1)) if found else _grammar_line("match_header", text, number, self.path, "match header")
         except MatchFileError as exc:
             errors.append(exc)
-            length = int(re.match(r"\s*(\d+)", text).group(1))
+            length = int(text.split()[0])   # the header's first word is its number
         for line, bad in self.preamble:
             errors.append(MatchFileError(f"not part of a match {bad.strip()!r}", self.path, line, 1))
         self.preamble = []

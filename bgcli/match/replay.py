@@ -350,8 +350,8 @@ class _MatchReplayer:
                                             dict(record.tags or {}), record.path))
         starts = [(game.line, game.number) for game in record.games]
         for error in record.errors:
-            game = max((g for line, g in starts if line <= error.line), default=0)
-            self.problem(error.line, game, 0, "", ProblemKind.SYNTAX, error.reason)
+            in_game = max((g for line, g in starts if line <= error.line), default=0)
+            self.problem(error.line, in_game, 0, "", ProblemKind.SYNTAX, error.reason)
         score = [0, 0]
         crawford_done = False
         match_over_line: int | None = None
