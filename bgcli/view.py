@@ -19,6 +19,7 @@ makes a position linkable and lets a headless browser test the page.
 """
 from __future__ import annotations
 
+import bisect
 import html
 import json
 from string import Template
@@ -117,23 +118,34 @@ def _after(event: Event) -> GameState:
 
 def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, int]:
     """The row each problem of ``replay`` belongs to: the action on its line
-    (and of its player), else the end of its game, else the nearest row."""
+    (and of its player), else the end of its game, else the nearest row.
+    Rows are looked up by line and game, so a file with many problems takes
+    about as long as its audit."""
     mine = [s for s in steps if s.replay is replay]
+    lines = [s.line for s in mine]          # rows are in file order
+    by_line: dict[int, list[_Step]] = {}
+    by_game: dict[int, list[_Step]] = {}
+    for s in mine:
+        if s.event is not None:
+            by_line.setdefault(s.line, []).append(s)
+        by_game.setdefault(s.game, []).append(s)
+    game_lines = {game: [s.line for s in rows] for game, rows in by_game.items()}
     placed: dict[Problem, int] = {}
     for problem in replay.problems:
-        same_line = [s for s in mine if s.event is not None and s.line == problem.line]
-        exact = [s for s in same_line if s.event.player == problem.player] or same_line
-        in_game = [s for s in mine if s.game == problem.game] if problem.game else []
+        same_line = by_line.get(problem.line, [])
+        exact = [s for s in same_line if s.event is not None and s.event.player == problem.player] or same_line
+        in_game = by_game.get(problem.game, []) if problem.game else []
+        step: _Step | None
         if exact:
             step = exact[0]
         elif in_game and problem.kind == "points" and in_game[-1].event is None:
             step = in_game[-1]   # "game N ends without a 'Wins' line": the end row
         elif in_game:
-            before = [s for s in in_game if s.line <= problem.line]
-            step = before[-1] if before else in_game[0]
+            before = bisect.bisect_right(game_lines[problem.game], problem.line)
+            step = in_game[before - 1] if before else in_game[0]
         else:
-            after = [s for s in mine if s.line >= problem.line]
-            step = after[0] if after else (mine[-1] if mine else None)
+            after = bisect.bisect_left(lines, problem.line)
+            step = mine[after] if after < len(mine) else (mine[-1] if mine else None)
         if step is not None:
             step.problems.append(problem)
             placed[problem] = step.number
@@ -197,7 +209,7 @@ def _where(step: _Step, several: bool) -> str:
         parts.append(f"move {event.move}")
     parts.append(f"line {event.line}")
     what = _action_text(step)
-    if event.kind == "move":
+    if event.kind == "move" and event.dice:
         what = f"rolls {event.dice[0]}{event.dice[1]} and plays {what}" if event.play else \
                f"rolls {event.dice[0]}{event.dice[1]} and does not move"
     return ", ".join(parts) + f": {event.player} {what}"
@@ -241,9 +253,11 @@ def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool) -> str:
     results: dict[int, GameResult] = {r.game: r for r in replay.results}
     score = (0, 0)
     out = []
-    mine = [s for s in steps if s.replay is replay]
-    for game in dict.fromkeys(s.game for s in mine):
-        rows = [s for s in mine if s.game == game]
+    by_game: dict[int, list[_Step]] = {}
+    for s in steps:
+        if s.replay is replay:
+            by_game.setdefault(s.game, []).append(s)
+    for game, rows in by_game.items():
         crawford = rows[0].state.match.crawford and replay.length
         head = f"Game {game}" + (f" · score {score[0]}–{score[1]}" if replay.length or game > 1 else "")
         head += " · Crawford game" if crawford else ""
