@@ -29,7 +29,7 @@ _LAZY = {
     "Rules": "bgcli.scoring",
     "read_any": "bgcli.match", "replay_file": "bgcli.match", "replay_match": "bgcli.match",
     "export_text": "bgcli.match", "MatchVisitor": "bgcli.match",
-    "analyze": "bgcli.analysis",
+    "analyze": "bgcli.analysis", "Analysis": "bgcli.analysis", "bearoff_summary": "bgcli.analysis",
 }
 
 

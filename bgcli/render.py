@@ -180,6 +180,16 @@ def _pips(side: Sequence[int]) -> int:
     return sum(point * count for point, count in enumerate(side))
 
 
+def count_lines(game: GameState | Position) -> str:
+    """The Keith and Thorp counts (gnubg's, before its +1/7 and +1/10), in
+    the layout of the pip-count line under ``ascii_board``: O first."""
+    from bgcli.analysis import keith_count, thorp_count
+
+    board = _board(game, None)
+    return (f"Keith counts: O {keith_count(board.o)}, X {keith_count(board.x)}\n"
+            f"Thorp counts: O {thorp_count(board.o)}, X {thorp_count(board.x)}\n")
+
+
 # --- SVG ------------------------------------------------------------------------
 # The drawing is laid out for the home board on the right in a fixed grid of
 # units; home on the left mirrors every x coordinate (x -> width - x), so the

@@ -56,9 +56,24 @@ class Rules:
                 rules = replace(rules, crawford=value not in ("off", "no", "false", "0"))
             elif name == "jacoby":
                 rules = replace(rules, jacoby=value not in ("off", "no", "false", "0"))
-            elif name == "cubelimit" and value.isdigit():
+            elif name == "cubelimit" and value.isascii() and value.isdigit() and len(value) <= 9:
                 rules = replace(rules, cube_limit=int(value))
         return rules
+
+
+_SWITCH_WORDS = ("on", "off", "yes", "no", "true", "false", "1", "0")
+
+
+def tag_problems(tags: dict[str, str]) -> list[str]:
+    """Why a rule tag of a match file cannot be read (its rule is then not changed)."""
+    out = []
+    for key, value in tags.items():
+        name, text = key.lower(), str(value).strip()
+        if name in ("crawford", "jacoby") and text.lower() not in _SWITCH_WORDS:
+            out.append(f"tag [{key} {text[:20]!r}] is not On or Off")
+        elif name == "cubelimit" and not (text.isascii() and text.isdigit() and len(text) <= 9):
+            out.append(f"tag [{key} {text[:20]!r}] is not a number")
+    return out
 
 
 def game_kind(final: Position, winner_is_player: bool = True) -> int:

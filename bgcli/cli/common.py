@@ -141,6 +141,6 @@ class Unreadable(Failure):
 
 
 def main() -> None:
-    from bgcli.cli import matches, positions  # noqa: F401  (they register their commands)
+    from bgcli.cli import analyze, matches, positions  # noqa: F401  (they register their commands)
 
     cli(prog_name="bgcli")

@@ -259,23 +259,29 @@ def convert(to, positions):
 @click.argument("position")
 @home_option
 @click.option("--svg", is_flag=True, help="Draw an SVG picture instead of ASCII.")
+@click.option("--counts", is_flag=True, help="Print the Keith and Thorp counts under the pip counts (ASCII only).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
-def show(position, home, svg, output):
+def show(position, home, svg, counts, output):
     """Draw POSITION as gnubg does, with pip counts and the IDs.
 
     \b
     Examples:
         bgcli show start
         bgcli show --home left 4HPwATDgc/ABMA:cAkAAAAAAAAA
+        bgcli show --counts start
         bgcli show --svg -o board.svg start
     """
-    from bgcli.render import ascii_board, svg_board
+    from bgcli.render import ascii_board, count_lines, svg_board
 
+    if counts and svg:
+        raise click.UsageError("--counts goes with the ASCII board, not --svg")
     try:
         game = read_position(position)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     text = svg_board(game, home=home) if svg else ascii_board(game, home=home)
+    if counts:
+        text += count_lines(game)
     if output:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text if text.endswith("\n") else text + "\n")

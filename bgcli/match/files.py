@@ -87,14 +87,25 @@ def iter_records(path: str | Path) -> Iterator[MatchRecord]:
             peek = getattr(handle, "peek", None)
             kind = format_of_head(peek(256)[:256] if peek is not None else b"")
         if kind == Format.MAT:
-            yield from mat.iter_matches(handle, path)
+            yield from mat.iter_matches(mat.bounded_lines(handle, path), path)
         elif kind == Format.SGF:
-            yield from sgf.read_sgf(decode(handle.read()), path)
+            yield from sgf.read_sgf(_read_whole(handle, path), path)
         else:
-            yield from jsondoc.read_json(decode(handle.read()), path)
+            yield from jsondoc.read_json(_read_whole(handle, path), path)
     finally:
         if close:
             handle.close()
+
+
+WHOLE_LIMIT = 256 << 20   # SGF and JSON are read whole: no bigger than this
+
+
+def _read_whole(handle: IO[bytes], path: str) -> str:
+    raw = handle.read(WHOLE_LIMIT + 1)
+    if len(raw) > WHOLE_LIMIT:
+        raise MatchFileError(f"the file is larger than {WHOLE_LIMIT >> 20} MB, more than bgcli reads as SGF or JSON",
+                             path, 1, 1)
+    return decode(raw)
 
 
 def read_any(path: str | Path) -> list[MatchRecord]:

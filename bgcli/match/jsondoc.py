@@ -36,8 +36,9 @@ records.
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from bgcli.errors import BgcliError, MatchFileError
+from bgcli.errors import MatchFileError
 from bgcli.ids import match_id
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import EventKind, MatchStart, replay_match
@@ -120,81 +121,152 @@ def documents_text(docs: list[dict]) -> str:
 
 
 def read_json(text: str | dict | list, path: str = "-") -> list[MatchRecord]:
-    """Records from our JSON document (or a list of them)."""
+    """Records from our JSON document (or a list of them). Anything that is
+    not such a document is a MatchFileError naming what is wrong."""
     if isinstance(text, str):
         try:
             data = json.loads(text)
         except ValueError as exc:
-            raise MatchFileError(f"not JSON: {exc}", path, getattr(exc, "lineno", 0), getattr(exc, "colno", 0)) from None
+            raise MatchFileError(f"not JSON: {str(exc)[:120]}", path, getattr(exc, "lineno", 0), getattr(exc, "colno", 0)) from None
+        except RecursionError:
+            raise MatchFileError("not a bgcli match document: nested too deeply", path, 1, 1) from None
     else:
         data = text
     docs = data if isinstance(data, list) else [data]
-    try:
-        return [_json_record(doc, path) for doc in docs]
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        if isinstance(exc, BgcliError):
-            raise
-        raise MatchFileError(f"not a bgcli match document: {type(exc).__name__} {exc}", path, 0, 0) from None
+    return [_JsonReader(path).record(doc) for doc in docs]
 
 
-def _json_record(doc: dict, path: str) -> MatchRecord:
-    if not isinstance(doc, dict) or doc.get("format") != JSON_FORMAT:
-        raise MatchFileError(f"not a bgcli match document (format must be {JSON_FORMAT!r})", path, 1, 1)
-    players = tuple(str(p) for p in doc["players"])
-    if len(players) != 2:
-        raise MatchFileError("a match document names two players", path, 1, 1)
-    tags = {str(k): str(v) for k, v in (doc.get("tags") or {}).items()}
-    rules = doc.get("rules") or {}
-    for name, tag in (("crawford", "Crawford"), ("jacoby", "Jacoby")):
-        if name in rules:
-            tags[tag] = "On" if rules[name] else "Off"
-    if rules.get("cube_limit"):
-        tags["CubeLimit"] = str(int(rules["cube_limit"]))
-    games = []
-    for index, game in enumerate(doc["games"], 1):
+_LIMIT = 10 ** 9   # no number in a match document is this large
+
+
+class _JsonReader:
+    """Reads one document, checking every value's type and range."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.line = 0
+
+    def fail(self, message: str) -> MatchFileError:
+        return MatchFileError(f"not a bgcli match document: {message}", self.path, self.line, 1 if self.line else 0)
+
+    def field(self, mapping: object, key: str, kind: type | tuple, what: str, default: Any = ...) -> Any:
+        if not isinstance(mapping, dict):
+            raise self.fail(f"{what} is not an object")
+        if key not in mapping:
+            if default is not ...:
+                return default
+            raise self.fail(f"{what} has no {key!r}")
+        value = mapping[key]
+        if isinstance(value, bool) and kind is not bool:
+            raise self.fail(f"{key!r} of {what} is {value!r}")
+        if not isinstance(value, kind):
+            raise self.fail(f"{key!r} of {what} is {_short(value)}, not {_kind_name(kind)}")
+        return value
+
+    def number(self, mapping: object, key: str, what: str, low: int = 0, high: int = _LIMIT, default: Any = ...) -> Any:
+        value = self.field(mapping, key, int, what, default)
+        if not isinstance(value, int):
+            return value   # the default
+        if not low <= value <= high:
+            raise self.fail(f"{key!r} of {what} is {value}, not {low} to {high}")
+        return value
+
+    def dice(self, value: object) -> tuple[int, int]:
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in value)):
+            raise self.fail(f"dice {_short(value)} are not two numbers from 1 to 6")
+        return (value[0], value[1])
+
+    def record(self, doc: object) -> MatchRecord:
+        if not isinstance(doc, dict) or doc.get("format") != JSON_FORMAT:
+            raise MatchFileError(f"not a bgcli match document (format must be {JSON_FORMAT!r})", self.path, 1, 1)
+        players = self.field(doc, "players", list, "the document")
+        if len(players) != 2 or not all(isinstance(p, str) for p in players):
+            raise self.fail("'players' must be a list of two names")
+        names = (players[0], players[1])
+        raw_tags = self.field(doc, "tags", dict, "the document", {}) or {}
+        tags = {}
+        for key, value in raw_tags.items():
+            if not isinstance(value, (str, int)) or isinstance(value, bool):
+                raise self.fail(f"tag {_short(key)} has the value {_short(value)}, not text")
+            tags[str(key)] = str(value)
+        rules = self.field(doc, "rules", dict, "the document", {}) or {}
+        for name, tag in (("crawford", "Crawford"), ("jacoby", "Jacoby")):
+            if name in rules:
+                tags[tag] = "On" if self.field(rules, name, bool, "'rules'") else "Off"
+        cube_limit = self.number(rules, "cube_limit", "'rules'", 0, 1 << 15, 0)
+        if cube_limit:
+            tags["CubeLimit"] = str(cube_limit)
+        length = self.number(doc, "match_length", "the document", 0, _LIMIT)
+        games = [self.game(game, index, names)
+                 for index, game in enumerate(self.field(doc, "games", list, "the document"), 1)]
+        return MatchRecord(length, tuple(games), 0, tags=tags, path=self.path)
+
+    def game(self, game: object, index: int, players: tuple[str, str]) -> GameRecord:
+        what = f"game {index}"
         actions = []
         number = 0
         last_side = None
-        for item in game["actions"]:
-            side = int(item["player"])
-            if side not in (0, 1):
-                raise MatchFileError(f"player {side!r} is not 0 or 1", path, int(item.get("line") or 0), 1)
+        for item in self.field(game, "actions", list, what):
+            self.line = 0
+            self.line = self.number(item, "line", "an action", 0, _LIMIT, 0) or 0
+            side = self.number(item, "player", "an action", 0, 1)
             if side == 0 or last_side != 0:
                 number += 1
             last_side = side
-            line = int(item.get("line") or 0)
-            kind = item["action"]
+            kind = self.field(item, "action", str, "an action")
+            line = self.line
             if kind == "move":
-                dice = tuple(int(d) for d in item["dice"])
-                if len(dice) != 2 or not all(1 <= d <= 6 for d in dice):
-                    raise MatchFileError(f"bad dice {item['dice']!r}", path, line, 1)
-                steps = item.get("steps")
-                text = " ".join(f"{int(a)}/{int(b)}" for a, b in steps) if steps is not None else str(item.get("written", ""))
+                dice = self.dice(self.field(item, "dice", list, "a move"))
+                steps = self.field(item, "steps", (list, type(None)), "a move", None)
+                if steps is not None:
+                    pairs = []
+                    for step in steps:
+                        if (not isinstance(step, list) or len(step) != 2
+                                or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 25 for p in step)):
+                            raise self.fail(f"step {_short(step)} is not two points from 0 to 25")
+                        pairs.append(f"{step[0]}/{step[1]}")
+                    text = " ".join(pairs)
+                else:
+                    text = str(self.field(item, "written", str, "a move", ""))
                 actions.append(Action(line, 1, number, side, ActionKind.MOVE if text else ActionKind.DANCE, dice, text, raw=text))
             elif kind in ("double", "beaver"):
+                cube = self.number(item, "cube", f"a {kind}", 1, 1 << 30)
                 actions.append(Action(line, 1, number, side, ActionKind.DOUBLE if kind == "double" else ActionKind.BEAVER,
-                                      cube=int(item["cube"])))
+                                      cube=cube))
             elif kind == "roll":
-                first, second = (int(d) for d in item["dice"])
-                actions.append(Action(line, 1, number, side, ActionKind.ROLL, (first, second)))
+                actions.append(Action(line, 1, number, side, ActionKind.ROLL, self.dice(self.field(item, "dice", list, "a roll"))))
             elif kind in ("take", "drop"):
                 actions.append(Action(line, 1, number, side, ActionKind.TAKE if kind == "take" else ActionKind.DROP))
             else:
-                raise MatchFileError(f"unknown action {kind!r}", path, line, 1)
-        result = game.get("result")
+                raise self.fail(f"unknown action {_short(kind)}")
+        self.line = 0
+        result = self.field(game, "result", (dict, type(None)), what, None)
         if result is not None:
-            side = int(result["winner"])
-            if side not in (0, 1):
-                raise MatchFileError(f"winner {side!r} is not 0 or 1", path, 0, 0)
+            side = self.number(result, "winner", "a result", 0, 1)
+            points = self.number(result, "points", "a result", 0, _LIMIT)
+            points = self.number(result, "written_points", "a result", 0, _LIMIT, points)
             line = actions[-1].line if actions else 0
-            points = int(result.get("written_points", result["points"]))
             actions.append(Action(line, 1, None, side, ActionKind.WIN, points=points))
-        score = game.get("score_before")
-        games.append(GameRecord(int(game.get("number", index)), players,
-                                (int(score[0]), int(score[1])) if score is not None else None, tuple(actions), 0))
-    return MatchRecord(int(doc["match_length"]), tuple(games), 0, tags=tags, path=path)
+        score = self.field(game, "score_before", (list, type(None)), what, None)
+        scores = None
+        if score is not None:
+            if len(score) != 2 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < _LIMIT for v in score):
+                raise self.fail(f"'score_before' of {what} is not two numbers")
+            scores = (score[0], score[1])
+        return GameRecord(self.number(game, "number", what, 0, _LIMIT, index), players, scores, tuple(actions), 0)
 
 
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _kind_name(kind: type | tuple) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {dict: "an object", list: "a list", str: "text", int: "a whole number", bool: "true or false",
+             type(None): "null"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
 def json_document(record: MatchRecord, notation: str = "gnubg", rules: Rules | None = None) -> dict:

@@ -22,7 +22,7 @@ import operator
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import IO, Any, Iterable, Iterator, NamedTuple
 
 from lark import Transformer
 
@@ -80,7 +80,26 @@ def read_file(path: str | Path) -> ReadResult:
 def iter_file(path: str | Path) -> Iterator[MatchRecord]:
     """Stream the matches of a file, reading it line by line."""
     with open(path, "rb") as handle:
-        yield from iter_matches(handle, str(path))
+        yield from iter_matches(bounded_lines(handle, str(path)), str(path))
+
+
+LINE_LIMIT = 1 << 20   # no line of a match file is longer: a longer one is not a match file
+
+
+def bounded_lines(handle: IO[bytes], path: str = "-") -> Iterator[bytes]:
+    """The lines of a binary stream, split on ``\n`` only, each read with a
+    bound: a line longer than LINE_LIMIT (``/dev/zero``, a binary file) is a
+    MatchFileError, not a MemoryError."""
+    number = 0
+    while True:
+        line = handle.readline(LINE_LIMIT + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > LINE_LIMIT:
+            raise MatchFileError(f"line {number} is longer than {LINE_LIMIT // (1 << 20)} MB: this is not a match file",
+                                 path, number, 1)
+        yield line
 
 
 def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchRecord]:
@@ -99,7 +118,7 @@ def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[Matc
 
 def parse_elo(text: str) -> float | None:
     """The rating in an Elo tag or name suffix: "1600.00/0", "1,00/0", "1623"."""
-    match = re.match(r"\s*(\d+(?:[.,]\d+)?)", text)
+    match = re.match(r"\s*([0-9]{1,9}(?:[.,][0-9]{1,9})?)", text)
     return float(match.group(1).replace(",", ".")) if match else None
 
 
@@ -125,35 +144,35 @@ def _terminal(name: str) -> str:
 
 # The fast path reads the usual spellings of a step only (a subset of the
 # grammar's STEP terminal); anything rarer goes to the grammar.
-_FAST_STEP = r"(?:\d{1,2}|bar|off)\*?(?:/(?:\d{1,2}|off)\*?)+(?:\(\d\))?"
+_FAST_STEP = r"(?:[0-9]{1,2}|bar|off)\*?(?:/(?:[0-9]{1,2}|off)\*?)+(?:\([0-9]\))?"
 
 
 def _cell_pattern(n: int) -> str:
     """The common spellings of one cell, with group names ending in ``n``."""
     return (
         rf"(?P<cell{n}>(?P<roll{n}>[1-6][1-6]):(?:(?P<play{n}>(?:[ \t]+{_FAST_STEP})+)|[ \t]+(?P<dance{n}>Cannot Move)|[ \t]+(?P<unknown{n}>\?+))?"
-        rf"|Doubles => (?P<double{n}>\d+)|(?P<take{n}>Takes)|(?P<drop{n}>Drops)"
-        rf"|Wins (?P<wins{n}>\d+) points?(?P<match{n}> and the match)?"
-        rf"|Losses (?P<loses{n}>\d+) points?)"
+        rf"|Doubles => (?P<double{n}>[0-9]{1,9})|(?P<take{n}>Takes)|(?P<drop{n}>Drops)"
+        rf"|Wins (?P<wins{n}>[0-9]{1,9}) points?(?P<match{n}> and the match)?"
+        rf"|Losses (?P<loses{n}>[0-9]{1,9}) points?)"
         r"(?=[ \t]|$)"
     )
 
 
 # A whole row of the common shapes: "NN)", then up to two cells.
-_FAST_ROW = re.compile(r"[ \t]*(?:(?P<number>\d+)\)[ \t]*)?(?:" + _cell_pattern(1) + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
-_FAST_SCORE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*(\d+)[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*(\d+)[ \t]*$")
+_FAST_ROW = re.compile(r"[ \t]*(?:(?P<number>[0-9]{1,9})\)[ \t]*)?(?:" + _cell_pattern(1) + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
+_FAST_SCORE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]*$")
 _FAST_TAG = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z][\w ]*?)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
 _LINE_END = re.compile(r"\r\n?|\n")
 _BLANK = re.compile(r"[ \t]*$")
 _WS = re.compile(r"[ \t]*")
 _COMMENT = re.compile(r"[ \t]*[;#]")
 _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")
-_MATCH_HEADER = re.compile(r"[ \t]*(\d+)[ \t]+points?[ \t]+match[ \t]*$", re.I)
-_MATCH_HEADER_START = re.compile(r"[ \t]*\d+[ \t]+points?[ \t]+match", re.I)
-_GAME_HEADER = re.compile(r"[ \t]*game[ \t]+(\d+)[ \t]*$", re.I)
-_GAME_HEADER_START = re.compile(r"[ \t]*game[ \t]+\d", re.I)
-_ROW_START = re.compile(r"[ \t]*\d+\)")
-_RATING = re.compile(r"^(.*?)[ \t]*,[ \t]*(\d+(?:[.,]\d+)?)$")
+_MATCH_HEADER = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+points?[ \t]+match[ \t]*$", re.I)
+_MATCH_HEADER_START = re.compile(r"[ \t]*[0-9]+[ \t]+points?[ \t]+match", re.I)
+_GAME_HEADER = re.compile(r"[ \t]*game[ \t]+([0-9]{1,9})[ \t]*$", re.I)
+_GAME_HEADER_START = re.compile(r"[ \t]*game[ \t]+[0-9]", re.I)
+_ROW_START = re.compile(r"[ \t]*[0-9]+\)")
+_RATING = re.compile(r"^(.*?)[ \t]*,[ \t]*([0-9]{1,9}(?:[.,][0-9]{1,9})?)$")
 
 
 
@@ -451,7 +470,8 @@ class _Reader:
             length = int(found.group(1)) if found else _grammar_line("match_header", text, number, self.path, "match header")
         except MatchFileError as exc:
             errors.append(exc)
-            length = int(text.split()[0])   # the header's first word is its number
+            word = text.split()[0]   # the header's first word is its number
+            length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
         for line, bad in self.preamble:
             errors.append(MatchFileError(f"not part of a match {bad.strip()!r}", self.path, line, 1))
         self.preamble = []

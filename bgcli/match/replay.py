@@ -50,7 +50,7 @@ from bgcli.model import (
     Position,
     die_for,
     legal_plays,
-    play_key,
+    play_from_steps,
     roll_dice,
 )
 from bgcli.notation import apply_written, parse_play, parse_play_text, play_text
@@ -63,6 +63,7 @@ from bgcli.scoring import (
     game_kind,
     game_points,
     resignation_values,
+    tag_problems,
 )
 from bgcli.state import GameState, MatchState
 
@@ -348,6 +349,8 @@ class _MatchReplayer:
         record, rules = self.record, self.rules
         self.visitor.begin_match(MatchStart(self.number, record.length, self.players, rules,
                                             dict(record.tags or {}), record.path))
+        for message in tag_problems(record.tags or {}):
+            self.problem(record.line, 0, 0, "", ProblemKind.SYNTAX, message)
         starts = [(game.line, game.number) for game in record.games]
         for error in record.errors:
             in_game = max((g for line, g in starts if line <= error.line), default=0)
@@ -697,14 +700,14 @@ class GameReplay:
                    want_text: bool) -> tuple[Position | None, str, Play | None]:
         """Judge a recorded play: (position after or None, text to show, legal play or None)."""
         if text:
-            # Fast path: apply the written pairs in order and look the result up
-            # among the legal plays' keys. Anything else takes the full parser.
-            moves = _written_moves(text)
-            key = play_key(before, moves) if moves else None
-            if key is not None:
-                for play in legal_plays(before, dice):
-                    if play.key == key:
-                        return play.result, (play_text(play) if want_text else text), play
+            # Fast path: the written pairs, one die each, judged by the model
+            # step by step (play_from_steps lists the legal plays only when a
+            # play uses fewer dice). Anything else takes the full parser.
+            moves = _die_steps(before, dice, text)
+            if moves is not None:
+                play = play_from_steps(before, dice, moves)
+                if play is not None:
+                    return play.result, (play_text(play) if want_text else text), play
         if not text:
             plays = legal_plays(before, dice)
             if plays:
@@ -746,16 +749,61 @@ def _points(n: int) -> str:
     return f"{n} point{'s' if n != 1 else ''}"
 
 
-def _written_moves(text: str) -> list[tuple[int, int]] | None:
+def _written_moves(text: str) -> tuple[tuple[int, int], ...] | None:
     """The (start, end) pairs of a play written as .mat files write them
-    (``13/8 8/5*``), or None for any other spelling."""
-    moves = []
+    (``13/8 8/5*``), or None for any other spelling; remembered by text, as
+    the same few thousand texts make most plays."""
+    moves = _WRITTEN.get(text, False)
+    if moves is not False:
+        return moves
+    pairs = []
     for word in text.split():
         found = _MAT_MOVE.fullmatch(word)
         if found is None:
-            return None
-        moves.append((int(found.group(1)), int(found.group(2))))
+            pairs = None
+            break
+        pairs.append((int(found.group(1)), int(found.group(2))))
+    if len(_WRITTEN) > 100_000:
+        _WRITTEN.clear()
+    moves = _WRITTEN[text] = tuple(pairs) if pairs else None
     return moves
+
+
+_WRITTEN: dict[str, tuple[tuple[int, int], ...] | None] = {}
+
+
+def _die_steps(before: Position, dice: tuple[int, int], text: str) -> tuple[tuple[int, int], ...] | None:
+    """The written pairs of a play with each pair that covers several dice
+    (``24/21`` for 21, ``13/5`` for 44) split into one step per die through
+    points the opponent leaves empty, so that the split reaches the result the
+    pairs reach; a pair that cannot be split so stays whole."""
+    moves = _written_moves(text)
+    if moves is None:
+        return None
+    high, low = dice
+    if high != low:
+        if len(moves) != 1:
+            return moves
+        (start, end), = moves
+        if start - end != high + low or not 0 < end < start <= 25:
+            return moves
+        opponent = before.opponent
+        for middle in (start - high, start - low):
+            if not opponent[25 - middle]:
+                return ((start, middle), (middle, end))
+        return moves
+    if len(moves) >= 4:
+        return moves
+    steps: list[tuple[int, int]] = []
+    opponent = before.opponent
+    for start, end in moves:
+        if 0 <= end < start <= 25 and start - end > high and (end == 0 or (start - end) % high == 0):
+            points = list(range(start, end, -high))
+            if all(not opponent[25 - p] for p in points[1:]):
+                steps += zip(points, points[1:] + [end])
+                continue
+        steps.append((start, end))
+    return tuple(steps)
 
 
 # --- diagnosing an illegal play: a wrong play or a wrong roll? -----------------------

@@ -39,7 +39,8 @@ TAKE, DROP, WINS = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN
 GRAMMAR = "sgf"
 _SIDES = {"W": 0, "B": 1}
 _ROLL = re.compile(r"([1-6])([1-6])((?:[a-z][a-z])*)$")
-_RESULT = re.compile(r"([WB])\+(\d*)(R?)", re.I)
+_RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
+_SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
 # Setup properties: a game from a set-up position cannot be a match record.
 _SETUP = ("AB", "AW", "AE", "PL", "CV", "CP", "DI")
 
@@ -131,13 +132,14 @@ class _Builder:
         fields = {}
         for value in props.get("MI", []):
             key, _, number = value.partition(":")
-            if number.strip().lstrip("-").isdigit():
+            if _SMALL_NUMBER.fullmatch(number.strip()):
                 fields[key.strip().lower()] = int(number)
             else:
-                errors.append(self._error(root, f"cannot read match information MI[{value}]"))
+                errors.append(self._error(root, f"cannot read match information MI[{value[:40]}]: "
+                                                "expected a name, a colon and a number from 0 to 999999999"))
         # an empty name stays empty (Galaxy records a missing opponent so)
         players = (props.get("PW", ["White"])[0].strip(), props.get("PB", ["Black"])[0].strip())
-        length = max(fields.get("length", 0), 0)
+        length = fields.get("length", 0)
         rules = " ".join(props.get("RU", [])).lower()
         tags: dict[str, str] = {}
         for ident, tag in (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("AN", "Annotator")):
@@ -233,7 +235,14 @@ def read_sgf(text: str, path: str = "-") -> list[MatchRecord]:
     def error(message: str, line: int, column: int) -> MatchFileError:
         return MatchFileError(f"cannot read SGF: {message}", path, line, column)
 
-    return grammar.parse(GRAMMAR, text.lstrip("\ufeff"), error, _SgfTree(path))
+    from lark.exceptions import VisitError
+
+    try:
+        return grammar.parse(GRAMMAR, text.lstrip("\ufeff"), error, _SgfTree(path))
+    except (RecursionError, VisitError) as exc:
+        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
+            raise
+        raise MatchFileError("cannot read SGF: variations nested too deeply", path, 1, 1) from None
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,167 @@
+"""The analyze command: race counts, class, shots and bear-off odds of a position.
+
+Only click and the common module are imported here: the analysis and its
+bear-off table load when the command runs, so that other commands start fast.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Iterable
+
+import click
+
+from bgcli.cli.common import EXIT_PROBLEMS, Failure, cli, emit, json_option, read_position
+from bgcli.errors import BgcliError
+
+_WIDE = 17  # the label column of the text output
+_COLUMN = 10
+
+
+def _row(label: str, *cells: str) -> str:
+    return (label.ljust(_WIDE) + "".join(cell.rjust(_COLUMN) for cell in cells)).rstrip()
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.3f}%"
+
+
+def analysis_text(found) -> list[str]:
+    """The lines ``bgcli analyze`` prints for a person."""
+    kind = {"bearoff": "bear-off"}.get(found.position_class, found.position_class)
+    if found.position_class == "over":
+        won = found.position.player[0] == 15
+        kind += " (the player on roll has won)" if won else " (the opponent has won)"
+    lines = [
+        _row("position", found.position.id()),
+        _row("", "on roll", "opponent"),
+        _row("pips", *map(str, found.pips)),
+        _row("Keith count", *map(str, found.keith)),
+        _row("Thorp count", *map(str, found.thorp)),
+        f"{'class'.ljust(_WIDE)}{kind}",
+    ]
+    if found.position_class == "contact":
+        lines.append(_row("crashed", *("yes" if c else "no" for c in found.crashed)))
+        rolls = " ".join(f"{a}{b}" for a, b in found.hit_rolls)
+        lines.append(f"{'hits'.ljust(_WIDE)}{found.hits} of 36" + (f": {rolls}" if rolls else ""))
+    if found.race is not None and found.race.method != "over":
+        how = "exact" if found.race.exact else "Kleinman's approximation"
+        lines.append(_row("race: wins", *map(_percent, found.race.win)) + f"  ({how})")
+    odds = found.bearoff or (None, None)
+    if any(odds) and found.position_class != "over":
+        longest = max(len(side.dist) for side in odds if side)
+        lines.append("bear-off in")
+        for n in range(1, longest + 1):
+            chances = [side.dist[n - 1] if side and n <= len(side.dist) else 0.0 for side in odds]
+            if max(chances) < 5e-6:
+                continue  # rounds to 0.000% on both sides
+            cells = [_percent(chance) if side else "" for side, chance in zip(odds, chances)]
+            lines.append(_row(f"  {n} roll{'s' if n > 1 else ''}", *cells))
+        lines.append(_row("  mean rolls", *(f"{side.mean:.3f}" if side else "-" for side in odds)))
+    return lines
+
+
+def analyze_line(text: str) -> str:
+    """One line of ``--batch`` output: the analysis as JSON, newline ended."""
+    from bgcli.analysis import analyze
+
+    return json.dumps(analyze(read_position(text)).to_json(), ensure_ascii=False) + "\n"
+
+
+def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
+    """One JSON object per input line, in order; a bad line gets {"error": ...}."""
+    status = 0
+    out = out or sys.stdout
+    for number, line in enumerate(lines, first):
+        line = line.strip()
+        try:
+            if not line:
+                raise BgcliError("empty line")
+            out.write(analyze_line(line))
+        except BgcliError as exc:
+            out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
+            status = EXIT_PROBLEMS
+    out.flush()
+    return status
+
+
+def _chunk(args) -> tuple[int, str]:
+    import io
+
+    lines, first = args
+    out = io.StringIO()
+    return run_batch(lines, first, out), out.getvalue()
+
+
+def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int:
+    """run_batch on ``jobs`` processes, a few chunks ahead at most, the output
+    in the input's order. The bear-off table is loaded first, so that the
+    workers share it instead of each building it."""
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from itertools import islice
+
+    from bgcli.bearoff import table
+
+    table()
+    status = 0
+    lines = iter(lines)
+    first = 1
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque = deque()
+        while True:
+            while len(pending) < 2 * jobs:
+                block = list(islice(lines, chunk))
+                if not block:
+                    break
+                pending.append(pool.submit(_chunk, (block, first)))
+                first += len(block)
+            if not pending:
+                break
+            code, text = pending.popleft().result()
+            sys.stdout.write(text)
+            status = max(status, code)
+    sys.stdout.flush()
+    return status
+
+
+@cli.command()
+@click.argument("words", nargs=-1, metavar="POSITION")
+@click.option("--batch", type=click.File("r", encoding="utf-8"), metavar="FILE",
+              help="Read one position per line from FILE (- for standard input); write one JSON object per line.")
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="With --batch: work on N cores (the output keeps the input's order).")
+@json_option
+def analyze(words, batch, jobs, as_json):
+    """Analyse POSITION: pip, Keith and Thorp counts, its class, the rolls
+    that hit, exact bear-off odds and the race.
+
+    Every pair is (player on roll, opponent). The bear-off odds are exact,
+    from a table bgcli builds once (a few seconds) and keeps in your cache
+    folder; the race is exact in the bear-off and Kleinman's approximation
+    otherwise.
+
+    \b
+    Examples:
+        bgcli analyze start
+        bgcli analyze --json 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
+        bgcli analyze 4wEAAAAAAAAAAA
+        printf 'start\\n4wEAAAAAAAAAAA\\n' | bgcli analyze --batch -
+    """
+    if batch is not None:
+        if words:
+            raise click.UsageError("give either POSITION or --batch FILE, not both")
+        sys.exit(run_batch(batch) if jobs == 1 else run_batch_parallel(batch, jobs))
+    if not words:
+        raise click.UsageError("missing POSITION (try: bgcli analyze start)")
+    from bgcli.analysis import analyze as analyse
+
+    try:
+        found = analyse(read_position(" ".join(words)))
+    except BgcliError as exc:
+        raise Failure(str(exc)) from None
+    if as_json:
+        emit(found.to_json())
+    else:
+        for line in analysis_text(found):
+            click.echo(line)
