@@ -187,7 +187,7 @@ def exact_figures() -> tuple[list[int], list[int], list[int], int]:
     by_mean = mean.__getitem__
     for i in range(1, n):
         k = keys[i]
-        steps = [None] + [[index[r] for r in step_results(k, d)] for d in range(1, 7)]
+        steps: list[list[int]] = [[]] + [[index[r] for r in step_results(k, d)] for d in range(1, 7)]
         total = 0
         dist = 0
         for d in range(1, 7):

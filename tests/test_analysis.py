@@ -584,6 +584,30 @@ def test_analyze_batch_goes_on_past_errors(run):
     assert lines[1]["error"].startswith("line 2: ") and lines[2] == {"error": "line 3: empty line"}
 
 
+def test_analyze_batch_bad_bytes_and_over_long_lines(run):
+    from bgcli.cli.analyze import MAX_LINE
+
+    result = run("analyze", "--batch", "-", input=b"start\n\xff\xfe\nstart\r\n")
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert result.exit_code == 1 and lines[1] == {"error": "line 2: not UTF-8 text (byte 1 of the line)"}
+    assert lines[0] == lines[2]  # the \r before the newline is not part of the position
+    result = run("analyze", "--batch", "-", input=b"start\n" + b"x" * (MAX_LINE + 5) + b"\nstart\n")
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert result.exit_code == 2 and len(lines) == 2 and "line 2: longer than 1,048,576 bytes" in lines[1]["error"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_analyze_batch_of_dev_zero_is_one_error(jobs):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "bgcli", "analyze", "--batch", "/dev/zero", "--jobs", jobs],
+                          capture_output=True, timeout=60)
+    assert done.returncode == 2 and b"Traceback" not in done.stderr
+    assert done.stdout.count(b"\n") == 1 and b"longer than 1,048,576 bytes" in done.stdout
+
+
 def test_analyze_batch_on_two_cores_keeps_the_order(tmp_path):
     import subprocess
     import sys

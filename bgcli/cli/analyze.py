@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import click
 
-from bgcli.cli.common import EXIT_PROBLEMS, Failure, cli, emit, json_option, read_position
+from bgcli.cli.common import EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, cli, emit, json_option, read_position
 from bgcli.errors import BgcliError
 
 _WIDE = 17  # the label column of the text output
@@ -68,19 +68,55 @@ def analyze_line(text: str) -> str:
     return json.dumps(analyze(read_position(text)).to_json(), ensure_ascii=False) + "\n"
 
 
+MAX_LINE = 1 << 20  # bytes in one line of a batch
+
+
+class BadLine(str):
+    """A batch line that is not text: its text is the error; ``last`` when
+    reading stopped there (a line too long to read)."""
+
+    last = False
+
+
+def batch_lines(stream) -> Iterator[str]:
+    """The lines of a binary stream, split on ``\\n`` only (a ``\\r`` before it
+    dropped), read as UTF-8; a line that is not UTF-8 is a BadLine in its
+    place, and one longer than MAX_LINE bytes a BadLine that ends the input
+    (which may be endless, as /dev/zero)."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not (len(line) == MAX_LINE + 1 and line.endswith(b"\n")):
+            bad = BadLine(f"longer than {MAX_LINE:,} bytes; the rest of the input is not read")
+            bad.last = True
+            yield bad
+            return
+        line = line[:-1] if line.endswith(b"\n") else line
+        line = line[:-1] if line.endswith(b"\r") else line
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield BadLine(f"not UTF-8 text (byte {exc.start + 1} of the line)")
+
+
 def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
-    """One JSON object per input line, in order; a bad line gets {"error": ...}."""
+    """One JSON object per input line, in order; a bad line gets {"error": ...}
+    (exit status 1), and a line too long to read ends the batch (status 2)."""
     status = 0
     out = out or sys.stdout
     for number, line in enumerate(lines, first):
-        line = line.strip()
         try:
+            if isinstance(line, BadLine):
+                status = max(status, EXIT_UNREADABLE if line.last else EXIT_PROBLEMS)
+                raise BgcliError(str(line))
+            line = line.strip()
             if not line:
                 raise BgcliError("empty line")
             out.write(analyze_line(line))
         except BgcliError as exc:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
-            status = EXIT_PROBLEMS
+            status = max(status, EXIT_PROBLEMS)
     out.flush()
     return status
 
@@ -88,7 +124,7 @@ def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
 def _chunk(args) -> tuple[int, str]:
     import io
 
-    lines, first = args
+    lines, first = args  # a BadLine keeps its class and ``last`` through pickling
     out = io.StringIO()
     return run_batch(lines, first, out), out.getvalue()
 
@@ -127,7 +163,7 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
 
 @cli.command()
 @click.argument("words", nargs=-1, metavar="POSITION")
-@click.option("--batch", type=click.File("r", encoding="utf-8"), metavar="FILE",
+@click.option("--batch", type=click.File("rb"), metavar="FILE",
               help="Read one position per line from FILE (- for standard input); write one JSON object per line.")
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="With --batch: work on N cores (the output keeps the input's order).")
@@ -141,6 +177,10 @@ def analyze(words, batch, jobs, as_json):
     folder; the race is exact in the bear-off and Kleinman's approximation
     otherwise.
 
+    With --batch, a bad line gets {"error": ...} and the rest go on (exit 1);
+    a line longer than 1 MB ends the batch (exit 2). A board of 26 numbers
+    that starts with a negative number goes after --.
+
     \b
     Examples:
         bgcli analyze start
@@ -151,7 +191,8 @@ def analyze(words, batch, jobs, as_json):
     if batch is not None:
         if words:
             raise click.UsageError("give either POSITION or --batch FILE, not both")
-        sys.exit(run_batch(batch) if jobs == 1 else run_batch_parallel(batch, jobs))
+        lines = batch_lines(batch)
+        sys.exit(run_batch(lines) if jobs == 1 else run_batch_parallel(lines, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli analyze start)")
     from bgcli.analysis import analyze as analyse
