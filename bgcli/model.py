@@ -571,6 +571,110 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     return plays
 
 
+def play_from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[int, int]]) -> Play | None:
+    """The legal play of ``dice`` that ``moves`` make, or None if they make none.
+
+    ``moves`` are (start, end) pairs (25 the bar, 0 off) applied one after
+    another. A play that uses every die of the roll, one die per pair (as
+    nearly every recorded play does), is legal when each step can be made in
+    turn under the rules (a checker on the start, an open landing, the bar
+    first, bearing off only with every checker home and with a larger die only
+    from the highest point); it is checked so, in the order given and, failing
+    that, in the other orders and die assignments, without listing the legal
+    plays. Anything else (fewer dice than the roll, a pair covering several
+    dice, steps the rules refuse) is looked up among ``legal_plays`` by its
+    result, as gnubg decides: so this returns a play exactly when the moves,
+    applied in some order (``play_key``), reach the result of a legal play.
+    The play returned has the steps as played, in an order they can be played.
+    """
+    try:
+        high, low = dice
+        if high < low:
+            high, low = low, high
+        valid = low >= 1 and high <= 6 and type(high) is int and type(low) is int
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        raise InvalidDiceError(f"invalid dice {dice!r}: expected two numbers from 1 to 6")
+    board = int.from_bytes(bytes(position.player), "little")
+    opponent = position.opponent
+    found = None
+    if high != low:
+        if len(moves) == 2:
+            found = _two_steps(board, opponent, high, low, moves)
+    elif len(moves) == 4:
+        found = _four_steps(board, opponent, high, moves)
+    if found is not None:
+        play = object.__new__(Play)
+        play._key, play._moves = found
+        play._query = [position, {}]
+        play._steps = play._result = None
+        return play
+    key = play_key(position, moves)
+    if key is None:  # in an order that can be made, if there is one
+        key = play_key(position, sorted(moves, key=_start, reverse=True))
+        if key is None:
+            return None
+    for play in legal_plays(position, (high, low)):
+        if play._key == key:
+            return play
+    return None
+
+
+def _die_step(board: int, opponent: Sequence[int], start: int, end: int, die: int) -> int | None:
+    """``board`` (with its hit marks) after one checker moves start -> end
+    with ``die`` under every rule of one step, or None when it may not."""
+    if not 0 < start <= BAR or not (board >> _SHIFT[start]) & 255:
+        return None
+    if start != BAR and (board >> _BAR_SHIFT) & 255:
+        return None  # a checker on the bar enters first
+    if end > 0:
+        if start - end != die:
+            return None
+        held = opponent[25 - end]
+        if held >= 2:
+            return None
+        board += _UNIT[end] - _UNIT[start]
+        return board | _HIT[end] if held else board
+    if end or board & _ABOVE[6]:
+        return None  # bearing off needs every checker home
+    if start != die and (start > die or board & _ABOVE[start]):
+        return None  # a larger die bears off from the highest point only
+    return board - _UNIT[start] + 1
+
+
+def _two_steps(board: int, opponent: Sequence[int], high: int, low: int, moves: Sequence[tuple[int, int]]):
+    """(key, raw pairs) of two die-steps of a non-double in some order that the
+    rules allow, or None."""
+    (s1, e1), (s2, e2) = moves
+    for a, b, c, d in ((s1, e1, s2, e2), (s2, e2, s1, e1)):
+        for first, second in ((high, low), (low, high)):
+            after = _die_step(board, opponent, a, b, first)
+            if after is not None:
+                after = _die_step(after, opponent, c, d, second)
+                if after is not None:
+                    return after, (a, b, c, d)
+    return None
+
+
+def _four_steps(board: int, opponent: Sequence[int], die: int, moves: Sequence[tuple[int, int]]):
+    """(key, raw pairs) of four steps of a double, in the order given or else
+    by non-increasing start (always playable when any order is), or None."""
+    for order in (moves, sorted(moves, key=_start, reverse=True)):
+        after: int | None = board
+        for start, end in order:
+            after = _die_step(after, opponent, start, end, die)  # type: ignore[arg-type]
+            if after is None:
+                break
+        else:
+            return after, tuple(p for move in order for p in move)
+    return None
+
+
+def _start(move: tuple[int, int]) -> int:
+    return move[0]
+
+
 def _steps(board: int, die: int, opp: bytes, limit: int = 25) -> list[tuple[int, int]]:
     """Every legal single step (start, end) of ``die``, from starts <= ``limit``."""
     if board >> 200:  # on the bar: enter first

@@ -753,14 +753,13 @@ def _written_moves(text: str) -> tuple[tuple[int, int], ...] | None:
     """The (start, end) pairs of a play written as .mat files write them
     (``13/8 8/5*``), or None for any other spelling; remembered by text, as
     the same few thousand texts make most plays."""
-    moves = _WRITTEN.get(text, False)
-    if moves is not False:
-        return moves
-    pairs = []
+    if text in _WRITTEN:
+        return _WRITTEN[text]
+    pairs: list[tuple[int, int]] = []
     for word in text.split():
         found = _MAT_MOVE.fullmatch(word)
         if found is None:
-            pairs = None
+            pairs = []
             break
         pairs.append((int(found.group(1)), int(found.group(2))))
     if len(_WRITTEN) > 100_000:

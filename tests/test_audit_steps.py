@@ -1,0 +1,127 @@
+"""model.play_from_steps, the audit's judge of a recorded play, against
+legal_plays: it must return a play exactly when the moves reach the result of
+a legal play, over gnubg's oracle sample and random positions, and must not
+list the legal plays for a play that uses every die."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bgcli.model as model
+from bgcli.errors import InvalidDiceError
+from bgcli.model import BAR, Position, legal_plays, play_from_steps, play_key
+from test_legal import positions
+
+ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
+
+
+def oracle_queries() -> list[tuple[Position, tuple[int, int]]]:
+    if not ORACLE.exists():
+        pytest.skip(f"oracle data {ORACLE} is missing")
+    with ORACLE.open() as f:
+        return [(Position.from_id(r["position_id"]), tuple(r["dice"])) for r in map(json.loads, f)]
+
+
+def random_moves(rng: random.Random, position: Position, dice: tuple[int, int]) -> list[tuple[int, int]]:
+    """One to four die-steps from points the mover holds (or points next to
+    them), some legal, most not."""
+    held = [p for p in range(1, 26) if position.player[p]] or [1]
+    moves = []
+    for _ in range(rng.randint(1, 4)):
+        start = rng.choice(held) if rng.random() < 0.8 else rng.randint(1, 25)
+        moves.append((start, max(start - rng.choice(dice), 0)))
+    return moves
+
+
+def reaches_a_legal_play(position: Position, dice, moves) -> int | None:
+    """The legal key the moves reach in some order, or None (the slow way)."""
+    keys = {play.key for play in legal_plays(position, dice)}
+    for order in itertools.permutations(moves):
+        key = play_key(position, order)
+        if key in keys:
+            return key
+    return None
+
+
+def check(position: Position, dice, moves) -> None:
+    got = play_from_steps(position, dice, moves)
+    want = reaches_a_legal_play(position, dice, moves)
+    assert (got is None) == (want is None), (position.id(), dice, moves, got)
+    if got is not None:
+        assert got.key == want
+        assert got.result == next(p for p in legal_plays(position, dice) if p.key == want).result
+
+
+def test_every_legal_play_of_the_oracle_sample_is_itself():
+    for position, dice in oracle_queries():
+        for play in legal_plays(position, dice):
+            moves = [(step.start, step.end) for step in play.steps]
+            got = play_from_steps(position, dice, moves)
+            assert got == play and got.key == play.key and got.result_id() == play.result_id(), (position.id(), dice, play)
+
+
+def test_random_moves_in_the_oracle_sample():
+    rng = random.Random(10)
+    for position, dice in oracle_queries()[::2]:
+        for _ in range(12):
+            check(position, dice, random_moves(rng, position, dice))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(), st.integers(1, 6), st.integers(1, 6), st.randoms(use_true_random=False))
+def test_random_moves_in_random_positions(position, a, b, rng):
+    dice = (max(a, b), min(a, b))
+    for play in legal_plays(position, dice):
+        moves = [(step.start, step.end) for step in play.steps]
+        assert play_from_steps(position, dice, moves) == play
+        check(position, dice, list(reversed(moves)))
+    for _ in range(6):
+        check(position, dice, random_moves(rng, position, dice))
+
+
+def test_a_play_of_every_die_needs_no_list_of_legal_plays(monkeypatch):
+    start = Position.start()
+    bar = Position(tuple(n + (i == BAR) - (i == 6) for i, n in enumerate(start.player)), start.opponent)
+    cases = [(start, (6, 1), [(13, 7), (8, 7)]), (start, (6, 1), [(8, 7), (13, 7)]),
+             (start, (3, 3), [(8, 5), (8, 5), (6, 3), (6, 3)]),
+             (start, (2, 1), [(22, 21), (24, 22)]),            # an order that cannot be made is put right
+             (start, (3, 3), [(5, 2), (8, 5), (13, 10), (10, 7)]),
+             (bar, (4, 3), [(13, 9), (25, 22)])]               # the bar first
+    wanted = [next(p for p in legal_plays(*case[:2]) if p.key == reaches_a_legal_play(*case)).result_id() for case in cases]
+
+    def refused(*args):
+        raise AssertionError("legal_plays was called")
+
+    monkeypatch.setattr(model, "legal_plays", refused)
+    assert [play_from_steps(*case).result_id() for case in cases] == wanted
+    # what the rules refuse is then looked up (and not found)
+    monkeypatch.setattr(model, "legal_plays", lambda *args: [])
+    assert play_from_steps(bar, (4, 3), [(13, 9), (13, 10)]) is None      # a checker left on the bar
+    assert play_from_steps(start, (6, 5), [(6, 0), (6, 1)]) is None       # bearing off with checkers outside
+    assert play_from_steps(start, (6, 5), [(13, 7), (13, 7)]) is None     # a die the roll does not have
+
+
+def test_fewer_dice_and_consolidated_moves_are_looked_up():
+    start = Position.start()
+    assert play_from_steps(start, (2, 1), [(24, 21)]).result == next(
+        p for p in legal_plays(start, (2, 1)) if str(p) in ("24/22 22/21", "24/23 23/21")).result
+    # only the 2 of this 42 can be played
+    position = Position.from_id("7HZuAADv2wEAEA")
+    plays = {str(p): p for p in legal_plays(position, (4, 2))}
+    assert set(plays) == {"4/2", "3/1"}
+    assert play_from_steps(position, (4, 2), [(4, 2)]) == plays["4/2"]
+    assert play_from_steps(position, (4, 2), [(3, 1)]) == plays["3/1"]
+    assert play_from_steps(position, (4, 2), [(6, 2)]) is None
+
+
+def test_bad_dice_are_refused():
+    with pytest.raises(InvalidDiceError):
+        play_from_steps(Position.start(), (7, 1), [(13, 6)])
+    with pytest.raises(InvalidDiceError):
+        play_from_steps(Position.start(), (0, 1), [(13, 6)])
