@@ -27,7 +27,7 @@ The table is built in about three seconds and kept in a file in the user's
 private cache folder (``bgcli.grammar.cache_dir()``): ``bearoff-1.bin``, a
 plain little-endian array file, never a pickle. Reading it checks the
 header, a SHA-256 of the contents, that the keys are exactly the 54,264
-positions, that every distribution sums to 1 and agrees with its mean, and
+positions in the table's order, that every distribution sums to 1 and agrees with its mean, and
 the defining equation (mean = 1 + the average over the rolls of the best
 play's mean) on a random sample of positions; a file that fails any check
 is rebuilt and replaced. With no safe cache folder the table lives in
@@ -298,9 +298,16 @@ def check(table: BearoffTable, sample: int = 64, rng: random.Random | None = Non
     54,264 positions, each distribution sums to 1 and matches its mean, and
     the defining equation holds on ``sample`` random positions."""
     keys = table.keys
-    half = [sum((h >> s) & 15 for s in (0, 4, 8)) for h in range(4096)]  # checkers in 12 bits
-    if len(set(keys)) != POSITIONS or any(k >> 24 or half[k & 4095] + half[k >> 12] > CHECKERS for k in keys):
+    checkers = [sum((h >> s) & 15 for s in (0, 4, 8)) for h in range(4096)]  # in 12 bits (3 points)
+    low_pips = [sum((i + 1) * ((h >> (4 * i)) & 15) for i in range(3)) for h in range(4096)]
+    high_pips = [p + 3 * n for p, n in zip(low_pips, checkers)]  # the same 12 bits as points 4-6
+    if len(keys) != POSITIONS or any(k >> 24 or checkers[k & 4095] + checkers[k >> 12] > CHECKERS for k in keys):
         raise BadTableFile("the keys are not the 54,264 positions")
+    # in the order build() writes them, (pips, key) strictly increasing: so each is there once,
+    # and no two positions' figures are swapped
+    order = [(low_pips[k & 4095] + high_pips[k >> 12], k) for k in keys]
+    if any(a >= b for a, b in zip(order, order[1:])):
+        raise BadTableFile("the keys are not in the table's order")
     probs, offset, first, means = table.probs, table.offset, table.first, table.means
     mul = operator.mul
     for i, k in enumerate(keys):

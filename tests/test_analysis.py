@@ -240,6 +240,7 @@ def test_exact_against_fractions_over_legal_plays(table):
     # by hand: one checker on the 6-point is off in one roll when the roll moves it 6 pips
     # or more: 27 of the 36 rolls, all but 11, 21, 31, 41 and 32
     assert exact((0, 0, 0, 0, 0, 1))[1][0] == Fraction(27, 36)
+    # and the other nine leave it on the 3-point or lower, from where any roll takes it off
     assert table.dist((0, 0, 0, 0, 0, 1)) == (0.75, 0.25)
 
 
@@ -485,6 +486,20 @@ def test_truncated_or_foreign_cache_file_is_rebuilt(private_cache, table):
     path.write_bytes(bearoff.dumps(forged))
     fresh_load()
     assert calls == [1, 1]
+
+
+def test_swapped_or_missing_positions_are_caught(table):
+    keys = array("L", table.keys)
+    i = table._index[bearoff.key((0, 0, 0, 0, 0, 2))]
+    j = table._index[bearoff.key((0, 0, 0, 0, 2, 0))]
+    keys[i], keys[j] = keys[j], keys[i]  # each position's figures given to the other
+    with pytest.raises(bearoff.BadTableFile, match="order"):
+        bearoff.check(bearoff.BearoffTable(keys, table.means, table.first, table.length, table.probs), sample=0)
+    keys = array("L", table.keys)
+    keys[j] = keys[i]  # one position twice, another missing
+    with pytest.raises(bearoff.BadTableFile, match="order"):
+        bearoff.check(bearoff.BearoffTable(keys, table.means, table.first, table.length, table.probs), sample=0)
+    bearoff.check(table, sample=0)
 
 
 def test_a_wrong_mean_is_caught_even_when_consistent(table):
