@@ -8,27 +8,29 @@ Backgammon's one-sided database (gnubg_os0.bd), computed exactly instead of
 in 16-bit integers.
 
 How it is computed. Positions are taken in increasing pip count, so every
-position a roll leads to is known before the position itself. For a single
-die ``d`` and a position ``q``, ``_best[d][q]`` is the best position one
-step of ``d`` reaches; ``_best2`` and ``_best3`` the best after two and
-three steps of ``d``. A double is then one step followed by ``_best3``, and
-a non-double ``ab`` the better of ``a`` then ``_best[b]`` and ``b`` then
-``_best[a]`` (in the bear-off every die can always be played, so every play
+position a roll leads to is known before the position itself. For a die
+``d`` and a position ``q``, ``best[d][q]`` is the best position one step of
+``d`` reaches from ``q``, and ``best2`` and ``best3`` the best after two and
+three steps of ``d``. A double is then one step followed by ``best3``, and
+a non-double ``ab`` the better of ``a`` then ``best[b]`` and ``b`` then
+``best[a]`` (in the bear-off every die can always be played, so every play
 uses both dice unless the first one finishes). Means and distributions are
 exact integers: the mean scaled by 36**48, and the distribution packed into
 one integer whose field n holds 36**n times the probability of n rolls, so
 that a roll's contribution is one addition and "one roll later" is one
-shift. Plays of equal mean occur (in 4,299 of the position-roll pairs) but
-always reach identical distributions, so the distribution is as well
-defined as the mean (tests/test_analysis.py checks this). The exact values are then rounded once to
-floats (the nearest double, far inside 1e-9).
+shift. Plays of equal mean occur (in 4,299 of the position-roll pairs, found
+by enumerating every play of every roll of every position) but always reach
+identical distributions, so the distribution is as well defined as the
+mean; tests/test_analysis.py checks it exactly on every position of up to
+four checkers and on a sample of large ones. The exact values are then
+rounded once to floats (the nearest double, far inside 1e-9).
 
 The table is built in about three seconds and kept in a file in the user's
 private cache folder (``bgcli.grammar.cache_dir()``): ``bearoff-1.bin``, a
 plain little-endian array file, never a pickle. Reading it checks the
 header, a SHA-256 of the contents, that the keys are exactly the 54,264
-positions in the table's order, that every distribution sums to 1 and agrees with its mean, and
-the defining equation (mean = 1 + the average over the rolls of the best
+positions in the table's order, that every distribution sums to 1 and
+agrees with its mean, and the defining equation (mean = 1 + the average over the rolls of the best
 play's mean) on a random sample of positions; a file that fails any check
 is rebuilt and replaced. With no safe cache folder the table lives in
 memory only. Delete the file at any time; it is rebuilt when next needed.
