@@ -1,16 +1,19 @@
 """The chouette: its format, rules, settlement and problems (bgcli/chouette.py)."""
 from __future__ import annotations
 
+import json
 import random
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli import grammar
 from bgcli.chouette import GRAMMAR, Lineup, parse_line, read_chouette, settle, settle_file
+from bgcli.cli import cli
 from bgcli.errors import MatchFileError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,6 +83,20 @@ def test_the_example_settles_as_the_rules_say():
     assert amounts(game) == {"Ann": 1 + 8 + 8, "Bob": -8, "Cho": -8, "Dee": -1}
     assert (game.result, game.winner, game.cube) == ("gammon", "box", 4)
     assert s.problems == ()
+
+
+def test_json_of_the_example(tmp_path):
+    path = tmp_path / "example.txt"
+    path.write_text(EXAMPLE)
+    result = CliRunner().invoke(cli, ["chouette", "--json", str(path)])
+    assert result.exit_code == 0
+    assert json.loads(result.output) == {
+        "players": ["Ann", "Bob", "Cho", "Dee"],
+        "games": [{"game": 1, "box": "Ann", "captain": "Bob", "team": ["Cho", "Dee"], "result": "gammon",
+                   "winner": "box", "settlement": {"Ann": 17, "Bob": -8, "Cho": -8, "Dee": -1}}],
+        "totals": {"Ann": 17, "Bob": -8, "Cho": -8, "Dee": -1},
+        "problems": [],
+    }
 
 
 # --- rotation -----------------------------------------------------------------------
@@ -414,6 +431,33 @@ def test_not_a_chouette_file(text):
     with pytest.raises(MatchFileError) as error:
         read_chouette(text, "x.txt")
     assert "not a chouette file" in str(error.value) and str(error.value).startswith("x.txt:")
+
+
+# --- the command -------------------------------------------------------------------------
+
+def run(*args):
+    return CliRunner().invoke(cli, ["chouette", *args])
+
+
+def test_cli_exit_statuses(tmp_path):
+    assert run(str(SAMPLES / "chouette.txt")).exit_code == 0
+    flawed = run(str(SAMPLES / "chouette_flawed.txt"))
+    assert flawed.exit_code == 1 and "chouette_flawed.txt:10: game 1: team: Cho doubles alone" in flawed.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text("hello\n")
+    result = run(str(bad))
+    assert result.exit_code == 2 and result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert f"{bad}:1:1: not a chouette file" in result.output
+    missing = run(str(tmp_path / "missing.txt"))
+    assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+def test_cli_json_matches_the_library():
+    result = run("--json", str(SAMPLES / "chouette_flawed.txt"))
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data == json.loads(json.dumps(settle_file(SAMPLES / "chouette_flawed.txt").as_dict()))
+    assert {p["kind"] for p in data["problems"]} == {"answer", "team", "dropped", "rotation", "result"}
 
 
 def test_the_samples_totals_sum_to_zero():
