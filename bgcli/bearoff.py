@@ -30,9 +30,9 @@ private cache folder (``bgcli.grammar.cache_dir()``): ``bearoff-1.bin``, a
 plain little-endian array file, never a pickle. Reading it checks the
 header, a SHA-256 of the contents, that the keys are exactly the 54,264
 positions in the table's order, that every distribution sums to 1 and
-agrees with its mean, and the defining equation (mean = 1 + the average over the rolls of the best
-play's mean) on a random sample of positions; a file that fails any check
-is rebuilt and replaced. With no safe cache folder the table lives in
+agrees with its mean, and the defining equation (mean = 1 + the average
+over the rolls of the best play's mean) on a random sample of positions; a
+file that fails any check is rebuilt and replaced. With no safe cache folder the table lives in
 memory only. Delete the file at any time; it is rebuilt when next needed.
 """
 from __future__ import annotations
