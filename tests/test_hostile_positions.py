@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from bgcli.errors import BgcliError, InvalidPlayError, InvalidPositionError
 from bgcli.ids import fibs, parse_position, position_kind, xgid
 from bgcli.notation import MAX_PLAY_TEXT, _fast_parse, _slow_parse, parse_play, parse_play_text, parse_point
-from bgcli.model import Position
+from bgcli.model import Position, legal_plays
 from bgcli.output import quote
 
 FAST = settings(deadline=None, max_examples=150, suppress_health_check=list(HealthCheck))
@@ -274,3 +274,305 @@ def test_random_garbage_never_escapes_as_another_exception():
                 read(text)
             except BgcliError as exc:
                 one_short_line(exc)
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+import io  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import stat  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from click.testing import CliRunner  # noqa: E402
+
+from bgcli.cli import cli  # noqa: E402
+from bgcli.cli.common import MAX_JOBS  # noqa: E402
+from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, run_batch_parallel  # noqa: E402
+from bgcli.output import OutputError, write_atomically, write_text  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+# the opponent has a checker on the bar: the board's first number is negative
+BAR_BOARD = "-1 -1 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2 0"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def bgcli(*args, **kwargs):
+    """The real program, in its own process (exit statuses, signals, pipes)."""
+    return subprocess.run([sys.executable, "-m", "bgcli", *args], capture_output=True, cwd=ROOT, **kwargs)
+
+
+def error_line(result) -> str:
+    lines = result.output.splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output[:500]
+    assert len(lines[0]) <= MESSAGE_LIMIT + 10, lines[0][:500]
+    return lines[0]
+
+
+@pytest.mark.parametrize("dice, wrong", [(["3"], "'3'"), (["71"], "'71'"), (["7", "1"], "'7 1'"), (["３１"], "'３１'")])
+def test_moves_with_wrong_dice_says_the_dice_are_wrong(dice, wrong):
+    for position in ("start", "4HPwATDgc/ABMA", START_XGID, START_BOARD):
+        result = run("moves", *position.split(), *dice)
+        assert result.exit_code == 1
+        assert error_line(result).startswith(f"Error: invalid dice {wrong}")
+
+
+def test_moves_still_names_a_wrong_position():
+    assert "invalid position 'nonsense'" in error_line(run("moves", "nonsense", "31"))
+    assert "invalid position 'start hello'" in error_line(run("moves", "start", "hello"))
+
+
+def test_a_board_starting_with_a_negative_number_is_not_an_option():
+    position = Position.from_board26([int(n) for n in BAR_BOARD.split()])
+    expected = {p.result_id() for p in legal_plays(position, (3, 1))}
+    for words in (BAR_BOARD.split(), ["--"] + BAR_BOARD.split(), ["--json"] + BAR_BOARD.split()):
+        result = run("moves", "--json", *words, "31")
+        assert result.exit_code == 0, result.output
+        assert {p["position_id"] for p in json.loads(result.output)["plays"]} == expected
+    assert run("show", BAR_BOARD).exit_code == 0
+    assert run("show", "--", BAR_BOARD).exit_code == 0
+    assert run("check", BAR_BOARD, "31", "8/5", "6/5").exit_code == 0
+    assert run("convert", "--to", "xgid", BAR_BOARD).output.startswith("XGID=a")
+
+
+def test_unknown_options_are_still_refused():
+    for args in (["moves", "start", "31", "--jsno"], ["show", "--svgg", "start"], ["convert", "--to", "xgid", "-x", "start"]):
+        result = run(*args)
+        assert result.exit_code == 2 and "No such option" in result.output, result.output
+
+
+def test_moves_help_tells_about_negative_numbers():
+    assert "negative" in run("moves", "--help").output
+
+
+@pytest.mark.parametrize("args", [["--batch", "-"], ["--batch", "--jobs", "2", "-"], ["--batch=-"], ["-j", "2", "--batch", "-"]])
+def test_batch_spellings(args):
+    result = run("moves", *args, input="start 31\n4HPwATDgc/ABMA 66\n")
+    assert result.exit_code == 0, result.output
+    expected = [len(legal_plays(Position.start(), dice)) for dice in ((3, 1), (6, 6))]
+    assert [len(json.loads(line)["plays"]) for line in result.output.splitlines()] == expected
+
+
+def test_batch_usage_errors():
+    assert run("moves", "--batch", "a", "b").exit_code == 2
+    assert run("moves", "--batch", "x", "start").exit_code == 2
+    result = run("moves", "--batch", str(ROOT / "no-such-file.txt"))
+    assert result.exit_code == 2 and "cannot read" in error_line(result)
+
+
+@pytest.mark.parametrize("jobs", ["0", "65", "-3", "99999999999999999999", "9" * 5000])
+def test_jobs_is_checked(jobs):
+    result = run("moves", "--batch", "--jobs", jobs, "-", input="start 31\n")
+    assert result.exit_code == 2 and "--jobs" in result.output and "Traceback" not in result.output
+    assert MAX_JOBS == 64
+
+
+BAD_LINES = b"start 31\n\xff\xfe 31\nstart 66\r\nstart\xe2\x80\xa831\nstart 3\n\xc3\n4HPwATDgc/ABMA 21"
+
+
+def _batch_objects(output: str) -> list[dict]:
+    return [json.loads(line) for line in output.splitlines()]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_each_bad_batch_line_gets_its_own_error_and_the_rest_go_on(jobs):
+    result = CliRunner().invoke(cli, ["moves", "--batch", "-", "--jobs", jobs], input=BAD_LINES)
+    objects = _batch_objects(result.output)
+    assert len(objects) == 7 and result.exit_code == 1
+    assert ["plays" in o for o in objects] == [True, False, True, False, False, False, True]
+    assert "not UTF-8" in objects[1]["error"] and "line 2" in objects[1]["error"]
+    assert "line 4: invalid position" in objects[3]["error"]  # U+2028 separates neither lines nor words
+    assert "line 5: invalid dice '3'" in objects[4]["error"]
+    assert "not UTF-8" in objects[5]["error"]
+
+
+def test_parallel_batch_reads_bad_lines_in_every_chunk(capsys):
+    lines = list(batch_lines(io.BytesIO((BAD_LINES + b"\n") * 3)))
+    assert sum(isinstance(line, BadLine) for line in lines) == 6
+    status = run_batch_parallel(lines, "gnubg", jobs=3, chunk=2)
+    objects = _batch_objects(capsys.readouterr().out)
+    assert status == 1 and len(objects) == 21
+    assert [("error" in o) for o in objects] == [False, True, False, True, True, True, False] * 3
+    assert all(o["error"].startswith(f"line {i + 1}:") for i, o in enumerate(objects) if "error" in o)
+
+
+def test_lines_are_split_on_newline_only():
+    assert list(batch_lines(io.BytesIO("a\rb\r\nc\u2028d\x85e\x0cf\n\ng".encode()))) == [
+        "a\rb", "c\u2028d\x85e\x0cf", "", "g"]
+
+
+def test_an_over_long_line_ends_the_batch_with_one_error():
+    data = b"start 31\n" + b"x" * (MAX_LINE + 10) + b"\nstart 66\n"
+    result = CliRunner().invoke(cli, ["moves", "--batch", "-"], input=data)
+    objects = _batch_objects(result.output)
+    assert result.exit_code == 2 and len(objects) == 2
+    assert "line 2: longer than 1,048,576 bytes" in objects[1]["error"]
+    # a line of exactly the limit is read
+    exact = b"start 31" + b" " * (MAX_LINE - 8) + b"\n"
+    assert list(batch_lines(io.BytesIO(exact))) == [exact[:-1].decode()]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize("args", [["moves", "--batch", "/dev/zero"], ["moves", "--batch", "--jobs", "2", "/dev/zero"],
+                                  ["convert", "--to", "xgid", "-"]])
+def test_dev_zero_is_a_clear_error_within_seconds(args):
+    start = time.perf_counter()
+    with open("/dev/zero", "rb") as zero:
+        done = bgcli(*args, stdin=zero, timeout=60)
+    assert time.perf_counter() - start < 10
+    assert done.returncode == 2
+    assert b"longer than 1,048,576 bytes" in done.stdout + done.stderr and b"Traceback" not in done.stderr
+    assert len(done.stdout + done.stderr) < 500
+
+
+def test_convert_bad_lines_error_on_stderr_and_an_empty_line():
+    result = CliRunner().invoke(cli, ["convert", "--to", "posid", "-"], input=b"start\n\xff\nstart\r\n")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == ["4HPwATDgc/ABMA", "", "4HPwATDgc/ABMA"]
+    assert result.stderr.strip() == "Error: line 2: not UTF-8 text (byte 1 of the line)"
+
+
+@pytest.mark.parametrize("jobs", [3, 8, MAX_JOBS])
+def test_no_more_processes_than_chunks(monkeypatch, capsys, jobs):
+    import concurrent.futures
+
+    started = []
+
+    class Counting(concurrent.futures.ProcessPoolExecutor):
+        def __init__(self, max_workers=None, **kwargs):
+            started.append(max_workers)
+            super().__init__(max_workers=max_workers, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Counting)
+    assert run_batch_parallel(["start 31"] * 3, "gnubg", jobs=jobs, chunk=1) == 0
+    assert run_batch_parallel(["start 31"] * 3, "gnubg", jobs=jobs, chunk=5) == 0  # one chunk: no pool
+    assert started == [3]
+    assert len(capsys.readouterr().out.splitlines()) == 6
+
+
+# --- error messages quote input cut short ---------------------------------------------------
+
+def test_huge_play_dice_and_position_give_short_error_lines():
+    huge = "24/23 " * 200_000
+    for args in (["check", "start", "31", huge], ["check", "start", "3" * 1_000_000, "24/21"],
+                 ["check", "x" * 1_000_000, "31", "24/21"], ["moves", "start" * 200_000, "31"],
+                 ["show", "9 " * 500_000]):
+        start = time.perf_counter()
+        result = run(*args)
+        assert result.exit_code == 1 and time.perf_counter() - start < 2
+        error_line(result)
+    data = json.loads(run("check", "--json", "start", "31", huge).output)
+    assert len(data["error"]) <= MESSAGE_LIMIT
+
+
+# --- output: -o -, -o '', folders that do not exist, full disks, whole files ------------------
+
+def test_show_output_dash_is_standard_output():
+    assert run("show", "-o", "-", "start").output == run("show", "start").output
+
+
+def test_show_output_empty_name_is_a_usage_error():
+    result = run("show", "-o", "", "start")
+    assert result.exit_code == 2 and "empty" in result.output
+
+
+def test_show_output_into_a_missing_folder(tmp_path):
+    target = tmp_path / "nowhere" / "board.txt"
+    result = run("show", "-o", str(target), "start")
+    assert result.exit_code == 2
+    assert "does not exist" in error_line(result)
+    assert not target.parent.exists()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_show_output_to_a_full_disk():
+    result = run("show", "-o", "/dev/full", "start")
+    assert result.exit_code == 2
+    assert "no space left" in error_line(result).lower()
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_other(tmp_path, monkeypatch):
+    target = tmp_path / "board.txt"
+    target.write_text("old board\n")
+
+    def full(_descriptor):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    result = run("show", "-o", str(target), "start")
+    assert result.exit_code == 2 and "no space left" in error_line(result).lower()
+    assert target.read_text() == "old board\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.txt"]
+
+
+def test_write_atomically_replaces_whole_files_and_keeps_links_and_modes(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    write_atomically(str(link), "new text\n")
+    assert link.is_symlink() and target.read_text() == "new text\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    fresh = tmp_path / "fresh.txt"
+    old_umask = os.umask(0o027)
+    try:
+        write_atomically(str(fresh), "x")
+    finally:
+        os.umask(old_umask)
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o640
+    with pytest.raises(OutputError, match="is a folder"):
+        write_atomically(str(tmp_path), "x")
+    with pytest.raises(OutputError, match="empty"):
+        write_text("", "x")
+    if os.path.exists("/dev/null"):
+        write_atomically("/dev/null", "gone")  # a device is written, not replaced
+        assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.txt", "link.txt", "out.txt"]
+
+
+# --- Ctrl-C and closed pipes, in real processes ----------------------------------------------------
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_exits_130_with_one_line(jobs):
+    proc = subprocess.Popen([sys.executable, "-m", "bgcli", "moves", "--batch", "-", "--jobs", jobs], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        proc.stdin.write(b"start 31\n" * 5000)  # two chunks for the workers; then it waits for more
+        proc.stdin.flush()
+        time.sleep(3)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    assert err.decode().splitlines() == ["Error: interrupted"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_closed_pipe_exits_quietly_with_141(tmp_path, jobs):
+    batch = tmp_path / "many.txt"
+    batch.write_text("start 31\n" * 20_000)
+    proc = subprocess.Popen([sys.executable, "-m", "bgcli", "moves", "--batch", str(batch), "--jobs", jobs], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b'{"position_id"')
+    proc.stdout.close()  # as `| head -1` does
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141
+    assert err == b""
+
+
+def test_usage_errors_and_bad_input_keep_their_statuses_in_the_real_program():
+    assert bgcli("moves", "start", "31").returncode == 0
+    assert bgcli("moves", "start", "3").returncode == 1
+    done = bgcli("moves", "--jobs", "0", "start", "31")
+    assert done.returncode == 2 and b"Usage:" in done.stderr
+    assert bgcli("--version").returncode == 0 and bgcli("moves", "--help").returncode == 0

@@ -3,7 +3,9 @@ the one place that turns errors into exit statuses."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 
 import click
 
@@ -140,7 +142,100 @@ class Unreadable(Failure):
     exit_code = EXIT_UNREADABLE
 
 
+# --- words, jobs, output, and the exit statuses of main() ------------------------------
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
+MAX_JOBS = 64
+_NEGATIVE_NUMBER = re.compile(r"-[0-9]")
+
+
+class WordsCommand(click.Command):
+    """A command whose words may begin with a minus sign: ``-1 -2 0 ...``, a
+    board of 26 numbers, is words, not options (after ``--`` too). Any other
+    word that looks like an option and is not one is refused, as usual."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("context_settings", {})["ignore_unknown_options"] = True
+        super().__init__(*args, **kwargs)
+
+    def parse_args(self, ctx, args):
+        options = {name: p for p in self.get_params(ctx) if isinstance(p, click.Option) for name in p.opts + p.secondary_opts}
+        value_next = False
+        for arg in args:
+            if arg == "--":
+                break
+            if value_next:  # the value of the option before, whatever it looks like
+                value_next = False
+                continue
+            option = options.get(arg.split("=", 1)[0]) or options.get(arg[:2])
+            if option is not None:
+                value_next = arg in options and not option.is_flag and not option.count
+            elif arg.startswith("-") and arg != "-" and not _NEGATIVE_NUMBER.match(arg):
+                import difflib
+
+                name = arg.split("=", 1)[0]
+                raise click.NoSuchOption(name, possibilities=difflib.get_close_matches(name, options), ctx=ctx)
+        return super().parse_args(ctx, args)
+
+
+def jobs_option(help: str):
+    """``--jobs N``/``-j N``, checked: 1 to MAX_JOBS."""
+    return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True, metavar="N",
+                        help=f"{help} (1 to {MAX_JOBS})")
+
+
+class _OutputPath(click.ParamType):
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        if not value:
+            self.fail("the file name is empty (use - for standard output)", param, ctx)
+        return value
+
+
+def output_option(function):
+    """``-o FILE``/``--output FILE``: ``-`` is standard output, an empty name a usage error."""
+    return click.option("-o", "--output", type=_OutputPath(), metavar="FILE",
+                        help="Write to FILE (- for standard output); a file is written whole or not at all.")(function)
+
+
+def write_output(path: str | None, text: str) -> None:
+    """A command's whole output to ``path`` (standard output when None or
+    ``-``); a file is written beside and renamed (bgcli.output). Exit 2 with
+    one line when it cannot be written; the old file, if any, stays."""
+    from bgcli.output import OutputError, write_text
+
+    try:
+        write_text(path or "-", text)
+    except OutputError as exc:
+        raise Unwritable(str(exc)) from None
+
+
+class Unwritable(Failure):
+    exit_code = EXIT_UNREADABLE
+
+
 def main() -> None:
+    """Run bgcli; the one place that turns what escapes a command into an exit
+    status: click's errors as click shows them; Ctrl-C one line and 130
+    (worker processes ignore it); a closed standard output quietly 141."""
     from bgcli.cli import analyze, matches, positions  # noqa: F401  (they register their commands)
 
-    cli(prog_name="bgcli")
+    try:
+        with cli.make_context("bgcli", sys.argv[1:]) as ctx:
+            cli.invoke(ctx)
+        sys.stdout.flush()
+        status = 0
+    except click.exceptions.Exit as exc:
+        status = exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        status = exc.exit_code
+    except (KeyboardInterrupt, click.Abort):
+        click.echo(("\n" if sys.stderr.isatty() else "") + "Error: interrupted", err=True)
+        status = EXIT_INTERRUPTED
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        status = EXIT_CLOSED_PIPE
+    sys.exit(status)

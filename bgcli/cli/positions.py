@@ -2,16 +2,97 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, Failure, cli, dice_for, emit, home_option, json_option, read_position,
-    split_position_and_dice, style_option,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
+    jobs_option, json_option, output_option, read_position, split_position_and_dice, style_option, write_output,
 )
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, InvalidDiceError, InvalidPositionError
+from bgcli.output import quote
+
+MAX_LINE = 1 << 20  # bytes in one line of a batch
+_WORD = re.compile(r"[^ \t\f\r\n]+")  # words are split on the white space the grammars ignore, no other
+_DICE_LIKE = re.compile(r"(?=.*\d)[^A-Za-wyz]{1,12}")  # a word meant as dice: a digit, no letter but x
+
+
+class BadLine(NamedTuple):
+    """A line of a batch that is not text: its error, and whether reading stopped there."""
+
+    error: str
+    last: bool = False
+
+
+def batch_lines(stream) -> Iterable[str | BadLine]:
+    """The lines of a binary stream, split on ``\\n`` only (a ``\\r`` before it
+    dropped), read as UTF-8. A line that is not UTF-8 is a BadLine in its
+    place; a line longer than MAX_LINE bytes is a BadLine too, and the last:
+    the rest of the input is not read (it may be endless, as /dev/zero)."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not (len(line) == MAX_LINE + 1 and line.endswith(b"\n")):
+            yield BadLine(f"longer than {MAX_LINE:,} bytes; the rest of the input is not read", last=True)
+            return
+        line = line[:-1] if line.endswith(b"\n") else line
+        line = line[:-1] if line.endswith(b"\r") else line
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield BadLine(f"not UTF-8 text (byte {exc.start + 1} of the line)")
+
+
+def open_binary(path: str):
+    """A binary stream of a file, or of standard input for ``-`` (exit 2 when it cannot be opened)."""
+    if path == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise Unreadable("cannot read standard input: it is closed")
+        return stream
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise Unreadable(f"cannot read {quote(path)}: {exc.strerror or exc}") from None
+
+
+def read_dice(text: str):
+    """parse_dice with the input cut short in its message."""
+    from bgcli.model import parse_dice
+
+    if len(text) > 20:
+        raise InvalidDiceError(f"invalid dice {quote(text)}: expected two numbers from 1 to 6, such as 31 or 3-1")
+    return parse_dice(text)
+
+
+def position_and_dice(words: list[str]):
+    """(game, dice) of command-line words or a batch line's words. When they
+    give no dice, or do not read as a position, but the words before
+    dice-like last words do (``start 3``, ``start 7 1``), those words are
+    the dice, and an error says what is wrong with them."""
+    text, dice_text = split_position_and_dice(words)
+    try:
+        game = read_position(text)
+        if dice_text is not None or game.match.dice[0]:
+            return game, dice_for(game, dice_text)
+        problem = None
+    except InvalidPositionError as exc:
+        problem = exc
+    for n in (2, 1):  # two single dice before one word
+        if dice_text is None and len(words) > n and all(_DICE_LIKE.fullmatch(w) for w in words[-n:]):
+            try:
+                before = read_position(" ".join(words[:-n]))
+            except InvalidPositionError:
+                continue
+            return before, read_dice(" ".join(words[-n:]))
+    if problem is not None:
+        raise problem
+    return game, dice_for(game, dice_text)
+
 
 # --- moves ------------------------------------------------------------------
 
@@ -53,12 +134,12 @@ def _play_order(play) -> int:
     return play.key if play.key is not None else 0
 
 
-@cli.command()
+@cli.command(cls=WordsCommand)
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
-@click.option("--batch", type=click.File("r", encoding="utf-8"), metavar="FILE",
-              help="Read `POSITION DICE` lines from FILE (- for standard input); write one JSON object per line.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="With --batch: work on N cores (the output keeps the input's order).")
+@click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+              help="Read `POSITION DICE` lines from FILE (- for standard input; the FILE may also follow the "
+                   "options); write one JSON object per line.")
+@jobs_option("With --batch: work on N processes; the output keeps the input's order")
 @json_option
 @style_option
 def moves(words, batch, jobs, as_json, style):
@@ -66,7 +147,11 @@ def moves(words, batch, jobs, as_json, style):
 
     DICE may be written 31, 3-1 or "3 1", or come from the position itself
     (an XGID or Match ID with dice). Plays that reach the same position are
-    listed once, as gnubg does.
+    listed once, as gnubg does. A board of 26 numbers may start with a
+    negative number (bgcli moves -1 -2 0 ... 31), also after --.
+
+    With --batch, a bad line gets {"error": ...} and the rest go on (exit 1);
+    a line longer than 1 MB ends the batch (exit 2).
 
     \b
     Examples:
@@ -74,17 +159,21 @@ def moves(words, batch, jobs, as_json, style):
         bgcli moves 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
         bgcli moves --json 4HPwATDgc/ABMA 6-6
         printf 'start 31\\nstart 66\\n' | bgcli moves --batch -
+        bgcli moves --batch --jobs 2 positions.txt
     """
     if batch is not None:
+        if batch == "":  # --batch without a value: the FILE is the one word
+            if len(words) != 1:
+                raise click.UsageError("--batch needs one FILE (- for standard input)")
+            batch, words = words[0], ()
         if words:
             raise click.UsageError("give either POSITION [DICE] or --batch FILE, not both")
-        sys.exit(run_batch(batch, style) if jobs == 1 else run_batch_parallel(batch, style, jobs))
+        lines = batch_lines(open_binary(batch))
+        sys.exit(run_batch(lines, style) if jobs == 1 else run_batch_parallel(lines, style, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli moves start 31)")
-    text, dice_text = split_position_and_dice(list(words))
     try:
-        game = read_position(text)
-        dice = dice_for(game, dice_text)
+        game, dice = position_and_dice(list(words))
         data = moves_json(game, dice, style)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
@@ -95,23 +184,26 @@ def moves(words, batch, jobs, as_json, style):
             click.echo(play["play"])
 
 
-def run_batch(lines: Iterable[str], style: str, first: int = 1, out=None) -> int:
-    """One JSON object per input line; a bad line gets {"error": ...}."""
+def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
+    """One JSON object per input line; a bad line gets {"error": ...}. The
+    status is 0, 1 when a line failed, 2 when reading stopped at a BadLine."""
     status = 0
     out = out or sys.stdout
     for number, line in enumerate(lines, first):
-        line = line.strip()
-        if not line:
+        if isinstance(line, BadLine):
+            out.write(json.dumps({"error": f"line {number}: {line.error}"}) + "\n")
+            status = max(status, EXIT_UNREADABLE if line.last else EXIT_PROBLEMS)
+            continue
+        words = _WORD.findall(line)
+        if not words:
             out.write(json.dumps({"error": f"line {number}: empty line"}) + "\n")
-            status = EXIT_PROBLEMS
+            status = max(status, EXIT_PROBLEMS)
             continue
         try:
-            text, dice_text = split_position_and_dice(line.split())
-            game = read_position(text)
-            out.write(moves_json_line(game, dice_for(game, dice_text), style))
+            out.write(moves_json_line(*position_and_dice(words), style))
         except BgcliError as exc:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
-            status = EXIT_PROBLEMS
+            status = max(status, EXIT_PROBLEMS)
     out.flush()
     return status
 
@@ -124,24 +216,37 @@ def _batch_chunk(args) -> tuple[int, str]:
     return run_batch(lines, style, first, out), out.getvalue()
 
 
-def run_batch_parallel(lines: Iterable[str], style: str, jobs: int, chunk: int = 2000) -> int:
-    """run_batch on ``jobs`` processes: the input is cut into chunks, a few
-    chunks ahead at most (standard input may be endless), and the output is
-    written in the input's order."""
+def _ignore_interrupts() -> None:
+    """In a worker: Ctrl-C is the main process's to handle (no worker tracebacks)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, chunk: int = 2000) -> int:
+    """run_batch on up to ``jobs`` processes: the input is cut into chunks, a
+    few chunks ahead at most (standard input may be endless), and the output
+    is written in the input's order. No more processes start than there are
+    chunks (none for one chunk); on Ctrl-C or a closed output the chunks not
+    started are dropped."""
     from collections import deque
     from concurrent.futures import ProcessPoolExecutor
-    from itertools import islice
+    from itertools import chain, islice
 
-    status = 0
     lines = iter(lines)
+    blocks = iter(lambda: list(islice(lines, chunk)), [])
+    ahead = list(islice(blocks, jobs))
+    if len(ahead) <= 1:
+        return run_batch(ahead[0] if ahead else [], style)
+    workers = len(ahead)
+    blocks = chain(ahead, blocks)
+    status = 0
     first = 1
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    try:
         pending: deque = deque()
         while True:
-            while len(pending) < 2 * jobs:
-                block = list(islice(lines, chunk))
-                if not block:
-                    break
+            for block in islice(blocks, 2 * workers - len(pending)):
                 pending.append(pool.submit(_batch_chunk, (block, style, first)))
                 first += len(block)
             if not pending:
@@ -149,13 +254,17 @@ def run_batch_parallel(lines: Iterable[str], style: str, jobs: int, chunk: int =
             code, text = pending.popleft().result()
             sys.stdout.write(text)
             status = max(status, code)
-    sys.stdout.flush()
+        sys.stdout.flush()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return status
 
 
 # --- check ------------------------------------------------------------------
 
-@cli.command()
+@cli.command(cls=WordsCommand)
 @click.argument("position")
 @click.argument("dice")
 @click.argument("play", nargs=-1, required=True)
@@ -172,13 +281,12 @@ def check(position, dice, play, as_json, style):
         bgcli check start 31 8/5 6/5
         bgcli check start 64 24/14
     """
-    from bgcli.model import parse_dice
     from bgcli.notation import parse_play, play_text
 
     text = " ".join(play)
     try:
         game = read_position(position)
-        rolled = parse_dice(dice)
+        rolled = read_dice(dice)
         legal = parse_play(text, game.position, rolled)
     except BgcliError as exc:
         if as_json:
@@ -215,7 +323,7 @@ def convert_one(text: str, to: str, home: str = "right") -> str:
     return ascii_board(game, home=home)
 
 
-@cli.command()
+@cli.command(cls=WordsCommand)
 @click.option("--to", "to", type=click.Choice(FORMATS), required=True, help="The format to write.")
 @click.argument("positions", nargs=-1, required=True, metavar="POSITION...")
 def convert(to, positions):
@@ -223,7 +331,8 @@ def convert(to, positions):
 
     With `-`, read one position per line from standard input and write one
     line per input line (one board for `ascii`); a bad line gets its error on
-    stderr, the rest still convert, and the exit status is 1 at the end.
+    stderr, the rest still convert, and the exit status is 1 at the end (2
+    when a line longer than 1 MB stopped the reading there).
 
     \b
     Examples:
@@ -236,31 +345,30 @@ def convert(to, positions):
 
     def inputs():
         for item in positions:
-            if item == "-":
-                for line in sys.stdin:
-                    yield line.rstrip("\r\n")
-            else:
-                yield item
+            yield from batch_lines(open_binary("-")) if item == "-" else [item]
 
     for number, text in enumerate(inputs(), 1):
         try:
+            if isinstance(text, BadLine):
+                status = max(status, EXIT_UNREADABLE if text.last else EXIT_PROBLEMS)
+                raise BgcliError(text.error)
             click.echo(convert_one(text, to))
         except BgcliError as exc:
             click.echo(f"Error: line {number}: {exc}", err=True)
             if to != "ascii":
                 click.echo("")  # keep one output line per input line
-            status = EXIT_PROBLEMS
+            status = max(status, EXIT_PROBLEMS)
     sys.exit(status)
 
 
 # --- show -------------------------------------------------------------------
 
-@cli.command()
+@cli.command(cls=WordsCommand)
 @click.argument("position")
 @home_option
 @click.option("--svg", is_flag=True, help="Draw an SVG picture instead of ASCII.")
 @click.option("--counts", is_flag=True, help="Print the Keith and Thorp counts under the pip counts (ASCII only).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file.")
+@output_option
 def show(position, home, svg, counts, output):
     """Draw POSITION as gnubg does, with pip counts and the IDs.
 
@@ -282,9 +390,5 @@ def show(position, home, svg, counts, output):
     text = svg_board(game, home=home) if svg else ascii_board(game, home=home)
     if counts:
         text += count_lines(game)
-    if output:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text if text.endswith("\n") else text + "\n")
-    else:
-        click.echo(text.rstrip("\n"))
+    write_output(output, text.rstrip("\n") + "\n")
 
