@@ -31,12 +31,11 @@ Writing styles (:func:`play_text`):
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from itertools import permutations
 from typing import Iterable, Sequence
-
-from lark import Token, Transformer
 
 from bgcli import grammar
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
@@ -143,50 +142,60 @@ class WrittenPlay:
         return body
 
 
-class _PlayTree(Transformer):
-    """Turns the tree of ``play.lark`` into a WrittenPlay."""
+@functools.lru_cache(maxsize=None)
+def _play_tree_class():
+    """The Transformer of ``play.lark``; built on first use because lark is
+    imported only when the grammar is needed (the fast path and the writing
+    of plays do without it: start-up time)."""
+    from lark import Token, Transformer
 
-    def __init__(self, text: str):
-        super().__init__()
-        self.text = text
+    class _PlayTree(Transformer):
+        """Turns the tree of ``play.lark`` into a WrittenPlay."""
 
-    def start(self, items):
-        dice = None
-        moves: tuple[WrittenMove, ...] = ()
-        for item in items:
-            if isinstance(item, Token) and item.type == "DICE":
-                digits = [int(c) for c in str(item) if c.isdigit()]
-                dice = (max(digits), min(digits))
-            elif isinstance(item, tuple):
-                moves = item
-        return WrittenPlay(moves, dice)
+        def __init__(self, text: str):
+            super().__init__()
+            self.text = text
 
-    def moves(self, items):
-        return tuple(items)
+        def start(self, items):
+            dice = None
+            moves: tuple[WrittenMove, ...] = ()
+            for item in items:
+                if isinstance(item, Token) and item.type == "DICE":
+                    digits = [int(c) for c in str(item) if c.isdigit()]
+                    dice = (max(digits), min(digits))
+                elif isinstance(item, tuple):
+                    moves = item
+            return WrittenPlay(moves, dice)
 
-    def dance(self, items):
-        return ()
+        def moves(self, items):
+            return tuple(items)
 
-    def submove(self, items):
-        count = 1
-        if items and isinstance(items[-1], int):
-            count = items.pop()
-        return WrittenMove(tuple(p for p, _ in items), tuple(h for _, h in items), count)
+        def dance(self, items):
+            return ()
 
-    def point(self, items):
-        try:
-            return parse_point(str(items[0])), len(items) > 1
-        except InvalidPlayError as exc:
-            raise InvalidPlayError(
-                f"invalid play {quote(self.text)}: {_reason(exc)}, not {quote(items[0], 20)} (column {items[0].column})"
-            ) from None
+        def submove(self, items):
+            count = 1
+            if items and isinstance(items[-1], int):
+                count = items.pop()
+            return WrittenMove(tuple(p for p, _ in items), tuple(h for _, h in items), count)
 
-    def repeat(self, items):
-        n = _small_number(str(items[0]))
-        if n is None or not 1 <= n <= _MAX_REPEAT:
-            raise InvalidPlayError(
-                f"invalid play {quote(self.text)}: repeat ({quote(items[0], 20)[1:-1]}) must be 1 to {_MAX_REPEAT}")
-        return n
+        def point(self, items):
+            try:
+                return parse_point(str(items[0])), len(items) > 1
+            except InvalidPlayError as exc:
+                raise InvalidPlayError(
+                    f"invalid play {quote(self.text)}: {_reason(exc)}, not {quote(items[0], 20)} "
+                    f"(column {items[0].column})"
+                ) from None
+
+        def repeat(self, items):
+            n = _small_number(str(items[0]))
+            if n is None or not 1 <= n <= _MAX_REPEAT:
+                raise InvalidPlayError(
+                    f"invalid play {quote(self.text)}: repeat ({quote(items[0], 20)[1:-1]}) must be 1 to {_MAX_REPEAT}")
+            return n
+
+    return _PlayTree
 
 
 def _reason(exc: Exception) -> str:
@@ -258,7 +267,7 @@ def _slow_parse(text: str) -> WrittenPlay:
     def error(message: str, line: int, column: int) -> InvalidPlayError:
         return InvalidPlayError(f"invalid play {quote(text)}: {message}")
 
-    return grammar.parse("play", text, error, _PlayTree(text))
+    return grammar.parse("play", text, error, _play_tree_class()(text))
 
 
 # --- applying written steps ----------------------------------------------------------

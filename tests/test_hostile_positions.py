@@ -576,3 +576,14 @@ def test_usage_errors_and_bad_input_keep_their_statuses_in_the_real_program():
     done = bgcli("moves", "--jobs", "0", "start", "31")
     assert done.returncode == 2 and b"Usage:" in done.stderr
     assert bgcli("--version").returncode == 0 and bgcli("moves", "--help").returncode == 0
+
+
+def test_moves_on_the_common_forms_does_not_load_lark():
+    """Start-up time: the fast paths of positions and plays, and writing plays, need no parser."""
+    code = ("import sys; from bgcli.cli.positions import moves_json; from bgcli.ids import parse_position; "
+            "from bgcli.notation import parse_play_text; "
+            "moves_json(parse_position('4HPwATDgc/ABMA'), (3, 1), 'gnubg'); parse_play_text('61: 13/7 8/7'); "
+            "print('lark' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, check=True)
+    assert done.stdout.strip() == b"False"
+    assert parse_play_text("13/7, 8/7") == parse_play_text("13/7 8/7")  # the grammar path still works
