@@ -587,3 +587,52 @@ def test_moves_on_the_common_forms_does_not_load_lark():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, check=True)
     assert done.stdout.strip() == b"False"
     assert parse_play_text("13/7, 8/7") == parse_play_text("13/7 8/7")  # the grammar path still works
+
+
+# --- hypothesis: generated batch input and grammar text with hostile numbers -------------------
+
+_LINE_PIECES = st.sampled_from([
+    b"start", b"31", b"3", b"66", b"4HPwATDgc/ABMA", b" ", b"\t", b"\r", b"\xff", b"\xc3", b"\xe2\x80\xa8",
+    b"\xef\xbc\x91", b"-1", b"9" * 40, START_XGID.encode(), START_BOARD.encode(), b"XGID=", b"board:", b":", b",",
+])
+
+
+@FAST
+@given(st.lists(st.lists(_LINE_PIECES, max_size=6).map(b"".join), min_size=1, max_size=8))
+def test_generated_batch_lines_give_one_json_object_each(lines):
+    data = b"\n".join(lines) + b"\n"
+    out = io.StringIO()
+    from bgcli.cli.positions import run_batch
+
+    status = run_batch(batch_lines(io.BytesIO(data)), "gnubg", out=out)
+    objects = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(objects) == len(lines) and status in (0, 1)
+    for number, obj in enumerate(objects, 1):
+        assert ("plays" in obj) != ("error" in obj)
+        if "error" in obj:
+            assert obj["error"].startswith(f"line {number}: ") and len(obj["error"]) <= MESSAGE_LIMIT + 20
+
+
+@settings(deadline=None, max_examples=100, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_grammar_text_with_hostile_numbers_gives_only_short_position_errors(data):
+    from hypothesis.extra.lark import from_lark
+
+    from bgcli import grammar
+
+    hostile_int = st.one_of(st.integers(-40, 40).map(str), st.sampled_from(["9" * 5000, "-" + "0" * 5000 + "7", "+99999999"]))
+    explicit = {
+        "INT": hostile_int,
+        "XG_POS": st.sampled_from([START_XGID[5:31], "-" * 26, "a" * 26]),
+        "XG_DICE": st.sampled_from(["00", "52", "D"]),
+        "NAME": st.text(alphabet="ab_", min_size=1, max_size=4),
+        "WORD": st.text(alphabet="ab:", min_size=1, max_size=4),
+        "POSITION_ID": st.just("4HPwATDgc/ABMA"),
+        "MATCH_ID": st.just("cAkAAAAAAAAA"),
+        "GNUBG_ID": st.just("4HPwATDgc/ABMA:cAkAAAAAAAAA"),
+    }
+    text = data.draw(from_lark(grammar.parser("position"), explicit=explicit))
+    try:
+        parse_position(text)
+    except InvalidPositionError as exc:
+        one_short_line(exc)

@@ -179,6 +179,15 @@ class WordsCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
+def ignore_interrupts() -> None:
+    """The initializer of worker processes (``ProcessPoolExecutor(...,
+    initializer=ignore_interrupts)``): Ctrl-C is the main process's to handle,
+    so workers print no tracebacks; main() makes it one line and exit 130."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def jobs_option(help: str):
     """``--jobs N``/``-j N``, checked: 1 to MAX_JOBS."""
     return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True, metavar="N",

@@ -10,7 +10,8 @@ import click
 
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
-    jobs_option, json_option, output_option, read_position, split_position_and_dice, style_option, write_output,
+    ignore_interrupts, jobs_option, json_option, output_option, read_position, split_position_and_dice,
+    style_option, write_output,
 )
 from bgcli.errors import BgcliError, InvalidDiceError, InvalidPositionError
 from bgcli.output import quote
@@ -216,13 +217,6 @@ def _batch_chunk(args) -> tuple[int, str]:
     return run_batch(lines, style, first, out), out.getvalue()
 
 
-def _ignore_interrupts() -> None:
-    """In a worker: Ctrl-C is the main process's to handle (no worker tracebacks)."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, chunk: int = 2000) -> int:
     """run_batch on up to ``jobs`` processes: the input is cut into chunks, a
     few chunks ahead at most (standard input may be endless), and the output
@@ -242,7 +236,7 @@ def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, ch
     blocks = chain(ahead, blocks)
     status = 0
     first = 1
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupts)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
     try:
         pending: deque = deque()
         while True:
