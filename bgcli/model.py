@@ -588,28 +588,65 @@ def play_from_steps(position: Position, dice: Sequence[int], moves: Sequence[tup
     The play returned has the steps as played, in an order they can be played.
     """
     try:
-        high, low = dice
-        if high < low:
-            high, low = low, high
-        valid = low >= 1 and high <= 6 and type(high) is int and type(low) is int
-    except (TypeError, ValueError):
-        valid = False
-    if not valid:
-        raise InvalidDiceError(f"invalid dice {dice!r}: expected two numbers from 1 to 6")
-    board = int.from_bytes(bytes(position.player), "little")
-    opponent = position.opponent
-    found = None
+        high, low = _ROLLS[dice]
+    except (KeyError, TypeError, ValueError):
+        high, low = _checked_dice(dice)
+    player, opponent = position.player, position.opponent
     if high != low:
         if len(moves) == 2:
-            found = _two_steps(board, opponent, high, low, moves)
+            (s1, e1), (s2, e2) = moves
+            d1, d2 = s1 - e1, s2 - e2
+            if e1 > 0 and e2 > 0 and s1 <= BAR and s2 <= BAR and (d1 == high and d2 == low or d1 == low and d2 == high):
+                # the usual play: no bear-off, so the dice are fixed by the
+                # distances and only the order can matter (the bar, a checker
+                # that moves on)
+                h1, h2 = opponent[25 - e1], opponent[25 - e2]
+                if h1 < 2 and h2 < 2:
+                    bar = player[BAR]
+                    if (player[s1] and (not bar or s1 == BAR) and player[s2] - (s2 == s1) + (s2 == e1) > 0
+                            and (bar - (s1 == BAR) == 0 or s2 == BAR)):
+                        raw = (s1, e1, s2, e2)
+                    elif (player[s2] and (not bar or s2 == BAR) and player[s1] - (s1 == s2) + (s1 == e2) > 0
+                            and (bar - (s2 == BAR) == 0 or s1 == BAR)):
+                        raw = (s2, e2, s1, e1)
+                    else:
+                        raw = None
+                    if raw is not None:  # the play, its key and result, unrolled
+                        me = list(player)
+                        me[s1] -= 1
+                        me[e1] += 1
+                        me[s2] -= 1
+                        me[e2] += 1
+                        mine = tuple(me)
+                        play = _new(Play)
+                        play._moves = raw
+                        play._query = [position, {}]
+                        play._steps = None
+                        if h1 or h2:  # a blot hit goes to the bar (two landings on one blot hit it once)
+                            hit = list(opponent)
+                            hits = 0
+                            for end, held in ((e1, h1), (e2, h2)):
+                                if held and not hits & _HIT[end]:
+                                    hits |= _HIT[end]
+                                    hit[25 - end] = 0
+                                    hit[BAR] += 1
+                            play._key = int.from_bytes(bytes(mine), "little") | hits
+                            play._result = Position(mine, tuple(hit))
+                        else:
+                            play._key = int.from_bytes(bytes(mine), "little")
+                            play._result = Position(mine, opponent)
+                        return play
+            else:
+                for order in (moves, moves[::-1]):
+                    for dies in ((high, low), (low, high)):
+                        after = _after_steps(player, opponent, order, dies)
+                        if after is not None:
+                            return _play_of(position, order, after)
     elif len(moves) == 4:
-        found = _four_steps(board, opponent, high, moves)
-    if found is not None:
-        play = object.__new__(Play)
-        play._key, play._moves = found
-        play._query = [position, {}]
-        play._steps = play._result = None
-        return play
+        for order in (moves, sorted(moves, key=_start, reverse=True)):
+            after = _after_steps(player, opponent, order, (high, high, high, high))
+            if after is not None:
+                return _play_of(position, order, after)
     key = play_key(position, moves)
     if key is None:  # in an order that can be made, if there is one
         key = play_key(position, sorted(moves, key=_start, reverse=True))
@@ -621,54 +658,65 @@ def play_from_steps(position: Position, dice: Sequence[int], moves: Sequence[tup
     return None
 
 
-def _die_step(board: int, opponent: Sequence[int], start: int, end: int, die: int) -> int | None:
-    """``board`` (with its hit marks) after one checker moves start -> end
-    with ``die`` under every rule of one step, or None when it may not."""
-    if not 0 < start <= BAR or not (board >> _SHIFT[start]) & 255:
-        return None
-    if start != BAR and (board >> _BAR_SHIFT) & 255:
-        return None  # a checker on the bar enters first
-    if end > 0:
-        if start - end != die:
+_ROLLS: dict[Any, tuple[int, int]] = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
+def _checked_dice(dice: Any) -> tuple[int, int]:
+    try:
+        high, low = dice
+        if high < low:
+            high, low = low, high
+        if low >= 1 and high <= 6 and type(high) is int and type(low) is int:
+            return high, low
+    except (TypeError, ValueError):
+        pass
+    raise InvalidDiceError(f"invalid dice {dice!r}: expected two numbers from 1 to 6")
+
+
+def _after_steps(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tuple[int, int]],
+                 dies: Sequence[int]) -> list[int] | None:
+    """The mover's checkers after ``moves``, made in this order with these
+    dice, one each, under every rule of a step (see :class:`Board`); None
+    when a step may not be made."""
+    me = list(player)
+    for (start, end), die in zip(moves, dies):
+        if not 0 < start <= BAR or not me[start] or (me[BAR] and start != BAR):
             return None
-        held = opponent[25 - end]
-        if held >= 2:
-            return None
-        board += _UNIT[end] - _UNIT[start]
-        return board | _HIT[end] if held else board
-    if end or board & _ABOVE[6]:
-        return None  # bearing off needs every checker home
-    if start != die and (start > die or board & _ABOVE[start]):
-        return None  # a larger die bears off from the highest point only
-    return board - _UNIT[start] + 1
+        if end > 0:
+            if start - end != die or opponent[25 - end] >= 2:
+                return None
+        elif end < 0 or any(me[7:26]):
+            return None  # bearing off needs every checker home
+        elif start != die and (start > die or any(me[start + 1:7])):
+            return None  # a larger die bears off from the highest point only
+        me[start] -= 1
+        me[end] += 1
+    return me
 
 
-def _two_steps(board: int, opponent: Sequence[int], high: int, low: int, moves: Sequence[tuple[int, int]]):
-    """(key, raw pairs) of two die-steps of a non-double in some order that the
-    rules allow, or None."""
-    (s1, e1), (s2, e2) = moves
-    for a, b, c, d in ((s1, e1, s2, e2), (s2, e2, s1, e1)):
-        for first, second in ((high, low), (low, high)):
-            after = _die_step(board, opponent, a, b, first)
-            if after is not None:
-                after = _die_step(after, opponent, c, d, second)
-                if after is not None:
-                    return after, (a, b, c, d)
-    return None
+_new = object.__new__
 
 
-def _four_steps(board: int, opponent: Sequence[int], die: int, moves: Sequence[tuple[int, int]]):
-    """(key, raw pairs) of four steps of a double, in the order given or else
-    by non-increasing start (always playable when any order is), or None."""
-    for order in (moves, sorted(moves, key=_start, reverse=True)):
-        after: int | None = board
-        for start, end in order:
-            after = _die_step(after, opponent, start, end, die)  # type: ignore[arg-type]
-            if after is None:
-                break
-        else:
-            return after, tuple(p for move in order for p in move)
-    return None
+def _play_of(position: Position, moves: Sequence[tuple[int, int]], after: list[int]) -> Play:
+    """The Play of ``moves``, found legal, that leave the mover's checkers as ``after``."""
+    opponent = position.opponent
+    hits = 0
+    hit = None
+    for _, end in moves:
+        if end and opponent[25 - end] == 1 and not hits & _HIT[end]:
+            hits |= _HIT[end]
+            if hit is None:
+                hit = list(opponent)
+            hit[25 - end] = 0
+            hit[BAR] += 1
+    mine = tuple(after)
+    play = _new(Play)
+    play._key = int.from_bytes(bytes(mine), "little") | hits
+    play._moves = (*moves[0], *moves[1]) if len(moves) == 2 else tuple(p for move in moves for p in move)
+    play._query = [position, {}]
+    play._steps = None
+    play._result = Position(mine, tuple(hit) if hit is not None else opponent)
+    return play
 
 
 def _start(move: tuple[int, int]) -> int:

@@ -21,8 +21,9 @@ import functools
 import operator
 import re
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, NamedTuple
+from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple
 
 from lark import Transformer
 
@@ -107,12 +108,19 @@ def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[Matc
     without line ends). Errors of bad lines travel in ``MatchRecord.errors``;
     a MatchFileError is raised at the end if no match was found at all."""
     reader = _Reader(path)
+    row = reader.row
     for number, line in enumerate(lines, 1):
         if isinstance(line, bytes):
-            line = _decode(line)
+            raw = line
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:   # old exports are often Latin-1
+                line = raw.decode("latin-1")
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
-        yield from reader.feed(number, line.rstrip("\r\n"))
+        line = line.rstrip("\r\n")
+        if not row(number, line):
+            yield from reader.feed(number, line)
     yield from reader.finish()
 
 
@@ -151,9 +159,9 @@ def _cell_pattern(n: int) -> str:
     """The common spellings of one cell, with group names ending in ``n``."""
     return (
         rf"(?P<cell{n}>(?P<roll{n}>[1-6][1-6]):(?:(?P<play{n}>(?:[ \t]+{_FAST_STEP})+)|[ \t]+(?P<dance{n}>Cannot Move)|[ \t]+(?P<unknown{n}>\?+))?"
-        rf"|Doubles => (?P<double{n}>[0-9]{1,9})|(?P<take{n}>Takes)|(?P<drop{n}>Drops)"
-        rf"|Wins (?P<wins{n}>[0-9]{1,9}) points?(?P<match{n}> and the match)?"
-        rf"|Losses (?P<loses{n}>[0-9]{1,9}) points?)"
+        rf"|Doubles => (?P<double{n}>[0-9]{{1,9}})|(?P<take{n}>Takes)|(?P<drop{n}>Drops)"
+        rf"|Wins (?P<wins{n}>[0-9]{{1,9}}) points?(?P<match{n}> and the match)?"
+        rf"|Losses (?P<loses{n}>[0-9]{{1,9}}) points?)"
         r"(?=[ \t]|$)"
     )
 
@@ -243,6 +251,102 @@ def _fast_cell(span: tuple[int, int], fields: tuple) -> Cell:
     if wins:
         return _new_cell((WINS, start, end, None, "", None, int(wins), and_match is not None))
     return _new_cell((LOSES, start, end, None, "", None, int(loses), False))
+
+
+_FIRST, _SECOND = (index[0] for index in _CELL_INDEX)
+# a cell's text -> the fields of its Action from kind to and_match
+_CELLS: dict[str, tuple[ActionKind, tuple[int, int] | None, str, int | None, int | None, bool]] = {}
+
+
+def _new_action(line, column, move_number, side, kind, dice, play_text, cube, points, and_match, raw) -> Action:
+    """``Action(...)``, at half the cost: a frozen dataclass sets each field
+    through ``object.__setattr__``; this sets the slots directly. Used only
+    while Action has exactly these fields (else Action itself is used)."""
+    action = _NEW(Action)
+    _SET_LINE(action, line)
+    _SET_COLUMN(action, column)
+    _SET_MOVE_NUMBER(action, move_number)
+    _SET_SIDE(action, side)
+    _SET_KIND(action, kind)
+    _SET_DICE(action, dice)
+    _SET_PLAY_TEXT(action, play_text)
+    _SET_CUBE(action, cube)
+    _SET_POINTS(action, points)
+    _SET_AND_MATCH(action, and_match)
+    _SET_RAW(action, raw)
+    return action
+
+
+_ACTION_FIELDS = ("line", "column", "move_number", "side", "kind", "dice", "play_text", "cube", "points", "and_match", "raw")
+_NEW = object.__new__
+(_SET_LINE, _SET_COLUMN, _SET_MOVE_NUMBER, _SET_SIDE, _SET_KIND, _SET_DICE, _SET_PLAY_TEXT, _SET_CUBE, _SET_POINTS,
+ _SET_AND_MATCH, _SET_RAW) = (getattr(Action, name).__set__ for name in _ACTION_FIELDS)
+_make_action: Callable[..., Action] = _new_action if tuple(f.name for f in dataclass_fields(Action)) == _ACTION_FIELDS else Action
+
+
+def _fast_actions(text: str, number: int) -> list[Action] | None:
+    """``_place(_fast_row(text))`` in one pass, for speed: the actions of a
+    move row of the common shapes, or None when unsure (the grammar decides).
+
+    The fields of every cell the regular expression has read are remembered by
+    the cell's text (``Takes``, ``61: 13/7 8/7`` come back again and again),
+    and a row ``NN) A  B`` whose cells A and B are both remembered is split
+    without the regular expression: A holds no two spaces running, B starts with
+    a roll or a word, so no step of A can run on into B, and the expression
+    would read the same two cells."""
+    close = text.find(")")
+    if 0 < close < 20 and "\t" not in text:
+        head = text[:close].lstrip(" ")
+        if head.isdigit() and len(head) <= 9 and head.isascii():
+            body = text[close + 1:].lstrip(" ")
+            if not body:
+                return []
+            start = len(text) - len(body)
+            gap = body.find("  ")
+            first = body[:gap] if gap >= 0 else body.rstrip(" ")
+            known = _CELLS.get(first)
+            if known is not None:
+                second = body[gap:].lstrip(" ") if gap >= 0 else ""
+                if not second:
+                    side = 1 if start - close - 1 > RIGHT_COLUMN_GAP else 0
+                    return [_make_action(number, start + 1, int(head), side, *known, first)]
+                second = second.rstrip(" ")
+                other = _CELLS.get(second)
+                if other is not None:
+                    move_number = int(head)
+                    return [_make_action(number, start + 1, move_number, 0, *known, first),
+                            _make_action(number, len(text) - len(body[gap:].lstrip(" ")) + 1, move_number, 1, *other, second)]
+    found = _FAST_ROW.match(text)
+    if found is None:
+        return None
+    groups = found.groups()
+    first = groups[_FIRST]
+    if first is None:
+        return []
+    move = groups[0]
+    row_number = None if move is None else int(move)
+    anchor = 0 if move is None else found.end(1) + 1
+    second = groups[_SECOND]
+    start = found.start(_FIRST + 1)
+    fields = _CELLS.get(first)
+    if fields is None:
+        fields = _cell_fields(first, _CELL_FIELDS[0](groups))
+    if second is None:
+        return [_make_action(number, start + 1, row_number, 1 if start - anchor > RIGHT_COLUMN_GAP else 0, *fields, first)]
+    other = _CELLS.get(second)
+    if other is None:
+        other = _cell_fields(second, _CELL_FIELDS[1](groups))
+    return [_make_action(number, start + 1, row_number, 0, *fields, first),
+            _make_action(number, found.start(_SECOND + 1) + 1, row_number, 1, *other, second)]
+
+
+def _cell_fields(cell: str, groups: tuple) -> tuple[ActionKind, tuple[int, int] | None, str, int | None, int | None, bool]:
+    """The fields of a cell's Action from kind to and_match, remembered."""
+    if len(_CELLS) > 50_000:
+        _CELLS.clear()
+    found = _fast_cell((0, 0), groups)
+    fields = _CELLS[cell] = (found.kind, found.dice, found.play, found.cube, found.points, found.and_match)
+    return fields
 
 
 class _LineTransformer(Transformer):
@@ -349,10 +453,10 @@ def _grammar_line(start: str, text: str, number: int, path: str, what: str):
 
 def read_row(text: str, number: int = 1, path: str = "-") -> list[Action]:
     """The actions of one move row (fast path, else the grammar)."""
-    segments = _fast_row(text)
-    if segments is None:
-        segments = _grammar_line("row", text, number, path, "move row")
-    return _place(segments, text, number, path)
+    actions = _fast_actions(text, number)
+    if actions is not None:
+        return actions
+    return _place(_grammar_line("row", text, number, path, "move row"), text, number, path)
 
 
 def _place(segments: list[Segment], text: str, number: int, path: str) -> list[Action]:
@@ -394,6 +498,19 @@ class _Reader:
         self.pending: list[tuple[int, str, tuple[str, str] | None]] = []
         self.preamble: list[tuple[int, str]] = []   # unreadable lines before the first match
         self.found_any = False
+
+    def row(self, number: int, text: str) -> bool:
+        """The common case first, for speed: a move row (or a blank line)
+        inside a game, read by the fast path; False for anything else, which
+        ``feed`` then reads."""
+        if self.game is None or self.expect_score or self.pending:
+            return False
+        actions = _fast_actions(text, number)
+        if actions is None:
+            return False
+        if actions:
+            self.game["actions"].extend(actions)
+        return True
 
     def feed(self, number: int, text: str) -> Iterator[MatchRecord]:
         if self.game is not None and not self.expect_score and not self.pending and _ROW_START.match(text):

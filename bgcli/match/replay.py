@@ -776,7 +776,7 @@ def _die_steps(before: Position, dice: tuple[int, int], text: str) -> tuple[tupl
     (``24/21`` for 21, ``13/5`` for 44) split into one step per die through
     points the opponent leaves empty, so that the split reaches the result the
     pairs reach; a pair that cannot be split so stays whole."""
-    moves = _written_moves(text)
+    moves = _WRITTEN[text] if text in _WRITTEN else _written_moves(text)
     if moves is None:
         return None
     high, low = dice

@@ -1,0 +1,146 @@
+"""The audit's fast paths give what the slow paths give.
+
+- .mat rows: ``mat._fast_actions`` (one pass, cells remembered by their text,
+  rows of remembered cells split without the regular expression) equals
+  ``_place(_fast_row(...))``, with the cache empty and full, over every row of
+  the corpus and generated rows; whole files read the same with the fast
+  ``_Reader.row`` and without it; cube and result cells are read without the
+  grammar;
+- plays: written pairs that cover several dice are split into die steps so
+  that check_play judges them without listing the legal plays, and the replay
+  gives the same problems as before.
+"""
+from __future__ import annotations
+
+import glob
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bgcli.model as model
+from bgcli.errors import MatchFileError
+from bgcli.match import mat
+from bgcli.match.replay import _die_steps
+from bgcli.model import Position, legal_plays, play_from_steps
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def match_files() -> list[str]:
+    files = sorted(f for pattern in ("corpus/*/*", "oracle/selfplay/*.mat", "oracle/audit_sample/*.mat", "matchfiles/*")
+                   for f in glob.glob(str(DATA / pattern)) if not f.endswith((".md", ".json", ".jsonl")))
+    if not files:
+        pytest.skip("no match files in tests/data")
+    return files
+
+
+def rows() -> list[tuple[int, str]]:
+    found = []
+    for path in match_files():
+        for number, line in enumerate(Path(path).read_bytes().decode("utf-8", "replace").split("\n"), 1):
+            line = line.rstrip("\r")
+            if re.match(r"[ \t]*[0-9]+\)", line) or re.match(r"[ \t]+(Wins|Losses)", line):
+                found.append((number, line))
+    return found
+
+
+def slow_actions(text: str, number: int):
+    segments = mat._fast_row(text)
+    return None if segments is None else mat._place(segments, text, number, "-")
+
+
+def test_fast_rows_equal_the_regular_expression_cold_and_warm():
+    every = rows()
+    assert len(every) > 5000
+    mat._CELLS.clear()
+    for number, text in every:
+        assert mat._fast_actions(text, number) == slow_actions(text, number), text
+    assert len(mat._CELLS) > 1000
+    for number, text in every:   # now nearly every row is split without the expression
+        assert mat._fast_actions(text, number) == slow_actions(text, number), text
+
+
+CELL = st.sampled_from([
+    "21: 13/11 24/23", "66:", "55: Cannot Move", "31: ???", "64: bar/18* 6/off(2)", "Doubles => 2", "Takes", "Drops",
+    "Wins 1 point", "Wins 3 points and the match", "Losses 2 point", "Beavers => 4", "43: 24-20 B/22", "52: 13/8*/6",
+    "61: 13/7  8/7", "61:\t13/7 8/7", "16: 13/7 8/7", "8/7", "Doubles => 1234567890", "Wins", "x", "(2)", "3)",
+])
+SPACE = st.sampled_from([" ", "  ", "   ", "\t", " \t ", "                 ", "\u00a0 "])
+
+
+@settings(deadline=None, max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.one_of(st.none(), st.integers(0, 120), st.just(1234567890)), lead=SPACE,
+       cells=st.lists(CELL, max_size=3), gaps=st.lists(SPACE, min_size=3, max_size=3), tail=st.sampled_from(["", " ", "  "]))
+def test_generated_rows_fast_and_slow_agree(number, lead, cells, gaps, tail):
+    head = "" if number is None else f"{lead}{number})"
+    text = head + "".join(gap + cell for gap, cell in zip(gaps, cells)) + tail
+    for cell in cells:   # remembered cells, as after a first pass
+        mat._fast_actions(f"  1) {cell}", 1)
+    assert mat._fast_actions(text, 7) == slow_actions(text, 7), text
+
+
+def read_all(path: str):
+    """The records of a file, errors as text (exceptions compare by identity)."""
+    try:
+        return [replace(record, errors=tuple(map(str, record.errors))) for record in mat.iter_file(path)]
+    except MatchFileError as exc:
+        return str(exc)
+
+
+def test_files_read_the_same_without_the_fast_row(monkeypatch):
+    files = match_files()
+    fast = {path: read_all(path) for path in files}
+    assert sum(isinstance(records, list) for records in fast.values()) > 100
+    monkeypatch.setattr(mat._Reader, "row", lambda self, number, text: False)
+    for path in files:
+        assert read_all(path) == fast[path], path
+
+
+def test_cube_and_result_cells_need_no_grammar(monkeypatch):
+    def refused(*args):
+        raise AssertionError("the grammar was asked")
+
+    monkeypatch.setattr(mat, "_grammar_line", refused)
+    for text in ("  2)  Doubles => 2                Takes", "  7)                              Drops",
+                 "      Wins 2 points", "                                  Wins 4 points and the match",
+                 "      Losses 1 point"):
+        assert mat._FAST_ROW.match(text), text
+        assert mat.read_row(text, 3)
+
+
+# --- plays: splitting pairs that cover several dice ------------------------------------
+
+
+def test_pairs_of_several_dice_are_split_through_open_points(monkeypatch):
+    start = Position.start()
+    cases = [((2, 1), "24/21"), ((4, 4), "13/5 13/5"), ((4, 4), "24/16 13/5"), ((3, 3), "24/15 13/10"), ((6, 5), "24/13")]
+    wanted = []
+    for dice, text in cases:
+        moves = _die_steps(start, dice, text)
+        assert len(moves) == (4 if dice[0] == dice[1] else 2), (text, moves)
+        wanted.append(play_from_steps(start, dice, moves).result)
+
+    def refused(*args):
+        raise AssertionError("legal_plays was called")
+
+    monkeypatch.setattr(model, "legal_plays", refused)
+    for (dice, text), result in zip(cases, wanted):
+        assert play_from_steps(start, dice, _die_steps(start, dice, text)).result == result
+
+
+def test_a_pair_through_a_blot_or_a_block_stays_whole():
+    # the opponent's blots on our 22 and 23, built by hand
+    player = Position.start().player
+    opponent = list(Position.start().opponent)
+    opponent[24] = 0            # the opponent's back checkers moved...
+    opponent[3], opponent[2] = 1, 1   # ...to its 3 (our 22) and 2 (our 23) as blots
+    opponent[0] = 0
+    position = Position(player, tuple(opponent))
+    assert _die_steps(position, (2, 1), "24/21") == ((24, 21),)
+    # every way through hits a blot, so no legal play reaches what "24/21" (no hit) reaches
+    assert all(p.key >> 208 for p in legal_plays(position, (2, 1)) if str(p).startswith("24/2"))
+    assert play_from_steps(position, (2, 1), [(24, 21)]) is None
