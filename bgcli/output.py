@@ -66,22 +66,22 @@ def write_atomically(path: str, text: str | bytes, encoding: str = "utf-8") -> N
     """Write ``text`` to the file ``path`` whole or not at all (see the module docstring)."""
     check_path(path)
     data = text if isinstance(text, bytes) else text.encode(encoding)  # before any file is touched
-    target = os.path.realpath(path)
     try:
-        info = os.stat(target)
+        info = os.stat(path)
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise _failure(path, target, exc) from None
+        raise _failure(path, path, exc) from None
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise OutputError(f"cannot write {quote(path)}: it is a folder", path)
     if info is not None and not stat.S_ISREG(info.st_mode):
-        try:  # a device, a fifo or a terminal: nothing to rename over
-            with open(target, "wb") as handle:
+        try:  # a device, a fifo, a terminal, /dev/stdout: nothing to rename over
+            with open(path, "wb") as handle:
                 handle.write(data)
         except OSError as exc:
-            raise _failure(path, target, exc) from None
+            raise _failure(path, path, exc) from None
         return
+    target = os.path.realpath(path)  # a link stays a link: its target is replaced
     temporary = None
     try:
         descriptor, temporary = _create_beside(target)

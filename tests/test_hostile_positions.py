@@ -636,3 +636,9 @@ def test_grammar_text_with_hostile_numbers_gives_only_short_position_errors(data
         parse_position(text)
     except InvalidPositionError as exc:
         one_short_line(exc)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
+def test_show_output_to_dev_stdout_writes_the_device():
+    done = bgcli("show", "-o", "/dev/stdout", "start")
+    assert done.returncode == 0 and done.stdout == bgcli("show", "start").stdout and done.stdout
