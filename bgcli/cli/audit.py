@@ -1,107 +1,189 @@
-"""The audit command: many match files, checked against every rule."""
+"""The audit command: many match files, checked against every rule, on this
+machine's cores or a Dask cluster, with an optional results database.
+The work is in bgcli.archive (and bgcli.cluster); this module reads the
+options and writes the results."""
 from __future__ import annotations
 
 import sys
+from contextlib import closing
+from itertools import islice
 
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, cli, emit, json_option, rule_options, rules_from,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
-from bgcli.errors import BgcliError
-
-# --- audit ------------------------------------------------------------------
-
-def expand_paths(paths) -> list[str]:
-    import glob
-    import os
-
-    found: list[str] = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, _dirs, files in os.walk(path):
-                found += sorted(os.path.join(root, f) for f in files
-                                if f.lower().endswith((".mat", ".txt", ".gam", ".sgf")))
-        elif any(c in path for c in "*?[") and not os.path.exists(path):
-            found += sorted(glob.glob(path, recursive=True))
-        else:
-            found.append(path)
-    return found
 
 
-def audit_one(path: str, rules) -> dict:
-    """Audit one file: {"file", "problems", "error"?}; never raises on bad input."""
-    from bgcli.match.files import replay_file
+def _scheduler(ctx, param, value):
+    if value is None:
+        return None
+    from bgcli.cluster import parse_scheduler
 
     try:
-        problems = [p.as_dict() for match in replay_file(path, rules, keep_events=False) for p in match.problems]
-        return {"file": path, "problems": problems}
-    except OSError as exc:
-        return {"file": path, "problems": [], "error": f"cannot read {path}: {exc.strerror or exc}"}
-    except BgcliError as exc:
-        return {"file": path, "problems": [], "error": str(exc)}
-
-
-def _audit_job(args):
-    return audit_one(*args)
+        parse_scheduler(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, metavar="FILE...")
+@click.argument("paths", nargs=-1, metavar="FILE...")
 @json_option
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True, help="Audit files on N cores.")
+@jobs_option("Audit the files in N worker processes")
+@click.option("--scheduler", metavar="ADDRESS", callback=_scheduler,
+              help=f"Audit on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address (tcp://host:8786), "
+                   f"or local:N to start N worker processes here (N from 1 to {MAX_JOBS}). The workers read the files.")
+@click.option("--db", "db_path", metavar="FILE",
+              help="Keep every file's result in this SQLite database as the audit goes; a file whose content and "
+                   "rules are unchanged since is not audited again (its stored result is written).")
+@click.option("--report", is_flag=True, help="With --db and no FILE: the totals stored in the database, by kind.")
 @rule_options
-def audit(paths, as_json, jobs, **rule_args):
+def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
     """Check match files: every roll and play, the cube and the results.
 
-    FILE may be files, directories (searched for .mat, .txt, .gam and .sgf
-    files) and globs. Every problem is reported with file, line, game, move,
-    player, kind and a message; the audit goes on past every problem.
-    Exit status: 0 all files clean, 1 problems found, 2 a file could not be
-    read.
+    FILE may be files, folders (searched for regular .mat, .txt, .gam and .sgf
+    files; a fifo, socket or device is skipped with a note), globs, and - for
+    standard input. Every problem is reported with file, line, game, move,
+    player, kind and a message; the audit goes on past every problem and
+    every bad file. Results are written in the order of the files, each as
+    soon as it and those before it are done. Exit status: 0 all files clean,
+    1 problems found, 2 a file could not be read or a glob matched nothing,
+    130 interrupted.
 
     \b
     Examples:
         bgcli audit samples/sp05001_3pt.mat
         bgcli audit --json --jobs 2 samples/
+        bgcli audit --db results.sqlite archive/       # again later: only new or changed files
+        bgcli audit --db results.sqlite --report
+        bgcli audit --scheduler local:4 archive/
     """
-    rules = rules_from(**rule_args)
-    files = expand_paths(paths)
-    if not files:
-        raise Unreadable(f"no match files found in {' '.join(paths)}")
-    tasks = [(f, rules) for f in files]
-    if jobs > 1 and len(files) > 1:
-        from concurrent.futures import ProcessPoolExecutor
+    from bgcli.archive import DatabaseError, ResultsDB
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = pool.map(_audit_job, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))
-            reports = list(progress(results, len(tasks)))
+    if report:
+        if not db_path:
+            raise click.UsageError("--report reads the database given with --db")
+        if paths:
+            raise click.UsageError("--report reads only the database: give no FILE")
+    elif not paths:
+        raise click.UsageError("Missing argument 'FILE...'.")
+    if scheduler and jobs > 1:
+        raise click.UsageError("--jobs and --scheduler cannot be used together")
+    rules = rules_from(**rule_args)
+    try:
+        db = ResultsDB(db_path, rules) if db_path else None
+    except DatabaseError as exc:
+        raise Unreadable(str(exc)) from None
+    try:
+        if report:
+            sys.exit(_report(db, as_json))
+        sys.exit(_audit(paths, rules, as_json, jobs, scheduler, db))
+    finally:
+        if db is not None:
+            db.close()
+
+
+def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
+    from bgcli.archive import Job, audit_files, find_files
+
+    bad_paths = []
+
+    def note(message: str, error: bool) -> None:
+        click.echo(f"{'Error' if error else 'note'}: {message}", err=True)
+        if error:
+            bad_paths.append(message)
+
+    files = find_files(paths, note)
+    work = (db.job(path) if db is not None else Job(path) for path in files)
+    auditor = None
+    if scheduler:
+        from bgcli.cluster import ClusterError, DaskAuditor, parse_scheduler
+
+        wanted = None
+        if parse_scheduler(scheduler)[0] == "local":   # never more worker processes than files
+            head = list(islice(work, MAX_JOBS))
+            wanted = sum(1 for job in head if job.path != "-")
+            work = _chain(head, work)
+        try:
+            auditor = DaskAuditor(scheduler, wanted)
+        except ClusterError as exc:
+            raise Unreadable(str(exc)) from None
+        results = auditor.audit(work, rules)
     else:
-        reports = list(progress(map(_audit_job, tasks), len(tasks)))
+        results = audit_files(work, rules, jobs)
+    counts = {"files": 0, "unread": 0, "problems": 0, "bad": 0}
     status = 0
-    for report in reports:
-        if "error" in report:
-            status = EXIT_UNREADABLE
-            click.echo(f"Error: {report['error']}", err=True)
-        elif report["problems"] and status == 0:
-            status = EXIT_PROBLEMS
-        if as_json:
-            emit(report)
-        else:
-            for p in report["problems"]:
-                who = f" ({p['player']})" if p["player"] else ""
-                move = f" move {p['move']}" if p["move"] else ""
-                click.echo(f"{report['file']}:{p['line']}: game {p['game']}{move}{who}: {p['kind']}: {p['message']}")
+    try:
+        with closing(results):
+            for result in progress(results, _count(paths)):
+                if db is not None:
+                    result = db.resolve(result)
+                status = max(status, _write(result, as_json, counts))
+    finally:
+        if auditor is not None:
+            auditor.close()
+    if not counts["files"] and not bad_paths:
+        raise Unreadable(f"no match files found in {' '.join(paths)}")
     if not as_json:
-        bad = sum(1 for r in reports if r["problems"])
-        total = sum(len(r["problems"]) for r in reports)
-        unread = sum(1 for r in reports if "error" in r)
-        summary = (f"{len(reports) - unread} file{'s' if len(reports) - unread != 1 else ''} checked, "
-                   f"{total} problem{'s' if total != 1 else ''} in {bad} file{'s' if bad != 1 else ''}")
-        if unread:
-            summary += f"; {unread} file{'s' if unread != 1 else ''} could not be read"
+        checked = counts["files"] - counts["unread"]
+        summary = (f"{checked} file{'s' if checked != 1 else ''} checked, {counts['problems']} "
+                   f"problem{'s' if counts['problems'] != 1 else ''} in {counts['bad']} file{'s' if counts['bad'] != 1 else ''}")
+        if counts["unread"]:
+            summary += f"; {counts['unread']} file{'s' if counts['unread'] != 1 else ''} could not be read"
         click.echo(summary, err=True)
-    sys.exit(status)
+    return EXIT_UNREADABLE if bad_paths else status
+
+
+def _write(result, as_json: bool, counts: dict) -> int:
+    """Write one file's result; its exit status."""
+    counts["files"] += 1
+    status = 0
+    if result.error is not None:
+        counts["unread"] += 1
+        status = EXIT_UNREADABLE
+        click.echo(f"Error: {result.error}", err=True)
+    elif result.problems:
+        counts["problems"] += len(result.problems)
+        counts["bad"] += 1
+        status = EXIT_PROBLEMS
+    if as_json:
+        emit(result.as_json())
+    else:
+        for p in result.problems:
+            who = f" ({p['player']})" if p["player"] else ""
+            move = f" move {p['move']}" if p["move"] else ""
+            click.echo(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {p['kind']}: {p['message']}")
+    return status
+
+
+def _report(db, as_json: bool) -> int:
+    totals = db.totals()
+    if as_json:
+        emit(totals)
+    else:
+        click.echo(f"{totals['files']} files: {totals['clean']} clean, {totals['with_problems']} with problems, "
+                   f"{totals['unreadable']} unreadable")
+        click.echo(f"{totals['games']} games, {totals['problems']} problems")
+        for kind, count in totals["by_kind"].items():
+            click.echo(f"  {kind:<11} {count}")
+    if totals["unreadable"]:
+        return EXIT_UNREADABLE
+    return EXIT_PROBLEMS if totals["problems"] else 0
+
+
+def _chain(head, rest):
+    yield from head
+    yield from rest
+
+
+def _count(paths) -> int:
+    """How many files there are, for a progress bar on a terminal (walked twice)."""
+    from bgcli.archive import find_files
+
+    if not sys.stderr.isatty():
+        return 0
+    return sum(1 for _ in find_files(paths))
 
 
 def progress(items, total: int):

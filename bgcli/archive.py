@@ -1,0 +1,478 @@
+"""Auditing archives of match files: finding them, auditing each one on its
+own, many at a time on this machine's cores, and keeping the results in a
+database that lets an interrupted audit resume.
+
+- :func:`find_files` turns the paths a user gave (files, folders, globs,
+  ``-`` for standard input) into match files, lazily and in a stable order;
+  folders are walked for regular files only.
+- :func:`audit_file` audits one file and never raises: a file that cannot be
+  read or is not a match file gives a :class:`FileResult` with its error, so
+  one bad file never takes the others down.
+- :func:`audit_files` audits a stream of files in one process or in N worker
+  processes, giving the results in the order of the files as soon as each one
+  and all before it are done (memory stays flat however many files there are).
+- :class:`ResultsDB` keeps every file's result (path, content digest, games,
+  problems with all their fields) in SQLite, one transaction per file, so a
+  kill at any moment leaves a database that opens and holds every file whose
+  result was given out; a second run skips the files whose content and rules
+  are unchanged, and :meth:`ResultsDB.totals` sums it all up without reading
+  any match file.
+
+bgcli.cluster sends the same work to a Dask cluster. Nothing here uses click.
+"""
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import signal
+import sqlite3
+import stat
+from collections import deque
+from dataclasses import asdict, dataclass
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+
+from bgcli import __version__
+from bgcli.errors import BgcliError
+from bgcli.match.files import visit_file
+from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
+from bgcli.scoring import Rules
+
+SUFFIXES = (".mat", ".txt", ".gam", ".sgf")   # what a folder is searched for
+STDIN = "-"
+
+Note = Callable[[str, bool], None]   # (message, whether it is an error)
+
+
+# --- finding the files ----------------------------------------------------------------
+
+def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -> Iterator[str]:
+    """The match files of ``paths``, in order: a file as given (a missing one
+    is reported by its audit), ``-`` for standard input, a folder walked for
+    regular files ending in .mat, .txt, .gam or .sgf (files sorted by name, then
+    sub-folders), a glob's matches in sorted order (a folder among them walked).
+    A fifo, socket or device met in a folder or glob is skipped with a note,
+    never opened; a glob that matches nothing, or a folder with no match file,
+    is noted as an error; the rest goes on."""
+    for path in paths:
+        if path == STDIN:
+            yield path
+        elif os.path.isdir(path):
+            yield from _walk_reported(path, note)
+        elif _is_glob(path) and not os.path.lexists(path):
+            matches = sorted(glob.glob(path, recursive=True))
+            if not matches:
+                note(f"no files match {path}", True)
+            for found in matches:
+                if os.path.isdir(found):
+                    yield from _walk_reported(found, note)
+                elif _regular_or_unreadable(found, note):
+                    yield found
+        else:
+            yield path
+
+
+def _walk_reported(folder: str, note: Note) -> Iterator[str]:
+    found = False
+    for path in _walk(folder, note):
+        found = True
+        yield path
+    if not found:
+        note(f"no match files in folder {folder}", True)
+
+
+def _is_glob(path: str) -> bool:
+    return any(c in path for c in "*?[")
+
+
+def _walk(folder: str, note: Note) -> Iterator[str]:
+    """Regular match files under ``folder``: its own files sorted by name, then
+    its sub-folders in order (links to folders are not followed)."""
+    try:
+        with os.scandir(folder) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+    except OSError as exc:
+        note(f"cannot read folder {folder}: {exc.strerror or exc}", True)
+        return
+    folders = []
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(entry.path)
+                continue
+        except OSError:
+            pass
+        if _regular_or_unreadable(entry.path, note, entry) and entry.name.lower().endswith(SUFFIXES):
+            yield entry.path
+    for sub in folders:
+        yield from _walk(sub, note)
+
+
+def _regular_or_unreadable(path: str, note: Note, entry: os.DirEntry | None = None) -> bool:
+    """Whether to audit a file found in a folder or by a glob: yes for a
+    regular file, and for one whose status cannot be read (its audit says
+    why); no, with a note, for a fifo, socket or device."""
+    try:
+        mode = entry.stat().st_mode if entry is not None else os.stat(path).st_mode
+    except OSError:
+        return True
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return stat.S_ISREG(mode)   # a link to a folder is not followed
+    what = "fifo" if stat.S_ISFIFO(mode) else "socket" if stat.S_ISSOCK(mode) else "device"
+    note(f"skipped {path}: a {what}, not a regular file", False)
+    return False
+
+
+# --- auditing one file ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FileResult:
+    """What the audit of one file found: its problems (``Problem.as_dict()``,
+    in file order per match), how many games it holds, or why it could not be
+    audited; ``digest`` is the SHA-256 of its content (None for standard input
+    or a file that could not be read)."""
+
+    path: str
+    problems: tuple[dict, ...] = ()
+    games: int = 0
+    error: str | None = None
+    digest: str | None = None
+
+    def as_json(self) -> dict:
+        """The audit's JSON line: ``{"file", "problems"}`` and ``"error"`` when there is one."""
+        data: dict = {"file": self.path, "problems": list(self.problems)}
+        if self.error is not None:
+            data["error"] = self.error
+        return data
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """A file whose content and rules are those of its stored result: not audited again."""
+
+    path: str
+    digest: str
+
+
+class _Problems(MatchVisitor):
+    """Collects problems (sorted by line within each match, as MatchReplay
+    keeps them) and counts games; builds no events."""
+
+    wants_events = False
+
+    def __init__(self) -> None:
+        self.problems: list[dict] = []
+        self.games = 0
+        self._match: list[Problem] = []
+
+    def begin_match(self, match: MatchStart) -> None:
+        self._match = []
+
+    def problem(self, problem: Problem) -> None:
+        self._match.append(problem)
+
+    def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:
+        self.games += 1
+
+    def end_match(self) -> None:
+        self._match.sort(key=lambda p: p.line)
+        self.problems.extend(p.as_dict() for p in self._match)
+
+
+def file_digest(path: str) -> str:
+    """SHA-256 of a file's content, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class Job(NamedTuple):
+    """One file to audit: its path, whether a results database keeps its
+    result (and so wants its digest), and the digest of its stored result."""
+
+    path: str
+    keep: bool = False
+    known: str | None = None
+
+
+def audit_file(path: str, rules: Rules | None = None, known: str | None = None, keep: bool = False) -> FileResult | Unchanged:
+    """Audit one file (``-``: standard input); never raises for anything the
+    file holds. With ``keep`` (a results database) a regular file's digest is
+    taken first, and when it equals ``known``, the digest of the stored
+    result, :class:`Unchanged` is returned and nothing is audited. A pipe is
+    read once, never hashed."""
+    digest = None
+    try:
+        if keep and path != STDIN and stat.S_ISREG(os.stat(path).st_mode):
+            digest = file_digest(path)
+            if known is not None and digest == known:
+                return Unchanged(path, digest)
+        found = _Problems()
+        for _ in visit_file(path, found, rules):
+            pass
+        return FileResult(path, tuple(found.problems), found.games, None, digest)
+    except OSError as exc:
+        return FileResult(path, error=f"cannot read {path}: {exc.strerror or exc}")
+    except BgcliError as exc:
+        return FileResult(path, error=str(exc), digest=digest)
+    except (RecursionError, MemoryError) as exc:
+        why = "too deeply nested" if isinstance(exc, RecursionError) else "out of memory"
+        return FileResult(path, error=f"cannot audit {path}: {why}", digest=digest)
+    except Exception as exc:  # a bug met by one file must not stop the others
+        return FileResult(path, error=f"cannot audit {path}: internal error {type(exc).__name__}: {exc}", digest=digest)
+
+
+def audit_batch(jobs: Sequence[Job], rules: Rules | None) -> list[FileResult | Unchanged]:
+    """Audit jobs one after another: one task of a worker."""
+    return [audit_file(path, rules, known, keep) for path, keep, known in jobs]
+
+
+# --- many files, on this machine's cores ----------------------------------------------------
+
+MAX_WORKERS = 64
+CHUNK = 1            # files per task sent to a worker process: one, so that every result streams out
+WINDOW = 8           # tasks in flight per worker: enough to keep it busy, few enough to keep memory flat
+
+
+def audit_files(jobs: Iterable[Job], rules: Rules | None = None, workers: int = 1) -> Iterator[FileResult | Unchanged]:
+    """Audit files (:class:`Job`), in order. With ``workers`` > 1 the
+    files go to that many worker processes (never more than there are files),
+    a few at a time, and each result is given as soon as it and all before it
+    are done. Standard input is always read here, in its place. A worker that
+    dies (killed, out of memory) costs only the file it was auditing, which is
+    reported with that error."""
+    jobs = iter(jobs)
+    if workers <= 1:
+        for job in jobs:
+            yield audit_file(job.path, rules, job.known, job.keep)
+        return
+    head = list(islice(jobs, workers))
+    files = sum(1 for job in head if job.path != STDIN)
+    if files <= 1:
+        for job in _chain(head, jobs):
+            yield audit_file(job.path, rules, job.known, job.keep)
+        return
+    yield from _Pool(min(workers, files), rules).run(_chain(head, jobs))
+
+
+def _chain(head: list, rest: Iterator) -> Iterator:
+    yield from head
+    yield from rest
+
+
+def _ignore_interrupts() -> None:
+    """Worker processes leave Ctrl-C to the main process, which says it in one line."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class _Pool:
+    """A process pool fed a bounded window of small tasks, read in order."""
+
+    def __init__(self, workers: int, rules: Rules | None):
+        self.workers = workers
+        self.rules = rules
+        self.pool: Any = None
+
+    def _start(self, workers: int):
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_ignore_interrupts)
+
+    def run(self, jobs: Iterator[Job]) -> Iterator[FileResult | Unchanged]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        pending: deque = deque()   # (future or None, jobs of the task), in order
+        self.pool = self._start(self.workers)
+        try:
+            while True:
+                while len(pending) < self.workers * WINDOW:
+                    task = list(islice(jobs, CHUNK))
+                    if not task:
+                        break
+                    pending.append(self._submit(task))
+                if not pending:
+                    return
+                future, task = pending.popleft()
+                try:
+                    results = future.result() if future is not None else audit_batch(task, self.rules)
+                except BrokenProcessPool:
+                    # a worker died: every task in flight is lost; find the file
+                    # that killed it by auditing them one by one, then go on
+                    lost = [job for _, t in [(future, task), *pending] for job in t]
+                    pending.clear()
+                    self._shutdown()
+                    yield from self._one_by_one(lost)
+                    self.pool = self._start(self.workers)
+                    continue
+                yield from results
+        finally:
+            self._shutdown()
+
+    def _submit(self, task: list[Job]):
+        if any(job.path == STDIN for job in task):
+            return None, task   # standard input is read here, in order
+        return self.pool.submit(audit_batch, task, self.rules), task
+
+    def _one_by_one(self, jobs: list[Job]) -> Iterator[FileResult | Unchanged]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        pool = self._start(1)
+        try:
+            for job in jobs:
+                if job.path == STDIN:
+                    yield from audit_batch([job], self.rules)
+                    continue
+                try:
+                    yield from pool.submit(audit_batch, [job], self.rules).result()
+                except BrokenProcessPool:
+                    yield FileResult(job.path, error=f"cannot audit {job.path}: the process auditing it died")
+                    _stop(pool)
+                    pool = self._start(1)
+        finally:
+            _stop(pool)
+
+    def _shutdown(self) -> None:
+        if self.pool is not None:
+            _stop(self.pool)
+            self.pool = None
+
+
+def _stop(pool) -> None:
+    """Stop a process pool now: queued tasks dropped, workers ended."""
+    processes = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(5)
+
+
+# --- the results database ------------------------------------------------------------------
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
+                                 version TEXT NOT NULL, rules TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY,
+    digest TEXT NOT NULL,          -- SHA-256 of the content audited
+    rules TEXT NOT NULL,           -- the rules and bgcli version it was audited with
+    games INTEGER NOT NULL,
+    error TEXT,                    -- why it could not be read as a match file, or NULL
+    problems INTEGER NOT NULL,
+    run INTEGER NOT NULL REFERENCES runs(id)
+);
+CREATE TABLE IF NOT EXISTS problems (
+    path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,          -- order in the file's result
+    line INTEGER NOT NULL, match INTEGER NOT NULL, game INTEGER NOT NULL, move INTEGER NOT NULL,
+    player TEXT NOT NULL, kind TEXT NOT NULL, message TEXT NOT NULL,
+    PRIMARY KEY (path, seq)
+);
+CREATE INDEX IF NOT EXISTS problems_kind ON problems(kind);
+"""
+SCHEMA_VERSION = "1"
+
+
+class DatabaseError(BgcliError):
+    """The results database cannot be opened or is not bgcli's."""
+
+
+def rules_key(rules: Rules | None) -> str:
+    """What a stored result depends on besides the content: the rules and bgcli's version."""
+    return json.dumps({"bgcli": __version__, "rules": asdict(rules or Rules())}, sort_keys=True)
+
+
+class ResultsDB:
+    """The audit results of an archive in SQLite (see the module docstring)."""
+
+    def __init__(self, path: str, rules: Rules | None = None):
+        self.path = path
+        self.key = rules_key(rules)
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.executescript(SCHEMA)
+            stored = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if stored is None:
+                self.db.execute("INSERT INTO meta VALUES ('schema', ?), ('made by', 'bgcli audit')", (SCHEMA_VERSION,))
+            elif stored[0] != SCHEMA_VERSION:
+                raise DatabaseError(f"{path} holds audit results of another version (schema {stored[0]})")
+        except sqlite3.Error as exc:
+            raise DatabaseError(f"cannot use {path} as a results database: {exc}") from None
+        self.run: int | None = None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "ResultsDB":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def job(self, path: str) -> Job:
+        """The job of auditing ``path`` and keeping its result here: with the
+        digest of its stored result if it was audited under the same rules."""
+        if path == STDIN:
+            return Job(path)
+        row = self.db.execute("SELECT digest FROM files WHERE path = ? AND rules = ?", (path, self.key)).fetchone()
+        return Job(path, True, row[0] if row else None)
+
+    def stored(self, path: str) -> FileResult:
+        """The stored result of ``path``, as the audit gave it."""
+        games, error, digest = self.db.execute("SELECT games, error, digest FROM files WHERE path = ?", (path,)).fetchone()
+        rows = self.db.execute("SELECT line, match, game, move, player, kind, message FROM problems WHERE path = ? "
+                               "ORDER BY seq", (path,))
+        problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": player, "kind": kind,
+                          "message": message} for line, match, game, move, player, kind, message in rows)
+        return FileResult(path, problems, games, error, digest)
+
+    def store(self, result: FileResult) -> None:
+        """Keep one file's result, in one transaction (a file that could not
+        be read at all, or standard input, is not kept: it is audited again)."""
+        if result.digest is None or result.path == STDIN:
+            return
+        if self.run is None:
+            self.run = self.db.execute("INSERT INTO runs (version, rules) VALUES (?, ?)",
+                                       (__version__, self.key)).lastrowid
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("DELETE FROM problems WHERE path = ?", (result.path,))
+            db.execute("INSERT OR REPLACE INTO files (path, digest, rules, games, error, problems, run) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (result.path, result.digest, self.key, result.games, result.error, len(result.problems), self.run))
+            db.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(result.path, seq, p["line"], p["match"], p["game"], p["move"], p["player"], p["kind"],
+                             p["message"]) for seq, p in enumerate(result.problems)])
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def resolve(self, result: FileResult | Unchanged) -> FileResult:
+        """A new result stored, or an unchanged file's stored result."""
+        if isinstance(result, Unchanged):
+            return self.stored(result.path)
+        self.store(result)
+        return result
+
+    def totals(self) -> dict:
+        """Totals over every stored file: files (clean, with problems,
+        unreadable), games, problems and problems by kind."""
+        files, games, unreadable, problems, with_problems = self.db.execute(
+            "SELECT count(*), coalesce(sum(games), 0), count(error), coalesce(sum(problems), 0), "
+            "coalesce(sum(problems > 0), 0) FROM files").fetchone()
+        kinds = dict(self.db.execute("SELECT kind, count(*) FROM problems GROUP BY kind ORDER BY count(*) DESC, kind"))
+        return {"files": files, "clean": files - unreadable - with_problems, "with_problems": with_problems,
+                "unreadable": unreadable, "games": games, "problems": problems, "by_kind": kinds}

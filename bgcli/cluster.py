@@ -1,0 +1,134 @@
+"""Auditing on a Dask distributed cluster (``pip install 'bgcli[dask]'``).
+
+``bgcli audit --scheduler ADDRESS`` sends the files to the workers of the
+scheduler at ADDRESS (``tcp://host:8786``), or with ``local:N`` to N worker
+processes started here. Files travel as paths in batches: the workers read
+them themselves, so every worker must see the files at the same paths
+(shared storage) and have bgcli installed. Results come back in the order
+of the files, the same as an audit on one machine gives.
+
+Dask is imported only here, and this module only when ``--scheduler`` is used.
+"""
+from __future__ import annotations
+
+import logging
+import signal
+from collections import deque
+from itertools import islice
+from typing import Any, Iterator
+
+from bgcli.archive import MAX_WORKERS, STDIN, FileResult, Job, Unchanged, audit_batch
+from bgcli.errors import BgcliError
+from bgcli.scoring import Rules
+
+BATCH = 16      # files per task
+WINDOW = 3      # tasks in flight per worker thread
+
+
+class ClusterError(BgcliError):
+    """Dask is missing, or the scheduler cannot be reached or started."""
+
+
+def parse_scheduler(address: str) -> tuple[str, int]:
+    """("local", N) for ``local:N``, else (address, 0)."""
+    if address.startswith("local:"):
+        count = address[len("local:"):]
+        if not (count.isascii() and count.isdigit() and 1 <= int(count) <= MAX_WORKERS):
+            raise ValueError(f"local:N needs N from 1 to {MAX_WORKERS}, not {count!r}")
+        return "local", int(count)
+    if not address.strip():
+        raise ValueError("the scheduler address is empty")
+    return address, 0
+
+
+class DaskAuditor:
+    """A connection to a Dask scheduler (or a local cluster it started) that
+    audits streams of files in order."""
+
+    def __init__(self, address: str, workers_wanted: int | None = None):
+        """``workers_wanted`` caps a local cluster's size (never more worker
+        processes than files)."""
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ClusterError("--scheduler needs Dask: pip install 'bgcli[dask]'") from None
+        where, count = parse_scheduler(address)
+        self.cluster: Any = None
+        self.client: Any = None
+        try:
+            if where == "local":
+                count = max(1, min(count, workers_wanted or count))
+                # worker processes inherit Ctrl-C ignored: the main process says it in one line
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    self.cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                                                dashboard_address=None, silence_logs=logging.CRITICAL)
+                finally:
+                    signal.signal(signal.SIGINT, previous)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(address)   # waits distributed.comm.timeouts.connect (30 s) at most
+        except (OSError, TimeoutError) as exc:
+            self.close()
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        except Exception as exc:  # distributed raises plain exceptions when workers cannot start
+            self.close()
+            raise ClusterError(f"cannot start or reach the Dask scheduler {address}: {type(exc).__name__}: {exc}") from None
+
+    def threads(self) -> int:
+        return max(1, sum(self.client.nthreads().values()))
+
+    def audit(self, jobs: Iterator[Job], rules: Rules | None) -> Iterator[FileResult | Unchanged]:
+        """Audit files (:class:`bgcli.archive.Job`) on the workers, in order; standard
+        input is read here. A batch whose worker died is sent again file by
+        file, and a file that kills its worker is reported with that error."""
+        jobs = iter(jobs)
+        pending: deque = deque()   # (future or None, jobs of the task)
+        window = WINDOW * self.threads()
+        while True:
+            while len(pending) < window:
+                task = list(islice(jobs, BATCH))
+                if not task:
+                    break
+                pending.append(self._submit(task, rules))
+            if not pending:
+                return
+            future, task = pending.popleft()
+            if future is None:
+                yield from audit_batch(task, rules)
+                continue
+            try:
+                results = future.result()
+            except Exception as exc:
+                if len(task) > 1:
+                    # send each of its files again, before anything else
+                    for job in reversed(task):
+                        pending.appendleft(self._submit([job], rules))
+                    continue
+                path = task[0].path
+                results = [FileResult(path, error=f"cannot audit {path}: the worker auditing it failed "
+                                                  f"({type(exc).__name__})")]
+            yield from results
+
+    def _submit(self, task: list[Job], rules: Rules | None) -> tuple[Any, list]:
+        if any(job.path == STDIN for job in task):
+            return None, task
+        return self.client.submit(audit_batch, task, rules, pure=False), task
+
+    def close(self) -> None:
+        for part in (self.client, self.cluster):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:
+                    pass
+        self.client = self.cluster = None
+
+    def __enter__(self) -> "DaskAuditor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+__all__ = ["ClusterError", "DaskAuditor", "parse_scheduler"]
