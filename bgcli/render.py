@@ -12,7 +12,7 @@ drawn as a money game with the cube centred and player 1 on roll.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 from xml.sax.saxutils import escape
 
@@ -426,3 +426,20 @@ def _bands(svg: _Svg, board: _Board) -> None:
     foot = f"{game}  ·  Position ID {board.position.id()}  ·  Match ID {match_id(m)}"
     svg.text(_WIDTH / 2, _HEIGHT - 14, foot, 12, "#555", "foot")
     svg.mirror = mirror
+
+
+def drawable(state: GameState) -> tuple[GameState, str]:
+    """``state`` as it can be drawn, and why it was changed ('' when it was
+    not). A transcript gone wrong can hold a state that no Match ID carries
+    (a game after the match was won, a 40000-point match, a cube of 3): the
+    board is drawn with the nearest state that has one."""
+    match = state.match
+    problem = match.problem()
+    if not problem:
+        return state, ""
+    player = 1 if match.on_roll == 1 else 0
+    near = [replace(match, game_state=2),   # a score past the match length: the match is over
+            replace(match, game_state=2, cube=1, cube_owner=-1, doubled=False),
+            replace(match, match_length=0, score=(0, 0), cube=1, cube_owner=-1, doubled=False),
+            MatchState(on_roll=player, turn=player)]
+    return GameState(state.position, next(m for m in near if not m.problem())), problem

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from bgcli.ids import match_id
-from bgcli.state import GameState, MatchState
-from bgcli.render import svg_board
+from bgcli.state import GameState
+from bgcli.render import drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
@@ -161,15 +161,10 @@ def _picture(state: GameState, home: str, names: Sequence[str]) -> tuple[str, st
         pid = state.position.id()
     except (ValueError, OverflowError) as exc:   # counts no Position ID can hold
         return _NO_BOARD.format(escape_text=html.escape(str(exc))), "none", "none"
-    match = state.match
-    problem = match.problem()
+    drawn, problem = drawable(state)
     if not problem:
-        return svg_board(state, home, BOARD_SIZE, names), pid, match_id(match)
-    near = [replace(match, game_state=2),   # a score past the match length: the match is over
-            replace(match, game_state=2, cube=1, cube_owner=-1, doubled=False),
-            MatchState(on_roll=1 if match.on_roll == 1 else 0, turn=1 if match.on_roll == 1 else 0)]
-    drawn = next(m for m in near if not m.problem())
-    return svg_board(GameState(state.position, drawn), home, BOARD_SIZE, names), pid, f"none ({problem})"
+        return svg_board(state, home, BOARD_SIZE, names), pid, match_id(state.match)
+    return svg_board(drawn, home, BOARD_SIZE, names), pid, f"none ({problem})"
 
 
 _NO_BOARD = ('<svg width="640" height="120" viewBox="0 0 640 120"><text x="20" y="60" font-size="16">'

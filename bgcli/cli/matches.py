@@ -1,29 +1,53 @@
-"""Commands on match files: replay, audit, score, export, view."""
+"""Commands on match files: replay, score, export, view."""
 from __future__ import annotations
 
+import sys
 
 import click
 
 from bgcli.cli.common import (
-    STYLES, Unreadable, cli, emit, home_option, json_option, replays_of,
-    rule_options, rules_from,
+    EXIT_UNREADABLE, STYLES, Unreadable, cli, emit, home_option, json_option, replays_of, rule_options, rules_from,
 )
 from bgcli.errors import BgcliError
+
+# --- reading many files -----------------------------------------------------
+
+def each_match(paths, rules, visitor_for) -> int:
+    """Replay every match of every file to ``visitor_for(path)``, as the file
+    is read. A file that cannot be read (or stops being readable) gets one
+    line on stderr and the next file goes on; the status is 2 if any did."""
+    from bgcli.match.files import iter_records
+    from bgcli.match.replay import replay_match
+
+    status = 0
+    for path in paths:
+        try:
+            for number, record in enumerate(iter_records(path), 1):
+                replay_match(record, number, rules, visitor=visitor_for(path))
+        except OSError as exc:
+            click.echo(f"Error: cannot read {path}: {exc.strerror or exc}", err=True)
+            status = EXIT_UNREADABLE
+        except BgcliError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            status = EXIT_UNREADABLE
+    return status
+
 
 # --- replay -----------------------------------------------------------------
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @json_option
 @click.option("--boards", is_flag=True, help="Draw the position before every move.")
 @home_option
 @rule_options
-def replay(file, as_json, boards, home, **rule_args):
-    """List every action of a match file in order, with the position before it.
+def replay(files, as_json, boards, home, **rule_args):
+    """List every action of match files in order, with the position before it.
 
     `--json` writes one object per action: match, game, line, player, action
-    (move, double, take, drop, beaver, resign, win), dice, play, and the
-    Position ID and Match ID of the state before it (player on roll first).
+    (move, roll, double, take, drop, beaver, resign, win), dice, play, and
+    the Position ID and Match ID of the state before it (player on roll
+    first). Actions are written as the file is read; `-` reads standard input.
 
     \b
     Examples:
@@ -31,17 +55,24 @@ def replay(file, as_json, boards, home, **rule_args):
         bgcli replay --json samples/sp05001_3pt.mat | head -3
         bgcli replay --boards samples/sp05001_3pt.mat | less
     """
-    rules = rules_from(**rule_args)
-    for match in replays_of(file, rules):
-        for event in match.events:
+    from bgcli.match.replay import MatchVisitor
+
+    class Printer(MatchVisitor):
+        def event(self, event) -> None:
             if as_json:
                 emit(event.as_dict())
-                continue
+                return
             click.echo(event_text(event))
             if boards and event.kind == "move":
-                from bgcli.render import ascii_board
+                from bgcli.render import ascii_board, drawable
 
-                click.echo(ascii_board(event.before, home=home))
+                state, why = drawable(event.before)
+                click.echo(ascii_board(state, home=home))
+                if why:
+                    click.echo(f"(drawn without its match state: {why})")
+
+    printer = Printer()
+    sys.exit(each_match(files, rules_from(**rule_args), lambda path: printer))
 
 
 def event_text(event) -> str:
@@ -66,11 +97,11 @@ def event_text(event) -> str:
 # --- score ------------------------------------------------------------------
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @json_option
 @rule_options
-def score(file, as_json, **rule_args):
-    """Show a match's games and score: winner, how, cube, points, Crawford.
+def score(files, as_json, **rule_args):
+    """Show matches' games and score: winner, how, cube, points, Crawford.
 
     Scores are points won, not capped at the match length; money sessions
     show the totals. A game the record stops in is listed as unfinished.
@@ -80,28 +111,38 @@ def score(file, as_json, **rule_args):
         bgcli score samples/sp05001_3pt.mat
         bgcli score --json --jacoby samples/sp05007_money.mat
     """
-    from bgcli.match.replay import Unfinished
+    from bgcli.match.replay import ReplayBuilder, Unfinished
 
-    rules = rules_from(**rule_args)
-    matches = replays_of(file, rules)
-    for match in matches:
-        if as_json:
-            emit(match.score_dict())
-            continue
-        left, right = match.players
-        title = f"{match.length} point match" if match.length else "money session"
-        click.echo(f"{title}: {left} - {right}")
-        for r in match.games():
-            flag = "  (Crawford)" if r.crawford else ""
-            if isinstance(r, Unfinished):
-                click.echo(f"  game {r.game:<3} {'-':<16} {'unfinished':<12} cube {r.cube:<3} {'':<4} "
-                           f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
-                continue
-            click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "
+    class Scorer(ReplayBuilder):
+        def __init__(self) -> None:
+            super().__init__(keep_events=False)   # a score needs only the results
+
+        def end_match(self):
+            match = super().end_match()
+            show_score(match, as_json, Unfinished)
+            return match
+
+    sys.exit(each_match(files, rules_from(**rule_args), lambda path: Scorer()))
+
+
+def show_score(match, as_json: bool, unfinished_type) -> None:
+    if as_json:
+        emit(match.score_dict())
+        return
+    left, right = match.players
+    title = f"{match.length} point match" if match.length else "money session"
+    click.echo(f"{title}: {left} - {right}")
+    for r in match.games():
+        flag = "  (Crawford)" if r.crawford else ""
+        if isinstance(r, unfinished_type):
+            click.echo(f"  game {r.game:<3} {'-':<16} {'unfinished':<12} cube {r.cube:<3} {'':<4} "
                        f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
-        winner = match.winner
-        a, b = match.score
-        click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
+            continue
+        click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "
+                   f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
+    winner = match.winner
+    a, b = match.score
+    click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
 
 
 # --- export -----------------------------------------------------------------

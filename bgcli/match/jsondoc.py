@@ -39,7 +39,6 @@ import json
 from typing import Any
 
 from bgcli.errors import MatchFileError
-from bgcli.ids import match_id
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import EventKind, MatchStart, replay_match
 from bgcli.match.writing import (
@@ -99,7 +98,7 @@ class JsonWriter(GameWriter):
             else:
                 item["cube"] = state.match.cube
             item["position_id"] = state.position.id()
-            item["match_id"] = match_id(state.match)
+            item["match_id"] = event.match_id()   # null for a state no Match ID holds (a flawed record)
             actions.append(item)
         result = None
         if game.result is not None:
