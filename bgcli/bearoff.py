@@ -283,10 +283,14 @@ def loads(data: bytes, sample: int = 64) -> BearoffTable:
     if hashlib.sha256(payload).digest() != digest:
         raise BadTableFile("checksum mismatch")
     at = 0
-    keys = _from_little("I", payload[at:at + 4 * n]); at += 4 * n
-    first = payload[at:at + n]; at += n
-    length = payload[at:at + n]; at += n
-    means = _from_little("d", payload[at:at + 8 * n]); at += 8 * n
+    keys = _from_little("I", payload[at:at + 4 * n])
+    at += 4 * n
+    first = payload[at:at + n]
+    at += n
+    length = payload[at:at + n]
+    at += n
+    means = _from_little("d", payload[at:at + 8 * n])
+    at += 8 * n
     probs = _from_little("d", payload[at:])
     if sum(length) != total:
         raise BadTableFile("lengths do not add up")

@@ -148,5 +148,5 @@ def describe(exc: UnexpectedInput, text: str) -> str:
 
         return f"unexpected {quote(exc.token.value, 30)} at column {exc.column}"
     if isinstance(exc, UnexpectedCharacters):
-        return f"unexpected {text[exc.pos_in_stream]!r} at column {exc.column}"
+        return f"unexpected {text[exc.pos_in_stream or 0]!r} at column {exc.column}"
     return f"cannot read at column {getattr(exc, 'column', '?')}"

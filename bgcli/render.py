@@ -319,13 +319,13 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
     # checkers on the points
     for point in range(1, 25):
         cx = _point_x(point)
-        label = str(point if x_roll else 25 - point)
+        number = str(point if x_roll else 25 - point)
         top = point >= 13
         first, step = (_PLAY_TOP + _R, 2 * _R) if top else (_PLAY_BOTTOM - _R, -2 * _R)
         if board.x[point]:
-            _stack(svg, cx, first, step, board.x[point], "x", label)
+            _stack(svg, cx, first, step, board.x[point], "x", number)
         elif board.o[25 - point]:
-            _stack(svg, cx, first, step, board.o[25 - point], "o", label)
+            _stack(svg, cx, first, step, board.o[25 - point], "o", number)
 
     # the bar: O's checkers above the middle, X's below, as in the ASCII board
     bar_cx = _BAR_X + _BAR / 2

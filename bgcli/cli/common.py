@@ -229,8 +229,8 @@ def main() -> None:
     """Run bgcli; the one place that turns what escapes a command into an exit
     status: click's errors as click shows them; Ctrl-C one line and 130
     (worker processes ignore it); a closed standard output quietly 141."""
-    from bgcli.cli import analyze, matches, positions  # noqa: F401  (they register their commands)
-
+    # the commands are registered by bgcli/cli/__init__.py, which is imported
+    # before this module is: no import back up from here
     try:
         with cli.make_context("bgcli", sys.argv[1:]) as ctx:
             cli.invoke(ctx)

@@ -118,10 +118,10 @@ def moves_json_line(game, dice, style: str) -> str:
 
     plays = legal_plays(game.position, dice)
     plays.sort(key=_play_order)
-    plays = ", ".join(
+    body = ", ".join(
         f'{{"play": "{play_text(p, style)}", "position_id": "{p.result_id()}"}}' for p in plays
     )
-    return f'{{"position_id": "{game.position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": [{plays}]}}\n'
+    return f'{{"position_id": "{game.position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": [{body}]}}\n'
 
 
 def sorted_plays(plays):
@@ -201,7 +201,8 @@ def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
             status = max(status, EXIT_PROBLEMS)
             continue
         try:
-            out.write(moves_json_line(*position_and_dice(words), style))
+            game, dice = position_and_dice(words)
+            out.write(moves_json_line(game, dice, style))
         except BgcliError as exc:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
             status = max(status, EXIT_PROBLEMS)

@@ -1,0 +1,115 @@
+"""The code's layout: dependencies point one way, from the core at the
+bottom to the command line at the top, and no module imports itself back
+through others (not even lazily, inside a function)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "bgcli"
+
+# Lower numbers may not import higher ones.
+LAYERS = {
+    "bgcli.errors": 0, "bgcli.output": 0, "bgcli.__main__": 12,
+    "bgcli.grammar": 1, "bgcli.model": 1, "bgcli": 1,
+    "bgcli.state": 2, "bgcli.scoring": 2, "bgcli.bearoff": 2,
+    "bgcli.ids": 3, "bgcli.notation": 3, "bgcli.analysis": 3,
+    "bgcli.match.records": 4, "bgcli.match.replay": 5, "bgcli.match.writing": 6,
+    "bgcli.match.mat": 7, "bgcli.match.sgf": 7, "bgcli.match.jsondoc": 7, "bgcli.chouette": 7,
+    "bgcli.match.files": 8, "bgcli.match": 9, "bgcli.archive": 9, "bgcli.cluster": 9,
+    "bgcli.render": 9, "bgcli.view": 10,
+}
+CLI = 11   # bgcli.cli and its modules
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path, known: set[str]) -> set[str]:
+    """bgcli modules that ``path`` imports anywhere, outside ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(n) for child in node.body for n in ast.walk(child))
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            # "from bgcli.match import mat" imports the module bgcli.match.mat
+            names = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in known else node.module
+                     for alias in node.names]
+        else:
+            continue
+        found.update(name for name in names if name in known)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    files = {module_name(p): p for p in PACKAGE.rglob("*.py") if "grammars" not in p.parts}
+    known = set(files)
+    return {name: imports(path, known) - {name} for name, path in files.items()}
+
+
+def rank(name: str) -> int:
+    if name == "bgcli.cli" or name.startswith("bgcli.cli."):
+        return CLI
+    return LAYERS[name]
+
+
+def test_every_module_has_a_layer():
+    missing = [name for name in graph() if not (name.startswith("bgcli.cli") or name in LAYERS)]
+    assert not missing, f"add these modules to LAYERS: {missing}"
+
+
+def test_dependencies_point_down():
+    upward = [(name, target) for name, targets in graph().items() for target in targets
+              if rank(target) > rank(name) and not (rank(name) == CLI and rank(target) == CLI)]
+    assert not upward, f"imports that point up the layers: {upward}"
+
+
+def test_no_import_cycle():
+    edges = graph()
+    # Tarjan's strongly connected components: any with two or more modules is a cycle
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def visit(name: str) -> None:
+        index[name] = low[name] = len(index)
+        stack.append(name)
+        for target in edges[name]:
+            if target not in index:
+                visit(target)
+                low[name] = min(low[name], low[target])
+            elif target in stack:
+                low[name] = min(low[name], index[target])
+        if low[name] == index[name]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == name:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for name in edges:
+        if name not in index:
+            visit(name)
+    assert not cycles, f"import cycles: {cycles}"
+
+
+def test_the_checks_see_a_cycle(tmp_path):
+    # the test itself must be able to fail: a module importing its importer is found
+    edges = {"a": {"b"}, "b": {"a"}}
+    seen = [(x, y) for x in edges for y in edges[x] if x in edges[y]]
+    assert seen
