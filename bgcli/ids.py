@@ -545,7 +545,16 @@ def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
     fast = _fast_read(text)
     if fast is not None:
         return fast
+    pasted = _XG_PASTE.match(text)
+    if pasted is not None:
+        # eXtreme Gammon's text export: the XGID line, then its board drawing
+        # and analysis, which say nothing the ID does not
+        return "xgid", grammar.parse("position", pasted.group(1), _error(shown), _transformer_class()(shown))[1]
     return grammar.parse("position", text, _error(shown), _transformer_class()(shown))
+
+
+# An XGID on the first line of several: XG's "copy position" text
+_XG_PASTE = re.compile(r"[ \t]*(XGID=[^\s]+)[ \t]*\r?\n.*\Z", re.S)
 
 
 _FAST_ID = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?[ \t\f\r\n]*")

@@ -3,6 +3,7 @@ ones that are: each on a small file written for it."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -127,3 +128,27 @@ def test_galaxy_layout_is_known_by_its_losses_lines(tmp_path):
 
 def test_other_files_must_write_what_the_game_is_worth(tmp_path):
     assert problems(tmp_path, WINNING + WINS_3) == [(7, "points")]
+
+
+# --- positions pasted from eXtreme Gammon, and dice taken from the position -------------
+
+XG_PASTE = (Path(__file__).resolve().parent / "data" / "xg_paste.txt").read_text(encoding="utf-8")
+XGID = XG_PASTE.splitlines()[0]
+
+
+def test_xg_text_export_is_read_like_its_xgid():
+    from bgcli.ids import parse_position, position_kind
+
+    assert parse_position(XG_PASTE) == parse_position(XGID)
+    assert position_kind(XG_PASTE) == "xgid"
+
+
+def test_check_takes_the_dice_from_the_position_when_it_carries_them():
+    runner = CliRunner()
+    with_dice = runner.invoke(cli, ["check", XGID, "52", "13/11", "13/8"])
+    without = runner.invoke(cli, ["check", XGID, "13/11", "13/8"])
+    assert with_dice.exit_code == without.exit_code == 0 and with_dice.output == without.output
+    pasted = runner.invoke(cli, ["check", XG_PASTE, "13/11", "13/8"])
+    assert pasted.output == with_dice.output
+    no_dice = runner.invoke(cli, ["check", "start", "13/11", "13/8"])
+    assert no_dice.exit_code == 1 and "no dice" in no_dice.output

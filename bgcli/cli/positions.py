@@ -259,29 +259,37 @@ def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, ch
 
 # --- check ------------------------------------------------------------------
 
+_CHECK_DICE = re.compile(r"[1-6][-,]?[1-6]")   # not "6/5": that is a play
+
+
 @cli.command(cls=WordsCommand)
-@click.argument("position")
-@click.argument("dice")
-@click.argument("play", nargs=-1, required=True)
+@click.argument("words", nargs=-1, required=True, metavar="POSITION [DICE] PLAY...")
 @json_option
 @style_option
-def check(position, dice, play, as_json, style):
+def check(words, as_json, style):
     """Check that PLAY is legal in POSITION with DICE.
 
-    Exit 0 and print the play's canonical text and the resulting Position ID
-    (opponent on roll) when it is legal; exit 1 and say why when it is not.
+    DICE may be left out when the position carries them (an XGID or a GNUbg
+    ID with a roll). Exit 0 and print the play's canonical text and the
+    resulting Position ID (opponent on roll) when it is legal; exit 1 and
+    say why when it is not.
 
     \b
     Examples:
         bgcli check start 31 8/5 6/5
         bgcli check start 64 24/14
+        bgcli check 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10' 13/11 13/8
     """
     from bgcli.notation import parse_play, play_text
 
-    text = " ".join(play)
+    position, rest = words[0], list(words[1:])
+    dice = rest.pop(0) if len(rest) >= 2 and _CHECK_DICE.fullmatch(rest[0]) else None
+    if not rest:
+        raise click.UsageError("missing PLAY (try: bgcli check start 31 8/5 6/5)")
+    text = " ".join(rest)
     try:
         game = read_position(position)
-        rolled = read_dice(dice)
+        rolled = read_dice(dice) if dice is not None else dice_for(game, None)
         legal = parse_play(text, game.position, rolled)
     except BgcliError as exc:
         if as_json:
