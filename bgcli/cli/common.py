@@ -203,9 +203,12 @@ class _OutputPath(click.ParamType):
         return value
 
 
+OUTPUT_PATH = _OutputPath()
+
+
 def output_option(function):
     """``-o FILE``/``--output FILE``: ``-`` is standard output, an empty name a usage error."""
-    return click.option("-o", "--output", type=_OutputPath(), metavar="FILE",
+    return click.option("-o", "--output", type=OUTPUT_PATH, metavar="FILE",
                         help="Write to FILE (- for standard output); a file is written whole or not at all.")(function)
 
 

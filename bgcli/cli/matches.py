@@ -6,7 +6,8 @@ import sys
 import click
 
 from bgcli.cli.common import (
-    EXIT_UNREADABLE, STYLES, Unreadable, cli, emit, home_option, json_option, replays_of, rule_options, rules_from,
+    EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, home_option, json_option, output_option, replays_of,
+    rule_options, rules_from, write_output,
 )
 from bgcli.errors import BgcliError
 
@@ -147,18 +148,41 @@ def show_score(match, as_json: bool, unfinished_type) -> None:
 
 # --- export -----------------------------------------------------------------
 
+def refuse_input_as_output(output: str | None, inputs) -> None:
+    """Exit 2 when ``-o`` names one of the inputs: writing it would destroy what is being read."""
+    import os
+
+    if not output or output == "-":
+        return
+    for path in inputs:
+        if path == "-":
+            continue
+        try:
+            same = os.path.samefile(output, path)
+        except OSError:
+            same = os.path.abspath(output) == os.path.abspath(path)
+        if same:
+            raise click.UsageError(f"-o {output} is one of the inputs: write somewhere else")
+
+
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--to", "to", type=click.Choice(("mat", "sgf", "json")), required=True, help="The format to write.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write to this file (default: stdout).")
+@output_option
 @click.option("--notation", type=click.Choice(STYLES), default=None,
               help="How plays are written where the format allows it (mat and json).")
-def export(file, to, output, notation):
+@click.option("--force", is_flag=True, help="Write what can be written even when part of the file cannot be, "
+                                            "saying on stderr what was left out.")
+def export(file, to, output, notation, force):
     """Convert a match file (.mat, .txt, .gam, .sgf or bgcli JSON) to another format.
 
     `mat` is exactly the layout GNU Backgammon writes, whatever dialect was
     read; `sgf` is gnubg's SGF (GM[6]); `json` is one document per match with
     every action, its position and Match ID before it, and the results.
+    Nothing is dropped without a word: when part of the file cannot be
+    written (an unreadable line, a game that cannot be replayed, what the
+    format has no place for) the export writes nothing and exits 1, unless
+    `--force`. `-` reads standard input; `-o -` writes standard output.
 
     \b
     Examples:
@@ -166,29 +190,34 @@ def export(file, to, output, notation):
         bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
         bgcli export samples/sp05001_3pt.mat --to json --notation fibs
     """
-    from bgcli.match.files import export_text, read_any
+    from bgcli.match.files import export as export_records, iter_records
 
+    refuse_input_as_output(output, [file])
     try:
-        records = read_any(file)
+        # the records keep the plays as written, so a file comes back in its own order
+        text, left_out = export_records(iter_records(file), to, notation)
     except OSError as exc:
         raise Unreadable(f"cannot read {file}: {exc.strerror or exc}") from None
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
-    # the records keep the plays as written, so a file comes back in its own order
-    text = export_text(records, to, notation)
-    if output:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        click.echo(text, nl=not text.endswith("\n"))
+    if left_out:
+        shown = left_out[:5] + ([f"... and {len(left_out) - 5} more"] if len(left_out) > 5 else [])
+        if not force:
+            for line in shown:
+                click.echo(f"Error: {file}: {line}", err=True)
+            raise Failure(f"{file}: {len(left_out)} thing{'s' if len(left_out) != 1 else ''} above cannot be "
+                          f"written as {to}; nothing was written (--force writes the rest)")
+        for line in shown:
+            click.echo(f"left out: {file}: {line}", err=True)
+    write_output(output, text)
 
 
 # --- view -------------------------------------------------------------------
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), required=True,
-              help="The HTML file to write.")
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--output", type=OUTPUT_PATH, required=True, metavar="FILE",
+              help="The HTML file to write (- for standard output); written whole or not at all.")
 @home_option
 @rule_options
 def view(file, output, home, **rule_args):
@@ -202,14 +231,13 @@ def view(file, output, home, **rule_args):
     Example:
         bgcli view samples/flawed_5pt.mat -o match.html
     """
-    from bgcli.view import match_html
-
     import os
 
+    from bgcli.view import match_html
+
+    refuse_input_as_output(output, [file])
     matches = replays_of(file, rules_from(**rule_args))
     page = match_html(matches, os.path.basename(file), home=home)
-    with open(output, "w", encoding="utf-8") as handle:
-        handle.write(page)
+    write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
     click.echo(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
-

@@ -130,14 +130,31 @@ def visit_file(path: str | Path, visitor: MatchVisitor, rules: Rules | None = No
 def export_text(records: Iterable[MatchRecord], to: str, notation: str | None = None, rules: Rules | None = None) -> str:
     """All matches in one format: 'mat' (concatenated, as BBGT files are),
     'sgf' (one game tree per game) or 'json'."""
+    return export(records, to, notation, rules)[0]
+
+
+def export(records: Iterable[MatchRecord], to: str, notation: str | None = None,
+           rules: Rules | None = None) -> tuple[str, list[str]]:
+    """:func:`export_text` and what the text leaves out of the records (one
+    line each: unreadable lines, games that could not be replayed, what the
+    format cannot hold)."""
     if to not in FORMATS:
         raise ValueError(f"unknown format {to!r}: expected one of {', '.join(FORMATS)}")
-    records = list(records)
-    if to == Format.MAT:
-        return "".join(mat.mat_text(r, notation or "mat", rules=rules) for r in records)
-    if to == Format.SGF:
-        return "".join(sgf.sgf_text(r, rules=rules) for r in records)
-    return jsondoc.json_text(records, notation or "gnubg", rules)
+    texts: list = []
+    left_out: list[str] = []
+    for number, record in enumerate(records, 1):
+        writer: mat.MatWriter | sgf.SgfWriter | jsondoc.JsonWriter
+        if to == Format.MAT:
+            writer = mat.MatWriter(notation or "mat")
+        elif to == Format.SGF:
+            writer = sgf.SgfWriter()
+        else:
+            writer = jsondoc.JsonWriter(notation or "gnubg")
+        texts.append(replay_match(record, number, rules, visitor=writer))
+        left_out += writer.left_out
+    if to == Format.JSON:
+        return jsondoc.documents_text(texts) if texts else "[]\n", left_out
+    return "".join(texts), left_out
 
 
 __all__ = ["FORMATS", "Format", "MatchFileError", "export_text", "iter_records", "read_any", "replay_file", "sniff",

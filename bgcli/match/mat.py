@@ -29,6 +29,7 @@ from lark import Transformer
 
 from bgcli import grammar
 from bgcli.errors import MatchFileError
+from bgcli.output import quote
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
 from bgcli.match.writing import (
@@ -446,7 +447,7 @@ class _LineTransformer(Transformer):
 
 def _grammar_line(start: str, text: str, number: int, path: str, what: str):
     def error(message: str, line: int, column: int) -> MatchFileError:
-        return MatchFileError(f"cannot read {what} {text.strip()!r}: {message}", path, number, column)
+        return MatchFileError(f"cannot read {what} {quote(text.strip())}: {message}", path, number, column)
 
     return grammar.parse(GRAMMAR, text, error, _LineTransformer(text), start=start)
 
@@ -465,7 +466,7 @@ def _place(segments: list[Segment], text: str, number: int, path: str) -> list[A
     for move_number, anchor, cells in segments:
         if len(cells) > 2:
             third = cells[2]
-            raise MatchFileError(f"a third cell {text[third.start:third.end]!r} in move row {text.strip()!r}",
+            raise MatchFileError(f"a third cell {quote(text[third.start:third.end])} in move row {quote(text.strip())}",
                                  path, number, third.start + 1)
         for index, cell in enumerate(cells):
             if len(cells) == 2:
@@ -543,7 +544,7 @@ class _Reader:
                 self.match["errors"].append(MatchFileError(f"no score line after game {self.game['number']}", self.path, number, 1))
             actions = read_row(text, number, self.path)
             if self.game is None:
-                raise MatchFileError(f"move row outside a game {text.strip()!r}", self.path, number, 1)
+                raise MatchFileError(f"move row outside a game {quote(text.strip())}", self.path, number, 1)
             self.game["actions"].extend(actions)
         except MatchFileError as exc:
             self.match["errors"].append(exc)
@@ -553,7 +554,7 @@ class _Reader:
         if self.match is not None:
             yield self._close_match()
         if not self.found_any:
-            where = f" (first unreadable line {self.preamble[0][0]}: {self.preamble[0][1].strip()[:60]!r})" if self.preamble else ""
+            where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
             line = self.preamble[0][0] if self.preamble else 1
             raise MatchFileError(f"not a match file: no 'N point match' line{where}", self.path, line, 1)
 
@@ -590,7 +591,7 @@ class _Reader:
             word = text.split()[0]   # the header's first word is its number
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
         for line, bad in self.preamble:
-            errors.append(MatchFileError(f"not part of a match {bad.strip()!r}", self.path, line, 1))
+            errors.append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
         self.preamble = []
         # the comment block just above the header is this match's: tags and comments
         tags: dict[str, str] = {}
@@ -609,7 +610,7 @@ class _Reader:
             self.match = dict(length=0, line=number, tags={}, comments=[], errors=[], games=[])
             self.match["errors"].append(MatchFileError("game before any 'N point match' line; read as a money session", self.path, number, 1))
             for line, bad in self.preamble:
-                self.match["errors"].append(MatchFileError(f"not part of a match {bad.strip()!r}", self.path, line, 1))
+                self.match["errors"].append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
             self.preamble = []
             self.found_any = True
         self._close_game()
@@ -675,6 +676,12 @@ _DROPPED_TAGS = {"match id", "player 1", "player 2", "player 1 elo", "player 2 e
                  "transcriber", "comment"}
 
 
+_LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_UNWRITABLE_NAME = re.compile(f"[{_LINE_BREAKS}:\x00-\x1f\x7f]")
+_UNWRITABLE_TAG = re.compile(f'[{_LINE_BREAKS}"\x00-\x1f\x7f]')
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_ ]{0,40}")
+
+
 def _points_word(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
@@ -689,6 +696,7 @@ class MatWriter(GameWriter):
         self.notation = notation
         self.date = date
         self.lines: list[str] = []
+        self.names: tuple[str, ...] = ("", "")
 
     def begin_match(self, match: MatchStart) -> None:
         super().begin_match(match)
@@ -700,17 +708,40 @@ class MatWriter(GameWriter):
         wanted.setdefault("eventdate", datetime.date.today().strftime("%Y.%m.%d"))
         for name in MAT_TAGS:
             if name.lower() in wanted:
-                lines.append(f'; [{name} "{wanted[name.lower()]}"]')
+                lines.append(f'; [{name} "{self._tag_value(name, wanted[name.lower()])}"]')
         kept = {t.lower() for t in MAT_TAGS}
         others = [(k, v) for k, v in tags.items() if k.lower() not in _DROPPED_TAGS and k.lower() not in kept]
+        others = [(k, v) for k, v in others if self._tag_name_fits(k)]
         if others:
             lines.append("")
-            lines += [f'; [{k} "{v}"]' for k, v in others]
+            lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]
         lines += ["", f" {match.length} point match", ""]
+        self.names = tuple(self._name(name) for name in match.players)
+
+    # A .mat file has no escapes: a line break in a name or a tag would start a
+    # record of its own (a forged game), a colon in a name would move the score
+    # line's columns and a quote would end a tag. Such text is changed (those
+    # characters become spaces) and the change is reported as left out.
+    def _name(self, name: str) -> str:
+        clean = _UNWRITABLE_NAME.sub(" ", name).strip()
+        if clean != name.strip():
+            self.left_out.append(f"the player name {quote(name, 40)}: .mat cannot hold a line break or a colon in a name")
+        return clean
+
+    def _tag_value(self, key: str, value: str) -> str:
+        clean = _UNWRITABLE_TAG.sub(" ", value)
+        if clean != value:
+            self.left_out.append(f"tag {quote(key, 40)}: .mat cannot hold a line break or a quote in a tag")
+        return clean
+
+    def _tag_name_fits(self, key: str) -> bool:
+        if _TAG_NAME.fullmatch(key):
+            return True
+        self.left_out.append(f"tag {quote(key, 40)}: not a name a .mat tag can have")
+        return False
 
     def write_game(self, game: GameToWrite, index: int) -> None:
-        assert self.info is not None
-        names = self.info.players
+        names = self.names
         self.lines.append(f" Game {index}")
         self.lines.append(" " + f"{names[0]} : {game.start.score[0]}".ljust(31) + f"{names[1]} : {game.start.score[1]}")
         self.lines += self._rows(game)

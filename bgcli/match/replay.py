@@ -241,6 +241,10 @@ class MatchVisitor:
     def problem(self, problem: Problem) -> None:
         pass
 
+    def note(self, action: Action) -> None:
+        """A recorded action the replay has no rule for (Snowie's note on an
+        illegal play, Galaxy's ``Losses``, a raccoon): nothing to replay."""
+
     def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:
         pass
 
@@ -482,7 +486,8 @@ class GameReplay:
             self.last_line = action.line
         handler = self.handlers.get(action.kind)
         if handler is None:
-            return   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
+            self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
+            return
         if action.kind != ActionKind.WIN:
             self.flush_dance()
             if self.over:

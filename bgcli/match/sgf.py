@@ -294,6 +294,11 @@ class SgfWriter(GameWriter):
         result = game.result
         if result is not None:
             root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == 'resignation' else ''}]"
+        for event in game.events:
+            offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
+            if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
+                self.left_out.append(f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
+                                     f"(SGF writes only that a {event.kind.value} was offered)")
         nodes = [n for n in (_node(event) for event in game.events) if n is not None]
         self.out.append(root + "".join("\n;" + n for n in nodes) + ")\n")
 

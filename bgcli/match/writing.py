@@ -14,14 +14,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from bgcli.errors import BgcliError
+from bgcli.match.records import Action, ActionKind
 from bgcli.match.replay import (
-    Event,
-    EventKind,
-    GameResult,
-    GameStart,
-    MatchStart,
-    MatchVisitor,
-    Unfinished,
+    Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
 from bgcli.model import Board, Position, Step, die_for, roll_dice
 from bgcli.notation import STYLES, parse_play_text, play_text
@@ -50,12 +45,30 @@ class GameToWrite:
 
 
 class GameWriter(MatchVisitor):
-    """A visitor that collects each game and calls :meth:`write_game`."""
+    """A visitor that collects each game and calls :meth:`write_game`.
+
+    ``left_out`` lists, one line each, what the file held that the written
+    text does not: lines that could not be read, a game whose rest could not
+    be replayed, a record the format has no place for. The command line
+    refuses to write such an export unless told to (``--force``)."""
 
     def __init__(self) -> None:
         self.info: MatchStart | None = None
         self.game: GameToWrite | None = None
         self.index = 0
+        self.left_out: list[str] = []
+
+    def problem(self, problem: Problem) -> None:
+        if problem.kind == ProblemKind.SYNTAX:
+            self.left_out.append(f"line {problem.line}: {problem.message}")
+        elif problem.kind == ProblemKind.UNCHECKED:
+            self.left_out.append(f"line {problem.line}: the rest of game {problem.game} cannot be replayed")
+
+    def note(self, action: Action) -> None:
+        if action.kind == ActionKind.RACCOON:
+            self.left_out.append(f"line {action.line}: a raccoon, which bgcli does not write yet")
+        elif action.kind == ActionKind.ILLEGAL:
+            self.left_out.append(f"line {action.line}: Snowie's note on an illegal play")
 
     def begin_match(self, match: MatchStart) -> None:
         self.info = match

@@ -1,0 +1,220 @@
+"""Match files written by somebody else, or by an attacker: every command
+reads them or refuses them with one line and a documented exit status,
+never a traceback, and one bad file never takes the others down."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgcli.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
+BIG = "9" * 5000
+COMMANDS = [["audit"], ["replay"], ["replay", "--json"], ["replay", "--boards"], ["score"], ["score", "--json"],
+            ["export", "--to", "mat"], ["export", "--to", "sgf"], ["export", "--to", "json"]]
+
+HOSTILE = {
+    "length.mat": SAMPLE.replace(" 3 point match", f" {BIG} point match"),
+    "game.mat": SAMPLE.replace(" Game 1", f" Game {BIG}", 1),
+    "score.mat": SAMPLE.replace("gnubg : 0", f"gnubg : {BIG}", 1),
+    "move-number.mat": SAMPLE.replace("  1) ", f"  {BIG}) ", 1),
+    "doubles.mat": SAMPLE.replace("Doubles => 2", f"Doubles => {BIG}", 1),
+    "wins.mat": SAMPLE.replace("Wins 1 point", f"Wins {BIG} point", 1),
+    "superscript-tag.mat": '; [CubeLimit "²"]\n' + SAMPLE,
+    "fullwidth.mat": SAMPLE.replace(" 3 point match", " ３ point match"),
+    "tag-of-spaces.mat": "; [" + " " * 250_000 + "\n" + SAMPLE,
+    "row-of-spaces.mat": SAMPLE.replace("  1) ", "  1) " + " " * 100_000, 1),
+    "long-line.mat": SAMPLE + "x" * (2 << 20),
+    "infinite.json": '{"format": "bgcli-match", "version": 1, "players": ["a", "b"], "match_length": 1, '
+                     '"games": [{"actions": [{"line": 1e999, "player": 0, "action": "move", "dice": [1e999, 2]}]}]}',
+    "tags-list.json": '{"format": "bgcli-match", "version": 1, "players": ["a", "b"], "match_length": 1, '
+                      '"tags": ["x"], "games": []}',
+    "players-text.json": '{"format": "bgcli-match", "version": 1, "players": "ab", "match_length": 1, "games": []}',
+    "nested.json": "[" * 100_000 + "]" * 100_000,
+    "nested.sgf": "(;FF[4]GM[6]" + "(;W[31hefe]" * 5000 + ")" * 5001,
+    "negative-length.sgf": "(;FF[4]GM[6]MI[length:-3]PW[a]PB[b];W[31hefe])",
+    "huge-length.sgf": f"(;FF[4]GM[6]MI[length:{BIG}]PW[a]PB[b];W[31hefe])",
+    "after-the-match.mat": SAMPLE + "\n Game 5\n gnubg : 4                      root : 1\n"
+                           "  1) 31: 8/5 6/5                 21: 13/11 24/23\n      Wins 1 point\n",
+    "40000-points.mat": SAMPLE.replace(" 3 point match", " 40000 point match"),
+}
+
+
+def run(args):
+    result = CliRunner().invoke(cli, args)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"bgcli {' '.join(args)} raised {result.exception!r}")
+    return result
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hostile")
+    for name, text in HOSTILE.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_hostile_file_gives_a_documented_answer(hostile, name, command):
+    result = run(command + [str(hostile / name)])
+    assert result.exit_code in (0, 1, 2)
+    assert "Traceback" not in result.output
+    for line in result.output.splitlines():
+        if line.startswith("Error:"):
+            assert len(line) < 400, "the error quotes the input cut short"
+
+
+@pytest.mark.parametrize("name", ["length.mat", "game.mat", "score.mat", "doubles.mat", "superscript-tag.mat",
+                                  "negative-length.sgf", "huge-length.sgf"])
+def test_out_of_bounds_numbers_are_problems_at_their_line(hostile, name):
+    result = run(["audit", "--json", str(hostile / name)])
+    report = json.loads(result.output.splitlines()[0])
+    assert result.exit_code == 1
+    assert report["problems"][0]["kind"] == "syntax" and report["problems"][0]["line"] >= 1
+
+
+@pytest.mark.parametrize("name", ["long-line.mat", "infinite.json", "tags-list.json", "players-text.json",
+                                  "nested.json", "nested.sgf"])
+def test_what_is_not_a_match_file_is_refused_with_one_line(hostile, name):
+    result = run(["audit", str(hostile / name)])
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and str(hostile / name) in errors[0]
+
+
+@pytest.mark.parametrize("command", [["replay"], ["score"]], ids=" ".join)
+def test_one_bad_file_does_not_take_the_others_down(hostile, command):
+    good = str(ROOT / "samples" / "sp05001_3pt.mat")
+    result = run(command + [good, str(hostile / "nested.json"), good])
+    assert result.exit_code == 2
+    assert result.output.count("Error:") == 1
+    alone = run(command + [good]).output
+    assert result.output.count(alone.splitlines()[0]) == 2, "both good files were read"
+
+
+def test_flawed_states_are_exported_and_drawn(hostile):
+    for name in ("after-the-match.mat", "40000-points.mat"):
+        doc = json.loads(run(["export", "--to", "json", str(hostile / name)]).output)
+        actions = [a for game in doc["games"] for a in game["actions"]]
+        assert any(a["match_id"] is None for a in actions)
+        boards = run(["replay", "--boards", str(hostile / name)])
+        assert boards.exit_code == 0 and "drawn without its match state" in boards.output
+
+
+def test_standard_input_is_read_once_as_a_stream():
+    # a pipe cannot be opened twice: the format is told from the bytes already read
+    args = [sys.executable, "-m", "bgcli", "score", "--json", "-"]
+    for name in ("sp05001_3pt.mat",):
+        text = (ROOT / "samples" / name).read_bytes()
+        piped = subprocess.run(args, input=text, capture_output=True, timeout=120)
+        direct = run(["score", "--json", str(ROOT / "samples" / name)])
+        assert piped.returncode == 0 and piped.stdout.decode() == direct.output
+
+
+LINES = SAMPLE.splitlines()
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(["drop", "swap", "garble", "cut", "dup"]), st.integers(0, len(LINES) - 1),
+                          st.text(max_size=8)), max_size=6))
+def test_mutated_real_matches_give_only_documented_answers(tmp_path_factory, mutations):
+    lines = list(LINES)
+    for kind, where, junk in mutations:
+        where %= max(len(lines), 1)
+        if not lines:
+            break
+        if kind == "drop":
+            del lines[where]
+        elif kind == "swap" and where + 1 < len(lines):
+            lines[where], lines[where + 1] = lines[where + 1], lines[where]
+        elif kind == "garble":
+            cut = len(lines[where]) // 2
+            lines[where] = lines[where][:cut] + junk + lines[where][cut:]
+        elif kind == "cut":
+            lines = lines[:where]
+        else:
+            lines.insert(where, lines[where])
+    path = tmp_path_factory.mktemp("mutated") / "m.mat"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for command in (["audit"], ["score", "--json"], ["export", "--to", "json"]):
+        result = run(command + [str(path)])
+        assert result.exit_code in (0, 1, 2)
+
+
+# --- export never drops what it could not read, and never forges records ------------------
+
+def write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_export_of_a_file_with_an_unreadable_row_writes_nothing_without_force(tmp_path):
+    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) 41: 11/7 %%garbled%%", 1))
+    target = tmp_path / "out.mat"
+    refused = run(["export", "--to", "mat", source, "-o", str(target)])
+    assert refused.exit_code == 1 and not target.exists()
+    assert "nothing was written" in refused.output and "line 8" in refused.output
+    forced = run(["export", "--to", "mat", "--force", source, "-o", str(target)])
+    assert forced.exit_code == 0 and target.exists() and "left out" in forced.output
+
+
+def test_sgf_cannot_carry_a_wrong_double_so_the_export_says_so(tmp_path):
+    source = write(tmp_path, "cube.mat", SAMPLE.replace("Doubles => 2", "Doubles => 8", 1))
+    assert run(["export", "--to", "sgf", source]).exit_code == 1
+    assert run(["export", "--to", "mat", source]).exit_code == 0     # .mat keeps the written value
+
+
+def test_a_name_cannot_forge_records_in_a_mat_export(tmp_path):
+    doc = json.loads(run(["export", "--to", "json", str(ROOT / "samples" / "sp05001_3pt.mat")]).output)
+    doc["players"][0] = "Eve\n\n 1 point match\n\n Game 1\n Eve : 0   Bob : 0\n      Wins 1 point\n"
+    source = write(tmp_path, "forged.json", json.dumps(doc))
+    assert run(["export", "--to", "mat", source]).exit_code == 1
+    forced = run(["export", "--to", "mat", "--force", source, "-o", str(tmp_path / "out.mat")])
+    assert forced.exit_code == 0
+    back = run(["score", "--json", str(tmp_path / "out.mat")])
+    scores = [json.loads(line) for line in back.output.splitlines()]
+    assert len(scores) == 1 and len(scores[0]["games"]) == 4, "still one match of four games"
+
+
+def test_a_colon_in_a_name_cannot_break_the_score_lines(tmp_path):
+    sgf = run(["export", "--to", "sgf", str(ROOT / "samples" / "sp05001_3pt.mat")]).output
+    source = write(tmp_path, "colon.sgf", sgf.replace("PW[gnubg]", "PW[gnu:bg]"))
+    assert run(["export", "--to", "mat", source]).exit_code == 1
+    out = tmp_path / "out.mat"
+    assert run(["export", "--to", "mat", "--force", source, "-o", str(out)]).exit_code == 0
+    assert run(["audit", str(out)]).exit_code == 0
+
+
+@pytest.mark.parametrize("command", [["export", "--to", "mat"], ["view"]], ids=" ".join)
+def test_output_naming_the_input_is_refused(tmp_path, command):
+    source = write(tmp_path, "m.mat", SAMPLE)
+    result = run(command + [source, "-o", source])
+    assert result.exit_code == 2
+    assert (tmp_path / "m.mat").read_text(encoding="utf-8") == SAMPLE
+
+
+@pytest.mark.parametrize("target", ["missing-folder/out.mat", "/dev/full", ""])
+def test_output_that_cannot_be_written_is_one_line(tmp_path, target):
+    path = target if target.startswith("/") or not target else str(tmp_path / target)
+    if path == "/dev/full" and not os.path.exists(path):
+        pytest.skip("no /dev/full here")
+    result = run(["export", "--to", "mat", str(ROOT / "samples" / "sp05001_3pt.mat"), "-o", path])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert len([line for line in result.output.splitlines() if line.startswith("Error:")]) == 1
+
+
+def test_dash_output_is_standard_output():
+    result = run(["export", "--to", "mat", str(ROOT / "samples" / "sp05001_3pt.mat"), "-o", "-"])
+    assert result.exit_code == 0 and " 3 point match" in result.output
