@@ -27,7 +27,8 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from bgcli.ids import match_id
-from bgcli.state import GameState
+from bgcli.model import Position
+from bgcli.state import GameState, MatchState
 from bgcli.render import drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem
 
@@ -97,14 +98,34 @@ def _steps(replays: Sequence[MatchReplay]) -> list[_Step]:
         games: dict[int, list[Event]] = {}
         for event in replay.events:
             games.setdefault(event.game, []).append(event)
-        for game, events in games.items():
+        for record in replay.games():
+            if record.game not in games:
+                # a game with no action recorded: its row shows where it would start
+                games[record.game] = []
+        for game, events in sorted(games.items(), key=lambda item: _first_line(item[1], replay, item[0])):
             for event in events:
                 steps.append(_Step(len(steps), replay, game, event.line, event.before, event))
-            last = events[-1]
-            if last.kind not in ("win", "resign"):
+            if not events:
+                steps.append(_Step(len(steps), replay, game, _first_line(events, replay, game),
+                                   _opening(replay, game), None))
+            elif events[-1].kind not in ("win", "resign"):
                 # no 'Wins' line: still let the user see where the game stopped
-                steps.append(_Step(len(steps), replay, game, last.line, _after(last), None))
+                steps.append(_Step(len(steps), replay, game, events[-1].line, _after(events[-1]), None))
     return steps
+
+
+def _first_line(events: list[Event], replay: MatchReplay, game: int) -> int:
+    if events:
+        return events[0].line
+    return next((g.line for g in replay.games() if g.game == game), 0)
+
+
+def _opening(replay: MatchReplay, game: int) -> GameState:
+    """The state before the first roll of a game that records no action."""
+    score = next((g.score for g in replay.unfinished if g.game == game), (0, 0))
+    match = MatchState(on_roll=1, turn=1, match_length=replay.length, score=score if replay.length else (0, 0),
+                       jacoby=replay.rules.jacoby)
+    return GameState(Position.start(), match)
 
 
 def _after(event: Event) -> GameState:

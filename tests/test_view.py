@@ -126,12 +126,15 @@ def check_self_contained(text: str) -> None:
 
 def steps_expected(replays):
     """(kind, event) per row, in page order: events, plus an end row for a game
-    that stops without a result."""
+    that stops without a result, and one row for a game with no action."""
     rows = []
     for replay in replays:
         by_game = defaultdict(list)
         for event in replay.events:
             by_game[event.game].append(event)
+        for game in replay.games():
+            if game.game not in by_game:
+                rows.append(("empty", game))
         for events in by_game.values():
             rows.extend(("event", e) for e in events)
             if events[-1].kind not in ("win", "resign"):
