@@ -177,7 +177,7 @@ class _Problems(MatchVisitor):
         self.games += 1
 
     def end_match(self) -> None:
-        self._match.sort(key=lambda p: p.line)
+        self._match.sort(key=Problem.order)
         self.problems.extend(p.as_dict() for p in self._match)
 
 

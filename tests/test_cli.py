@@ -232,16 +232,16 @@ def test_export_reads_back_to_the_same_replay(run, tmp_path, fmt):
 @pytest.mark.parametrize("option,value", [("--jacoby", None), ("--backgammon-counts", "2"), ("--no-crawford", None),
                                           ("--cube-limit", "1"), ("--beavers", None), ("--auto-doubles", "1")])
 def test_rule_options_reach_the_rules(run, tmp_path, option, value, monkeypatch):
-    import bgcli.match.replay as replay
+    import bgcli.match.files as files
 
     seen = {}
-    real = replay.replay_match
+    real = files.replay_parts
 
-    def spy(record, number=1, rules=None, keep_events=True, visitor=None):
+    def spy(parts, visitor_for, rules=None):
         seen["rules"] = rules
-        return real(record, number, rules, keep_events, visitor)
+        return real(parts, visitor_for, rules)
 
-    monkeypatch.setattr(replay, "replay_match", spy)
+    monkeypatch.setattr(files, "replay_parts", spy)
     run("score", *([option] if value is None else [option, value]), str(SAMPLES / "sp05007_money.mat"))
     rules = seen["rules"]
     expected = {"--jacoby": ("jacoby", True), "--backgammon-counts": ("backgammon_counts", 2),

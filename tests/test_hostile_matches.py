@@ -218,3 +218,18 @@ def test_output_that_cannot_be_written_is_one_line(tmp_path, target):
 def test_dash_output_is_standard_output():
     result = run(["export", "--to", "mat", str(ROOT / "samples" / "sp05001_3pt.mat"), "-o", "-"])
     assert result.exit_code == 0 and " 3 point match" in result.output
+def test_replay_writes_its_first_line_before_the_file_ends():
+    process = subprocess.Popen([sys.executable, "-m", "bgcli", "replay", "-"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        first_match = SAMPLE.split("\n Game 2")[0]
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(first_match.encode() + b"\n Game 2\n")
+        process.stdin.flush()
+        line = process.stdout.readline()   # the file is still open: a replay that waited would hang here
+        assert b"game 1" in line
+    finally:
+        process.kill()
+        process.wait()
+
+

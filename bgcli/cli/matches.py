@@ -17,14 +17,13 @@ def each_match(paths, rules, visitor_for) -> int:
     """Replay every match of every file to ``visitor_for(path)``, as the file
     is read. A file that cannot be read (or stops being readable) gets one
     line on stderr and the next file goes on; the status is 2 if any did."""
-    from bgcli.match.files import iter_records
-    from bgcli.match.replay import replay_match
+    from bgcli.match.files import visit_file
 
     status = 0
     for path in paths:
         try:
-            for number, record in enumerate(iter_records(path), 1):
-                replay_match(record, number, rules, visitor=visitor_for(path))
+            for _ in visit_file(path, lambda number: visitor_for(path), rules):
+                pass
         except OSError as exc:
             click.echo(f"Error: cannot read {path}: {exc.strerror or exc}", err=True)
             status = EXIT_UNREADABLE

@@ -10,12 +10,12 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Callable, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
 from bgcli.match import jsondoc, mat, sgf
-from bgcli.match.records import MatchRecord
-from bgcli.match.replay import MatchReplay, MatchVisitor, replay_match
+from bgcli.match.records import MatchPart, MatchRecord, parts_of, records_of
+from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
 from bgcli.scoring import Rules
 
 
@@ -79,6 +79,12 @@ def iter_records(path: str | Path) -> Iterator[MatchRecord]:
     """Stream the match records of a file of any format bgcli reads. Raises
     OSError when it cannot be opened and MatchFileError when nothing in it
     can be read as a match."""
+    return records_of(iter_parts(path))
+
+
+def iter_parts(path: str | Path) -> Iterator[MatchPart]:
+    """The file as a stream of match parts (a header, one game at a time, an
+    end): a .mat file is replayed as it is read, never held whole."""
     path = str(path)
     handle, close = _open(path)
     try:
@@ -87,11 +93,11 @@ def iter_records(path: str | Path) -> Iterator[MatchRecord]:
             peek = getattr(handle, "peek", None)
             kind = format_of_head(peek(256)[:256] if peek is not None else b"")
         if kind == Format.MAT:
-            yield from mat.iter_matches(mat.bounded_lines(handle, path), path)
+            yield from mat.iter_parts(mat.bounded_lines(handle, path), path)
         elif kind == Format.SGF:
-            yield from sgf.read_sgf(_read_whole(handle, path), path)
+            yield from parts_of(sgf.read_sgf(_read_whole(handle, path), path))
         else:
-            yield from jsondoc.read_json(_read_whole(handle, path), path)
+            yield from parts_of(jsondoc.read_json(_read_whole(handle, path), path))
     finally:
         if close:
             handle.close()
@@ -117,14 +123,17 @@ def replay_file(path: str | Path, rules: Rules | None = None, keep_events: bool 
     """Replay every match of a file, read as a stream; bad lines become
     problems of kind 'syntax'. Raises MatchFileError when nothing in the
     file can be read as a match."""
-    for number, record in enumerate(iter_records(path), 1):
-        yield replay_match(record, number, rules, keep_events)
+    for replay in replay_parts(iter_parts(path), lambda number: ReplayBuilder(keep_events), rules):
+        assert isinstance(replay, MatchReplay)
+        yield replay
 
 
-def visit_file(path: str | Path, visitor: MatchVisitor, rules: Rules | None = None) -> Iterator[object]:
-    """Replay every match of a file to ``visitor``; yields what its ``end_match`` returns."""
-    for number, record in enumerate(iter_records(path), 1):
-        yield replay_match(record, number, rules, visitor=visitor)
+def visit_file(path: str | Path, visitor: MatchVisitor | Callable[[int], MatchVisitor],
+               rules: Rules | None = None) -> Iterator[object]:
+    """Replay every match of a file, as it is read, to ``visitor`` (or to
+    ``visitor(number)`` for each match); yields what ``end_match`` returns."""
+    visitor_for = visitor if not isinstance(visitor, MatchVisitor) else (lambda number: visitor)
+    yield from replay_parts(iter_parts(path), visitor_for, rules)
 
 
 def export_text(records: Iterable[MatchRecord], to: str, notation: str | None = None, rules: Rules | None = None) -> str:

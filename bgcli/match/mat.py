@@ -30,7 +30,9 @@ from lark import Transformer
 from bgcli import grammar
 from bgcli.errors import MatchFileError
 from bgcli.output import quote
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
+from bgcli.match.records import (
+    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of,
+)
 from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
 from bgcli.match.writing import (
     GameToWrite,
@@ -108,6 +110,13 @@ def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[Matc
     """Yield one MatchRecord at a time from ``lines`` (str or bytes, with or
     without line ends). Errors of bad lines travel in ``MatchRecord.errors``;
     a MatchFileError is raised at the end if no match was found at all."""
+    return records_of(iter_parts(lines, path))
+
+
+def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The file as a stream of parts: a MatchHeader, each GameRecord as soon
+    as the game's last line is read, a MatchEnd; so a replay can start before
+    a match (a 20,000-game money session) is read whole, and holds one game."""
     reader = _Reader(path)
     row = reader.row
     for number, line in enumerate(lines, 1):
@@ -513,7 +522,7 @@ class _Reader:
             self.game["actions"].extend(actions)
         return True
 
-    def feed(self, number: int, text: str) -> Iterator[MatchRecord]:
+    def feed(self, number: int, text: str) -> Iterator[MatchPart]:
         if self.game is not None and not self.expect_score and not self.pending and _ROW_START.match(text):
             try:    # the common case first: a numbered move row inside a game
                 self.game["actions"].extend(read_row(text, number, self.path))
@@ -530,7 +539,7 @@ class _Reader:
             return
         self._flush_comments()
         if _GAME_HEADER_START.match(text):
-            self._game_header(number, text)
+            yield from self._game_header(number, text)
             return
         if self.match is None:
             self.preamble.append((number, text))
@@ -549,10 +558,10 @@ class _Reader:
         except MatchFileError as exc:
             self.match["errors"].append(exc)
 
-    def finish(self) -> Iterator[MatchRecord]:
+    def finish(self) -> Iterator[MatchPart]:
         self._flush_comments()
         if self.match is not None:
-            yield self._close_match()
+            yield from self._close_match()
         if not self.found_any:
             where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
             line = self.preamble[0][0] if self.preamble else 1
@@ -579,9 +588,9 @@ class _Reader:
         self.pending = []
 
     # headers ---------------------------------------------------------------
-    def _match_header(self, number: int, text: str) -> Iterator[MatchRecord]:
+    def _match_header(self, number: int, text: str) -> Iterator[MatchPart]:
         if self.match is not None:
-            yield self._close_match()
+            yield from self._close_match()
         errors = []
         found = _MATCH_HEADER.match(text)
         try:
@@ -600,26 +609,28 @@ class _Reader:
                 tags.setdefault(tag[0], tag[1])
         comments = [(line, text) for line, text, tag in self.pending if tag is None]
         self.pending = []
-        self.match = dict(length=length, line=number, tags=tags, comments=comments, errors=errors, games=[])
+        self.match = dict(length=length, line=number, tags=tags, comments=comments, errors=errors, games=0)
         self.found_any = True
+        yield MatchHeader(length, number, tags, self.path)
 
-    def _game_header(self, number: int, text: str) -> None:
+    def _game_header(self, number: int, text: str) -> Iterator[MatchPart]:
         if self.match is None:
             # Some files start without a header: read the games as a money
             # session, but say so.
-            self.match = dict(length=0, line=number, tags={}, comments=[], errors=[], games=[])
+            self.match = dict(length=0, line=number, tags={}, comments=[], errors=[], games=0)
+            yield MatchHeader(0, number, {}, self.path)
             self.match["errors"].append(MatchFileError("game before any 'N point match' line; read as a money session", self.path, number, 1))
             for line, bad in self.preamble:
                 self.match["errors"].append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
             self.preamble = []
             self.found_any = True
-        self._close_game()
+        yield from self._close_game()
         found = _GAME_HEADER.match(text)
         try:
             game_number = int(found.group(1)) if found else _grammar_line("game_header", text, number, self.path, "game header")
         except MatchFileError as exc:
             self.match["errors"].append(exc)
-            game_number = len(self.match["games"]) + 1
+            game_number = self.match["games"] + 1
         self.game = dict(number=game_number, line=number, players=("", ""), ratings=(None, None), scores=None, actions=[])
         self.expect_score = True
 
@@ -634,16 +645,18 @@ class _Reader:
         self.game.update(players=(left, right), ratings=(left_rating, right_rating), scores=(left_score, right_score))
 
     # closing -------------------------------------------------------------
-    def _close_game(self) -> None:
+    def _close_game(self) -> Iterator[GameRecord]:
         if self.game is not None:
             game = self.game
-            self.match["games"].append(GameRecord(game["number"], game["players"], game["scores"], tuple(game["actions"]), game["line"], game["ratings"]))
+            self.match["games"] += 1
+            yield GameRecord(game["number"], game["players"], game["scores"], tuple(game["actions"]), game["line"],
+                             game["ratings"])
         self.game, self.expect_score = None, False
 
-    def _close_match(self) -> MatchRecord:
-        self._close_game()
+    def _close_match(self) -> Iterator[MatchPart]:
+        yield from self._close_game()
         match, self.match = self.match, None
-        return MatchRecord(match["length"], tuple(match["games"]), match["line"], match["tags"], tuple(match["comments"]), tuple(match["errors"]), self.path)
+        yield MatchEnd(tuple(match["errors"]), tuple(match["comments"]))
 
 
 # ---------------------------------------------------------------------------

@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Iterable, Iterator
 
 from bgcli.errors import MatchFileError
+
+
+def site_is(tags: dict[str, str], name: str) -> bool:
+    """Whether the ``Site`` tag names ``name`` (case and spaces ignored)."""
+    wanted = name.replace(" ", "").lower()
+    return any(key.lower() == "site" and wanted in value.replace(" ", "").lower() for key, value in tags.items())
 
 
 class ActionKind(str, Enum):
@@ -81,7 +88,53 @@ class MatchRecord:
         names = self.games[0].players if self.games else None
         return (names[0], names[1]) if names else ("player 0", "player 1")
 
+    def header(self) -> MatchHeader:
+        return MatchHeader(self.length, self.line, self.tags, self.path)
+
     def site_is(self, name: str) -> bool:
         """Whether the ``Site`` tag names ``name`` (case and spaces ignored)."""
-        wanted = name.replace(" ", "").lower()
-        return any(key.lower() == "site" and wanted in value.replace(" ", "").lower() for key, value in self.tags.items())
+        return site_is(self.tags, name)
+
+
+# A match read as a stream: its header, its games one at a time, its end
+# (the lines that could not be read, the comments). Readers that hold a whole
+# file (SGF, JSON) give the same parts from their records.
+
+@dataclass(frozen=True, slots=True)
+class MatchHeader:
+    length: int
+    line: int
+    tags: dict[str, str]
+    path: str = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd:
+    errors: tuple[MatchFileError, ...] = ()
+    comments: tuple[tuple[int, str], ...] = ()
+
+
+MatchPart = MatchHeader | GameRecord | MatchEnd
+
+
+def parts_of(records: Iterable[MatchRecord]) -> Iterator[MatchPart]:
+    """The parts of whole records."""
+    for record in records:
+        yield record.header()
+        yield from record.games
+        yield MatchEnd(record.errors, record.comments)
+
+
+def records_of(parts: Iterable[MatchPart]) -> Iterator[MatchRecord]:
+    """Whole records from parts."""
+    header: MatchHeader | None = None
+    games: list[GameRecord] = []
+    for part in parts:
+        if isinstance(part, MatchHeader):
+            header, games = part, []
+        elif isinstance(part, GameRecord):
+            games.append(part)
+        elif header is not None:
+            yield MatchRecord(header.length, tuple(games), header.line, header.tags, part.comments, part.errors,
+                              header.path)
+            header = None

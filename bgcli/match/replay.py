@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from bgcli.errors import (
     AmbiguousPlayError,
@@ -42,7 +42,9 @@ from bgcli.errors import (
     InvalidPlayError,
 )
 from bgcli.ids import match_id
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
+from bgcli.match.records import (
+    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, site_is,
+)
 from bgcli.model import (
     CHECKERS,
     OFF,
@@ -120,6 +122,11 @@ class Problem:
     def as_dict(self) -> dict:
         return {"line": self.line, "match": self.match, "game": self.game, "move": self.move,
                 "player": self.player, "kind": self.kind.value, "message": self.message}
+
+    def order(self) -> tuple[int, bool]:
+        """The order problems are listed in: by line, a line that could not be
+        read before what follows from it."""
+        return (self.line, self.kind != ProblemKind.SYNTAX)
 
 
 @dataclass(frozen=True)
@@ -319,7 +326,7 @@ class ReplayBuilder(MatchVisitor):
 
     def end_match(self) -> MatchReplay:
         assert self.replay is not None
-        self.replay.problems.sort(key=lambda p: p.line)
+        self.replay.problems.sort(key=Problem.order)
         return self.replay
 
 
@@ -329,69 +336,109 @@ def replay_match(record: MatchRecord, number: int = 1, rules: Rules | None = Non
     ``end_match`` returns: by default a :class:`MatchReplay` (without
     ``keep_events`` only problems and results are kept, which is faster)."""
     visitor = visitor if visitor is not None else ReplayBuilder(keep_events)
-    _MatchReplayer(record, number, rules or Rules(), visitor).run()
-    return visitor.end_match()
+    replayer = _MatchReplayer(record.header(), number, rules or Rules(), visitor)
+    for game in record.games:
+        replayer.game(game)
+    return replayer.finish(MatchEnd(record.errors, record.comments))
+
+
+def replay_parts(parts: Iterable[MatchPart], visitor_for: Callable[[int], MatchVisitor],
+                 rules: Rules | None = None) -> Iterator[object]:
+    """Replay a stream of match parts (``bgcli.match.mat.iter_parts``) game by
+    game, as they are read: each match reports to ``visitor_for(number)``,
+    and what its ``end_match`` returns is yielded when the match ends."""
+    replayer: _MatchReplayer | None = None
+    number = 0
+    for part in parts:
+        if isinstance(part, MatchHeader):
+            number += 1
+            replayer = _MatchReplayer(part, number, rules or Rules(), visitor_for(number))
+        elif replayer is None:
+            continue
+        elif isinstance(part, GameRecord):
+            replayer.game(part)
+        else:
+            yield replayer.finish(part)
+            replayer = None
 
 
 class _MatchReplayer:
-    """Walks the games of one match, keeping the score and the Crawford game."""
+    """Walks the games of one match as they come, keeping the score and the
+    Crawford game; holds nothing of a game once it is replayed."""
 
-    def __init__(self, record: MatchRecord, number: int, rules: Rules, visitor: MatchVisitor):
-        self.record = record
+    def __init__(self, header: MatchHeader, number: int, rules: Rules, visitor: MatchVisitor):
+        self.header = header
         self.number = number
-        self.rules = replace(rules.with_tags(record.tags or {}), match_length=record.length)
+        self.rules = replace(rules.with_tags(header.tags or {}), match_length=header.length)
         self.visitor = visitor
-        self.players = record.players
-        # Galaxy's habit of writing the points still needed, in Galaxy's files only
-        self.galaxy = record.site_is("galaxy") or any(
-            a.kind == ActionKind.LOSS for g in record.games for a in g.actions)
+        self.players: tuple[str, str] = ("player 0", "player 1")
+        self.begun = False
+        # Galaxy's habit of writing the points still needed, in Galaxy's files
+        # only: its site tag, or its "Losses" lines (seen as the games come)
+        self.galaxy = site_is(header.tags or {}, "galaxy")
+        self.starts: list[tuple[int, int]] = []     # (line, number) of each game, for placing syntax problems
+        self.score = [0, 0]
+        self.crawford_done = False
+        self.match_over_line: int | None = None
 
     def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str) -> None:
         self.visitor.problem(Problem(line, game, move, player, kind, message, self.number))
 
-    def run(self) -> None:
-        record, rules = self.record, self.rules
-        self.visitor.begin_match(MatchStart(self.number, record.length, self.players, rules,
-                                            dict(record.tags or {}), record.path))
-        for message in tag_problems(record.tags or {}):
-            self.problem(record.line, 0, 0, "", ProblemKind.SYNTAX, message)
-        starts = [(game.line, game.number) for game in record.games]
-        for error in record.errors:
-            in_game = max((g for line, g in starts if line <= error.line), default=0)
+    def begin(self, players: tuple[str, str] | None) -> None:
+        if self.begun:
+            return
+        self.begun = True
+        if players:
+            self.players = (players[0], players[1])
+        header = self.header
+        self.visitor.begin_match(MatchStart(self.number, header.length, self.players, self.rules,
+                                            dict(header.tags or {}), header.path))
+        for message in tag_problems(header.tags or {}):
+            self.problem(header.line, 0, 0, "", ProblemKind.SYNTAX, message)
+
+    def game(self, game_record: GameRecord) -> None:
+        self.begin(game_record.players)
+        rules, score = self.rules, self.score
+        if not self.galaxy and any(a.kind == ActionKind.LOSS for a in game_record.actions):
+            self.galaxy = True
+        g = game_record.number
+        first = not self.starts
+        self.starts.append((game_record.line, g))
+        recorded = tuple(game_record.scores) if game_record.scores is not None else None
+        mid_match = False
+        if first:
+            # a transcript may start in the middle of a match
+            if recorded is not None and (not rules.match_length or max(recorded) < rules.match_length):
+                score[:] = recorded
+            mid_match = g > 1 or score != [0, 0]
+        else:
+            if self.match_over_line is not None:
+                self.problem(game_record.line, g, 0, "", ProblemKind.MATCH,
+                             f"game {g} is played after the match ended at line {self.match_over_line}")
+            if recorded is not None and recorded != tuple(score):
+                self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
+                             f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
+                             f"{score[0]}-{score[1]}")
+                score[:] = recorded   # one slip is one problem: go on from the record
+        crawford = crawford_game(rules, (score[0], score[1]), self.crawford_done)
+        self.crawford_done = self.crawford_done or crawford
+        game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=mid_match and crawford)
+        self.visitor.begin_game(game.start)
+        for action in game_record.actions:
+            game.apply(action)
+        result = game.finish()
+        self.visitor.end_game(game.start, result)
+        if isinstance(result, GameResult):
+            score[result.winner_side] += result.points
+            if rules.match_length and score[result.winner_side] >= rules.match_length and self.match_over_line is None:
+                self.match_over_line = game_record.line
+
+    def finish(self, end: MatchEnd) -> object:
+        self.begin(None)
+        for error in end.errors:
+            in_game = max((g for line, g in self.starts if line <= error.line), default=0)
             self.problem(error.line, in_game, 0, "", ProblemKind.SYNTAX, error.reason)
-        score = [0, 0]
-        crawford_done = False
-        match_over_line: int | None = None
-        for index, game_record in enumerate(record.games):
-            g = game_record.number
-            recorded = tuple(game_record.scores) if game_record.scores is not None else None
-            mid_match = False
-            if index == 0:
-                # a transcript may start in the middle of a match
-                if recorded is not None and (not rules.match_length or max(recorded) < rules.match_length):
-                    score = list(recorded)
-                mid_match = g > 1 or score != [0, 0]
-            else:
-                if match_over_line is not None:
-                    self.problem(game_record.line, g, 0, "", ProblemKind.MATCH,
-                                 f"game {g} is played after the match ended at line {match_over_line}")
-                if recorded is not None and recorded != tuple(score):
-                    self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
-                                 f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
-                                 f"{score[0]}-{score[1]}")
-                    score = list(recorded)   # one slip is one problem: go on from the record
-            crawford = crawford_game(rules, (score[0], score[1]), crawford_done)
-            crawford_done = crawford_done or crawford
-            game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=mid_match and crawford)
-            self.visitor.begin_game(game.start)
-            for action in game_record.actions:
-                game.apply(action)
-            result = game.finish()
-            self.visitor.end_game(game.start, result)
-            if isinstance(result, GameResult):
-                score[result.winner_side] += result.points
-                if rules.match_length and score[result.winner_side] >= rules.match_length and match_over_line is None:
-                    match_over_line = game_record.line
+        return self.visitor.end_match()
 
 
 _MAT_MOVE = re.compile(r"(\d{1,2})/(\d{1,2})\*?")
