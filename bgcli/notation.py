@@ -24,10 +24,23 @@ Writing styles (:func:`play_text`):
 - ``fibs``: what the FIBS ``move`` command takes: one ``a-b`` pair per die in
   the order played, ``bar`` and ``off``, no hit marks. Points are numbered
   from the mover's home, as everywhere in bgcli.
-- ``korean``: the gnubg layout with the traditional Korean point names (seed
-  002): the mover sits at the bottom, 하n is the mover's point n and 상n its
-  point 25 - n (so the opening 24/18 13/11 is 상1/상7 상12/하11); the seed
-  has no words for the bar and borne-off checkers, so ``bar`` and ``off`` stay.
+- ``korean``: the gnubg layout with the traditional Korean point names. The
+  names belong to the board, not to the player on roll: 하 is the lower half
+  and 상 the upper one, each numbered 1 to 12 from the same end of the board,
+  so that 상1 and 하1 face each other (at the start 상1 holds the bottom
+  player's two back checkers, 하1 the top player's). The player drawn at the
+  bottom (gnubg's player 1, X, ``side=BOTTOM``) has its point n at 하n for
+  n <= 12 and at 상(25 - n) for n >= 13; the player at the top (player 0, O,
+  ``side=TOP``) has its point n at 상n and 하(25 - n). So 24/18 13/11 is
+  상1/상7 상12/하11 for the bottom player and 하1/하7 하12/상11 for the top
+  one. The rule text has no words for the bar and borne-off checkers, so
+  ``bar`` and ``off`` stay.
+
+Points are numbered from the mover's home everywhere in bgcli; only the
+Korean names need to know which side moves, so the functions that read or
+write them take ``side`` (``BOTTOM``, gnubg's player 1, by default): in a
+match, the left column of a .mat file is player 0 (``TOP``) and the right
+column player 1 (``BOTTOM``).
 """
 from __future__ import annotations
 
@@ -46,6 +59,10 @@ from bgcli.output import quote
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
 
+# The sides of the board, as gnubg numbers its players: player 0 (O) is drawn
+# at the top, player 1 (X) at the bottom.
+TOP, BOTTOM = 0, 1
+
 # A play has at most four steps; a repeat beyond that cannot be a play.
 _MAX_REPEAT = 4
 # Characters of play text read at most: the longest plays people write are
@@ -57,10 +74,12 @@ _LIST_LIMIT = 6  # legal plays named in an error message when there are this few
 
 # --- points --------------------------------------------------------------------
 
-def parse_point(text: str) -> Point:
-    """Read one point: ``0``..``25``, ``bar``/``b``, ``off``/``o`` or a Korean
-    name ``상1``..``상12`` / ``하1``..``하12`` (optionally ``상 1``). Numbers
-    are ASCII digits only, as in the grammar (``１３`` and ``²`` are not points)."""
+def parse_point(text: str, *, side: int = BOTTOM) -> Point:
+    """Read one point of the player on ``side``: ``0``..``25``, ``bar``/``b``,
+    ``off``/``o`` or a Korean name ``상1``..``상12`` / ``하1``..``하12``
+    (optionally ``상 1``). Numbers are ASCII digits only, as in the grammar
+    (``１３`` and ``²`` are not points)."""
+    own = _own_half(side)
     word = text.strip(" \t").lower()
     if word in ("bar", "b"):
         return BAR
@@ -69,12 +88,22 @@ def parse_point(text: str) -> Point:
     if word[:1] in ("상", "하"):
         n = _small_number(word[1:].strip(" \t"))
         if n is not None and 1 <= n <= 12:
-            return n if word[0] == "하" else 25 - n
+            return n if word[0] == own else 25 - n
         raise InvalidPlayError(f"invalid point {quote(text, 20)}: the Korean halves have points 1 to 12")
     n = _small_number(word)
     if n is not None and n <= 25:
         return n
     raise InvalidPlayError(f"invalid point {quote(text, 20)}: points are 0 to 25, bar, off or Korean names")
+
+
+def _own_half(side: int) -> str:
+    """The half of the board holding the home of the player on ``side``
+    (its points 1 to 12): 하, the lower, for the bottom player, 상 for the top."""
+    if side == BOTTOM:
+        return "하"
+    if side == TOP:
+        return "상"
+    raise ValueError(f"invalid side {side!r}: expected {TOP} (gnubg's player 0, top) or {BOTTOM} (player 1, bottom)")
 
 
 def _small_number(digits: str) -> int | None:
@@ -85,8 +114,8 @@ def _small_number(digits: str) -> int | None:
     return int(significant or "0")
 
 
-def point_name(point: Point, style: str = "gnubg") -> str:
-    """Write one point in a style (see the module docstring)."""
+def point_name(point: Point, style: str = "gnubg", *, side: int = BOTTOM) -> str:
+    """Write one point of the player on ``side`` in a style (see the module docstring)."""
     if style == "mat":
         return str(point)
     if point == BAR:
@@ -94,8 +123,19 @@ def point_name(point: Point, style: str = "gnubg") -> str:
     if point == OFF:
         return "off"
     if style == "korean":
-        return f"하{point}" if point <= 12 else f"상{25 - point}"
+        return korean_name(point, side)
     return str(point)
+
+
+def korean_name(point: Point, side: int = BOTTOM) -> str:
+    """The traditional Korean name of point 1..24 of the player on ``side``:
+    하n / 상(25 - n) for the bottom player, 상n / 하(25 - n) for the top one."""
+    own = _own_half(side)
+    if not 1 <= point <= 24:
+        raise ValueError(f"invalid point {point!r}: the Korean names are for points 1 to 24")
+    if point <= 12:
+        return f"{own}{point}"
+    return f"{'상' if own == '하' else '하'}{25 - point}"
 
 
 # --- the written play ------------------------------------------------------------
@@ -113,9 +153,9 @@ class WrittenMove:
         """The written (start, end) pairs of one copy of the chain."""
         return list(zip(self.points, self.points[1:]))
 
-    def text(self, style: str = "gnubg") -> str:
+    def text(self, style: str = "gnubg", *, side: int = BOTTOM) -> str:
         sep = "-" if style == "fibs" else "/"
-        out = sep.join(point_name(p, style) + ("*" if h else "") for p, h in zip(self.points, self.hits))
+        out = sep.join(point_name(p, style, side=side) + ("*" if h else "") for p, h in zip(self.points, self.hits))
         return out + (f"({self.count})" if self.count > 1 else "")
 
 
@@ -152,9 +192,10 @@ def _play_tree_class():
     class _PlayTree(Transformer):
         """Turns the tree of ``play.lark`` into a WrittenPlay."""
 
-        def __init__(self, text: str):
+        def __init__(self, text: str, side: int):
             super().__init__()
             self.text = text
+            self.side = side
 
         def start(self, items):
             dice = None
@@ -181,7 +222,7 @@ def _play_tree_class():
 
         def point(self, items):
             try:
-                return parse_point(str(items[0])), len(items) > 1
+                return parse_point(str(items[0]), side=self.side), len(items) > 1
             except InvalidPlayError as exc:
                 raise InvalidPlayError(
                     f"invalid play {quote(self.text)}: {_reason(exc)}, not {quote(items[0], 20)} "
@@ -216,8 +257,8 @@ _FAST_POINT = re.compile(rf"({_POINT})(\*?)", re.IGNORECASE)
 _FAST_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 
 
-def _fast_parse(text: str) -> WrittenPlay | None:
-    """Read the common forms; None means "ask the grammar"."""
+def _fast_parse(text: str, side: int = BOTTOM) -> WrittenPlay | None:
+    """Read the common forms of the player on ``side``; None means "ask the grammar"."""
     match = _FAST_PLAY.fullmatch(text)
     if match is None:
         return None
@@ -235,7 +276,7 @@ def _fast_parse(text: str) -> WrittenPlay | None:
                 if not word.isdigit():  # a Korean name
                     if not 1 <= int(word[1:]) <= 12:
                         return None
-                    point = int(word[1:]) if word[0] == "하" else 25 - int(word[1:])
+                    point = int(word[1:]) if word[0] == _own_half(side) else 25 - int(word[1:])
                 elif int(word) > 25:
                     return None
                 else:
@@ -250,24 +291,39 @@ def _fast_parse(text: str) -> WrittenPlay | None:
     return WrittenPlay(tuple(moves), dice)
 
 
-def parse_play_text(text: str) -> WrittenPlay:
-    """Read play text (syntax only). Raises InvalidPlayError."""
+def parse_play_text(text: str, *, side: int = BOTTOM) -> WrittenPlay:
+    """Read play text (syntax only) of the player on ``side``, which only
+    Korean names depend on. Raises InvalidPlayError."""
+    _own_half(side)  # a bad side is an error whatever the text
     if not isinstance(text, str):
         raise InvalidPlayError(f"invalid play {quote(repr(text))}: expected text")
     if len(text) > MAX_PLAY_TEXT:
         raise InvalidPlayError(
             f"invalid play {quote(text)}: {len(text):,} characters, more than any play needs ({MAX_PLAY_TEXT})")
-    fast = _fast_parse(text)
+    fast = _fast_parse(text, side)
     if fast is not None:
         return fast
-    return _slow_parse(text)
+    return _slow_parse(text, side)
 
 
-def _slow_parse(text: str) -> WrittenPlay:
+def numbered_text(text: str, *, side: int = BOTTOM) -> str:
+    """``text`` with Korean point names written as the numbers of the player
+    on ``side`` (the bottom player's ``상1/상7 상12/하11`` is ``24/18 13/11``),
+    for code that reads numbers only; any other text, or text that is not
+    move notation, as it is."""
+    if "상" not in text and "하" not in text:
+        return text
+    try:
+        return str(parse_play_text(text, side=side))
+    except InvalidPlayError:
+        return text
+
+
+def _slow_parse(text: str, side: int = BOTTOM) -> WrittenPlay:
     def error(message: str, line: int, column: int) -> InvalidPlayError:
         return InvalidPlayError(f"invalid play {quote(text)}: {message}")
 
-    return grammar.parse("play", text, error, _play_tree_class()(text))
+    return grammar.parse("play", text, error, _play_tree_class()(text, side))
 
 
 # --- applying written steps ----------------------------------------------------------
@@ -321,7 +377,8 @@ def _roll(dice: Dice) -> tuple[int, ...]:
     return tuple(roll_dice(dice))
 
 
-def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence[int] | None = None) -> Position | None:
+def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence[int] | None = None,
+                  *, side: int = BOTTOM) -> Position | None:
     """Apply written steps mechanically and return the position after them
     (still from the mover's side), or None when a step has no checker to move
     or lands on a point the opponent holds. No other rule is checked: this is
@@ -329,10 +386,11 @@ def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence
 
     With ``dice`` (or a ``61:`` prefix) a hop longer than one die is split
     into die-sized steps where possible, so blots on the way are hit.
-    Raises InvalidPlayError for text that is not move notation.
+    Text is read as the player on ``side`` writes it (see the module
+    docstring). Raises InvalidPlayError for text that is not move notation.
     """
     if isinstance(written, str):
-        written = parse_play_text(written)
+        written = parse_play_text(written, side=side)
     hops = written.hops()
     if any(shape_problem(s, e) for s, e in hops):
         return None
@@ -366,6 +424,8 @@ def parse_play(
     position: Position,
     dice: Sequence[int] | str | None = None,
     plays: list[Play] | None = None,
+    *,
+    side: int = BOTTOM,
 ) -> Play:
     """The legal play that ``text`` means in ``position`` with ``dice``.
 
@@ -374,8 +434,10 @@ def parse_play(
     order that can be played, and the legal result. A dance (empty text,
     ``66:``, ``Cannot Move``) gives a Play with no steps when no play is legal.
     ``plays`` may pass ``legal_plays(position, dice)`` when the caller has it.
+    ``side`` is the player on roll, gnubg's player 0 (``TOP``) or 1
+    (``BOTTOM``, the default): only Korean point names depend on it.
     """
-    written = parse_play_text(text) if isinstance(text, str) else text
+    written = parse_play_text(text, side=side) if isinstance(text, str) else text
     source = text if isinstance(text, str) else str(text)
     rolled = _dice_for(written, dice, source, position)
     if plays is None:
@@ -538,9 +600,11 @@ def _shortfall_reason(shortfalls: list[tuple[int, int]], most: int, dice: Dice) 
 
 # --- writing plays ------------------------------------------------------------
 
-def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = None) -> str:
+def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = None, *, side: int = BOTTOM) -> str:
     """Write a play in one of ``STYLES``; with ``dice`` the text starts with
-    them, as in a .mat file (``61: 13/7 8/7``). A play without steps is ''."""
+    them, as in a .mat file (``61: 13/7 8/7``). A play without steps is ''.
+    ``side`` is the player who moves, gnubg's player 0 (``TOP``) or 1
+    (``BOTTOM``, the default): only Korean point names depend on it."""
     if style not in STYLES:
         raise ValueError(f"unknown play style {style!r}: expected one of {', '.join(STYLES)}")
     if style == "mat":
@@ -548,12 +612,16 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
     elif style == "fibs":
         body = " ".join(f"{point_name(s.start, style)}-{point_name(s.end, style)}" for s in play.steps)
     else:
-        cache_key = (style, play.steps_key())
+        if style == "korean":
+            _own_half(side)  # a bad side is an error, not a cached text
+            cache_key: tuple = (style, side, play.steps_key())
+        else:
+            cache_key = (style, play.steps_key())
         cached = _TEXT_CACHE.get(cache_key)
         if cached is None:
             if len(_TEXT_CACHE) > 200_000:  # bounded: long batches meet many plays
                 _TEXT_CACHE.clear()
-            cached = _TEXT_CACHE[cache_key] = " ".join(_canonical_moves(play.steps, style))
+            cached = _TEXT_CACHE[cache_key] = " ".join(_canonical_moves(play.steps, style, side))
         body = cached
     if dice is not None:
         high, low = max(dice), min(dice)
@@ -563,10 +631,10 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
 
 # The same steps come back again and again (8/5 6/5 in thousands of
 # positions); their canonical text is computed once.
-_TEXT_CACHE: dict[tuple[str, tuple], str] = {}
+_TEXT_CACHE: dict[tuple, str] = {}
 
 
-def _canonical_moves(steps: Sequence[Step], style: str) -> list[str]:
+def _canonical_moves(steps: Sequence[Step], style: str, side: int = BOTTOM) -> list[str]:
     """gnubg's layout: sort, merge one checker's steps, count duplicates."""
     hit_points = {s.end for s in steps if s.hit}
     ordered = sorted(((s.start, s.end) for s in steps), reverse=True)
@@ -596,6 +664,6 @@ def _canonical_moves(steps: Sequence[Step], style: str) -> list[str]:
             if k > 0 and p in unmarked:
                 mark = "*"
                 unmarked.discard(p)
-            parts.append(point_name(p, style) + mark)
+            parts.append(point_name(p, style, side=side) + mark)
         out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
     return out
