@@ -161,8 +161,10 @@ def _terminal(name: str) -> str:
 
 
 # The fast path reads the usual spellings of a step only (a subset of the
-# grammar's STEP terminal); anything rarer goes to the grammar.
-_FAST_STEP = r"(?:[0-9]{1,2}|bar|off)\*?(?:/(?:[0-9]{1,2}|off)\*?)+(?:\([0-9]\))?"
+# grammar's STEP terminal, with the Korean point names bgcli writes); anything
+# rarer goes to the grammar. A cell's play is kept as written: the replay reads
+# it as the player of the cell's column writes it (Korean names depend on that).
+_FAST_STEP = r"(?:[0-9]{1,2}|[상하][0-9]{1,2}|bar|off)\*?(?:/(?:[0-9]{1,2}|[상하][0-9]{1,2}|off)\*?)+(?:\([0-9]\))?"
 
 
 def _cell_pattern(n: int) -> str:

@@ -55,7 +55,7 @@ from bgcli.model import (
     play_from_steps,
     roll_dice,
 )
-from bgcli.notation import apply_written, parse_play, parse_play_text, play_text
+from bgcli.notation import apply_written, numbered_text, parse_play, parse_play_text, play_text
 from bgcli.scoring import (
     OUTCOME_OF_KIND,
     Outcome,
@@ -771,14 +771,15 @@ class GameReplay:
                                        f"play{'s' if len(plays) > 1 else ''} exist ({some})", self.match.number)
             return before, "", None
         try:
-            play = parse_play(text, before, dice)
+            play = parse_play(text, before, dice, side=action.side)
             return play.result, (play_text(play) if want_text else text), play
         except IllegalPlayError as exc:
             # Was the play or the roll recorded wrong? A play that is one slip
             # away from a legal play of this roll (a sub-move missing, or the last
             # one ending a point off) is a wrong play; otherwise, when it is a
             # legal play of another roll, the roll is what was written wrong.
-            other = None if _one_slip_from_legal(before, dice, text) else _other_roll(before, dice, text)
+            plain = numbered_text(text, side=action.side)   # Korean names belong to the board: read by the column's side
+            other = None if _one_slip_from_legal(before, dice, plain) else _other_roll(before, dice, plain)
             if other is not None:
                 self.problem(action, ProblemKind.DICE, f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal play "
                                                        f"of {other[0]}{other[1]}: the roll does not fit the play")
@@ -787,7 +788,7 @@ class GameReplay:
         except (InvalidPlayError, AmbiguousPlayError) as exc:
             self.problem(action, ProblemKind.PLAY, str(exc))
         try:
-            after = apply_written(before, text, dice)
+            after = apply_written(before, text, dice, side=action.side)
         except BgcliError:
             after = None
         if after is None:

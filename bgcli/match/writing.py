@@ -103,7 +103,7 @@ def steps_to_write(event: Event) -> list[Step] | None:
     docstring); None when the recorded text cannot be played at all."""
     before = event.before.position
     text = event.record.play_text if event.record is not None else event.play
-    written = _written_hops(text)
+    written = _written_hops(text, event.side)
     legal = event.legal
     if legal is not None:
         if written:
@@ -121,11 +121,13 @@ def steps_to_write(event: Event) -> list[Step] | None:
 
 def play_in(style: str, event: Event, steps: Sequence[Step] | None) -> str:
     """A move's play in a notation: .mat pairs in writing order, else the
-    canonical text of the legal play, else what was recorded."""
+    canonical text of the legal play (Korean names as the mover's side names
+    them: the left column is gnubg's player 0, at the top), else what was
+    recorded."""
     if style == "mat":
         return steps_text(steps) if steps is not None else event.play
     if event.legal is not None:
-        return play_text(event.legal, style)
+        return play_text(event.legal, style, side=event.side)
     return event.play
 
 
@@ -133,11 +135,11 @@ def steps_text(steps: Sequence[Step]) -> str:
     return " ".join(f"{s.start}/{s.end}" + ("*" if s.hit else "") for s in steps)
 
 
-def _written_hops(text: str) -> list[tuple[int, int]] | None:
+def _written_hops(text: str, side: int) -> list[tuple[int, int]] | None:
     if not text:
         return []
     try:
-        return parse_play_text(text).hops()
+        return parse_play_text(text, side=side).hops()
     except BgcliError:
         return None
 
