@@ -5,7 +5,11 @@ checkers at the bottom of the board, player 0 the O checkers at the top, and
 the points are numbered from the side of the player on roll. ``home="right"``
 (the default) puts X's home board at the bottom right, as gnubg does;
 ``home="left"`` draws the mirror image, as gnubg does with ``set clockwise on``
-and as several playing sites let players choose.
+and as several playing sites let players choose. ``style="korean"`` labels
+the points with the traditional Korean point names instead, which belong to
+the board whoever is on roll: 상1..상12 along the top, 하1..하12 along the
+bottom, both counted from the end where X's home board is (see
+``bgcli.notation``).
 
 A drawing takes a ``bgcli.ids.GameState`` or a bare ``Position``, which is
 drawn as a money game with the cube centred and player 1 on roll.
@@ -19,6 +23,7 @@ from xml.sax.saxutils import escape
 from bgcli.ids import match_id
 from bgcli.state import GameState, MatchState
 from bgcli.model import BAR, CHECKERS, OFF, Position
+from bgcli.notation import BOTTOM, STYLES, korean_name
 
 DEFAULT_NAMES = ("player 0", "player 1")
 _RESIGNS = ("single game", "gammon", "backgammon")
@@ -91,6 +96,23 @@ _LABELS_LOW = "+12-11-10--9--8--7-------6--5--4--3--2--1-+"
 _LABELS_HIGH = "+13-14-15-16-17-18------19-20-21-22-23-24-+"
 _LABELS_LOW_LEFT = "+-1--2--3--4--5--6-------7--8--9-10-11-12-+"
 _LABELS_HIGH_LEFT = "+24-23-22-21-20-19------18-17-16-15-14-13-+"
+_BAR_LABEL = slice(20, 22)  # where the Korean half's name goes in a label line, over the bar
+
+
+def _korean_labels(left: bool) -> tuple[str, str]:
+    """The top and bottom label lines with the Korean names: the numbers of
+    each half, and the half's name (a wide character, two columns in a
+    terminal, so the line keeps its width on screen) over the bar."""
+    numbers = _LABELS_LOW_LEFT if left else _LABELS_LOW
+    head, tail = numbers[:_BAR_LABEL.start], numbers[_BAR_LABEL.stop:]
+    return head + "상" + tail, head + "하" + tail
+
+
+def _check(home: str, style: str) -> None:
+    if home not in ("right", "left"):
+        raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
+    if style not in STYLES:
+        raise ValueError(f"unknown style {style!r}: expected one of {', '.join(STYLES)}")
 
 
 def _cell(count: int, mark: str, row: int) -> str:
@@ -114,16 +136,19 @@ def _tray(count: int, mark: str, row: int, reverse: bool) -> str:
     return "".join(reversed(columns) if reverse else columns)
 
 
-def ascii_board(game: GameState | Position, home: str = "right", names: Sequence[str] | None = None) -> str:
+def ascii_board(game: GameState | Position, home: str = "right", names: Sequence[str] | None = None,
+                style: str = "gnubg") -> str:
     """The board as gnubg's ``show board`` draws it, followed by the
     pip-count line gnubg's text export writes under a board.
 
     ``home`` is ``"right"`` (gnubg's default) or ``"left"`` (gnubg's
     ``set clockwise on``). ``names`` are the names of player 0 (O) and
     player 1 (X); by default the match's ``names`` or ``DEFAULT_NAMES``.
+    ``style="korean"`` labels the points with the traditional Korean names
+    (the half's name over the bar); any other style of ``bgcli.notation``
+    numbers them from the side of the player on roll, as gnubg does.
     """
-    if home not in ("right", "left"):
-        raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
+    _check(home, style)
     board = _board(game, names)
     text = _side_texts(board)
     x_roll = board.match.on_roll == 1
@@ -143,17 +168,23 @@ def ascii_board(game: GameState | Position, home: str = "right", names: Sequence
             return f"{off} {middle}  {note or ''}"
         return f" {middle} {off}" + ("" if note is None else f" {note}")
 
+    if style == "korean":
+        top_labels, bottom_labels = _korean_labels(left)
+    elif left:
+        top_labels, bottom_labels = (_LABELS_HIGH_LEFT, _LABELS_LOW_LEFT) if x_roll else (_LABELS_LOW_LEFT, _LABELS_HIGH_LEFT)
+    else:
+        top_labels, bottom_labels = (_LABELS_HIGH, _LABELS_LOW) if x_roll else (_LABELS_LOW, _LABELS_HIGH)
     if left:
         lines = [
             f"    GNU Backgammon  Position ID: {board.position.id()}",
             f"                    Match ID   : {match_id(board.match)}",
-            "    " + (_LABELS_HIGH_LEFT if x_roll else _LABELS_LOW_LEFT) + "  " + text[0],
+            "    " + top_labels + "  " + text[0],
         ]
     else:
         lines = [
             f" GNU Backgammon  Position ID: {board.position.id()}",
             f"                 Match ID   : {match_id(board.match)}",
-            " " + (_LABELS_HIGH if x_roll else _LABELS_LOW) + "     " + text[0],
+            " " + top_labels + "     " + text[0],
         ]
     for y in range(5):
         note = text[y + 1] if y < 2 else ("" if y < 4 else None)
@@ -169,9 +200,9 @@ def ascii_board(game: GameState | Position, home: str = "right", names: Sequence
         bar = _cell(board.x[BAR], "X", y)
         lines.append(line(bottom_points, bar, y, _tray(x_off, "X", y, left), note))
     if left:
-        lines.append("    " + (_LABELS_LOW_LEFT if x_roll else _LABELS_HIGH_LEFT) + "  " + text[6])
+        lines.append("    " + bottom_labels + "  " + text[6])
     else:
-        lines.append(" " + (_LABELS_LOW if x_roll else _LABELS_HIGH) + "     " + text[6])
+        lines.append(" " + bottom_labels + "     " + text[6])
     lines.append(f"Pip counts: O {_pips(board.o)}, X {_pips(board.x)}")
     return "\n".join(lines) + "\n"
 
@@ -278,16 +309,18 @@ def _stack(svg: _Svg, cx: float, first_y: float, step: float, count: int, side: 
         svg.text(cx, first_y + 4 * step, str(count), 18, _COLOURS["o" if side == "x" else "x"], "count", data, "bold")
 
 
-def svg_board(game: GameState | Position, home: str = "right", size: int = 640, names: Sequence[str] | None = None) -> str:
+def svg_board(game: GameState | Position, home: str = "right", size: int = 640, names: Sequence[str] | None = None,
+              style: str = "gnubg") -> str:
     """A self-contained SVG picture of the position, ``size`` pixels wide.
 
     Player 1 (X, light checkers) sits at the bottom, player 0 (O, dark) at the
     top, as in gnubg's ASCII board; point numbers are those of the player on
-    roll. Each checker is a ``circle`` with class ``checker x`` or ``checker o``
-    and ``data-point`` (the point number as labelled, ``bar`` or ``off``).
+    roll, or with ``style="korean"`` the traditional Korean names of the
+    points, which belong to the board. Each checker is a ``circle`` with class
+    ``checker x`` or ``checker o`` and ``data-point`` (the point as labelled,
+    ``bar`` or ``off``).
     """
-    if home not in ("right", "left"):
-        raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
+    _check(home, style)
     board = _board(game, names)
     m = board.match
     x_roll = m.on_roll == 1
@@ -304,7 +337,13 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
     svg.rect(tray_x, _PLAY_TOP, _SIDE - 16, tray_h, c["tray"], "tray o")
     svg.rect(tray_x, _PLAY_BOTTOM - tray_h, _SIDE - 16, tray_h, c["tray"], "tray x")
 
-    # points and their numbers, counted from the side of the player on roll
+    # points and their labels: numbers counted from the side of the player on
+    # roll, or the Korean names, which are X's (the bottom player's) whoever is on roll
+    def label(point: int) -> str:
+        if style == "korean":
+            return korean_name(point, BOTTOM)
+        return str(point if x_roll else 25 - point)
+
     depth = 5 * 2 * _R
     for point in range(1, 25):
         cx = _point_x(point)
@@ -312,14 +351,13 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
         base, tip = (_PLAY_TOP, _PLAY_TOP + depth) if top else (_PLAY_BOTTOM, _PLAY_BOTTOM - depth)
         colour = c["dark"] if point % 2 else c["light"]
         svg.polygon([(cx - _PW / 2, base), (cx + _PW / 2, base), (cx, tip)], colour, "point")
-        label = point if x_roll else 25 - point
         label_y = _PLAY_TOP - _LABEL / 2 if top else _PLAY_BOTTOM + _LABEL / 2
-        svg.text(cx, label_y, str(label), 13, c["label"], "label", f' data-point="{label}"', "bold")
+        svg.text(cx, label_y, label(point), 13, c["label"], "label", f' data-point="{label(point)}"', "bold")
 
     # checkers on the points
     for point in range(1, 25):
         cx = _point_x(point)
-        number = str(point if x_roll else 25 - point)
+        number = label(point)
         top = point >= 13
         first, step = (_PLAY_TOP + _R, 2 * _R) if top else (_PLAY_BOTTOM - _R, -2 * _R)
         if board.x[point]:

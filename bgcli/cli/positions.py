@@ -9,7 +9,7 @@ from typing import Iterable, NamedTuple
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
     ignore_interrupts, jobs_option, json_option, output_option, read_position, split_position_and_dice,
     style_option, write_output,
 )
@@ -102,10 +102,11 @@ def moves_json(game, dice, style: str) -> dict:
     from bgcli.notation import play_text
 
     plays = sorted_plays(legal_plays(game.position, dice))
+    side = game.match.on_roll   # Korean names depend on the side that moves
     return {
         "position_id": game.position.id(),
         "dice": list(dice),
-        "plays": [{"play": play_text(p, style), "position_id": p.result_id()} for p in plays],
+        "plays": [{"play": play_text(p, style, side=side), "position_id": p.result_id()} for p in plays],
     }
 
 
@@ -118,8 +119,9 @@ def moves_json_line(game, dice, style: str) -> str:
 
     plays = legal_plays(game.position, dice)
     plays.sort(key=_play_order)
+    side = game.match.on_roll
     body = ", ".join(
-        f'{{"play": "{play_text(p, style)}", "position_id": "{p.result_id()}"}}' for p in plays
+        f'{{"play": "{play_text(p, style, side=side)}", "position_id": "{p.result_id()}"}}' for p in plays
     )
     return f'{{"position_id": "{game.position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": [{body}]}}\n'
 
@@ -149,7 +151,9 @@ def moves(words, batch, jobs, as_json, style):
     DICE may be written 31, 3-1 or "3 1", or come from the position itself
     (an XGID or Match ID with dice). Plays that reach the same position are
     listed once, as gnubg does. A board of 26 numbers may start with a
-    negative number (bgcli moves -1 -2 0 ... 31), also after --.
+    negative number (bgcli moves -1 -2 0 ... 31), also after --. With
+    --style korean the points have the traditional Korean point names of
+    the side on roll (X, at the bottom, unless a Match ID or XGID says O).
 
     With --batch, a bad line gets {"error": ...} and the rest go on (exit 1);
     a line longer than 1 MB ends the batch (exit 2).
@@ -272,7 +276,9 @@ def check(words, as_json, style):
     DICE may be left out when the position carries them (an XGID or a GNUbg
     ID with a roll). Exit 0 and print the play's canonical text and the
     resulting Position ID (opponent on roll) when it is legal; exit 1 and
-    say why when it is not.
+    say why when it is not. The traditional Korean point names are read
+    (and written, with --style korean) as the side on roll names them: X,
+    at the bottom, unless a Match ID or XGID says O.
 
     \b
     Examples:
@@ -290,16 +296,17 @@ def check(words, as_json, style):
     try:
         game = read_position(position)
         rolled = read_dice(dice) if dice is not None else dice_for(game, None)
-        legal = parse_play(text, game.position, rolled)
+        side = game.match.on_roll   # Korean names depend on the side that moves
+        legal = parse_play(text, game.position, rolled, side=side)
     except BgcliError as exc:
         if as_json:
             emit({"legal": False, "play": text, "error": str(exc), "kind": type(exc).__name__})
             sys.exit(EXIT_PROBLEMS)
         raise Failure(str(exc)) from None
     if as_json:
-        emit({"legal": True, "play": play_text(legal, style), "position_id": legal.result_id()})
+        emit({"legal": True, "play": play_text(legal, style, side=side), "position_id": legal.result_id()})
     else:
-        click.echo(f"{play_text(legal, style)}\t{legal.result_id()}")
+        click.echo(f"{play_text(legal, style, side=side)}\t{legal.result_id()}")
 
 
 # --- convert ----------------------------------------------------------------
@@ -371,15 +378,24 @@ def convert(to, positions):
 @home_option
 @click.option("--svg", is_flag=True, help="Draw an SVG picture instead of ASCII.")
 @click.option("--counts", is_flag=True, help="Print the Keith and Thorp counts under the pip counts (ASCII only).")
+@click.option("--style", type=click.Choice(STYLES), default="gnubg", show_default=True,
+              help="How the points are labelled: korean for the traditional Korean point names "
+                   "(상 the upper half, 하 the lower), any other for gnubg's numbers.")
 @output_option
-def show(position, home, svg, counts, output):
+def show(position, home, svg, counts, style, output):
     """Draw POSITION as gnubg does, with pip counts and the IDs.
+
+    With --style korean the points are labelled with the traditional Korean
+    point names, which belong to the board whoever is on roll: 상1 to 상12
+    along the top, 하1 to 하12 along the bottom (the half's name stands over
+    the bar), each counted from the end where X's home board is.
 
     \b
     Examples:
         bgcli show start
         bgcli show --home left 4HPwATDgc/ABMA:cAkAAAAAAAAA
         bgcli show --counts start
+        bgcli show --style korean start
         bgcli show --svg -o board.svg start
     """
     from bgcli.render import ascii_board, count_lines, svg_board
@@ -390,7 +406,7 @@ def show(position, home, svg, counts, output):
         game = read_position(position)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
-    text = svg_board(game, home=home) if svg else ascii_board(game, home=home)
+    text = svg_board(game, home=home, style=style) if svg else ascii_board(game, home=home, style=style)
     if counts:
         text += count_lines(game)
     write_output(output, text.rstrip("\n") + "\n")
