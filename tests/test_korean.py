@@ -218,9 +218,6 @@ def test_apply_written_and_numbered_text_follow_the_side(side):
     assert numbered_text("상99/x", side=side) == "상99/x"   # not move notation: as it is
 
 
-LEGAL_SAMPLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
-
-
 @st.composite
 def positions(draw) -> Position:
     """Random legal positions: bar, contact, races and bear-offs (as tests/test_legal.py)."""
