@@ -210,6 +210,10 @@ def _action_text(step: _Step) -> str:
         return event.kind.value + "s"
     if event.kind == EventKind.ROLL:
         return "(rolled, then resigned)"
+    if event.kind == EventKind.DRAW:
+        return "agreed draw"
+    if event.kind == EventKind.RACCOON:
+        return f"raccoons to {event.cube}" if event.cube else "raccoons"
     points = _plural(event.points or 0, "point")
     return f"wins {points}" + (" (resignation)" if event.kind == "resign" else "")
 
@@ -287,6 +291,10 @@ def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool) -> str:
         if result is not None:
             how = {"single": "a single game", "drop": "on a drop", "resignation": "by resignation"}.get(
                 result.result, f"a {result.result}")
+            if result.winner_side < 0:
+                out.append(f'<tr class="result"><td colspan="4">an agreed draw · score {result.score[0]}–{result.score[1]}</td></tr>')
+                score = result.score
+                continue
             out.append(f'<tr class="result"><td colspan="4">{_e(result.winner)} wins {_e(how)}, '
                        f"{_plural(result.points, 'point')} (cube {result.cube}) · "
                        f"score {result.score[0]}–{result.score[1]}</td></tr>")

@@ -86,8 +86,10 @@ def event_text(event) -> str:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
     elif kind in ("win", "resign"):
         what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == "resign" else "")
-    elif kind in ("double", "beaver"):
+    elif kind in ("double", "beaver", "raccoon"):
         what = f"{kind}s => {event.cube}" if event.cube else f"{kind}s"
+    elif kind == "draw":
+        what = "agreed draw"
     else:
         what = f"{kind}s"
     ids = event.before.position.id() + (f":{event.match_id()}" if event.match_id() else "")
@@ -138,7 +140,7 @@ def show_score(match, as_json: bool, unfinished_type) -> None:
             click.echo(f"  game {r.game:<3} {'-':<16} {'unfinished':<12} cube {r.cube:<3} {'':<4} "
                        f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
             continue
-        click.echo(f"  game {r.game:<3} {r.winner:<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "
+        click.echo(f"  game {r.game:<3} {r.winner or '-':<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "
                    f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
     winner = match.winner
     a, b = match.score
@@ -172,7 +174,8 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
               help="How plays are written where the format allows it (mat and json).")
 @click.option("--force", is_flag=True, help="Write what can be written even when part of the file cannot be, "
                                             "saying on stderr what was left out.")
-def export(file, to, output, notation, force):
+@rule_options
+def export(file, to, output, notation, force, **rule_args):
     """Convert a match file (.mat, .txt, .gam, .sgf or bgcli JSON) to another format.
 
     `mat` is exactly the layout GNU Backgammon writes, whatever dialect was
@@ -194,7 +197,7 @@ def export(file, to, output, notation, force):
     refuse_input_as_output(output, [file])
     try:
         # the records keep the plays as written, so a file comes back in its own order
-        text, left_out = export_records(iter_records(file), to, notation)
+        text, left_out = export_records(iter_records(file), to, notation, rules_from(**rule_args))
     except OSError as exc:
         raise Unreadable(f"cannot read {file}: {exc.strerror or exc}") from None
     except BgcliError as exc:
@@ -240,3 +243,29 @@ def view(file, output, home, **rule_args):
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
     click.echo(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+
+
+# --- rules ------------------------------------------------------------------
+
+@cli.command("rules")
+@click.argument("name", required=False, type=click.Choice(("standard", "plyyard", "korean"), case_sensitive=False))
+def rules_command(name):
+    """Say what each named set of rules means (or the one NAME).
+
+    Choose one with `--rules NAME` on audit, replay, score, export and view,
+    or with a `[Rules "NAME"]` tag in a file.
+
+    \b
+    Examples:
+        bgcli rules
+        bgcli rules korean
+    """
+    from bgcli.scoring import PROFILE_SUMMARIES, PROFILES, Rules
+
+    names = [name.lower()] if name else list(PROFILES)
+    for index, profile in enumerate(names):
+        if index:
+            click.echo("")
+        click.echo(f"{profile}: {PROFILE_SUMMARIES[profile]}")
+        for line in Rules().with_profile(profile).describe():
+            click.echo(f"  - {line}")

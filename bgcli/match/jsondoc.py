@@ -48,9 +48,10 @@ from bgcli.match.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.scoring import Rules
+from bgcli.scoring import PROFILES, Rules
 
 JSON_FORMAT = "bgcli-match"
+_RULE_SWITCHES = ("cubeless", "cube_cap_needed", "draws", "white_first", "standalone_games", "home_gammons")
 
 
 class JsonWriter(GameWriter):
@@ -70,7 +71,10 @@ class JsonWriter(GameWriter):
             "players": list(match.players), "match_length": match.length,
             "rules": {"crawford": rules.crawford, "jacoby": rules.jacoby, "beavers": rules.beavers,
                       "auto_doubles": rules.auto_doubles, "backgammon_counts": rules.backgammon_counts,
-                      "cube_limit": rules.cube_limit},
+                      "cube_limit": rules.cube_limit, "profile": rules.profile, "cubeless": rules.cubeless,
+                      "cube_cap_needed": rules.cube_cap_needed, "draws": rules.draws,
+                      "white_first": rules.white_first, "standalone_games": rules.standalone_games,
+                      "home_gammons": rules.home_gammons},
             "tags": dict(match.tags), "games": [],
         }
 
@@ -103,7 +107,8 @@ class JsonWriter(GameWriter):
         result = None
         if game.result is not None:
             r = game.result
-            result = {"winner": r.winner_side, "name": r.winner, "how": r.result.value, "points": r.points, "cube": r.cube}
+            result = {"winner": r.winner_side if r.winner_side >= 0 else None, "name": r.winner or None,
+                      "how": r.result.value, "points": r.points, "cube": r.cube}
             if game.points != r.points:
                 result["written_points"] = game.points
         self.doc["games"].append({"number": game.start.number, "score_before": list(game.start.score),
@@ -196,6 +201,12 @@ class _JsonReader:
         cube_limit = self.number(rules, "cube_limit", "'rules'", 0, 1 << 15, 0)
         if cube_limit:
             tags["CubeLimit"] = str(cube_limit)
+        profile = self.field(rules, "profile", str, "'rules'", "standard")
+        if profile not in PROFILES:
+            raise self.fail(f"'profile' of 'rules' is {_short(profile)}, not one of {', '.join(PROFILES)}")
+        settings = {name: self.field(rules, name, bool, "'rules'") for name in _RULE_SWITCHES if name in rules}
+        counts = self.number(rules, "backgammon_counts", "'rules'", 1, 3, 3)
+        tags.update(Rules(profile=profile, backgammon_counts=counts, **settings).tags())
         length = self.number(doc, "match_length", "the document", 0, _LIMIT)
         games = [self.game(game, index, names)
                  for index, game in enumerate(self.field(doc, "games", list, "the document"), 1)]
@@ -241,7 +252,10 @@ class _JsonReader:
                 raise self.fail(f"unknown action {_short(kind)}")
         self.line = 0
         result = self.field(game, "result", (dict, type(None)), what, None)
-        if result is not None:
+        if result is not None and result.get("how") == "draw":
+            line = actions[-1].line if actions else 0
+            actions.append(Action(line, 1, None, 0, ActionKind.DRAW))
+        elif result is not None:
             side = self.number(result, "winner", "a result", 0, 1)
             points = self.number(result, "points", "a result", 0, _LIMIT)
             points = self.number(result, "written_points", "a result", 0, _LIMIT, points)

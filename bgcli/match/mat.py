@@ -434,6 +434,10 @@ class _LineTransformer(Transformer):
         start, end = self._span(children)
         return Cell(LOSES, start, end, None, "", None, int(children[1]), False)
 
+    def draw(self, children):
+        start, end = self._span(children)
+        return Cell(ActionKind.DRAW, start, end)
+
     # other lines -------------------------------------------------------
     def tag_line(self, children):
         return (str(children[0]).strip(), str(children[1])[1:-1])
@@ -682,6 +686,8 @@ class _Reader:
 # ``Wins`` line keeps the points recorded, even when the replay finds them
 # wrong.
 
+# Tags that set rules: written from the rules the match was replayed with.
+_RULE_TAGS = {"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts"}
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
 # Tags gnubg reads into the match and does not write back; any other tag
@@ -725,8 +731,10 @@ class MatWriter(GameWriter):
             if name.lower() in wanted:
                 lines.append(f'; [{name} "{self._tag_value(name, wanted[name.lower()])}"]')
         kept = {t.lower() for t in MAT_TAGS}
-        others = [(k, v) for k, v in tags.items() if k.lower() not in _DROPPED_TAGS and k.lower() not in kept]
+        others = [(k, v) for k, v in tags.items() if k.lower() not in _DROPPED_TAGS and k.lower() not in kept
+                  and k.lower() not in _RULE_TAGS]
         others = [(k, v) for k, v in others if self._tag_name_fits(k)]
+        others += list(match.rules.tags().items())   # every rule that is not the standard one
         if others:
             lines.append("")
             lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]
@@ -811,6 +819,12 @@ class MatWriter(GameWriter):
                     rows.append(prefix() + left.ljust(27) + " " + cell)
                 left = None
         result = game.result
+        if result is not None and result.winner_side < 0:   # an agreed draw, on a row of its own
+            if left is not None:
+                rows.append(prefix() + left.ljust(27) + " ")
+                left = None
+            rows.append("      Agreed draw")
+            result = None
         if result is not None:
             wins = f" Wins {_points_word(game.points)}"
             if result.winner_side == 1 and left is not None:

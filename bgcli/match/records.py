@@ -34,6 +34,7 @@ class ActionKind(str, Enum):
     DROP = "drop"
     WIN = "wins"           # "Wins N points"
     LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
+    DRAW = "draw"          # "Agreed draw" (or "Draw"): the game ends with no winner
 
     def __str__(self) -> str:
         return self.value

@@ -83,6 +83,8 @@ class EventKind(str, Enum):
     DROP = "drop"
     WIN = "win"
     RESIGN = "resign"
+    RACCOON = "raccoon"
+    DRAW = "draw"
 
     def __str__(self) -> str:
         return self.value
@@ -199,8 +201,9 @@ class GameResult:
     written_points: int | None = None   # the points recorded, when a 'Wins' line gave them
 
     def as_dict(self) -> dict:
-        return {"game": self.game, "winner": self.winner, "result": self.result.value, "cube": self.cube,
-                "points": self.points, "crawford": self.crawford, "score": list(self.score)}
+        return {"game": self.game, "winner": self.winner if self.winner_side >= 0 else None,
+                "result": self.result.value, "cube": self.cube, "points": self.points, "crawford": self.crawford,
+                "score": list(self.score)}
 
 
 @dataclass(frozen=True)
@@ -294,8 +297,30 @@ class MatchReplay:
         return sorted([*self.results, *self.unfinished], key=lambda g: (g.line, g.game))
 
     def score_dict(self) -> dict:
-        return {"match_length": self.length, "players": list(self.players),
+        data = {"match_length": self.length, "players": list(self.players),
                 "games": [g.as_dict() for g in self.games()], "score": list(self.score), "winner": self.winner}
+        if self.rules.standalone_games:
+            data["tally"] = self.tally()
+        return data
+
+    def tally(self) -> dict[str, dict[str, int]]:
+        """Per player: games won, gammons, backgammons and draws (for rules
+        where each game stands alone)."""
+        out = {name: {"games": 0, "gammons": 0, "backgammons": 0, "draws": 0} for name in self.players}
+        for result in self.results:
+            if result.result == Outcome.DRAW:
+                for name in self.players:
+                    out[name]["draws"] += 1
+                continue
+            row = out[self.players[result.winner_side]]
+            row["games"] += 1
+            # a resignation counts by what it gave up: twice the cube a gammon, more a backgammon
+            times = result.points // max(result.cube, 1)
+            if result.result == Outcome.GAMMON or (result.result == Outcome.RESIGNATION and times == 2):
+                row["gammons"] += 1
+            elif result.result == Outcome.BACKGAMMON or (result.result == Outcome.RESIGNATION and times >= 3):
+                row["backgammons"] += 1
+        return out
 
 
 class ReplayBuilder(MatchVisitor):
@@ -376,6 +401,7 @@ class _MatchReplayer:
         # Galaxy's habit of writing the points still needed, in Galaxy's files
         # only: its site tag, or its "Losses" lines (seen as the games come)
         self.galaxy = site_is(header.tags or {}, "galaxy")
+        self.white = 0   # White's column (the White-first rule): the left one unless a [White] tag names the right
         self.starts: list[tuple[int, int]] = []     # (line, number) of each game, for placing syntax problems
         self.score = [0, 0]
         self.crawford_done = False
@@ -390,6 +416,9 @@ class _MatchReplayer:
         self.begun = True
         if players:
             self.players = (players[0], players[1])
+        white = next((str(v).strip() for k, v in (self.header.tags or {}).items() if k.lower() == "white"), None)
+        if white is not None and white == self.players[1] and white != self.players[0]:
+            self.white = 1
         header = self.header
         self.visitor.begin_match(MatchStart(self.number, header.length, self.players, self.rules,
                                             dict(header.tags or {}), header.path))
@@ -415,7 +444,7 @@ class _MatchReplayer:
             if self.match_over_line is not None:
                 self.problem(game_record.line, g, 0, "", ProblemKind.MATCH,
                              f"game {g} is played after the match ended at line {self.match_over_line}")
-            if recorded is not None and recorded != tuple(score):
+            if recorded is not None and recorded != tuple(score) and not rules.standalone_games:
                 self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
                              f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
                              f"{score[0]}-{score[1]}")
@@ -428,7 +457,7 @@ class _MatchReplayer:
             game.apply(action)
         result = game.finish()
         self.visitor.end_game(game.start, result)
-        if isinstance(result, GameResult):
+        if isinstance(result, GameResult) and result.winner_side >= 0:
             score[result.winner_side] += result.points
             if rules.match_length and score[result.winner_side] >= rules.match_length and self.match_over_line is None:
                 self.match_over_line = game_record.line
@@ -479,8 +508,10 @@ class GameReplay:
         self.handlers: dict[ActionKind, Callable[[Action], None]] = {
             ActionKind.MOVE: self.move, ActionKind.DANCE: self.move, ActionKind.ROLL: self.roll,
             ActionKind.DOUBLE: self.double, ActionKind.BEAVER: self.beaver, ActionKind.TAKE: self.take,
-            ActionKind.DROP: self.drop, ActionKind.WIN: self.win,
+            ActionKind.DROP: self.drop, ActionKind.WIN: self.win, ActionKind.RACCOON: self.raccoon,
+            ActionKind.DRAW: self.draw,
         }
+        self.beaver_by: int | None = None   # who beavered, while a raccoon may still follow
 
     # --- helpers ----------------------------------------------------------
     @property
@@ -531,11 +562,13 @@ class GameReplay:
     def apply(self, action: Action) -> None:
         if action.line > self.last_line:
             self.last_line = action.line
+        if action.kind != ActionKind.RACCOON:
+            self.beaver_by = None
         handler = self.handlers.get(action.kind)
         if handler is None:
             self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
             return
-        if action.kind != ActionKind.WIN:
+        if action.kind not in (ActionKind.WIN, ActionKind.DRAW):
             self.flush_dance()
             if self.over:
                 self.problem(action, ProblemKind.MATCH, f"{action.kind.value} after the game was over")
@@ -559,7 +592,10 @@ class GameReplay:
         dice = (max(action.dice), min(action.dice))
         before = self.seen_by(side)
         self.moves += 1
-        if self.moves == 1 and dice[0] == dice[1]:
+        if self.moves == 1 and self.rules.white_first and side != self.match.white:
+            self.problem(action, ProblemKind.TURN, f"{self.player(side)} rolls first, but White "
+                                                   f"({self.player(self.match.white)}) always starts in these rules")
+        if self.moves == 1 and dice[0] == dice[1] and not self.rules.white_first:
             self.problem(action, ProblemKind.DICE,
                          f"the opening roll {dice[0]}{dice[1]} is a double: the first roll of a game never is")
         text = (action.play_text or "").strip()
@@ -589,8 +625,14 @@ class GameReplay:
             self.problem(action, ProblemKind.TURN, f"{player} doubles out of turn: it is {self.player(self.on_roll)}'s turn")
         if self.crawford and self.crawford_unknown:
             self.crawford = False   # a double: this was not the Crawford game
-        if self.crawford:
+        if self.rules.cubeless:
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but these rules have no doubling cube")
+        elif self.crawford:
             self.problem(action, ProblemKind.CUBE, f"{player} doubles in the Crawford game, where the cube is not used")
+        needed = self.rules.match_length - self.start.score[side]
+        if self.rules.cube_cap_needed and self.rules.match_length and self.cube >= needed:
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but the cube at {self.cube} is already as much as "
+                                                   f"the {_points(needed)} {player} still needs")
         if self.owner not in (-1, side):
             self.problem(action, ProblemKind.CUBE, f"{player} doubles but {self.player(self.owner)} owns the cube")
         offered = action.cube if action.cube else self.cube * 2
@@ -648,6 +690,38 @@ class GameReplay:
         if value != offered * 2:
             self.problem(action, ProblemKind.CUBE, f"Beavers => {value} but a beaver of a {offered} cube makes it {offered * 2}")
         self.cube, self.owner, self.pending = value, 1 - doubler, None
+        self.beaver_by = 1 - doubler
+
+    def raccoon(self, action: Action) -> None:
+        """Right after a beaver the doubler may redouble again at once: no take
+        is needed, and the raccooner owns the cube and rolls."""
+        side, player = action.side, self.player(action.side)
+        if self.wants_events:
+            self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
+        if self.beaver_by is None or side == self.beaver_by:
+            self.problem(action, ProblemKind.CUBE, f"{player} raccoons, but only the doubler may, right after a beaver")
+            return
+        if not self.rules.beavers:
+            self.problem(action, ProblemKind.CUBE, f"{player} raccoons but beavers are not allowed (use --beavers)")
+        value = action.cube or self.cube * 2
+        if value != self.cube * 2:
+            self.problem(action, ProblemKind.CUBE, f"Raccoons => {value} but a raccoon of a {self.cube} cube makes it {self.cube * 2}")
+        self.cube, self.owner, self.on_roll, self.beaver_by = value, side, side, None
+
+    def draw(self, action: Action) -> None:
+        """An agreed draw ends the game with no winner, where the rules allow it."""
+        if self.result is not None:
+            self.problem(action, ProblemKind.POINTS, f"a second result for game {self.record.number}")
+            return
+        self.waiting_dance = None
+        if not self.rules.draws:
+            self.problem(action, ProblemKind.POINTS, "an agreed draw, but these rules have no draws (use --draws)")
+        if self.wants_events:
+            self.emit(action, EventKind.DRAW, self.state(action.side))
+        score = self.start.score
+        self.result = GameResult(self.record.number, self.record.line, "", -1, Outcome.DRAW, self.cube, 0,
+                                 self.crawford, (score[0], score[1]))
+        self.over = True
 
     def win(self, action: Action) -> None:
         side, player = action.side, self.player(action.side)
@@ -682,8 +756,8 @@ class GameReplay:
                 self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} after a drop, "
                                                          f"but a dropped {expected * 2}-cube is worth {expected}")
         elif over is not None:
-            kind = game_kind(self.board, winner_is_player=(over == 0))
-            how, expected, winner = OUTCOME_OF_KIND[kind], game_points(kind, self.cube, rules, centred), over
+            kind = self.kind_of(over)
+            how, expected, winner = OUTCOME_OF_KIND[kind], self.capped(game_points(kind, self.cube, rules, centred), over), over
             if over != side:
                 self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {self.player(over)} bore off every checker")
             elif not fits(expected):
@@ -691,7 +765,7 @@ class GameReplay:
                                                          f"{how.value} at cube {self.cube}: {_points(expected)}")
         else:
             how, winner = Outcome.RESIGNATION, side
-            worth = resignation_values(self.cube, rules, centred)
+            worth = sorted({self.capped(value, side) for value in resignation_values(self.cube, rules, centred)})
             fitting = [value for value in worth if fits(value)]
             if fitting:
                 expected = fitting[0]
@@ -719,8 +793,20 @@ class GameReplay:
         value when it is over, else any resignation."""
         centred = self.owner == -1
         if over is not None:
-            return [game_points(game_kind(self.board, winner_is_player=(over == 0)), self.cube, self.rules, centred)]
-        return resignation_values(self.cube, self.rules, centred)
+            return [self.capped(game_points(self.kind_of(over), self.cube, self.rules, centred), over)]
+        return [self.capped(value, None) for value in resignation_values(self.cube, self.rules, centred)]
+
+    def kind_of(self, over: int) -> int:
+        """SINGLE, GAMMON or BACKGAMMON of the finished game won by side ``over``."""
+        return game_kind(self.board, winner_is_player=(over == 0), home_gammons=self.rules.home_gammons)
+
+    def capped(self, value: int, winner: int | None) -> int:
+        """With the stake capped by what the winner still needs (a match rule of
+        some houses), no game is worth more than that."""
+        rules = self.rules
+        if not (rules.cube_cap_needed and rules.match_length and winner is not None):
+            return value
+        return min(value, max(rules.match_length - self.start.score[winner], 1))
 
     def finish(self) -> GameResult | Unfinished:
         """The game's result at its end; problems for a game without one."""
@@ -731,8 +817,8 @@ class GameReplay:
         score = self.start.score
         over = self.winner()
         if over is not None and not self.unchecked:
-            kind = game_kind(self.board, winner_is_player=(over == 0))
-            points = game_points(kind, self.cube, self.rules, self.owner == -1)
+            kind = self.kind_of(over)
+            points = self.capped(game_points(kind, self.cube, self.rules, self.owner == -1), over)
             self.match.problem(self.record.line, g, self.moves, self.player(over), ProblemKind.POINTS,
                                f"game {g} ends without a 'Wins' line")
             after = [score[0], score[1]]

@@ -151,6 +151,10 @@ class _Builder:
             tags["Crawford"] = "On" if "crawford" in rules else "Off"
         else:
             tags["Jacoby"] = "On" if "jacoby" in rules else "Off"
+        for value in props.get("XR", []):   # bgcli's rule tags, "Name=value" (see SgfWriter)
+            key, _, text = value.partition("=")
+            if key.strip():
+                tags[key.strip()] = text.strip()
         return dict(length=length, players=players, game=fields.get("game", 0),
                     scores=(fields.get("ws", 0), fields.get("bs", 0)), tags=tags, errors=errors)
 
@@ -181,8 +185,12 @@ class _Builder:
                     actions.append(action)
         for value in root.props.get("RE", []):
             found = _RESULT.match(value.strip())
+            if value.strip() in ("0", "Draw"):   # SGF's draw (gnubg writes none: bgcli does, for agreed draws)
+                line = actions[-1].line if actions else root.line
+                actions.append(Action(line, 1, None, 0, ActionKind.DRAW, raw=value))
+                continue
             if not found:
-                if value.strip() not in ("", "?", "0", "Void"):
+                if value.strip() not in ("", "?", "Void"):
                     errors.append(self._error(root, f"cannot read the result RE[{value}]"))
                 continue
             side = _SIDES[found.group(1).upper()]
@@ -291,8 +299,16 @@ class SgfWriter(GameWriter):
             rules.append("Jacoby")
         if rules:
             root += f"RU[{':'.join(rules)}]"
+        if index == 1:
+            # gnubg's SGF has no property for the rules beyond Crawford and
+            # Jacoby: bgcli's other rule tags go in a property of its own, XR,
+            # which gnubg passes over
+            root += "".join(f"XR[{_escape(key)}={_escape(value)}]" for key, value in info.rules.tags().items()
+                            if key not in ("Crawford", "Jacoby"))   # RU says those
         result = game.result
-        if result is not None:
+        if result is not None and result.winner_side < 0:
+            root += "RE[0]"   # SGF's draw
+        elif result is not None:
             root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == 'resignation' else ''}]"
         for event in game.events:
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
