@@ -51,6 +51,8 @@ class _Step:
     problems: list[Problem] = field(default_factory=list)
     pid: str = ""
     mid: str = ""
+    pips: str = ""
+    bearoff: str = ""     # JSON of bgcli.analysis.bearoff_summary, for a position in the bear-off
 
 
 class _LineTable:
@@ -171,6 +173,23 @@ def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, in
             step.problems.append(problem)
             placed[problem] = step.number
     return placed
+
+
+def _counts(state: GameState, names: Sequence[str]) -> tuple[str, str]:
+    """The pip counts of a row (player on roll first) and, in the bear-off, the
+    exact chances of bearing off in each number of rolls (bgcli.analysis)."""
+    try:
+        mine, theirs = state.position.pips()
+        on_roll = state.match.on_roll if state.match.on_roll in (0, 1) else 1
+        pips = f"pips: {names[on_roll]} {mine}, {names[1 - on_roll]} {theirs}"
+        if min(sum(state.position.player[7:26]), sum(state.position.opponent[7:26])) > 0:
+            return pips, ""   # neither side is home: no bear-off odds to show
+        from bgcli.analysis import bearoff_summary
+
+        summary = bearoff_summary(state.position)
+    except (ValueError, OverflowError):   # a flawed record's board: no counts
+        return "", ""
+    return pips, _json_for_script(summary) if summary else ""
 
 
 def _picture(state: GameState, home: str, names: Sequence[str]) -> tuple[str, str, str]:
@@ -317,7 +336,8 @@ def _row(step: _Step, several: bool) -> str:
         player, dice, number = "", "", ""
     messages = "".join(f'<div class="msg">{_e(p.kind)}: {_e(p.message)}</div>' for p in step.problems)
     attributes = (f'id="s{step.number}" data-step="{step.number}" data-line="{step.line}" '
-                  f'data-pid="{_e(step.pid)}" data-mid="{_e(step.mid)}" '
+                  f'data-pid="{_e(step.pid)}" data-mid="{_e(step.mid)}" data-pips="{_e(step.pips)}" '
+                  f'data-bearoff="{_e(step.bearoff)}" '
                   f'data-where="{_e(_where(step, several))}"')
     return (f'<tr class="{" ".join(classes)}" {attributes}><td class="n">{number}</td>'
             f'<td class="who">{player}</td><td class="dice">{dice}</td>'
@@ -345,6 +365,7 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") 
     for step in steps:
         svg, step.pid, step.mid = _picture(step.state, home, step.replay.players)
         boards.append(table.pack(svg))
+        step.pips, step.bearoff = _counts(step.state, step.replay.players)
     sections, move_lists = [], []
     for replay in replays:
         placed = _place_problems(replay, steps)
@@ -403,6 +424,10 @@ body { height: 100vh; display: flex; flex-direction: column; }
 .key.o { background: #262626; } .key.x { background: #f6f1e4; }
 table { border-collapse: collapse; }
 .scores { margin: 6px 0 10px; font-size: 13px; }
+.pips { margin: 2px 0; font-size: 13px; color: var(--muted); }
+.bearoff { font-size: 12px; border-collapse: collapse; margin: 4px 0; }
+.bearoff caption { text-align: left; color: var(--muted); }
+.bearoff th, .bearoff td { border: 1px solid var(--line); padding: 1px 5px; text-align: right; }
 .scores th, .scores td { border: 1px solid var(--line); padding: 2px 8px; text-align: right; }
 .scores td:nth-child(2), .scores td:nth-child(3), .scores th:nth-child(2), .scores th:nth-child(3) { text-align: left; }
 .count { margin: 6px 0 2px; color: var(--badline); font-weight: bold; }
@@ -462,12 +487,35 @@ _SCRIPT = """
     document.getElementById("pid").textContent = row.dataset.pid;
     document.getElementById("mid").textContent = row.dataset.mid;
     document.getElementById("where").textContent = row.dataset.where;
+    document.getElementById("pips").textContent = row.dataset.pips;
+    showBearoff(row.dataset.bearoff ? JSON.parse(row.dataset.bearoff) : null);
     document.getElementById("position").textContent = (i + 1) + " / " + rows.length;
     var messages = document.getElementById("messages");
     messages.innerHTML = "";
     row.querySelectorAll(".msg").forEach(function (m) { messages.appendChild(m.cloneNode(true)); });
     if (scroll) row.scrollIntoView({block: "nearest"});
     try { history.replaceState(null, "", "#step=" + i); } catch (e) { /* some browsers refuse on file: */ }
+  }
+
+  // the chance of bearing off in each number of rolls, for each side all home
+  function showBearoff(odds) {
+    var table = document.getElementById("bearoff");
+    table.innerHTML = "";
+    table.hidden = !odds;
+    if (!odds) return;
+    var sides = [["on roll", odds.on_roll], ["opponent", odds.opponent]].filter(function (s) { return s[1]; });
+    var longest = Math.max.apply(null, sides.map(function (s) { return s[1].dist.length; }));
+    var head = "<tr><th>rolls</th>";
+    for (var n = 1; n <= longest; n++) head += "<th>" + n + "</th>";
+    var body = sides.map(function (s) {
+      var cells = "<tr><th>" + s[0] + " (mean " + s[1].mean.toFixed(3) + ")</th>";
+      for (var n = 0; n < longest; n++) {
+        var p = s[1].dist[n] || 0;
+        cells += "<td>" + (100 * p).toFixed(1) + "%</td>";
+      }
+      return cells + "</tr>";
+    });
+    table.innerHTML = "<caption>bearing off in exactly n rolls</caption>" + head + "</tr>" + body.join("");
   }
 
   function problemFrom(i, direction) {
@@ -517,6 +565,8 @@ _PAGE = Template("""<!DOCTYPE html>
 <div class="viewer">
 <div id="board">${board}</div>
 <p id="where"></p>
+<p id="pips" class="pips"></p>
+<table id="bearoff" class="bearoff" hidden></table>
 <div id="messages"></div>
 <p class="ids">Position ID <code id="pid"></code> Match ID <code id="mid"></code> <span id="position"></span></p>
 <p class="help">← → or ↑ ↓ step, Home / End jump, n / p next / previous problem, click a row to select it.</p>

@@ -522,3 +522,32 @@ def test_in_chromium_address_selects_a_row(tmp_path):
     pid = events[step].before.position.id()
     assert f'<code id="pid">{pid}</code>' in dom
     assert f"backgammon position {pid}:" in dom   # the board drawn in the page is that position
+
+
+def test_rows_carry_pips_and_bear_off_odds():
+    import html as html_module
+    import re
+
+    from bgcli.analysis import analyze
+    from bgcli.ids import parse_position
+
+    path = SELFPLAY / "sp05002_5pt.mat"
+    replays = replays_of(path)
+    page = match_html(replays, "pips")
+    rows = re.findall(r'<tr class="step[^"]*"[^>]*data-pid="([^"]*)"[^>]*data-pips="([^"]*)"[^>]*data-bearoff="([^"]*)"', page)
+    assert rows and all(pips.startswith("pips: ") for _, pips, _ in rows)
+    checked = 0
+    for pid, pips, bearoff in rows:
+        position = parse_position(pid).position
+        assert pips.endswith(f" {position.pips()[1]}")
+        if bearoff:
+            odds = json.loads(html_module.unescape(bearoff))
+            expected = analyze(position).bearoff
+            for side, figures in zip(("on_roll", "opponent"), expected):
+                if figures is None:
+                    assert odds[side] is None
+                else:
+                    assert odds[side]["dist"] == pytest.approx(list(figures.dist)) and abs(sum(odds[side]["dist"]) - 1) < 1e-9
+            checked += 1
+    assert checked, "the match reaches a bear-off"
+    assert 'id="bearoff"' in page and "showBearoff" in page
