@@ -202,6 +202,74 @@ def _side_bits(side: int) -> tuple[int, int]:
     return b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0, n0 + n1 + n2 + n3 + n4
 
 
+class _LowChunkBits(dict):
+    """Position ID bits of slots 1..5, keyed by a side's six low bytes (the
+    borne-off count, which has no slot, then points 1..5): one mask fewer
+    than ``_CHUNK_BITS`` on a play's key. At most 54,264 keys (15 checkers
+    in six places)."""
+
+    def __missing__(self, key: int) -> tuple[int, int]:
+        bits = self[key] = _CHUNK_BITS[key >> 8]
+        return bits
+
+
+_LOW_CHUNK_BITS = _LowChunkBits()
+_LOW_MASK = (1 << 48) - 1
+_ONE_ON_BAR = 1 << (8 * BAR)
+
+
+def _hit_side(side: int, hits: int) -> int:
+    """A side as an int (byte p = point p) after the blots that the mover's
+    ``hits`` (bit p = the mover's point p) mark went to the bar."""
+    while hits:
+        point = (hits & -hits).bit_length() - 1  # the mover's point: the side's 25 - point
+        side += _ONE_ON_BAR - (1 << (8 * (25 - point)))
+        hits &= hits - 1
+    return side
+
+
+def query_ids(position: Position, keys: Iterable[int]) -> tuple[str, list[str]]:
+    """``position.id()`` and, for each play key of ``legal_plays(position,
+    ...)`` (``Play.key``), the Position ID of that play's result, as
+    ``play.result_id()`` writes it: what ``bgcli moves --batch`` writes for
+    a query, at about half the cost of a ``result_id()`` per play.
+
+    A result ID is the mover's 25 slots, then the opponent's. The opponent's
+    half is the same for the whole query but for the blots a play hits, so
+    it is encoded once per set of hits (the unhit one also serves the
+    position's own ID). The mover's slots above point 10 change in few plays
+    of a query: they are encoded, with the opponent's half behind them, once
+    per distinct value. What is left per play is two chunk look-ups (slots
+    1..5 and 6..10) and 12 bytes; the whole query is one base64 call.
+    """
+    opponent = int.from_bytes(bytes(position.opponent), "little")
+    theirs, their_length = _side_bits(opponent)
+    mine = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
+    blocks = [(theirs | mine << their_length).to_bytes(12, "little")]
+    append = blocks.append
+    low, chunks, mask = _LOW_CHUNK_BITS, _CHUNK_BITS, _CHUNK_MASK
+    opponents = {0: theirs}  # the opponent's bits by set of hits
+    uppers: dict[int, int] = {}  # slots 11..25 and hits (key >> 88) -> their bits, then the opponent's
+    for key in keys:
+        b0, n0 = low[key & _LOW_MASK]
+        b1, n1 = chunks[key >> 48 & mask]
+        top = key >> 88
+        upper = uppers.get(top)
+        if upper is None:
+            hits = top >> 120
+            hit = opponents.get(hits)
+            if hit is None:
+                hit = opponents[hits] = _side_bits(_hit_side(opponent, hits))[0]
+            b2, n2 = chunks[top & mask]
+            b3, n3 = chunks[top >> 40 & mask]
+            b4, n4 = chunks[top >> 80 & mask]
+            upper = uppers[top] = b2 | (b3 | (b4 | hit << n4) << n3) << n2
+        append((b0 | (b1 | upper << n1) << n0).to_bytes(12, "little"))
+    # 12 bytes are 16 base64 characters: the ID's 14, then "AA" for the zero bytes
+    text = binascii.b2a_base64(b"".join(blocks)).decode("ascii")
+    return text[:14], [text[i:i + 14] for i in range(16, 16 * len(blocks), 16)]
+
+
 _B64 = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 

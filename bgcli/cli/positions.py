@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Iterable, NamedTuple
+from operator import attrgetter
+from typing import Any, Callable, Iterable, NamedTuple
 
 import click
 
@@ -111,19 +112,92 @@ def moves_json(game, dice, style: str) -> dict:
 
 
 def moves_json_line(game, dice, style: str) -> str:
-    """``json.dumps(moves_json(...))`` plus a newline, written directly: play
-    texts and IDs hold no character that JSON escapes, and --batch spends
-    much of its time here."""
-    from bgcli.model import legal_plays
+    """``json.dumps(moves_json(...), ensure_ascii=False)`` plus a newline,
+    written directly: play texts and IDs hold no character that JSON
+    escapes, and --batch spends much of its time here."""
+    return _line_writer(style, game.match.on_roll)(game.position, dice)
+
+
+def _line_writer(style: str, side: int):
+    """The function (position, dice) -> moves_json_line for one style and
+    side on roll, made once: --batch calls it for every line."""
+    writer = _WRITERS.get((style, side))
+    if writer is None:
+        writer = _WRITERS[style, side] = _make_line_writer(style, side)
+    return writer
+
+
+def _make_line_writer(style: str, side: int):
+    from bgcli.model import legal_plays, query_ids
     from bgcli.notation import play_text
 
-    plays = legal_plays(game.position, dice)
-    plays.sort(key=_play_order)
-    side = game.match.on_roll
-    body = ", ".join(
-        f'{{"play": "{play_text(p, style, side=side)}", "position_id": "{p.result_id()}"}}' for p in plays
-    )
-    return f'{{"position_id": "{game.position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": [{body}]}}\n'
+    by_change = style in _BY_CHANGE
+    tables = _FRAGMENTS.setdefault((style, side), {})  # by dice (None: by steps)
+
+    def fragment(table: dict, name, play) -> str:
+        if _FRAGMENT_COUNT[0] >= _MAX_FRAGMENTS:
+            for by_dice in _FRAGMENTS.values():
+                for old in by_dice.values():
+                    old.clear()
+            _FRAGMENT_COUNT[0] = 0
+        _FRAGMENT_COUNT[0] += 1
+        text = table[name] = f'"}}, {{"play": "{play_text(play, style, side=side)}", "position_id": "'
+        return text
+
+    def line(position, dice) -> str:
+        plays = legal_plays(position, dice)
+        keys = sorted(map(_KEY, plays))  # the order of sorted_plays
+        own, ids = query_ids(position, keys)
+        if not plays:
+            return f'{{"position_id": "{own}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
+        if by_change:
+            high, low = dice
+            roll = (high, low) if high >= low else (low, high)
+            table = tables.get(roll)
+            if table is None:
+                table = tables[roll] = {}
+            board = int.from_bytes(bytes(position.player), "little")
+            get = table.get
+            parts: list[Any] = [get(key - board) for key in keys]
+            if None in parts:
+                by_key = {play.key: play for play in plays}
+                parts = [part or fragment(table, key - board, by_key[key]) for part, key in zip(parts, keys)]
+        else:
+            table = tables.get(None)
+            if table is None:
+                table = tables[None] = {}
+            plays.sort(key=_KEY)
+            parts = [table.get(play.steps_key()) or fragment(table, play.steps_key(), play) for play in plays]
+        # each part opens with the end of the play before it: the first one's is cut
+        n = 2 * len(parts)
+        out: list = [None] * (n + 1)
+        out[0:n:2] = parts
+        out[1:n:2] = ids
+        out[0] = f'{{"position_id": "{own}", "dice": [{dice[0]}, {dice[1]}], "plays": [{parts[0][4:]}'
+        out[n] = '"}]}\n'
+        return "".join(out)
+
+    return line
+
+
+_KEY = attrgetter("key")
+_WRITERS: dict[tuple[str, int], Callable[[Any, Any], str]] = {}
+
+# A play's JSON up to its ID, after the end of the play before it,
+# '"}, {"play": "8/5 6/5", "position_id": "', by
+# style and side, keyed by what names the text: the play's steps
+# (Play.steps_key), or in gnubg's layout (the styles of _BY_CHANGE) the dice
+# and the change the play makes to the mover's checkers with its hits
+# (Play.key minus the position's board), which is cheaper to look up. In
+# that layout the text depends on nothing else: the change fixes the
+# multiset of steps (a double's starts are found from the top point down; a
+# non-double has one way to pair starts and ends with the two dice), up to
+# the middle point of one checker's move, which the layout does not show
+# unless it hits. The same texts come back in thousands of positions.
+_BY_CHANGE = frozenset({"gnubg", "korean"})
+_FRAGMENTS: dict[tuple[str, int], dict] = {}
+_MAX_FRAGMENTS = 200_000  # in all: long batches meet many plays
+_FRAGMENT_COUNT = [0]
 
 
 def sorted_plays(plays):
@@ -192,9 +266,24 @@ def moves(words, batch, jobs, as_json, style):
 def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
     """One JSON object per input line; a bad line gets {"error": ...}. The
     status is 0, 1 when a line failed, 2 when reading stopped at a BadLine."""
+    from bgcli.model import parse_position_id
+    from bgcli.state import MatchState
+
+    json_line = _line_writer(style, MatchState().on_roll)  # a Position ID alone: the default match
     status = 0
     out = out or sys.stdout
+    write = out.write
+    fast = _FAST_LINE.fullmatch
     for number, line in enumerate(lines, first):
+        found = fast(line) if line.__class__ is str else None
+        if found is not None:  # the common line, a Position ID and dice: read here, as the words would be
+            try:
+                position = parse_position_id(found[1])
+            except InvalidPositionError:
+                pass  # the general path words the error
+            else:
+                write(json_line(position, _ROLLS[found.group(2, 3)]))
+                continue
         if isinstance(line, BadLine):
             out.write(json.dumps({"error": f"line {number}: {line.error}"}) + "\n")
             status = max(status, EXIT_UNREADABLE if line.last else EXIT_PROBLEMS)
@@ -212,6 +301,12 @@ def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
             status = max(status, EXIT_PROBLEMS)
     out.flush()
     return status
+
+
+# A batch line of a Position ID and dice (31, 3-1, "3 1"...): what
+# position_and_dice reads as that ID and roll, for a shortcut past the words.
+_FAST_LINE = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})[ \t\f\r\n]+([1-6])(?:[-,/x]?|[ \t\f\r\n]+)([1-6])[ \t\f\r\n]*")
+_ROLLS: dict[Any, tuple[int, int]] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
 
 
 def _batch_chunk(args) -> tuple[int, str]:
