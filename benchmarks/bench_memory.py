@@ -14,11 +14,9 @@ peak should stay flat as the session grows.
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
