@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import binascii
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.errors import IllegalPlayError, InvalidDiceError, InvalidPositionError
@@ -214,6 +215,7 @@ class _LowChunkBits(dict):
 
 
 _LOW_CHUNK_BITS = _LowChunkBits()
+_KEY_OF = attrgetter("_key")  # Play.key, read without the property
 _LOW_MASK = (1 << 48) - 1
 _ONE_ON_BAR = 1 << (8 * BAR)
 
@@ -232,7 +234,8 @@ def query_ids(position: Position, keys: Iterable[int]) -> tuple[str, list[str]]:
     """``position.id()`` and, for each play key of ``legal_plays(position,
     ...)`` (``Play.key``), the Position ID of that play's result, as
     ``play.result_id()`` writes it: what ``bgcli moves --batch`` writes for
-    a query, at about half the cost of a ``result_id()`` per play.
+    a query, for about a quarter less than ``id()`` and a ``result_id()``
+    per play.
 
     A result ID is the mover's 25 slots, then the opponent's. The opponent's
     half is the same for the whole query but for the blots a play hits, so
@@ -247,14 +250,15 @@ def query_ids(position: Position, keys: Iterable[int]) -> tuple[str, list[str]]:
     mine = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
     blocks = [(theirs | mine << their_length).to_bytes(12, "little")]
     append = blocks.append
-    low, chunks, mask = _LOW_CHUNK_BITS, _CHUNK_BITS, _CHUNK_MASK
+    low, low_mask, chunks, mask = _LOW_CHUNK_BITS, _LOW_MASK, _CHUNK_BITS, _CHUNK_MASK
     opponents = {0: theirs}  # the opponent's bits by set of hits
     uppers: dict[int, int] = {}  # slots 11..25 and hits (key >> 88) -> their bits, then the opponent's
+    known = uppers.get
     for key in keys:
-        b0, n0 = low[key & _LOW_MASK]
+        b0, n0 = low[key & low_mask]
         b1, n1 = chunks[key >> 48 & mask]
         top = key >> 88
-        upper = uppers.get(top)
+        upper = known(top)
         if upper is None:
             hits = top >> 120
             hit = opponents.get(hits)
@@ -268,6 +272,12 @@ def query_ids(position: Position, keys: Iterable[int]) -> tuple[str, list[str]]:
     # 12 bytes are 16 base64 characters: the ID's 14, then "AA" for the zero bytes
     text = binascii.b2a_base64(b"".join(blocks)).decode("ascii")
     return text[:14], [text[i:i + 14] for i in range(16, 16 * len(blocks), 16)]
+
+
+def sorted_keys(plays: Iterable[Play]) -> list[int]:
+    """The keys (``Play.key``) of plays from ``legal_plays``, smallest
+    first: the order bgcli lists plays in, and what ``query_ids`` takes."""
+    return sorted(map(_KEY_OF, plays))
 
 
 _B64 = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")

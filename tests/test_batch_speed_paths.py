@@ -117,6 +117,9 @@ LINE_SHAPES = [
     "4HPwATDgc/ABMA 3", "4HPwATDgc/ABMA", "4HPwATDgc/ABMA:cAkAAAAAAAAA 31", "4HPwATDgc/ABMA:cAkAAAAAAAAA",
     "4HPwATDgc/ABM@ 31", "start 31", "start 3 1", "", "   ", "4HPwATDgc/ABMA ３1",
     "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10",
+    # one position after another with several rolls: read once
+    "sOfBFQCKz8EBBg 51", "sOfBFQCKz8EBBg 66", "sOfBFQCKz8EBBg 3 1", "sOfBFQCKz8EBBh 21", "sOfBFQCKz8EBBg 21",
+    "////////////// 31", "////////////// 42", "4HPwATDgc/ABMA 42",
 ]
 
 

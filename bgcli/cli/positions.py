@@ -128,7 +128,7 @@ def _line_writer(style: str, side: int):
 
 
 def _make_line_writer(style: str, side: int):
-    from bgcli.model import legal_plays, query_ids
+    from bgcli.model import legal_plays, query_ids, sorted_keys
     from bgcli.notation import play_text
 
     by_change = style in _BY_CHANGE
@@ -146,7 +146,7 @@ def _make_line_writer(style: str, side: int):
 
     def line(position, dice) -> str:
         plays = legal_plays(position, dice)
-        keys = sorted(map(_KEY, plays))  # the order of sorted_plays
+        keys = sorted_keys(plays)  # the order of sorted_plays
         own, ids = query_ids(position, keys)
         if not plays:
             return f'{{"position_id": "{own}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
@@ -273,15 +273,18 @@ def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     status = 0
     out = out or sys.stdout
     write = out.write
-    fast = _FAST_LINE.fullmatch
+    fast = re.compile(_FAST_LINE).fullmatch
+    last_id, position = "", None  # the last line's: one position is often asked with many rolls
     for number, line in enumerate(lines, first):
         found = fast(line) if line.__class__ is str else None
         if found is not None:  # the common line, a Position ID and dice: read here, as the words would be
-            try:
-                position = parse_position_id(found[1])
-            except InvalidPositionError:
-                pass  # the general path words the error
-            else:
+            if found[1] != last_id:
+                try:
+                    position = parse_position_id(found[1])
+                except InvalidPositionError:
+                    position = None  # the general path words the error
+                last_id = found[1]
+            if position is not None:
                 write(json_line(position, _ROLLS[found.group(2, 3)]))
                 continue
         if isinstance(line, BadLine):
@@ -304,8 +307,9 @@ def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
 
 
 # A batch line of a Position ID and dice (31, 3-1, "3 1"...): what
-# position_and_dice reads as that ID and roll, for a shortcut past the words.
-_FAST_LINE = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})[ \t\f\r\n]+([1-6])(?:[-,/x]?|[ \t\f\r\n]+)([1-6])[ \t\f\r\n]*")
+# position_and_dice reads as that ID and roll, for a shortcut past the words
+# (compiled when a batch starts, not at every start-up).
+_FAST_LINE = r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})[ \t\f\r\n]+([1-6])(?:[-,/x]?|[ \t\f\r\n]+)([1-6])[ \t\f\r\n]*"
 _ROLLS: dict[Any, tuple[int, int]] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
 
 
