@@ -115,7 +115,7 @@ def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
     counts = {"files": 0, "unread": 0, "problems": 0, "bad": 0}
     status = 0
     try:
-        with closing(results):
+        with closing(results):  # type: ignore[type-var]  # a generator: closing it stops the workers
             for result in progress(results, _count(paths)):
                 if db is not None:
                     result = db.resolve(result)
