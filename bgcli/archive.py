@@ -191,34 +191,40 @@ def file_digest(path: str) -> str:
 
 
 class Job(NamedTuple):
-    """One file to audit: its path, whether a results database keeps its
-    result (and so wants its digest), and the digest of its stored result."""
+    """One file to audit: its path as given (and reported), whether a results
+    database keeps its result (and so wants its digest), the digest of its
+    stored result, and the path to open when it is not the one given (a
+    worker of a cluster opens the absolute path)."""
 
     path: str
     keep: bool = False
     known: str | None = None
+    source: str | None = None
 
 
-def audit_file(path: str, rules: Rules | None = None, known: str | None = None, keep: bool = False) -> FileResult | Unchanged:
+def audit_file(path: str, rules: Rules | None = None, known: str | None = None, keep: bool = False,
+               source: str | None = None) -> FileResult | Unchanged:
     """Audit one file (``-``: standard input); never raises for anything the
     file holds. With ``keep`` (a results database) a regular file's digest is
     taken first, and when it equals ``known``, the digest of the stored
     result, :class:`Unchanged` is returned and nothing is audited. A pipe is
-    read once, never hashed."""
+    read once, never hashed. ``source`` is opened instead of ``path`` (which
+    the result and its messages still name)."""
     digest = None
+    where = source or path
     try:
-        if keep and path != STDIN and stat.S_ISREG(os.stat(path).st_mode):
-            digest = file_digest(path)
+        if keep and where != STDIN and stat.S_ISREG(os.stat(where).st_mode):
+            digest = file_digest(where)
             if known is not None and digest == known:
                 return Unchanged(path, digest)
         found = _Problems()
-        for _ in visit_file(path, found, rules):
+        for _ in visit_file(where, found, rules):
             pass
         return FileResult(path, tuple(found.problems), found.games, None, digest)
     except OSError as exc:
         return FileResult(path, error=f"cannot read {path}: {exc.strerror or exc}")
     except BgcliError as exc:
-        return FileResult(path, error=str(exc), digest=digest)
+        return FileResult(path, error=str(exc).replace(where, path) if where != path else str(exc), digest=digest)
     except (RecursionError, MemoryError) as exc:
         why = "too deeply nested" if isinstance(exc, RecursionError) else "out of memory"
         return FileResult(path, error=f"cannot audit {path}: {why}", digest=digest)
@@ -228,7 +234,7 @@ def audit_file(path: str, rules: Rules | None = None, known: str | None = None, 
 
 def audit_batch(jobs: Sequence[Job], rules: Rules | None) -> list[FileResult | Unchanged]:
     """Audit jobs one after another: one task of a worker."""
-    return [audit_file(path, rules, known, keep) for path, keep, known in jobs]
+    return [audit_file(path, rules, known, keep, source) for path, keep, known, source in jobs]
 
 
 # --- many files, on this machine's cores ----------------------------------------------------
@@ -248,13 +254,13 @@ def audit_files(jobs: Iterable[Job], rules: Rules | None = None, workers: int = 
     jobs = iter(jobs)
     if workers <= 1:
         for job in jobs:
-            yield audit_file(job.path, rules, job.known, job.keep)
+            yield from audit_batch([job], rules)
         return
     head = list(islice(jobs, workers))
     files = sum(1 for job in head if job.path != STDIN)
     if files <= 1:
         for job in _chain(head, jobs):
-            yield audit_file(job.path, rules, job.known, job.keep)
+            yield from audit_batch([job], rules)
         return
     yield from _Pool(min(workers, files), rules).run(_chain(head, jobs))
 

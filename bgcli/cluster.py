@@ -12,6 +12,7 @@ Dask is imported only here, and this module only when ``--scheduler`` is used.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 from collections import deque
 from itertools import islice
@@ -21,7 +22,7 @@ from bgcli.archive import MAX_WORKERS, STDIN, FileResult, Job, Unchanged, audit_
 from bgcli.errors import BgcliError
 from bgcli.scoring import Rules
 
-BATCH = 16      # files per task
+BATCH = 32      # files per task
 WINDOW = 3      # tasks in flight per worker thread
 
 
@@ -49,25 +50,33 @@ class DaskAuditor:
         """``workers_wanted`` caps a local cluster's size (never more worker
         processes than files)."""
         try:
+            import dask
             from distributed import Client, LocalCluster
         except ImportError:
             raise ClusterError("--scheduler needs Dask: pip install 'bgcli[dask]'") from None
         where, count = parse_scheduler(address)
         self.cluster: Any = None
         self.client: Any = None
+        # memory flat however long the audit: Dask keeps the last 1,000 messages of each
+        # connection (every batch of paths sent), an hour of system monitor samples,
+        # 10,000 log lines and a statistical profile of every worker's code; a few are
+        # enough here, and no profile (the workers of a scheduler started apart keep theirs)
+        quiet = {"distributed.admin.low-level-log-length": 50, "distributed.admin.system-monitor.log-length": 120,
+                 "distributed.admin.log-length": 1000, "distributed.worker.profile.enabled": False}
         try:
-            if where == "local":
-                count = max(1, min(count, workers_wanted or count))
-                # worker processes inherit Ctrl-C ignored: the main process says it in one line
-                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-                try:
-                    self.cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                                                dashboard_address=None, silence_logs=logging.CRITICAL)
-                finally:
-                    signal.signal(signal.SIGINT, previous)
-                self.client = Client(self.cluster)
-            else:
-                self.client = Client(address)   # waits distributed.comm.timeouts.connect (30 s) at most
+            with dask.config.set(quiet):
+                if where == "local":
+                    count = max(1, min(count, workers_wanted or count))
+                    # worker processes inherit Ctrl-C ignored: the main process says it in one line
+                    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                    try:
+                        self.cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                                                    dashboard_address=None, silence_logs=logging.CRITICAL)
+                    finally:
+                        signal.signal(signal.SIGINT, previous)
+                    self.client = Client(self.cluster)
+                else:
+                    self.client = Client(address)   # waits distributed.comm.timeouts.connect (30 s) at most
         except (OSError, TimeoutError) as exc:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
@@ -113,7 +122,9 @@ class DaskAuditor:
     def _submit(self, task: list[Job], rules: Rules | None) -> tuple[Any, list]:
         if any(job.path == STDIN for job in task):
             return None, task
-        return self.client.submit(audit_batch, task, rules, pure=False), task
+        # a worker opens the absolute path (its working folder is its own) and reports the one given
+        sent = [job._replace(source=os.path.abspath(job.source or job.path)) for job in task]
+        return self.client.submit(audit_batch, sent, rules, pure=False), task
 
     def close(self) -> None:
         for part in (self.client, self.cluster):

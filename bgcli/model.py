@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import binascii
 from dataclasses import dataclass
+from itertools import chain
 from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
@@ -665,6 +666,18 @@ def play_from_steps(position: Position, dice: Sequence[int], moves: Sequence[tup
     applied in some order (``play_key``), reach the result of a legal play.
     The play returned has the steps as played, in an order they can be played.
     """
+    return _from_steps(position, dice, moves, True)
+
+
+def result_of_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[int, int]]) -> Position | None:
+    """``play_from_steps(position, dice, moves).result``, or None, decided the
+    same way but without building the Play: for a caller that needs only
+    where the checkers end (the audit)."""
+    return _from_steps(position, dice, moves, False)
+
+
+def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[int, int]], want_play: bool) -> Any:
+    """play_from_steps (``want_play``) or result_of_steps: the one judge of both."""
     try:
         high, low = _ROLLS[dice]
     except (KeyError, TypeError, ValueError):
@@ -689,42 +702,39 @@ def play_from_steps(position: Position, dice: Sequence[int], moves: Sequence[tup
                         raw = (s2, e2, s1, e1)
                     else:
                         raw = None
-                    if raw is not None:  # the play, its key and result, unrolled
+                    if raw is not None:  # the result (and the play, with its key), unrolled
                         me = list(player)
                         me[s1] -= 1
                         me[e1] += 1
                         me[s2] -= 1
                         me[e2] += 1
                         mine = tuple(me)
-                        play = _new(Play)
-                        play._moves = raw
-                        play._query = [position, {}]
-                        play._steps = None
+                        hits = 0
                         if h1 or h2:  # a blot hit goes to the bar (two landings on one blot hit it once)
                             hit = list(opponent)
-                            hits = 0
                             for end, held in ((e1, h1), (e2, h2)):
                                 if held and not hits & _HIT[end]:
                                     hits |= _HIT[end]
                                     hit[25 - end] = 0
                                     hit[BAR] += 1
-                            play._key = int.from_bytes(bytes(mine), "little") | hits
-                            play._result = Position(mine, tuple(hit))
+                            result = _position(mine, tuple(hit))
                         else:
-                            play._key = int.from_bytes(bytes(mine), "little")
-                            play._result = Position(mine, opponent)
-                        return play
-            else:
-                for order in (moves, moves[::-1]):
-                    for dies in ((high, low), (low, high)):
-                        after = _after_steps(player, opponent, order, dies)
-                        if after is not None:
-                            return _play_of(position, order, after)
+                            result = _position(mine, opponent)
+                        if not want_play:
+                            return result
+                        return _play(position, raw, mine, hits, result)
+            else:  # a bear-off: which die a step takes, and the order, may matter
+                for first, second in ((high, low), (low, high)):
+                    if (d1 == first or not e1 and d1 < first) and (d2 == second or not e2 and d2 < second):
+                        made = (_made(position, moves, (first, second), want_play)
+                                or _made(position, moves[::-1], (second, first), want_play))
+                        if made is not None:
+                            return made
     elif len(moves) == 4:
-        for order in (moves, sorted(moves, key=_start, reverse=True)):
-            after = _after_steps(player, opponent, order, (high, high, high, high))
-            if after is not None:
-                return _play_of(position, order, after)
+        dies = (high, high, high, high)
+        made = _made(position, moves, dies, want_play) or _made(position, sorted(moves, key=_start, reverse=True), dies, want_play)
+        if made is not None:
+            return made
     key = play_key(position, moves)
     if key is None:  # in an order that can be made, if there is one
         key = play_key(position, sorted(moves, key=_start, reverse=True))
@@ -732,7 +742,7 @@ def play_from_steps(position: Position, dice: Sequence[int], moves: Sequence[tup
             return None
     for play in legal_plays(position, (high, low)):
         if play._key == key:
-            return play
+            return play if want_play else play.result
     return None
 
 
@@ -751,49 +761,64 @@ def _checked_dice(dice: Any) -> tuple[int, int]:
     raise InvalidDiceError(f"invalid dice {dice!r}: expected two numbers from 1 to 6")
 
 
-def _after_steps(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tuple[int, int]],
-                 dies: Sequence[int]) -> list[int] | None:
-    """The mover's checkers after ``moves``, made in this order with these
-    dice, one each, under every rule of a step (see :class:`Board`); None
-    when a step may not be made."""
-    me = list(player)
+_new = object.__new__
+_flat = chain.from_iterable
+_SET_PLAYER, _SET_OPPONENT = vars(Position)["player"].__set__, vars(Position)["opponent"].__set__
+
+
+def _position(player: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+    """``Position(player, opponent)`` at half the cost, for the audit's hot
+    path: the frozen dataclass's __init__ sets each field through
+    ``object.__setattr__``; this sets the two slots directly."""
+    position = _new(Position)
+    _SET_PLAYER(position, player)
+    _SET_OPPONENT(position, opponent)
+    return position
+
+
+def _made(position: Position, moves: Sequence[tuple[int, int]], dies: Sequence[int], want_play: bool) -> Any:
+    """The play (``want_play``) or its result, of ``moves`` made in this order
+    with these dice, one each, under every rule of a step (see
+    :class:`Board`), or None when a step may not be made."""
+    opponent = position.opponent
+    me = list(position.player)
+    hits = 0
+    hit = None
     for (start, end), die in zip(moves, dies):
         if not 0 < start <= BAR or not me[start] or (me[BAR] and start != BAR):
             return None
         if end > 0:
-            if start - end != die or opponent[25 - end] >= 2:
+            if start - end != die:
                 return None
+            held = opponent[25 - end]
+            if held:
+                if held >= 2:
+                    return None
+                if not hits & _HIT[end]:  # a blot hit goes to the bar (once)
+                    hits |= _HIT[end]
+                    if hit is None:
+                        hit = list(opponent)
+                    hit[25 - end] = 0
+                    hit[BAR] += 1
         elif end < 0 or any(me[7:26]):
             return None  # bearing off needs every checker home
         elif start != die and (start > die or any(me[start + 1:7])):
             return None  # a larger die bears off from the highest point only
         me[start] -= 1
         me[end] += 1
-    return me
+    mine = tuple(me)
+    result = _position(mine, tuple(hit) if hit is not None else opponent)
+    return _play(position, tuple(_flat(moves)), mine, hits, result) if want_play else result
 
 
-_new = object.__new__
-
-
-def _play_of(position: Position, moves: Sequence[tuple[int, int]], after: list[int]) -> Play:
-    """The Play of ``moves``, found legal, that leave the mover's checkers as ``after``."""
-    opponent = position.opponent
-    hits = 0
-    hit = None
-    for _, end in moves:
-        if end and opponent[25 - end] == 1 and not hits & _HIT[end]:
-            hits |= _HIT[end]
-            if hit is None:
-                hit = list(opponent)
-            hit[25 - end] = 0
-            hit[BAR] += 1
-    mine = tuple(after)
+def _play(position: Position, raw: tuple[int, ...], mine: tuple[int, ...], hits: int, result: Position) -> Play:
+    """A Play as legal_plays makes them (key, raw pairs, the query), with its result."""
     play = _new(Play)
     play._key = int.from_bytes(bytes(mine), "little") | hits
-    play._moves = (*moves[0], *moves[1]) if len(moves) == 2 else tuple(p for move in moves for p in move)
+    play._moves = raw
     play._query = [position, {}]
     play._steps = None
-    play._result = Position(mine, tuple(hit) if hit is not None else opponent)
+    play._result = result
     return play
 
 

@@ -4,7 +4,7 @@
   rows of remembered cells split without the regular expression) equals
   ``_place(_fast_row(...))``, with the cache empty and full, over every row of
   the corpus and generated rows; whole files read the same with the fast
-  ``_Reader.row`` and without it; cube and result cells are read without the
+  row path and without it; cube and result cells are read without the
   grammar;
 - plays: written pairs that cover several dice are split into die steps so
   that check_play judges them without listing the legal plays, and the replay
@@ -95,7 +95,12 @@ def test_files_read_the_same_without_the_fast_row(monkeypatch):
     files = match_files()
     fast = {path: read_all(path) for path in files}
     assert sum(isinstance(records, list) for records in fast.values()) > 100
-    monkeypatch.setattr(mat._Reader, "row", lambda self, number, text: False)
+    # the one-pass rows against the regular expression and _place
+    monkeypatch.setattr(mat, "_fast_actions", slow_actions)
+    for path in files:
+        assert read_all(path) == fast[path], path
+    # every row through _Reader.feed and the grammar
+    monkeypatch.setattr(mat, "_fast_actions", lambda text, number: None)
     for path in files:
         assert read_all(path) == fast[path], path
 

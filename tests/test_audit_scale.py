@@ -119,6 +119,32 @@ def test_a_local_dask_cluster_gives_what_one_process_gives(tmp_path):
 
 
 @needs_dask
+def test_a_scheduler_and_workers_started_apart_read_the_files_themselves(tmp_path):
+    """As on other machines: `dask scheduler` and `dask worker` started on
+    their own, in another working folder; the paths given are relative."""
+    port = 18700 + os.getpid() % 1000
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    elsewhere = dict(cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen([*dask, "--port", str(port), "--dashboard-address", ":0"], **elsewhere)
+    workers = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
+                                "--nworkers", "2", "--nthreads", "1"], **elsewhere)
+    try:
+        root = Path(__file__).resolve().parents[1]
+        files = [str(path.relative_to(root)) for path in [*selfplay(4), *flawed(4)]] + ["samples/perft.txt", "missing.mat"]
+        local = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", *files], cwd=root, capture_output=True,
+                               text=True, timeout=300)
+        remote = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", "--scheduler", f"tcp://127.0.0.1:{port}",
+                                 *files], cwd=root, capture_output=True, text=True, timeout=300)
+        assert local.returncode == 2 and local.stdout.count("\n") == len(files)
+        assert (remote.stdout, remote.stderr, remote.returncode) == (local.stdout, local.stderr, local.returncode)
+    finally:
+        workers.terminate()
+        scheduler.terminate()
+        workers.wait(60)
+        scheduler.wait(60)
+
+
+@needs_dask
 def test_the_cluster_has_a_scheduler_and_two_worker_processes():
     from bgcli.cluster import DaskAuditor
 

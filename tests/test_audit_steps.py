@@ -1,7 +1,8 @@
-"""model.play_from_steps, the audit's judge of a recorded play, against
-legal_plays: it must return a play exactly when the moves reach the result of
-a legal play, over gnubg's oracle sample and random positions, and must not
-list the legal plays for a play that uses every die."""
+"""model.play_from_steps (and result_of_steps, its result alone), the audit's
+judge of a recorded play, against legal_plays: it must return a play exactly
+when the moves reach the result of a legal play, over gnubg's oracle sample
+and random positions, and must not list the legal plays for a play that uses
+every die."""
 from __future__ import annotations
 
 import itertools
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 import bgcli.model as model
 from bgcli.errors import InvalidDiceError
-from bgcli.model import BAR, Position, legal_plays, play_from_steps, play_key
+from bgcli.model import BAR, Position, legal_plays, play_from_steps, play_key, result_of_steps
 from test_legal import positions
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
@@ -53,6 +54,7 @@ def check(position: Position, dice, moves) -> None:
     got = play_from_steps(position, dice, moves)
     want = reaches_a_legal_play(position, dice, moves)
     assert (got is None) == (want is None), (position.id(), dice, moves, got)
+    assert result_of_steps(position, dice, moves) == (got.result if got is not None else None)
     if got is not None:
         assert got.key == want
         assert got.result == next(p for p in legal_plays(position, dice) if p.key == want).result
@@ -64,6 +66,7 @@ def test_every_legal_play_of_the_oracle_sample_is_itself():
             moves = [(step.start, step.end) for step in play.steps]
             got = play_from_steps(position, dice, moves)
             assert got == play and got.key == play.key and got.result_id() == play.result_id(), (position.id(), dice, play)
+            assert result_of_steps(position, dice, moves) == play.result
 
 
 def test_random_moves_in_the_oracle_sample():
@@ -100,6 +103,7 @@ def test_a_play_of_every_die_needs_no_list_of_legal_plays(monkeypatch):
 
     monkeypatch.setattr(model, "legal_plays", refused)
     assert [play_from_steps(*case).result_id() for case in cases] == wanted
+    assert [result_of_steps(*case).swap().id() for case in cases] == wanted
     # what the rules refuse is then looked up (and not found)
     monkeypatch.setattr(model, "legal_plays", lambda *args: [])
     assert play_from_steps(bar, (4, 3), [(13, 9), (13, 10)]) is None      # a checker left on the bar

@@ -118,7 +118,6 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     as the game's last line is read, a MatchEnd; so a replay can start before
     a match (a 20,000-game money session) is read whole, and holds one game."""
     reader = _Reader(path)
-    row = reader.row
     for number, line in enumerate(lines, 1):
         if isinstance(line, bytes):
             raw = line
@@ -129,8 +128,14 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
         line = line.rstrip("\r\n")
-        if not row(number, line):
-            yield from reader.feed(number, line)
+        if reader.game is not None and not reader.expect_score and not reader.pending:
+            # the common case first, for speed: a move row (or a blank line) inside a game
+            actions = _fast_actions(line, number)
+            if actions is not None:
+                if actions:
+                    reader.game["actions"].extend(actions)
+                continue
+        yield from reader.feed(number, line)
     yield from reader.finish()
 
 
@@ -514,19 +519,6 @@ class _Reader:
         self.pending: list[tuple[int, str, tuple[str, str] | None]] = []
         self.preamble: list[tuple[int, str]] = []   # unreadable lines before the first match
         self.found_any = False
-
-    def row(self, number: int, text: str) -> bool:
-        """The common case first, for speed: a move row (or a blank line)
-        inside a game, read by the fast path; False for anything else, which
-        ``feed`` then reads."""
-        if self.game is None or self.expect_score or self.pending:
-            return False
-        actions = _fast_actions(text, number)
-        if actions is None:
-            return False
-        if actions:
-            self.game["actions"].extend(actions)
-        return True
 
     def feed(self, number: int, text: str) -> Iterator[MatchPart]:
         if self.game is not None and not self.expect_score and not self.pending and _ROW_START.match(text):

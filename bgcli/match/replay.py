@@ -53,6 +53,7 @@ from bgcli.model import (
     die_for,
     legal_plays,
     play_from_steps,
+    result_of_steps,
     roll_dice,
 )
 from bgcli.notation import apply_written, numbered_text, parse_play, parse_play_text, play_text
@@ -836,16 +837,24 @@ class GameReplay:
     # --- judging a recorded play ---------------------------------------------------
     def check_play(self, action: Action, before: Position, dice: tuple[int, int], text: str,
                    want_text: bool) -> tuple[Position | None, str, Play | None]:
-        """Judge a recorded play: (position after or None, text to show, legal play or None)."""
+        """Judge a recorded play: (position after or None, text to show, the
+        legal play or None). Without ``want_text`` (no events: the audit) a
+        legal play's text and Play are not made: the text is the recorded
+        one and the play None."""
         if text:
             # Fast path: the written pairs, one die each, judged by the model
-            # step by step (play_from_steps lists the legal plays only when a
-            # play uses fewer dice). Anything else takes the full parser.
+            # step by step (it lists the legal plays only when a play uses
+            # fewer dice). Anything else takes the full parser.
             moves = _die_steps(before, dice, text)
             if moves is not None:
-                play = play_from_steps(before, dice, moves)
-                if play is not None:
-                    return play.result, (play_text(play) if want_text else text), play
+                if not want_text:
+                    after = result_of_steps(before, dice, moves)
+                    if after is not None:
+                        return after, text, None
+                else:
+                    play = play_from_steps(before, dice, moves)
+                    if play is not None:
+                        return play.result, play_text(play), play
         if not text:
             plays = legal_plays(before, dice)
             if plays:
