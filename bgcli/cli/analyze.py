@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import click
 
 from bgcli.cli.common import EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, cli, emit, json_option, read_position
+# batch lines are read as `moves --batch` reads them
+from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines  # noqa: F401  (MAX_LINE: part of this module's API)
 from bgcli.errors import BgcliError
 
 _WIDE = 17  # the label column of the text output
@@ -68,38 +70,6 @@ def analyze_line(text: str) -> str:
     return json.dumps(analyze(read_position(text)).to_json(), ensure_ascii=False) + "\n"
 
 
-MAX_LINE = 1 << 20  # bytes in one line of a batch
-
-
-class BadLine(str):
-    """A batch line that is not text: its text is the error; ``last`` when
-    reading stopped there (a line too long to read)."""
-
-    last = False
-
-
-def batch_lines(stream) -> Iterator[str]:
-    """The lines of a binary stream, split on ``\\n`` only (a ``\\r`` before it
-    dropped), read as UTF-8; a line that is not UTF-8 is a BadLine in its
-    place, and one longer than MAX_LINE bytes a BadLine that ends the input
-    (which may be endless, as /dev/zero)."""
-    while True:
-        line = stream.readline(MAX_LINE + 1)
-        if not line:
-            return
-        if len(line) > MAX_LINE and not (len(line) == MAX_LINE + 1 and line.endswith(b"\n")):
-            bad = BadLine(f"longer than {MAX_LINE:,} bytes; the rest of the input is not read")
-            bad.last = True
-            yield bad
-            return
-        line = line[:-1] if line.endswith(b"\n") else line
-        line = line[:-1] if line.endswith(b"\r") else line
-        try:
-            yield line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield BadLine(f"not UTF-8 text (byte {exc.start + 1} of the line)")
-
-
 def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
     """One JSON object per input line, in order; a bad line gets {"error": ...}
     (exit status 1), and a line too long to read ends the batch (status 2)."""
@@ -109,7 +79,7 @@ def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
         try:
             if isinstance(line, BadLine):
                 status = max(status, EXIT_UNREADABLE if line.last else EXIT_PROBLEMS)
-                raise BgcliError(str(line))
+                raise BgcliError(line.error)
             line = line.strip()
             if not line:
                 raise BgcliError("empty line")
