@@ -71,7 +71,7 @@ class DaskAuditor:
                     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
                     try:
                         self.cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
-                                                    dashboard_address=None, silence_logs=logging.CRITICAL)
+                                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
                     finally:
                         signal.signal(signal.SIGINT, previous)
                     self.client = Client(self.cluster)
