@@ -399,11 +399,21 @@ def rules_key(rules: Rules | None) -> str:
 class ResultsDB:
     """The audit results of an archive in SQLite (see the module docstring)."""
 
-    def __init__(self, path: str, rules: Rules | None = None):
+    def __init__(self, path: str, rules: Rules | None = None, create: bool = True):
+        """Open (or, with ``create``, make) the database at ``path``; a file
+        that is not one, or an SQLite database of something else, is refused
+        untouched (DatabaseError)."""
         self.path = path
         self.key = rules_key(rules)
+        if not create and not os.path.isfile(path):
+            raise DatabaseError(f"no results database {path}")
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+            tables = {name for name, in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            made_by = self.db.execute("SELECT value FROM meta WHERE key = 'made by'").fetchone() if "meta" in tables else None
+            if tables and made_by != ("bgcli audit",):
+                self.db.close()
+                raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's audit results")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -431,14 +441,20 @@ class ResultsDB:
         digest of its stored result if it was audited under the same rules."""
         if path == STDIN:
             return Job(path)
-        row = self.db.execute("SELECT digest FROM files WHERE path = ? AND rules = ?", (path, self.key)).fetchone()
-        return Job(path, True, row[0] if row else None)
+        row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (path, self.key))[:1]
+        return Job(path, True, row[0][0] if row else None)
+
+    def _read(self, sql: str, values: tuple = ()) -> list:
+        try:
+            return self.db.execute(sql, values).fetchall()
+        except sqlite3.Error as exc:
+            raise DatabaseError(f"cannot read the results database {self.path}: {exc}") from None
 
     def stored(self, path: str) -> FileResult:
         """The stored result of ``path``, as the audit gave it."""
-        games, error, digest = self.db.execute("SELECT games, error, digest FROM files WHERE path = ?", (path,)).fetchone()
-        rows = self.db.execute("SELECT line, match, game, move, player, kind, message FROM problems WHERE path = ? "
-                               "ORDER BY seq", (path,))
+        (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (path,))
+        rows = self._read("SELECT line, match, game, move, player, kind, message FROM problems WHERE path = ? "
+                          "ORDER BY seq", (path,))
         problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": player, "kind": kind,
                           "message": message} for line, match, game, move, player, kind, message in rows)
         return FileResult(path, problems, games, error, digest)
@@ -448,9 +464,15 @@ class ResultsDB:
         be read at all, or standard input, is not kept: it is audited again)."""
         if result.digest is None or result.path == STDIN:
             return
-        if self.run is None:
-            self.run = self.db.execute("INSERT INTO runs (version, rules) VALUES (?, ?)",
-                                       (__version__, self.key)).lastrowid
+        try:
+            if self.run is None:
+                self.run = self.db.execute("INSERT INTO runs (version, rules) VALUES (?, ?)",
+                                           (__version__, self.key)).lastrowid
+            self._store(result)
+        except sqlite3.Error as exc:
+            raise DatabaseError(f"cannot write to the results database {self.path}: {exc}") from None
+
+    def _store(self, result: FileResult) -> None:
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -476,9 +498,9 @@ class ResultsDB:
     def totals(self) -> dict:
         """Totals over every stored file: files (clean, with problems,
         unreadable), games, problems and problems by kind."""
-        files, games, unreadable, problems, with_problems = self.db.execute(
+        (files, games, unreadable, problems, with_problems), = self._read(
             "SELECT count(*), coalesce(sum(games), 0), count(error), coalesce(sum(problems), 0), "
-            "coalesce(sum(problems > 0), 0) FROM files").fetchone()
-        kinds = dict(self.db.execute("SELECT kind, count(*) FROM problems GROUP BY kind ORDER BY count(*) DESC, kind"))
+            "coalesce(sum(problems > 0), 0) FROM files")
+        kinds = dict(self._read("SELECT kind, count(*) FROM problems GROUP BY kind ORDER BY count(*) DESC, kind"))
         return {"files": files, "clean": files - unreadable - with_problems, "with_problems": with_problems,
                 "unreadable": unreadable, "games": games, "problems": problems, "by_kind": kinds}

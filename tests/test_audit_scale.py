@@ -180,6 +180,40 @@ def test_a_missing_dask_or_a_bad_scheduler_is_one_line(tmp_path):
         assert far.returncode == 2 and far.stderr.startswith("Error: cannot reach") and len(far.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize("spread", [[], ["--jobs", "2"], pytest.param(["--scheduler", "local:2"], marks=needs_dask)],
+                         ids=["one process", "jobs", "dask"])
+def test_a_progress_bar_on_a_terminal(tmp_path, spread):
+    import pty
+
+    folder = archive_folder(tmp_path)
+    master, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "bgcli", "audit", "--json", *spread, str(folder)],
+                               stdout=subprocess.PIPE, stderr=terminal)
+    os.close(terminal)
+    shown = bytearray()
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:   # the terminal's other end closed
+                return
+            if not chunk:
+                return
+            shown.extend(chunk)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        out, _ = process.communicate(timeout=300)
+    finally:
+        process.kill()
+        reader.join(60)
+        os.close(master)
+    assert b"auditing" in shown and b"100%" in shown
+    assert out.decode() == bgcli("audit", "--json", folder).stdout
+
+
 # --- folders, globs, standard input -------------------------------------------------------
 
 
@@ -377,6 +411,31 @@ def test_database_usage_errors(tmp_path):
     assert run.returncode == 2 and run.stderr.startswith("Error: cannot use") and len(run.stderr.splitlines()) == 1
     nowhere = bgcli("audit", "--db", tmp_path / "no" / "such" / "folder.sqlite", good)
     assert nowhere.returncode == 2 and len(nowhere.stderr.splitlines()) == 1
+
+
+def test_the_database_is_bgcli_s_or_left_alone(tmp_path, monkeypatch):
+    good = selfplay(1)[0]
+    missing = tmp_path / "none.sqlite"
+    report = bgcli("audit", "--db", missing, "--report")
+    assert report.returncode == 2 and report.stderr == f"Error: no results database {missing}\n" and not missing.exists()
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as connection:
+        connection.execute("CREATE TABLE mine (x)")
+    before = other.read_bytes()
+    run = bgcli("audit", "--db", other, good)
+    assert run.returncode == 2 and "an SQLite database of something else" in run.stderr and len(run.stderr.splitlines()) == 1
+    assert other.read_bytes() == before
+    # a database that cannot be written (a full disk, a lock held too long): one line, exit 2
+    import sqlite3 as sql
+
+    def full(self, result):
+        raise sql.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(ResultsDB, "_store", full)
+    result = CliRunner().invoke(cli, ["audit", "--db", str(tmp_path / "full.sqlite"), str(good)])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == (f"Error: cannot write to the results database {tmp_path / 'full.sqlite'}: "
+                                              "database or disk is full")
 
 
 def test_a_killed_audit_resumes_with_nothing_lost_or_counted_twice(tmp_path):

@@ -72,13 +72,15 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
         raise click.UsageError("--jobs and --scheduler cannot be used together")
     rules = rules_from(**rule_args)
     try:
-        db = ResultsDB(db_path, rules) if db_path else None
+        db = ResultsDB(db_path, rules, create=not report) if db_path else None
     except DatabaseError as exc:
         raise Unreadable(str(exc)) from None
     try:
         if report:
             sys.exit(_report(db, as_json))
         sys.exit(_audit(paths, rules, as_json, jobs, scheduler, db))
+    except DatabaseError as exc:   # locked, full disk: one line, and what is stored stays
+        raise Unreadable(str(exc)) from None
     finally:
         if db is not None:
             db.close()
