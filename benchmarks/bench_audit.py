@@ -1,7 +1,7 @@
 """Audit throughput and memory, side by side in one run.
 
     python benchmarks/bench_audit.py                       # games/s: in one process, --jobs 2, a local Dask cluster
-    python benchmarks/bench_audit.py --compare /tmp/old    # and another checkout of bgcli, taking turns
+    python benchmarks/bench_audit.py --compare ../bgcli-before    # and another checkout of bgcli, taking turns
     python benchmarks/bench_audit.py --archive 100000      # a synthetic archive of 10k, 50k and 100k files
     python benchmarks/bench_audit.py --big 100             # peak memory auditing one 100 MB file
     python benchmarks/bench_audit.py --profile             # cProfile of one pass in one process

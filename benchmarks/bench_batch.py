@@ -2,7 +2,7 @@
 
     python benchmarks/bench_batch.py                      # 10 copies of the oracle queries, 5 rounds
     python benchmarks/bench_batch.py --copies 1           # the 2,892 queries once: start-up weighs most
-    python benchmarks/bench_batch.py --compare /tmp/old   # and another checkout of bgcli, taking turns
+    python benchmarks/bench_batch.py --compare ../bgcli-before   # and another checkout of bgcli, taking turns
     python benchmarks/bench_batch.py --gym DIR            # gym-backgammon already unpacked in DIR
 
 The queries are every position and roll of GNU Backgammon's oracle sample
