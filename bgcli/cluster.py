@@ -15,7 +15,6 @@ import logging
 import os
 import signal
 from collections import deque
-from itertools import islice
 from typing import Any, Iterator
 
 from bgcli.archive import MAX_WORKERS, STDIN, FileResult, Job, Unchanged, audit_batch
@@ -40,6 +39,24 @@ def parse_scheduler(address: str) -> tuple[str, int]:
     if not address.strip():
         raise ValueError("the scheduler address is empty")
     return address, 0
+
+
+def _batches(jobs: Iterator[Job]) -> Iterator[list[Job]]:
+    """Jobs in batches of BATCH; standard input alone in its own (it is read here)."""
+    batch: list[Job] = []
+    for job in jobs:
+        if job.path == STDIN:
+            if batch:
+                yield batch
+            yield [job]
+            batch = []
+            continue
+        batch.append(job)
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 class DaskAuditor:
@@ -94,10 +111,11 @@ class DaskAuditor:
         jobs = iter(jobs)
         pending: deque = deque()   # (future or None, jobs of the task)
         window = WINDOW * self.threads()
+        tasks = _batches(jobs)
         while True:
             while len(pending) < window:
-                task = list(islice(jobs, BATCH))
-                if not task:
+                task = next(tasks, None)
+                if task is None:
                     break
                 pending.append(self._submit(task, rules))
             if not pending:
@@ -120,7 +138,7 @@ class DaskAuditor:
             yield from results
 
     def _submit(self, task: list[Job], rules: Rules | None) -> tuple[Any, list]:
-        if any(job.path == STDIN for job in task):
+        if task[0].path == STDIN:
             return None, task
         # a worker opens the absolute path (its working folder is its own) and reports the one given
         sent = [job._replace(source=os.path.abspath(job.source or job.path)) for job in task]

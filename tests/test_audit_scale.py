@@ -482,3 +482,13 @@ def test_results_database_api(tmp_path):
         assert unchanged == archive.Unchanged(path, result.digest)
         assert db.resolve(unchanged) == result
         assert db.job("-") == Job("-")
+
+
+def test_cluster_batches_keep_standard_input_apart():
+    from bgcli import cluster
+
+    jobs = [Job(f"{n}.mat") for n in range(cluster.BATCH + 10)]
+    jobs.insert(5, Job("-"))
+    batches = list(cluster._batches(iter(jobs)))
+    assert [len(b) for b in batches] == [5, 1, cluster.BATCH, 5]
+    assert batches[1] == [Job("-")] and [job for b in batches for job in b] == jobs
