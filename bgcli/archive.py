@@ -287,7 +287,9 @@ class _Pool:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+        # fork where there is one: a worker starts at once, with everything imported
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
                                    initializer=_ignore_interrupts)
 
     def run(self, jobs: Iterator[Job]) -> Iterator[FileResult | Unchanged]:
