@@ -264,3 +264,11 @@ def test_batch_on_two_cores_keeps_the_order(tmp_path):
         assert run_batch_parallel(lines, "gnubg", jobs=2, chunk=3) == 1
     assert two.getvalue() == one.getvalue()
     assert '"error": "line 2: ' in two.getvalue() and '"error": "line 35: ' in two.getvalue()
+
+
+@pytest.mark.parametrize("command", [["moves", "--batch", "-"], ["analyze", "--batch", "-"]], ids=" ".join)
+def test_jobs_is_checked_for_every_batch(run, command):
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(cli, [*command, "--jobs", "99999999999999999999"], input="")
+    assert result.exit_code == 2 and "--jobs" in result.output

@@ -11,7 +11,9 @@ from typing import Iterable
 
 import click
 
-from bgcli.cli.common import EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, cli, emit, json_option, read_position
+from bgcli.cli.common import (
+    EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, cli, emit, jobs_option, json_option, read_position, run_in_chunks,
+)
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines  # noqa: F401  (MAX_LINE: part of this module's API)
 from bgcli.errors import BgcliError
@@ -100,43 +102,20 @@ def _chunk(args) -> tuple[int, str]:
 
 
 def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int:
-    """run_batch on ``jobs`` processes, a few chunks ahead at most, the output
-    in the input's order. The bear-off table is loaded first, so that the
-    workers share it instead of each building it."""
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-    from itertools import islice
-
+    """run_batch on up to ``jobs`` processes, the output in the input's order
+    (see common.run_in_chunks). The bear-off table is loaded first, so that
+    the workers share it instead of each building it."""
     from bgcli.bearoff import table
 
     table()
-    status = 0
-    lines = iter(lines)
-    first = 1
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque = deque()
-        while True:
-            while len(pending) < 2 * jobs:
-                block = list(islice(lines, chunk))
-                if not block:
-                    break
-                pending.append(pool.submit(_chunk, (block, first)))
-                first += len(block)
-            if not pending:
-                break
-            code, text = pending.popleft().result()
-            sys.stdout.write(text)
-            status = max(status, code)
-    sys.stdout.flush()
-    return status
+    return run_in_chunks(lines, jobs, chunk, _chunk, run_batch)
 
 
 @cli.command()
 @click.argument("words", nargs=-1, metavar="POSITION")
 @click.option("--batch", type=click.File("rb"), metavar="FILE",
               help="Read one position per line from FILE (- for standard input); write one JSON object per line.")
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
-              help="With --batch: work on N cores (the output keeps the input's order).")
+@jobs_option("With --batch: work on N processes; the output keeps the input's order")
 @json_option
 def analyze(words, batch, jobs, as_json):
     """Analyse POSITION: pip, Keith and Thorp counts, its class, the rolls

@@ -209,6 +209,47 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def run_in_chunks(lines, jobs: int, chunk: int, work, serial) -> int:
+    """Lines of a batch on up to ``jobs`` processes: the input is cut into
+    chunks of ``chunk`` lines, a few chunks ahead at most (standard input may
+    be endless), ``work((block, first line number))`` returns ``(status,
+    text)`` for each in a worker, and the texts are written in the input's
+    order. No more processes start than there are chunks: with one chunk,
+    ``serial(block)`` runs here. On Ctrl-C or a closed output the chunks not
+    started are dropped. Returns the worst status."""
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from itertools import chain, islice
+
+    lines = iter(lines)
+    blocks = iter(lambda: list(islice(lines, chunk)), [])
+    ahead = list(islice(blocks, jobs))
+    if len(ahead) <= 1:
+        return serial(ahead[0] if ahead else [])
+    workers = len(ahead)
+    blocks = chain(ahead, blocks)
+    status = 0
+    first = 1
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
+    try:
+        pending: deque = deque()
+        while True:
+            for block in islice(blocks, 2 * workers - len(pending)):
+                pending.append(pool.submit(work, (block, first)))
+                first += len(block)
+            if not pending:
+                break
+            code, text = pending.popleft().result()
+            sys.stdout.write(text)
+            status = max(status, code)
+        sys.stdout.flush()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return status
+
+
 def jobs_option(help: str):
     """``--jobs N``/``-j N``, checked: 1 to MAX_JOBS."""
     return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True, metavar="N",

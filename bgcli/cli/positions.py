@@ -1,6 +1,7 @@
 """Commands on positions: moves, check, convert, show."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -10,8 +11,9 @@ from typing import Any, Callable, Iterable, NamedTuple
 import click
 
 from bgcli.cli.common import (
+    run_in_chunks,
     EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
-    ignore_interrupts, jobs_option, json_option, output_option, read_position, split_position_and_dice,
+    jobs_option, json_option, output_option, read_position, split_position_and_dice,
     style_option, write_output,
 )
 from bgcli.errors import BgcliError, InvalidDiceError, InvalidPositionError
@@ -316,48 +318,21 @@ _ROLLS: dict[Any, tuple[int, int]] = {(str(a), str(b)): (max(a, b), min(a, b)) f
 def _batch_chunk(args) -> tuple[int, str]:
     import io
 
-    lines, style, first = args
+    lines, first, style = args
     out = io.StringIO()
     return run_batch(lines, style, first, out), out.getvalue()
 
 
 def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, chunk: int = 2000) -> int:
-    """run_batch on up to ``jobs`` processes: the input is cut into chunks, a
-    few chunks ahead at most (standard input may be endless), and the output
-    is written in the input's order. No more processes start than there are
-    chunks (none for one chunk); on Ctrl-C or a closed output the chunks not
-    started are dropped."""
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
-    from itertools import chain, islice
+    """run_batch on up to ``jobs`` processes, the output in the input's order
+    (see common.run_in_chunks)."""
+    return run_in_chunks(lines, jobs, chunk, functools.partial(_style_chunk, style=style),
+                         lambda block: run_batch(block, style))
 
-    lines = iter(lines)
-    blocks = iter(lambda: list(islice(lines, chunk)), [])
-    ahead = list(islice(blocks, jobs))
-    if len(ahead) <= 1:
-        return run_batch(ahead[0] if ahead else [], style)
-    workers = len(ahead)
-    blocks = chain(ahead, blocks)
-    status = 0
-    first = 1
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
-    try:
-        pending: deque = deque()
-        while True:
-            for block in islice(blocks, 2 * workers - len(pending)):
-                pending.append(pool.submit(_batch_chunk, (block, style, first)))
-                first += len(block)
-            if not pending:
-                break
-            code, text = pending.popleft().result()
-            sys.stdout.write(text)
-            status = max(status, code)
-        sys.stdout.flush()
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return status
+
+def _style_chunk(args, style: str) -> tuple[int, str]:
+    block, first = args
+    return _batch_chunk((block, first, style))
 
 
 # --- check ------------------------------------------------------------------
