@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bgcli import bearoff  # noqa: E402
-from bgcli.analysis import analyze  # noqa: E402
-from bgcli.model import Position  # noqa: E402
+from bgcli.analysis import bearoff  # noqa: E402
+from bgcli.analysis.counts import analyze  # noqa: E402
+from bgcli.core.model import Position  # noqa: E402
 
 COUNTS = ROOT / "tests" / "data" / "analysis" / "counts.jsonl"
 

@@ -10,7 +10,7 @@ Games per second, every rule checked (the play of every roll, the cube, the
 results, the scores), over the self-play matches of tests/data/oracle/selfplay:
 
 - in one process, the library call that ``bgcli audit`` makes for each file
-  (bgcli.archive.audit_file), in a fresh interpreter after the imports: the
+  (bgcli.scale.archive.audit_file), in a fresh interpreter after the imports: the
   first pass, and the best of the passes after it (warm: the caches of play
   texts and cells, and the interpreter's own specialisation, filled);
   each root (this checkout, and ``--compare``'s) in its own process, taking
@@ -50,9 +50,9 @@ GAME = re.compile(r"^ *Game [0-9]+ *$", re.M)
 IN_PROCESS = r'''
 import glob, sys, time
 sys.path.insert(0, sys.argv[1])
-import bgcli.archive, bgcli.notation
-from bgcli.archive import audit_file
-from bgcli.scoring import Rules
+import bgcli.scale.archive, bgcli.core.notation
+from bgcli.scale.archive import audit_file
+from bgcli.core.scoring import Rules
 paths = sorted(glob.glob(sys.argv[2] + "/*.mat"))
 rules = {p: Rules(jacoby="money" in p) for p in paths}
 times = []
@@ -64,9 +64,9 @@ for _ in range(int(sys.argv[3])):
         sys.exit(f"the audit failed: {[r.error for r in results if r.error][:1]}")
 print(times[0], min(times[1:]))
 '''
-IN_PROCESS_OLD = IN_PROCESS.replace("import bgcli.archive, bgcli.notation\nfrom bgcli.archive import audit_file", """\
-import bgcli.match.files, bgcli.notation
-from bgcli.match.files import replay_file
+IN_PROCESS_OLD = IN_PROCESS.replace("import bgcli.scale.archive, bgcli.core.notation\nfrom bgcli.scale.archive import audit_file", """\
+import bgcli.formats.files, bgcli.core.notation
+from bgcli.formats.files import replay_file
 def audit_file(path, rules):
     return [p.as_dict() for m in replay_file(path, rules, keep_events=False) for p in m.problems]""")
 
@@ -248,8 +248,8 @@ def profile() -> None:
     import pstats
 
     sys.path.insert(0, str(ROOT))
-    from bgcli.archive import audit_file
-    from bgcli.scoring import Rules
+    from bgcli.scale.archive import audit_file
+    from bgcli.core.scoring import Rules
 
     paths = sorted(str(p) for p in SELFPLAY.glob("*.mat"))
     for path in paths:   # warm

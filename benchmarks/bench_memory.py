@@ -26,7 +26,7 @@ SOURCE = ROOT / "tests" / "data" / "oracle" / "selfplay" / "sp05007_money.mat"
 def one_game() -> tuple[str, int, int]:
     """The rows of game 1, the winner's column and the points it won."""
     sys.path.insert(0, str(ROOT))
-    from bgcli.match.files import replay_file
+    from bgcli.formats.files import replay_file
 
     text = SOURCE.read_text(encoding="utf-8")
     game = text.split(" Game 1\n", 1)[1].split("\n Game 2\n", 1)[0]

@@ -17,19 +17,19 @@ from bgcli.errors import (
     InvalidPositionError,
     MatchFileError,
 )
-from bgcli.model import BAR, OFF, Play, Position, Step, legal_plays, parse_dice
+from bgcli.core.model import BAR, OFF, Play, Position, Step, legal_plays, parse_dice
 
 __version__ = "0.1.0"
 
 # name -> module that defines it, imported on first use
 _LAZY = {
-    "GameState": "bgcli.state", "MatchState": "bgcli.state",
-    "parse_position": "bgcli.ids", "match_id": "bgcli.ids", "parse_match_id": "bgcli.ids",
-    "parse_play": "bgcli.notation", "play_text": "bgcli.notation",
-    "Rules": "bgcli.scoring",
-    "read_any": "bgcli.match", "replay_file": "bgcli.match", "replay_match": "bgcli.match",
-    "export_text": "bgcli.match", "MatchVisitor": "bgcli.match",
-    "analyze": "bgcli.analysis", "Analysis": "bgcli.analysis", "bearoff_summary": "bgcli.analysis",
+    "GameState": "bgcli.core.state", "MatchState": "bgcli.core.state",
+    "parse_position": "bgcli.core.ids", "match_id": "bgcli.core.ids", "parse_match_id": "bgcli.core.ids",
+    "parse_play": "bgcli.core.notation", "play_text": "bgcli.core.notation",
+    "Rules": "bgcli.core.scoring",
+    "read_any": "bgcli.formats", "replay_file": "bgcli.formats", "replay_match": "bgcli.match",
+    "export_text": "bgcli.formats", "MatchVisitor": "bgcli.match",
+    "analyze": "bgcli.analysis.counts", "Analysis": "bgcli.analysis.counts", "bearoff_summary": "bgcli.analysis.counts",
 }
 
 

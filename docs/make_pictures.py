@@ -3,9 +3,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from bgcli.ids import GameState, MatchState
-from bgcli.model import Position
-from bgcli.render import svg_board
+from bgcli.core.ids import GameState, MatchState
+from bgcli.core.model import Position
+from bgcli.render.board import svg_board
 
 HERE = Path(__file__).parent
 

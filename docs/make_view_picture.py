@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bgcli.view import view_file
+from bgcli.render.view import view_file
 
 HERE = Path(__file__).parent
 SAMPLE = Path(sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parents[1] / "tests/data/oracle/audit_sample/case0013_play_sp05006_13pt.mat"))

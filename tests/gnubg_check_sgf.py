@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bgcli.match.files import read_any  # noqa: E402
-from bgcli.match.sgf import sgf_text  # noqa: E402
+from bgcli.formats.files import read_any  # noqa: E402
+from bgcli.formats.sgf import sgf_text  # noqa: E402
 
 GNUBG = "/usr/games/gnubg"
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "selfplay"

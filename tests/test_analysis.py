@@ -1,4 +1,4 @@
-"""Position analysis (bgcli.analysis, bgcli.bearoff, ``bgcli analyze``).
+"""Position analysis (bgcli.analysis.counts, bgcli.analysis.bearoff, ``bgcli analyze``).
 
 The counts and classes are checked against GNU Backgammon's own output on
 1,167 positions, the bear-off table against gnubg's one-sided database (which
@@ -23,10 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bgcli
-from bgcli import analysis, bearoff
-from bgcli.analysis import Analysis, analyze, bearoff_summary
+from bgcli.analysis import bearoff
+from bgcli.analysis import counts as analysis
+from bgcli.analysis.counts import Analysis, analyze, bearoff_summary
 from bgcli.cli import cli
-from bgcli.model import BAR, Position, legal_plays
+from bgcli.core.model import BAR, Position, legal_plays
 
 DATA = Path(__file__).resolve().parent / "data" / "analysis"
 COUNTS = [json.loads(line) for line in (DATA / "counts.jsonl").read_text().splitlines()]
@@ -398,7 +399,7 @@ def test_hits_count_a_double_once_and_other_rolls_twice():
 
 def test_analyze_is_exported_and_takes_any_form():
     assert bgcli.analyze is analyze and bgcli.Analysis is Analysis
-    from bgcli.ids import parse_position
+    from bgcli.core.ids import parse_position
 
     game = parse_position("tyYAAPx+AAAAAA")
     assert analyze("tyYAAPx+AAAAAA") == analyze(game) == analyze(game.position)
@@ -653,6 +654,6 @@ def test_analyze_command_starts_without_the_analysis_loaded():
     import subprocess
     import sys
 
-    code = "import sys, bgcli.cli; print('bgcli.analysis' in sys.modules, 'bgcli.bearoff' in sys.modules)"
+    code = "import sys, bgcli.cli; print('bgcli.analysis.counts' in sys.modules, 'bgcli.analysis.bearoff' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
     assert out.stdout.split() == ["False", "False"]

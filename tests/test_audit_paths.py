@@ -21,11 +21,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bgcli.model as model
+import bgcli.core.model as model
 from bgcli.errors import MatchFileError
-from bgcli.match import mat
+from bgcli.formats import mat
 from bgcli.match.replay import _die_steps
-from bgcli.model import Position, legal_plays, play_from_steps
+from bgcli.core.model import Position, legal_plays, play_from_steps
 
 DATA = Path(__file__).resolve().parent / "data"
 

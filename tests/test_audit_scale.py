@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bgcli import archive
-from bgcli.archive import FileResult, Job, ResultsDB, audit_files, find_files
+from bgcli.scale import archive
+from bgcli.scale.archive import FileResult, Job, ResultsDB, audit_files, find_files
 from bgcli.cli import cli
 
 DATA = Path(__file__).resolve().parent / "data" / "oracle"
@@ -146,7 +146,7 @@ def test_a_scheduler_and_workers_started_apart_read_the_files_themselves(tmp_pat
 
 @needs_dask
 def test_the_cluster_has_a_scheduler_and_two_worker_processes():
-    from bgcli.cluster import DaskAuditor
+    from bgcli.scale.cluster import DaskAuditor
 
     jobs = [Job(str(path)) for path in [*selfplay(6), *flawed(6)]]
     with DaskAuditor("local:2") as auditor:
@@ -485,7 +485,7 @@ def test_results_database_api(tmp_path):
 
 
 def test_cluster_batches_keep_standard_input_apart():
-    from bgcli import cluster
+    from bgcli.scale import cluster
 
     jobs = [Job(f"{n}.mat") for n in range(cluster.BATCH + 10)]
     jobs.insert(5, Job("-"))

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bgcli.model as model
+import bgcli.core.model as model
 from bgcli.errors import InvalidDiceError
-from bgcli.model import BAR, Position, legal_plays, play_from_steps, play_key, result_of_steps
+from bgcli.core.model import BAR, Position, legal_plays, play_from_steps, play_key, result_of_steps
 from test_legal import positions
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"

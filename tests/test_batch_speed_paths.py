@@ -27,8 +27,8 @@ import bgcli.cli.positions as batch_module
 from bgcli.cli import cli, moves_json, moves_json_line, run_batch, run_batch_parallel
 from bgcli.cli.positions import _WORD, position_and_dice
 from bgcli.errors import BgcliError
-from bgcli.ids import parse_position
-from bgcli.model import Position, legal_plays, parse_position_id, query_ids
+from bgcli.core.ids import parse_position
+from bgcli.core.model import Position, legal_plays, parse_position_id, query_ids
 
 DATA = Path(__file__).resolve().parent / "data" / "oracle"
 ORACLE = DATA / "legal_sample.jsonl"
@@ -226,7 +226,7 @@ def test_texts_depend_on_the_dice_and_the_change_only():
     """The claim the gnubg-layout cache rests on, checked directly: plays
     with the same dice and the same change of the mover's checkers and hits
     have the same text, in every position met here."""
-    from bgcli.notation import play_text
+    from bgcli.core.notation import play_text
 
     seen: dict[tuple, str] = {}
     pids = [r["position_id"] for r in oracle_records()][::4] + selfplay_positions(every=12)

@@ -1,4 +1,4 @@
-"""The chouette: its format, rules, settlement and problems (bgcli/chouette.py)."""
+"""The chouette: its format, rules, settlement and problems (bgcli/judging/chouette.py)."""
 from __future__ import annotations
 
 import json
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli import grammar
-from bgcli.chouette import GRAMMAR, Lineup, parse_line, read_chouette, settle, settle_file
+from bgcli.judging.chouette import GRAMMAR, Lineup, parse_line, read_chouette, settle, settle_file
 from bgcli.cli import cli
 from bgcli.errors import MatchFileError
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from bgcli import __version__
 from bgcli.cli import cli, split_position_and_dice
-from bgcli.model import Position, legal_plays
+from bgcli.core.model import Position, legal_plays
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -205,7 +205,7 @@ def test_view_writes_a_page(run, tmp_path):
 @pytest.mark.parametrize("style", ["gnubg", "mat", "fibs", "korean"])
 def test_batch_json_is_what_json_dumps_writes(style):
     from bgcli.cli import moves_json, moves_json_line
-    from bgcli.ids import parse_position
+    from bgcli.core.ids import parse_position
 
     for text, dice in [("start", (3, 1)), ("start", (6, 6)), ("sOfBFQCKz8EBBg", (5, 1))]:
         game = parse_position(text)
@@ -232,7 +232,7 @@ def test_export_reads_back_to_the_same_replay(run, tmp_path, fmt):
 @pytest.mark.parametrize("option,value", [("--jacoby", None), ("--backgammon-counts", "2"), ("--no-crawford", None),
                                           ("--cube-limit", "1"), ("--beavers", None), ("--auto-doubles", "1")])
 def test_rule_options_reach_the_rules(run, tmp_path, option, value, monkeypatch):
-    import bgcli.match.files as files
+    import bgcli.formats.files as files
 
     seen = {}
     real = files.replay_parts

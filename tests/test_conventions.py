@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from bgcli.cli import cli
-from bgcli.match.files import replay_file
+from bgcli.formats.files import replay_file
 
 HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 OPENING = "  1) 31: 8/5 6/5                 21: 13/11 24/23\n"
@@ -137,7 +137,7 @@ XGID = XG_PASTE.splitlines()[0]
 
 
 def test_xg_text_export_is_read_like_its_xgid():
-    from bgcli.ids import parse_position, position_kind
+    from bgcli.core.ids import parse_position, position_kind
 
     assert parse_position(XG_PASTE) == parse_position(XGID)
     assert position_kind(XG_PASTE) == "xgid"

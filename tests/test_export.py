@@ -1,4 +1,4 @@
-"""Tests of the match writers (bgcli.match.mat, jsondoc, files): gnubg's .mat layout, the JSON document, read_any.
+"""Tests of the match writers (bgcli.formats.mat, jsondoc, files): gnubg's .mat layout, the JSON document, read_any.
 
 Golden data: the self-play matches that gnubg 1.07 played and exported
 (tests/data/oracle/selfplay, a copy of gnubg's output); our export of each must equal gnubg's file line
@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, MatchFileError
-from bgcli.match.files import export_text, read_any, sniff
-from bgcli.match.jsondoc import json_document, json_text, read_json
-from bgcli.match.mat import mat_text
-from bgcli.ids import match_id, parse_match_id
-from bgcli.match.mat import read_matches
-from bgcli.model import Position
+from bgcli.formats.files import export_text, read_any, sniff
+from bgcli.formats.jsondoc import json_document, json_text, read_json
+from bgcli.formats.mat import mat_text
+from bgcli.core.ids import match_id, parse_match_id
+from bgcli.formats.mat import read_matches
+from bgcli.core.model import Position
 from bgcli.match.replay import replay_match
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "selfplay"

@@ -1,8 +1,8 @@
 """Hostile input on the position and play side: whatever comes in, only our
 documented errors come out, in one short line, in bounded time.
 
-Covers positions (bgcli.ids, grammars/position.lark), play text
-(bgcli.notation's reading, grammars/play.lark) and the commands on them
+Covers positions (bgcli.core.ids, grammars/position.lark), play text
+(bgcli.core.notation's reading, grammars/play.lark) and the commands on them
 (moves, check, convert, show): huge numbers, non-ASCII digits, values out of
 range, over-long input, batches with bad lines, output that cannot be
 written, Ctrl-C and closed pipes.
@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, InvalidPlayError, InvalidPositionError
-from bgcli.ids import fibs, parse_position, position_kind, xgid
-from bgcli.notation import MAX_PLAY_TEXT, _fast_parse, _slow_parse, parse_play, parse_play_text, parse_point
-from bgcli.model import Position, legal_plays
+from bgcli.core.ids import fibs, parse_position, position_kind, xgid
+from bgcli.core.notation import MAX_PLAY_TEXT, _fast_parse, _slow_parse, parse_play, parse_play_text, parse_point
+from bgcli.core.model import Position, legal_plays
 from bgcli.output import quote
 
 FAST = settings(deadline=None, max_examples=150, suppress_health_check=list(HealthCheck))
@@ -580,8 +580,8 @@ def test_usage_errors_and_bad_input_keep_their_statuses_in_the_real_program():
 
 def test_moves_on_the_common_forms_does_not_load_lark():
     """Start-up time: the fast paths of positions and plays, and writing plays, need no parser."""
-    code = ("import sys; from bgcli.cli.positions import moves_json; from bgcli.ids import parse_position; "
-            "from bgcli.notation import parse_play_text; "
+    code = ("import sys; from bgcli.cli.positions import moves_json; from bgcli.core.ids import parse_position; "
+            "from bgcli.core.notation import parse_play_text; "
             "moves_json(parse_position('4HPwATDgc/ABMA'), (3, 1), 'gnubg'); parse_play_text('61: 13/7 8/7'); "
             "print('lark' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=ROOT, check=True)

@@ -1,4 +1,4 @@
-"""Tests of bgcli.ids: Match ID, GNUbg ID, XGID, FIBS and the position grammar.
+"""Tests of bgcli.core.ids: Match ID, GNUbg ID, XGID, FIBS and the position grammar.
 
 Golden data comes from GNU Backgammon (``tests/data/oracle/ids_sample.jsonl``
 and ``tests/data/gnubg_printouts.jsonl``, board printouts made by gnubg's
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
-from bgcli.ids import (
+from bgcli.core.ids import (
     describe,
     fibs,
     gnubg_id,
@@ -32,8 +32,8 @@ from bgcli.ids import (
     position_kind,
     xgid,
 )
-from bgcli.model import Position
-from bgcli.state import GameState, MatchState
+from bgcli.core.model import Position
+from bgcli.core.state import GameState, MatchState
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 PRINTOUTS = Path(__file__).parent / "data" / "gnubg_printouts.jsonl"

@@ -25,18 +25,18 @@ from hypothesis import strategies as st
 
 from bgcli.cli import cli
 from bgcli.errors import InvalidPlayError
-from bgcli.ids import parse_position
-from bgcli.match.files import read_any
-from bgcli.match.jsondoc import json_text, read_json
-from bgcli.match.mat import _fast_row, _grammar_line, _place, mat_text, read_matches, read_row
+from bgcli.core.ids import parse_position
+from bgcli.formats.files import read_any
+from bgcli.formats.jsondoc import json_text, read_json
+from bgcli.formats.mat import _fast_row, _grammar_line, _place, mat_text, read_matches, read_row
 from bgcli.match.replay import ProblemKind, replay_match
-from bgcli.model import BAR, OFF, Position, legal_plays
-from bgcli.notation import (
+from bgcli.core.model import BAR, OFF, Position, legal_plays
+from bgcli.core.notation import (
     BOTTOM, STYLES, TOP, apply_written, korean_name, numbered_text, parse_play, parse_play_text, parse_point,
     play_text, point_name,
 )
-from bgcli.render import ascii_board, svg_board
-from bgcli.state import GameState, MatchState
+from bgcli.render.board import ascii_board, svg_board
+from bgcli.core.state import GameState, MatchState
 
 START = Position.start()
 SELFPLAY = sorted(glob.glob(str(Path(__file__).resolve().parent / "data" / "oracle" / "selfplay" / "*.mat")))

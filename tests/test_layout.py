@@ -11,13 +11,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "bgcli"
 # Lower numbers may not import higher ones.
 LAYERS = {
     "bgcli.errors": 0, "bgcli.output": 0, "bgcli.__main__": 12,
-    "bgcli.grammar": 1, "bgcli.model": 1, "bgcli": 1,
-    "bgcli.state": 2, "bgcli.scoring": 2, "bgcli.bearoff": 2,
-    "bgcli.ids": 3, "bgcli.notation": 3, "bgcli.analysis": 3,
-    "bgcli.match.records": 4, "bgcli.match.replay": 5, "bgcli.match.writing": 6,
-    "bgcli.match.mat": 7, "bgcli.match.sgf": 7, "bgcli.match.jsondoc": 7, "bgcli.chouette": 7,
-    "bgcli.match.files": 8, "bgcli.match": 9, "bgcli.archive": 9, "bgcli.cluster": 9,
-    "bgcli.render": 9, "bgcli.view": 10,
+    "bgcli.core": 1, "bgcli.analysis": 1, "bgcli.render": 1, "bgcli.judging": 1, "bgcli.scale": 1,
+    "bgcli.grammar": 1, "bgcli.core.model": 1, "bgcli": 1,
+    "bgcli.core.state": 2, "bgcli.core.scoring": 2, "bgcli.analysis.bearoff": 2,
+    "bgcli.core.ids": 3, "bgcli.core.notation": 3, "bgcli.analysis.counts": 3,
+    "bgcli.match.records": 4, "bgcli.match.replay": 5, "bgcli.formats.writing": 6,
+    "bgcli.formats.mat": 7, "bgcli.formats.sgf": 7, "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
+    "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9,
+    "bgcli.render.board": 9, "bgcli.render.view": 10,
 }
 CLI = 11   # bgcli.cli and its modules
 
@@ -43,7 +44,7 @@ def imports(path: Path, known: set[str]) -> set[str]:
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            # "from bgcli.match import mat" imports the module bgcli.match.mat
+            # "from bgcli.formats import mat" imports the module bgcli.formats.mat
             names = [f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in known else node.module
                      for alias in node.names]
         else:

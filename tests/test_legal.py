@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import InvalidDiceError
-from bgcli.model import BAR, OFF, Play, Position, Step, apply_steps, legal_plays, parse_dice, position_id
+from bgcli.core.model import BAR, OFF, Play, Position, Step, apply_steps, legal_plays, parse_dice, position_id
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
 PERFT = Path(__file__).resolve().parent.parent / "samples" / "perft.txt"

@@ -1,4 +1,4 @@
-"""Tests of the Jellyfish match-file reader (bgcli/match/mat.py)."""
+"""Tests of the Jellyfish match-file reader (bgcli/formats/mat.py)."""
 from __future__ import annotations
 
 import glob
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli import grammar
-from bgcli.match import mat as matchfile
+from bgcli.formats import mat as matchfile
 from bgcli.errors import BgcliError, MatchFileError
 
 DATA = Path(__file__).parent / "data" / "matchfiles"

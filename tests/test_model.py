@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, IllegalPlayError, InvalidDiceError, InvalidPositionError
-from bgcli.model import BAR, OFF, Position, Step, apply_steps, parse_dice
+from bgcli.core.model import BAR, OFF, Position, Step, apply_steps, parse_dice
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

@@ -1,4 +1,4 @@
-"""Tests of bgcli.notation: the play grammar, parse_play, apply_written and
+"""Tests of bgcli.core.notation: the play grammar, parse_play, apply_written and
 the writers, against gnubg's own texts and records in tests/data/oracle."""
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from hypothesis.extra.lark import from_lark
 
 from bgcli import grammar
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
-from bgcli.model import BAR, OFF, Play, Position, Step, legal_plays
-from bgcli.notation import (
+from bgcli.core.model import BAR, OFF, Play, Position, Step, legal_plays
+from bgcli.core.notation import (
     STYLES,
     WrittenMove,
     WrittenPlay,

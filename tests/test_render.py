@@ -1,4 +1,4 @@
-"""Tests of bgcli.render: gnubg's ASCII board and the SVG picture.
+"""Tests of bgcli.render.board: gnubg's ASCII board and the SVG picture.
 
 The golden boards in tests/data/boards/ were drawn by GNU Backgammon itself
 (make_boards.py there shows how); cases.json gives each one's GNUbg ID, the
@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgcli.model import BAR, OFF, Position
-from bgcli.render import DEFAULT_NAMES, ascii_board, svg_board
+from bgcli.core.model import BAR, OFF, Position
+from bgcli.render.board import DEFAULT_NAMES, ascii_board, svg_board
 
-from bgcli.ids import parse_gnubg_id
-from bgcli.state import GameState, MatchState
+from bgcli.core.ids import parse_gnubg_id
+from bgcli.core.state import GameState, MatchState
 
 BOARDS = Path(__file__).parent / "data" / "boards"
 CASES = json.loads((BOARDS / "cases.json").read_text())

@@ -1,4 +1,4 @@
-"""Tests of bgcli.match.sgf: reading and writing GNU Backgammon's SGF (GM[6]).
+"""Tests of bgcli.formats.sgf: reading and writing GNU Backgammon's SGF (GM[6]).
 
 Golden data: tests/data/sgf/*.sgf were saved by gnubg 1.07 (make_sgf.py)
 from oracle self-play matches and a Galaxy match; reading one must replay
@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli import grammar
-from bgcli.match import sgf
+from bgcli.formats import sgf
 from bgcli.errors import BgcliError, MatchFileError
-from bgcli.match.files import read_any
-from bgcli.ids import match_id
-from bgcli.match.sgf import DANCE, DOUBLE, MOVE, TAKE, WINS
-from bgcli.scoring import Rules
-from bgcli.match.sgf import read_sgf, sgf_text
+from bgcli.formats.files import read_any
+from bgcli.core.ids import match_id
+from bgcli.formats.sgf import DANCE, DOUBLE, MOVE, TAKE, WINS
+from bgcli.core.scoring import Rules
+from bgcli.formats.sgf import read_sgf, sgf_text
 from bgcli.match.replay import replay_match
 
 DATA = Path(__file__).parent / "data" / "sgf"

@@ -8,8 +8,8 @@ import zlib
 
 import pytest
 
-from bgcli.ids import parse_position
-from bgcli.render import svg_board
+from bgcli.core.ids import parse_position
+from bgcli.render.board import svg_board
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bgcli.scoring import Rules
-from bgcli.match.files import replay_file
+from bgcli.core.scoring import Rules
+from bgcli.formats.files import replay_file
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 CORPUS = ORACLE.parent / "corpus"
@@ -219,8 +219,8 @@ def test_tags_in_the_file_set_the_rules(tmp_path):
 
 
 def test_scoring_edge_cases_of_the_bear_off():
-    from bgcli.model import Position
-    from bgcli.scoring import BACKGAMMON, GAMMON, SINGLE, game_kind
+    from bgcli.core.model import Position
+    from bgcli.core.scoring import BACKGAMMON, GAMMON, SINGLE, game_kind
 
     def sides(loser_points: dict[int, int], loser_bar: int = 0):
         loser = [0] * 26

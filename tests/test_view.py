@@ -1,4 +1,4 @@
-"""Tests of the HTML match viewer (bgcli.view): structure, self-containment,
+"""Tests of the HTML match viewer (bgcli.render.view): structure, self-containment,
 rows and problems against the oracle's audit sample, lossless board packing,
 and, where Debian's Chromium is installed, the page driven in a real headless
 browser over the DevTools protocol (keys, clicks, a screenshot)."""
@@ -20,13 +20,13 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bgcli.errors import BgcliError
-from bgcli.ids import match_id
-from bgcli.model import BAR
-from bgcli.render import svg_board
-from bgcli.match.files import replay_file
-from bgcli.state import GameState
-from bgcli.model import Position
-from bgcli.view import _picture, _runs, match_html, unpack_board, view_file
+from bgcli.core.ids import match_id
+from bgcli.core.model import BAR
+from bgcli.render.board import svg_board
+from bgcli.formats.files import replay_file
+from bgcli.core.state import GameState
+from bgcli.core.model import Position
+from bgcli.render.view import _picture, _runs, match_html, unpack_board, view_file
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
 AUDIT = ORACLE / "audit_sample"
@@ -528,8 +528,8 @@ def test_rows_carry_pips_and_bear_off_odds():
     import html as html_module
     import re
 
-    from bgcli.analysis import analyze
-    from bgcli.ids import parse_position
+    from bgcli.analysis.counts import analyze
+    from bgcli.core.ids import parse_position
 
     path = SELFPLAY / "sp05002_5pt.mat"
     replays = replays_of(path)

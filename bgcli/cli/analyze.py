@@ -67,7 +67,7 @@ def analysis_text(found) -> list[str]:
 
 def analyze_line(text: str) -> str:
     """One line of ``--batch`` output: the analysis as JSON, newline ended."""
-    from bgcli.analysis import analyze
+    from bgcli.analysis.counts import analyze
 
     return json.dumps(analyze(read_position(text)).to_json(), ensure_ascii=False) + "\n"
 
@@ -105,7 +105,7 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
     """run_batch on up to ``jobs`` processes, the output in the input's order
     (see common.run_in_chunks). The bear-off table is loaded first, so that
     the workers share it instead of each building it."""
-    from bgcli.bearoff import table
+    from bgcli.analysis.bearoff import table
 
     table()
     return run_in_chunks(lines, jobs, chunk, _chunk, run_batch)
@@ -144,7 +144,7 @@ def analyze(words, batch, jobs, as_json):
         sys.exit(run_batch(lines) if jobs == 1 else run_batch_parallel(lines, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli analyze start)")
-    from bgcli.analysis import analyze as analyse
+    from bgcli.analysis.counts import analyze as analyse
 
     try:
         found = analyse(read_position(" ".join(words)))

@@ -1,6 +1,6 @@
 """The audit command: many match files, checked against every rule, on this
 machine's cores or a Dask cluster, with an optional results database.
-The work is in bgcli.archive (and bgcli.cluster); this module reads the
+The work is in bgcli.scale.archive (and bgcli.scale.cluster); this module reads the
 options and writes the results."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from bgcli.cli.common import (
 def _scheduler(ctx, param, value):
     if value is None:
         return None
-    from bgcli.cluster import parse_scheduler
+    from bgcli.scale.cluster import parse_scheduler
 
     try:
         parse_scheduler(value)
@@ -59,7 +59,7 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
         bgcli audit --db results.sqlite --report
         bgcli audit --scheduler local:4 archive/
     """
-    from bgcli.archive import DatabaseError, ResultsDB
+    from bgcli.scale.archive import DatabaseError, ResultsDB
 
     if report:
         if not db_path:
@@ -87,7 +87,7 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
 
 
 def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
-    from bgcli.archive import Job, audit_files, find_files
+    from bgcli.scale.archive import Job, audit_files, find_files
 
     bad_paths = []
 
@@ -100,7 +100,7 @@ def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
     work = (db.job(path) if db is not None else Job(path) for path in files)
     auditor = None
     if scheduler:
-        from bgcli.cluster import ClusterError, DaskAuditor, parse_scheduler
+        from bgcli.scale.cluster import ClusterError, DaskAuditor, parse_scheduler
 
         wanted = None
         if parse_scheduler(scheduler)[0] == "local":   # never more worker processes than files
@@ -181,7 +181,7 @@ def _chain(head, rest):
 
 def _count(paths) -> int:
     """How many files there are, for a progress bar on a terminal (walked twice)."""
-    from bgcli.archive import find_files
+    from bgcli.scale.archive import find_files
 
     if not sys.stderr.isatty():
         return 0

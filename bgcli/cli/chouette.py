@@ -29,7 +29,7 @@ def chouette_command(file, as_json):
         bgcli chouette samples/chouette.txt
         bgcli chouette --json samples/chouette_flawed.txt
     """
-    from bgcli.chouette import settle_file
+    from bgcli.judging.chouette import settle_file
 
     try:
         settlement = settle_file(file)

@@ -69,13 +69,13 @@ def split_position_and_dice(words: list[str]):
 
 
 def read_position(text: str):
-    from bgcli.ids import parse_position
+    from bgcli.core.ids import parse_position
 
     return parse_position(text)
 
 
 def dice_for(game, dice_text: str | None):
-    from bgcli.model import parse_dice
+    from bgcli.core.model import parse_dice
 
     if dice_text:
         return parse_dice(dice_text)
@@ -103,7 +103,7 @@ def cli():
 
 def rule_options(function):
     """The rule options shared by replay, audit, score, export and view."""
-    from bgcli.scoring import PROFILES
+    from bgcli.core.scoring import PROFILES
 
     options = [
         click.option("--rules", "profile", type=click.Choice(tuple(PROFILES), case_sensitive=False), default="standard",
@@ -134,7 +134,7 @@ def rules_from(profile="standard", jacoby=False, no_crawford=False, beavers=Fals
                backgammon_counts=3, cube_limit=0, cube_cap=None, draws=None, cubeless=None):
     from dataclasses import replace
 
-    from bgcli.scoring import Rules
+    from bgcli.core.scoring import Rules
 
     rules = replace(Rules().with_profile(profile), crawford=not no_crawford, jacoby=jacoby, beavers=beavers,
                     auto_doubles=auto_doubles, backgammon_counts=backgammon_counts, cube_limit=cube_limit)
@@ -149,7 +149,7 @@ def rules_from(profile="standard", jacoby=False, no_crawford=False, beavers=Fals
 
 def replays_of(path: str, rules):
     """The replays of every match in ``path``; exit 2 when it cannot be read."""
-    from bgcli.match.files import replay_file
+    from bgcli.formats.files import replay_file
 
     try:
         return list(replay_file(path, rules))

@@ -17,7 +17,7 @@ def each_match(paths, rules, visitor_for) -> int:
     """Replay every match of every file to ``visitor_for(path)``, as the file
     is read. A file that cannot be read (or stops being readable) gets one
     line on stderr and the next file goes on; the status is 2 if any did."""
-    from bgcli.match.files import visit_file
+    from bgcli.formats.files import visit_file
 
     status = 0
     for path in paths:
@@ -64,7 +64,7 @@ def replay(files, as_json, boards, home, **rule_args):
                 return
             click.echo(event_text(event))
             if boards and event.kind == "move":
-                from bgcli.render import ascii_board, drawable
+                from bgcli.render.board import ascii_board, drawable
 
                 state, why = drawable(event.before)
                 click.echo(ascii_board(state, home=home))
@@ -192,7 +192,7 @@ def export(file, to, output, notation, force, **rule_args):
         bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
         bgcli export samples/sp05001_3pt.mat --to json --notation fibs
     """
-    from bgcli.match.files import export as export_records, iter_records
+    from bgcli.formats.files import export as export_records, iter_records
 
     refuse_input_as_output(output, [file])
     try:
@@ -235,7 +235,7 @@ def view(file, output, home, **rule_args):
     """
     import os
 
-    from bgcli.view import match_html
+    from bgcli.render.view import match_html
 
     refuse_input_as_output(output, [file])
     matches = replays_of(file, rules_from(**rule_args))
@@ -260,7 +260,7 @@ def rules_command(name):
         bgcli rules
         bgcli rules korean
     """
-    from bgcli.scoring import PROFILE_SUMMARIES, PROFILES, Rules
+    from bgcli.core.scoring import PROFILE_SUMMARIES, PROFILES, Rules
 
     names = [name.lower()] if name else list(PROFILES)
     for index, profile in enumerate(names):

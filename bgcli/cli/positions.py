@@ -66,7 +66,7 @@ def open_binary(path: str):
 
 def read_dice(text: str):
     """parse_dice with the input cut short in its message."""
-    from bgcli.model import parse_dice
+    from bgcli.core.model import parse_dice
 
     if len(text) > 20:
         raise InvalidDiceError(f"invalid dice {quote(text)}: expected two numbers from 1 to 6, such as 31 or 3-1")
@@ -101,8 +101,8 @@ def position_and_dice(words: list[str]):
 # --- moves ------------------------------------------------------------------
 
 def moves_json(game, dice, style: str) -> dict:
-    from bgcli.model import legal_plays
-    from bgcli.notation import play_text
+    from bgcli.core.model import legal_plays
+    from bgcli.core.notation import play_text
 
     plays = sorted_plays(legal_plays(game.position, dice))
     side = game.match.on_roll   # Korean names depend on the side that moves
@@ -130,8 +130,8 @@ def _line_writer(style: str, side: int):
 
 
 def _make_line_writer(style: str, side: int):
-    from bgcli.model import legal_plays, query_ids, sorted_keys
-    from bgcli.notation import play_text
+    from bgcli.core.model import legal_plays, query_ids, sorted_keys
+    from bgcli.core.notation import play_text
 
     by_change = style in _BY_CHANGE
     tables = _FRAGMENTS.setdefault((style, side), {})  # by dice (None: by steps)
@@ -268,8 +268,8 @@ def moves(words, batch, jobs, as_json, style):
 def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
     """One JSON object per input line; a bad line gets {"error": ...}. The
     status is 0, 1 when a line failed, 2 when reading stopped at a BadLine."""
-    from bgcli.model import parse_position_id
-    from bgcli.state import MatchState
+    from bgcli.core.model import parse_position_id
+    from bgcli.core.state import MatchState
 
     json_line = _line_writer(style, MatchState().on_roll)  # a Position ID alone: the default match
     status = 0
@@ -360,7 +360,7 @@ def check(words, as_json, style):
         bgcli check start 64 24/14
         bgcli check 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10' 13/11 13/8
     """
-    from bgcli.notation import parse_play, play_text
+    from bgcli.core.notation import parse_play, play_text
 
     position, rest = words[0], list(words[1:])
     dice = rest.pop(0) if len(rest) >= 2 and _CHECK_DICE.fullmatch(rest[0]) else None
@@ -389,7 +389,7 @@ FORMATS = ("gnubg", "posid", "xgid", "fibs", "json", "ascii")
 
 
 def convert_one(text: str, to: str, home: str = "right") -> str:
-    from bgcli import ids
+    from bgcli.core import ids
 
     game = ids.parse_position(text)
     if to == "gnubg":
@@ -402,7 +402,7 @@ def convert_one(text: str, to: str, home: str = "right") -> str:
         return ids.fibs(game)
     if to == "json":
         return json.dumps(ids.describe(game), ensure_ascii=False)
-    from bgcli.render import ascii_board
+    from bgcli.render.board import ascii_board
 
     return ascii_board(game, home=home)
 
@@ -472,7 +472,7 @@ def show(position, home, svg, counts, style, output):
         bgcli show --style korean start
         bgcli show --svg -o board.svg start
     """
-    from bgcli.render import ascii_board, count_lines, svg_board
+    from bgcli.render.board import ascii_board, count_lines, svg_board
 
     if counts and svg:
         raise click.UsageError("--counts goes with the ASCII board, not --svg")

@@ -1,27 +1,13 @@
-"""Match transcripts: records, the replay, and one module per format.
+"""Match records and their replay, below every format.
 
 - :mod:`bgcli.match.records` — what readers give (ActionKind, Action,
   GameRecord, MatchRecord);
 - :mod:`bgcli.match.replay` — the replay of a record, reported to a
-  :class:`~bgcli.match.replay.MatchVisitor` (events, problems, results);
-- :mod:`bgcli.match.mat`, :mod:`bgcli.match.sgf`, :mod:`bgcli.match.jsondoc`
-  — one module per format, each reading into records and writing as a
-  replay visitor (:mod:`bgcli.match.writing` holds what the writers share);
-- :mod:`bgcli.match.files` — sniffs a file and hands out its records, its
-  replays, or the matches written in another format.
+  :class:`~bgcli.match.replay.MatchVisitor` (events, problems, results).
 
-Dependencies point one way: records, then replay, then the formats, then files.
+The formats (:mod:`bgcli.formats`) read files into these records and write
+matches as replay visitors.
 """
-from bgcli.match.files import (
-    FORMATS,
-    Format,
-    export_text,
-    iter_records,
-    read_any,
-    replay_file,
-    sniff,
-    visit_file,
-)
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import (
     Event,
@@ -40,8 +26,7 @@ from bgcli.match.replay import (
 )
 
 __all__ = [
-    "FORMATS", "Action", "ActionKind", "Event", "EventKind", "Format", "GameRecord", "GameReplay", "GameResult",
+    "Action", "ActionKind", "Event", "EventKind", "GameRecord", "GameReplay", "GameResult",
     "GameStart", "MatchRecord", "MatchReplay", "MatchStart", "MatchVisitor", "Problem", "ProblemKind",
-    "ReplayBuilder", "Unfinished", "export_text", "iter_records", "read_any", "replay_file", "replay_match", "sniff",
-    "visit_file",
+    "ReplayBuilder", "Unfinished", "replay_match",
 ]

@@ -6,7 +6,7 @@ match and of each game, every action with the state before it
 (:class:`Event`, which keeps the recorded action and the legal play), every
 problem (:class:`Problem`) and each game's result. :class:`ReplayBuilder`
 collects them into a :class:`MatchReplay`; the audit collects only problems;
-the writers of every format (``bgcli.match.mat``, ``sgf``, ``jsondoc``) are
+the writers of every format (``bgcli.formats.mat``, ``sgf``, ``jsondoc``) are
 visitors too, so a match is replayed once however it is used.
 
 One :class:`GameReplay` keeps the running state of a game and has one method
@@ -41,11 +41,11 @@ from bgcli.errors import (
     IllegalPlayError,
     InvalidPlayError,
 )
-from bgcli.ids import match_id
+from bgcli.core.ids import match_id
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, site_is,
 )
-from bgcli.model import (
+from bgcli.core.model import (
     CHECKERS,
     OFF,
     Play,
@@ -56,8 +56,8 @@ from bgcli.model import (
     result_of_steps,
     roll_dice,
 )
-from bgcli.notation import apply_written, numbered_text, parse_play, parse_play_text, play_text
-from bgcli.scoring import (
+from bgcli.core.notation import apply_written, numbered_text, parse_play, parse_play_text, play_text
+from bgcli.core.scoring import (
     OUTCOME_OF_KIND,
     Outcome,
     Rules,
@@ -68,7 +68,7 @@ from bgcli.scoring import (
     resignation_values,
     tag_problems,
 )
-from bgcli.state import GameState, MatchState
+from bgcli.core.state import GameState, MatchState
 
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 
@@ -370,7 +370,7 @@ def replay_match(record: MatchRecord, number: int = 1, rules: Rules | None = Non
 
 def replay_parts(parts: Iterable[MatchPart], visitor_for: Callable[[int], MatchVisitor],
                  rules: Rules | None = None) -> Iterator[object]:
-    """Replay a stream of match parts (``bgcli.match.mat.iter_parts``) game by
+    """Replay a stream of match parts (``bgcli.formats.mat.iter_parts``) game by
     game, as they are read: each match reports to ``visitor_for(number)``,
     and what its ``end_match`` returns is yielded when the match ends."""
     replayer: _MatchReplayer | None = None

@@ -52,7 +52,7 @@ from typing import Iterable, Sequence
 
 from bgcli import grammar
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
-from bgcli.model import (
+from bgcli.core.model import (
     BAR, OFF, Board, Dice, Play, Point, Position, Step, legal_plays, parse_dice, roll_dice, run_steps, shape_problem,
 )
 from bgcli.output import quote

@@ -26,7 +26,7 @@ bear-off odds, computed by bgcli itself.
   on the bar.
 - ``bearoff``: for each side with every checker home or off, the exact
   chance of bearing off in exactly 1, 2, ... rolls and the mean, playing to
-  minimise the expected number of rolls (``bgcli.bearoff``).
+  minimise the expected number of rolls (``bgcli.analysis.bearoff``).
 - ``race``: with no contact, the chances of each side to win the race.
   Exact in the bear-off: the on-roll side needs n rolls with probability
   p(n) and wins when the opponent needs n or more, both sides playing as
@@ -51,10 +51,10 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from bgcli.model import BAR, CHECKERS, OFF, Position, legal_plays
+from bgcli.core.model import BAR, CHECKERS, OFF, Position, legal_plays
 
 if TYPE_CHECKING:
-    from bgcli.state import GameState
+    from bgcli.core.state import GameState
 
 Pair = tuple[int, int]
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # 66, 65, ..., 11
@@ -229,7 +229,7 @@ def _position_of(position: Position | GameState | str) -> Position:
     if isinstance(position, Position):
         return position.validated()
     if isinstance(position, str):
-        from bgcli.ids import parse_position
+        from bgcli.core.ids import parse_position
 
         return parse_position(position).position
     return position.position.validated()
@@ -237,7 +237,7 @@ def _position_of(position: Position | GameState | str) -> Position:
 
 def analyze(position: Position | GameState | str, bearoff: bool = True) -> Analysis:
     """Analyse a position (a ``Position``, a ``GameState`` or any text
-    ``bgcli.ids.parse_position`` reads). ``bearoff=False`` skips the bear-off
+    ``bgcli.core.ids.parse_position`` reads). ``bearoff=False`` skips the bear-off
     table (``bearoff`` is then None, and so is an exact race)."""
     position = _position_of(position)
     sides = (position.player, position.opponent)
@@ -245,7 +245,7 @@ def analyze(position: Position | GameState | str, bearoff: bool = True) -> Analy
     shots = hit_rolls(position) if kind == "contact" else ()
     odds: tuple[BearoffOdds | None, BearoffOdds | None] | None = None
     if bearoff:
-        from bgcli import bearoff as table
+        from bgcli.analysis import bearoff as table
 
         found = table.distributions(sides)
         odds = (BearoffOdds(*found[0]) if found[0] else None, BearoffOdds(*found[1]) if found[1] else None)
@@ -271,7 +271,7 @@ def _race(position: Position, kind: str, odds, pips: Pair) -> RaceOdds | None:
         won = position.player[OFF] == CHECKERS
         return RaceOdds((1.0, 0.0) if won else (0.0, 1.0), True, "over")
     if kind == "bearoff" and odds is not None:
-        from bgcli.bearoff import race_win
+        from bgcli.analysis.bearoff import race_win
 
         win = race_win(odds[0].dist, odds[1].dist)
         return RaceOdds((win, 1.0 - win), True, "bearoff")

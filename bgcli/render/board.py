@@ -9,9 +9,9 @@ and as several playing sites let players choose. ``style="korean"`` labels
 the points with the traditional Korean point names instead, which belong to
 the board whoever is on roll: 상1..상12 along the top, 하1..하12 along the
 bottom, both counted from the end where X's home board is (see
-``bgcli.notation``).
+``bgcli.core.notation``).
 
-A drawing takes a ``bgcli.ids.GameState`` or a bare ``Position``, which is
+A drawing takes a ``bgcli.core.ids.GameState`` or a bare ``Position``, which is
 drawn as a money game with the cube centred and player 1 on roll.
 """
 from __future__ import annotations
@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 from xml.sax.saxutils import escape
 
-from bgcli.ids import match_id
-from bgcli.state import GameState, MatchState
-from bgcli.model import BAR, CHECKERS, OFF, Position
-from bgcli.notation import BOTTOM, STYLES, korean_name
+from bgcli.core.ids import match_id
+from bgcli.core.state import GameState, MatchState
+from bgcli.core.model import BAR, CHECKERS, OFF, Position
+from bgcli.core.notation import BOTTOM, STYLES, korean_name
 
 DEFAULT_NAMES = ("player 0", "player 1")
 _RESIGNS = ("single game", "gammon", "backgammon")
@@ -145,7 +145,7 @@ def ascii_board(game: GameState | Position, home: str = "right", names: Sequence
     ``set clockwise on``). ``names`` are the names of player 0 (O) and
     player 1 (X); by default the match's ``names`` or ``DEFAULT_NAMES``.
     ``style="korean"`` labels the points with the traditional Korean names
-    (the half's name over the bar); any other style of ``bgcli.notation``
+    (the half's name over the bar); any other style of ``bgcli.core.notation``
     numbers them from the side of the player on roll, as gnubg does.
     """
     _check(home, style)
@@ -214,7 +214,7 @@ def _pips(side: Sequence[int]) -> int:
 def count_lines(game: GameState | Position) -> str:
     """The Keith and Thorp counts (gnubg's, before its +1/7 and +1/10), in
     the layout of the pip-count line under ``ascii_board``: O first."""
-    from bgcli.analysis import keith_count, thorp_count
+    from bgcli.analysis.counts import keith_count, thorp_count
 
     board = _board(game, None)
     return (f"Keith counts: O {keith_count(board.o)}, X {keith_count(board.x)}\n"

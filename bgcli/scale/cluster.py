@@ -17,9 +17,9 @@ import signal
 from collections import deque
 from typing import Any, Iterator
 
-from bgcli.archive import MAX_WORKERS, STDIN, FileResult, Job, Unchanged, audit_batch
+from bgcli.scale.archive import MAX_WORKERS, STDIN, FileResult, Job, Unchanged, audit_batch
 from bgcli.errors import BgcliError
-from bgcli.scoring import Rules
+from bgcli.core.scoring import Rules
 
 BATCH = 32      # files per task
 WINDOW = 3      # tasks in flight per worker thread
@@ -105,7 +105,7 @@ class DaskAuditor:
         return max(1, sum(self.client.nthreads().values()))
 
     def audit(self, jobs: Iterator[Job], rules: Rules | None) -> Iterator[FileResult | Unchanged]:
-        """Audit files (:class:`bgcli.archive.Job`) on the workers, in order; standard
+        """Audit files (:class:`bgcli.scale.archive.Job`) on the workers, in order; standard
         input is read here. A batch whose worker died is sent again file by
         file, and a file that kills its worker is reported with that error."""
         jobs = iter(jobs)

@@ -18,7 +18,7 @@ database that lets an interrupted audit resume.
   are unchanged, and :meth:`ResultsDB.totals` sums it all up without reading
   any match file.
 
-bgcli.cluster sends the same work to a Dask cluster. Nothing here uses click.
+bgcli.scale.cluster sends the same work to a Dask cluster. Nothing here uses click.
 """
 from __future__ import annotations
 
@@ -36,9 +36,9 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from bgcli import __version__
 from bgcli.errors import BgcliError
-from bgcli.match.files import visit_file
+from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
-from bgcli.scoring import Rules
+from bgcli.core.scoring import Rules
 
 SUFFIXES = (".mat", ".txt", ".gam", ".sgf")   # what a folder is searched for
 STDIN = "-"

@@ -433,7 +433,7 @@ class Play:
         return f"Play(steps={self.steps!r}, result={self.result!r})"
 
     def __str__(self) -> str:
-        # plain steps; bgcli.notation.play_text writes the notations
+        # plain steps; bgcli.core.notation.play_text writes the notations
         return " ".join(map(str, self.steps))
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
-from bgcli.match import jsondoc, mat, sgf
+from bgcli.formats import jsondoc, mat, sgf
 from bgcli.match.records import MatchPart, MatchRecord, parts_of, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
-from bgcli.scoring import Rules
+from bgcli.core.scoring import Rules
 
 
 class Format(str, Enum):

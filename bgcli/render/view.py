@@ -5,7 +5,7 @@ score, the audit's problems and the move list; selecting a row (click, the
 arrow keys, Home/End, ``n``/``p`` for the next/previous problem) draws the
 board before that action and shows its Position ID and Match ID.
 
-Every board is drawn by ``bgcli.render.svg_board``, so the page and
+Every board is drawn by ``bgcli.render.board.svg_board``, so the page and
 ``bgcli show --svg`` never disagree. Embedding ~600 full SVGs would make a
 long match ~7 MB, but consecutive boards share almost every element (the
 frame, the points, most checkers) and ``svg_board`` writes one element per
@@ -26,10 +26,10 @@ from string import Template
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
-from bgcli.ids import match_id
-from bgcli.model import Position
-from bgcli.state import GameState, MatchState
-from bgcli.render import drawable, svg_board
+from bgcli.core.ids import match_id
+from bgcli.core.model import Position
+from bgcli.core.state import GameState, MatchState
+from bgcli.render.board import drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
@@ -52,7 +52,7 @@ class _Step:
     pid: str = ""
     mid: str = ""
     pips: str = ""
-    bearoff: str = ""     # JSON of bgcli.analysis.bearoff_summary, for a position in the bear-off
+    bearoff: str = ""     # JSON of bgcli.analysis.counts.bearoff_summary, for a position in the bear-off
 
 
 class _LineTable:
@@ -177,14 +177,14 @@ def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, in
 
 def _counts(state: GameState, names: Sequence[str]) -> tuple[str, str]:
     """The pip counts of a row (player on roll first) and, in the bear-off, the
-    exact chances of bearing off in each number of rolls (bgcli.analysis)."""
+    exact chances of bearing off in each number of rolls (bgcli.analysis.counts)."""
     try:
         mine, theirs = state.position.pips()
         on_roll = state.match.on_roll if state.match.on_roll in (0, 1) else 1
         pips = f"pips: {names[on_roll]} {mine}, {names[1 - on_roll]} {theirs}"
         if min(sum(state.position.player[7:26]), sum(state.position.opponent[7:26])) > 0:
             return pips, ""   # neither side is home: no bear-off odds to show
-        from bgcli.analysis import bearoff_summary
+        from bgcli.analysis.counts import bearoff_summary
 
         summary = bearoff_summary(state.position)
     except (ValueError, OverflowError):   # a flawed record's board: no counts
@@ -354,7 +354,7 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") 
     """One self-contained HTML page showing ``replays`` (from
     ``bgcli.match.replay_file``): summary, problems, move list and a
     board that follows the selected row. ``home`` is ``"right"`` or
-    ``"left"``, as for ``bgcli.render.svg_board``."""
+    ``"left"``, as for ``bgcli.render.board.svg_board``."""
     if home not in ("right", "left"):
         raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
     replays = list(replays)
@@ -390,7 +390,7 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") 
 
 def view_file(path: str, rules=None, home: str = "right", title: str | None = None) -> str:
     """The page for every match of a transcript file (``bgcli view FILE``)."""
-    from bgcli.match.files import replay_file
+    from bgcli.formats.files import replay_file
     import os
 
     return match_html(replay_file(path, rules), title or os.path.basename(path), home)

@@ -34,14 +34,14 @@ from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of,
 )
 from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
-from bgcli.match.writing import (
+from bgcli.formats.writing import (
     GameToWrite,
     GameWriter,
     check_style,
     play_in,
     steps_to_write,
 )
-from bgcli.scoring import Rules
+from bgcli.core.scoring import Rules
 
 GRAMMAR = "matchfile"
 

@@ -9,7 +9,7 @@ one grammar ``grammars/position.lark``.
 
 Players are numbered as gnubg numbers them: player 1 is the user, drawn at
 the bottom (XGID's bottom player, the FIBS "player"), player 0 the top one.
-A ``GameState`` (bgcli.state) is seen from the side of ``match.on_roll``.
+A ``GameState`` (bgcli.core.state) is seen from the side of ``match.on_roll``.
 """
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from typing import Any
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
-from bgcli.model import BAR, CHECKERS, OFF, Position
+from bgcli.core.model import BAR, CHECKERS, OFF, Position
 from bgcli.output import quote
-from bgcli.state import GAME_STATES, RESIGNATIONS, GameState, MatchState
+from bgcli.core.state import GAME_STATES, RESIGNATIONS, GameState, MatchState
 
 FIBS_UNLIMITED = 9999  # FIBS writes this match length for unlimited play
 FIBS_NAMES = ("Opponent", "You")  # names written when a state has none (player 0, player 1)

@@ -1,6 +1,6 @@
 """Game and match state: the position with the cube, score, dice and turn.
 
-Core state, below every format: the identifiers (bgcli.ids) read and write
+Core state, below every format: the identifiers (bgcli.core.ids) read and write
 it, the replay keeps it, the drawings show it. Players are numbered as gnubg
 numbers them: player 1 is drawn at the bottom, player 0 at the top; a
 ``GameState``'s position is seen from the side of ``match.on_roll``.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgcli.model import Position
+from bgcli.core.model import Position
 
 GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
 RESIGNATIONS = ("none", "single", "gammon", "backgammon")

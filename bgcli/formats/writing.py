@@ -18,8 +18,8 @@ from bgcli.match.records import Action, ActionKind
 from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
-from bgcli.model import Board, Position, Step, die_for, roll_dice
-from bgcli.notation import STYLES, parse_play_text, play_text
+from bgcli.core.model import Board, Position, Step, die_for, roll_dice
+from bgcli.core.notation import STYLES, parse_play_text, play_text
 
 
 @dataclass

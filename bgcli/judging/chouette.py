@@ -15,7 +15,7 @@ team's checkers (seeds 000 and 001). The rules as bgcli applies them:
   when the box drops, it pays each of them the cube before the double.
 - At the end the box pays, or is paid by, each member still in: the stake
   times the cube times 1, 2 or 3 (single, gammon, backgammon; what the rules
-  make of a backgammon or of Jacoby, as in :mod:`bgcli.scoring`).
+  make of a backgammon or of Jacoby, as in :mod:`bgcli.core.scoring`).
 - Rotation. The team won a game when the box lost to the members still in,
   or dropped their double; it lost when the box won or every member dropped.
   After a loss the box stays, the captain goes to the end of the team and
@@ -52,7 +52,7 @@ after every member dropped is accepted when it agrees. ``Team takes`` and
 
 A game may carry its moves between the box (left column) and the team's
 captain (right column) as rows of the Jellyfish layout, read by
-:func:`bgcli.match.mat.read_row`; doubles, answers and results stay
+:func:`bgcli.formats.mat.read_row`; doubles, answers and results stay
 chouette lines. Such a game is replayed as a money game by
 :func:`bgcli.match.replay.replay_match`, so the rolls, plays, cube and the
 declared result are audited exactly as a match's are; when the moves end
@@ -80,11 +80,11 @@ from lark import Transformer
 
 from bgcli import grammar
 from bgcli.errors import MatchFileError
-from bgcli.match.mat import read_row
+from bgcli.formats.mat import read_row
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import GameResult, GameStart, MatchVisitor, ProblemKind, Unfinished, replay_match
 from bgcli.match.replay import Problem as ReplayProblem
-from bgcli.scoring import BACKGAMMON, GAMMON, SINGLE, Outcome, Rules, drop_points, game_points
+from bgcli.core.scoring import BACKGAMMON, GAMMON, SINGLE, Outcome, Rules, drop_points, game_points
 
 GRAMMAR = "chouette"
 TEAM = "Team"          # the team's name in the replay of a game with moves
@@ -233,7 +233,7 @@ class Result:
 
 @dataclass(frozen=True)
 class Row:
-    """A move row in the Jellyfish layout, kept whole for bgcli.match.mat."""
+    """A move row in the Jellyfish layout, kept whole for bgcli.formats.mat."""
 
     text: str
     line: int

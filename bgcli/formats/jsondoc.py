@@ -8,7 +8,7 @@ JSON document (:func:`json_document`, one per match)
      "players": [left, right],          # gnubg's player 0 and player 1
      "match_length": 7,                 # 0 = money session
      "rules": {"crawford": true, "jacoby": false, "beavers": false,
-               "cube_limit": 0, ...},   # the fields of bgcli.scoring.Rules
+               "cube_limit": 0, ...},   # the fields of bgcli.core.scoring.Rules
      "tags": {"Site": "...", ...},      # the file's tags, if any
      "games": [
        {"number": 1, "score_before": [0, 0], "crawford": false,
@@ -41,14 +41,14 @@ from typing import Any
 from bgcli.errors import MatchFileError
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import EventKind, MatchStart, replay_match
-from bgcli.match.writing import (
+from bgcli.formats.writing import (
     GameToWrite,
     GameWriter,
     check_style,
     play_in,
     steps_to_write,
 )
-from bgcli.scoring import PROFILES, Rules
+from bgcli.core.scoring import PROFILES, Rules
 
 JSON_FORMAT = "bgcli-match"
 _RULE_SWITCHES = ("cubeless", "cube_cap_needed", "draws", "white_first", "standalone_games", "home_gammons")

@@ -1,0 +1,1 @@
+"""Judging recorded play against the rules: the chouette referee."""

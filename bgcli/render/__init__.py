@@ -1,0 +1,1 @@
+"""Drawings: ASCII and SVG boards, and the HTML viewer of a match."""
