@@ -39,3 +39,11 @@ class MatchFileError(BgcliError):
         where = f"{path}:{line}" + (f":{column}" if column else "")
         super().__init__(f"{where}: {message}")
         self.reason = message
+
+
+class EngineError(BgcliError):
+    """An engine that failed, timed out or gave an answer bgcli cannot trust."""
+
+
+class EngineUnavailableError(EngineError):
+    """An engine that is not installed; the message names what to install."""

@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "bgcli"
 # Lower numbers may not import higher ones.
 LAYERS = {
     "bgcli.errors": 0, "bgcli.output": 0, "bgcli.__main__": 12,
-    "bgcli.core": 1, "bgcli.analysis": 1, "bgcli.render": 1, "bgcli.judging": 1, "bgcli.scale": 1,
+    "bgcli.core": 1, "bgcli.engines": 1, "bgcli.engines.protocol": 1, "bgcli.analysis": 1, "bgcli.render": 1, "bgcli.judging": 1, "bgcli.scale": 1,
     "bgcli.grammar": 1, "bgcli.core.model": 1, "bgcli": 1,
     "bgcli.core.state": 2, "bgcli.core.scoring": 2, "bgcli.analysis.bearoff": 2,
     "bgcli.core.ids": 3, "bgcli.core.notation": 3, "bgcli.analysis.counts": 3,

@@ -1,0 +1,1 @@
+"""Engines that judge positions: the protocol (:mod:`bgcli.engines.protocol`) and one module per backend."""
