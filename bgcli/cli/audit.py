@@ -11,7 +11,7 @@ from itertools import islice
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, jobs_option, json_option, rule_options, rules_from,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, jobs_option, json_option, rule_options, rules_from, say,
 )
 
 
@@ -61,6 +61,8 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
     """
     from bgcli.scale.archive import DatabaseError, ResultsDB
 
+    if db_path is not None and not db_path.strip():
+        raise click.UsageError("--db needs a file name, not an empty one")
     if report:
         if not db_path:
             raise click.UsageError("--report reads the database given with --db")
@@ -92,7 +94,7 @@ def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
     bad_paths = []
 
     def note(message: str, error: bool) -> None:
-        click.echo(f"{'Error' if error else 'note'}: {message}", err=True)
+        say(f"{'Error' if error else 'note'}: {message}", err=True)
         if error:
             bad_paths.append(message)
 
@@ -144,7 +146,7 @@ def _write(result, as_json: bool, counts: dict) -> int:
     if result.error is not None:
         counts["unread"] += 1
         status = EXIT_UNREADABLE
-        click.echo(f"Error: {result.error}", err=True)
+        say(f"Error: {result.error}", err=True)
     elif result.problems:
         counts["problems"] += len(result.problems)
         counts["bad"] += 1
@@ -155,7 +157,7 @@ def _write(result, as_json: bool, counts: dict) -> int:
         for p in result.problems:
             who = f" ({p['player']})" if p["player"] else ""
             move = f" move {p['move']}" if p["move"] else ""
-            click.echo(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {p['kind']}: {p['message']}")
+            say(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {p['kind']}: {p['message']}")
     return status
 
 
@@ -168,7 +170,7 @@ def _report(db, as_json: bool) -> int:
                    f"{totals['unreadable']} unreadable")
         click.echo(f"{totals['games']} games, {totals['problems']} problems")
         for kind, count in totals["by_kind"].items():
-            click.echo(f"  {kind:<11} {count}")
+            say(f"  {kind:<11} {count}")
     if totals["unreadable"]:
         return EXIT_UNREADABLE
     return EXIT_PROBLEMS if totals["problems"] else 0
