@@ -4,14 +4,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bgcli.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
 
 
 def examples() -> list[tuple[str, list[str]]]:
