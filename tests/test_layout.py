@@ -20,7 +20,7 @@ LAYERS = {
     "bgcli.match.records": 4, "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 4.5,
     "bgcli.formats.registry": 0.5,
     "bgcli.formats.mat": 7, "bgcli.formats.sgf": 7, "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
-    "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9,
+    "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9, "bgcli.scale.workers": 0.5,
     "bgcli.render.board": 9, "bgcli.render.view": 10,
     # engines: the table and the checks low, the backends over the core and its IDs
     "bgcli.engines.met": 2, "bgcli.engines.trust": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
