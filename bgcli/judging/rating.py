@@ -246,7 +246,7 @@ class PlayerRating:
             "name": self.name, "decisions": self.decisions, "error": _round(self.error),
             "error_rate": _round(self.error_rate, 3), "pr": _round(self.pr, 3), "luck": _round(self.luck),
             "doubtful": self.doubtful, "bad": self.bad, "very_bad": self.very_bad,
-            "checker_decisions": self.checker_decisions, "cube_decisions": self.cube_decisions,
+            "matches": self.matches, "checker_decisions": self.checker_decisions, "cube_decisions": self.cube_decisions,
             "unforced": self.unforced, "illegal": self.illegal,
             "checker_error": _round(self.checker_error), "cube_error": _round(self.cube_error),
             "result": _round(self.result), "luck_adjusted": _round(self.luck_adjusted),
