@@ -234,7 +234,7 @@ def test_a_glob_matching_nothing_is_reported_and_the_rest_audited(tmp_path):
     good = selfplay(1)[0]
     run = bgcli("audit", tmp_path / "nothing*.mat", good)
     assert run.returncode == 2
-    assert run.stderr.splitlines() == [f"Error: no files match {tmp_path / 'nothing*.mat'}", "1 file checked, 0 problems in 0 files"]
+    assert run.stderr.splitlines() == [f"Error: no files match {tmp_path / 'nothing*.mat'}", "1 file checked, 0 errors, 0 warnings in 0 files"]
     clean = bgcli("audit", good)
     assert clean.returncode == 0
 
@@ -397,7 +397,9 @@ def test_the_report_reads_only_the_database(tmp_path):
     assert report.returncode == 2   # an unreadable file is stored
     text = bgcli("audit", "--db", db, "--report")
     assert text.stdout.splitlines()[0] == (f"{len(lines)} files: {totals['clean']} clean, {totals['with_problems']} with "
-                                           f"problems, 1 unreadable")
+                                           f"problems ({totals['with_errors']} with errors), 1 unreadable")
+    severities = [problem["severity"] for line in lines for problem in line["problems"]]
+    assert (totals["errors"], totals["warnings"]) == (severities.count("error"), severities.count("warning"))
 
 
 def test_database_usage_errors(tmp_path):
