@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
-from bgcli.formats import jsondoc, mat, sgf
+from bgcli.formats import gnubgtext, jsondoc, mat, sgf
 from bgcli.match.records import MatchPart, MatchRecord, parts_of, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
 from bgcli.core.scoring import Rules
@@ -92,7 +92,9 @@ def iter_parts(path: str | Path) -> Iterator[MatchPart]:
         if kind is None:
             peek = getattr(handle, "peek", None)
             kind = format_of_head(peek(256)[:256] if peek is not None else b"")
-        if kind == Format.MAT:
+        if kind == Format.MAT and _is_gnubg_text(handle):
+            yield from gnubgtext.read_stream(handle, path)
+        elif kind == Format.MAT:
             yield from mat.iter_parts(mat.bounded_lines(handle, path), path)
         elif kind == Format.SGF:
             yield from parts_of(sgf.read_sgf(_read_whole(handle, path), path))
@@ -101,6 +103,13 @@ def iter_parts(path: str | Path) -> Iterator[MatchPart]:
     finally:
         if close:
             handle.close()
+
+
+def _is_gnubg_text(handle: IO[bytes]) -> bool:
+    """Whether a text stream is GNU Backgammon's ``export match text`` (its
+    first bytes, left in the stream)."""
+    peek = getattr(handle, "peek", None)
+    return peek is not None and gnubgtext.HEAD.match(peek(256)[:256].lstrip(b"\xef\xbb\xbf \t\r\n")) is not None
 
 
 WHOLE_LIMIT = 256 << 20   # SGF and JSON are read whole: no bigger than this

@@ -406,6 +406,12 @@ class _LineTransformer(Transformer):
         start, end = self._span(children)
         return Cell(UNKNOWN, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
 
+    def resign(self, children):
+        start, end = self._span(children)
+        first = children[0]
+        dice = (int(first[0]), int(first[1])) if first.type == "ROLLED_RESIGNS" else None
+        return Cell(ActionKind.RESIGN, start, end, dice, "", None, None, False)
+
     def illegal(self, children):
         start, end = self._span(children)
         return Cell(ILLEGAL, start, end, (int(children[0][0]), int(children[0][1])), str(children[2])[1:-1].strip(), None, None, False)
