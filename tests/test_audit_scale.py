@@ -25,8 +25,8 @@ from bgcli.scale import archive
 from bgcli.scale.archive import FileResult, Job, ResultsDB, audit_files, find_files
 from bgcli.cli import cli
 
-DATA = Path(__file__).resolve().parent / "data" / "oracle"
-SELFPLAY = DATA / "selfplay"
+from conftest import ORACLE as DATA, ROOT, SELFPLAY
+
 FLAWED = DATA / "audit_sample"
 
 try:
@@ -45,14 +45,14 @@ def bgcli(*args, input=None, env=None, timeout=300) -> subprocess.CompletedProce
 def selfplay(n: int | None = None) -> list[Path]:
     files = sorted(SELFPLAY.glob("*.mat"))[:n]
     if not files:
-        pytest.skip("no self-play matches in tests/data/oracle/selfplay")
+        pytest.fail("no self-play matches in tests/data/oracle/selfplay", pytrace=False)
     return files
 
 
 def flawed(n: int | None = None) -> list[Path]:
     files = sorted(FLAWED.glob("*.mat"))[:n]
     if not files:
-        pytest.skip("no audit sample in tests/data/oracle/audit_sample")
+        pytest.fail("no audit sample in tests/data/oracle/audit_sample", pytrace=False)
     return files
 
 
@@ -129,7 +129,7 @@ def test_a_scheduler_and_workers_started_apart_read_the_files_themselves(tmp_pat
     workers = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
                                 "--nworkers", "2", "--nthreads", "1"], **elsewhere)
     try:
-        root = Path(__file__).resolve().parents[1]
+        root = ROOT
         files = [str(path.relative_to(root)) for path in [*selfplay(4), *flawed(4)]] + ["samples/perft.txt", "missing.mat"]
         local = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", *files], cwd=root, capture_output=True,
                                text=True, timeout=300)

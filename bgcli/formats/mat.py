@@ -28,6 +28,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple
 from lark import Transformer
 
 from bgcli import grammar
+from bgcli.formats import gnubgtext
 from bgcli.errors import MatchFileError
 from bgcli.output import quote
 from bgcli.match.records import (
@@ -104,6 +105,26 @@ def bounded_lines(handle: IO[bytes], path: str = "-") -> Iterator[bytes]:
             raise MatchFileError(f"line {number} is longer than {LINE_LIMIT // (1 << 20)} MB: this is not a match file",
                                  path, number, 1)
         yield line
+
+
+def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The registry's reader: the parts of a binary stream, read line by line.
+    GNU Backgammon's ``export match text`` (known by its first line) is handed
+    to its own reader, :mod:`bgcli.formats.gnubgtext`."""
+    peek = getattr(handle, "peek", None)
+    if peek is not None and gnubgtext.HEAD.match(peek(256)[:256].lstrip(b"\xef\xbb\xbf \t\r\n")):
+        return gnubgtext.iter_parts(bounded_lines(handle, path), path)
+    return iter_parts(bounded_lines(handle, path), path)
+
+
+def writer(notation: str | None = None) -> MatWriter:
+    """The registry's writer: gnubg's layout, plays in ``notation`` (.mat numbers by default)."""
+    return MatWriter(notation or "mat")
+
+
+def join(outputs: list) -> str:
+    """Matches one after another, as BBGT files hold them."""
+    return "".join(outputs)
 
 
 def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchRecord]:
