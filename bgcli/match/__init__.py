@@ -25,6 +25,7 @@ from bgcli.match.replay import (
     Problem,
     ProblemKind,
     ReplayBuilder,
+    Severity,
     Unfinished,
     replay_match,
 )
@@ -32,5 +33,5 @@ from bgcli.match.replay import (
 __all__ = [
     "Action", "ActionKind", "Event", "EventKind", "GameRecord", "GameReplay", "GameResult",
     "GameStart", "MatchRecord", "MatchReplay", "MatchStart", "MatchVisitor", "Problem", "ProblemKind",
-    "ReplayBuilder", "Unfinished", "replay_match",
+    "ReplayBuilder", "Severity", "Unfinished", "replay_match",
 ]

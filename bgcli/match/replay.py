@@ -37,7 +37,9 @@ from bgcli.match.events import (
     MatchStart,
     Problem,
     ProblemKind,
+    Severity,
     Unfinished,
+    WARNING_KINDS,
 )
 from bgcli.match.game import GameReplay
 from bgcli.match.records import ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord
@@ -45,7 +47,7 @@ from bgcli.match.visitor import MatchReplay, MatchVisitor, ReplayBuilder
 
 __all__ = [
     "Event", "EventKind", "GameReplay", "GameResult", "GameStart", "MatchReplay", "MatchStart", "MatchVisitor",
-    "Problem", "ProblemKind", "ReplayBuilder", "Unfinished", "replay_match", "replay_parts",
+    "Problem", "ProblemKind", "ReplayBuilder", "Severity", "Unfinished", "WARNING_KINDS", "replay_match", "replay_parts",
 ]
 
 
