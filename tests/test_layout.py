@@ -24,6 +24,8 @@ LAYERS = {
     "bgcli.formats.mat": 7, "bgcli.formats.sgf": 7, "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9,
     "bgcli.render.board": 9, "bgcli.render.view": 10,
+    # rating: a match judged over the replay and the engine protocol; files and archives over the audit's machinery
+    "bgcli.judging.rating": 6, "bgcli.scale.rating": 10,
     # engines: the table and the checks low, the backends over the core and its IDs
     "bgcli.engines.met": 2, "bgcli.engines.trust": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
     "bgcli.engines.gnubg": 5, "bgcli.engines.gnubg_driver": 0, "bgcli.engines.hint": 6,
