@@ -12,7 +12,7 @@ from enum import Enum
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
-from bgcli.errors import MatchFileError
+from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats import jsondoc, mat, sgf
 from bgcli.match.records import MatchPart, MatchRecord, parts_of, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
@@ -72,7 +72,10 @@ def _open(path: str) -> tuple[IO[bytes], bool]:
     """The binary stream of ``path`` (``-``: standard input) and whether to close it."""
     if path == "-":
         return sys.stdin.buffer, False
-    return open(path, "rb"), True
+    try:
+        return open(path, "rb"), True
+    except OSError as exc:
+        raise FileReadError(path, exc) from None
 
 
 def iter_records(path: str | Path) -> Iterator[MatchRecord]:
