@@ -26,7 +26,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "GameState": "bgcli.core.state", "MatchState": "bgcli.core.state",
     "parse_position": "bgcli.core.ids", "match_id": "bgcli.core.ids", "parse_match_id": "bgcli.core.ids",
-    "play_text": "bgcli.core.notation",
+    "parse_play": "bgcli.core.notation", "play_text": "bgcli.core.notation",
     "Rules": "bgcli.core.scoring",
     "read_any": "bgcli.formats", "replay_file": "bgcli.formats", "replay_match": "bgcli.match",
     "export_text": "bgcli.formats", "MatchVisitor": "bgcli.match",
@@ -56,21 +56,6 @@ def legal_plays(position, dice=None) -> list[Play]:
     return _legal_plays(*_board_and_dice(position, dice))
 
 
-def parse_play(text, position, dice=None, plays=None, *, side=None) -> Play:
-    """The legal play that ``text`` means (see ``bgcli.core.notation.parse_play``).
-    ``position`` may be what ``parse_position`` returns: its dice are used
-    when ``dice`` is left out, and its side on roll names Korean points."""
-    from bgcli.core.notation import BOTTOM
-    from bgcli.core.notation import parse_play as parse
-
-    if side is None:
-        side = getattr(getattr(position, "match", None), "on_roll", BOTTOM)
-    board = getattr(position, "position", position)
-    if dice is None and board is not position:
-        board, dice = _board_and_dice(position, None) if position.match.dice[0] else (board, None)
-    return parse(text, board, dice, plays, side=side)
-
-
 def __dir__() -> list[str]:
     return sorted(__all__)
 
@@ -87,5 +72,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "AmbiguousPlayError", "BgcliError", "IllegalPlayError", "InvalidDiceError", "InvalidPlayError",
     "InvalidPositionError", "MatchFileError", "BAR", "OFF", "Play", "Position", "Step", "legal_plays",
-    "parse_dice", "parse_play", "__version__", *_LAZY,
+    "parse_dice", "__version__", *_LAZY,
 ]
