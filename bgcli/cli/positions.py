@@ -14,7 +14,7 @@ from bgcli.cli.common import (
     run_in_chunks,
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
     is_board_of_numbers, is_comment, positions_of, refuse_jobs_without_batch,
-    jobs_option, json_option, output_option, read_position, split_position_and_dice,
+    jobs_option, json_option, output_option, read_position, say, split_position_and_dice,
     style_option, write_output,
 )
 from bgcli.errors import BgcliError, InvalidDiceError, InvalidPositionError, os_reason
@@ -465,7 +465,7 @@ def convert(to, positions):
                 raise BgcliError(EMPTY_LINE)
             click.echo(convert_one(text, to))
         except BgcliError as exc:
-            click.echo(f"Error: line {number}: {exc}", err=True)
+            say(f"Error: line {number}: {exc}", err=True)
             if to != "ascii":
                 click.echo("")  # keep one output line per input line
             status = max(status, EXIT_PROBLEMS)
