@@ -29,6 +29,7 @@ HOSTILE = {
     "superscript-tag.mat": '; [CubeLimit "²"]\n' + SAMPLE,
     "fullwidth.mat": SAMPLE.replace(" 3 point match", " ３ point match"),
     "tag-of-spaces.mat": "; [" + " " * 250_000 + "\n" + SAMPLE,
+    "tag-name-then-spaces.mat": "; [a" + " " * 250_000 + "\n" + SAMPLE,
     "row-of-spaces.mat": SAMPLE.replace("  1) ", "  1) " + " " * 100_000, 1),
     "long-line.mat": SAMPLE + "x" * (2 << 20),
     "infinite.json": '{"format": "bgcli-match", "version": 1, "players": ["a", "b"], "match_length": 1, '
@@ -514,3 +515,10 @@ def test_audit_with_a_silent_scheduler_is_one_line_and_2(silent_server, tmp_path
     refused = bgcli("audit", "--scheduler", "tcp://127.0.0.1:1", source, timeout=60)
     assert refused.returncode == 2
     assert refused.stderr.decode() == "Error: cannot reach the Dask scheduler at tcp://127.0.0.1:1: connection refused\n"
+
+
+def test_a_tag_line_with_a_run_of_blanks_is_read_in_linear_time(tmp_path):
+    # 250 kB of blanks after a tag's name took over 30 s (quadratic); linear, it is well under a second
+    source = write(tmp_path, "tag.mat", "; [a" + " " * 250_000 + "\n" + SAMPLE)
+    result = bgcli("audit", source, timeout=20)
+    assert result.returncode == 0, result.stderr
