@@ -14,19 +14,19 @@ the bar, ``z`` off; a roll without pairs is a dance; ``W[double]``,
 :func:`read_sgf` gives the same :class:`~bgcli.match.records.MatchRecord` records
 as the .mat reader (plays in .mat text, ``13/8 13/11``; the line of each
 action is its node's line), so replay, audit, score and export work
-unchanged. The syntax is ``grammars/sgf.lark``; one Transformer walks the
-main line of each game tree and builds the records. Bad values are collected
-in ``MatchRecord.errors``, as the .mat reader does with bad lines.
+unchanged. The syntax is ``grammars/sgf.lark``; the reader follows it as a
+stream (:func:`_trees`): only the main line of each game tree and only the
+properties a record needs are kept, so memory does not grow with unknown
+properties or variations, and a property value over ``PROPERTY_LIMIT``
+(1 MB) is an error at its line. Bad values are collected in
+``MatchRecord.errors``, as the .mat reader does with bad lines.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import IO, Iterator
+from typing import IO, Iterable, Iterator
 
-from lark import Transformer, v_args
-
-from bgcli import grammar
 from bgcli.errors import MatchFileError
 from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
@@ -55,41 +55,134 @@ class _Node:
 
 
 def _unescape(value: str) -> str:
-    # SGF: "\" escapes the next character; an escaped line end is removed
-    return re.sub(r"\\(\r\n|\n|\r|.)", lambda m: "" if m.group(1) in ("\r\n", "\n", "\r") else m.group(1), value[1:-1], flags=re.S)
+    # SGF: "\\" escapes the next character; an escaped line end is removed
+    if "\\" not in value:
+        return value
+    return re.sub(r"\\(\r\n|\n|\r|.)", lambda m: "" if m.group(1) in ("\r\n", "\n", "\r") else m.group(1), value,
+                  flags=re.S)
 
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-class _SgfTree(Transformer):
-    """Builds MatchRecords from the parse tree of ``sgf.lark``."""
+PROPERTY_LIMIT = 1 << 20   # characters in one property value (a comment): no real record comes near
+# what the reader keeps of a node; any other property is read, checked and dropped at once
+_KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "PC", "EV", "RO", "AN", "XR", "W", "B", *_SETUP))
+_IDENT = re.compile(r"[A-Za-z]+")
+_SPACE = re.compile(r"\s*")
+_VALUE_END = re.compile(r"[\]\\]")
 
-    def __init__(self, path: str):
-        super().__init__()
-        self.path = path
 
-    def prop(self, items):
-        ident, *values = items
-        return (str(ident).upper(), [_unescape(str(v)) for v in values])
+def _trees(text: str, path: str) -> Iterator[list[_Node]]:
+    """The main line of each game tree of ``text``, each given as soon as
+    its tree is closed: a stream that follows grammars/sgf.lark, with what
+    no reader needs dropped as it is read, so memory holds the kept
+    properties only, and a property value over PROPERTY_LIMIT is an error."""
+    position, line, line_start, size = 0, 1, 0, len(text)
 
-    @v_args(meta=True)
-    def node(self, meta, items):
-        props: dict[str, list[str]] = {}
-        for ident, values in items:
-            props.setdefault(ident, []).extend(values)
-        line = getattr(meta, "line", 0) if not getattr(meta, "empty", True) else 0
-        column = getattr(meta, "column", 0) if not getattr(meta, "empty", True) else 0
-        return _Node(line, column, props)
+    def fail(message: str, at: int) -> MatchFileError:
+        here = line + text.count("\n", line_start, at)
+        start = text.rfind("\n", 0, at) + 1
+        return MatchFileError(f"cannot read SGF: {message}", path, here, at - start + 1)
 
-    def game_tree(self, items):
-        nodes = [i for i in items if isinstance(i, _Node)]
-        variations = [i for i in items if isinstance(i, list)]
-        return nodes + (variations[0] if variations else [])   # the main line
+    def unexpected(at: int) -> MatchFileError:
+        if at >= size:
+            return fail("unexpected end of input", at)
+        return fail(f"unexpected {text[at]!r} at column {at - (text.rfind(chr(10), 0, at) + 1) + 1}", at)
 
-    def start(self, trees):
-        return _Builder(self.path).build(trees)
+    # one frame per open "(": its main line (shared with the variation that
+    # continues it), whether it has had a variation, whether it is kept
+    frames: list[list] = []
+    node: _Node | None = None
+    while True:
+        found = _SPACE.match(text, position)
+        assert found is not None
+        end = found.end()
+        if end > position:
+            newlines = text.count("\n", position, end)
+            if newlines:
+                line += newlines
+                line_start = text.rfind("\n", position, end) + 1
+            position = end
+        if position >= size:
+            if frames:
+                raise unexpected(position)
+            return
+        char = text[position]
+        if char == "(":
+            if not frames:
+                frames.append([[], False, True])
+            else:   # a variation: the first continues its parent's main line, the others are read and dropped
+                parent = frames[-1]
+                kept = parent[2] and not parent[1]
+                parent[1] = True
+                frames.append([parent[0] if kept else [], False, kept])
+            position += 1
+            node = None
+            first = _SPACE.match(text, position).end()   # type: ignore[union-attr]
+            if not text.startswith(";", first):
+                raise unexpected(first)   # a tree starts with a node
+        elif char == ")":
+            if not frames:
+                raise unexpected(position)
+            frame = frames.pop()
+            position += 1
+            node = None
+            if not frames:
+                yield frame[0]
+        elif char == ";":
+            if not frames or frames[-1][1]:
+                raise unexpected(position)   # nodes come before a tree's variations
+            node = _Node(line, position - line_start + 1, {})
+            if frames[-1][2]:
+                frames[-1][0].append(node)
+            position += 1
+        elif "A" <= char <= "Z" or "a" <= char <= "z":
+            if node is None:
+                raise unexpected(position)
+            ident_match = _IDENT.match(text, position)
+            assert ident_match is not None
+            ident = ident_match.group().upper()
+            position = ident_match.end()
+            values = node.props.setdefault(ident, []) if ident in _KEPT and frames[-1][2] else None
+            count = 0
+            while True:
+                after = _SPACE.match(text, position).end()   # type: ignore[union-attr]
+                if not text.startswith("[", after):
+                    if not count:
+                        raise unexpected(after)
+                    break
+                newlines = text.count("\n", position, after)
+                if newlines:
+                    line += newlines
+                    line_start = text.rfind("\n", position, after) + 1
+                start = after + 1
+                scan = start
+                while True:   # to the first "]" no backslash escapes
+                    stop = _VALUE_END.search(text, scan, min(size, start + PROPERTY_LIMIT + 2))
+                    if stop is None:
+                        if size - start > PROPERTY_LIMIT:
+                            raise fail(f"a value of {ident} is longer than {PROPERTY_LIMIT >> 20} MB, "
+                                       "more than bgcli reads in one property", after)
+                        raise fail("unexpected end of input", size)
+                    if stop.group() == "]":
+                        break
+                    scan = stop.end() + 1   # an escaped character
+                close = stop.start()
+                if close - start > PROPERTY_LIMIT:
+                    raise fail(f"a value of {ident} is longer than {PROPERTY_LIMIT >> 20} MB, "
+                               "more than bgcli reads in one property", after)
+                if values is not None:
+                    values.append(_unescape(text[start:close]))
+                newlines = text.count("\n", start, close)
+                if newlines:
+                    line += newlines
+                    line_start = text.rfind("\n", start, close) + 1
+                position = close + 1
+                count += 1
+        else:
+            raise unexpected(position)
 
 
 class _Builder:
@@ -98,7 +191,7 @@ class _Builder:
     def __init__(self, path: str):
         self.path = path
 
-    def build(self, trees: list[list[_Node]]) -> list[MatchRecord]:
+    def build(self, trees: Iterable[list[_Node]]) -> list[MatchRecord]:
         matches: list[dict] = []
         for nodes in trees:
             if not nodes:
@@ -256,17 +349,7 @@ def join(outputs: list) -> str:
 def read_sgf(text: str, path: str = "-") -> list[MatchRecord]:
     """Every match in gnubg SGF text; raises MatchFileError for text that is
     not SGF (with line and column) or holds no backgammon game."""
-    def error(message: str, line: int, column: int) -> MatchFileError:
-        return MatchFileError(f"cannot read SGF: {message}", path, line, column)
-
-    from lark.exceptions import VisitError
-
-    try:
-        return grammar.parse(GRAMMAR, text.lstrip("\ufeff"), error, _SgfTree(path))
-    except (RecursionError, VisitError) as exc:
-        if isinstance(exc, VisitError) and not isinstance(exc.orig_exc, RecursionError):
-            raise
-        raise MatchFileError("cannot read SGF: variations nested too deeply", path, 1, 1) from None
+    return _Builder(path).build(_trees(text.lstrip("\ufeff"), path))
 
 
 # ---------------------------------------------------------------------------
