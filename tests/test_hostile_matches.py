@@ -522,3 +522,39 @@ def test_a_tag_line_with_a_run_of_blanks_is_read_in_linear_time(tmp_path):
     source = write(tmp_path, "tag.mat", "; [a" + " " * 250_000 + "\n" + SAMPLE)
     result = bgcli("audit", source, timeout=20)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or sys.platform != "linux", reason="address-space limit on Linux")
+def test_a_50_mb_sgf_comment_is_one_line_in_bounded_memory(tmp_path):
+    import resource
+
+    source = tmp_path / "big.sgf"
+    source.write_text("(;FF[4]GM[6]MI[length:1]PW[a]PB[b]C[" + "x" * 50_000_000 + "];W[31hefe])")
+
+    def limit():   # it peaked at 3.5 GB
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    result = bgcli("audit", str(source), preexec_fn=limit, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.decode().splitlines()[0] == (
+        f"Error: {source}:1:36: cannot read SGF: a value of C is longer than 1,048,576 characters, "
+        "more than bgcli reads in one property")
+
+
+def test_many_unknown_sgf_properties_are_read_and_dropped(tmp_path):
+    source = write(tmp_path, "many.sgf", "(;FF[4]GM[6]MI[length:1]PW[a]PB[b]" + "ZZ[x]" * 500_000 + ";W[31hefe])")
+    result = bgcli("score", "--json", source, timeout=30)   # 29 s and 646 MB before; a second now
+    assert json.loads(result.stdout)["players"] == ["a", "b"]
+
+
+def test_json_export_written_game_by_game_is_json_dumps_exactly(tmp_path):
+    from bgcli.formats.files import export
+    from bgcli.formats.jsondoc import documents_text, json_document
+    from bgcli.formats.mat import iter_file
+
+    source = write(tmp_path, "three.mat", SAMPLE * 3)
+    records = list(iter_file(source))
+    text, left_out = export(iter(records), "json")
+    assert not left_out and text == documents_text([json_document(r) for r in records])
+    one, _ = export(iter(records[:1]), "json")
+    assert one == documents_text([json_document(records[0])])

@@ -202,3 +202,64 @@ def test_grammar_generated_sgf_raises_only_match_file_errors(data):
         read_sgf(text)
     except MatchFileError:
         pass
+
+
+# --- the stream follows the grammar, and is bounded -----------------------------------------------
+
+def _grammar_accepts(text: str) -> bool:
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        grammar.parser(sgf.GRAMMAR).parse(text)
+        return True
+    except UnexpectedInput:
+        return False
+
+
+def _stream_accepts(text: str) -> bool:
+    try:
+        list(sgf._trees(text, "m.sgf"))
+        return True
+    except MatchFileError as exc:
+        assert "cannot read SGF" in str(exc)
+        return False
+
+
+@settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutated())
+def test_the_stream_accepts_what_the_grammar_accepts(case):
+    base, start, cut, inserted = case
+    text = base[:start] + "".join(inserted) + base[start + cut:]
+    assert _stream_accepts(text) == _grammar_accepts(text)
+
+
+@settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(st.data())
+def test_the_stream_reads_every_text_of_the_grammar(data):
+    from hypothesis.extra.lark import from_lark
+
+    text = data.draw(from_lark(grammar.parser(sgf.GRAMMAR), start="start"))
+    assert _stream_accepts(text)
+
+
+def test_variations_are_read_and_only_the_main_line_kept():
+    text = "(;GM[6]MI[length:1]PW[a]PB[b];W[31hefe](;B[42ab](;W[11aa])(;W[66aa]))(;B[55ab]))"
+    (tree,) = list(sgf._trees(text, "v.sgf"))
+    assert [n.props.get("W", n.props.get("B")) for n in tree[1:]] == [["31hefe"], ["42ab"], ["11aa"]]
+
+
+def test_unknown_properties_are_dropped_as_they_are_read():
+    text = "(;GM[6]MI[length:1]PW[a]PB[b]" + "ZZ[x]" * 1000 + "C[comment];W[31hefe])"
+    (tree,) = list(sgf._trees(text, "u.sgf"))
+    assert set(tree[0].props) == {"GM", "MI", "PW", "PB"}
+
+
+def test_a_property_over_the_bound_is_one_error_at_its_line(monkeypatch):
+    monkeypatch.setattr(sgf, "PROPERTY_LIMIT", 1000)
+    text = "(;GM[6]MI[length:1]PW[a]PB[b]\n;C[" + "x" * 1001 + "];W[31hefe])"
+    with pytest.raises(MatchFileError, match=r"^b.sgf:2:3: cannot read SGF: a value of C is longer than 1,000 characters"):
+        read_sgf(text, "b.sgf")
+    escaped = "(;GM[6]MI[length:1]PW[a]PB[b]\n;C[" + "\\]" * 600 + "];W[31hefe])"
+    with pytest.raises(MatchFileError, match="longer than"):
+        read_sgf(escaped, "b.sgf")
+    assert read_sgf(text.replace("x" * 1001, "x" * 1000), "b.sgf")[0].games

@@ -126,14 +126,47 @@ def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
     return parts_of(read_json(decode(read_whole(handle, path, "JSON")), path))
 
 
-def writer(notation: str | None = None) -> JsonWriter:
+class JsonTextWriter(JsonWriter):
+    """A JsonWriter whose match is its JSON text, each game written as text as
+    soon as it ends: the export of a long file holds text, never every
+    action's dict at once (those take about ten times the room)."""
+
+    def begin_match(self, match: MatchStart) -> None:
+        super().begin_match(match)
+        self.games: list[str] = []
+
+    def write_game(self, game: GameToWrite, index: int) -> None:
+        super().write_game(game, index)
+        self.games.append(json.dumps(self.doc["games"].pop(), indent=1, ensure_ascii=False))
+
+    def end_match(self) -> str:   # type: ignore[override]
+        games, self.games = self.games, []
+        text = json.dumps(super().end_match(), indent=1, ensure_ascii=False)
+        empty = '"games": []\n}'
+        if not games:
+            return text
+        assert text.endswith(empty), "the games come last in a document"
+        # the games where json.dumps(indent=1) would put them: two levels in
+        return text[: -len(empty)] + '"games": [\n' + ",\n".join(_indented(g, "  ") for g in games) + "\n ]\n}"
+
+
+def _indented(text: str, prefix: str) -> str:
+    return "\n".join(prefix + line for line in text.split("\n"))   # JSON text has no raw newline in a string
+
+
+def writer(notation: str | None = None) -> JsonTextWriter:
     """The registry's writer, plays in ``notation`` (gnubg's by default)."""
-    return JsonWriter(notation or "gnubg")
+    return JsonTextWriter(notation or "gnubg")
 
 
 def join(outputs: list) -> str:
-    """One document for one match, a list for several, ``[]`` for none."""
-    return documents_text(outputs) if outputs else "[]\n"
+    """One document for one match, a list for several, ``[]`` for none (the
+    texts of :class:`JsonTextWriter`, laid out as :func:`documents_text` does)."""
+    if not outputs:
+        return "[]\n"
+    if len(outputs) == 1:
+        return outputs[0] + "\n"
+    return "[\n" + ",\n".join(_indented(text, " ") for text in outputs) + "\n]\n"
 
 
 def documents_text(docs: list[dict]) -> str:

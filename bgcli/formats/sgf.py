@@ -67,6 +67,7 @@ def _escape(value: str) -> str:
 
 
 PROPERTY_LIMIT = 1 << 20   # characters in one property value (a comment): no real record comes near
+DEPTH_LIMIT = 1000          # variations within variations (gnubg writes none)
 # what the reader keeps of a node; any other property is read, checked and dropped at once
 _KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "PC", "EV", "RO", "AN", "XR", "W", "B", *_SETUP))
 _IDENT = re.compile(r"[A-Za-z]+")
@@ -111,6 +112,8 @@ def _trees(text: str, path: str) -> Iterator[list[_Node]]:
             return
         char = text[position]
         if char == "(":
+            if len(frames) >= DEPTH_LIMIT:
+                raise fail(f"variations nested too deeply (more than {DEPTH_LIMIT})", position)
             if not frames:
                 frames.append([[], False, True])
             else:   # a variation: the first continues its parent's main line, the others are read and dropped
@@ -163,7 +166,7 @@ def _trees(text: str, path: str) -> Iterator[list[_Node]]:
                     stop = _VALUE_END.search(text, scan, min(size, start + PROPERTY_LIMIT + 2))
                     if stop is None:
                         if size - start > PROPERTY_LIMIT:
-                            raise fail(f"a value of {ident} is longer than {PROPERTY_LIMIT >> 20} MB, "
+                            raise fail(f"a value of {ident} is longer than {PROPERTY_LIMIT:,} characters, "
                                        "more than bgcli reads in one property", after)
                         raise fail("unexpected end of input", size)
                     if stop.group() == "]":
@@ -171,7 +174,7 @@ def _trees(text: str, path: str) -> Iterator[list[_Node]]:
                     scan = stop.end() + 1   # an escaped character
                 close = stop.start()
                 if close - start > PROPERTY_LIMIT:
-                    raise fail(f"a value of {ident} is longer than {PROPERTY_LIMIT >> 20} MB, "
+                    raise fail(f"a value of {ident} is longer than {PROPERTY_LIMIT:,} characters, "
                                "more than bgcli reads in one property", after)
                 if values is not None:
                     values.append(_unescape(text[start:close]))
