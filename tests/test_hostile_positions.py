@@ -401,8 +401,20 @@ def test_parallel_batch_reads_bad_lines_in_every_chunk(capsys):
 
 
 def test_lines_are_split_on_newline_only():
-    assert list(batch_lines(io.BytesIO("a\rb\r\nc\u2028d\x85e\x0cf\n\ng".encode()))) == [
-        "a\rb", "c\u2028d\x85e\x0cf", "", "g"]
+    lines = list(batch_lines(io.BytesIO("a\rb\r\nc\u2028d\x85e\x0cf\n\ng".encode())))
+    assert lines[1:] == ["c\u2028d\x85e\x0cf", "", "g"]
+    # a carriage return inside a line (lines separated by CR alone) is an error for the line, not the first part
+    assert isinstance(lines[0], BadLine) and "carriage return" in lines[0].error and not lines[0].last
+
+
+@pytest.mark.parametrize("text", ["4HPwATDgc/ABMA 4HPwATDgc/ABMA", "4HPwATDgc/ABMA\r4HPwATDgc/ABMA",
+                                  "4HPwATDgc/ABMA:cAkAAAAAAAAA 4HPwATDgc/ABMA"])
+@pytest.mark.parametrize("command", [["analyze", "--batch", "-"], ["convert", "--to", "xgid", "-"]], ids=" ".join)
+def test_two_positions_on_one_line_are_an_error_for_the_line(command, text):
+    result = run(*command, input=f"start\n{text}\nstart\n")
+    assert result.exit_code == 1
+    assert "line 2: " in result.output and ("2 position IDs" in result.output or "carriage return" in result.output)
+    assert result.output.count("line 1") == 0 and result.output.count("line 3") == 0
 
 
 def test_an_over_long_line_ends_the_batch_with_one_error():

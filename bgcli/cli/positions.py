@@ -34,7 +34,7 @@ class BadLine(NamedTuple):
 
 def batch_lines(stream) -> Iterable[str | BadLine]:
     """The lines of a binary stream, split on ``\\n`` only (a ``\\r`` before it
-    dropped), read as UTF-8. A line that is not UTF-8 is a BadLine in its
+    dropped; one anywhere else makes the line a BadLine), read as UTF-8. A line that is not UTF-8 is a BadLine in its
     place; a line longer than MAX_LINE bytes is a BadLine too, and the last:
     the rest of the input is not read (it may be endless, as /dev/zero)."""
     while True:
@@ -46,6 +46,9 @@ def batch_lines(stream) -> Iterable[str | BadLine]:
             return
         line = line[:-1] if line.endswith(b"\n") else line
         line = line[:-1] if line.endswith(b"\r") else line
+        if b"\r" in line:   # lines separated by CR alone would be read as one: an error, not the first
+            yield BadLine("holds a carriage return (\\r): lines are separated by newlines (\\n)")
+            continue
         try:
             yield line.decode("utf-8")
         except UnicodeDecodeError as exc:

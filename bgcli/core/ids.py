@@ -481,9 +481,13 @@ def _transformer_class():
                     positions.append(str(token))
                 elif token.type == "MATCH_ID":
                     matches.append(str(token))
-            position = _first_valid(positions, Position.from_id)
-            if position is None:
+            valid = [p for p in positions if _first_valid([p], Position.from_id) is not None]
+            if not valid:
                 raise InvalidPositionError(f"invalid position {_short(self.text)}: no valid position id in the text")
+            if len(valid) > 1:   # two positions on one line: never the first silently
+                raise InvalidPositionError(f"invalid position {_short(self.text)}: {len(valid)} position IDs in one "
+                                           "text; give one position at a time (one a line in a batch)")
+            position = Position.from_id(valid[0])
             match = _first_valid(matches, parse_match_id)
             return "pasted", GameState(position, match if match is not None else MatchState())
 
