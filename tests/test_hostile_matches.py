@@ -558,3 +558,17 @@ def test_json_export_written_game_by_game_is_json_dumps_exactly(tmp_path):
     assert not left_out and text == documents_text([json_document(r) for r in records])
     one, _ = export(iter(records[:1]), "json")
     assert one == documents_text([json_document(records[0])])
+
+
+def test_a_stake_of_31_digits_is_a_problem_not_a_rounded_amount(tmp_path):
+    chouette = (ROOT / "samples" / "chouette.txt").read_text(encoding="utf-8")
+    assert "Stake: 1\n" in chouette
+    huge = "1234567890123456789012345678901"
+    source = write(tmp_path, "c.txt", chouette.replace("Stake: 1\n", f"Stake: {huge}\n", 1))
+    result = run(["chouette", "--json", source])
+    assert result.exit_code == 1
+    settlement = json.loads(result.output)
+    assert any("cannot read the stake" in p["message"] and "12 digits" in p["message"] for p in settlement["problems"])
+    assert "1234567890123456789012345679" not in result.output, "no amount rounded to 28 digits"
+    exact = write(tmp_path, "d.txt", chouette.replace("Stake: 1\n", "Stake: 999999999999.5\n", 1))
+    assert "999999999999.5" in run(["chouette", exact]).output

@@ -274,6 +274,9 @@ _BLANK = re.compile(r"[ \t]*$")
 # Words that begin a line or a part of the lineup: never a player's name
 # (the grammar reads them as names where no keyword can stand)
 KEYWORDS = frozenset({"chouette", "stake", "game", "box", "captain", "team"})
+# a stake is bounded so that every amount (stake times cube times points, summed
+# over the members) stays exact within Decimal's 28 digits
+STAKE_DIGITS, STAKE_DECIMALS = 12, 6
 
 
 class _LineTransformer(Transformer):
@@ -297,7 +300,14 @@ class _LineTransformer(Transformer):
         return PlayersLine(tuple(str(t) for t in children[0]), self.number)
 
     def stake_line(self, children):
-        return StakeLine(Decimal(str(children[0])), self.number)
+        text = str(children[0])
+        whole, _, fraction = text.partition(".")
+        if len(whole.lstrip("0")) > STAKE_DIGITS or len(fraction) > STAKE_DECIMALS:
+            # Decimal keeps 28 digits: a longer stake would be rounded in silence
+            raise MatchFileError(f"cannot read the stake {text[:40]!r}{'...' if len(text) > 40 else ''}: at most "
+                                 f"{STAKE_DIGITS} digits before the point and {STAKE_DECIMALS} after",
+                                 self.path, self.number, children[0].column)
+        return StakeLine(Decimal(text), self.number)
 
     def game_line(self, children):
         return GameLine(int(children[0]), self.number)
