@@ -17,7 +17,8 @@ from bgcli.errors import (
     InvalidPositionError,
     MatchFileError,
 )
-from bgcli.core.model import BAR, OFF, Play, Position, Step, legal_plays, parse_dice
+from bgcli.core.position import BAR, OFF, Position, parse_dice
+from bgcli.core.generator import Play, Step, legal_plays
 
 __version__ = "0.1.0"
 

@@ -27,7 +27,8 @@ from bgcli.analysis import bearoff
 from bgcli.analysis import counts as analysis
 from bgcli.analysis.counts import Analysis, analyze, bearoff_summary
 from bgcli.cli import cli
-from bgcli.core.model import BAR, Position, legal_plays
+from bgcli.core.position import BAR, Position
+from bgcli.core.generator import legal_plays
 
 DATA = Path(__file__).resolve().parent / "data" / "analysis"
 COUNTS = [json.loads(line) for line in (DATA / "counts.jsonl").read_text().splitlines()]

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from bgcli import __version__
 from bgcli.cli import cli, split_position_and_dice
-from bgcli.core.model import Position, legal_plays
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"

@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, IllegalPlayError, InvalidDiceError, InvalidPositionError
-from bgcli.core.model import BAR, OFF, Position, Step, apply_steps, parse_dice
+from bgcli.core.position import BAR, OFF, Position, parse_dice
+from bgcli.core.generator import Step
+from bgcli.core.judge import apply_steps
 
 ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

@@ -30,7 +30,7 @@ from bgcli.errors import MatchFileError
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, steps_to_write
-from bgcli.core.model import BAR, OFF
+from bgcli.core.position import BAR, OFF
 from bgcli.core.scoring import Rules
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER

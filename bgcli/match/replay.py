@@ -45,17 +45,9 @@ from bgcli.core.ids import match_id
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, site_is,
 )
-from bgcli.core.model import (
-    CHECKERS,
-    OFF,
-    Play,
-    Position,
-    die_for,
-    legal_plays,
-    play_from_steps,
-    result_of_steps,
-    roll_dice,
-)
+from bgcli.core.position import CHECKERS, OFF, Position, roll_dice
+from bgcli.core.generator import Play, legal_plays
+from bgcli.core.judge import die_for, play_from_steps, result_of_steps
 from bgcli.core.notation import apply_written, numbered_text, parse_play, parse_play_text, play_text
 from bgcli.core.scoring import (
     OUTCOME_OF_KIND,
