@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,14 +20,14 @@ from bgcli.core.position import BAR, OFF, Position, parse_dice, position_id
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.judge import apply_steps
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
-PERFT = Path(__file__).resolve().parent.parent / "samples" / "perft.txt"
+from conftest import ORACLE as ORACLE_DIR, SAMPLES, committed
+
+ORACLE = ORACLE_DIR / "legal_sample.jsonl"
+PERFT = SAMPLES / "perft.txt"
 
 
 def oracle_records() -> list[dict]:
-    if not ORACLE.exists():
-        pytest.skip(f"oracle data {ORACLE} is missing")
-    with ORACLE.open() as f:
+    with committed(ORACLE).open() as f:
         return [json.loads(line) for line in f]
 
 

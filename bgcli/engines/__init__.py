@@ -1,1 +1,52 @@
-"""Engines that judge positions: the protocol (:mod:`bgcli.engines.protocol`) and one module per backend."""
+"""Engines that judge positions: the protocol (:mod:`bgcli.engines.protocol`) and one module per backend.
+
+``open_engine(name, level)`` opens one; ``ENGINE_NAMES`` lists them. Adding an
+engine is one module with a class that answers the protocol, and one entry in
+``_BACKENDS``. Backends are imported only when opened, so a missing one costs
+nothing until it is asked for.
+"""
+from __future__ import annotations
+
+import importlib
+
+from bgcli.engines.protocol import (
+    CubeAction, CubeDecision, Engine, Evaluation, Level, PlayEvaluation, Probabilities,
+)
+
+# name -> (module, class): the default first
+_BACKENDS = {
+    "sage": ("bgcli.engines.sage", "SageEngine"),
+    "gnubg": ("bgcli.engines.gnubg", "GnubgEngine"),
+    "exact": ("bgcli.engines.exact", "ExactEngine"),
+}
+ENGINE_NAMES = tuple(_BACKENDS)
+DEFAULT_ENGINE = "sage"
+DEFAULT_LEVEL = 2
+
+
+def level_of(level: "int | Level") -> Level:
+    """A Level from a number in gnubg's numbering (0 = the raw network), or the Level itself."""
+    if isinstance(level, Level):
+        return level
+    if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+        raise ValueError(f"invalid level {level!r}: expected a number of plies, 0 or more (gnubg's numbering)")
+    return Level(level)
+
+
+def open_engine(name: str = DEFAULT_ENGINE, level: "int | Level" = DEFAULT_LEVEL, *, timeout: float = 60.0) -> Engine:
+    """Open the engine ``name`` at ``level`` (gnubg's numbering: 0 = the raw network, 2 = XG's 3-ply).
+
+    Raises EngineUnavailableError (naming what to install) when the backend's
+    program or package is missing, ValueError for an unknown name or a level
+    the backend does not have. ``timeout`` is the time limit of one call, in
+    seconds, where the backend can enforce it (a separate program)."""
+    try:
+        module_name, class_name = _BACKENDS[name.lower()]
+    except (KeyError, AttributeError):
+        raise ValueError(f"unknown engine {name!r}: expected one of {', '.join(ENGINE_NAMES)}") from None
+    module = importlib.import_module(module_name)
+    return getattr(module, class_name)(level_of(level), timeout=timeout)
+
+
+__all__ = ["CubeAction", "CubeDecision", "DEFAULT_ENGINE", "DEFAULT_LEVEL", "ENGINE_NAMES", "Engine", "Evaluation",
+           "Level", "PlayEvaluation", "Probabilities", "level_of", "open_engine"]

@@ -151,8 +151,13 @@ class Engine(Protocol):
         """The position before the player on roll rolls (cubeful where the backend can)."""
         ...
 
-    def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"]) -> list[PlayEvaluation]:
-        """Each of ``plays`` (bgcli's legal plays of ``state`` with ``dice``) evaluated, best first."""
+    def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
+                       force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
+        """Each of ``plays`` (bgcli's legal plays of ``state`` with ``dice``) evaluated, best first.
+
+        A backend may evaluate at its full level only the plays that can be
+        best (a move filter, as gnubg's); the plays of ``force`` (the play
+        made, when judging one) are always evaluated at the full level."""
         ...
 
     def cube_decision(self, state: "GameState") -> CubeDecision:

@@ -1,0 +1,225 @@
+"""The ``sage`` backend: bgsage, the Open Sage engine (MPL-2.0, its weights in its wheel), in bgcli's process.
+
+Installed with the extra: ``pip install 'bgcli[engine]'``. What this module
+takes care of, measured on bgsage itself:
+
+- Its board is 26 numbers from the side of the player it is asked about,
+  like bgcli's ``board26`` except that the opponent's bar, index 0, is a
+  *positive* count.
+- Its levels use eXtreme Gammon's numbering: bgcli's (GNU Backgammon's)
+  ``n``-ply is its ``n + 1``-ply.
+- Building its networks reads a score of weight files (about 40 ms), and
+  its one-position cube call does that on every call; so one engine holds
+  its strategies and uses only the batch calls, which take them as they are.
+- Its own cubeful checker play evaluates every legal play at full depth. We
+  rank every play at the raw network (cubeful by Janowski's formula, which
+  is cheap), then evaluate at full depth only the few that can be best, as
+  GNU Backgammon's move filters do, and any play asked for by name
+  (``force``); a play whose raw value would sit above the deep values is
+  deepened too, so the best play is always a full-depth value.
+- "No legal play" is its unchanged board; bgcli lists the legal plays
+  itself and checks the engine's list against its own.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from bgcli.core.position import BAR, OFF, Position
+from bgcli.engines import met, trust
+from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
+from bgcli.errors import EngineError, EngineUnavailableError
+
+if TYPE_CHECKING:
+    from bgcli.core.generator import Play
+    from bgcli.core.state import GameState
+
+INSTALL = "pip install 'bgcli[engine]'"
+MAX_PLY = 3  # its 4-ply
+# the first stage of GNU Backgammon's "normal" move filter: the best 8 plays within 0.16 of the best at 0-ply
+FILTER_MOVES = 8
+FILTER_THRESHOLD = 0.16
+
+
+def board(position: Position) -> list[int]:
+    """bgsage's board of ``position``, seen by the side whose checkers are ``position.player``."""
+    out = position.board26()
+    out[0] = position.opponent[BAR]
+    return out
+
+
+class SageEngine:
+    """bgsage at one level. Keep one per process: it holds the networks."""
+
+    name = "sage"
+
+    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, threads: int = 0):
+        if not 0 <= level.ply <= MAX_PLY:
+            raise ValueError(f"the sage engine has levels 0 to {MAX_PLY} (gnubg's numbering), not {level.ply}")
+        try:
+            import bgbot_cpp
+            from bgsage.weights import bearoff_db_path, default_weights
+        except ImportError:
+            raise EngineUnavailableError(f"the sage engine needs bgsage: {INSTALL}") from None
+        self.level = level
+        self.timeout = timeout  # in-process: a call cannot be cut short, so it is not enforced here
+        self._cpp = bgbot_cpp
+        self._threads = threads
+        weights = default_weights()
+        args = (weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list)
+        raw = bgbot_cpp.create_strategy(*args)
+        deep = bgbot_cpp.create_multipy(*args, n_plies=level.ply + 1, parallel_evaluate=False, parallel_threads=0)
+        path = bearoff_db_path()
+        if path:
+            database = bgbot_cpp.BearoffDB()
+            if database.load(path):
+                # exact probabilities in its own one-sided bear-off, at every depth
+                raw = bgbot_cpp.BearoffStrategy(raw, database)
+                bgbot_cpp.multipy_set_bearoff_db(deep, database)
+        self._raw = raw
+        self._deep = deep if level.ply else raw
+
+    # --- what the engine is told ------------------------------------------
+
+    def _owner(self, state: "GameState", player: int) -> Any:
+        owners = self._cpp.CubeOwner
+        owner = state.match.cube_owner
+        if owner < 0:
+            return owners.CENTERED
+        return owners.PLAYER if owner == player else owners.OPPONENT
+
+    def _flags(self, state: "GameState") -> dict:
+        money = not state.match.match_length
+        return {"jacoby": money and state.match.jacoby, "beaver": money and state.match.beavers}
+
+    def _pre_roll(self, state: "GameState") -> tuple:
+        side = met.MatchSide.of(state)
+        owner = self._owner(state, state.match.on_roll)
+        item: tuple = (board(state.position), state.match.cube, owner)
+        if not side.is_money:
+            item += (side.away, side.opponent_away, side.crawford)
+        return item
+
+    def _post_move(self, state: "GameState", result: Position) -> tuple:
+        side = met.MatchSide.of(state)
+        item: tuple = (board(result), self._owner(state, state.match.on_roll))
+        if not side.is_money:
+            item += (state.match.cube, side.away, side.opponent_away, side.crawford)
+        return item
+
+    # --- the protocol --------------------------------------------------------
+
+    def evaluate(self, state: "GameState") -> Evaluation:
+        found = self._positions([state], self._deep)[0]
+        side = met.MatchSide.of(state)
+        equity = found["cubeful_equity"]
+        return trust.evaluation(found["probs"], equity, None if side.is_money else met.mwc(float(equity), side),
+                                self.name, state)
+
+    def cube_decision(self, state: "GameState") -> CubeDecision:
+        found = self._positions([state], self._deep)[0]
+        side = met.MatchSide.of(state)
+        values = (found["equity_nd"], found["equity_dt"], found["equity_dp"])
+        mwcs: tuple = (None, None, None)
+        if not side.is_money:
+            mwcs = tuple(met.mwc(float(v), side) for v in values)
+        return trust.cube_decision(found["probs"], *values, self.name, state, mwcs)
+
+    def _positions(self, states: Sequence["GameState"], strategy) -> list[dict]:
+        flags = self._flags(states[0])
+        try:
+            found = self._cpp.batch_evaluate_positions([self._pre_roll(s) for s in states], strategy, self._threads,
+                                                       **flags)
+        except Exception as exc:  # the compiled engine's own errors: name the position
+            raise EngineError(f"{self.name} failed on {trust.where(states[0])}: {exc}") from None
+        if len(found) != len(states):
+            raise EngineError(f"{self.name} gave {len(found)} answers for {len(states)} positions at {trust.where(states[0])}")
+        return found
+
+    def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
+                       force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
+        """Each of ``plays`` evaluated, best first: all at the raw network, and at this
+        engine's level the few that can be best and every play of ``force``."""
+        self._check_plays(state, dice, plays)
+        if not plays:
+            return []
+        finished = {trust.result_key(p): p for p in plays if p.result.player[OFF] == 15}
+        results = {trust.result_key(p): p.result for p in plays}
+        keys = list(results)
+        found: dict[str, Evaluation] = {}
+        raw = self._post(state, dice, [results[k] for k in keys], self._raw) if self.level.ply else {}
+        if raw:
+            order = sorted(keys, key=lambda k: -raw[k].equity)
+            best = raw[order[0]].equity
+            deep = [k for k in order[:FILTER_MOVES] if best - raw[k].equity <= FILTER_THRESHOLD]
+            deep += [trust.result_key(p) for p in force if trust.result_key(p) in results and trust.result_key(p) not in deep]
+            found.update(raw)
+        else:
+            deep = keys
+        done: set[str] = set()
+        while True:
+            todo = [k for k in deep if k not in done and k not in finished]
+            if todo:
+                found.update(self._post(state, dice, [results[k] for k in todo], self._deep, todo))
+            done.update(deep)
+            for key in finished:
+                found[key] = final_evaluation(state, results[key])
+            top = max(found, key=lambda k: found[k].equity)
+            if top in done:
+                break
+            deep = [top]  # a raw value above every deep one: deepen it
+        return trust.ranked(found, plays, self.name, state, dice)
+
+    def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
+        keys = keys or [r.id() for r in results]
+        flags = self._flags(state)
+        try:
+            found = self._cpp.batch_evaluate_post_move([self._post_move(state, r) for r in results], strategy,
+                                                       self._threads, jacoby=flags["jacoby"])
+        except Exception as exc:
+            raise EngineError(f"{self.name} failed on {trust.where(state, dice)}: {exc}") from None
+        if len(found) != len(results):
+            raise EngineError(f"{self.name} gave {len(found)} answers for {len(results)} plays in {trust.where(state, dice)}")
+        side = met.MatchSide.of(state)
+        out = {}
+        for key, answer in zip(keys, found):
+            equity = answer.get("cubeful_equity")
+            mwc = None if side.is_money else met.mwc(float(equity), side)
+            out[key] = trust.evaluation(answer.get("probs"), equity, mwc, self.name, state, dice)
+        return out
+
+    def _check_plays(self, state: "GameState", dice, plays: Sequence["Play"]) -> None:
+        """The engine's own list of legal results must be bgcli's."""
+        start = board(state.position)
+        try:
+            listed = [list(b) for b in self._cpp.possible_moves(start, dice[0], dice[1])]
+        except Exception as exc:
+            raise EngineError(f"{self.name} failed on {trust.where(state, dice)}: {exc}") from None
+        listed = [b for b in listed if b != start]  # "no legal play" comes back as the unchanged board
+        theirs = []
+        for numbers in listed:
+            numbers = list(numbers)
+            numbers[0] = -numbers[0]  # back to bgcli's board26, where the opponent's bar is negative
+            try:
+                theirs.append(Position.from_board26(numbers).id())
+            except ValueError:
+                theirs.append(f"the impossible board {numbers}")
+        trust.same_plays((trust.result_key(p) for p in plays), theirs, self.name, state, dice)
+
+    def close(self) -> None:
+        self._raw = self._deep = None
+
+
+def final_evaluation(state: "GameState", result: Position) -> Evaluation:
+    """A play that bears off the last checker: the game is won, its value known exactly."""
+    from bgcli.core.scoring import game_kind
+
+    kind = game_kind(result)
+    probs = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
+    side = met.MatchSide.of(state)
+    if side.is_money:
+        centred = state.match.cube_owner < 0
+        points = 1 if state.match.jacoby and centred else kind
+        return Evaluation(probs, float(points))
+    chance = met._after(side, kind * side.cube)
+    return Evaluation(probs, met.emg(chance, side), chance)
+

@@ -1,0 +1,110 @@
+"""What bgcli checks in every engine's answer before it uses it: nothing is trusted blindly.
+
+Every backend turns its answer into the protocol's dataclasses through these
+functions, so the checks are the same whatever the engine: the plays it knows
+are exactly bgcli's legal plays, every probability is a probability, every
+equity a finite number, and no answer is missing.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from bgcli.engines.protocol import CubeDecision, Evaluation, PlayEvaluation, Probabilities
+from bgcli.errors import EngineError
+
+if TYPE_CHECKING:
+    from bgcli.core.generator import Play
+    from bgcli.core.state import GameState
+
+
+def where(state: "GameState", dice: Sequence[int] | None = None) -> str:
+    """The position (and dice) an error names: a GNU Backgammon ID a user can paste back."""
+    from bgcli.core.ids import gnubg_id
+
+    try:
+        text = gnubg_id(state)
+    except ValueError:
+        text = state.position.id_or_board()
+    return text + (f" with {dice[0]}{dice[1]}" if dice else "")
+
+
+def probabilities(values: Sequence[float], engine: str, state: "GameState", dice=None) -> Probabilities:
+    """Five numbers (win, win gammon, win backgammon, lose gammon, lose backgammon) checked as probabilities."""
+    try:
+        numbers = [float(v) for v in values]
+    except (TypeError, ValueError):
+        raise EngineError(f"{engine} gave probabilities {values!r} that are not numbers in {where(state, dice)}") from None
+    if len(numbers) != 5:
+        raise EngineError(f"{engine} gave {len(numbers)} probabilities, not 5, in {where(state, dice)}")
+    found = Probabilities(*numbers)
+    problem = found.problem()
+    if problem:
+        raise EngineError(f"{engine} gave {problem} in {where(state, dice)}")
+    return found
+
+
+def number(value, what: str, engine: str, state: "GameState", dice=None) -> float:
+    """An equity or a chance that must be a finite number."""
+    try:
+        found = float(value)
+    except (TypeError, ValueError):
+        found = math.nan
+    if not math.isfinite(found):
+        raise EngineError(f"{engine} gave {what} {value!r}, not a number, in {where(state, dice)}")
+    return found
+
+
+def chance(value, what: str, engine: str, state: "GameState", dice=None) -> float | None:
+    if value is None:
+        return None
+    found = number(value, what, engine, state, dice)
+    if not 0.0 <= found <= 1.0:
+        raise EngineError(f"{engine} gave {what} {found} outside 0 to 1 in {where(state, dice)}")
+    return found
+
+
+def evaluation(probs, equity, mwc, engine: str, state: "GameState", dice=None) -> Evaluation:
+    return Evaluation(probabilities(probs, engine, state, dice), number(equity, "an equity", engine, state, dice),
+                      chance(mwc, "a match winning chance", engine, state, dice))
+
+
+def same_plays(bgcli_results: Iterable[str], engine_results: Iterable[str], engine: str, state: "GameState",
+               dice: Sequence[int]) -> None:
+    """The results of bgcli's legal plays and of the plays the engine lists must be the same set
+    (each named by the Position ID it leaves, the mover still on roll)."""
+    ours, theirs = set(bgcli_results), set(engine_results)
+    if ours == theirs:
+        return
+    extra, missing = sorted(theirs - ours), sorted(ours - theirs)
+    parts = []
+    if extra:
+        parts.append(f"{len(extra)} play(s) bgcli calls illegal (leading to {', '.join(extra[:3])})")
+    if missing:
+        parts.append(f"not {len(missing)} legal play(s) (leading to {', '.join(missing[:3])})")
+    raise EngineError(f"{engine} lists {' and '.join(parts)} in {where(state, dice)}")
+
+
+def ranked(found: dict, plays: Sequence["Play"], engine: str, state: "GameState", dice: Sequence[int]) -> list[PlayEvaluation]:
+    """``found`` (a play's result ID -> its Evaluation) as PlayEvaluations of ``plays``, best first;
+    a play with no answer is an error. Ties keep bgcli's order of the plays."""
+    out = []
+    for play in plays:
+        got = found.get(result_key(play))
+        if got is None:
+            raise EngineError(f"{engine} gave no evaluation of the play {play} in {where(state, dice)}")
+        out.append(PlayEvaluation(play, got))
+    out.sort(key=lambda p: -p.evaluation.equity)
+    return out
+
+
+def result_key(play: "Play") -> str:
+    """A play's result, the mover still on roll, as a Position ID: what names a play to an engine."""
+    return play.result.id()
+
+
+def cube_decision(probs, nd, dt, dp, engine: str, state: "GameState", mwcs=(None, None, None)) -> CubeDecision:
+    p = probabilities(probs, engine, state)
+    values = [number(v, "a cube equity", engine, state) for v in (nd, dt, dp)]
+    chances = [chance(v, "a match winning chance", engine, state) for v in mwcs]
+    return CubeDecision(p, *values, *chances)

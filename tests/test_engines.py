@@ -1,0 +1,221 @@
+"""The engine layer: open_engine, the checks every answer passes, the match equity table, and the sage backend."""
+from __future__ import annotations
+
+import importlib.util
+import math
+
+import pytest
+
+from bgcli.core.ids import parse_position
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
+from bgcli.core.notation import play_text
+from bgcli.core.state import GameState, MatchState
+from bgcli.engines import ENGINE_NAMES, Level, level_of, open_engine, trust
+from bgcli.engines.protocol import CubeAction, CubeDecision, Evaluation, Probabilities
+from bgcli.errors import EngineError, EngineUnavailableError
+
+HAVE_SAGE = importlib.util.find_spec("bgsage") is not None
+needs_sage = pytest.mark.skipif(not HAVE_SAGE, reason="bgsage is not installed (pip install '.[engine]')")
+
+START = GameState(Position.start())
+
+
+# --- a fake engine: the protocol's checks refuse what cannot be trusted ------------------------------------------
+
+class FakeEngine:
+    """Answers from a table given to it, through the same checks as every backend."""
+
+    name = "fake"
+    level = Level(0)
+
+    def __init__(self, answers: dict[str, tuple], listed: list[str] | None = None):
+        self.answers, self.listed = answers, listed
+
+    def evaluate_plays(self, state, dice, plays):
+        listed = self.listed if self.listed is not None else [trust.result_key(p) for p in plays]
+        trust.same_plays((trust.result_key(p) for p in plays), listed, self.name, state, dice)
+        found = {key: trust.evaluation(probs, equity, None, self.name, state, dice)
+                 for key, (probs, equity) in self.answers.items()}
+        return trust.ranked(found, plays, self.name, state, dice)
+
+
+GOOD = (0.5, 0.1, 0.01, 0.1, 0.01)
+
+
+def test_fake_engine_ranks_best_first():
+    plays = legal_plays(START.position, (3, 1))
+    answers = {trust.result_key(p): (GOOD, i / 100) for i, p in enumerate(plays)}
+    ranked = FakeEngine(answers).evaluate_plays(START, (3, 1), plays)
+    assert [r.evaluation.equity for r in ranked] == sorted((i / 100 for i in range(len(plays))), reverse=True)
+    assert {r.play for r in ranked} == set(plays)
+
+
+@pytest.mark.parametrize("probs", [(1.2, 0.1, 0, 0, 0), (0.5, -0.1, 0, 0, 0), (0.5, 0.6, 0.0, 0.1, 0.0),
+                                   (0.5, 0.1, 0.01, 0.7, 0.0), (math.nan, 0, 0, 0, 0), (0.5, 0.1, 0.0, 0.1)])
+def test_probabilities_that_are_not_refused(probs):
+    plays = legal_plays(START.position, (3, 1))
+    answers = {trust.result_key(p): (GOOD, 0.0) for p in plays}
+    answers[trust.result_key(plays[0])] = (probs, 0.0)
+    with pytest.raises(EngineError, match="4HPwATDgc/ABMA"):
+        FakeEngine(answers).evaluate_plays(START, (3, 1), plays)
+
+
+def test_an_equity_that_is_not_a_number_is_refused():
+    plays = legal_plays(START.position, (3, 1))
+    answers = {trust.result_key(p): (GOOD, 0.0) for p in plays}
+    answers[trust.result_key(plays[0])] = (GOOD, math.inf)
+    with pytest.raises(EngineError, match="not a number"):
+        FakeEngine(answers).evaluate_plays(START, (3, 1), plays)
+
+
+def test_a_missing_answer_is_refused():
+    plays = legal_plays(START.position, (3, 1))
+    answers = {trust.result_key(p): (GOOD, 0.0) for p in plays[1:]}
+    with pytest.raises(EngineError, match="no evaluation of the play"):
+        FakeEngine(answers).evaluate_plays(START, (3, 1), plays)
+
+
+def test_a_play_the_engine_lists_and_bgcli_does_not_is_refused():
+    plays = legal_plays(START.position, (3, 1))
+    answers = {trust.result_key(p): (GOOD, 0.0) for p in plays}
+    illegal = Position.start().id()  # "no move" is not a legal play of 31 at the start
+    with pytest.raises(EngineError, match="calls illegal"):
+        FakeEngine(answers, [trust.result_key(p) for p in plays] + [illegal]).evaluate_plays(START, (3, 1), plays)
+    with pytest.raises(EngineError, match="not 1 legal play"):
+        FakeEngine(answers, [trust.result_key(p) for p in plays[1:]]).evaluate_plays(START, (3, 1), plays)
+
+
+def test_cube_actions():
+    p = Probabilities(0.7, 0.1, 0.0, 0.05, 0.0)
+    assert CubeDecision(p, 0.3, 0.2, 1.0).action is CubeAction.NO_DOUBLE
+    assert CubeDecision(p, 0.5, 0.7, 1.0).action is CubeAction.DOUBLE_TAKE
+    assert CubeDecision(p, 0.5, 1.4, 1.0).action is CubeAction.DOUBLE_PASS
+    assert CubeDecision(p, 1.2, 1.6, 1.0).action is CubeAction.TOO_GOOD
+
+
+# --- open_engine -------------------------------------------------------------------------------------------
+
+def test_engine_names_and_levels():
+    assert ENGINE_NAMES[0] == "sage" and {"sage", "gnubg", "exact"} <= set(ENGINE_NAMES)
+    assert level_of(3) == Level(3) and Level(2).xg_name() == "3-ply"
+    for bad in (-1, True, "2"):
+        with pytest.raises(ValueError):
+            level_of(bad)
+    with pytest.raises(ValueError, match="unknown engine 'nope'"):
+        open_engine("nope")
+
+
+def test_a_missing_bgsage_names_what_to_install(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_bgsage(name, *args, **kwargs):
+        if name.split(".")[0] in ("bgsage", "bgbot_cpp"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_bgsage)
+    with pytest.raises(EngineUnavailableError, match=r"pip install 'bgcli\[engine\]'"):
+        open_engine("sage")
+
+
+# --- sage ----------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def sage():
+    if not HAVE_SAGE:
+        pytest.skip("bgsage is not installed (pip install '.[engine]')")
+    engine = open_engine("sage", 1)
+    yield engine
+    engine.close()
+
+
+@needs_sage
+def test_sage_ranks_the_opening_31(sage):
+    plays = legal_plays(START.position, (3, 1))
+    ranked = sage.evaluate_plays(START, (3, 1), plays)
+    assert play_text(ranked[0].play) == "8/5 6/5"
+    assert len(ranked) == len(plays) and ranked[0].evaluation.equity > ranked[-1].evaluation.equity
+    assert ranked[0].evaluation.mwc is None  # money play
+
+
+@needs_sage
+def test_sage_sees_the_opponent_on_the_bar(sage):
+    # the opponent has a checker on the bar: the board bgsage reads has it at index 0, as a positive count
+    game = parse_position("XGID=aa----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    plays = legal_plays(game.position, (3, 1))
+    ranked = sage.evaluate_plays(game, (3, 1), plays)
+    assert len(ranked) == len(plays)
+    closed = sage.evaluate(game)
+    assert closed.probabilities.win > sage.evaluate(START).probabilities.win
+
+
+@needs_sage
+def test_sage_with_no_legal_play(sage):
+    # the player on roll is on the bar against a closed board
+    numbers = [0, 5, 0, 0, 0, 0, 6] + [0] * 6 + [-3] + [0] * 5 + [-2] * 6 + [4]
+    game = GameState(Position.from_board26(numbers))
+    assert legal_plays(game.position, (6, 6)) == []
+    assert sage.evaluate_plays(game, (6, 6), []) == []
+
+
+@needs_sage
+def test_sage_refuses_a_list_that_is_not_the_legal_plays(sage):
+    plays = legal_plays(START.position, (3, 1))
+    with pytest.raises(EngineError, match="1 play.s. bgcli calls illegal"):
+        sage.evaluate_plays(START, (3, 1), plays[1:])
+
+
+@needs_sage
+def test_sage_deepens_forced_plays(sage):
+    plays = legal_plays(START.position, (6, 5))
+    worst = min(sage.evaluate_plays(START, (6, 5), plays), key=lambda p: p.evaluation.equity).play
+    forced = {p.play: p.evaluation.equity for p in sage.evaluate_plays(START, (6, 5), plays, force=[worst])}
+    assert forced[worst] < max(forced.values())
+
+
+@needs_sage
+def test_sage_cube_decision_and_match_equity(sage):
+    # money: a big lead in a race is a double and a pass
+    race = GameState(Position.from_board26([0, 2, 2, 2, 2, 2, 2] + [0] * 12 + [-3, -3, -3, -3, -3, 0, 0]))
+    decision = sage.cube_decision(race)
+    assert decision.action in (CubeAction.DOUBLE_PASS, CubeAction.TOO_GOOD)
+    assert decision.double_pass == pytest.approx(1.0)
+    # a 5-point match at 0-0: the answers carry match winning chances that agree with the normalised equity
+    game = GameState(Position.start(), MatchState(match_length=5))
+    found = sage.evaluate(game)
+    assert 0.5 < found.mwc < 0.6 and found.equity > 0
+    cube = sage.cube_decision(game)
+    assert cube.double_pass_mwc == pytest.approx(_met(4, 5), abs=1e-6)
+
+
+def _met(away, opponent_away):
+    from bgcli.engines import met
+
+    return met.mwc_at(away, opponent_away)
+
+
+@needs_sage
+def test_met_emg_round_trip_and_the_crawford_game():
+    from bgcli.engines import met
+
+    side = met.MatchSide(5, 3, 1, False)
+    for value in (-1.0, -0.3, 0.0, 0.4, 1.0):
+        assert met.emg(met.mwc(value, side), side) == pytest.approx(value)
+    assert met.mwc(1.0, side) == pytest.approx(met.mwc_at(4, 3))
+    assert met.mwc_at(3, 3) == pytest.approx(0.5)
+    # 1-away 2-away: the Crawford game is worth more to the leader than a post-Crawford game
+    assert met.mwc_at(1, 2, crawford_played=False) > met.mwc_at(1, 2, crawford_played=True) > 0.5
+    assert met.mwc_at(0, 4) == 1.0 and met.mwc_at(4, 0) == 0.0
+    # the normalised equity matches bgsage's own conversion
+    import bgbot_cpp
+
+    assert met.mwc(0.25, side) == pytest.approx(bgbot_cpp.eq2mwc(0.25, 5, 3, 1, False), abs=1e-6)
+
+
+def test_evaluation_dataclass_is_frozen():
+    e = Evaluation(Probabilities(*GOOD), 0.1)
+    with pytest.raises(AttributeError):
+        e.equity = 0.2  # type: ignore[misc]
