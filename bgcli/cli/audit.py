@@ -11,7 +11,8 @@ from itertools import islice
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, jobs_option, json_option, rule_options, rules_from,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, formats_doc, jobs_option, json_option, rule_options,
+    rules_from,
 )
 
 
@@ -40,11 +41,12 @@ def _scheduler(ctx, param, value):
 @click.option("--report", is_flag=True, help="With --db and no FILE: the totals stored in the database, by kind.")
 @click.option("--strict", is_flag=True, help="Warnings count as errors: exit status 1 when there is any problem.")
 @rule_options
+@formats_doc
 def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args):
     """Check match files: every roll and play, the cube and the results.
 
-    FILE may be files, folders (searched for regular .mat, .txt, .gam and .sgf
-    files; a fifo, socket or device is skipped with a note), globs, and - for
+    FILE may be files, folders (searched for regular files ending in
+    {suffixes}; a fifo, socket or device is skipped with a note), globs, and - for
     standard input. Every problem is reported with file, line, game, move,
     player, kind, severity and a message; the audit goes on past every
     problem and every bad file. A problem is an error (the record breaks a

@@ -36,11 +36,12 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from bgcli import __version__
 from bgcli.errors import BgcliError
+from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
 from bgcli.core.scoring import Rules
 
-SUFFIXES = (".mat", ".txt", ".gam", ".sgf")   # what a folder is searched for
+SUFFIXES = registry.SUFFIXES   # what a folder is searched for: every format's suffixes
 STDIN = "-"
 
 Note = Callable[[str, bool], None]   # (message, whether it is an error)
@@ -51,7 +52,7 @@ Note = Callable[[str, bool], None]   # (message, whether it is an error)
 def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -> Iterator[str]:
     """The match files of ``paths``, in order: a file as given (a missing one
     is reported by its audit), ``-`` for standard input, a folder walked for
-    regular files ending in .mat, .txt, .gam or .sgf (files sorted by name, then
+    regular files with a suffix of a format bgcli reads (files sorted by name, then
     sub-folders), a glob's matches in sorted order (a folder among them walked).
     A fifo, socket or device met in a folder or glob is skipped with a note,
     never opened; a glob that matches nothing, or a folder with no match file,
