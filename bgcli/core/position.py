@@ -94,6 +94,10 @@ class Position:
         """Pip counts of the player on roll and of the opponent."""
         return pip_count(self.player), pip_count(self.opponent)
 
+    def is_over(self) -> bool:
+        """Whether a side has borne off all its checkers."""
+        return self.player[OFF] == CHECKERS or self.opponent[OFF] == CHECKERS
+
     def board26(self) -> list[int]:
         """A plain board of 26 numbers as the player on roll sees it: index 0
         the opponent's bar, 1..24 the points (positive = the player's checkers,
