@@ -19,7 +19,7 @@ LAYERS = {
     "bgcli.core.ids": 3, "bgcli.core.notation": 3, "bgcli.analysis.counts": 3,
     "bgcli.match.records": 4, "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 4.5,
     "bgcli.formats.registry": 0.5,
-    "bgcli.formats.mat": 7, "bgcli.formats.sgf": 7, "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
+    "bgcli.formats.mat": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9,
     "bgcli.render.board": 9, "bgcli.render.view": 10,
     # engines: the table and the checks low, the backends over the core and its IDs

@@ -53,6 +53,8 @@ class MatchFormat:
 FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("mat", "bgcli.formats.mat", (".mat", ".txt", ".gam"), None, True, True,
                 "Jellyfish .mat and the sites' .txt exports"),
+    MatchFormat("xg", "bgcli.formats.xg", (".xg",), re.compile(rb"RGMH"), False, False,
+                "eXtreme Gammon's match file"),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])"),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,

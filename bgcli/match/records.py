@@ -35,12 +35,46 @@ class ActionKind(str, Enum):
     WIN = "wins"           # "Wins N points"
     LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
     DRAW = "draw"          # "Agreed draw" (or "Draw"): the game ends with no winner
+    RESIGN = "resigns"     # "Resigns" (BGBlitz, XG): a note, the "Wins" line after it is the result
 
     def __str__(self) -> str:
         return self.value
 
     # Enum's own hash is a Python function; a kind is hashed once per action
     __hash__ = str.__hash__
+
+
+class DecisionKind(str, Enum):
+    """What a stored analysis judged."""
+
+    PLAY = "play"       # the checker play
+    CUBE = "cube"       # to double or not
+    TAKE = "take"       # to take or pass
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One choice as the program that analysed the match judged it."""
+
+    choice: str               # the play (.mat steps, "13/8 24/20") or the cube line ("no double", ...)
+    equity: float
+    probabilities: tuple[float, ...]   # win, win gammon, win backgammon, lose gammon, lose backgammon (or none)
+    level: str                # "3-ply", "rollout", ...
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnalysis:
+    """The analysis a file holds for one decision (XG stores its own):
+    kept as data, for a later judgement to compare with its own."""
+
+    program: str
+    decision: DecisionKind
+    error: float | None                  # what the choice made lost, by the program's reckoning; None: not judged
+    candidates: tuple[Evaluation, ...]   # plays best first; cube: no double, double/take, double/pass
+    chosen: int | None                   # the index of the choice made, when it is among them
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +92,7 @@ class Action:
     points: int | None = None  # Wins/Losses N point(s)
     and_match: bool = False   # "... and the match"
     raw: str = ""             # the cell's text
+    analysis: tuple[StoredAnalysis, ...] = ()   # what the file's program judged of this decision (and of not doubling before it)
 
 
 @dataclass(frozen=True, slots=True)
