@@ -254,25 +254,28 @@ CHUNK = 1            # files per task sent to a worker process: one, so that eve
 WINDOW = 8           # tasks in flight per worker: enough to keep it busy, few enough to keep memory flat
 
 
-def audit_files(jobs: Iterable[Job], rules: Rules | None = None, workers: int = 1) -> Iterator[FileResult | Unchanged]:
+def audit_files(jobs: Iterable[Job], rules: Any = None, workers: int = 1,
+                batch: Callable[[Sequence[Job], Any], list] | None = None) -> Iterator[Any]:
     """Audit files (:class:`Job`), in order. With ``workers`` > 1 the
     files go to that many worker processes (never more than there are files),
     a few at a time, and each result is given as soon as it and all before it
     are done. Standard input is always read here, in its place. A worker that
     dies (killed, out of memory) costs only the file it was auditing, which is
-    reported with that error."""
+    reported with that error. ``batch`` does another file's work than the
+    audit (bgcli.scale.rating rates), ``rules`` then being what it is given."""
+    batch = batch or audit_batch
     jobs = iter(jobs)
     if workers <= 1:
         for job in jobs:
-            yield from audit_batch([job], rules)
+            yield from batch([job], rules)
         return
     head = list(islice(jobs, workers))
     files = sum(1 for job in head if job.path != STDIN)
     if files <= 1:
         for job in _chain(head, jobs):
-            yield from audit_batch([job], rules)
+            yield from batch([job], rules)
         return
-    yield from _Pool(min(workers, files), rules).run(_chain(head, jobs))
+    yield from _Pool(min(workers, files), rules, batch).run(_chain(head, jobs))
 
 
 def _chain(head: list, rest: Iterator) -> Iterator:
@@ -288,9 +291,10 @@ def _ignore_interrupts() -> None:
 class _Pool:
     """A process pool fed a bounded window of small tasks, read in order."""
 
-    def __init__(self, workers: int, rules: Rules | None):
+    def __init__(self, workers: int, rules: Any, batch: Callable[[Sequence[Job], Any], list] = audit_batch):
         self.workers = workers
         self.rules = rules
+        self.batch = batch
         self.pool: Any = None
 
     def _start(self, workers: int):
@@ -318,7 +322,7 @@ class _Pool:
                     return
                 future, task = pending.popleft()
                 try:
-                    results = future.result() if future is not None else audit_batch(task, self.rules)
+                    results = future.result() if future is not None else self.batch(task, self.rules)
                 except BrokenProcessPool:
                     # a worker died: every task in flight is lost; find the file
                     # that killed it by auditing them one by one, then go on
@@ -335,7 +339,7 @@ class _Pool:
     def _submit(self, task: list[Job]):
         if any(job.path == STDIN for job in task):
             return None, task   # standard input is read here, in order
-        return self.pool.submit(audit_batch, task, self.rules), task
+        return self.pool.submit(self.batch, task, self.rules), task
 
     def _one_by_one(self, jobs: list[Job]) -> Iterator[FileResult | Unchanged]:
         from concurrent.futures.process import BrokenProcessPool
@@ -344,10 +348,10 @@ class _Pool:
         try:
             for job in jobs:
                 if job.path == STDIN:
-                    yield from audit_batch([job], self.rules)
+                    yield from self.batch([job], self.rules)
                     continue
                 try:
-                    yield from pool.submit(audit_batch, [job], self.rules).result()
+                    yield from pool.submit(self.batch, [job], self.rules).result()
                 except BrokenProcessPool:
                     yield FileResult(job.path, error=f"cannot audit {job.path}: the process auditing it died")
                     _stop(pool)
@@ -410,6 +414,37 @@ UPDATE meta SET value = '2' WHERE key = 'schema';
 """
 
 
+def _file_key(path: str):
+    """A file's key in the database: its real absolute path (``a``, ``./a``
+    and ``$PWD/a`` are one file), as :func:`_to_db` keeps text."""
+    return _to_db(os.path.realpath(path))
+
+
+def _to_db(text: str | None):
+    """Text as SQLite keeps it: a str when it is valid Unicode, else (a file
+    name that is not UTF-8, held with surrogate escapes) its bytes, a BLOB,
+    so that nothing is lost and nothing fails."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape" if _escaped_bytes(text) else "backslashreplace")
+
+
+def _escaped_bytes(text: str) -> bool:
+    try:
+        text.encode("utf-8", "surrogateescape")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _from_db(value):
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
+
+
 class DatabaseError(BgcliError):
     """The results database cannot be opened or is not bgcli's."""
 
@@ -437,6 +472,9 @@ class ResultsDB:
             if tables and made_by != ("bgcli audit",):
                 self.db.close()
                 raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's audit results")
+            if not tables and not create:   # reading only: an empty file stays an empty file
+                self.db.close()
+                raise DatabaseError(f"{path} holds no audit results (not a results database)")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -467,7 +505,7 @@ class ResultsDB:
         digest of its stored result if it was audited under the same rules."""
         if path == STDIN:
             return Job(path)
-        row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (path, self.key))[:1]
+        row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (_file_key(path), self.key))[:1]
         return Job(path, True, row[0][0] if row else None)
 
     def _read(self, sql: str, values: tuple = ()) -> list:
@@ -478,13 +516,14 @@ class ResultsDB:
 
     def stored(self, path: str) -> FileResult:
         """The stored result of ``path``, as the audit gave it."""
-        (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (path,))
+        key = _file_key(path)
+        (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (key,))
         rows = self._read("SELECT line, match, game, move, player, kind, severity, message FROM problems "
-                          "WHERE path = ? ORDER BY seq", (path,))
-        problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": player, "kind": kind,
-                          "severity": severity, "message": message}
+                          "WHERE path = ? ORDER BY seq", (key,))
+        problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": _from_db(player),
+                          "kind": kind, "severity": severity, "message": _from_db(message)}
                          for line, match, game, move, player, kind, severity, message in rows)
-        return FileResult(path, problems, games, error, digest)
+        return FileResult(path, problems, games, _from_db(error), digest)
 
     def store(self, result: FileResult) -> None:
         """Keep one file's result, in one transaction (a file that could not
@@ -501,17 +540,18 @@ class ResultsDB:
 
     def _store(self, result: FileResult) -> None:
         db = self.db
+        key = _file_key(result.path)
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("DELETE FROM problems WHERE path = ?", (result.path,))
+            db.execute("DELETE FROM problems WHERE path = ?", (key,))
             db.execute("INSERT OR REPLACE INTO files (path, digest, rules, games, error, problems, run, errors) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (result.path, result.digest, self.key, result.games, result.error, len(result.problems), self.run,
-                        result.errors))
+                       (key, result.digest, self.key, result.games, _to_db(result.error), len(result.problems),
+                        self.run, result.errors))
             db.executemany("INSERT INTO problems (path, seq, line, match, game, move, player, kind, message, severity) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           [(result.path, seq, p["line"], p["match"], p["game"], p["move"], p["player"], p["kind"],
-                             p["message"], p.get("severity", "error")) for seq, p in enumerate(result.problems)])
+                           [(key, seq, p["line"], p["match"], p["game"], p["move"], _to_db(p["player"]), p["kind"],
+                             _to_db(p["message"]), p.get("severity", "error")) for seq, p in enumerate(result.problems)])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
