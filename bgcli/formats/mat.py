@@ -470,10 +470,6 @@ class _LineTransformer(Transformer):
         start, end = self._span(children)
         return Cell(ActionKind.DRAW, start, end)
 
-    def resigns(self, children):
-        start, end = self._span(children)
-        return Cell(ActionKind.RESIGN, start, end)
-
     # other lines -------------------------------------------------------
     def tag_line(self, children):
         return (str(children[0]).strip(), str(children[1])[1:-1])

@@ -37,7 +37,6 @@ class ActionKind(str, Enum):
     WIN = "wins"           # "Wins N points"
     LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
     DRAW = "draw"          # "Agreed draw" (or "Draw"): the game ends with no winner
-    RESIGN = "resigns"     # "Resigns" (BGBlitz, XG): a note, the "Wins" line after it is the result
 
     def __str__(self) -> str:
         return self.value
