@@ -572,3 +572,45 @@ def test_a_stake_of_31_digits_is_a_problem_not_a_rounded_amount(tmp_path):
     assert "1234567890123456789012345679" not in result.output, "no amount rounded to 28 digits"
     exact = write(tmp_path, "d.txt", chouette.replace("Stake: 1\n", "Stake: 999999999999.5\n", 1))
     assert "999999999999.5" in run(["chouette", exact]).output
+
+
+# --- names with control characters and surrogates, in every format ---------------------------------
+
+_RAW = __import__("re").compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAMES = st.text(alphabet=st.one_of(st.characters(categories=("Cc", "Cf", "Zl", "Zp", "Cs")),
+                                    st.sampled_from("ab :,;[]\\\"()\u00e9")), min_size=1, max_size=10)
+
+
+def _checked(args) -> list[str]:
+    result = run(args)
+    assert result.exit_code in (0, 1, 2), (args, result.output[-300:])
+    assert "Traceback" not in result.output
+    found = _RAW.search(result.output)
+    assert found is None, f"bgcli {' '.join(args[:1])} wrote a raw {found.group()!r}"
+    return result.output.splitlines()
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=_NAMES)
+def test_any_name_in_any_format_reaches_the_terminal_escaped_and_json_exact(tmp_path_factory, name):
+    folder = tmp_path_factory.mktemp("names")
+    doc = json.loads(run(["export", "--to", "json", SAMPLE_PATH]).output)
+    doc["players"][0] = "A" + name
+    doc["tags"] = {"Event": name}
+    sources = {"json": folder / "m.json"}
+    sources["json"].write_text(json.dumps(doc), encoding="ascii")   # escapes: a lone surrogate is held as \ud800
+    for to in ("mat", "sgf"):
+        sources[to] = folder / f"m.{to}"
+        run(["export", "--to", to, "--force", str(sources["json"]), "-o", str(sources[to])])
+    for kind, path in sources.items():
+        if not path.exists():
+            continue   # nothing could be written (a name no .mat can hold is refused, not forged)
+        for command in (["score"], ["replay"], ["audit"], ["score", "--json"], ["audit", "--json"]):
+            lines = _checked(command + [str(path)])
+            documents = [json.loads(line) for line in lines if line.startswith("{")]   # stderr is mixed in
+            if command == ["score", "--json"] and kind == "json":
+                read = json.loads(json.dumps(name))   # a pair of surrogates escaped is one character read back
+                if any(0xD800 <= ord(c) <= 0xDFFF for c in read):
+                    assert not documents, "a lone surrogate is an error, never a name"
+                else:
+                    assert documents[0]["players"][0] == "A" + read, "JSON gives back the very name"
