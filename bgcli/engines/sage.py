@@ -167,7 +167,8 @@ class SageEngine:
             if top in done:
                 break
             deep = [top]  # a raw value above every deep one: deepen it
-        return trust.ranked(found, plays, self.name, state, dice)
+        plies = {key: self.level.ply if key in done or key in finished else 0 for key in keys}
+        return trust.ranked(found, plays, self.name, state, dice, plies)
 
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
         keys = keys or [r.id() for r in results]
