@@ -1,9 +1,60 @@
-"""Hypothesis settings: CI runs derandomized and without deadlines, so a run
-is repeatable and a slow shared machine does not fail a test."""
-import os
+"""What the tests share: where the committed data is, a click runner, and the
+hypothesis settings (CI runs derandomized and without deadlines, so a run is
+repeatable and a slow shared machine does not fail a test).
 
+The test modules import the paths from here (``from conftest import ORACLE``);
+pytest puts this folder on ``sys.path`` before it collects them."""
+from __future__ import annotations
+
+import glob
+import os
+from pathlib import Path
+
+import pytest
 from hypothesis import settings
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+SAMPLES = ROOT / "samples"
+DATA = TESTS / "data"
+ORACLE = DATA / "oracle"
+SELFPLAY = ORACLE / "selfplay"
+CORPUS = DATA / "corpus"
+
+
+def committed(path: Path | str) -> Path:
+    """``path``, which the repository holds: a test that needs it fails when it
+    is missing (a broken checkout must not pass by skipping)."""
+    path = Path(path)
+    if not path.exists():
+        pytest.fail(f"{path} is missing: it is committed with the tests (tests/data/README.md says how it was made)",
+                    pytrace=False)
+    return path
+
+
+def committed_glob(folder: Path, pattern: str) -> list[str]:
+    """The files of ``folder`` matching ``pattern``, sorted; at least one must be there."""
+    found = sorted(glob.glob(str(folder / pattern)))
+    if not found:
+        pytest.fail(f"no {pattern} in {folder}: the repository holds them", pytrace=False)
+    return found
+
+
+def invoke(*args, input=None):
+    """bgcli with ``args`` through click's runner; an exception other than an
+    exit is raised, not folded into the result."""
+    from click.testing import CliRunner
+
+    from bgcli.cli import cli
+
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+@pytest.fixture
+def run():
+    """``run(*args, input=None)``: see ``invoke``."""
+    return invoke

@@ -15,10 +15,8 @@ import random
 from array import array
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,10 +24,11 @@ import bgcli
 from bgcli.analysis import bearoff
 from bgcli.analysis import counts as analysis
 from bgcli.analysis.counts import Analysis, analyze, bearoff_summary
-from bgcli.cli import cli
 from bgcli.core.model import BAR, Position, legal_plays
 
-DATA = Path(__file__).resolve().parent / "data" / "analysis"
+from conftest import DATA as TEST_DATA
+
+DATA = TEST_DATA / "analysis"
 COUNTS = [json.loads(line) for line in (DATA / "counts.jsonl").read_text().splitlines()]
 GNUBG_DB = [json.loads(line) for line in (DATA / "bearoff.jsonl").read_text().splitlines()]
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -542,16 +541,6 @@ def test_build_is_exact_and_quick():
 
 
 # --- the command line -------------------------------------------------------------------
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args, input=None):
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return invoke
-
 
 def test_analyze_text(run):
     result = run("analyze", "tyYAAPx+AAAAAA")

@@ -27,14 +27,14 @@ from bgcli.formats import mat
 from bgcli.match.replay import _die_steps
 from bgcli.core.model import Position, legal_plays, play_from_steps
 
-DATA = Path(__file__).resolve().parent / "data"
+from conftest import DATA
 
 
 def match_files() -> list[str]:
     files = sorted(f for pattern in ("corpus/*/*", "oracle/selfplay/*.mat", "oracle/audit_sample/*.mat", "matchfiles/*")
                    for f in glob.glob(str(DATA / pattern)) if not f.endswith((".md", ".json", ".jsonl")))
     if not files:
-        pytest.skip("no match files in tests/data")
+        pytest.fail("no match files in tests/data: the repository holds them", pytrace=False)
     return files
 
 

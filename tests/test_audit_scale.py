@@ -25,8 +25,8 @@ from bgcli.scale import archive
 from bgcli.scale.archive import FileResult, Job, ResultsDB, audit_files, find_files
 from bgcli.cli import cli
 
-DATA = Path(__file__).resolve().parent / "data" / "oracle"
-SELFPLAY = DATA / "selfplay"
+from conftest import ORACLE as DATA, ROOT, SELFPLAY
+
 FLAWED = DATA / "audit_sample"
 
 try:
@@ -45,14 +45,14 @@ def bgcli(*args, input=None, env=None, timeout=300) -> subprocess.CompletedProce
 def selfplay(n: int | None = None) -> list[Path]:
     files = sorted(SELFPLAY.glob("*.mat"))[:n]
     if not files:
-        pytest.skip("no self-play matches in tests/data/oracle/selfplay")
+        pytest.fail("no self-play matches in tests/data/oracle/selfplay", pytrace=False)
     return files
 
 
 def flawed(n: int | None = None) -> list[Path]:
     files = sorted(FLAWED.glob("*.mat"))[:n]
     if not files:
-        pytest.skip("no audit sample in tests/data/oracle/audit_sample")
+        pytest.fail("no audit sample in tests/data/oracle/audit_sample", pytrace=False)
     return files
 
 
@@ -129,7 +129,7 @@ def test_a_scheduler_and_workers_started_apart_read_the_files_themselves(tmp_pat
     workers = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
                                 "--nworkers", "2", "--nthreads", "1"], **elsewhere)
     try:
-        root = Path(__file__).resolve().parents[1]
+        root = ROOT
         files = [str(path.relative_to(root)) for path in [*selfplay(4), *flawed(4)]] + ["samples/perft.txt", "missing.mat"]
         local = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", *files], cwd=root, capture_output=True,
                                text=True, timeout=300)
@@ -234,7 +234,7 @@ def test_a_glob_matching_nothing_is_reported_and_the_rest_audited(tmp_path):
     good = selfplay(1)[0]
     run = bgcli("audit", tmp_path / "nothing*.mat", good)
     assert run.returncode == 2
-    assert run.stderr.splitlines() == [f"Error: no files match {tmp_path / 'nothing*.mat'}", "1 file checked, 0 problems in 0 files"]
+    assert run.stderr.splitlines() == [f"Error: no files match {tmp_path / 'nothing*.mat'}", "1 file checked, 0 errors, 0 warnings in 0 files"]
     clean = bgcli("audit", good)
     assert clean.returncode == 0
 
@@ -397,7 +397,9 @@ def test_the_report_reads_only_the_database(tmp_path):
     assert report.returncode == 2   # an unreadable file is stored
     text = bgcli("audit", "--db", db, "--report")
     assert text.stdout.splitlines()[0] == (f"{len(lines)} files: {totals['clean']} clean, {totals['with_problems']} with "
-                                           f"problems, 1 unreadable")
+                                           f"problems ({totals['with_errors']} with errors), 1 unreadable")
+    severities = [problem["severity"] for line in lines for problem in line["problems"]]
+    assert (totals["errors"], totals["warnings"]) == (severities.count("error"), severities.count("warning"))
 
 
 def test_database_usage_errors(tmp_path):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,13 +18,13 @@ from bgcli.errors import InvalidDiceError
 from bgcli.core.model import BAR, Position, legal_plays, play_from_steps, play_key, result_of_steps
 from test_legal import positions
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
+from conftest import ORACLE as ORACLE_DIR, committed
+
+ORACLE = ORACLE_DIR / "legal_sample.jsonl"
 
 
 def oracle_queries() -> list[tuple[Position, tuple[int, int]]]:
-    if not ORACLE.exists():
-        pytest.skip(f"oracle data {ORACLE} is missing")
-    with ORACLE.open() as f:
+    with committed(ORACLE).open() as f:
         return [(Position.from_id(r["position_id"]), tuple(r["dice"])) for r in map(json.loads, f)]
 
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -30,15 +29,14 @@ from bgcli.errors import BgcliError
 from bgcli.core.ids import parse_position
 from bgcli.core.model import Position, legal_plays, parse_position_id, query_ids
 
-DATA = Path(__file__).resolve().parent / "data" / "oracle"
+from conftest import ORACLE as DATA, committed
+
 ORACLE = DATA / "legal_sample.jsonl"
 STYLES = ["gnubg", "korean", "mat", "fibs"]
 
 
 def oracle_records() -> list[dict]:
-    if not ORACLE.exists():
-        pytest.skip(f"oracle data {ORACLE} is missing")
-    with ORACLE.open() as f:
+    with committed(ORACLE).open() as f:
         return [json.loads(line) for line in f]
 
 
@@ -165,7 +163,7 @@ def selfplay_positions(every: int) -> list[str]:
                 if isinstance(board, str) and len(board) == 14:
                     found.setdefault(board)
     if not found:
-        pytest.skip("no self-play records")
+        pytest.fail("no self-play records in tests/data/oracle/selfplay", pytrace=False)
     return list(found)[::every]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 import random
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,8 +15,7 @@ from bgcli.judging.chouette import GRAMMAR, Lineup, parse_line, read_chouette, s
 from bgcli.cli import cli
 from bgcli.errors import MatchFileError
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "samples"
+from conftest import SAMPLES, invoke
 MONEY = (SAMPLES / "sp05007_money.mat").read_text().split("\n")
 # game 1 of the gnubg money session: gnubg (left, the box here) doubles at its
 # move 5, root takes, and gnubg wins a single game on the board
@@ -436,7 +434,7 @@ def test_not_a_chouette_file(text):
 # --- the command -------------------------------------------------------------------------
 
 def run(*args):
-    return CliRunner().invoke(cli, ["chouette", *args])
+    return invoke("chouette", *args)
 
 
 def test_cli_exit_statuses(tmp_path):

@@ -6,24 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from bgcli import __version__
 from bgcli.cli import cli, split_position_and_dice
 from bgcli.core.model import Position, legal_plays
 
-ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "samples"
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args, input=None):
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return invoke
+from conftest import ROOT, SAMPLES
 
 
 def test_version(run):
@@ -268,7 +256,5 @@ def test_batch_on_two_cores_keeps_the_order(tmp_path):
 
 @pytest.mark.parametrize("command", [["moves", "--batch", "-"], ["analyze", "--batch", "-"]], ids=" ".join)
 def test_jobs_is_checked_for_every_batch(run, command):
-    from click.testing import CliRunner
-
-    result = CliRunner().invoke(cli, [*command, "--jobs", "99999999999999999999"], input="")
+    result = run(*command, "--jobs", "99999999999999999999", input="")
     assert result.exit_code == 2 and "--jobs" in result.output

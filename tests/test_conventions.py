@@ -3,12 +3,12 @@ ones that are: each on a small file written for it."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bgcli.cli import cli
+from conftest import DATA
 from bgcli.formats.files import replay_file
 
 HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
@@ -132,7 +132,7 @@ def test_other_files_must_write_what_the_game_is_worth(tmp_path):
 
 # --- positions pasted from eXtreme Gammon, and dice taken from the position -------------
 
-XG_PASTE = (Path(__file__).resolve().parent / "data" / "xg_paste.txt").read_text(encoding="utf-8")
+XG_PASTE = (DATA / "xg_paste.txt").read_text(encoding="utf-8")
 XGID = XG_PASTE.splitlines()[0]
 
 

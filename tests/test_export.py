@@ -23,15 +23,15 @@ from bgcli.formats.mat import read_matches
 from bgcli.core.model import Position
 from bgcli.match.replay import replay_match
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "selfplay"
-CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+from conftest import CORPUS, SELFPLAY as ORACLE
+
 SELFPLAY = sorted(glob.glob(str(ORACLE / "*.mat")))
 CORPUS_FILES = sorted(glob.glob(str(CORPUS / "galaxy" / "*.txt")) + glob.glob(str(CORPUS / "backgammon-studio" / "*.txt")))
 
 
 def need(files):
     if not files:
-        pytest.skip("oracle/corpus data not found under tests/data")
+        pytest.fail("oracle/corpus data not found under tests/data: the repository holds it", pytrace=False)
     return files
 
 

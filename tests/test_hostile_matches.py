@@ -7,16 +7,13 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgcli.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT, invoke
 SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
 BIG = "9" * 5000
 COMMANDS = [["audit"], ["replay"], ["replay", "--json"], ["replay", "--boards"], ["score"], ["score", "--json"],
@@ -50,10 +47,7 @@ HOSTILE = {
 
 
 def run(args):
-    result = CliRunner().invoke(cli, args)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"bgcli {' '.join(args)} raised {result.exception!r}")
-    return result
+    return invoke(*args)
 
 
 @pytest.fixture(scope="module")

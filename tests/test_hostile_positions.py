@@ -285,7 +285,6 @@ import signal  # noqa: E402
 import stat  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 from click.testing import CliRunner  # noqa: E402
 
@@ -294,13 +293,12 @@ from bgcli.cli.common import MAX_JOBS  # noqa: E402
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, run_batch_parallel  # noqa: E402
 from bgcli.output import OutputError, write_atomically, write_text  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT, invoke  # noqa: E402
 # the opponent has a checker on the bar: the board's first number is negative
 BAR_BOARD = "-1 -1 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2 0"
 
 
-def run(*args, input=None):
-    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+run = invoke
 
 
 def bgcli(*args, **kwargs):

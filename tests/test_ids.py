@@ -11,7 +11,6 @@ import importlib.util
 import json
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -35,22 +34,21 @@ from bgcli.core.ids import (
 from bgcli.core.model import Position
 from bgcli.core.state import GameState, MatchState
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
-PRINTOUTS = Path(__file__).parent / "data" / "gnubg_printouts.jsonl"
+from conftest import DATA, ORACLE, committed
+
+PRINTOUTS = DATA / "gnubg_printouts.jsonl"
 FAST = settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 
 
 def oracle_rows() -> list[dict]:
     path = ORACLE / "ids_sample.jsonl"
-    if not path.exists():
-        pytest.skip(f"oracle data {path} is missing")
+    committed(path)
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def canonical_function():
     path = ORACLE / "tools" / "gnubgid_norm.py"
-    if not path.exists():
-        pytest.skip(f"oracle tool {path} is missing")
+    committed(path)
     spec = importlib.util.spec_from_file_location("gnubgid_norm", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -195,8 +193,7 @@ def test_written_xgid_and_fibs_match_gnubg_and_read_back():
 
 
 def test_gnubg_board_printouts():
-    if not PRINTOUTS.exists():
-        pytest.skip(f"{PRINTOUTS} is missing")
+    committed(PRINTOUTS)
     rows = [json.loads(line) for line in PRINTOUTS.read_text().splitlines() if line.strip()]
     assert rows
     for row in rows:

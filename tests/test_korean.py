@@ -16,14 +16,11 @@ import glob
 import json
 import unicodedata
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bgcli.cli import cli
 from bgcli.errors import InvalidPlayError
 from bgcli.core.ids import parse_position
 from bgcli.formats.files import read_any
@@ -37,9 +34,10 @@ from bgcli.core.notation import (
 )
 from bgcli.render.board import ascii_board, svg_board
 from bgcli.core.state import GameState, MatchState
+from conftest import SELFPLAY as SELFPLAY_DIR
 
 START = Position.start()
-SELFPLAY = sorted(glob.glob(str(Path(__file__).resolve().parent / "data" / "oracle" / "selfplay" / "*.mat")))
+SELFPLAY = sorted(glob.glob(str(SELFPLAY_DIR / "*.mat")))
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -264,16 +262,6 @@ def test_the_two_sides_name_each_point_from_opposite_halves(position, a, b):
 
 # --- the command line ----------------------------------------------------------------
 
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def invoke(*args, input=None):
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
-
-    return invoke
-
-
 # The start position with White (O, the top player, gnubg's player 0) on roll with 62
 WHITE_ON_ROLL = "XGID=-b----E-C---eE---c-e----B-:0:0:-1:62:0:0:0:0:10"
 BLACK_ON_ROLL = "XGID=-b----E-C---eE---c-e----B-:0:0:1:62:0:0:0:0:10"
@@ -414,7 +402,7 @@ def test_show_style_korean(run, tmp_path):
 
 def need(files):
     if not files:
-        pytest.skip("oracle data not found under tests/data")
+        pytest.fail("oracle data not found under tests/data: the repository holds it", pytrace=False)
     return files
 
 

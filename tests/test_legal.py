@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,14 +18,14 @@ from hypothesis import strategies as st
 from bgcli.errors import InvalidDiceError
 from bgcli.core.model import BAR, OFF, Play, Position, Step, apply_steps, legal_plays, parse_dice, position_id
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
-PERFT = Path(__file__).resolve().parent.parent / "samples" / "perft.txt"
+from conftest import ORACLE as ORACLE_DIR, SAMPLES, committed
+
+ORACLE = ORACLE_DIR / "legal_sample.jsonl"
+PERFT = SAMPLES / "perft.txt"
 
 
 def oracle_records() -> list[dict]:
-    if not ORACLE.exists():
-        pytest.skip(f"oracle data {ORACLE} is missing")
-    with ORACLE.open() as f:
+    with committed(ORACLE).open() as f:
         return [json.loads(line) for line in f]
 
 

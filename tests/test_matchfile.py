@@ -14,10 +14,10 @@ from bgcli import grammar
 from bgcli.formats import mat as matchfile
 from bgcli.errors import BgcliError, MatchFileError
 
-DATA = Path(__file__).parent / "data" / "matchfiles"
-SHARED = Path(__file__).resolve().parent / "data"
-CORPUS = SHARED / "corpus"
-SELFPLAY = SHARED / "oracle" / "selfplay"
+from conftest import CORPUS, committed
+from conftest import DATA as SHARED
+
+DATA = SHARED / "matchfiles"
 AUDIT = SHARED / "oracle" / "audit_sample"
 
 STARTS = ("tag_line", "match_header", "game_header", "score_line", "row")
@@ -26,7 +26,7 @@ STARTS = ("tag_line", "match_header", "game_header", "score_line", "row")
 def shared_files(*patterns: str) -> list[str]:
     files = sorted(f for p in patterns for f in glob.glob(str(SHARED / p)))
     if not files:
-        pytest.skip(f"shared data not found: {patterns}")
+        pytest.fail(f"committed data not found: {patterns}", pytrace=False)
     return files
 
 
@@ -58,9 +58,7 @@ def test_every_corpus_and_oracle_match_file_reads_cleanly():
 
 def test_corpus_game_counts_agree_with_provenance():
     # PROVENANCE.md records "games=N" for every galaxy and studio file.
-    provenance = CORPUS / "PROVENANCE.md"
-    if not provenance.exists():
-        pytest.skip("corpus PROVENANCE.md not found")
+    provenance = committed(CORPUS / "PROVENANCE.md")
     checked = 0
     for row in provenance.read_text(encoding="utf-8").splitlines():
         found = re.match(r"\| (.+?) \| lassehjorthmadsen.* games=(\d+)", row)
@@ -124,9 +122,8 @@ def test_selfplay_games_and_actions_agree_with_gnubg_record():
 
 
 def test_audit_sample_defects_are_syntax_clean_and_lines_match():
-    expected = [json.loads(line) for line in (AUDIT / "expected.jsonl").read_text().splitlines()] if AUDIT.exists() else []
-    if not expected:
-        pytest.skip("audit sample not found")
+    expected = [json.loads(line) for line in committed(AUDIT / "expected.jsonl").read_text().splitlines()]
+    assert expected
     for case in expected:
         result = matchfile.read_file(AUDIT / case["file"])
         assert result.errors == []

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +10,9 @@ from hypothesis import strategies as st
 from bgcli.errors import BgcliError, IllegalPlayError, InvalidDiceError, InvalidPositionError
 from bgcli.core.model import BAR, OFF, Position, Step, apply_steps, parse_dice
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle" / "legal_sample.jsonl"
+from conftest import ORACLE as ORACLE_DIR, committed
+
+ORACLE = ORACLE_DIR / "legal_sample.jsonl"
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
@@ -60,9 +61,7 @@ def test_position_id_round_trip(position):
 
 
 def test_oracle_ids_round_trip():
-    if not ORACLE.exists():
-        pytest.skip(f"oracle data {ORACLE} is missing")
-    with ORACLE.open() as f:
+    with committed(ORACLE).open() as f:
         for line in list(f)[::10]:
             record = json.loads(line)
             assert Position.from_id(record["position_id"]).id() == record["position_id"]

@@ -31,14 +31,14 @@ from bgcli.core.notation import (
     point_name,
 )
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
+from conftest import ORACLE, committed
+
 PLAY_ERRORS = (InvalidPlayError, IllegalPlayError, AmbiguousPlayError)
 START = Position.start()
 
 
 def need_oracle() -> None:
-    if not ORACLE.is_dir():
-        pytest.skip(f"oracle data not found at {ORACLE}")
+    committed(ORACLE)
 
 
 @lru_cache(maxsize=None)

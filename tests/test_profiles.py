@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from bgcli.cli import cli
+from conftest import invoke
 from bgcli.formats.files import read_any, replay_file
 from bgcli.core.model import Position
 from bgcli.core.scoring import BACKGAMMON, GAMMON, PROFILES, SINGLE, Rules, game_kind
@@ -30,8 +29,7 @@ def problems(tmp_path, text: str, rules: Rules | None = None) -> list[tuple[int,
     return [(p.line, p.kind.value) for r in replay_file(str(path), rules) for p in r.problems]
 
 
-def run(*args):
-    return CliRunner().invoke(cli, list(args))
+run = invoke
 
 
 # --- the profiles -------------------------------------------------------------------

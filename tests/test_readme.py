@@ -4,14 +4,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bgcli.cli import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
 
 
 def examples() -> list[tuple[str, list[str]]]:
@@ -90,3 +89,39 @@ def test_readme_python_example(block, monkeypatch):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0 and test.examples
+
+
+def sh_blocks() -> list[list[str]]:
+    """The lines of each ```sh block of the README."""
+    blocks, current = [], None
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if current is None and line.startswith("```sh"):
+            current = []
+        elif current is not None and line.startswith("```"):
+            blocks.append(current)
+            current = None
+        elif current is not None:
+            current.append(line.strip())
+    return blocks
+
+
+def test_ci_installs_and_runs_exactly_what_the_readme_says():
+    lines = [line for block in sh_blocks() for line in block]
+    install = next(line for line in lines if line.startswith("pip install "))
+    command = next(line for line in lines if line.startswith("python -m pytest"))
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    installs = [line for line in ci if " pip install " in line and "--upgrade pip" not in line]
+    assert [shlex.split(line)[-1] for line in installs] == [shlex.split(install)[-1]]
+    assert [line for line in ci if line.startswith("python -m pytest")] == [command]
+    assert " -n " in command  # the developer's loop uses both cores
+
+
+def test_the_test_extra_brings_what_the_suite_needs():
+    # every optional import the tests make comes with the README's install line
+    import importlib.util
+
+    install = next(line for block in sh_blocks() for line in block if line.startswith("pip install "))
+    extras = set(re.search(r"\[(.*)\]", install).group(1).split(","))
+    assert {"test", "dask", "engine"} <= extras
+    for module in ("xdist", "hypothesis", "distributed", "bgsage"):
+        assert importlib.util.find_spec(module) is not None, f"{module} is not installed by {install}"

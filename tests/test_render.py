@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +20,9 @@ from bgcli.render.board import DEFAULT_NAMES, ascii_board, svg_board
 from bgcli.core.ids import parse_gnubg_id
 from bgcli.core.state import GameState, MatchState
 
-BOARDS = Path(__file__).parent / "data" / "boards"
+from conftest import DATA
+
+BOARDS = DATA / "boards"
 CASES = json.loads((BOARDS / "cases.json").read_text())
 SVG = "{http://www.w3.org/2000/svg}"
 

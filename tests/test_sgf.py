@@ -26,8 +26,9 @@ from bgcli.core.scoring import Rules
 from bgcli.formats.sgf import read_sgf, sgf_text
 from bgcli.match.replay import replay_match
 
-DATA = Path(__file__).parent / "data" / "sgf"
-SHARED = Path(__file__).resolve().parent / "data"
+from conftest import DATA as SHARED, committed
+
+DATA = SHARED / "sgf"
 SOURCES = {
     "sp05000_1pt": str(SHARED / "oracle/selfplay/sp05000_1pt.mat"),
     "sp05003_7pt": str(SHARED / "oracle/selfplay/sp05003_7pt.mat"),
@@ -54,9 +55,7 @@ def test_grammar_builds_strict():
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
 def test_gnubg_sgf_replays_like_the_mat_it_came_from(name):
-    source = SOURCES[name]
-    if not os.path.exists(source):
-        pytest.skip(f"{source} not found")
+    source = str(committed(SOURCES[name]))
     ours = read_sgf((DATA / f"{name}.sgf").read_text(encoding="utf-8"), name)
     original = read_any(source)
     assert len(ours) == len(original) == 1
@@ -130,9 +129,7 @@ def test_written_like_gnubg_saves_it(name):
     """Our SGF of the match equals gnubg's, node for node, but for the
     application name, gnubg's statistics (GS), and the order of a play's
     steps (gnubg's importer sorts them; we keep the recorded order)."""
-    source = SOURCES[name]
-    if not os.path.exists(source):
-        pytest.skip(f"{source} not found")
+    source = str(committed(SOURCES[name]))
     theirs = (DATA / f"{name}.sgf").read_text(encoding="utf-8")
     record = read_any(source)[0]
     # what a .mat file cannot say: gnubg's date of the import, and Jacoby
@@ -152,8 +149,7 @@ def test_written_like_gnubg_saves_it(name):
 
 
 def test_round_trip_every_file():
-    if not ALL_FILES:
-        pytest.skip("oracle/corpus data not found under tests/data")
+    assert ALL_FILES, "oracle/corpus data not found under tests/data: the repository holds it"
     for path in ALL_FILES:
         for record in read_any(path):
             back = read_sgf(sgf_text(record), "back.sgf")
@@ -165,9 +161,7 @@ def test_round_trip_every_file():
 def test_gnubg_loads_our_sgf_to_the_same_match():
     import importlib.util
 
-    files = [SOURCES[name] for name in sorted(SOURCES) if os.path.exists(SOURCES[name])]
-    if not files:
-        pytest.skip("oracle/corpus data not found under tests/data")
+    files = [str(committed(SOURCES[name])) for name in sorted(SOURCES)]
     spec = importlib.util.spec_from_file_location("gnubg_check_sgf", Path(__file__).parent / "gnubg_check_sgf.py")
     checker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(checker)

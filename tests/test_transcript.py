@@ -1,22 +1,17 @@
 """Replay, audit and score against gnubg's own records and planted defects."""
 from __future__ import annotations
 
-import glob
 import json
 import os
-from pathlib import Path
 
 import pytest
 
 from bgcli.core.scoring import Rules
 from bgcli.formats.files import replay_file
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
-CORPUS = ORACLE.parent / "corpus"
-SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+from conftest import CORPUS, ORACLE, SAMPLES, committed_glob
 
-SELFPLAY = sorted(glob.glob(str(ORACLE / "selfplay" / "*.mat")))
-needs_oracle = pytest.mark.skipif(not SELFPLAY, reason="tests/data/oracle is not there")
+SELFPLAY = committed_glob(ORACLE / "selfplay", "*.mat")
 
 
 def rules_for(path: str) -> Rules:
@@ -24,7 +19,6 @@ def rules_for(path: str) -> Rules:
     return Rules(jacoby=True) if "money" in os.path.basename(path) else Rules()
 
 
-@needs_oracle
 @pytest.mark.parametrize("path", SELFPLAY, ids=os.path.basename)
 def test_selfplay_replays_to_gnubg_positions_and_results(path):
     record = json.load(open(path[:-4] + ".json"))
@@ -54,7 +48,6 @@ def expected_defects():
 AMBIGUOUS = {"case0018_dice_sp05008_1pt.mat", "case0041_dice_sp05020_9pt.mat", "case0043_dice_sp05021_11pt.mat"}
 
 
-@needs_oracle
 @pytest.mark.parametrize("case", expected_defects(), ids=lambda c: c["file"])
 def test_planted_defect_is_the_first_problem(case):
     path = str(ORACLE / "audit_sample" / case["file"])
@@ -68,7 +61,7 @@ def test_planted_defect_is_the_first_problem(case):
         assert first.kind == case["kind"]
 
 
-CORPUS_FILES = sorted(glob.glob(str(CORPUS / "galaxy" / "*.txt")) + glob.glob(str(CORPUS / "backgammon-studio" / "*.txt")))
+CORPUS_FILES = committed_glob(CORPUS / "galaxy", "*.txt") + committed_glob(CORPUS / "backgammon-studio", "*.txt")
 
 # Each problem the audit finds in the real files, explained: Backgammon
 # Studio wrote `Wins 4016 point` for two resignations at cube 4 (a 4, 8 or
@@ -79,7 +72,6 @@ EXPLAINED = {
 }
 
 
-@pytest.mark.skipif(not CORPUS_FILES, reason="tests/data/corpus is not there")
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=os.path.basename)
 def test_corpus_problems_are_the_explained_ones(path):
     problems = [(p.line, p.kind) for replay in replay_file(path) for p in replay.problems]

@@ -28,7 +28,8 @@ from bgcli.core.state import GameState
 from bgcli.core.model import Position
 from bgcli.render.view import _picture, _runs, match_html, unpack_board, view_file
 
-ORACLE = Path(__file__).resolve().parent / "data" / "oracle"
+from conftest import ORACLE, committed
+
 AUDIT = ORACLE / "audit_sample"
 SELFPLAY = ORACLE / "selfplay"
 CHROMIUM = "/usr/bin/chromium"
@@ -36,10 +37,7 @@ VOID = {"meta", "br", "hr", "img", "input", "link", "col", "area", "base", "wbr"
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
-def need(path: Path) -> Path:
-    if not path.exists():
-        pytest.skip(f"oracle data {path} is missing")
-    return path
+need = committed
 
 
 def audit_cases(per_kind: int = 3) -> list[dict]:

@@ -11,7 +11,8 @@ from itertools import islice
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, jobs_option, json_option, rule_options, rules_from,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, formats_doc, jobs_option, json_option, rule_options,
+    rules_from,
 )
 
 
@@ -38,23 +39,29 @@ def _scheduler(ctx, param, value):
               help="Keep every file's result in this SQLite database as the audit goes; a file whose content and "
                    "rules are unchanged since is not audited again (its stored result is written).")
 @click.option("--report", is_flag=True, help="With --db and no FILE: the totals stored in the database, by kind.")
+@click.option("--strict", is_flag=True, help="Warnings count as errors: exit status 1 when there is any problem.")
 @rule_options
-def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
+@formats_doc
+def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args):
     """Check match files: every roll and play, the cube and the results.
 
-    FILE may be files, folders (searched for regular .mat, .txt, .gam and .sgf
-    files; a fifo, socket or device is skipped with a note), globs, and - for
+    FILE may be files, folders (searched for regular files ending in
+    {suffixes}; a fifo, socket or device is skipped with a note), globs, and - for
     standard input. Every problem is reported with file, line, game, move,
-    player, kind and a message; the audit goes on past every problem and
-    every bad file. Results are written in the order of the files, each as
-    soon as it and those before it are done. Exit status: 0 all files clean,
-    1 problems found, 2 a file could not be read or a glob matched nothing,
-    130 interrupted.
+    player, kind, severity and a message; the audit goes on past every
+    problem and every bad file. A problem is an error (the record breaks a
+    rule or contradicts itself) or a warning (the record is only incomplete,
+    or uses a habit that cannot be checked); text output marks warnings.
+    Results are written in the order of the files, each as soon as it and
+    those before it are done. Exit status: 0 no errors (warnings alone
+    exit 0, unless --strict), 1 errors found, 2 a file could not be read or
+    a glob matched nothing, 130 interrupted.
 
     \b
     Examples:
         bgcli audit samples/sp05001_3pt.mat
         bgcli audit --json --jobs 2 samples/
+        bgcli audit --strict archive/                  # an unfinished record fails too
         bgcli audit --db results.sqlite archive/       # again later: only new or changed files
         bgcli audit --db results.sqlite --report
         bgcli audit --scheduler local:4 archive/
@@ -77,8 +84,8 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
         raise Unreadable(str(exc)) from None
     try:
         if report:
-            sys.exit(_report(db, as_json))
-        sys.exit(_audit(paths, rules, as_json, jobs, scheduler, db))
+            sys.exit(_report(db, as_json, strict))
+        sys.exit(_audit(paths, rules, as_json, jobs, scheduler, db, strict))
     except DatabaseError as exc:   # locked, full disk: one line, and what is stored stays
         raise Unreadable(str(exc)) from None
     finally:
@@ -86,7 +93,7 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, **rule_args):
             db.close()
 
 
-def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
+def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> int:
     from bgcli.scale.archive import Job, audit_files, find_files
 
     bad_paths = []
@@ -114,14 +121,14 @@ def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
         results = auditor.audit(work, rules)
     else:
         results = audit_files(work, rules, jobs)
-    counts = {"files": 0, "unread": 0, "problems": 0, "bad": 0}
+    counts = {"files": 0, "unread": 0, "errors": 0, "warnings": 0, "bad": 0}
     status = 0
     try:
         with closing(results):  # type: ignore[type-var]  # a generator: closing it stops the workers
             for result in progress(results, _count(paths)):
                 if db is not None:
                     result = db.resolve(result)
-                status = max(status, _write(result, as_json, counts))
+                status = max(status, _write(result, as_json, counts, strict))
     finally:
         if auditor is not None:
             auditor.close()
@@ -129,49 +136,59 @@ def _audit(paths, rules, as_json, jobs, scheduler, db) -> int:
         raise Unreadable(f"no match files found in {' '.join(paths)}")
     if not as_json:
         checked = counts["files"] - counts["unread"]
-        summary = (f"{checked} file{'s' if checked != 1 else ''} checked, {counts['problems']} "
-                   f"problem{'s' if counts['problems'] != 1 else ''} in {counts['bad']} file{'s' if counts['bad'] != 1 else ''}")
+        summary = (f"{_plural(checked, 'file')} checked, {_plural(counts['errors'], 'error')}, "
+                   f"{_plural(counts['warnings'], 'warning')} in {_plural(counts['bad'], 'file')}")
         if counts["unread"]:
             summary += f"; {counts['unread']} file{'s' if counts['unread'] != 1 else ''} could not be read"
         click.echo(summary, err=True)
     return EXIT_UNREADABLE if bad_paths else status
 
 
-def _write(result, as_json: bool, counts: dict) -> int:
-    """Write one file's result; its exit status."""
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _write(result, as_json: bool, counts: dict, strict: bool = False) -> int:
+    """Write one file's result; its exit status (1 for an error, or with
+    ``strict`` for any problem)."""
     counts["files"] += 1
     status = 0
     if result.error is not None:
         counts["unread"] += 1
         status = EXIT_UNREADABLE
         click.echo(f"Error: {result.error}", err=True)
-    elif result.problems:
-        counts["problems"] += len(result.problems)
+    if result.problems:
+        errors = result.errors
+        counts["errors"] += errors
+        counts["warnings"] += len(result.problems) - errors
         counts["bad"] += 1
-        status = EXIT_PROBLEMS
+        if errors or strict:
+            status = max(status, EXIT_PROBLEMS)
     if as_json:
         emit(result.as_json())
     else:
         for p in result.problems:
             who = f" ({p['player']})" if p["player"] else ""
             move = f" move {p['move']}" if p["move"] else ""
-            click.echo(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {p['kind']}: {p['message']}")
+            mark = "warning: " if p.get("severity") == "warning" else ""
+            click.echo(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {mark}{p['kind']}: {p['message']}")
     return status
 
 
-def _report(db, as_json: bool) -> int:
+def _report(db, as_json: bool, strict: bool = False) -> int:
     totals = db.totals()
     if as_json:
         emit(totals)
     else:
-        click.echo(f"{totals['files']} files: {totals['clean']} clean, {totals['with_problems']} with problems, "
-                   f"{totals['unreadable']} unreadable")
-        click.echo(f"{totals['games']} games, {totals['problems']} problems")
+        click.echo(f"{totals['files']} files: {totals['clean']} clean, {totals['with_problems']} with problems "
+                   f"({totals['with_errors']} with errors), {totals['unreadable']} unreadable")
+        click.echo(f"{totals['games']} games, {_plural(totals['errors'], 'error')}, "
+                   f"{_plural(totals['warnings'], 'warning')}")
         for kind, count in totals["by_kind"].items():
             click.echo(f"  {kind:<11} {count}")
     if totals["unreadable"]:
         return EXIT_UNREADABLE
-    return EXIT_PROBLEMS if totals["problems"] else 0
+    return EXIT_PROBLEMS if totals["errors"] or (strict and totals["problems"]) else 0
 
 
 def _chain(head, rest):

@@ -39,6 +39,17 @@ def home_option(function):
     )(function)
 
 
+def formats_doc(function):
+    """Fills ``{read}`` (the formats read, with their suffixes), ``{written}``
+    and ``{suffixes}`` in a command's help from the format registry."""
+    from bgcli.formats import registry
+
+    read = ", ".join(f"{f.name} ({' '.join(f.suffixes)})" for f in registry.FORMATS)
+    function.__doc__ = (function.__doc__ or "").replace("{read}", read).replace(
+        "{written}", ", ".join(registry.WRITTEN)).replace("{suffixes}", ", ".join(registry.SUFFIXES))
+    return function
+
+
 def emit(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False))
 

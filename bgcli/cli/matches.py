@@ -6,9 +6,10 @@ import sys
 import click
 
 from bgcli.cli.common import (
-    EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, home_option, json_option, output_option, replays_of,
-    rule_options, rules_from, write_output,
+    EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
+    output_option, replays_of, rule_options, rules_from, write_output,
 )
+from bgcli.formats import registry
 from bgcli.errors import BgcliError
 
 # --- reading many files -----------------------------------------------------
@@ -168,15 +169,16 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
 
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--to", "to", type=click.Choice(("mat", "sgf", "json")), required=True, help="The format to write.")
+@click.option("--to", "to", type=click.Choice(registry.WRITTEN), required=True, help="The format to write.")
 @output_option
 @click.option("--notation", type=click.Choice(STYLES), default=None,
               help="How plays are written where the format allows it (mat and json).")
 @click.option("--force", is_flag=True, help="Write what can be written even when part of the file cannot be, "
                                             "saying on stderr what was left out.")
 @rule_options
+@formats_doc
 def export(file, to, output, notation, force, **rule_args):
-    """Convert a match file (.mat, .txt, .gam, .sgf or bgcli JSON) to another format.
+    """Convert a match file to another format: it reads {read}; it writes {written}.
 
     `mat` is exactly the layout GNU Backgammon writes, whatever dialect was
     read; `sgf` is gnubg's SGF (GM[6]); `json` is one document per match with

@@ -1,71 +1,41 @@
-"""Match files: which format a file is, its records, its replays, and writing
-matches out in any format.
+"""Match files: which format a file is (the registry says,
+:mod:`bgcli.formats.registry`), its records, its replays, and writing matches
+out in any format bgcli writes.
 
 Every path is opened once and read as a stream: a .mat file is never held
-whole, and a pipe (a path with no known extension, or ``-`` for standard
-input) is sniffed from the bytes already read, not opened again.
+whole, and a pipe (``-`` for standard input) is sniffed from the bytes
+already read, not opened again.
 """
 from __future__ import annotations
 
+import io
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
-from bgcli.formats import jsondoc, mat, sgf
-from bgcli.match.records import MatchPart, MatchRecord, parts_of, records_of
+from bgcli.formats import registry
+from bgcli.match.records import MatchPart, MatchRecord, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
 from bgcli.core.scoring import Rules
 
 
-class Format(str, Enum):
-    MAT = "mat"
-    SGF = "sgf"
-    JSON = "json"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-FORMATS = tuple(f.value for f in Format)
-_EXTENSIONS = {".sgf": Format.SGF, ".json": Format.JSON, ".mat": Format.MAT, ".txt": Format.MAT, ".gam": Format.MAT}
-
-
-def format_of_name(path: str) -> Format | None:
-    """The format an extension names, or None."""
-    return _EXTENSIONS.get(Path(path).suffix.lower())
-
-
-def format_of_head(head: bytes) -> Format:
-    """The format of a file by its first bytes."""
-    head = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"("):
-        return Format.SGF
-    if head.startswith(b"{") or head.startswith(b"["):
-        return Format.JSON
-    return Format.MAT
+FORMATS = registry.NAMES        # every format read
+WRITTEN = registry.WRITTEN      # the formats bgcli writes
 
 
 def sniff(path: str | Path) -> str:
-    """'sgf', 'json' or 'mat' by extension, else by the first bytes."""
+    """The name of the format a file would be read in: a binary format its
+    head says for sure, else by its suffix, else by its head; ``"binary"``
+    for binary data that is no format bgcli reads."""
     path = str(path)
-    known = format_of_name(path)
-    if known is not None:
-        return known.value
     try:
         with open(path, "rb") as handle:
-            return format_of_head(handle.read(256)).value
+            head = handle.read(registry.HEAD_SIZE)
     except OSError:
-        return Format.MAT.value
-
-
-def decode(raw: bytes) -> str:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:   # old exports are often Latin-1
-        text = raw.decode("latin-1")
-    return text.lstrip("\ufeff")
+        head = b""
+    kind = registry.choose(path, head)
+    return kind.name if kind is not None else "binary"
 
 
 def _open(path: str) -> tuple[IO[bytes], bool]:
@@ -73,6 +43,32 @@ def _open(path: str) -> tuple[IO[bytes], bool]:
     if path == "-":
         return sys.stdin.buffer, False
     return open(path, "rb"), True
+
+
+def _peekable(handle: IO[bytes]) -> IO[bytes]:
+    """``handle``, or a buffered stream over it when it cannot peek (a
+    stream a caller gave): a pipe cannot be read twice."""
+    if hasattr(handle, "peek"):
+        return handle
+    return io.BufferedReader(_Raw(handle))   # type: ignore[arg-type]
+
+
+class _Raw(io.RawIOBase):
+    def __init__(self, handle: IO[bytes]):
+        self.handle = handle
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self.handle.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+
+def _head(handle: IO[bytes]) -> bytes:
+    """The first bytes of a stream, left in it."""
+    return handle.peek(registry.HEAD_SIZE)[:registry.HEAD_SIZE]   # type: ignore[attr-defined]
 
 
 def iter_records(path: str | Path) -> Iterator[MatchRecord]:
@@ -84,34 +80,20 @@ def iter_records(path: str | Path) -> Iterator[MatchRecord]:
 
 def iter_parts(path: str | Path) -> Iterator[MatchPart]:
     """The file as a stream of match parts (a header, one game at a time, an
-    end): a .mat file is replayed as it is read, never held whole."""
+    end), read in the format the registry chooses for it: a .mat file is
+    replayed as it is read, never held whole."""
     path = str(path)
     handle, close = _open(path)
     try:
-        kind = format_of_name(path) if path != "-" else None
+        handle = _peekable(handle)
+        kind = registry.choose(path, _head(handle))
         if kind is None:
-            peek = getattr(handle, "peek", None)
-            kind = format_of_head(peek(256)[:256] if peek is not None else b"")
-        if kind == Format.MAT:
-            yield from mat.iter_parts(mat.bounded_lines(handle, path), path)
-        elif kind == Format.SGF:
-            yield from parts_of(sgf.read_sgf(_read_whole(handle, path), path))
-        else:
-            yield from parts_of(jsondoc.read_json(_read_whole(handle, path), path))
+            raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
+                                 path, 1, 1)
+        yield from kind.load().read_stream(handle, path)
     finally:
         if close:
             handle.close()
-
-
-WHOLE_LIMIT = 256 << 20   # SGF and JSON are read whole: no bigger than this
-
-
-def _read_whole(handle: IO[bytes], path: str) -> str:
-    raw = handle.read(WHOLE_LIMIT + 1)
-    if len(raw) > WHOLE_LIMIT:
-        raise MatchFileError(f"the file is larger than {WHOLE_LIMIT >> 20} MB, more than bgcli reads as SGF or JSON",
-                             path, 1, 1)
-    return decode(raw)
 
 
 def read_any(path: str | Path) -> list[MatchRecord]:
@@ -137,8 +119,8 @@ def visit_file(path: str | Path, visitor: MatchVisitor | Callable[[int], MatchVi
 
 
 def export_text(records: Iterable[MatchRecord], to: str, notation: str | None = None, rules: Rules | None = None) -> str:
-    """All matches in one format: 'mat' (concatenated, as BBGT files are),
-    'sgf' (one game tree per game) or 'json'."""
+    """All matches in one of the formats bgcli writes (:data:`WRITTEN`): 'mat'
+    (concatenated, as BBGT files are), 'sgf' (one game tree per game), 'json'."""
     return export(records, to, notation, rules)[0]
 
 
@@ -147,24 +129,18 @@ def export(records: Iterable[MatchRecord], to: str, notation: str | None = None,
     """:func:`export_text` and what the text leaves out of the records (one
     line each: unreadable lines, games that could not be replayed, what the
     format cannot hold)."""
-    if to not in FORMATS:
-        raise ValueError(f"unknown format {to!r}: expected one of {', '.join(FORMATS)}")
-    texts: list = []
+    kind = registry.by_name(to)
+    if not kind.writes:
+        raise ValueError(f"bgcli reads {kind.name} but does not write it: write one of {', '.join(WRITTEN)}")
+    module = kind.load()
+    outputs: list = []
     left_out: list[str] = []
     for number, record in enumerate(records, 1):
-        writer: mat.MatWriter | sgf.SgfWriter | jsondoc.JsonWriter
-        if to == Format.MAT:
-            writer = mat.MatWriter(notation or "mat")
-        elif to == Format.SGF:
-            writer = sgf.SgfWriter()
-        else:
-            writer = jsondoc.JsonWriter(notation or "gnubg")
-        texts.append(replay_match(record, number, rules, visitor=writer))
+        writer = module.writer(notation)
+        outputs.append(replay_match(record, number, rules, visitor=writer))
         left_out += writer.left_out
-    if to == Format.JSON:
-        return jsondoc.documents_text(texts) if texts else "[]\n", left_out
-    return "".join(texts), left_out
+    return module.join(outputs), left_out
 
 
-__all__ = ["FORMATS", "Format", "MatchFileError", "export_text", "iter_records", "read_any", "replay_file", "sniff",
+__all__ = ["FORMATS", "WRITTEN", "MatchFileError", "export_text", "iter_records", "read_any", "replay_file", "sniff",
            "visit_file"]

@@ -36,10 +36,11 @@ records.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import IO, Any, Iterator
 
 from bgcli.errors import MatchFileError
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
+from bgcli.formats.reading import decode, read_whole
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.match.replay import EventKind, MatchStart, replay_match
 from bgcli.formats.writing import (
     GameToWrite,
@@ -117,6 +118,21 @@ class JsonWriter(GameWriter):
     def end_match(self) -> dict:
         doc, self.doc = self.doc, {}
         return doc
+
+
+def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The registry's reader: a document is read whole, up to a bound."""
+    return parts_of(read_json(decode(read_whole(handle, path, "JSON")), path))
+
+
+def writer(notation: str | None = None) -> JsonWriter:
+    """The registry's writer, plays in ``notation`` (gnubg's by default)."""
+    return JsonWriter(notation or "gnubg")
+
+
+def join(outputs: list) -> str:
+    """One document for one match, a list for several, ``[]`` for none."""
+    return documents_text(outputs) if outputs else "[]\n"
 
 
 def documents_text(docs: list[dict]) -> str:

@@ -106,6 +106,21 @@ def bounded_lines(handle: IO[bytes], path: str = "-") -> Iterator[bytes]:
         yield line
 
 
+def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The registry's reader: the parts of a binary stream, read line by line."""
+    return iter_parts(bounded_lines(handle, path), path)
+
+
+def writer(notation: str | None = None) -> MatWriter:
+    """The registry's writer: gnubg's layout, plays in ``notation`` (.mat numbers by default)."""
+    return MatWriter(notation or "mat")
+
+
+def join(outputs: list) -> str:
+    """Matches one after another, as BBGT files hold them."""
+    return "".join(outputs)
+
+
 def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchRecord]:
     """Yield one MatchRecord at a time from ``lines`` (str or bytes, with or
     without line ends). Errors of bad lines travel in ``MatchRecord.errors``;

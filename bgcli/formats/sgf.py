@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import IO, Iterator
 
 from lark import Transformer, v_args
 
 from bgcli import grammar
 from bgcli.errors import MatchFileError
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
+from bgcli.formats.reading import decode, read_whole
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, steps_to_write
 from bgcli.core.model import BAR, OFF
@@ -235,6 +237,20 @@ def _letter(point: int, side: int) -> str:
     if point == OFF:
         return "z"
     return chr(ord("a") + (point - 1 if side == 0 else 24 - point))
+
+
+def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The registry's reader: SGF is read whole, up to a bound."""
+    return parts_of(read_sgf(decode(read_whole(handle, path, "SGF")), path))
+
+
+def writer(notation: str | None = None) -> SgfWriter:
+    """The registry's writer (SGF's plays are points, whatever the notation)."""
+    return SgfWriter()
+
+
+def join(outputs: list) -> str:
+    return "".join(outputs)
 
 
 def read_sgf(text: str, path: str = "-") -> list[MatchRecord]:

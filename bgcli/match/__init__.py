@@ -21,6 +21,7 @@ from bgcli.match.replay import (
     Problem,
     ProblemKind,
     ReplayBuilder,
+    Severity,
     Unfinished,
     replay_match,
 )
@@ -28,5 +29,5 @@ from bgcli.match.replay import (
 __all__ = [
     "Action", "ActionKind", "Event", "EventKind", "GameRecord", "GameReplay", "GameResult",
     "GameStart", "MatchRecord", "MatchReplay", "MatchStart", "MatchVisitor", "Problem", "ProblemKind",
-    "ReplayBuilder", "Unfinished", "replay_match",
+    "ReplayBuilder", "Severity", "Unfinished", "replay_match",
 ]

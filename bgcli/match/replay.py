@@ -104,10 +104,24 @@ class ProblemKind(str, Enum):
     MATCH = "match"            # play after the game or the match ended
     UNCHECKED = "unchecked"    # the rest of a game cannot be checked
     SYNTAX = "syntax"          # a line that cannot be read
-    INCOMPLETE = "incomplete"  # a game with no result
+    INCOMPLETE = "incomplete"  # a game with no result, a match that stops before its end
 
     def __str__(self) -> str:
         return self.value
+
+
+class Severity(str, Enum):
+    """How much a problem says against the record."""
+
+    ERROR = "error"        # the record breaks a rule or contradicts itself
+    WARNING = "warning"    # the record is only incomplete, or uses a habit that cannot be checked
+
+    def __str__(self) -> str:
+        return self.value
+
+
+# Kinds that only ever say a record is incomplete: warnings whoever reports them
+WARNING_KINDS = frozenset({ProblemKind.INCOMPLETE, ProblemKind.UNCHECKED})
 
 
 @dataclass(frozen=True)
@@ -121,10 +135,16 @@ class Problem:
     kind: ProblemKind
     message: str
     match: int = 1
+    severity: Severity = Severity.ERROR
+
+    def __post_init__(self) -> None:
+        if self.kind in WARNING_KINDS:
+            object.__setattr__(self, "severity", Severity.WARNING)
 
     def as_dict(self) -> dict:
         return {"line": self.line, "match": self.match, "game": self.game, "move": self.move,
-                "player": self.player, "kind": self.kind.value, "message": self.message}
+                "player": self.player, "kind": self.kind.value, "severity": self.severity.value,
+                "message": self.message}
 
     def order(self) -> tuple[int, bool]:
         """The order problems are listed in: by line, a line that could not be

@@ -36,11 +36,12 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from bgcli import __version__
 from bgcli.errors import BgcliError
+from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
 from bgcli.core.scoring import Rules
 
-SUFFIXES = (".mat", ".txt", ".gam", ".sgf")   # what a folder is searched for
+SUFFIXES = registry.SUFFIXES   # what a folder is searched for: every format's suffixes
 STDIN = "-"
 
 Note = Callable[[str, bool], None]   # (message, whether it is an error)
@@ -51,7 +52,7 @@ Note = Callable[[str, bool], None]   # (message, whether it is an error)
 def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -> Iterator[str]:
     """The match files of ``paths``, in order: a file as given (a missing one
     is reported by its audit), ``-`` for standard input, a folder walked for
-    regular files ending in .mat, .txt, .gam or .sgf (files sorted by name, then
+    regular files with a suffix of a format bgcli reads (files sorted by name, then
     sub-folders), a glob's matches in sorted order (a folder among them walked).
     A fifo, socket or device met in a folder or glob is skipped with a note,
     never opened; a glob that matches nothing, or a folder with no match file,
@@ -139,6 +140,15 @@ class FileResult:
     games: int = 0
     error: str | None = None
     digest: str | None = None
+
+    @property
+    def errors(self) -> int:
+        """How many of its problems are errors (the rest are warnings)."""
+        return sum(1 for p in self.problems if p.get("severity", "error") == "error")
+
+    @property
+    def warnings(self) -> int:
+        return len(self.problems) - self.errors
 
     def as_json(self) -> dict:
         """The audit's JSON line: ``{"file", "problems"}`` and ``"error"`` when there is one."""
@@ -374,19 +384,30 @@ CREATE TABLE IF NOT EXISTS files (
     rules TEXT NOT NULL,           -- the rules and bgcli version it was audited with
     games INTEGER NOT NULL,
     error TEXT,                    -- why it could not be read as a match file, or NULL
-    problems INTEGER NOT NULL,
-    run INTEGER NOT NULL REFERENCES runs(id)
+    problems INTEGER NOT NULL,     -- errors and warnings
+    run INTEGER NOT NULL REFERENCES runs(id),
+    errors INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS problems (
     path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
     seq INTEGER NOT NULL,          -- order in the file's result
     line INTEGER NOT NULL, match INTEGER NOT NULL, game INTEGER NOT NULL, move INTEGER NOT NULL,
     player TEXT NOT NULL, kind TEXT NOT NULL, message TEXT NOT NULL,
+    severity TEXT NOT NULL DEFAULT 'error',   -- 'error' or 'warning'
     PRIMARY KEY (path, seq)
 );
 CREATE INDEX IF NOT EXISTS problems_kind ON problems(kind);
 """
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+# Schema 1 had no severities: its tables gain the columns, and its files are
+# audited again (their stored digests are cleared) so that no stored result
+# lacks them.
+_FROM_SCHEMA_1 = """
+ALTER TABLE files ADD COLUMN errors INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE problems ADD COLUMN severity TEXT NOT NULL DEFAULT 'error';
+UPDATE files SET digest = '';
+UPDATE meta SET value = '2' WHERE key = 'schema';
+"""
 
 
 class DatabaseError(BgcliError):
@@ -419,8 +440,11 @@ class ResultsDB:
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
             self.db.execute("PRAGMA foreign_keys=ON")
+            stored = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if tables else None
+            if stored is not None and stored[0] == "1":
+                self.db.executescript("BEGIN;" + _FROM_SCHEMA_1 + "COMMIT;")
+                stored = (SCHEMA_VERSION,)
             self.db.executescript(SCHEMA)
-            stored = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if stored is None:
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?), ('made by', 'bgcli audit')", (SCHEMA_VERSION,))
             elif stored[0] != SCHEMA_VERSION:
@@ -455,10 +479,11 @@ class ResultsDB:
     def stored(self, path: str) -> FileResult:
         """The stored result of ``path``, as the audit gave it."""
         (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (path,))
-        rows = self._read("SELECT line, match, game, move, player, kind, message FROM problems WHERE path = ? "
-                          "ORDER BY seq", (path,))
+        rows = self._read("SELECT line, match, game, move, player, kind, severity, message FROM problems "
+                          "WHERE path = ? ORDER BY seq", (path,))
         problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": player, "kind": kind,
-                          "message": message} for line, match, game, move, player, kind, message in rows)
+                          "severity": severity, "message": message}
+                         for line, match, game, move, player, kind, severity, message in rows)
         return FileResult(path, problems, games, error, digest)
 
     def store(self, result: FileResult) -> None:
@@ -479,12 +504,14 @@ class ResultsDB:
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute("DELETE FROM problems WHERE path = ?", (result.path,))
-            db.execute("INSERT OR REPLACE INTO files (path, digest, rules, games, error, problems, run) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (result.path, result.digest, self.key, result.games, result.error, len(result.problems), self.run))
-            db.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute("INSERT OR REPLACE INTO files (path, digest, rules, games, error, problems, run, errors) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (result.path, result.digest, self.key, result.games, result.error, len(result.problems), self.run,
+                        result.errors))
+            db.executemany("INSERT INTO problems (path, seq, line, match, game, move, player, kind, message, severity) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            [(result.path, seq, p["line"], p["match"], p["game"], p["move"], p["player"], p["kind"],
-                             p["message"]) for seq, p in enumerate(result.problems)])
+                             p["message"], p.get("severity", "error")) for seq, p in enumerate(result.problems)])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -498,11 +525,13 @@ class ResultsDB:
         return result
 
     def totals(self) -> dict:
-        """Totals over every stored file: files (clean, with problems,
-        unreadable), games, problems and problems by kind."""
-        (files, games, unreadable, problems, with_problems), = self._read(
+        """Totals over every stored file: files (clean, with problems, of
+        which with errors, unreadable), games, problems (errors and warnings)
+        and problems by kind."""
+        (files, games, unreadable, problems, with_problems, errors, with_errors), = self._read(
             "SELECT count(*), coalesce(sum(games), 0), count(error), coalesce(sum(problems), 0), "
-            "coalesce(sum(problems > 0), 0) FROM files")
+            "coalesce(sum(problems > 0), 0), coalesce(sum(errors), 0), coalesce(sum(errors > 0), 0) FROM files")
         kinds = dict(self._read("SELECT kind, count(*) FROM problems GROUP BY kind ORDER BY count(*) DESC, kind"))
         return {"files": files, "clean": files - unreadable - with_problems, "with_problems": with_problems,
-                "unreadable": unreadable, "games": games, "problems": problems, "by_kind": kinds}
+                "with_errors": with_errors, "unreadable": unreadable, "games": games, "problems": problems,
+                "errors": errors, "warnings": problems - errors, "by_kind": kinds}

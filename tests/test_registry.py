@@ -1,0 +1,127 @@
+"""The format registry: every format one entry, and everything that picks or
+names a format reads it."""
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgcli.cli import cli
+from bgcli.formats import files, registry
+from bgcli.scale import archive
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("kind", registry.FORMATS, ids=str)
+def test_every_entry_names_a_module_that_reads_and_writes_as_it_says(kind):
+    module = kind.load()
+    assert callable(module.read_stream)
+    assert callable(getattr(module, "writer", None)) == kind.writes
+    assert callable(getattr(module, "join", None)) == kind.writes
+    assert all(s.startswith(".") and s == s.lower() for s in kind.suffixes)
+
+
+def test_names_and_suffixes_are_unique():
+    assert len(set(registry.NAMES)) == len(registry.NAMES)
+    assert len(set(registry.SUFFIXES)) == len(registry.SUFFIXES)
+    assert sum(1 for f in registry.FORMATS if f.head is None) == 1   # one format takes any other text
+
+
+def test_the_folder_walk_and_the_export_choices_follow_the_registry(tmp_path):
+    assert archive.SUFFIXES == registry.SUFFIXES
+    assert ".json" in archive.SUFFIXES
+    for suffix in registry.SUFFIXES:
+        (tmp_path / f"a{suffix}").write_text("x")
+    (tmp_path / "notes.pdf").write_text("x")
+    found = {Path(p).suffix for p in archive.find_files([str(tmp_path)])}
+    assert found == set(registry.SUFFIXES)
+    params = {p.name: p for p in cli.commands["export"].params}
+    assert tuple(params["to"].type.choices) == registry.WRITTEN
+    help_text = run("export", "--help").output
+    assert all(name in help_text for name in registry.NAMES)
+
+
+# The modules that pick, read or write a format for the commands go through
+# the registry: none of them imports a format's module.
+THROUGH_THE_REGISTRY = ["bgcli/formats/files.py", "bgcli/scale/archive.py", "bgcli/cli/matches.py",
+                        "bgcli/cli/common.py", "bgcli/cli/audit.py", "bgcli/render/view.py"]
+
+
+@pytest.mark.parametrize("name", THROUGH_THE_REGISTRY)
+def test_no_command_module_imports_a_format_module(name):
+    tree = ast.parse((ROOT / name).read_text(encoding="utf-8"))
+    modules = {f.module for f in registry.FORMATS}
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+    assert not imported & modules
+
+
+def test_the_readme_table_is_the_registry():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Match formats", 1)[1].split("\n## ", 1)[0]
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
+            if line.startswith("| ") and not line.startswith("| format")]
+    table = {row[0]: (tuple(row[1].split()), row[2], row[3]) for row in rows}
+    assert table == {f.name: (f.suffixes, "yes", "yes" if f.writes else "no") for f in registry.FORMATS}
+
+
+@pytest.mark.parametrize("head, name", [
+    (b"(;FF[4]GM[6]", "sgf"), (b"\xef\xbb\xbf\n  {\"format\"", "json"), (b"[{", "json"),
+    (b" 7 point match\n", "mat"), (b"", "mat"),
+])
+def test_a_head_names_its_format(head, name):
+    kind = registry.of_head(head)
+    assert kind is not None and kind.name == name
+
+
+def test_a_suffix_wins_over_a_text_head_and_a_binary_head_is_none():
+    assert registry.choose("x.mat", b"(;GM[6]").name == "mat"
+    assert registry.choose("-", b"(;GM[6]").name == "sgf"
+    assert registry.choose("x.mat", bytes(range(256))) is None
+    assert registry.of_head(b"\x00\x01\x02abc") is None
+    assert registry.of_head("é ü 7 point match".encode("latin-1")).name == "mat"   # Latin-1 text is text
+
+
+@pytest.mark.parametrize("name", ["noise.dat", "noise.mat", "noise.sgf"])
+def test_a_binary_file_is_one_short_line_naming_the_formats_tried(tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(os.urandom(4096).replace(b"(", b"").replace(b"{", b"").replace(b"[", b"") + b"\0")
+    for command in (["audit"], ["score"], ["replay"], ["export", "--to", "mat"]):
+        result = run(*command, str(path))
+        assert result.exit_code == 2, (command, result.output)
+        errors = [line for line in result.output.splitlines() if line.startswith("Error")]
+        assert len(errors) == 1 and len(errors[0]) < 120 + len(str(path)), errors
+        assert "binary" in errors[0] and f"tried {', '.join(registry.NAMES)}" in errors[0]
+        assert "\\x" not in errors[0]
+
+
+def test_a_binary_file_on_standard_input_is_named_too():
+    result = run("score", "-", input=b"\x00\x01\x02" * 100)
+    assert result.exit_code == 2 and "binary data" in result.output
+
+
+def test_sniff_reports_the_registry_name(tmp_path):
+    for source in sorted(SAMPLES.glob("*.mat"))[:2]:
+        assert files.sniff(source) == "mat"
+    path = tmp_path / "x"
+    path.write_bytes(b"\0\0\0")
+    assert files.sniff(path) == "binary"
+
+
+def test_export_refuses_an_unknown_format():
+    with pytest.raises(ValueError, match=re.escape("expected one of")):
+        files.export_text([], "pdf")
