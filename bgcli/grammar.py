@@ -5,18 +5,22 @@ the build installs them as the ``bgcli.grammars`` package. Each parser is
 built once (LALR) and cached for the life of the process.
 
 Between processes a built parser is kept on disk, because building it costs
-start-up time. Lark's cache is a pickle, and loading a pickle runs code, so
-it is kept only in the user's own cache folder (``$XDG_CACHE_HOME/bgcli``,
-by default ``~/.cache/bgcli``), created private (0700) and checked before
-every use: a folder or file that another user owns or can write to, or a
-link, is ignored and the parser is built in memory instead. Never the shared
-temporary folder, where anyone could plant a file under a predictable name.
+start-up time. The cache can never run code: it is JSON (Lark's own
+serialised tables, with tuples and integer keys tagged), never a pickle, and
+it is read back through :func:`read_cached`, which opens the user's own
+cache folder (``$XDG_CACHE_HOME/bgcli``, by default ``~/.cache/bgcli``,
+created private, 0700) and the file in it by descriptor, without following
+links, and checks what it opened (``fstat``): a folder or file that another
+user owns or can write to is ignored and the parser is built in memory
+instead. Nothing is opened twice by its path, so a folder swapped between a
+check and a read is never read from. Never the shared temporary folder.
 ``BGCLI_NO_CACHE=1`` turns the cache off.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import stat
 from pathlib import Path
@@ -27,6 +31,9 @@ from bgcli.errors import BgcliError
 if TYPE_CHECKING:  # lark is imported when a parser is first needed: it costs start-up time
     from lark import Lark, Transformer
     from lark.exceptions import UnexpectedInput
+
+CACHE_FORMAT = "1"  # of the parser cache files; a change makes new names, old files are never read
+CACHE_LIMIT = 16 << 20  # bytes: a bigger file in the cache folder is not ours
 
 
 def grammar_text(name: str) -> str:
@@ -46,10 +53,10 @@ def grammar_text(name: str) -> str:
 def parser(name: str, start: str | None = None, strict: bool = False, cache: bool = False) -> Lark:
     """The LALR parser for ``grammars/NAME.lark``, built once per process.
 
-    With ``cache`` Lark keeps the built parser in a temporary file, so that a
-    new process loads it instead of building it (the start-up time of every
-    command); such a parser has no ``.grammar`` for hypothesis.extra.lark,
-    so the tests ask for one without.
+    With ``cache`` the built tables are kept in the user's cache folder
+    (see the module docstring), so that a new process loads them instead of
+    building them (the start-up time of every command); such a parser has no
+    ``.grammar`` for hypothesis.extra.lark, so the tests ask for one without.
     """
     from lark import Lark
 
@@ -57,26 +64,69 @@ def parser(name: str, start: str | None = None, strict: bool = False, cache: boo
     options: dict = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False, strict=strict)
     if start:
         options["start"] = start
-    if cache:
-        path = cache_file(cache_name(name, start, strict))
-        if path is not None:
-            options["cache"] = str(path)
-    return Lark(text, **options)
+    if not cache:
+        return Lark(text, **options)
+    file_name = cache_name(name, start, strict)
+    data = read_cached(file_name)
+    if data is not None:
+        try:
+            tables = json.loads(data, object_hook=_untag)
+            return Lark._load_from_dict(tables["data"], tables["memo"], propagate_positions=True)
+        except Exception:  # a damaged file (cut by a full disk): build it again
+            pass
+    built = Lark(text, **options)
+    write_cached(file_name, _tables_json(built))
+    return built
+
+
+def _tables_json(built: Lark) -> bytes:
+    """Lark's serialised tables (``memo_serialize``, as its standalone
+    parsers hold them) as JSON: dicts tagged ``{"d": [[key, value], ...]}``
+    since their keys may be integers, tuples tagged ``{"t": [...]}``."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    data, memo = built.memo_serialize([TerminalDef, Rule])
+    # options Lark takes again at load time are not kept (as Lark's own cache does)
+    data["options"] = {k: v for k, v in data["options"].items() if k not in ("propagate_positions", "transformer",
+                                                                            "postlex", "lexer_callbacks", "tree_class",
+                                                                            "_plugins", "debug", "use_bytes", "regex",
+                                                                            "g_regex_flags")}
+    return json.dumps(_tag({"data": data, "memo": memo}), separators=(",", ":")).encode("ascii")
+
+
+def _tag(value):
+    if isinstance(value, dict):
+        return {"d": [[_tag(k), _tag(v)] for k, v in value.items()]}
+    if isinstance(value, tuple):
+        return {"t": [_tag(v) for v in value]}
+    if isinstance(value, list):
+        return [_tag(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    raise TypeError(f"cannot keep a {type(value).__name__} in the parser cache")
+
+
+def _untag(obj: dict):
+    if "d" in obj:
+        return {k: v for k, v in obj["d"]}
+    return tuple(obj["t"])
 
 
 def cache_name(name: str, start: str | None = None, strict: bool = False) -> str:
     """The cache file name of a parser: the grammar, its options and Lark's version."""
     from lark import __version__ as lark_version
 
-    key = f"{lark_version}\0{start}\0{strict}\0{grammar_text(name)}"
-    return f"parser-{name}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.pickle"
+    key = f"{CACHE_FORMAT}\0{lark_version}\0{start}\0{strict}\0{grammar_text(name)}"
+    return f"parser-{name}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:32]}.json"
 
 
 def cache_dir() -> Path | None:
     """The user's private cache folder for bgcli, created 0700 when missing;
-    None when there is none that is safe to load code from (see the module
-    docstring)."""
-    if os.environ.get("BGCLI_NO_CACHE") or not hasattr(os, "getuid"):
+    None when there is none that is safe to use (see the module docstring).
+    For messages and tests: files in it are read and written only through
+    :func:`read_cached` and :func:`write_cached`."""
+    if os.environ.get("BGCLI_NO_CACHE") or not hasattr(os, "getuid") or not hasattr(os, "O_NOFOLLOW"):
         return None
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):
@@ -84,34 +134,80 @@ def cache_dir() -> Path | None:
     folder = Path(base) / "bgcli"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        return folder if _private(folder, directory=True) else None
     except OSError:
         return None
+    return folder
 
 
-def cache_file(name: str) -> Path | None:
-    """A file in :func:`cache_dir` that is safe to read back: missing, or a
-    regular file that only this user owns and can write."""
+def _open_dir() -> int | None:
+    """A descriptor of :func:`cache_dir`, opened without following a link,
+    when what was opened is a folder this user owns and nobody else can use."""
     folder = cache_dir()
     if folder is None:
         return None
-    path = folder / name
     try:
-        if not _private(path, directory=False):
-            return None
-    except FileNotFoundError:
-        pass
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError:
         return None
-    return path
+    info = os.fstat(fd)
+    if stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077:
+        return fd
+    os.close(fd)
+    return None
 
 
-def _private(path: Path, directory: bool) -> bool:
-    """Whether ``path`` (not followed if a link) is ours and nobody else's to write."""
-    info = path.lstat()
-    kind_ok = stat.S_ISDIR(info.st_mode) if directory else stat.S_ISREG(info.st_mode)
-    others = 0o077 if directory else 0o022
-    return kind_ok and info.st_uid == os.getuid() and not info.st_mode & others
+def read_cached(name: str) -> bytes | None:
+    """The content of the cache file ``name``, or None when it is missing or
+    not safe to trust: not a regular file, a link, another user's, writable
+    by others, or over CACHE_LIMIT. What is checked is what is read."""
+    folder = _open_dir()
+    if folder is None:
+        return None
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0), dir_fd=folder)
+    except OSError:
+        return None
+    finally:
+        os.close(folder)
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022
+                or info.st_size > CACHE_LIMIT):
+            return None
+        with os.fdopen(fd, "rb") as handle:
+            fd = -1
+            return handle.read(CACHE_LIMIT + 1)
+    except OSError:
+        return None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def write_cached(name: str, data: bytes) -> bool:
+    """Keep ``data`` as the cache file ``name``: written private (0600) beside
+    it and renamed over it inside the opened folder; False when it could not be."""
+    folder = _open_dir()
+    if folder is None:
+        return False
+    temporary = f".{name}.{os.urandom(4).hex()}.tmp"
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600, dir_fd=folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.rename(temporary, name, src_dir_fd=folder, dst_dir_fd=folder)
+            return True
+        except OSError:
+            try:
+                os.unlink(temporary, dir_fd=folder)
+            except OSError:
+                pass
+            return False
+    except OSError:
+        return False
+    finally:
+        os.close(folder)
 
 
 def parse(

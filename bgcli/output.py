@@ -21,11 +21,56 @@ Importing this module costs nothing beyond the standard library's ``os``.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 
 STDOUT = "-"  # the path that means standard output
 QUOTE_LIMIT = 60  # characters of the input shown in a message
+
+
+class StandardOutputError(Exception):
+    """Standard output could not be written: its reader went away (``EPIPE``)
+    or the disk is full. Not an OSError, so that no handler of a read error
+    can take it for one (a closed pipe is not a file that cannot be read)."""
+
+    def __init__(self, exc: OSError):
+        reason = exc.strerror or str(exc)
+        super().__init__(f"cannot write standard output: {reason[:1].lower() + reason[1:]}")
+        self.errno = exc.errno
+        self.closed = isinstance(exc, BrokenPipeError)
+
+
+class _GuardedStream:
+    """A text stream whose failed writes raise :class:`StandardOutputError`."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise StandardOutputError(exc) from None
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise StandardOutputError(exc) from None
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def guard_standard_output() -> None:
+    """Make every failed write to ``sys.stdout`` a :class:`StandardOutputError` (the command line's main())."""
+    if not isinstance(sys.stdout, _GuardedStream) and sys.stdout is not None:
+        sys.stdout = _GuardedStream(sys.stdout)  # type: ignore[assignment]
 
 
 class OutputError(Exception):
@@ -34,6 +79,48 @@ class OutputError(Exception):
     def __init__(self, message: str, path: str = ""):
         super().__init__(message)
         self.path = path
+
+
+# what a terminal may act on: C0 and C1 controls, DEL, the line and paragraph
+# separators, the bidirectional overrides, and lone surrogates (a file name
+# that is not UTF-8 holds its bytes as U+DC80..U+DCFF)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNPRINTABLE_IN_BLOCK = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# what JSON text must not carry raw: C1 controls and DEL (a terminal acts on
+# them), separators and bidirectional overrides, lone surrogates (no UTF-8
+# for them); JSON escapes keep them exact
+_JSON_RAW = re.compile("[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    char = match.group()
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:   # a byte of a file name that is not UTF-8: shown as that byte
+        return f"\\x{code - 0xDC00:02x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}"
+
+
+def printable(text: str, block: bool = False) -> str:
+    """``text`` fit for a terminal: every control character, lone surrogate,
+    line separator and bidirectional override written as a visible escape
+    (``\\x1b``, ``\\u202e``; a byte of a name that is not UTF-8 as ``\\xff``).
+    A one-line record stays one line (a newline becomes ``\\x0a``); with
+    ``block``, newlines are kept (a drawing of several lines). The one place
+    that untrusted text (names, tags, file names, messages) passes through
+    on its way to a terminal."""
+    text = text if isinstance(text, str) else str(text)
+    return (_UNPRINTABLE_IN_BLOCK if block else _UNPRINTABLE).sub(_escape, text)
+
+
+def json_line(data) -> str:
+    """``data`` as one line of JSON, exact and safe for a terminal: UTF-8
+    text, but C1 controls, DEL, line separators and lone surrogates as
+    ``\\u`` escapes (``json.loads`` gives back the same strings)."""
+    import json
+
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
 
 
 def quote(text, limit: int = QUOTE_LIMIT) -> str:

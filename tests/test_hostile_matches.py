@@ -227,3 +227,143 @@ def test_replay_writes_its_first_line_before_the_file_ends():
         process.wait()
 
 
+
+
+# --- round two: terminal injection, file names, surrogates, pipes, full disks ------------------
+
+SAMPLE_PATH = str(ROOT / "samples" / "sp05001_3pt.mat")
+ESCAPES = "\x1b[31m\x1b]0;owned\x07\x9b2J\u202e"   # colour, a window title, BEL, C1 CSI, a bidi override
+
+
+def bgcli(*args, **kwargs):
+    """The real program, in its own process (exit statuses, pipes, signals)."""
+    kwargs.setdefault("timeout", 120)
+    return subprocess.run([sys.executable, "-m", "bgcli", *args], capture_output=True, cwd=ROOT, **kwargs)
+
+
+def _no_raw_controls(text: str) -> None:
+    for char in "\x1b\x07\x9b\u202e":
+        assert char not in text, f"a raw {char!r} reached the terminal"
+
+
+def test_names_and_tags_reach_the_terminal_escaped_and_json_exact(tmp_path):
+    source = write(tmp_path, "m.mat", f'; [Event "{ESCAPES}"]\n' + SAMPLE.replace("gnubg", "gnu" + ESCAPES))
+    for command in (["audit"], ["score"], ["replay"], ["replay", "--boards"]):
+        result = run(command + [source])
+        _no_raw_controls(result.output)
+    shown = run(["score", source]).output
+    assert "gnu\\x1b[31m\\x1b]0;owned\\x07\\x9b2J\\u202e" in shown, "the escapes are visible"
+    doc = json.loads(run(["score", "--json", source]).output.splitlines()[0])
+    assert "gnu" + ESCAPES in doc["players"], "JSON keeps the name exact"
+    _no_raw_controls(run(["score", "--json", source]).output)
+
+
+def test_a_file_name_with_controls_or_a_newline_cannot_forge_an_audit_record(tmp_path):
+    name = "m\x1b[2J\n" + str(tmp_path / "forged.mat") + ":1: game 1: play: forged.mat"
+    (tmp_path / name.replace("/", "_")).write_text(SAMPLE.replace("31: 8/5 6/5", "31: 8/4 6/5", 1), encoding="utf-8")
+    result = run(["audit", str(tmp_path)])
+    assert result.exit_code == 1
+    records = [line for line in result.output.splitlines() if ": game " in line]
+    shown = str(tmp_path / "m") + "\\x1b[2J\\x0a"
+    assert records and all(line.startswith(shown) for line in records), "every record names the one file"
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS file names must be UTF-8")
+def test_a_file_name_that_is_not_utf8_is_kept_in_json_and_the_database(tmp_path):
+    folder = os.fsencode(tmp_path)
+    with open(os.path.join(folder, b"bad\xff.mat"), "wb") as handle:
+        handle.write(SAMPLE.encode())
+    with open(os.path.join(folder, b"zz.mat"), "wb") as handle:
+        handle.write(SAMPLE.encode())
+    db = str(tmp_path / "r.sqlite")
+    result = bgcli("audit", "--json", "--db", db, str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    files = [json.loads(line.decode("utf-8"))["file"] for line in result.stdout.splitlines()]
+    assert [os.fsencode(f) for f in files] == [os.path.join(folder, b"bad\xff.mat"), os.path.join(folder, b"zz.mat")]
+    again = bgcli("audit", "--json", "--db", db, str(tmp_path))
+    assert again.stdout == result.stdout, "the stored result gives back the same name"
+    text = bgcli("audit", os.fsdecode(os.path.join(folder, b"missing\xfe.mat")))
+    assert text.returncode == 2 and b"missing\\xfe.mat" in text.stderr and b"\xfe" not in text.stderr
+    report = bgcli("audit", "--db", db, "--report")
+    assert report.returncode == 0 and report.stdout.startswith(b"2 files")
+
+
+def test_the_same_file_by_three_names_is_one_file_in_the_database(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "a.mat", SAMPLE)
+    db = str(tmp_path / "r.sqlite")
+    assert run(["audit", "--db", db, "a.mat", "./a.mat", str(tmp_path / "a.mat")]).exit_code == 0
+    report = json.loads(run(["audit", "--db", db, "--report", "--json"]).output)
+    assert report["files"] == 1 and report["games"] == 4
+
+
+def test_an_empty_database_name_is_a_usage_error(tmp_path):
+    result = run(["audit", "--db", "", SAMPLE_PATH])
+    assert result.exit_code == 2 and "--db needs a file name" in result.output
+
+
+def test_report_on_an_empty_file_leaves_it_empty(tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    result = run(["audit", "--db", str(empty), "--report"])
+    assert result.exit_code == 2 and "holds no audit results" in result.output
+    assert empty.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite"]
+
+
+def test_a_lone_surrogate_in_a_json_name_is_one_error_and_the_other_files_go_on(tmp_path):
+    doc = json.loads(run(["export", "--to", "json", SAMPLE_PATH]).output)
+    text = json.dumps(doc).replace('"gnubg"', '"gnu\\ud800bg"')
+    bad = write(tmp_path, "b.json", text)
+    good = write(tmp_path, "c.mat", SAMPLE)
+    first = write(tmp_path, "a.mat", SAMPLE)
+    for command in (["score"], ["replay"], ["score", "--json"], ["replay", "--json"]):
+        result = run(command + [first, bad, good])
+        assert result.exit_code == 2 and "lone surrogate \\ud800" in result.output
+        assert result.output.count("3 point match") == 2 or command[-1] != "score"
+    audit = run(["audit", first, bad, good])
+    assert audit.exit_code == 2 and "3 files" not in audit.output and "2 files checked" in audit.output
+    for command in (["export", "--to", "mat", bad], ["view", bad, "-o", str(tmp_path / "v.html")]):
+        result = run(command)
+        assert result.exit_code == 2 and "lone surrogate" in result.output
+    paired = write(tmp_path, "d.json", json.dumps(doc).replace('"gnubg"', '"gnu\\ud83d\\ude00bg"'))
+    assert run(["score", paired]).exit_code == 0, "a surrogate pair is one character"
+
+
+def test_score_says_what_it_could_not_read_and_exits_non_zero(tmp_path):
+    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) 41: 11/7 %%garbled%%", 1))
+    result = run(["score", source])
+    assert result.exit_code == 1
+    assert f"Error: {source}:8: " in result.output and "left out of the score" in result.output
+    assert run(["score", SAMPLE_PATH]).exit_code == 0
+
+
+EVERY_COMMAND = [
+    ["moves", "start", "31"], ["check", "start", "31", "8/5 6/5"], ["convert", "--to", "xgid", "start"],
+    ["show", "start"], ["analyze", "start"], ["replay", SAMPLE_PATH, SAMPLE_PATH], ["score", SAMPLE_PATH, SAMPLE_PATH],
+    ["export", SAMPLE_PATH, "--to", "json"], ["view", SAMPLE_PATH, "-o", "-"], ["audit", "--json", SAMPLE_PATH],
+    ["chouette", str(ROOT / "samples" / "chouette.txt")], ["rules"], ["moves", "--help"],
+]
+
+
+@pytest.mark.parametrize("command", EVERY_COMMAND, ids=" ".join)
+def test_a_closed_pipe_is_141_and_silent(command):
+    reader, writer = os.pipe()
+    os.close(reader)   # the reader went away before the first line
+    try:
+        result = subprocess.run([sys.executable, "-m", "bgcli", *command], stdout=writer, stderr=subprocess.PIPE,
+                                cwd=ROOT, timeout=120)
+    finally:
+        os.close(writer)
+    assert result.returncode == 141 and result.stderr == b""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("command", EVERY_COMMAND, ids=" ".join)
+def test_a_full_disk_on_standard_output_is_one_line_and_2(command):
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([sys.executable, "-m", "bgcli", *command], stdout=full, stderr=subprocess.PIPE,
+                                cwd=ROOT, timeout=120)
+    lines = result.stderr.decode().splitlines()
+    assert result.returncode == 2, result.stderr[-500:]
+    assert lines[-1] == "Error: cannot write standard output: no space left on device"
+    assert "Traceback" not in result.stderr.decode()

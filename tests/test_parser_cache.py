@@ -93,9 +93,12 @@ def test_the_cache_can_be_turned_off(tmp_path, monkeypatch):
     assert grammar.cache_dir() is None
 
 
-def test_no_parser_is_built_with_lark_own_temporary_cache(monkeypatch):
+def test_no_parser_is_built_with_lark_own_cache(monkeypatch, tmp_path):
+    # Lark's cache option opens a pickle by its path: never used
     import lark
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("BGCLI_NO_CACHE", raising=False)
     seen = []
     original = lark.Lark.__init__
 
@@ -109,6 +112,129 @@ def test_no_parser_is_built_with_lark_own_temporary_cache(monkeypatch):
         grammar.parse("play", "8/5, 6/5", lambda *a: ValueError(a))
     finally:
         grammar.parser.cache_clear()
-    assert seen and all(value is not True for value in seen)
-    folder = grammar.cache_dir()
-    assert all(value is False or (folder is not None and Path(value).parent == folder) for value in seen)
+    assert seen and all(value is False for value in seen)
+    assert (tmp_path / "bgcli" / grammar.cache_name("play")).is_file()
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
+def test_a_pickle_in_the_private_folder_itself_never_runs(tmp_path):
+    # the class closed, not the instance: the cache is JSON, never unpickled, wherever it lies
+    home, tmp, marker = tmp_path / "cache", tmp_path / "tmp", tmp_path / "pwned"
+    tmp.mkdir()
+    folder = home / "bgcli"
+    folder.mkdir(parents=True, mode=0o700)
+    planted = folder / grammar.cache_name("play")
+    _plant(planted, marker)
+    planted.chmod(0o600)
+    result = _run(home, tmp)
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists()
+    assert planted.read_bytes().startswith(b'{"d":'), "the damaged file was built again, as JSON"
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("BGCLI_NO_CACHE", raising=False)
+    return tmp_path
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="POSIX descriptors")
+def test_cached_files_are_read_back_and_written_private(cache_home):
+    assert grammar.write_cached("thing", b"mine")
+    assert grammar.read_cached("thing") == b"mine"
+    assert (cache_home / "bgcli" / "thing").stat().st_mode & 0o777 == 0o600
+    assert grammar.read_cached("missing") is None
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="POSIX descriptors")
+def test_a_linked_cache_folder_or_file_is_never_read(cache_home):
+    elsewhere = cache_home / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    (elsewhere / "thing").write_bytes(b"theirs")
+    (cache_home / "bgcli").symlink_to(elsewhere)
+    assert grammar.read_cached("thing") is None
+    assert not grammar.write_cached("thing", b"mine")
+    assert (elsewhere / "thing").read_bytes() == b"theirs"
+    (cache_home / "bgcli").unlink()
+    (cache_home / "bgcli").mkdir(mode=0o700)
+    (cache_home / "bgcli" / "thing").symlink_to(elsewhere / "thing")
+    assert grammar.read_cached("thing") is None
+
+
+def _exchange():
+    """renameat2(RENAME_EXCHANGE) through the C library, or None where there is none."""
+    import ctypes
+    import ctypes.util
+
+    if not sys.platform.startswith("linux"):
+        return None
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return None
+    at_fdcwd, rename_exchange = -100, 2
+
+    def exchange(a: Path, b: Path) -> int:
+        return renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange)
+
+    return exchange
+
+
+@pytest.mark.skipif(_exchange() is None, reason="needs Linux renameat2")
+def test_a_folder_swapped_between_check_and_read_is_never_read_from(cache_home):
+    # another user's folder and ours swapped in a loop, as an attacker who owns the parent can
+    import threading
+
+    exchange = _exchange()
+    ours, theirs = cache_home / "bgcli", cache_home / "theirs"
+    ours.mkdir(mode=0o700)
+    (ours / "thing").write_bytes(b"mine")
+    theirs.mkdir()
+    (theirs / "thing").write_bytes(b"theirs")
+    theirs.chmod(0o777)
+    (theirs / "thing").chmod(0o666)
+    if os.getuid() == 0:   # root can give them away, as the attack has it
+        os.chown(theirs, 65534, 65534)
+        os.chown(theirs / "thing", 65534, 65534)
+    stop = threading.Event()
+
+    def swap():
+        while not stop.is_set():
+            exchange(ours, theirs)
+
+    swapper = threading.Thread(target=swap)
+    swapper.start()
+    try:
+        seen = {grammar.read_cached("thing") for _ in range(3000)}
+    finally:
+        stop.set()
+        swapper.join()
+    assert b"theirs" not in seen
+    assert b"mine" in seen, "the swap was not met at all: the test proves nothing"
+
+
+@pytest.mark.skipif(_exchange() is None, reason="needs Linux renameat2")
+@pytest.mark.parametrize("when", ["before the folder is opened", "after the folder is opened"])
+def test_a_swap_at_either_moment_gives_ours_or_nothing(cache_home, monkeypatch, when):
+    exchange = _exchange()
+    ours, theirs = cache_home / "bgcli", cache_home / "theirs"
+    ours.mkdir(mode=0o700)
+    (ours / "thing").write_bytes(b"mine")
+    theirs.mkdir(mode=0o777)
+    (theirs / "thing").write_bytes(b"theirs")
+    theirs.chmod(0o777)
+    real_open = os.open
+
+    def racing_open(path, flags, *args, **kwargs):
+        folder = os.fspath(path) == os.fspath(ours)
+        if folder and when == "before the folder is opened":
+            exchange(ours, theirs)
+        fd = real_open(path, flags, *args, **kwargs)
+        if folder and when == "after the folder is opened":
+            exchange(ours, theirs)
+        return fd
+
+    monkeypatch.setattr(os, "open", racing_open)
+    found = grammar.read_cached("thing")
+    assert found == (None if when == "before the folder is opened" else b"mine")

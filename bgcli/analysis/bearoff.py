@@ -39,13 +39,10 @@ from __future__ import annotations
 
 import hashlib
 import operator
-import os
 import random
 import struct
 import sys
-import tempfile
 from array import array
-from pathlib import Path
 from typing import Iterable, Sequence
 
 POINTS = 6
@@ -357,55 +354,26 @@ def bellman_mean(table: BearoffTable, k: int) -> float:
 _TABLE: BearoffTable | None = None
 
 
-def cache_path() -> Path | None:
-    """Where the table file lives, or None when there is no safe cache folder."""
-    from bgcli.grammar import cache_file
-
-    return cache_file(FILE_NAME)
-
-
 def table() -> BearoffTable:
     """The table: from memory, else from the cache file (checked), else built
-    and written to the cache file."""
+    and written to the cache file (bgcli.grammar.read_cached and
+    write_cached: opened by descriptor in the private cache folder)."""
     global _TABLE
     if _TABLE is None:
-        path = cache_path()
-        loaded = _read(path) if path is not None else None
+        from bgcli.grammar import read_cached, write_cached
+
+        data = read_cached(FILE_NAME)
+        loaded = None
+        if data is not None:
+            try:
+                loaded = loads(data)
+            except BadTableFile:
+                loaded = None
         if loaded is None:
             loaded = build()
-            if path is not None:
-                _write(path, loaded)
+            write_cached(FILE_NAME, dumps(loaded))
         _TABLE = loaded
     return _TABLE
-
-
-def _read(path: Path) -> BearoffTable | None:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    try:
-        return loads(data)
-    except BadTableFile:
-        return None
-
-
-def _write(path: Path, built: BearoffTable) -> None:
-    """Write atomically (a private temporary file in the same folder, then a
-    rename); a failure leaves the table in memory only."""
-    try:
-        handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=".bearoff-", delete=False)
-    except OSError:
-        return
-    try:
-        with handle:
-            handle.write(dumps(built))
-        os.replace(handle.name, path)
-    except OSError:
-        try:
-            os.unlink(handle.name)
-        except OSError:
-            pass
 
 
 # --- two sides ------------------------------------------------------------------------

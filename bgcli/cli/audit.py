@@ -12,7 +12,7 @@ import click
 
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, formats_doc, jobs_option, json_option, rule_options,
-    rules_from,
+    rules_from, say,
 )
 
 
@@ -68,6 +68,8 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args)
     """
     from bgcli.scale.archive import DatabaseError, ResultsDB
 
+    if db_path is not None and not db_path.strip():
+        raise click.UsageError("--db needs a file name, not an empty one")
     if report:
         if not db_path:
             raise click.UsageError("--report reads the database given with --db")
@@ -99,7 +101,7 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
     bad_paths = []
 
     def note(message: str, error: bool) -> None:
-        click.echo(f"{'Error' if error else 'note'}: {message}", err=True)
+        say(f"{'Error' if error else 'note'}: {message}", err=True)
         if error:
             bad_paths.append(message)
 
@@ -156,7 +158,7 @@ def _write(result, as_json: bool, counts: dict, strict: bool = False) -> int:
     if result.error is not None:
         counts["unread"] += 1
         status = EXIT_UNREADABLE
-        click.echo(f"Error: {result.error}", err=True)
+        say(f"Error: {result.error}", err=True)
     if result.problems:
         errors = result.errors
         counts["errors"] += errors
@@ -171,7 +173,7 @@ def _write(result, as_json: bool, counts: dict, strict: bool = False) -> int:
             who = f" ({p['player']})" if p["player"] else ""
             move = f" move {p['move']}" if p["move"] else ""
             mark = "warning: " if p.get("severity") == "warning" else ""
-            click.echo(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {mark}{p['kind']}: {p['message']}")
+            say(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {mark}{p['kind']}: {p['message']}")
     return status
 
 
@@ -185,7 +187,7 @@ def _report(db, as_json: bool, strict: bool = False) -> int:
         click.echo(f"{totals['games']} games, {_plural(totals['errors'], 'error')}, "
                    f"{_plural(totals['warnings'], 'warning')}")
         for kind, count in totals["by_kind"].items():
-            click.echo(f"  {kind:<11} {count}")
+            say(f"  {kind:<11} {count}")
     if totals["unreadable"]:
         return EXIT_UNREADABLE
     return EXIT_PROBLEMS if totals["errors"] or (strict and totals["problems"]) else 0

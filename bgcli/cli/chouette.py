@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from bgcli.cli.common import EXIT_PROBLEMS, Unreadable, cli, emit, json_option
+from bgcli.cli.common import EXIT_PROBLEMS, Unreadable, cli, emit, json_option, say
 from bgcli.errors import BgcliError
 
 
@@ -41,10 +41,10 @@ def chouette_command(file, as_json):
         emit(settlement.as_dict())
     else:
         for line in table(settlement):
-            click.echo(line.rstrip())
+            say(line.rstrip())
         for problem in settlement.problems:
             game = f" game {problem.game}:" if problem.game else ""
-            click.echo(f"{file}:{problem.line}:{game} {problem.kind}: {problem.message}")
+            say(f"{file}:{problem.line}:{game} {problem.kind}: {problem.message}")
     sys.exit(EXIT_PROBLEMS if settlement.problems else 0)
 
 

@@ -2,7 +2,6 @@
 the one place that turns errors into exit statuses."""
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -51,7 +50,26 @@ def formats_doc(function):
 
 
 def emit(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False))
+    """One JSON line on standard output, exact (bgcli.output.json_line)."""
+    from bgcli.output import json_line
+
+    click.echo(json_line(data))
+
+
+def say(line: str, err: bool = False) -> None:
+    """One line of text output: whatever it quotes of a file (names, tags,
+    file names, messages) goes to the terminal escaped, never raw
+    (bgcli.output.printable), and a newline in it cannot make two records."""
+    from bgcli.output import printable
+
+    click.echo(printable(line), err=err)
+
+
+def say_block(text: str, err: bool = False) -> None:
+    """Several lines of text output (a board), escaped as :func:`say` does, newlines kept."""
+    from bgcli.output import printable
+
+    click.echo(printable(text, block=True), err=err)
 
 
 class Failure(click.ClickException):
@@ -60,7 +78,7 @@ class Failure(click.ClickException):
     exit_code = EXIT_PROBLEMS
 
     def show(self, file=None) -> None:
-        click.echo(f"Error: {self.message}", err=True)
+        say(f"Error: {self.message}", err=True)
 
 
 def split_position_and_dice(words: list[str]):
@@ -307,11 +325,19 @@ def main() -> None:
     (worker processes ignore it); a closed standard output quietly 141."""
     # the commands are registered by bgcli/cli/__init__.py, which is imported
     # before this module is: no import back up from here
+    from bgcli.output import StandardOutputError, guard_standard_output
+
+    guard_standard_output()
     try:
-        with cli.make_context("bgcli", sys.argv[1:]) as ctx:
-            cli.invoke(ctx)
+        try:
+            with cli.make_context("bgcli", sys.argv[1:]) as ctx:
+                cli.invoke(ctx)
+            status = 0
+        except SystemExit as exc:   # a command's own status: its output is flushed all the same
+            status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+            if not isinstance(exc.code, (int, type(None))):
+                click.echo(exc.code, err=True)
         sys.stdout.flush()
-        status = 0
     except click.exceptions.Exit as exc:
         status = exc.exit_code
     except click.ClickException as exc:
@@ -320,7 +346,20 @@ def main() -> None:
     except (KeyboardInterrupt, click.Abort):
         click.echo(("\n" if sys.stderr.isatty() else "") + "Error: interrupted", err=True)
         status = EXIT_INTERRUPTED
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
-        status = EXIT_CLOSED_PIPE
+    except (BrokenPipeError, StandardOutputError) as exc:
+        if isinstance(exc, StandardOutputError) and not exc.closed:  # a full disk: say so
+            click.echo(f"Error: {exc}", err=True)
+            status = EXIT_UNREADABLE
+        else:   # the reader went away (| head): nothing to say, to nobody
+            status = EXIT_CLOSED_PIPE
+        _drop_standard_output()
     sys.exit(status)
+
+
+def _drop_standard_output() -> None:
+    """Point standard output at /dev/null, so that nothing left in its buffer
+    makes a second error when Python exits."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())  # type: ignore[union-attr]
+    except (OSError, AttributeError, ValueError):
+        pass

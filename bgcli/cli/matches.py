@@ -6,8 +6,8 @@ import sys
 import click
 
 from bgcli.cli.common import (
-    EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
-    output_option, replays_of, rule_options, rules_from, write_output,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
+    output_option, replays_of, rule_options, rules_from, say, say_block, write_output,
 )
 from bgcli.formats import registry
 from bgcli.errors import BgcliError
@@ -26,10 +26,10 @@ def each_match(paths, rules, visitor_for) -> int:
             for _ in visit_file(path, lambda number: visitor_for(path), rules):
                 pass
         except OSError as exc:
-            click.echo(f"Error: cannot read {path}: {exc.strerror or exc}", err=True)
+            say(f"Error: cannot read {path}: {exc.strerror or exc}", err=True)
             status = EXIT_UNREADABLE
         except BgcliError as exc:
-            click.echo(f"Error: {exc}", err=True)
+            say(f"Error: {exc}", err=True)
             status = EXIT_UNREADABLE
     return status
 
@@ -63,14 +63,14 @@ def replay(files, as_json, boards, home, **rule_args):
             if as_json:
                 emit(event.as_dict())
                 return
-            click.echo(event_text(event))
+            say(event_text(event))
             if boards and event.kind == "move":
                 from bgcli.render.board import ascii_board, drawable
 
                 state, why = drawable(event.before)
-                click.echo(ascii_board(state, home=home))
+                say_block(ascii_board(state, home=home))
                 if why:
-                    click.echo(f"(drawn without its match state: {why})")
+                    say(f"(drawn without its match state: {why})")
 
     printer = Printer()
     sys.exit(each_match(files, rules_from(**rule_args), lambda path: printer))
@@ -108,24 +108,34 @@ def score(files, as_json, **rule_args):
 
     Scores are points won, not capped at the match length; money sessions
     show the totals. A game the record stops in is listed as unfinished.
+    A line that cannot be read is named on stderr, left out of the score,
+    and the exit status is 1 (2 when a file cannot be read at all).
 
     \b
     Examples:
         bgcli score samples/sp05001_3pt.mat
         bgcli score --json --jacoby samples/sp05007_money.mat
     """
-    from bgcli.match.replay import ReplayBuilder, Unfinished
+    from bgcli.match.replay import ProblemKind, ReplayBuilder, Unfinished
+
+    unread = []   # lines that could not be read: the totals leave them out, so the status says so
 
     class Scorer(ReplayBuilder):
-        def __init__(self) -> None:
+        def __init__(self, path: str) -> None:
             super().__init__(keep_events=False)   # a score needs only the results
+            self.path = path
 
         def end_match(self):
             match = super().end_match()
             show_score(match, as_json, Unfinished)
+            for problem in match.problems:
+                if problem.kind == ProblemKind.SYNTAX:
+                    say(f"Error: {self.path}:{problem.line}: {problem.message} (left out of the score)", err=True)
+                    unread.append(problem)
             return match
 
-    sys.exit(each_match(files, rules_from(**rule_args), lambda path: Scorer()))
+    status = each_match(files, rules_from(**rule_args), Scorer)
+    sys.exit(status or (EXIT_PROBLEMS if unread else 0))
 
 
 def show_score(match, as_json: bool, unfinished_type) -> None:
@@ -134,18 +144,18 @@ def show_score(match, as_json: bool, unfinished_type) -> None:
         return
     left, right = match.players
     title = f"{match.length} point match" if match.length else "money session"
-    click.echo(f"{title}: {left} - {right}")
+    say(f"{title}: {left} - {right}")
     for r in match.games():
         flag = "  (Crawford)" if r.crawford else ""
         if isinstance(r, unfinished_type):
-            click.echo(f"  game {r.game:<3} {'-':<16} {'unfinished':<12} cube {r.cube:<3} {'':<4} "
+            say(f"  game {r.game:<3} {'-':<16} {'unfinished':<12} cube {r.cube:<3} {'':<4} "
                        f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
             continue
-        click.echo(f"  game {r.game:<3} {r.winner or '-':<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "
+        say(f"  game {r.game:<3} {r.winner or '-':<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "
                    f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
     winner = match.winner
     a, b = match.score
-    click.echo(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
+    say(f"  result: {left} {a} - {b} {right}" + (f", {winner} wins" if winner else ""))
 
 
 # --- export -----------------------------------------------------------------
@@ -208,11 +218,11 @@ def export(file, to, output, notation, force, **rule_args):
         shown = left_out[:5] + ([f"... and {len(left_out) - 5} more"] if len(left_out) > 5 else [])
         if not force:
             for line in shown:
-                click.echo(f"Error: {file}: {line}", err=True)
+                say(f"Error: {file}: {line}", err=True)
             raise Failure(f"{file}: {len(left_out)} thing{'s' if len(left_out) != 1 else ''} above cannot be "
                           f"written as {to}; nothing was written (--force writes the rest)")
         for line in shown:
-            click.echo(f"left out: {file}: {line}", err=True)
+            say(f"left out: {file}: {line}", err=True)
     write_output(output, text)
 
 
@@ -244,7 +254,7 @@ def view(file, output, home, **rule_args):
     page = match_html(matches, os.path.basename(file), home=home)
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
-    click.echo(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+    say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
 
 
 # --- rules ------------------------------------------------------------------

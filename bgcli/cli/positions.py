@@ -13,7 +13,7 @@ import click
 from bgcli.cli.common import (
     run_in_chunks,
     EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
-    jobs_option, json_option, output_option, read_position, split_position_and_dice,
+    jobs_option, json_option, output_option, read_position, say, split_position_and_dice,
     style_option, write_output,
 )
 from bgcli.errors import BgcliError, InvalidDiceError, InvalidPositionError
@@ -438,7 +438,7 @@ def convert(to, positions):
                 raise BgcliError(text.error)
             click.echo(convert_one(text, to))
         except BgcliError as exc:
-            click.echo(f"Error: line {number}: {exc}", err=True)
+            say(f"Error: line {number}: {exc}", err=True)
             if to != "ascii":
                 click.echo("")  # keep one output line per input line
             status = max(status, EXIT_PROBLEMS)

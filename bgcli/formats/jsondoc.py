@@ -36,6 +36,7 @@ records.
 from __future__ import annotations
 
 import json
+import re
 from typing import IO, Any, Iterator
 
 from bgcli.errors import MatchFileError
@@ -157,6 +158,7 @@ def read_json(text: str | dict | list, path: str = "-") -> list[MatchRecord]:
 
 
 _LIMIT = 10 ** 9   # no number in a match document is this large
+_SURROGATE = re.compile("[\ud800-\udfff]")   # after json.loads, a surrogate left is a lone one
 
 
 class _JsonReader:
@@ -181,6 +183,16 @@ class _JsonReader:
             raise self.fail(f"{key!r} of {what} is {value!r}")
         if not isinstance(value, kind):
             raise self.fail(f"{key!r} of {what} is {_short(value)}, not {_kind_name(kind)}")
+        if isinstance(value, str):
+            self.text(value, f"{key!r} of {what}")
+        return value
+
+    def text(self, value: str, what: str) -> str:
+        """``value`` when it is Unicode text: a lone surrogate (``"\\ud800"``)
+        is no character, and no name or tag can be written with one."""
+        found = _SURROGATE.search(value)
+        if found:
+            raise self.fail(f"{what} holds a lone surrogate \\u{ord(found.group()):04x}, not a character")
         return value
 
     def number(self, mapping: object, key: str, what: str, low: int = 0, high: int = _LIMIT, default: Any = ...) -> Any:
@@ -203,12 +215,16 @@ class _JsonReader:
         players = self.field(doc, "players", list, "the document")
         if len(players) != 2 or not all(isinstance(p, str) for p in players):
             raise self.fail("'players' must be a list of two names")
+        for index, name in enumerate(players):
+            self.text(name, f"player {index}'s name")
         names = (players[0], players[1])
         raw_tags = self.field(doc, "tags", dict, "the document", {}) or {}
         tags = {}
         for key, value in raw_tags.items():
             if not isinstance(value, (str, int)) or isinstance(value, bool):
                 raise self.fail(f"tag {_short(key)} has the value {_short(value)}, not text")
+            self.text(key, "a tag's name")
+            self.text(str(value), f"tag {_short(key)}")
             tags[str(key)] = str(value)
         rules = self.field(doc, "rules", dict, "the document", {}) or {}
         for name, tag in (("crawford", "Crawford"), ("jacoby", "Jacoby")):

@@ -410,6 +410,37 @@ UPDATE meta SET value = '2' WHERE key = 'schema';
 """
 
 
+def _file_key(path: str):
+    """A file's key in the database: its real absolute path (``a``, ``./a``
+    and ``$PWD/a`` are one file), as :func:`_to_db` keeps text."""
+    return _to_db(os.path.realpath(path))
+
+
+def _to_db(text: str | None):
+    """Text as SQLite keeps it: a str when it is valid Unicode, else (a file
+    name that is not UTF-8, held with surrogate escapes) its bytes, a BLOB,
+    so that nothing is lost and nothing fails."""
+    if text is None:
+        return None
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape" if _escaped_bytes(text) else "backslashreplace")
+
+
+def _escaped_bytes(text: str) -> bool:
+    try:
+        text.encode("utf-8", "surrogateescape")
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
+def _from_db(value):
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
+
+
 class DatabaseError(BgcliError):
     """The results database cannot be opened or is not bgcli's."""
 
@@ -437,6 +468,9 @@ class ResultsDB:
             if tables and made_by != ("bgcli audit",):
                 self.db.close()
                 raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's audit results")
+            if not tables and not create:   # reading only: an empty file stays an empty file
+                self.db.close()
+                raise DatabaseError(f"{path} holds no audit results (not a results database)")
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
             self.db.execute("PRAGMA foreign_keys=ON")
@@ -467,7 +501,7 @@ class ResultsDB:
         digest of its stored result if it was audited under the same rules."""
         if path == STDIN:
             return Job(path)
-        row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (path, self.key))[:1]
+        row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (_file_key(path), self.key))[:1]
         return Job(path, True, row[0][0] if row else None)
 
     def _read(self, sql: str, values: tuple = ()) -> list:
@@ -478,13 +512,14 @@ class ResultsDB:
 
     def stored(self, path: str) -> FileResult:
         """The stored result of ``path``, as the audit gave it."""
-        (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (path,))
+        key = _file_key(path)
+        (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (key,))
         rows = self._read("SELECT line, match, game, move, player, kind, severity, message FROM problems "
-                          "WHERE path = ? ORDER BY seq", (path,))
-        problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": player, "kind": kind,
-                          "severity": severity, "message": message}
+                          "WHERE path = ? ORDER BY seq", (key,))
+        problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": _from_db(player),
+                          "kind": kind, "severity": severity, "message": _from_db(message)}
                          for line, match, game, move, player, kind, severity, message in rows)
-        return FileResult(path, problems, games, error, digest)
+        return FileResult(path, problems, games, _from_db(error), digest)
 
     def store(self, result: FileResult) -> None:
         """Keep one file's result, in one transaction (a file that could not
@@ -501,17 +536,18 @@ class ResultsDB:
 
     def _store(self, result: FileResult) -> None:
         db = self.db
+        key = _file_key(result.path)
         db.execute("BEGIN IMMEDIATE")
         try:
-            db.execute("DELETE FROM problems WHERE path = ?", (result.path,))
+            db.execute("DELETE FROM problems WHERE path = ?", (key,))
             db.execute("INSERT OR REPLACE INTO files (path, digest, rules, games, error, problems, run, errors) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (result.path, result.digest, self.key, result.games, result.error, len(result.problems), self.run,
-                        result.errors))
+                       (key, result.digest, self.key, result.games, _to_db(result.error), len(result.problems),
+                        self.run, result.errors))
             db.executemany("INSERT INTO problems (path, seq, line, match, game, move, player, kind, message, severity) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           [(result.path, seq, p["line"], p["match"], p["game"], p["move"], p["player"], p["kind"],
-                             p["message"], p.get("severity", "error")) for seq, p in enumerate(result.problems)])
+                           [(key, seq, p["line"], p["match"], p["game"], p["move"], _to_db(p["player"]), p["kind"],
+                             _to_db(p["message"]), p.get("severity", "error")) for seq, p in enumerate(result.problems)])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
