@@ -7,7 +7,7 @@
   row path and without it; cube and result cells are read without the
   grammar;
 - plays: written pairs that cover several dice are split into die steps so
-  that check_play judges them without listing the legal plays, and the replay
+  that the replay judges them without listing the legal plays, and the replay
   gives the same problems as before.
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 import bgcli.core.model as model
 from bgcli.errors import MatchFileError
 from bgcli.formats import mat
-from bgcli.match.replay import _die_steps
+from bgcli.match.plays import die_steps as _die_steps
 from bgcli.core.model import Position, legal_plays, play_from_steps
 
 from conftest import DATA

@@ -17,11 +17,16 @@ LAYERS = {
     "bgcli.grammar": 1, "bgcli.core.model": 1, "bgcli": 1,
     "bgcli.core.state": 2, "bgcli.core.scoring": 2, "bgcli.analysis.bearoff": 2,
     "bgcli.core.ids": 3, "bgcli.core.notation": 3, "bgcli.analysis.counts": 3,
-    "bgcli.match.records": 4, "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 4.5,
+    "bgcli.match.records": 4, "bgcli.match.conventions": 4.1, "bgcli.match.events": 4.1,
+    "bgcli.match.visitor": 4.2, "bgcli.match.diagnosis": 4.1, "bgcli.match.plays": 4.3, "bgcli.match.game": 4.4,
+    "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 4.5,
     "bgcli.formats.registry": 0.5,
-    "bgcli.formats.mat": 7, "bgcli.formats.sgf": 7, "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
+    "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.sgf": 7, "bgcli.formats.jsondoc": 7,
+    "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9,
     "bgcli.render.board": 9, "bgcli.render.view": 10,
+    # rating: a match judged over the replay and the engine protocol; files and archives over the audit's machinery
+    "bgcli.judging.rating": 6, "bgcli.scale.rating": 10,
     # engines: the table and the checks low, the backends over the core and its IDs
     "bgcli.engines.met": 2, "bgcli.engines.trust": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
     "bgcli.engines.gnubg": 5, "bgcli.engines.gnubg_driver": 0, "bgcli.engines.hint": 6,

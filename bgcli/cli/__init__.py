@@ -9,7 +9,7 @@ Exit status, for every command: 0 success; 1 the input was read but is bad
 audit, some lines of a batch that failed); 2 a usage error or a file that
 cannot be read at all. Errors are one line on stderr, never a traceback.
 """
-from bgcli.cli import analyze, audit, chouette, hint, matches, positions  # noqa: F401  (they register their commands)
+from bgcli.cli import analyze, audit, chouette, hint, matches, positions, rate  # noqa: F401  (they register their commands)
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, cli, main, split_position_and_dice,
 )

@@ -207,10 +207,10 @@ def _count(paths) -> int:
     return sum(1 for _ in find_files(paths))
 
 
-def progress(items, total: int):
+def progress(items, total: int, label: str = "auditing"):
     """A progress bar on stderr for many files, when stderr is a terminal."""
     if total < 5 or not sys.stderr.isatty():
         yield from items
         return
-    with click.progressbar(items, length=total, file=sys.stderr, label="auditing") as bar:
+    with click.progressbar(items, length=total, file=sys.stderr, label=label) as bar:
         yield from bar

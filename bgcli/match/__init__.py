@@ -2,8 +2,12 @@
 
 - :mod:`bgcli.match.records` — what readers give (ActionKind, Action,
   GameRecord, MatchRecord);
-- :mod:`bgcli.match.replay` — the replay of a record, reported to a
-  :class:`~bgcli.match.replay.MatchVisitor` (events, problems, results).
+- :mod:`bgcli.match.replay` — the replay of a record (the driver), reported
+  to a :class:`~bgcli.match.visitor.MatchVisitor`: :mod:`~bgcli.match.events`
+  (events, problems, results), :mod:`~bgcli.match.game` (each action's
+  rules), :mod:`~bgcli.match.plays` (judging a recorded play),
+  :mod:`~bgcli.match.diagnosis` (a wrong play or a wrong roll?),
+  :mod:`~bgcli.match.conventions` (archive habits that are not problems).
 
 The formats (:mod:`bgcli.formats`) read files into these records and write
 matches as replay visitors.

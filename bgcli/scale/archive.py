@@ -254,25 +254,28 @@ CHUNK = 1            # files per task sent to a worker process: one, so that eve
 WINDOW = 8           # tasks in flight per worker: enough to keep it busy, few enough to keep memory flat
 
 
-def audit_files(jobs: Iterable[Job], rules: Rules | None = None, workers: int = 1) -> Iterator[FileResult | Unchanged]:
+def audit_files(jobs: Iterable[Job], rules: Any = None, workers: int = 1,
+                batch: Callable[[Sequence[Job], Any], list] | None = None) -> Iterator[Any]:
     """Audit files (:class:`Job`), in order. With ``workers`` > 1 the
     files go to that many worker processes (never more than there are files),
     a few at a time, and each result is given as soon as it and all before it
     are done. Standard input is always read here, in its place. A worker that
     dies (killed, out of memory) costs only the file it was auditing, which is
-    reported with that error."""
+    reported with that error. ``batch`` does another file's work than the
+    audit (bgcli.scale.rating rates), ``rules`` then being what it is given."""
+    batch = batch or audit_batch
     jobs = iter(jobs)
     if workers <= 1:
         for job in jobs:
-            yield from audit_batch([job], rules)
+            yield from batch([job], rules)
         return
     head = list(islice(jobs, workers))
     files = sum(1 for job in head if job.path != STDIN)
     if files <= 1:
         for job in _chain(head, jobs):
-            yield from audit_batch([job], rules)
+            yield from batch([job], rules)
         return
-    yield from _Pool(min(workers, files), rules).run(_chain(head, jobs))
+    yield from _Pool(min(workers, files), rules, batch).run(_chain(head, jobs))
 
 
 def _chain(head: list, rest: Iterator) -> Iterator:
@@ -288,9 +291,10 @@ def _ignore_interrupts() -> None:
 class _Pool:
     """A process pool fed a bounded window of small tasks, read in order."""
 
-    def __init__(self, workers: int, rules: Rules | None):
+    def __init__(self, workers: int, rules: Any, batch: Callable[[Sequence[Job], Any], list] = audit_batch):
         self.workers = workers
         self.rules = rules
+        self.batch = batch
         self.pool: Any = None
 
     def _start(self, workers: int):
@@ -318,7 +322,7 @@ class _Pool:
                     return
                 future, task = pending.popleft()
                 try:
-                    results = future.result() if future is not None else audit_batch(task, self.rules)
+                    results = future.result() if future is not None else self.batch(task, self.rules)
                 except BrokenProcessPool:
                     # a worker died: every task in flight is lost; find the file
                     # that killed it by auditing them one by one, then go on
@@ -335,7 +339,7 @@ class _Pool:
     def _submit(self, task: list[Job]):
         if any(job.path == STDIN for job in task):
             return None, task   # standard input is read here, in order
-        return self.pool.submit(audit_batch, task, self.rules), task
+        return self.pool.submit(self.batch, task, self.rules), task
 
     def _one_by_one(self, jobs: list[Job]) -> Iterator[FileResult | Unchanged]:
         from concurrent.futures.process import BrokenProcessPool
@@ -344,10 +348,10 @@ class _Pool:
         try:
             for job in jobs:
                 if job.path == STDIN:
-                    yield from audit_batch([job], self.rules)
+                    yield from self.batch([job], self.rules)
                     continue
                 try:
-                    yield from pool.submit(audit_batch, [job], self.rules).result()
+                    yield from pool.submit(self.batch, [job], self.rules).result()
                 except BrokenProcessPool:
                     yield FileResult(job.path, error=f"cannot audit {job.path}: the process auditing it died")
                     _stop(pool)

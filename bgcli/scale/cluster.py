@@ -15,9 +15,9 @@ import logging
 import os
 import signal
 from collections import deque
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from bgcli.scale.archive import MAX_WORKERS, STDIN, FileResult, Job, Unchanged, audit_batch
+from bgcli.scale.archive import MAX_WORKERS, STDIN, FileResult, Job, audit_batch
 from bgcli.errors import BgcliError
 from bgcli.core.scoring import Rules
 
@@ -104,10 +104,13 @@ class DaskAuditor:
     def threads(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
 
-    def audit(self, jobs: Iterator[Job], rules: Rules | None) -> Iterator[FileResult | Unchanged]:
+    def audit(self, jobs: Iterator[Job], rules: Any, batch: Callable[[list[Job], Any], list] | None = None
+              ) -> Iterator[Any]:
         """Audit files (:class:`bgcli.scale.archive.Job`) on the workers, in order; standard
         input is read here. A batch whose worker died is sent again file by
-        file, and a file that kills its worker is reported with that error."""
+        file, and a file that kills its worker is reported with that error.
+        ``batch`` does another work than the audit (bgcli.scale.rating rates)."""
+        self.batch = batch or audit_batch
         jobs = iter(jobs)
         pending: deque = deque()   # (future or None, jobs of the task)
         window = WINDOW * self.threads()
@@ -122,7 +125,7 @@ class DaskAuditor:
                 return
             future, task = pending.popleft()
             if future is None:
-                yield from audit_batch(task, rules)
+                yield from self.batch(task, rules)
                 continue
             try:
                 results = future.result()
@@ -142,7 +145,7 @@ class DaskAuditor:
             return None, task
         # a worker opens the absolute path (its working folder is its own) and reports the one given
         sent = [job._replace(source=os.path.abspath(job.source or job.path)) for job in task]
-        return self.client.submit(audit_batch, sent, rules, pure=False), task
+        return self.client.submit(self.batch, sent, rules, pure=False), task
 
     def close(self) -> None:
         for part in (self.client, self.cluster):

@@ -1,0 +1,232 @@
+"""The rate command: the judgement of whole matches by an engine. The work is
+in bgcli.judging.rating (one match) and bgcli.scale.rating (files, workers,
+the database); this module reads the options and writes the results."""
+from __future__ import annotations
+
+import sys
+from contextlib import closing
+from itertools import islice
+from typing import Iterable
+
+import click
+
+from bgcli.cli.audit import _count, _scheduler, progress
+from bgcli.cli.common import (
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, jobs_option, json_option, rule_options, rules_from,
+)
+
+ENGINES = ("sage", "gnubg", "exact")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, metavar="FILE...")
+@json_option
+@click.option("--engine", type=click.Choice(ENGINES, case_sensitive=False), default="sage", show_default=True,
+              help="The engine that judges: sage (bgsage, pip install 'bgcli[engine]'), gnubg (GNU Backgammon "
+                   "run as a separate program), exact (bear-offs only).")
+@click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="N",
+              help="How deep the engine looks, in GNU Backgammon's plies (0 = the raw network); eXtreme Gammon "
+                   "counts one more (gnubg's 2-ply is XG's 3-ply). Luck is always measured at 0-ply, as gnubg does.")
+@click.option("--timeout", type=click.FloatRange(0.1, 3600), default=60.0, show_default=True, metavar="SECONDS",
+              help="The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
+@jobs_option("Rate the files in N worker processes")
+@click.option("--scheduler", metavar="ADDRESS", callback=_scheduler,
+              help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
+@click.option("--db", "db_path", metavar="FILE",
+              help="Keep every file's rating in this SQLite database as the run goes; a file whose content, engine, "
+                   "level and rules are unchanged is not rated again (a killed run resumes).")
+@click.option("--report", type=click.Choice(("players",)), default=None,
+              help="With --db and no FILE: each player's figures over the whole database (matches, decisions, PR, luck).")
+@rule_options
+def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, report, **rule_args):
+    """Judge every decision of every game of match files, and rate the players.
+
+    For each checker play: the played and the best play and the error; for
+    each cube turn: the missed double, the wrong double, the wrong take or
+    pass and its error; the luck of every roll (GNU Backgammon's: the equity
+    after the best play of this roll less the average over the 36 rolls).
+    Errors are in normalised equity (EMG in a match, where the match winning
+    chance is given too). Per player: decisions counted, total error, error
+    rate (millipoints per decision), PR (eXtreme Gammon's: 500 x error /
+    decisions), luck and the luck-adjusted result, and the decisions GNU
+    Backgammon marks doubtful (error above 0.03), bad (0.06) and very bad
+    (0.12).
+
+    \b
+    Decisions counted (as XG and gammonview count them): a checker play with
+    two legal plays or more that are not all equal; a cube turn or double
+    unless trivial (no double and double within 0.001, or one of them 0.2
+    above the other, or both below -0.9) with an error under 0.001; a take
+    or pass unless take and pass are within 0.001. Forced plays, dances and
+    illegal plays are not decisions; an illegal play is shown, has no error,
+    and the rating goes on from the recorded position.
+
+    Exit status: 0 every file rated, 1 illegal plays found, 2 a file could
+    not be read or rated, or the engine is missing.
+
+    \b
+    Examples:
+        bgcli rate samples/sp05001_3pt.mat
+        bgcli rate --json --engine gnubg --level 2 match.mat
+        bgcli rate --db ratings.sqlite --jobs 2 archive/
+        bgcli rate --db ratings.sqlite --report players
+    """
+    from bgcli.scale.archive import DatabaseError
+    from bgcli.scale.rating import EngineSpec, RatingsDB
+
+    if report:
+        if not db_path:
+            raise click.UsageError("--report reads the database given with --db")
+        if paths:
+            raise click.UsageError("--report reads only the database: give no FILE")
+    elif not paths:
+        raise click.UsageError("Missing argument 'FILE...'.")
+    if scheduler and jobs > 1:
+        raise click.UsageError("--jobs and --scheduler cannot be used together")
+    rules = rules_from(**rule_args)
+    spec = EngineSpec(engine.lower(), level, timeout)
+    try:
+        db = RatingsDB(db_path, spec, rules, create=not report) if db_path else None
+    except DatabaseError as exc:
+        raise Unreadable(str(exc)) from None
+    try:
+        if report:
+            sys.exit(_report(db, as_json))
+        sys.exit(_rate(paths, spec, rules, as_json, jobs, scheduler, db))
+    except DatabaseError as exc:
+        raise Unreadable(str(exc)) from None
+    finally:
+        if db is not None:
+            db.close()
+
+
+def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
+    from bgcli.errors import EngineUnavailableError
+    from bgcli.scale.archive import Job, audit_files, find_files
+    from bgcli.scale.rating import as_rating, chain, rate_batch
+
+    bad_paths = []
+
+    def note(message: str, error: bool) -> None:
+        click.echo(f"{'Error' if error else 'note'}: {message}", err=True)
+        if error:
+            bad_paths.append(message)
+
+    files = find_files(paths, note)
+    work: Iterable = (db.job(path) if db is not None else Job(path) for path in files)
+    context = (spec, rules)
+    runner = None
+    if scheduler:
+        from bgcli.scale.cluster import ClusterError, DaskAuditor, parse_scheduler
+
+        wanted = None
+        if parse_scheduler(scheduler)[0] == "local":
+            head = list(islice(work, MAX_JOBS))
+            wanted = sum(1 for job in head if job.path != "-")
+            work = chain(head, work)
+        try:
+            runner = DaskAuditor(scheduler, wanted)
+        except ClusterError as exc:
+            raise Unreadable(str(exc)) from None
+        results = runner.audit(iter(work), context, rate_batch)
+    else:
+        results = audit_files(work, context, jobs, rate_batch)
+    counts = {"files": 0, "unread": 0, "illegal": 0}
+    status = 0
+    try:
+        with closing(results):  # type: ignore[type-var]
+            for result in progress(results, _count(paths), "rating"):
+                result = as_rating(result)
+                if db is not None:
+                    result = db.resolve(result)
+                status = max(status, _write(result, as_json, counts))
+    except EngineUnavailableError as exc:
+        raise Unreadable(str(exc)) from None
+    finally:
+        if runner is not None:
+            runner.close()
+    if not counts["files"] and not bad_paths:
+        raise Unreadable(f"no match files found in {' '.join(paths)}")
+    if not as_json:
+        rated = counts["files"] - counts["unread"]
+        summary = f"{rated} file{'s' if rated != 1 else ''} rated ({spec.name} {spec.level}-ply)"
+        if counts["illegal"]:
+            summary += f", {counts['illegal']} illegal play{'s' if counts['illegal'] != 1 else ''}"
+        if counts["unread"]:
+            summary += f"; {counts['unread']} file{'s' if counts['unread'] != 1 else ''} could not be rated"
+        click.echo(summary, err=True)
+    return EXIT_UNREADABLE if bad_paths else status
+
+
+def _write(result, as_json: bool, counts: dict) -> int:
+    counts["files"] += 1
+    if result.error is not None:
+        counts["unread"] += 1
+        click.echo(f"Error: {result.error}", err=True)
+        if as_json:
+            emit(result.as_json())
+        return EXIT_UNREADABLE
+    counts["illegal"] += result.illegal
+    if as_json:
+        emit(result.as_json())
+    else:
+        click.echo(text_of(result))
+    return EXIT_PROBLEMS if result.illegal else 0
+
+
+def _number(value, digits: int = 3, sign: bool = False) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def _result(player: dict, key: str) -> str:
+    """A result in points (money) or as a match winning chance won (match play: the player has MWC figures)."""
+    value = player[key]
+    if value is None:
+        return "-"
+    return f"{100 * value:+.1f}%" if "luck_mwc" in player else f"{value:+.2f}"
+
+
+def text_of(result) -> str:
+    """A file's rating for people: the marked and illegal decisions, then a table of the players."""
+    from bgcli.judging.rating import Mark, mark
+
+    lines = [f"{result.path}"]
+    for d in result.decisions:
+        error = d["error"]
+        where = f"  game {d['game']} move {d['move']} line {d['line']} ({d['player']})"
+        if d["kind"] == "illegal":
+            lines.append(f"{where}: illegal play {d['played'] or '(none)'}: not a legal choice, not judged")
+            continue
+        if error is None or mark(error) == Mark.NONE:
+            continue
+        if d["kind"] == "play":
+            what = f"play {d['played']}, best {d['best']}"
+        else:
+            verdict = {"no double": "missed double", "double": "wrong double", "take": "wrong take",
+                       "drop": "wrong pass"}[d["kind"]]
+            what = f"{verdict} (best: {d['best']})"
+        lines.append(f"{where}: {what}: error {error:.3f} ({mark(error).value})")
+    width = max([len(p["name"]) for p in result.players] + [6])
+    lines.append(f"  {'player':<{width}}  decisions  error   rate     PR    luck  result  luck-adj.  doubtful  bad  very bad")
+    for p in result.players:
+        lines.append(f"  {p['name']:<{width}}  {p['decisions']:>9}  {_number(p['error']):>5}  {_number(p['error_rate'], 1):>5}"
+                     f"  {_number(p['pr'], 2):>5}  {_number(p['luck'], sign=True):>6}  {_result(p, 'result'):>6}  "
+                     f"{_result(p, 'luck_adjusted'):>9}  {p['doubtful']:>8}  {p['bad']:>3}  {p['very_bad']:>8}")
+    return "\n".join(lines)
+
+
+def _report(db, as_json: bool) -> int:
+    players = db.players()
+    if as_json:
+        for row in players:
+            emit(row)
+        return 0
+    width = max([len(p["name"]) for p in players] + [6])
+    click.echo(f"{'player':<{width}}  matches  decisions  error     PR     luck  doubtful  bad  very bad")
+    for p in players:
+        click.echo(f"{p['name']:<{width}}  {p['matches']:>7}  {p['decisions']:>9}  {_number(p['error']):>7}  "
+                   f"{_number(p['pr'], 2):>5}  {_number(p['luck'], sign=True):>7}  {p['doubtful']:>8}  {p['bad']:>3}  "
+                   f"{p['very_bad']:>8}")
+    return 0

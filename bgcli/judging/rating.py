@@ -1,0 +1,611 @@
+"""Rating whole matches: every decision of every game judged from an engine's answers.
+
+:class:`Rater` is a :class:`~bgcli.match.replay.MatchVisitor`: the replay
+gives it each action with the state before it, and at the end of each game it
+asks the engine (any backend of :mod:`bgcli.engines`, through the protocol
+only) about every decision and computes the judgement itself:
+
+- a checker play: the played play, the best one and the error (the best
+  play's equity minus the played one's, never below 0);
+- a cube turn before a roll where the player could double and did not (a
+  missed double when doubling was right), a double (a wrong double when it
+  was not), a take or a pass (a wrong take, a wrong pass): the error is the
+  best action's equity minus the chosen one's, as GNU Backgammon's analysis
+  computes it;
+- the luck of every roll, as GNU Backgammon defines it: the equity after the
+  best play of this roll minus the average over the 36 rolls (the opening
+  roll: over the 30 rolls that are not doubles, either player on roll), with
+  a cubeful evaluation at the luck level (0-ply, gnubg's default).
+
+Errors and luck are in normalised equity (gnubg's EMG in match play: winning
+a single game at the cube is +1) and, in match play, in match winning chance
+(MWC) too. Which decisions count towards the error rate and the PR follows
+eXtreme Gammon (and gammonview, which reproduces XG's figures): a checker play
+with at least two legal plays whose ten best are not all equal (within 0.0001)
+or that lost equity; a cube decision of the doubler unless it is trivial
+(holding and doubling within 0.001, or far from any double: no double beats
+double/take or double/pass by more than 0.2, or both below -0.9) and cost less
+than 0.001; a take or pass unless taking and passing are within 0.001. A
+forced play, a dance and an illegal play are not decisions.
+
+An illegal play (one the replay reports as a problem of the play, the dice
+or a missing dance) has no error: it was not a legal choice; it is shown as
+illegal, its roll's luck still counts, and the rating goes on from the
+position the recorded play produced, exactly as the replay and the audit do.
+"""
+from __future__ import annotations
+
+import enum
+import inspect
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator, Sequence
+
+from bgcli.core.model import Play, Position, legal_plays
+from bgcli.core.notation import play_text
+from bgcli.core.state import GameState
+from bgcli.engines.protocol import CubeDecision, Engine, PlayEvaluation
+from bgcli.errors import EngineError
+from bgcli.match.replay import (
+    Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
+)
+
+# GNU Backgammon's analysis thresholds (its defaults, "show analysis"): an error
+# of more than this much normalised equity marks a decision so
+DOUBTFUL, BAD, VERY_BAD = 0.03, 0.06, 0.12
+# XG's and gammonview's rules of what counts as a decision
+CHECKER_SPREAD = 1e-4
+CUBE_TRIVIAL = 0.001
+CUBE_FAR = 0.2
+CUBE_LOST = -0.9
+
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]   # the 21 distinct rolls, high die first
+_ILLEGAL_KINDS = (ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE)
+
+
+class DecisionKind(str, enum.Enum):
+    """What a judged action is."""
+
+    PLAY = "play"            # a checker play with a choice
+    FORCED = "forced"        # one legal play, or none (a dance): no decision
+    ILLEGAL = "illegal"      # a play that is not legal: no error
+    NO_DOUBLE = "no double"  # a cube turn passed by
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Mark(str, enum.Enum):
+    """GNU Backgammon's marks of an error (thresholds DOUBTFUL, BAD, VERY_BAD)."""
+
+    NONE = ""
+    DOUBTFUL = "doubtful"
+    BAD = "bad"
+    VERY_BAD = "very bad"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def mark(error: float | None) -> Mark:
+    if error is None:
+        return Mark.NONE
+    if error > VERY_BAD:
+        return Mark.VERY_BAD
+    if error > BAD:
+        return Mark.BAD
+    if error > DOUBTFUL:
+        return Mark.DOUBTFUL
+    return Mark.NONE
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One judged action. ``error`` and ``luck`` are normalised equity
+    (``*_mwc`` their match winning chance in match play); ``equity`` is the
+    acting player's equity after the action (None when the game ends)."""
+
+    match: int
+    game: int
+    move: int
+    line: int
+    side: int
+    player: str
+    kind: DecisionKind
+    played: str
+    best: str
+    error: float | None = None
+    error_mwc: float | None = None
+    luck: float | None = None
+    luck_mwc: float | None = None
+    counted: bool = False
+    equity: float | None = None
+    cube: int = 1                 # the cube's value before the action
+
+    @property
+    def mark(self) -> Mark:
+        return mark(self.error)
+
+    @property
+    def verdict(self) -> str:
+        """'missed double', 'wrong double', 'wrong take', 'wrong pass', or ''."""
+        if not self.error:
+            return ""
+        return {DecisionKind.NO_DOUBLE: "missed double", DecisionKind.DOUBLE: "wrong double",
+                DecisionKind.TAKE: "wrong take", DecisionKind.DROP: "wrong pass"}.get(self.kind, "")
+
+    @property
+    def is_cube(self) -> bool:
+        return self.kind in (DecisionKind.NO_DOUBLE, DecisionKind.DOUBLE, DecisionKind.TAKE, DecisionKind.DROP)
+
+    def as_dict(self, with_match: bool = False) -> dict:
+        data: dict[str, Any] = {"game": self.game, "move": self.move, "line": self.line, "player": self.player,
+                                "kind": self.kind.value, "played": self.played, "best": self.best,
+                                "error": _round(self.error), "luck": _round(self.luck)}
+        if with_match:
+            data = {"match": self.match, **data}
+        if self.error_mwc is not None or self.luck_mwc is not None:
+            data["error_mwc"] = _round(self.error_mwc)
+            data["luck_mwc"] = _round(self.luck_mwc)
+        return data
+
+
+def _round(value: float | None, digits: int = 6) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+@dataclass
+class PlayerRating:
+    """One player's figures over a match (or several: :meth:`add`)."""
+
+    name: str
+    matches: int = 0
+    decisions: int = 0            # counted decisions (see the module docstring)
+    checker_decisions: int = 0
+    cube_decisions: int = 0
+    unforced: int = 0             # gnubg's "unforced moves": plays with more than one legal play
+    illegal: int = 0
+    checker_error: float = 0.0
+    cube_error: float = 0.0
+    checker_error_mwc: float = 0.0
+    cube_error_mwc: float = 0.0
+    luck: float = 0.0
+    luck_mwc: float = 0.0
+    rolls: int = 0
+    doubtful: int = 0
+    bad: int = 0
+    very_bad: int = 0
+    result: float | None = 0.0    # points won (money) or match winning chance won, game by game
+    luck_adjusted: float | None = 0.0
+    match_play: bool = False
+
+    @property
+    def error(self) -> float:
+        return self.checker_error + self.cube_error
+
+    @property
+    def error_mwc(self) -> float:
+        return self.checker_error_mwc + self.cube_error_mwc
+
+    @property
+    def error_rate(self) -> float | None:
+        """Millipoints of normalised equity lost per counted decision."""
+        return 1000.0 * self.error / self.decisions if self.decisions else None
+
+    @property
+    def pr(self) -> float | None:
+        """eXtreme Gammon's performance rating: 500 x total error / decisions counted."""
+        return 500.0 * self.error / self.decisions if self.decisions else None
+
+    def take(self, decision: Decision) -> None:
+        """Count one decision of this player."""
+        if decision.luck is not None:
+            self.rolls += 1
+            self.luck += decision.luck
+            self.luck_mwc += decision.luck_mwc or 0.0
+        if decision.kind == DecisionKind.ILLEGAL:
+            self.illegal += 1
+            return
+        error = decision.error or 0.0
+        if decision.is_cube:
+            self.cube_error += error
+            self.cube_error_mwc += decision.error_mwc or 0.0
+        else:
+            self.checker_error += error
+            self.checker_error_mwc += decision.error_mwc or 0.0
+        if decision.kind == DecisionKind.PLAY:
+            self.unforced += 1
+        if decision.counted:
+            self.decisions += 1
+            if decision.is_cube:
+                self.cube_decisions += 1
+            else:
+                self.checker_decisions += 1
+        found = decision.mark
+        if found == Mark.VERY_BAD:
+            self.very_bad += 1
+        elif found == Mark.BAD:
+            self.bad += 1
+        elif found == Mark.DOUBTFUL:
+            self.doubtful += 1
+
+    def add(self, other: "PlayerRating") -> None:
+        for name in ("matches", "decisions", "checker_decisions", "cube_decisions", "unforced", "illegal",
+                     "checker_error", "cube_error", "checker_error_mwc", "cube_error_mwc", "luck", "luck_mwc",
+                     "rolls", "doubtful", "bad", "very_bad"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("result", "luck_adjusted"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            setattr(self, name, None if mine is None or theirs is None else mine + theirs)
+        self.match_play = self.match_play or other.match_play
+
+    def as_dict(self) -> dict:
+        data: dict[str, Any] = {
+            "name": self.name, "decisions": self.decisions, "error": _round(self.error),
+            "error_rate": _round(self.error_rate, 3), "pr": _round(self.pr, 3), "luck": _round(self.luck),
+            "doubtful": self.doubtful, "bad": self.bad, "very_bad": self.very_bad,
+            "matches": self.matches, "checker_decisions": self.checker_decisions, "cube_decisions": self.cube_decisions,
+            "unforced": self.unforced, "illegal": self.illegal,
+            "checker_error": _round(self.checker_error), "cube_error": _round(self.cube_error),
+            "result": _round(self.result), "luck_adjusted": _round(self.luck_adjusted),
+        }
+        if self.match_play:
+            data.update(error_mwc=_round(self.error_mwc), checker_error_mwc=_round(self.checker_error_mwc),
+                        cube_error_mwc=_round(self.cube_error_mwc), luck_mwc=_round(self.luck_mwc))
+        return data
+
+
+@dataclass
+class MatchRating:
+    """The rating of one match: its decisions in order and both players' figures."""
+
+    number: int
+    length: int
+    players: tuple[str, str]
+    decisions: list[Decision] = field(default_factory=list)
+    ratings: tuple[PlayerRating, PlayerRating] = (PlayerRating(""), PlayerRating(""))
+    problems: list[Problem] = field(default_factory=list)
+
+
+# --- the engine, asked only through the protocol ------------------------------------------
+
+def _takes_force(engine: Engine) -> bool:
+    """Whether ``evaluate_plays`` accepts ``force=`` (plays to evaluate at full depth whatever the filter)."""
+    try:
+        return "force" in inspect.signature(engine.evaluate_plays).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _at_roll(state: GameState, dice: tuple[int, int]) -> GameState:
+    return replace(state, match=replace(state.match, dice=dice, doubled=False, turn=state.match.on_roll))
+
+
+def _before_roll(state: GameState) -> GameState:
+    return replace(state, match=replace(state.match, dice=(0, 0), doubled=False, turn=state.match.on_roll))
+
+
+def _opponent_on_roll(state: GameState, position: Position) -> GameState:
+    """The state after the player on roll of ``state`` played to ``position``: the opponent on roll."""
+    match = state.match
+    other = 1 - match.on_roll
+    return GameState(position.swap(), replace(match, on_roll=other, turn=other, dice=(0, 0), doubled=False))
+
+
+def can_double(state: GameState) -> bool:
+    """Whether the player on roll may double (GNU Backgammon's rule): the cube
+    centred or theirs, not the Crawford game, and in a match a cube that is
+    not dead (it would not already win them the match) and not the leader's
+    after the Crawford game."""
+    match = state.match
+    me = match.on_roll
+    if match.cube_owner not in (-1, me):
+        return False
+    if not match.match_length:
+        return True
+    if match.crawford:
+        return False
+    length, score = match.match_length, match.score
+    if score[me] + match.cube >= length:
+        return False
+    post_crawford = length - 1 in score
+    return not (post_crawford and score[me] == length - 1)
+
+
+class _Judge:
+    """The engine calls of one rating, with the cube decision of a double kept for its answer."""
+
+    def __init__(self, engine: Engine, luck_engine: Engine):
+        self.engine = engine
+        self.luck_engine = luck_engine
+        self.force = _takes_force(engine)
+
+    def ranked(self, state: GameState, dice: tuple[int, int], plays: Sequence[Play], played: Play | None,
+               engine: Engine | None = None) -> list[PlayEvaluation]:
+        engine = engine or self.engine
+        if played is not None and engine is self.engine and self.force:
+            found = engine.evaluate_plays(state, dice, plays, force=[played])  # type: ignore[call-arg]
+        else:
+            found = engine.evaluate_plays(state, dice, plays)
+        if len(found) != len(plays):
+            raise EngineError(f"{engine.name} ranked {len(found)} of the {len(plays)} legal plays of "
+                              f"{dice[0]}{dice[1]} in {state.position.id()}")
+        return sorted(found, key=lambda p: -p.evaluation.equity)
+
+    def best_after(self, state: GameState, dice: tuple[int, int]) -> tuple[float, float | None]:
+        """The luck engine's equity (and MWC) for the player on roll after the best play of ``dice``."""
+        at_roll = _at_roll(state, dice)
+        plays = legal_plays(state.position, dice)
+        if not plays:
+            # no legal play: the opponent is on roll in the same position
+            found = self.luck_engine.evaluate(_opponent_on_roll(at_roll, state.position))
+            return -found.equity, None if found.mwc is None else 1.0 - found.mwc
+        best = self.ranked(at_roll, dice, plays, None, self.luck_engine)[0].evaluation
+        return best.equity, best.mwc
+
+    def luck(self, state: GameState, dice: tuple[int, int], opening: bool) -> tuple[float, float | None]:
+        """GNU Backgammon's luck of ``dice`` (and in MWC): the best equity after this roll minus the mean over all rolls."""
+        values: dict[tuple[int, int], tuple[float, float | None]] = {}
+        total = total_mwc = 0.0
+        if opening and dice[0] != dice[1]:
+            # the opening roll: 15 rolls for each player, never a double
+            other = _opponent_on_roll(_before_roll(state), state.position)
+            for roll in ROLLS:
+                if roll[0] == roll[1]:
+                    continue
+                values[roll] = equity, mwc = self.best_after(state, roll)
+                theirs, theirs_mwc = self.best_after(other, roll)
+                total += equity - theirs
+                total_mwc += (mwc or 0.0) + (0.0 if theirs_mwc is None else 1.0 - theirs_mwc)
+            count = 30.0
+        else:
+            for roll in ROLLS:
+                values[roll] = equity, mwc = self.best_after(state, roll)
+                weight = 1 if roll[0] == roll[1] else 2
+                total += weight * equity
+                total_mwc += weight * (mwc or 0.0)
+            count = 36.0
+        equity, mwc = values[dice]
+        return equity - total / count, None if mwc is None else mwc - total_mwc / count
+
+    def cube(self, state: GameState) -> CubeDecision:
+        return self.engine.cube_decision(_before_roll(state))
+
+
+# --- the visitor -----------------------------------------------------------------------
+
+class Rater(MatchVisitor):
+    """Rates each match it is shown; ``end_match`` returns its :class:`MatchRating`.
+
+    ``engine`` judges plays and cube actions; ``luck_engine`` (the same backend
+    at 0-ply, as gnubg measures luck) judges the rolls; None: ``engine``."""
+
+    wants_events = True
+
+    def __init__(self, engine: Engine, luck_engine: Engine | None = None):
+        self.judge = _Judge(engine, luck_engine or engine)
+        self.rating: MatchRating | None = None
+        self._events: list[Event] = []
+        self._illegal: set[tuple[int, int]] = set()   # (game, line) of plays the replay calls illegal
+
+    def begin_match(self, match: MatchStart) -> None:
+        self.rating = MatchRating(match.number, match.length, match.players,
+                                  ratings=(PlayerRating(match.players[0], matches=1, match_play=bool(match.length)),
+                                           PlayerRating(match.players[1], matches=1, match_play=bool(match.length))))
+        self._illegal = set()
+
+    def begin_game(self, game: GameStart) -> None:
+        self._events = []
+
+    def event(self, event: Event) -> None:
+        self._events.append(event)
+
+    def problem(self, problem: Problem) -> None:
+        if self.rating is not None:
+            self.rating.problems.append(problem)
+        if problem.kind in _ILLEGAL_KINDS:
+            self._illegal.add((problem.game, problem.line))
+
+    def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:
+        assert self.rating is not None
+        rating = self.rating
+        for decision in self._judge_game(self._events):
+            rating.decisions.append(decision)
+            rating.ratings[decision.side].take(decision)
+        _add_result(rating, game, result, [d for d in rating.decisions if d.game == game.number])
+        self._events = []
+
+    def end_match(self) -> MatchRating | None:
+        return self.rating
+
+    # --- one game ---------------------------------------------------------------------
+    def _judge_game(self, events: list[Event]) -> Iterator[Decision]:
+        judge = self.judge
+        cube: CubeDecision | None = None    # of the double waiting for its answer
+        doubled_by: int | None = None       # who doubled this turn (no cube turn before their roll)
+        for event in events:
+            if event.kind == EventKind.MOVE and event.dice:
+                if doubled_by != event.side:
+                    decision = self._cube_turn(event)
+                    if decision is not None:
+                        yield decision
+                doubled_by = None
+                play = self._play(event)
+                if play is not None:
+                    yield play
+            elif event.kind == EventKind.DOUBLE:
+                cube = judge.cube(event.before) if can_double(event.before) else None
+                doubled_by = event.side
+                if cube is not None:
+                    yield self._double(event, cube)
+            elif event.kind in (EventKind.TAKE, EventKind.DROP, EventKind.BEAVER):
+                if cube is not None and event.before.match.on_roll != event.side:
+                    yield self._answer(event, cube)
+                cube = None
+
+    def _decision(self, event: Event, kind: DecisionKind, played: str, best: str, **values) -> Decision:
+        return Decision(event.match, event.game, event.move, event.line, event.side, event.player, kind, played,
+                        best, cube=event.before.match.cube, **values)
+
+    def _cube_turn(self, event: Event) -> Decision | None:
+        state = event.before
+        if state.position == Position.start() or not can_double(state):
+            return None    # the opening roll has no cube turn, nor a player who may not double
+        cube = self.judge.cube(state)
+        optimal = max(cube.no_double, min(cube.double_take, cube.double_pass))
+        error = max(0.0, optimal - cube.no_double)
+        error_mwc = None
+        if cube.no_double_mwc is not None and cube.double_take_mwc is not None and cube.double_pass_mwc is not None:
+            error_mwc = max(0.0, max(cube.no_double_mwc, min(cube.double_take_mwc, cube.double_pass_mwc))
+                            - cube.no_double_mwc)
+        counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
+        return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(cube), error=error,
+                              error_mwc=error_mwc, counted=counted, equity=cube.no_double)
+
+    def _double(self, event: Event, cube: CubeDecision) -> Decision:
+        optimal = max(cube.no_double, min(cube.double_take, cube.double_pass))
+        doubled = min(cube.double_take, cube.double_pass)
+        error = max(0.0, optimal - doubled)
+        error_mwc = None
+        if cube.no_double_mwc is not None and cube.double_take_mwc is not None and cube.double_pass_mwc is not None:
+            doubled_mwc = min(cube.double_take_mwc, cube.double_pass_mwc)
+            error_mwc = max(0.0, max(cube.no_double_mwc, doubled_mwc) - doubled_mwc)
+        counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
+        return self._decision(event, DecisionKind.DOUBLE, "double", _best_cube(cube), error=error,
+                              error_mwc=error_mwc, counted=counted, equity=doubled)
+
+    def _answer(self, event: Event, cube: CubeDecision) -> Decision:
+        # the doubler's equities: the taker loses what the doubler gains
+        took = event.kind != EventKind.DROP
+        error = max(0.0, (cube.double_take - cube.double_pass) if took else (cube.double_pass - cube.double_take))
+        error_mwc = None
+        if cube.double_take_mwc is not None and cube.double_pass_mwc is not None:
+            gap = cube.double_take_mwc - cube.double_pass_mwc
+            error_mwc = max(0.0, gap if took else -gap)
+        counted = abs(cube.double_take - cube.double_pass) >= CUBE_TRIVIAL
+        kind = DecisionKind.DROP if not took else DecisionKind.TAKE
+        best = "take" if cube.double_take <= cube.double_pass else "pass"
+        return self._decision(event, kind, "pass" if not took else event.kind.value, best, error=error,
+                              error_mwc=error_mwc, counted=counted,
+                              equity=None if not took else -cube.double_take)
+
+    def _play(self, event: Event) -> Decision | None:
+        state, dice = event.before, event.dice
+        assert dice is not None
+        plays = legal_plays(state.position, dice)
+        illegal = (event.game, event.line) in self._illegal or (event.legal is None and bool(plays) and bool(event.play))
+        if not illegal and event.legal is None and plays:
+            return None   # a roll with no play right before the end: a resignation after rolling, no decision
+        luck, luck_mwc = self.judge.luck(state, dice, opening=state.position == Position.start())
+        if illegal:
+            equity = None
+            if event.after is not None:
+                found = self.judge.engine.evaluate(_opponent_on_roll(state, event.after))
+                equity = -found.equity
+            return self._decision(event, DecisionKind.ILLEGAL, event.play, "", luck=luck, luck_mwc=luck_mwc,
+                                  equity=equity)
+        if len(plays) <= 1:
+            equity = None
+            if plays:
+                equity = self.judge.ranked(state, dice, plays, plays[0])[0].evaluation.equity
+            elif not state.position.is_over():
+                equity = -self.judge.engine.evaluate(_opponent_on_roll(state, state.position)).equity
+            return self._decision(event, DecisionKind.FORCED, event.play, event.play, error=0.0, luck=luck,
+                                  luck_mwc=luck_mwc, equity=equity)
+        assert event.legal is not None
+        ranked = self.judge.ranked(state, dice, plays, event.legal)
+        played = next((p for p in ranked if p.play.result == event.legal.result), None)
+        if played is None:
+            raise EngineError(f"{self.judge.engine.name} did not evaluate the play {event.play} of "
+                              f"{dice[0]}{dice[1]} in {state.position.id()}")
+        best = ranked[0]
+        error = max(0.0, best.evaluation.equity - played.evaluation.equity)
+        error_mwc = None
+        if best.evaluation.mwc is not None and played.evaluation.mwc is not None:
+            error_mwc = max(0.0, best.evaluation.mwc - played.evaluation.mwc)
+        window = ranked[:10]
+        counted = (window[0].evaluation.equity - window[-1].evaluation.equity >= CHECKER_SPREAD
+                   or error >= CHECKER_SPREAD)
+        return self._decision(event, DecisionKind.PLAY, event.play, play_text(best.play), error=error,
+                              error_mwc=error_mwc, luck=luck, luck_mwc=luck_mwc, counted=counted,
+                              equity=played.evaluation.equity)
+
+
+def _trivial_cube(cube: CubeDecision) -> bool:
+    nd, dt, dp = cube.no_double, cube.double_take, cube.double_pass
+    return (abs(nd - min(dt, dp)) < CUBE_TRIVIAL or nd - dt > CUBE_FAR or nd - dp > CUBE_FAR
+            or (nd < CUBE_LOST and dt < CUBE_LOST))
+
+
+def _best_cube(cube: CubeDecision) -> str:
+    return "double" if min(cube.double_take, cube.double_pass) > cube.no_double else "no double"
+
+
+def _add_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished,
+                decisions: list[Decision]) -> None:
+    """GNU Backgammon's actual and luck-adjusted result of one game: points
+    (money) or match winning chance won, less one's own luck and plus the
+    opponent's (the luck in points, or in MWC)."""
+    won = _game_result(rating, game, result)
+    money = not rating.length
+    luck = [0.0, 0.0]
+    for decision in decisions:
+        if decision.luck is not None:
+            if money:
+                luck[decision.side] += decision.luck * decision.cube
+            else:
+                luck[decision.side] += decision.luck_mwc or 0.0
+    for side in (0, 1):
+        player = rating.ratings[side]
+        if won is None or player.result is None or player.luck_adjusted is None:
+            player.result = player.luck_adjusted = None
+            continue
+        player.result += won[side]
+        player.luck_adjusted += won[side] - luck[side] + luck[1 - side]
+
+
+def _game_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished) -> tuple[float, float] | None:
+    if isinstance(result, Unfinished) or result.winner_side < 0:
+        return (0.0, 0.0)
+    side = result.winner_side
+    if not rating.length:
+        won = float(result.points)
+    else:
+        won_mwc = _mwc_change(rating.length, game.score, side, result.points, game.crawford)
+        if won_mwc is None:
+            return None
+        won = won_mwc
+    return (won, -won) if side == 0 else (-won, won)
+
+
+def _mwc_change(length: int, score: tuple[int, int], winner: int, points: int, crawford: bool) -> float | None:
+    """The winner's gain of match winning chance from this game (None without a match equity table)."""
+    try:
+        from bgcli.engines import met   # the engine layer's table (Kazaross-XG2, from the engine extra)
+    except ImportError:
+        return None
+    away = [length - score[0], length - score[1]]
+    try:
+        before = met.mwc_at(away[winner], away[1 - winner], crawford_played=not crawford)
+        done = crawford or min(away) == 1
+        after_away = [away[0], away[1]]
+        after_away[winner] -= points
+        after = met.mwc_at(after_away[winner], after_away[1 - winner], crawford_played=done)
+    except EngineError:
+        return None
+    return after - before
+
+
+def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> list[MatchRating]:
+    """Rate every match that ``visit(visitor_for)`` replays (``lambda v: visit_file(path, v, rules)``)."""
+    found = []
+    for rating in visit(lambda number: Rater(engine, luck_engine)):
+        if rating is not None:
+            found.append(rating)
+    return found
+
+
+__all__ = ["BAD", "DOUBTFUL", "VERY_BAD", "Decision", "DecisionKind", "Mark", "MatchRating", "PlayerRating", "Rater",
+           "can_double", "mark", "rate_replay"]

@@ -1,0 +1,405 @@
+"""The rules of each recorded action in one game: moves, the cube, results.
+
+One :class:`GameReplay` keeps the running state of a game (the board, the
+cube, whose turn) and has one method per action kind. Nothing stops at the
+first problem: after an illegal play the replay goes on from the position that
+the recorded play produced (an illegal move not called in time stands); when
+the play cannot be applied at all, the rest of that game is reported as
+unchecked.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from bgcli.core.model import CHECKERS, OFF, Position
+from bgcli.core.scoring import (
+    OUTCOME_OF_KIND,
+    Outcome,
+    drop_points,
+    game_kind,
+    game_points,
+    resignation_values,
+)
+from bgcli.core.state import GameState, MatchState
+from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Unfinished
+from bgcli.match.plays import judge_play
+from bgcli.match.records import Action, ActionKind, GameRecord
+from bgcli.match.visitor import MatchVisitor
+
+if TYPE_CHECKING:
+    from bgcli.match.replay import MatchReplayer
+
+
+class GameReplay:
+    """The running state of one game and one method per action kind."""
+
+    def __init__(self, match: MatchReplayer, record: GameRecord, score: tuple[int, int], crawford: bool,
+                 crawford_unknown: bool = False):
+        self.match = match
+        self.record = record
+        self.rules = match.rules
+        self.start = GameStart(match.number, record.number, record.line, score, crawford)
+        self.board = Position.start()   # from the side of player 0 (the left column)
+        self.cube = 1
+        self.owner = -1
+        self.on_roll: int | None = None
+        self.pending: tuple[int, int, int] | None = None  # (doubler, offered value, value before)
+        self.crawford = crawford
+        # a transcript that starts at match point does not say whether this
+        # is the Crawford game: a double then says it is not
+        self.crawford_unknown = crawford_unknown
+        self.over = False
+        self.unchecked = False
+        self.moves = 0
+        self.result: GameResult | None = None
+        self.dropped: int | None = None
+        self.last_line = record.line
+        self.waiting_dance: Problem | None = None   # a dance problem, unless the game ends at once
+        # Automatic doubles (money play) raise the cube before the opening
+        # roll, which a .mat file does not record: until the cube is seen,
+        # any of these starting values is possible.
+        rules = self.rules
+        self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
+        self.cube_known = len(self.start_cubes) == 1
+        self.wants_events = match.visitor.wants_events
+        self.handlers: dict[ActionKind, Callable[[Action], None]] = {
+            ActionKind.MOVE: self.move, ActionKind.DANCE: self.move, ActionKind.ROLL: self.roll,
+            ActionKind.DOUBLE: self.double, ActionKind.BEAVER: self.beaver, ActionKind.TAKE: self.take,
+            ActionKind.DROP: self.drop, ActionKind.WIN: self.win, ActionKind.RACCOON: self.raccoon,
+            ActionKind.DRAW: self.draw,
+        }
+        self.beaver_by: int | None = None   # who beavered, while a raccoon may still follow
+
+    # --- helpers ----------------------------------------------------------
+    @property
+    def visitor(self) -> MatchVisitor:
+        return self.match.visitor
+
+    def player(self, side: int) -> str:
+        return self.match.players[side]
+
+    def problem(self, action: Action, kind: ProblemKind, message: str) -> None:
+        self.match.problem(action.line, self.record.number, action.move_number or 0, self.player(action.side),
+                           kind, message)
+
+    def seen_by(self, side: int) -> Position:
+        return self.board if side == 0 else self.board.swap()
+
+    def set_seen_by(self, side: int, position: Position) -> None:
+        self.board = position if side == 0 else position.swap()
+
+    def winner(self) -> int | None:
+        if self.board.player[OFF] == CHECKERS:
+            return 0
+        if self.board.opponent[OFF] == CHECKERS:
+            return 1
+        return None
+
+    def state(self, side: int, dice=(0, 0), doubled: bool = False, turn: int | None = None) -> GameState:
+        rules = self.rules
+        score = self.start.score
+        match = MatchState(
+            cube=self.cube, cube_owner=self.owner, on_roll=side, crawford=self.crawford, game_state=1,
+            turn=side if turn is None else turn, doubled=doubled, resign=0, dice=tuple(dice),
+            match_length=rules.match_length, score=score if rules.match_length else (0, 0), jacoby=rules.jacoby,
+        )
+        return GameState(self.seen_by(side), match)
+
+    def emit(self, action: Action, kind: EventKind, state: GameState, **fields) -> None:
+        self.visitor.event(Event(self.match.number, self.record.number, action.line, action.move_number or 0,
+                                 action.side, self.player(action.side), kind, fields.pop("dice", None),
+                                 fields.pop("play", ""), state, record=action, **fields))
+
+    def flush_dance(self) -> None:
+        if self.waiting_dance is not None:
+            self.visitor.problem(self.waiting_dance)
+            self.waiting_dance = None
+
+    # --- actions ------------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        if action.line > self.last_line:
+            self.last_line = action.line
+        if action.kind != ActionKind.RACCOON:
+            self.beaver_by = None
+        handler = self.handlers.get(action.kind)
+        if handler is None:
+            self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
+            return
+        if action.kind not in (ActionKind.WIN, ActionKind.DRAW):
+            self.flush_dance()
+            if self.over:
+                self.problem(action, ProblemKind.MATCH, f"{action.kind.value} after the game was over")
+                return
+            if self.unchecked:
+                return
+        handler(action)
+
+    def move(self, action: Action) -> None:
+        side = action.side
+        if self.pending is not None:
+            self.problem(action, ProblemKind.CUBE, f"{self.player(side)} rolls while a double is waiting for an answer")
+            self.pending = None
+        if self.on_roll is not None and side != self.on_roll:
+            self.problem(action, ProblemKind.TURN,
+                         f"{self.player(side)} moves out of turn: it is {self.player(self.on_roll)}'s turn")
+        if not action.dice:
+            self.problem(action, ProblemKind.DICE, "a move without dice")
+            self.unchecked = True
+            return
+        dice = (max(action.dice), min(action.dice))
+        before = self.seen_by(side)
+        self.moves += 1
+        if self.moves == 1 and self.rules.white_first and side != self.match.white:
+            self.problem(action, ProblemKind.TURN, f"{self.player(side)} rolls first, but White "
+                                                   f"({self.player(self.match.white)}) always starts in these rules")
+        if self.moves == 1 and dice[0] == dice[1] and not self.rules.white_first:
+            self.problem(action, ProblemKind.DICE,
+                         f"the opening roll {dice[0]}{dice[1]} is a double: the first roll of a game never is")
+        text = (action.play_text or "").strip()
+        wants = self.wants_events
+        state = self.state(side, dice) if wants else None
+        judged = judge_play(before, dice, text, side, wants)
+        if judged.dance:
+            # held back: a roll with no play right before the end of the game is a resignation
+            self.waiting_dance = Problem(action.line, self.record.number, action.move_number or 0,
+                                         self.player(side), ProblemKind.DANCE, judged.dance, self.match.number)
+        for kind, message in judged.problems:
+            self.problem(action, kind, message)
+        if judged.unchecked:
+            self.unchecked = True
+        after, shown, legal = judged.after, judged.shown, judged.legal
+        if state is not None:
+            self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=after, legal=legal)
+        if after is None:
+            return
+        self.set_seen_by(side, after)
+        self.on_roll = 1 - side
+        if self.winner() is not None:
+            self.over = True
+
+    def roll(self, action: Action) -> None:
+        """XG's rolled-then-resigned cell: nothing moves."""
+        if self.wants_events and action.dice:
+            dice = (max(action.dice), min(action.dice))
+            self.emit(action, EventKind.ROLL, self.state(action.side, dice), dice=dice)
+
+    def double(self, action: Action) -> None:
+        side, player = action.side, self.player(action.side)
+        if self.wants_events:
+            self.emit(action, EventKind.DOUBLE, self.state(side), cube=action.cube)
+        if self.on_roll is not None and side != self.on_roll:
+            self.problem(action, ProblemKind.TURN, f"{player} doubles out of turn: it is {self.player(self.on_roll)}'s turn")
+        if self.crawford and self.crawford_unknown:
+            self.crawford = False   # a double: this was not the Crawford game
+        if self.rules.cubeless:
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but these rules have no doubling cube")
+        elif self.crawford:
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles in the Crawford game, where the cube is not used")
+        needed = self.rules.match_length - self.start.score[side]
+        if self.rules.cube_cap_needed and self.rules.match_length and self.cube >= needed:
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but the cube at {self.cube} is already as much as "
+                                                   f"the {_points(needed)} {player} still needs")
+        if self.owner not in (-1, side):
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles but {self.player(self.owner)} owns the cube")
+        offered = action.cube if action.cube else self.cube * 2
+        if not self.cube_known:
+            if offered // 2 in self.start_cubes and offered % 2 == 0:
+                self.cube = offered // 2
+            self.cube_known = True
+        if offered != self.cube * 2:
+            self.problem(action, ProblemKind.CUBE,
+                         f"Doubles => {offered} but the cube is at {self.cube}: a double makes it {self.cube * 2}")
+        limit = self.rules.cube_limit
+        if limit and offered > limit:
+            self.problem(action, ProblemKind.CUBE, f"Doubles => {offered} goes past the cube limit of {limit}")
+        self.pending = (side, self.cube * 2, self.cube)
+        self.on_roll = side
+
+    def _answer(self, action: Action, kind: EventKind) -> tuple[int, int, int] | None:
+        """Common to take, drop and beaver: the double answered, or None."""
+        side = action.side
+        if self.pending is None:
+            self.problem(action, ProblemKind.CUBE, f"{self.player(side)} answers a double that was not offered")
+            if self.wants_events:
+                self.emit(action, kind, self.state(1 - side))
+            return None
+        doubler = self.pending[0]
+        if self.wants_events:
+            state = self.state(doubler, doubled=True, turn=1 - doubler)
+            self.emit(action, kind, state, cube=action.cube if kind == EventKind.BEAVER else None)
+        if side == doubler:
+            self.problem(action, ProblemKind.TURN, f"{self.player(side)} answers their own double")
+        return self.pending
+
+    def take(self, action: Action) -> None:
+        pending = self._answer(action, EventKind.TAKE)
+        if pending is not None:
+            doubler, offered, _ = pending
+            self.cube, self.owner, self.pending = offered, 1 - doubler, None
+
+    def drop(self, action: Action) -> None:
+        pending = self._answer(action, EventKind.DROP)
+        self.dropped = self.cube if pending is None else pending[2]
+        self.pending = None
+        self.over = True
+
+    def beaver(self, action: Action) -> None:
+        """The doubled player takes and redoubles at once, keeping the cube."""
+        pending = self._answer(action, EventKind.BEAVER)
+        if pending is None:
+            return
+        doubler, offered, _ = pending
+        if not self.rules.beavers:
+            self.problem(action, ProblemKind.CUBE,
+                         f"{self.player(action.side)} beavers but beavers are not allowed (use --beavers)")
+        value = action.cube or offered * 2
+        if value != offered * 2:
+            self.problem(action, ProblemKind.CUBE, f"Beavers => {value} but a beaver of a {offered} cube makes it {offered * 2}")
+        self.cube, self.owner, self.pending = value, 1 - doubler, None
+        self.beaver_by = 1 - doubler
+
+    def raccoon(self, action: Action) -> None:
+        """Right after a beaver the doubler may redouble again at once: no take
+        is needed, and the raccooner owns the cube and rolls."""
+        side, player = action.side, self.player(action.side)
+        if self.wants_events:
+            self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
+        if self.beaver_by is None or side == self.beaver_by:
+            self.problem(action, ProblemKind.CUBE, f"{player} raccoons, but only the doubler may, right after a beaver")
+            return
+        if not self.rules.beavers:
+            self.problem(action, ProblemKind.CUBE, f"{player} raccoons but beavers are not allowed (use --beavers)")
+        value = action.cube or self.cube * 2
+        if value != self.cube * 2:
+            self.problem(action, ProblemKind.CUBE, f"Raccoons => {value} but a raccoon of a {self.cube} cube makes it {self.cube * 2}")
+        self.cube, self.owner, self.on_roll, self.beaver_by = value, side, side, None
+
+    def draw(self, action: Action) -> None:
+        """An agreed draw ends the game with no winner, where the rules allow it."""
+        if self.result is not None:
+            self.problem(action, ProblemKind.POINTS, f"a second result for game {self.record.number}")
+            return
+        self.waiting_dance = None
+        if not self.rules.draws:
+            self.problem(action, ProblemKind.POINTS, "an agreed draw, but these rules have no draws (use --draws)")
+        if self.wants_events:
+            self.emit(action, EventKind.DRAW, self.state(action.side))
+        score = self.start.score
+        self.result = GameResult(self.record.number, self.record.line, "", -1, Outcome.DRAW, self.cube, 0,
+                                 self.crawford, (score[0], score[1]))
+        self.over = True
+
+    def win(self, action: Action) -> None:
+        side, player = action.side, self.player(action.side)
+        points = action.points or 0
+        if self.result is not None:
+            self.problem(action, ProblemKind.POINTS, f"a second result for game {self.record.number}")
+            return
+        # a roll with no play right before the end: a resignation after rolling
+        self.waiting_dance = None
+        rules = self.rules
+        score = self.start.score
+        needed = rules.match_length - score[side] if rules.match_length else 0
+        convention = self.match.points_convention
+
+        def fits(value: int) -> bool:
+            return convention.accepts(points, value, needed)
+
+        over = self.winner()
+        if not self.cube_known:
+            # the automatic doubles are learnt from the result: the smallest
+            # starting cube that makes the recorded points fit
+            for cube in self.start_cubes:
+                self.cube = cube
+                if any(fits(v) for v in self.possible_points(over)):
+                    break
+            else:
+                self.cube = 1
+            self.cube_known = True
+        centred = self.owner == -1
+        if self.dropped is not None:
+            how, expected, winner = Outcome.DROP, drop_points(self.dropped), side
+            if not fits(expected):
+                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} after a drop, "
+                                                         f"but a dropped {expected * 2}-cube is worth {expected}")
+        elif over is not None:
+            kind = self.kind_of(over)
+            how, expected, winner = OUTCOME_OF_KIND[kind], self.capped(game_points(kind, self.cube, rules, centred), over), over
+            if over != side:
+                self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {self.player(over)} bore off every checker")
+            elif not fits(expected):
+                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} but the final position is a "
+                                                         f"{how.value} at cube {self.cube}: {_points(expected)}")
+        else:
+            how, winner = Outcome.RESIGNATION, side
+            worth = sorted({self.capped(value, side) for value in resignation_values(self.cube, rules, centred)})
+            fitting = [value for value in worth if fits(value)]
+            if fitting:
+                expected = fitting[0]
+            else:
+                allowed = " or ".join(str(v) for v in worth)
+                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} by resignation, but at cube "
+                                                         f"{self.cube} a resignation is worth {allowed}")
+                expected = self.cube
+        if self.wants_events:
+            kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
+            self.emit(action, kind_, self.state(side), points=action.points)
+        if rules.match_length and action.and_match and score[winner] + points < rules.match_length:
+            self.problem(action, ProblemKind.MATCH, f"'and the match' but {player} has {score[winner] + points} of "
+                                                    f"{rules.match_length} points")
+        # the score goes on with what the game is worth, not with a wrong record,
+        # so that one bad 'Wins' line does not make every later score line wrong
+        after = list(score)
+        after[winner] += expected
+        self.result = GameResult(self.record.number, self.record.line, self.player(winner), winner, how, self.cube,
+                                 expected, self.crawford, (after[0], after[1]), action.points)
+        self.over = True
+
+    def possible_points(self, over: int | None) -> list[int]:
+        """What the game may be worth at the current cube: the final position's
+        value when it is over, else any resignation."""
+        centred = self.owner == -1
+        if over is not None:
+            return [self.capped(game_points(self.kind_of(over), self.cube, self.rules, centred), over)]
+        return [self.capped(value, None) for value in resignation_values(self.cube, self.rules, centred)]
+
+    def kind_of(self, over: int) -> int:
+        """SINGLE, GAMMON or BACKGAMMON of the finished game won by side ``over``."""
+        return game_kind(self.board, winner_is_player=(over == 0), home_gammons=self.rules.home_gammons)
+
+    def capped(self, value: int, winner: int | None) -> int:
+        """With the stake capped by what the winner still needs (a match rule of
+        some houses), no game is worth more than that."""
+        rules = self.rules
+        if not (rules.cube_cap_needed and rules.match_length and winner is not None):
+            return value
+        return min(value, max(rules.match_length - self.start.score[winner], 1))
+
+    def finish(self) -> GameResult | Unfinished:
+        """The game's result at its end; problems for a game without one."""
+        self.flush_dance()
+        if self.result is not None:
+            return self.result
+        g = self.record.number
+        score = self.start.score
+        over = self.winner()
+        if over is not None and not self.unchecked:
+            kind = self.kind_of(over)
+            points = self.capped(game_points(kind, self.cube, self.rules, self.owner == -1), over)
+            self.match.problem(self.record.line, g, self.moves, self.player(over), ProblemKind.POINTS,
+                               f"game {g} ends without a 'Wins' line")
+            after = [score[0], score[1]]
+            after[over] += points
+            return GameResult(g, self.record.line, self.player(over), over, OUTCOME_OF_KIND[kind], self.cube,
+                              points, self.crawford, (after[0], after[1]))
+        if self.dropped is not None:
+            self.match.problem(self.record.line, g, self.moves, "", ProblemKind.POINTS,
+                               f"game {g} ends with a drop but without a 'Wins' line")
+        else:
+            self.match.problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
+                               f"game {g} has no result: the record stops before the game ends")
+        return Unfinished(g, self.record.line, self.cube, self.crawford, score)
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"

@@ -1,0 +1,141 @@
+"""Judging a recorded play in a replay: the position it leaves, the text to
+show, the legal play it is, and what is wrong with it.
+
+Plays are read by the notation's reader (:func:`bgcli.core.notation.parse_play_text`,
+the one that follows the grammar), so the replay accepts exactly the
+spellings the grammar does. The common case, one ``a/b`` pair per die as
+.mat files write plays, is judged by the model step by step
+(:func:`bgcli.core.model.play_from_steps`) without listing the legal plays;
+anything else takes :func:`bgcli.core.notation.parse_play`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bgcli.core.model import Play, Position, legal_plays, play_from_steps, result_of_steps
+from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
+from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
+from bgcli.match.diagnosis import wrong_roll
+from bgcli.match.events import ProblemKind
+
+Pairs = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What a recorded play comes to."""
+
+    after: Position | None    # the position it leaves (the recorded one even when illegal); None: cannot be applied
+    shown: str                # the legal play's text, else the recorded text; '' for no play
+    legal: Play | None = None  # the legal play, when it is one and its text was wanted
+    problems: tuple[tuple[ProblemKind, str], ...] = ()
+    dance: str = ""           # no play recorded though one was legal (held back: it may be a resignation)
+
+    @property
+    def unchecked(self) -> bool:
+        """The play cannot be applied: the rest of the game cannot be checked."""
+        return self.after is None
+
+
+def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, want_text: bool) -> Judgement:
+    """Judge the play ``text`` of ``dice`` written by the player on ``side``
+    (0 the left column, 1 the right one; only Korean names depend on it) from
+    ``before``, seen from the mover's side. Without ``want_text`` (no events:
+    the audit) a legal play's text and Play are not made: the text is the
+    recorded one and the play None."""
+    if text:
+        moves = die_steps(before, dice, text, side)
+        if moves is not None:
+            if not want_text:
+                after = result_of_steps(before, dice, moves)
+                if after is not None:
+                    return Judgement(after, text)
+            else:
+                play = play_from_steps(before, dice, moves)
+                if play is not None:
+                    return Judgement(play.result, play_text(play), play)
+    else:
+        plays = legal_plays(before, dice)
+        if not plays:
+            return Judgement(before, "")
+        some = ", ".join(sorted(play_text(p) for p in plays)[:6])
+        return Judgement(before, "", dance=f"no play is recorded for {dice[0]}{dice[1]} but {len(plays)} legal "
+                                           f"play{'s' if len(plays) > 1 else ''} exist ({some})")
+    try:
+        play = parse_play(text, before, dice, side=side)
+        return Judgement(play.result, play_text(play) if want_text else text, play)
+    except IllegalPlayError as exc:
+        other = wrong_roll(before, dice, text, side)
+        if other is not None:
+            problem = (ProblemKind.DICE, f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal play "
+                                         f"of {other[0]}{other[1]}: the roll does not fit the play")
+        else:
+            problem = (ProblemKind.PLAY, str(exc))
+    except (InvalidPlayError, AmbiguousPlayError) as exc:
+        problem = (ProblemKind.PLAY, str(exc))
+    try:
+        after = apply_written(before, text, dice, side=side)
+    except BgcliError:
+        after = None
+    if after is None:
+        unchecked = (ProblemKind.UNCHECKED, "the recorded play cannot be applied: the rest of this game is not checked")
+        return Judgement(None, text, problems=(problem, unchecked))
+    return Judgement(after, text, problems=(problem,))
+
+
+def written_pairs(text: str, side: int) -> Pairs | None:
+    """The (start, end) pairs of a play written one pair per die with no
+    repeat and no dice prefix (``13/8 8/5*``, as .mat files write plays), read
+    by the notation's reader; None for any other spelling, or text that is not
+    a play. Remembered by text, as the same few thousand texts make most plays."""
+    key = (text, side)
+    if key in _PAIRS:
+        return _PAIRS[key]
+    try:
+        written = parse_play_text(text, side=side)
+    except InvalidPlayError:
+        pairs = None
+    else:
+        plain = written.dice is None and all(len(m.points) == 2 and m.count == 1 for m in written.moves)
+        pairs = tuple(written.hops()) if plain and written.moves else None
+    if len(_PAIRS) > 100_000:
+        _PAIRS.clear()
+    _PAIRS[key] = pairs
+    return pairs
+
+
+_PAIRS: dict[tuple[str, int], Pairs | None] = {}
+
+
+def die_steps(before: Position, dice: tuple[int, int], text: str, side: int = 1) -> Pairs | None:
+    """The written pairs of a play with each pair that covers several dice
+    (``24/21`` for 21, ``13/5`` for 44) split into one step per die through
+    points the opponent leaves empty, so that the split reaches the result the
+    pairs reach; a pair that cannot be split so stays whole."""
+    moves = written_pairs(text, side)
+    if moves is None:
+        return None
+    high, low = dice
+    if high != low:
+        if len(moves) != 1:
+            return moves
+        (start, end), = moves
+        if start - end != high + low or not 0 < end < start <= 25:
+            return moves
+        opponent = before.opponent
+        for middle in (start - high, start - low):
+            if not opponent[25 - middle]:
+                return ((start, middle), (middle, end))
+        return moves
+    if len(moves) >= 4:
+        return moves
+    steps: list[tuple[int, int]] = []
+    opponent = before.opponent
+    for start, end in moves:
+        if 0 <= end < start <= 25 and start - end > high and (end == 0 or (start - end) % high == 0):
+            points = list(range(start, end, -high))
+            if all(not opponent[25 - p] for p in points[1:]):
+                steps += zip(points, points[1:] + [end])
+                continue
+        steps.append((start, end))
+    return tuple(steps)

@@ -1,0 +1,156 @@
+"""bgcli rate: text and JSON, many files and standard input, a file that
+fails alone, the database (skip, resume, report) and the engine missing.
+The engine is the fake of tests/fake_engine.py."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fake_engine import FakeEngine
+import bgcli.scale.rating as scale_rating
+from bgcli.cli import cli
+from bgcli.errors import EngineError, EngineUnavailableError
+
+DATA = Path(__file__).parent / "data" / "rating"
+THREE = DATA / "sp05025_3pt.mat"
+ONE = DATA / "sp05000_1pt.mat"
+OPENED: list[FakeEngine] = []
+
+
+@pytest.fixture(autouse=True)
+def fake(monkeypatch):
+    def engines_for(spec):
+        engine = FakeEngine(spec.level)
+        OPENED.append(engine)
+        return engine, FakeEngine(0)
+
+    OPENED.clear()
+    monkeypatch.setattr(scale_rating, "engines_for", engines_for)
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, ["rate", *map(str, args)], input=input)
+
+
+def test_json_gives_one_object_per_file_with_the_issues_keys():
+    result = run("--json", THREE, ONE)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["file"] for d in lines] == [str(THREE), str(ONE)]
+    for data in lines:
+        assert set(data) == {"file", "players", "decisions"}
+        assert {"name", "decisions", "error", "error_rate", "pr", "luck", "doubtful", "bad", "very_bad"} <= set(data["players"][0])
+        assert {"game", "move", "line", "player", "kind", "played", "best", "error", "luck"} <= set(data["decisions"][0])
+        for player in data["players"]:
+            assert player["pr"] == pytest.approx(500 * player["error"] / player["decisions"], abs=1e-3)
+
+
+def test_text_lists_the_marked_decisions_and_a_table_of_players():
+    result = run(THREE)
+    assert result.exit_code == 0
+    assert "player" in result.output and "PR" in result.output
+    names = [line.split()[0] for line in result.stdout.splitlines()[-2:]]
+    assert names == ["gnubg", "root"]
+    assert "1 file rated (sage 2-ply)" in result.stderr
+
+
+def test_standard_input_and_a_missing_file_among_others():
+    result = run("--json", "-", "nosuch.mat", ONE, input=THREE.read_text())
+    assert result.exit_code == 2
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["file"] for d in lines] == ["-", "nosuch.mat", str(ONE)]
+    assert "error" in lines[1] and lines[0]["players"] and lines[2]["players"]
+    assert "cannot read nosuch.mat" in result.stderr
+
+
+def test_an_engine_that_fails_on_one_file_costs_only_that_file(monkeypatch, tmp_path):
+    class Failing(FakeEngine):
+        def cube_decision(self, state):
+            if state.match.match_length == 3:
+                raise EngineError("fake timed out after 60 s on a 3-point match")
+            return super().cube_decision(state)
+
+    monkeypatch.setattr(scale_rating, "engines_for", lambda spec: (Failing(), FakeEngine(0)))
+    result = run("--json", THREE, ONE)
+    assert result.exit_code == 2
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert "timed out" in first["error"] and not first["players"]
+    assert second["players"] and "error" not in second
+
+
+def test_the_engine_missing_is_one_line_and_exit_2(monkeypatch):
+    def missing(spec):
+        raise EngineUnavailableError("the sage engine needs bgsage: pip install 'bgcli[engine]'")
+
+    monkeypatch.setattr(scale_rating, "engines_for", missing)
+    result = run(THREE)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "Error: the sage engine needs bgsage: pip install 'bgcli[engine]'"
+
+
+def test_an_illegal_play_is_exit_1_and_shown(tmp_path):
+    path = tmp_path / "illegal.mat"
+    path.write_text(THREE.read_text().replace(" 9) 31: 8/5 5/4", " 9) 31: 8/5 5/1"))
+    result = run(path)
+    assert result.exit_code == 1
+    assert "illegal play 8/5 5/1: not a legal choice, not judged" in result.output
+
+
+def test_the_database_keeps_results_skips_them_and_reports_players(tmp_path):
+    db = tmp_path / "ratings.sqlite"
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    for path in (THREE, ONE):
+        shutil.copy(path, folder)
+    first = run("--json", "--db", db, folder)
+    assert first.exit_code == 0 and sum(sum(e.calls.values()) for e in OPENED) > 0
+    OPENED.clear()
+    again = run("--json", "--db", db, folder)
+    assert again.exit_code == 0
+    assert again.stdout == first.stdout                    # the stored results, as given the first time
+    assert not OPENED                                      # nothing rated again: no engine even opened
+    report = run("--db", db, "--report", "players", "--json")
+    rows = [json.loads(line) for line in report.stdout.splitlines()]
+    files = [json.loads(line) for line in first.stdout.splitlines()]
+    for row in rows:
+        mine = [p for f in files for p in f["players"] if p["name"] == row["name"]]
+        assert row["matches"] == len(mine) == 2
+        assert row["decisions"] == sum(p["decisions"] for p in mine)
+        assert row["pr"] == pytest.approx(500 * sum(p["error"] for p in mine) / row["decisions"], abs=1e-3)
+    text = run("--db", db, "--report", "players")
+    assert text.exit_code == 0 and "gnubg" in text.output and "matches" in text.output
+
+
+def test_a_changed_level_rates_again(tmp_path):
+    db = tmp_path / "ratings.sqlite"
+    run("--db", db, ONE)
+    OPENED.clear()
+    run("--db", db, ONE)
+    assert not OPENED
+    run("--db", db, "--level", "1", ONE)
+    assert OPENED and OPENED[0].level.ply == 1 and sum(OPENED[0].calls.values()) > 0
+
+
+def test_report_needs_a_database_and_no_files(tmp_path):
+    assert run("--report", "players").exit_code == 2
+    assert run("--db", tmp_path / "x.sqlite", "--report", "players", ONE).exit_code == 2
+    assert run("--db", tmp_path / "none.sqlite", "--report", "players").exit_code == 2
+
+
+def test_an_audit_database_is_refused(tmp_path):
+    db = tmp_path / "audit.sqlite"
+    CliRunner().invoke(cli, ["audit", "--db", str(db), str(ONE)])
+    result = run("--db", db, ONE)
+    assert result.exit_code == 2 and "not bgcli's ratings" in result.stderr
+
+
+def test_jobs_rate_in_worker_processes_in_order(tmp_path):
+    result = run("--json", "--jobs", "2", THREE, ONE, THREE)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["file"] for d in lines] == [str(THREE), str(ONE), str(THREE)]
+    assert lines[0] == lines[2]
