@@ -197,12 +197,12 @@ def test_hint_json_with_the_exact_engine():
 
 def test_hint_batch_keeps_going_after_a_bad_line():
     state = _bearoff([0, 0, 0, 1, 0, 1], [0, 0, 0, 1, 1])
-    text = f"{state.position.id()} 21\nnonsense 31\nstart 31\n\n"
+    text = f"{state.position.id()} 21\nnonsense 31\n# a comment\nstart 31\n\n"
     result = CliRunner().invoke(cli, ["hint", "--engine", "exact", "--batch", "-"], input=text)
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert result.exit_code == 1 and len(rows) == 4
     assert "plays" in rows[0] and rows[1]["error"].startswith("line 2: invalid position")
-    assert rows[2]["error"].startswith("line 3: the exact engine cannot judge") and rows[3]["error"] == "line 4: empty line"
+    assert rows[2]["error"].startswith("line 4: the exact engine cannot judge") and rows[3]["error"] == "line 5: empty line"
 
 
 def test_no_cube_decision_says_why():

@@ -13,7 +13,7 @@ from typing import Iterable
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
+    EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
     run_in_chunks, split_position_and_dice, style_option,
 )
 from bgcli.cli.positions import BadLine, batch_lines, open_binary, read_dice
@@ -130,7 +130,9 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
                 raise BgcliError(line.error)
             words = _WORD.findall(line)
             if not words:
-                raise BgcliError("empty line")
+                raise BgcliError(EMPTY_LINE)
+            if is_comment(line):
+                continue
             state, dice = _state_and_dice(words)
             out.write(json.dumps(hint(state, dice, engine).to_json(style), ensure_ascii=False) + "\n")
         except BgcliError as exc:
@@ -182,6 +184,7 @@ def hint(words, engine_name, level, timeout, batch, jobs, as_json, style):
     from bgcli.engines.hint import hint as judge
 
     engine_args = (engine_name, level, timeout)
+    refuse_jobs_without_batch(batch)
     if batch is not None:
         if batch == "":
             if len(words) != 1:
