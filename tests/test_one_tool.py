@@ -151,3 +151,51 @@ def test_a_missing_file_is_a_bgcli_error_and_an_os_error(tmp_path):
     assert isinstance(error.value, OSError) and error.value.errno == 2 and error.value.filename == str(missing)
     with pytest.raises(FileReadError, match="it is a directory, not a file"):
         list(bgcli.replay_file(tmp_path))
+
+
+# --- messages that say what is wrong ------------------------------------------------------
+
+@pytest.mark.parametrize("play,message", [
+    ("13/7(5)", "repeat (5) must be 1 to 4"),
+    ("99/7", "not '99' (column 1)"),
+])
+def test_play_errors_quote_the_text_not_the_parser_token(run, play, message):
+    result = run("check", "start", "66", play)
+    assert result.exit_code == 1 and message in result.output and "Token" not in result.output
+
+
+@pytest.mark.parametrize("position,message", [
+    ("XGID=-b----E-C---eE---c-e----B-a:0:0:1:52:0:0:0:0:10", "the XGID's board field"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10", "the XGID's dice field '77' at column 39 must be 00"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:x:1:52:0:0:0:0:10", "the XGID's cube owner field 'x' at column 35 must be a number"),
+    ("4HPwATDgc/ABM", "a Position ID has 14 characters"),
+    ("4HPwATDgc/ABMA:cAkAAAAAAAA", "the Match ID has 11"),
+])
+def test_id_errors_name_the_field_and_what_it_must_be(run, position, message):
+    result = run("show", position)
+    assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_a_huge_match_length_names_the_field_and_no_game_0(run, tmp_path):
+    path = tmp_path / "huge.mat"
+    text = (SAMPLES / "sp05001_3pt.mat").read_text(encoding="utf-8")
+    path.write_text(text.replace(" 3 point match", " 99999999999999999999 point match"), encoding="utf-8")
+    result = run("audit", path)
+    first = result.output.splitlines()[0]
+    assert "match length '99999999999999999999' has 20 digits" in first and "game 0" not in first
+
+
+def test_a_clean_audit_says_no_problems(run):
+    result = run("audit", SAMPLES / "sp05001_3pt.mat")
+    assert result.exit_code == 0 and result.output == "1 file checked, no problems\n"
+
+
+def test_a_db_rerun_says_which_results_come_from_the_database(run, tmp_path):
+    db = tmp_path / "results.sqlite"
+    files = [SAMPLES / "sp05001_3pt.mat", SAMPLES / "flawed_5pt.mat"]
+    first = run("audit", "--db", db, *files)
+    assert "database" not in first.output
+    again = run("audit", "--db", db, *files)
+    assert again.output.splitlines()[:-1] == first.output.splitlines()[:-1]
+    assert again.output.splitlines()[-1].endswith(f"2 of them unchanged since the last run: "
+                                                  f"their results come from the database {db}")
