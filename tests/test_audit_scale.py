@@ -95,14 +95,16 @@ def test_bad_files_never_stop_the_others(tmp_path, spread):
     run = bgcli("audit", "--json", *spread, folder, missing)
     lines = json_lines(run.stdout)
     assert [Path(line["file"]).name for line in lines] == [
-        "a_clean.mat", "b_binary.mat", "c_long_line.mat", "d_flawed.mat", "e_not_a_match.txt", "f_clean.mat", "missing.mat"]
+        "a_clean.mat", "b_binary.mat", "c_long_line.mat", "d_flawed.mat", "f_clean.mat", "missing.mat"]
+    # a .txt file that says nothing of a match is skipped, in one note
+    assert f"note: skipped 1 file in {folder} that is not a match: e_not_a_match.txt" in run.stderr
     errors = {Path(line["file"]).name: line.get("error", "") for line in lines}
     assert errors["a_clean.mat"] == errors["f_clean.mat"] == errors["d_flawed.mat"] == ""
     assert "not a match file" in errors["b_binary.mat"] and "longer than 1 MB" in errors["c_long_line.mat"]
     assert "cannot read" in errors["missing.mat"] and "No such file" in errors["missing.mat"]
     assert lines[3]["problems"] and not lines[0]["problems"]
     assert run.returncode == 2
-    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 4   # one line per unreadable file
+    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 4   # one line per unreadable file, the note
     if spread:
         local = bgcli("audit", "--json", folder, missing)
         assert (run.stdout, run.stderr, run.returncode) == (local.stdout, local.stderr, local.returncode)

@@ -199,3 +199,34 @@ def test_a_db_rerun_says_which_results_come_from_the_database(run, tmp_path):
     assert again.output.splitlines()[:-1] == first.output.splitlines()[:-1]
     assert again.output.splitlines()[-1].endswith(f"2 of them unchanged since the last run: "
                                                   f"their results come from the database {db}")
+
+
+# --- the README's promises ----------------------------------------------------------------
+
+def test_the_audit_help_example_on_samples_audits_the_matches_and_notes_the_rest():
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", "--jobs", "2", "samples/"],
+                          capture_output=True, text=True, cwd=ROOT)
+    files = [json.loads(line)["file"] for line in done.stdout.splitlines()]
+    assert files == ["samples/flawed_5pt.mat", "samples/galaxy_match3029786.txt", "samples/sp05001_3pt.mat",
+                     "samples/sp05007_money.mat", "samples/studio_mrpurple_lasse_3pt.txt"]
+    assert done.returncode == 1   # the planted problems, nothing unreadable
+    notes = [line for line in done.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and done.stderr.splitlines() == notes
+    for name in ("chouette.txt", "chouette_flawed.txt", "positions.txt", "perft.txt"):
+        assert name in notes[0]
+
+
+def test_a_txt_file_named_on_the_command_line_is_always_audited(run):
+    assert run("audit", SAMPLES / "positions.txt").exit_code == 2
+
+
+def test_the_notes_on_where_data_comes_from_point_inside_the_clone():
+    from conftest import DATA
+
+    for note in (SAMPLES / "PROVENANCE.md", DATA / "README.md"):
+        assert "../shared" not in note.read_text(encoding="utf-8"), note

@@ -100,10 +100,14 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
 
     bad_paths = []
 
+    notes: list[str] = []
+
     def note(message: str, error: bool) -> None:
-        say(f"{'Error' if error else 'note'}: {message}", err=True)
         if error:
+            say(f"Error: {message}", err=True)
             bad_paths.append(message)
+        else:   # what was skipped: said once the files are done, in the same place however they were spread
+            notes.append(message)
 
     files = find_files(paths, note)
     work = (db.job(path) if db is not None else Job(path) for path in files)
@@ -136,6 +140,8 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
     finally:
         if auditor is not None:
             auditor.close()
+    for message in notes:
+        say(f"note: {message}", err=True)
     if not counts["files"] and not bad_paths:
         raise Unreadable(f"no match files found in {' '.join(paths)}")
     if not as_json:
