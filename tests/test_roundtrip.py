@@ -120,3 +120,13 @@ def test_a_studio_file_keeps_its_tags_in_every_format(tmp_path, to):
     assert {"ClockType", "Match ID", "EventTime", "Variation", "Unrated"} <= source.keys()
     written = {k: v for k, v in next(iter_records(out)).tags.items() if k.lower() not in RULE_TAGS}
     assert written == source
+
+
+def test_a_comment_no_writer_places_is_said(tmp_path):
+    path = tmp_path / "commented.mat"
+    text = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
+    path.write_text("; a note about this match\n" + text, encoding="utf-8")
+    assert next(iter_records(path)).comments
+    result = CliRunner().invoke(cli, ["export", str(path), "--to", "sgf"])
+    assert result.exit_code == 1 and "a comment, which bgcli does not write yet" in result.output
+    assert CliRunner().invoke(cli, ["export", str(path), "--to", "sgf", "--force"]).exit_code == 0
