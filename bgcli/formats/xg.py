@@ -692,7 +692,7 @@ def read_position(path: str):
     decision): the board, dice, cube, score and rules of its last move or
     cube record, as a :class:`~bgcli.core.state.GameState` seen from the
     player on roll."""
-    from bgcli.core.model import Position
+    from bgcli.core.position import Position
     from bgcli.core.state import GameState, MatchState
 
     header = game = last = None
