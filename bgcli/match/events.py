@@ -10,7 +10,8 @@ from enum import Enum
 
 from bgcli.core.ids import match_id
 from bgcli.core.model import Play, Position
-from bgcli.core.scoring import Outcome, Rules
+from bgcli.core.rules import Rules
+from bgcli.core.value import Outcome
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError
 from bgcli.match.records import Action
