@@ -152,3 +152,68 @@ def test_check_takes_the_dice_from_the_position_when_it_carries_them():
     assert pasted.output == with_dice.output
     no_dice = runner.invoke(cli, ["check", "start", "13/11", "13/8"])
     assert no_dice.exit_code == 1 and "no dice" in no_dice.output
+
+
+# --- resignations written by the loser: Studio's "Concedes", XG's "Resigns", "????" ------
+
+def replayed(tmp_path, text: str):
+    path = tmp_path / "r.mat"
+    path.write_text(text, encoding="utf-8")
+    return list(replay_file(str(path)))
+
+
+@pytest.mark.parametrize("word", ["Concedes", "Resigns", "concede", "RESIGNS"])
+def test_a_resignation_after_a_roll_with_the_result_on_the_same_row(tmp_path, word):
+    # Backgammon Studio: "62: Concedes" in the loser's column, the winner's Wins beside it
+    text = HEADER + OPENING + f"  2) 62: {word}" + " " * 20 + "Wins 1 point\n"
+    (replay,) = replayed(tmp_path, text)
+    assert replay.problems == []
+    assert [(r.winner, r.points) for r in replay.results] == [("Bob", 1)]
+
+
+def test_a_resignation_alone_in_the_column_keeps_the_other_columns_play(tmp_path):
+    # Alice plays, Bob concedes on the same row: the play is replayed, Alice wins
+    text = HEADER + OPENING + "  2) 62: 13/7 13/11                Concedes\n      Wins 1 point\n"
+    (replay,) = replayed(tmp_path, text)
+    assert replay.problems == []
+    moves = [(e.line, e.player, e.play) for e in replay.events if e.kind == "move"]
+    assert moves[-1][:2] == (6, "Alice") and sorted(moves[-1][2].split()) == ["13/11", "13/7"]
+    assert [(r.winner, r.points) for r in replay.results] == [("Alice", 1)]
+
+
+def test_a_resignation_before_rolling_in_the_left_column(tmp_path):
+    text = HEADER + OPENING + "  2)  Concedes" + " " * 20 + "Wins 1 point\n"
+    (replay,) = replayed(tmp_path, text)
+    assert replay.problems == []
+    assert [(r.winner, r.points) for r in replay.results] == [("Bob", 1)]
+
+
+def test_the_score_after_a_conceded_game_goes_on(tmp_path):
+    # today's cascade: the unreadable row left game 1 unfinished and game 2's score line wrong
+    text = (HEADER + OPENING + "  2) 62: Concedes                 Wins 2 points\n\n"
+            " Game 2\n Alice : 0                      Bob : 2\n" + OPENING + "      Wins 1 point\n")
+    (replay,) = replayed(tmp_path, text)
+    assert replay.problems == []
+    assert replay.score == (1, 2)
+
+
+@pytest.mark.parametrize("cell", ["00: ????", "????"])
+def test_question_marks_before_the_result_are_a_resignation_without_a_site_tag(tmp_path, cell):
+    # eXtreme Gammon: "00: ????" (resigned before rolling); a bare "????" likewise
+    text = HEADER + OPENING + f"  2) 43: 13/9 13/10               {cell}\n      Wins 1 point\n"
+    (replay,) = replayed(tmp_path, text)
+    assert replay.problems == []
+    assert [(r.winner, r.points) for r in replay.results] == [("Alice", 1)]
+
+
+def test_the_resigning_cells_are_read_with_their_roll():
+    from bgcli.formats.mat import read_row
+    from bgcli.match.records import ActionKind
+
+    cells = read_row("  7) 62: Concedes                 Wins 2 points", 9)
+    assert [(c.kind, c.side, c.dice, c.points) for c in cells] == [(ActionKind.RESIGN, 0, (6, 2), None),
+                                                                   (ActionKind.WIN, 1, None, 2)]
+    cells = read_row("  7) 31: 8/5 6/5                  00: ????", 9)
+    assert [(c.kind, c.side, c.dice) for c in cells] == [(ActionKind.MOVE, 0, (3, 1)), (ActionKind.RESIGN, 1, None)]
+    (cell,) = read_row("  7)                              Resigns", 9)
+    assert (cell.kind, cell.side) == (ActionKind.RESIGN, 1)

@@ -28,6 +28,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple
 from lark import Transformer
 
 from bgcli import grammar
+from bgcli.formats import gnubgtext
 from bgcli.errors import MatchFileError
 from bgcli.output import quote
 from bgcli.match.records import (
@@ -107,7 +108,12 @@ def bounded_lines(handle: IO[bytes], path: str = "-") -> Iterator[bytes]:
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
-    """The registry's reader: the parts of a binary stream, read line by line."""
+    """The registry's reader: the parts of a binary stream, read line by line.
+    GNU Backgammon's ``export match text`` (known by its first line) is handed
+    to its own reader, :mod:`bgcli.formats.gnubgtext`."""
+    peek = getattr(handle, "peek", None)
+    if peek is not None and gnubgtext.HEAD.match(peek(256)[:256].lstrip(b"\xef\xbb\xbf \t\r\n")):
+        return gnubgtext.iter_parts(bounded_lines(handle, path), path)
     return iter_parts(bounded_lines(handle, path), path)
 
 
@@ -420,6 +426,12 @@ class _LineTransformer(Transformer):
     def unknown(self, children):
         start, end = self._span(children)
         return Cell(UNKNOWN, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
+
+    def resign(self, children):
+        start, end = self._span(children)
+        first = children[0]
+        dice = (int(first[0]), int(first[1])) if first.type == "ROLLED_RESIGNS" else None
+        return Cell(ActionKind.RESIGN, start, end, dice, "", None, None, False)
 
     def illegal(self, children):
         start, end = self._span(children)

@@ -26,6 +26,8 @@ class ActionKind(str, Enum):
     MOVE = "move"          # a roll and a play
     DANCE = "dance"        # a roll with no play written (empty, "Cannot Move")
     ROLL = "roll"          # XG's "63: ????": rolled, then resigned
+    RESIGN = "resigns"     # Studio's "Concedes", XG's "Resigns", "00: ????", a bare "????": the loser's
+                           # side of a resignation (with the dice when rolled first); the result is the Wins line
     ILLEGAL = "illegal"    # Snowie's "Illegal play (position)": a note, nothing to replay
     DOUBLE = "double"
     BEAVER = "beaver"
@@ -83,6 +85,7 @@ class MatchRecord:
     comments: tuple[tuple[int, str], ...] = ()             # (line, text) of every other comment
     errors: tuple[MatchFileError, ...] = ()                # bad lines met while reading it
     path: str = "-"
+    whole: bool = True     # False: the file holds part of a match by design (gnubg's text export: one game a file)
 
     @property
     def players(self) -> tuple[str, str]:
@@ -90,7 +93,7 @@ class MatchRecord:
         return (names[0], names[1]) if names else ("player 0", "player 1")
 
     def header(self) -> MatchHeader:
-        return MatchHeader(self.length, self.line, self.tags, self.path)
+        return MatchHeader(self.length, self.line, self.tags, self.path, self.whole)
 
     def site_is(self, name: str) -> bool:
         """Whether the ``Site`` tag names ``name`` (case and spaces ignored)."""
@@ -107,6 +110,7 @@ class MatchHeader:
     line: int
     tags: dict[str, str]
     path: str = "-"
+    whole: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,5 +141,5 @@ def records_of(parts: Iterable[MatchPart]) -> Iterator[MatchRecord]:
             games.append(part)
         elif header is not None:
             yield MatchRecord(header.length, tuple(games), header.line, header.tags, part.comments, part.errors,
-                              header.path)
+                              header.path, header.whole)
             header = None

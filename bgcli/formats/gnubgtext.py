@@ -1,0 +1,127 @@
+"""GNU Backgammon's ``export match text``: the board and the analysis of
+every move, read as the match it records.
+
+gnubg writes one file per game. Each begins with ``The score (after N
+games) is: A 1, B 0 (match to 5 points)`` (a money session has no match
+length); then come the match information, and for every decision a
+``Move number K:  NAME to play 64`` block (or ``NAME on roll, cube
+decision?``, ``NAME doubles to 2``) with a board, the action taken on a line
+of its own (``* NAME moves 8/5* 6/5``, ``* NAME cannot move``, ``* NAME
+doubles``, ``* NAME accepts``, ``* NAME rejects``, ``* NAME resigns ...``)
+and gnubg's analysis, which is skipped; the game ends with ``NAME wins N
+points``. The players' columns are the order of the score line.
+
+The .mat reader hands such a file here (``bgcli.formats.mat.read_stream``).
+The file is one game of a match by design: the record says so
+(``MatchHeader.whole`` False), so that its end is not a match cut short.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+from bgcli.errors import MatchFileError
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
+
+HEAD = re.compile(rb"The score \(after [0-9]+ games?\) is: ")
+_SCORE = re.compile(r"The score \(after ([0-9]{1,9}) games?\) is: (.+?) ([0-9]{1,9}), (.+?) ([0-9]{1,9})"
+                    r"(?: \(match to ([0-9]{1,9}) points?\))?(?:, [\w -]+)?\s*$")
+_MOVE_NUMBER = re.compile(r"Move number [0-9]{1,9}: +(.+?) to play ([1-6])([1-6])\s*$")
+_WINS = re.compile(r"(.+) wins ([0-9]{1,9}) points?( and the match)?\s*$")
+_INFO = re.compile(r"(Date|Place|Event|Round|Annotator|Comment): *(.*?)\s*$")
+_TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat tags
+
+
+def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
+    return iter_parts(text.splitlines(), path)
+
+
+def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]:
+    """A MatchHeader, the one GameRecord, a MatchEnd."""
+    players: tuple[str, str] | None = None
+    game_number, scores, game_line, length = 1, (0, 0), 1, 0
+    tags: dict[str, str] = {}
+    actions: list[Action] = []
+    dice: tuple[int, int] | None = None
+    errors: list[MatchFileError] = []
+    in_info = False
+    resigned = False       # an "accepts" or "rejects" next answers the resignation, not a double
+    move = 0
+    for number, raw in enumerate(lines, 1):
+        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        line = line.rstrip("\r\n")
+        if number == 1:
+            line = line.lstrip("\ufeff")
+        if players is None:
+            found = _SCORE.match(line)
+            if not found:
+                if line.strip():
+                    raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line "
+                                         "first", path, number, 1)
+                continue
+            game_number = int(found.group(1)) + 1
+            players = (found.group(2), found.group(4))
+            scores = (int(found.group(3)), int(found.group(5)))
+            length = int(found.group(6)) if found.group(6) else 0
+            game_line = number
+            continue
+        if line.startswith("Match Information:"):
+            in_info = True
+            continue
+        if in_info:
+            found = _INFO.match(line)
+            if found:
+                tags.setdefault(_TAGS.get(found.group(1), found.group(1)), found.group(2))
+                continue
+            if not line.strip():
+                continue
+            in_info = False
+        found = _MOVE_NUMBER.match(line)
+        if found:
+            dice = (int(found.group(2)), int(found.group(3)))
+            move += 1
+            continue
+        if line.startswith("* ") and line[2:3] != " ":   # "*    2. Cubeful ..." marks the analysis's choice
+            action = _action(line[2:], number, players, dice, resigned, move)
+            if action is None:
+                errors.append(MatchFileError(f"cannot read the action {line.strip()!r}", path, number, 1))
+                continue
+            if action.kind == ActionKind.RESIGN:
+                resigned = True
+            elif resigned and action.kind in (ActionKind.TAKE, ActionKind.DROP):
+                continue   # the answer to the resignation: the result line says what came of it
+            actions.append(action)
+            continue
+        found = _WINS.match(line)
+        if found and found.group(1) in players:
+            side = players.index(found.group(1))
+            actions.append(Action(number, 1, None, side, ActionKind.WIN, points=int(found.group(2)),
+                                  and_match=bool(found.group(3)), raw=line.strip()))
+    if players is None:
+        raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line", path, 1, 1)
+    yield MatchHeader(length, game_line, tags, path, whole=False)
+    yield GameRecord(game_number, players, scores, tuple(actions), game_line)
+    yield MatchEnd(tuple(errors))
+
+
+_VERBS = {"moves": ActionKind.MOVE, "cannot move": ActionKind.DANCE, "doubles": ActionKind.DOUBLE,
+          "accepts": ActionKind.TAKE, "rejects": ActionKind.DROP, "resigns": ActionKind.RESIGN}
+
+
+def _action(text: str, line: int, players: tuple[str, str], dice: tuple[int, int] | None, resigned: bool,
+            move: int) -> Action | None:
+    """One ``* NAME verb ...`` line; None when it is not one."""
+    # the longer name first: one name may begin with the other
+    for side in sorted((0, 1), key=lambda s: -len(players[s])):
+        name = players[side]
+        if not text.startswith(name + " "):
+            continue
+        rest = text[len(name) + 1:].strip()
+        for verb, kind in _VERBS.items():
+            if rest == verb or rest.startswith(verb + " "):
+                play = rest[len(verb):].strip() if kind == ActionKind.MOVE else ""
+                rolled = dice if kind in (ActionKind.MOVE, ActionKind.DANCE) else None
+                if kind in (ActionKind.MOVE, ActionKind.DANCE) and rolled is None:
+                    return None
+                return Action(line, 1, move, side, kind, rolled, play, raw=text)
+    return None

@@ -1,0 +1,74 @@
+"""GNU Backgammon's ``export match text`` read as the match it records:
+gnubg's export of two Backgammon Galaxy matches gives the plays, the cube
+and the results of Galaxy's own .mat files of them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bgcli.errors import MatchFileError
+from bgcli.formats import gnubgtext
+from bgcli.formats.files import replay_file, sniff
+from bgcli.match.records import ActionKind
+
+CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+EXPORTS = CORPUS / "gnubg-text-export"
+# gnubg writes one file per game: match1004950.txt is game 1, _002 game 2, ...
+GAMES = {"match1004950": ["match1004950.txt", "match1004950_002.txt", "match1004950_003.txt", "match1004950_004.txt"],
+         "match956620": ["match956620.txt"]}
+
+
+def actions(replay, game: int | None = None) -> list[tuple]:
+    """Who did what: every play, double, take and drop (the result is compared apart)."""
+    return [(e.player, e.kind.value, e.dice, e.play) for e in replay.events
+            if e.kind.value in ("move", "double", "take", "drop") and game in (None, e.game)]
+
+
+@pytest.mark.parametrize("match", sorted(GAMES))
+def test_the_text_export_replays_as_the_galaxy_file_it_was_made_from(match):
+    (galaxy,) = list(replay_file(str(CORPUS / "galaxy" / f"{match}.txt")))
+    for number, name in enumerate(GAMES[match], 1):
+        (game,) = list(replay_file(str(EXPORTS / name)))
+        assert game.problems == []
+        (result,) = game.results
+        assert result.game == number
+        expected = galaxy.results[number - 1]
+        assert (result.winner, result.result) == (expected.winner, expected.result)
+        # gnubg writes what the game is worth; Galaxy's habit of the points needed is read as that too
+        assert dict(zip(game.players, result.score)) == dict(zip(galaxy.players, expected.score))
+        assert actions(game) == actions(galaxy, number)
+
+
+def test_the_score_line_names_the_players_the_game_and_the_match():
+    text = ("The score (after 2 games) is: Ann Lee 1, Bob 3 (match to 7 points)\n\nMatch Information:\n\n"
+            "Date: 16/09/2023\nPlace: Somewhere\n\nMove number 1:  Bob to play 31\n\n* Bob moves 8/5 6/5\n\n"
+            "Move number 2:  Ann Lee to play 62\n\n* Ann Lee resigns a gammon\n\n* Bob accepts\n\n"
+            "Bob wins 2 points\n")
+    header, game, end = list(gnubgtext.read_text(text, "t.txt"))
+    assert (header.length, header.tags, header.whole) == (7, {"EventDate": "16/09/2023", "Site": "Somewhere"}, False)
+    assert (game.number, game.players, game.scores) == (3, ("Ann Lee", "Bob"), (1, 3))
+    assert [(a.line, a.side, a.kind, a.dice, a.play_text) for a in game.actions] == [
+        (10, 1, ActionKind.MOVE, (3, 1), "8/5 6/5"), (14, 0, ActionKind.RESIGN, None, ""),
+        (18, 1, ActionKind.WIN, None, "")]
+    assert end.errors == ()
+
+
+def test_a_money_session_and_an_unreadable_action():
+    text = "The score (after 0 games) is: A 0, B 0\n\n* A moves 8/5 6/5\n\n* B sings\n"
+    header, game, end = list(gnubgtext.read_text(text))
+    assert header.length == 0
+    assert [e.line for e in end.errors] == [3, 5]   # a play before any roll, and a verb gnubg never writes
+
+
+def test_a_file_that_is_not_a_text_export_is_refused():
+    with pytest.raises(MatchFileError, match="not GNU Backgammon's text export"):
+        list(gnubgtext.read_text("hello\n"))
+
+
+def test_a_text_export_is_known_by_its_first_line_whatever_its_name(tmp_path):
+    path = tmp_path / "game.mat"
+    path.write_bytes((EXPORTS / "match956620.txt").read_bytes())
+    (replay,) = list(replay_file(str(path)))
+    assert replay.problems == [] and replay.winner == "lasse"
+    assert sniff(path) == "mat"   # read by the .mat reader, which hands it on
