@@ -9,7 +9,7 @@ import sys
 import click
 
 from bgcli import __version__
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
 EXIT_PROBLEMS = 1
@@ -95,6 +95,47 @@ def split_position_and_dice(words: list[str]):
     if len(words) >= 2 and _DICE.match(words[-1]):
         return " ".join(words[:-1]), words[-1]
     return " ".join(words), None
+
+
+_NUMBER = re.compile(r"-?[0-9]{1,3}")
+
+
+def is_board_of_numbers(words) -> bool:
+    """26 words that are all numbers: one board of 26 numbers."""
+    return len(words) == 26 and all(_NUMBER.fullmatch(w) for w in words)
+
+
+def positions_of(words) -> list[str]:
+    """The positions of command-line words, one per word, except that 26
+    numbers in a row are one board: the one way every command that takes
+    POSITION words reads them."""
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        if is_board_of_numbers(words[i:i + 26]):
+            found.append(" ".join(words[i:i + 26]))
+            i += 26
+        else:
+            found.append(words[i])
+            i += 1
+    return found
+
+
+def is_comment(line: str) -> bool:
+    """A batch line that starts with ``#`` (after blanks): skipped, no output."""
+    return line.lstrip(" \t").startswith("#")
+
+
+EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
+
+
+def refuse_jobs_without_batch(batch) -> None:
+    """--jobs is for --batch only: given without it, a usage error rather than ignored."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    if batch is None and ctx.get_parameter_source("jobs") not in (ParameterSource.DEFAULT, None):
+        raise click.UsageError("--jobs goes with --batch (one position is worked on in one process)")
 
 
 def read_position(text: str):
@@ -183,7 +224,7 @@ def replays_of(path: str, rules):
     try:
         return list(replay_file(path, rules))
     except OSError as exc:
-        raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise Unreadable(f"cannot read {path}: {os_reason(exc)}") from None
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
 
@@ -196,6 +237,16 @@ class Unreadable(Failure):
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
+EXIT_TERMINATED = 143   # 128 + SIGTERM
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the main process is, so that what it was writing
+    is cleaned up as on Ctrl-C (a half-written file's temporary is removed)."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
 MAX_JOBS = 64
 _NEGATIVE_NUMBER = re.compile(r"-[0-9]")
 
@@ -229,15 +280,6 @@ class WordsCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
-def ignore_interrupts() -> None:
-    """The initializer of worker processes (``ProcessPoolExecutor(...,
-    initializer=ignore_interrupts)``): Ctrl-C is the main process's to handle,
-    so workers print no tracebacks; main() makes it one line and exit 130."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_in_chunks(lines, jobs: int, chunk: int, work, serial) -> int:
     """Lines of a batch on up to ``jobs`` processes: the input is cut into
     chunks of ``chunk`` lines, a few chunks ahead at most (standard input may
@@ -259,7 +301,10 @@ def run_in_chunks(lines, jobs: int, chunk: int, work, serial) -> int:
     blocks = chain(ahead, blocks)
     status = 0
     first = 1
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
+    from bgcli.scale.workers import worker_options
+
+    # workers leave Ctrl-C to this process (one line, 130) and end when it does
+    pool = ProcessPoolExecutor(max_workers=workers, **worker_options())
     try:
         pending: deque = deque()
         while True:
@@ -328,6 +373,9 @@ def main() -> None:
     from bgcli.output import StandardOutputError, guard_standard_output
 
     guard_standard_output()
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminate)   # worker processes set it back (bgcli.scale.workers)
     try:
         try:
             with cli.make_context("bgcli", sys.argv[1:]) as ctx:
@@ -343,6 +391,9 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         status = exc.exit_code
+    except Terminated:
+        say("Error: terminated", err=True)
+        status = EXIT_TERMINATED
     except (KeyboardInterrupt, click.Abort):
         click.echo(("\n" if sys.stderr.isatty() else "") + "Error: interrupted", err=True)
         status = EXIT_INTERRUPTED

@@ -10,7 +10,7 @@ from bgcli.cli.common import (
     output_option, replays_of, rule_options, rules_from, say, say_block, write_output,
 )
 from bgcli.formats import registry
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 
 # --- reading many files -----------------------------------------------------
 
@@ -26,7 +26,7 @@ def each_match(paths, rules, visitor_for) -> int:
             for _ in visit_file(path, lambda number: visitor_for(path), rules):
                 pass
         except OSError as exc:
-            say(f"Error: cannot read {path}: {exc.strerror or exc}", err=True)
+            say(f"Error: cannot read {path}: {os_reason(exc)}", err=True)
             status = EXIT_UNREADABLE
         except BgcliError as exc:
             say(f"Error: {exc}", err=True)
@@ -178,7 +178,7 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
 
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--to", "to", type=click.Choice(registry.WRITTEN), required=True, help="The format to write.")
 @output_option
 @click.option("--notation", type=click.Choice(STYLES), default=None,
@@ -211,7 +211,7 @@ def export(file, to, output, notation, force, **rule_args):
         # the records keep the plays as written, so a file comes back in its own order
         text, left_out = export_records(iter_records(file), to, notation, rules_from(**rule_args))
     except OSError as exc:
-        raise Unreadable(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
     if left_out:
@@ -229,7 +229,7 @@ def export(file, to, output, notation, force, **rule_args):
 # --- view -------------------------------------------------------------------
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, metavar="FILE",
               help="The HTML file to write (- for standard output); written whole or not at all.")
 @home_option

@@ -26,7 +26,6 @@ import glob
 import hashlib
 import json
 import os
-import signal
 import sqlite3
 import stat
 from collections import deque
@@ -35,11 +34,12 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from bgcli import __version__
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
 from bgcli.core.rules import Rules
+from bgcli.scale.workers import worker_options
 
 SUFFIXES = registry.SUFFIXES   # what a folder is searched for: every format's suffixes
 STDIN = "-"
@@ -95,7 +95,7 @@ def _walk(folder: str, note: Note) -> Iterator[str]:
         with os.scandir(folder) as scan:
             entries = sorted(scan, key=lambda entry: entry.name)
     except OSError as exc:
-        note(f"cannot read folder {folder}: {exc.strerror or exc}", True)
+        note(f"cannot read folder {folder}: {os_reason(exc)}", True)
         return
     folders = []
     for entry in entries:
@@ -232,7 +232,7 @@ def audit_file(path: str, rules: Rules | None = None, known: str | None = None, 
             pass
         return FileResult(path, tuple(found.problems), found.games, None, digest)
     except OSError as exc:
-        return FileResult(path, error=f"cannot read {path}: {exc.strerror or exc}")
+        return FileResult(path, error=f"cannot read {path}: {os_reason(exc)}")
     except BgcliError as exc:
         return FileResult(path, error=str(exc).replace(where, path) if where != path else str(exc), digest=digest)
     except (RecursionError, MemoryError) as exc:
@@ -283,11 +283,6 @@ def _chain(head: list, rest: Iterator) -> Iterator:
     yield from rest
 
 
-def _ignore_interrupts() -> None:
-    """Worker processes leave Ctrl-C to the main process, which says it in one line."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class _Pool:
     """A process pool fed a bounded window of small tasks, read in order."""
 
@@ -303,8 +298,9 @@ class _Pool:
 
         # fork where there is one: a worker starts at once, with everything imported
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        # workers leave Ctrl-C to this process and end when it does (bgcli.scale.workers)
         return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                                   initializer=_ignore_interrupts)
+                                   **worker_options())
 
     def run(self, jobs: Iterator[Job]) -> Iterator[FileResult | Unchanged]:
         from concurrent.futures.process import BrokenProcessPool
