@@ -8,7 +8,7 @@ import pytest
 
 from conftest import invoke
 from bgcli.formats.files import read_any, replay_file
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.core.rules import PROFILES, Rules
 from bgcli.core.value import BACKGAMMON, GAMMON, SINGLE, game_kind
 

@@ -145,7 +145,7 @@ def read_position(text: str):
 
 
 def dice_for(game, dice_text: str | None):
-    from bgcli.core.model import parse_dice
+    from bgcli.core.position import parse_dice
 
     if dice_text:
         return parse_dice(dice_text)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from enum import Enum, IntEnum
 
-from bgcli.core.model import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bgcli.core.ids import match_id
-from bgcli.core.model import Play, Position
+from bgcli.core.generator import Play
+from bgcli.core.position import Position
 from bgcli.core.rules import Rules
 from bgcli.core.value import Outcome
 from bgcli.core.state import GameState

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from bgcli.core.model import CHECKERS, OFF, Position
+from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.core.state import CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Unfinished
