@@ -229,7 +229,7 @@ def nested(values):
 
 def final_evaluation(state: "GameState", result: Position) -> Evaluation:
     """A play that bears off the last checker: the game is won, its value known exactly."""
-    from bgcli.core.scoring import game_kind
+    from bgcli.core.value import game_kind
 
     kind = game_kind(result)
     probs = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
