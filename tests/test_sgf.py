@@ -264,3 +264,9 @@ def test_a_property_over_the_bound_is_one_error_at_its_line(monkeypatch):
     with pytest.raises(MatchFileError, match="longer than"):
         read_sgf(escaped, "b.sgf")
     assert read_sgf(text.replace("x" * 1001, "x" * 1000), "b.sgf")[0].games
+
+
+def test_every_property_the_reader_reads_is_kept_by_the_stream():
+    source = Path(sgf.__file__).read_text(encoding="utf-8")
+    read = set(re.findall(r'props\.get\("([A-Z]{2})"', source)) | set(re.findall(r'"([A-Z]{2})" in props', source))
+    assert read and read <= sgf._KEPT, read - sgf._KEPT

@@ -74,7 +74,9 @@ def _escape(value: str) -> str:
 PROPERTY_LIMIT = 1 << 20   # characters in one property value (a comment): no real record comes near
 DEPTH_LIMIT = 1000          # variations within variations (gnubg writes none)
 # what the reader keeps of a node; any other property is read, checked and dropped at once
-_KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "PC", "EV", "RO", "AN", "XR", "W", "B", *_SETUP))
+# (a property the builder reads must be named here, or it is dropped)
+_KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "XR", "XT", "W", "B", *_SETUP,
+                   *(ident for _, ident in _TAG_PROPERTIES)))
 _IDENT = re.compile(r"[A-Za-z]+")
 _SPACE = re.compile(r"\s*")
 _VALUE_END = re.compile(r"[\]\\]")

@@ -1,0 +1,66 @@
+"""Hostile inputs: time and peak memory of bgcli on the inputs that were
+unbounded (issue: untrusted files, round two), each beside the same input
+cut to a size any real record has, in one run.
+
+Usage: python benchmarks/bench_hostile.py
+
+Measures, for ``bgcli`` start to exit (``/usr/bin/time``-like: the child's
+wall time and its peak resident memory from ``resource.getrusage``):
+
+1. ``audit`` of an SGF file with 500,000 unknown properties (2.5 MB), beside
+   one with 1,000;
+2. ``audit`` of an SGF file with one 50 MB comment (refused at its line),
+   beside one with a 1 kB comment;
+3. ``audit`` of a .mat file whose tag line has 250 kB of blanks after the
+   name, beside 250 blanks;
+4. ``export --to json`` of 1,250 copies of a 4-game match (5,000 games),
+   beside one copy.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
+
+
+def measure(args: list[str]) -> tuple[float, float, int]:
+    """(seconds, peak MB, exit status) of one bgcli run in a fresh child."""
+    script = ("import resource, subprocess, sys, time\n"
+              "t = time.perf_counter()\n"
+              "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+              "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, p.returncode)\n")
+    out = subprocess.run([sys.executable, "-c", script, sys.executable, "-m", "bgcli", *args],
+                         capture_output=True, text=True, cwd=ROOT, check=True).stdout.split()
+    return float(out[0]), int(out[1]) / 1024, int(out[2])
+
+
+def main() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="bench-hostile-"))
+    head = "(;FF[4]GM[6]MI[length:1]PW[a]PB[b]"
+    cases = [
+        ("sgf unknown properties", "audit", head + "ZZ[x]" * 500_000 + ";W[31hefe])", head + "ZZ[x]" * 1000 + ";W[31hefe])"),
+        ("sgf 50 MB comment", "audit", head + "C[" + "x" * 50_000_000 + "];W[31hefe])", head + "C[" + "x" * 1000 + "];W[31hefe])"),
+        ("mat tag line of blanks", "audit", "; [a" + " " * 250_000 + "\n" + SAMPLE, "; [a" + " " * 250 + "\n" + SAMPLE),
+        ("json export, 5,000 games", "export", SAMPLE * 1250, SAMPLE),
+    ]
+    print(f"{'case':<28} {'hostile':>22} {'ordinary':>22}")
+    for name, command, hostile, ordinary in cases:
+        cells = []
+        for index, text in enumerate((hostile, ordinary)):
+            suffix = ".sgf" if name.startswith("sgf") else ".mat"
+            path = folder / f"{index}{suffix}"
+            path.write_text(text, encoding="utf-8")
+            args = [command, str(path)] + (["--to", "json", "-o", str(folder / "out.json")] if command == "export" else [])
+            seconds, megabytes, status = measure(args)
+            cells.append(f"{seconds:6.2f} s {megabytes:6.0f} MB ({status})")
+            os.unlink(path)
+        print(f"{name:<28} {cells[0]:>22} {cells[1]:>22}")
+
+
+if __name__ == "__main__":
+    main()
