@@ -42,7 +42,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.rules import Rules
+from bgcli.core.rules import RULE_TAGS, Rules
 
 GRAMMAR = "matchfile"
 
@@ -706,7 +706,7 @@ class _Reader:
 # wrong.
 
 # Tags that set rules: written from the rules the match was replayed with.
-_RULE_TAGS = {"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts"}
+_RULE_TAGS = RULE_TAGS   # Rules.tags() writes these
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
 # Tags gnubg reads into the match and does not write back; any other tag
@@ -806,9 +806,9 @@ class MatWriter(GameWriter):
                 parts = body.split() if body else []
             return f"{high}{low}:" + "".join(" " + p for p in parts) + (" " if len(parts) < 4 else "")
         if event.kind == EventKind.DOUBLE:
-            return f" Doubles => {event.cube or event.before.match.cube * 2}"
+            return f" Doubles => {event.cube if event.cube is not None else event.before.match.cube * 2}"
         if event.kind == EventKind.BEAVER:
-            return f" Beavers => {event.cube or event.before.match.cube * 4}"
+            return f" Beavers => {event.cube if event.cube is not None else event.before.match.cube * 4}"
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
     def _rows(self, game: GameToWrite) -> list[str]:

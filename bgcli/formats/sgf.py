@@ -182,11 +182,11 @@ class _Builder:
                     if isinstance(action, MatchFileError):
                         errors.append(action)
                         continue
-                    if action.kind == DOUBLE:
+                    if action.kind in (DOUBLE, BEAVER):
                         cube = action.cube
                     actions.append(action)
         for value in root.props.get("RE", []):
-            found = _RESULT.match(value.strip())
+            found = _RESULT.fullmatch(value.strip())
             if value.strip() in ("0", "Draw"):   # SGF's draw (gnubg writes none: bgcli does, for agreed draws)
                 line = actions[-1].line if actions else root.line
                 actions.append(Action(line, 1, None, 0, ActionKind.DRAW, raw=value))
@@ -207,7 +207,7 @@ class _Builder:
         if word == "double":
             return Action(*where, DOUBLE, cube=cube * 2, raw=value)
         if word == "beaver":
-            return Action(*where, BEAVER, cube=cube * 4, raw=value)
+            return Action(*where, BEAVER, cube=cube * 2, raw=value)   # ``cube`` is already the double's
         if word == "take":
             return Action(*where, TAKE, raw=value)
         if word == "drop":
