@@ -139,8 +139,13 @@ def refuse_jobs_without_batch(batch) -> None:
 
 
 def read_position(text: str):
+    """A position written out, or an eXtreme Gammon position file (.xgp)."""
     from bgcli.core.ids import parse_position
 
+    if text.lower().endswith(".xgp") and os.path.isfile(text):
+        from bgcli.formats.xg import read_position as read_xgp
+
+        return read_xgp(text)
     return parse_position(text)
 
 
