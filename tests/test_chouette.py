@@ -327,13 +327,13 @@ def test_the_stake_multiplies_and_changes_from_the_next_game():
     s = session(text)
     assert s.games[0].settlement["Bob"] == -1
     assert s.games[1].settlement["Bob"] == Decimal("-5.0") and s.totals["Ann"] == Decimal("18")
-    data = s.as_dict()
+    data = s.to_dict()
     assert data["games"][1]["settlement"]["Ann"] == 15 and data["totals"]["Bob"] == -6
 
 
 def test_a_fractional_stake_in_json():
     s = session("Game 1\nBox: Ann  Captain: Bob  Team: Cho, Dee\n Ann wins\n", head="Chouette: Ann, Bob, Cho, Dee\nStake: 0.5\n")
-    assert s.as_dict()["totals"] == {"Ann": 1.5, "Bob": -0.5, "Cho": -0.5, "Dee": -0.5}
+    assert s.to_dict()["totals"] == {"Ann": 1.5, "Bob": -0.5, "Cho": -0.5, "Dee": -0.5}
 
 
 # --- games with moves: the match replay audits them ---------------------------------------
@@ -454,7 +454,7 @@ def test_cli_json_matches_the_library():
     result = run("--json", str(SAMPLES / "chouette_flawed.txt"))
     assert result.exit_code == 1
     data = json.loads(result.output)
-    assert data == json.loads(json.dumps(settle_file(SAMPLES / "chouette_flawed.txt").as_dict()))
+    assert data == json.loads(json.dumps(settle_file(SAMPLES / "chouette_flawed.txt").to_dict()))
     assert {p["kind"] for p in data["problems"]} == {"answer", "team", "dropped", "rotation", "result"}
 
 

@@ -38,7 +38,7 @@ def chouette_command(file, as_json):
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
     if as_json:
-        emit(settlement.as_dict())
+        emit(settlement.to_dict())
     else:
         for line in table(settlement):
             say(line.rstrip())

@@ -1,7 +1,7 @@
 """Chouettes: a session of three or more players, read, refereed and settled.
 
 One player, the box, plays alone against a team; the captain moves the
-team's checkers (seeds 000 and 001). The rules as bgcli applies them:
+team's checkers (as the rule texts describe it). The rules as bgcli applies them:
 
 - The box's double is taken or dropped by each team member on their own. A
   member who drops pays the box the stake before the double and leaves the
@@ -81,6 +81,7 @@ from lark import Transformer
 from bgcli import grammar
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
+from bgcli.formats.reading import text_of
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import GameResult, GameStart, MatchVisitor, ProblemKind, Unfinished, replay_match
 from bgcli.match.replay import Problem as ReplayProblem
@@ -120,7 +121,7 @@ class Problem:
     kind: str          # a Kind, or a kind of the match audit (bgcli.match.ProblemKind)
     message: str
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         return {"line": self.line, "game": self.game, "kind": str(self.kind), "message": self.message}
 
 
@@ -365,11 +366,7 @@ def read_file(path: str | Path) -> Chouette:
             raw = Path(path).read_bytes()
         except OSError as exc:
             raise FileReadError(str(path), exc) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return read_chouette(text, str(path))
+    return read_chouette(text_of(raw), str(path))
 
 
 class _Reader:
@@ -489,7 +486,7 @@ class GameSettlement:
     def settlement(self) -> dict[str, Decimal]:
         return dict(self.amounts)
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         lineup = self.lineup
         return {"game": self.number, "box": lineup.box, "captain": lineup.captain, "team": list(lineup.team),
                 "result": self.result, "winner": self.winner,
@@ -520,10 +517,10 @@ class Settlement:
         running = self.running()
         return running[-1] if running else {name: Decimal(0) for name in self.players}
 
-    def as_dict(self) -> dict:
-        return {"players": list(self.players), "games": [g.as_dict() for g in self.games],
+    def to_dict(self) -> dict:
+        return {"players": list(self.players), "games": [g.to_dict() for g in self.games],
                 "totals": {name: _number(amount) for name, amount in self.totals.items()},
-                "problems": [p.as_dict() for p in self.problems]}
+                "problems": [p.to_dict() for p in self.problems]}
 
 
 def settle_file(path: str | Path, rules: Rules | None = None) -> Settlement:
