@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli import grammar
-from bgcli.judging.chouette import GRAMMAR, Lineup, parse_line, read_chouette, settle, settle_file
+from bgcli.judging.chouette import GRAMMAR, Lineup, Side, parse_line, read_chouette, settle, settle_file
 from bgcli.cli import cli
 from bgcli.errors import MatchFileError
 
@@ -81,6 +81,14 @@ def test_the_example_settles_as_the_rules_say():
     assert amounts(game) == {"Ann": 1 + 8 + 8, "Bob": -8, "Cho": -8, "Dee": -1}
     assert (game.result, game.winner, game.cube) == ("gammon", "box", 4)
     assert s.problems == ()
+
+
+def test_the_sides_are_an_enum_that_serialises_as_before():
+    s = session(EXAMPLE.removeprefix(HEAD))
+    assert s.games[0].winner is Side.BOX and not s.games[0].team_won
+    assert (Side.BOX.column, Side.TEAM.column) == (0, 1)
+    assert json.loads(json.dumps(s.to_dict()))["games"][0]["winner"] == "box"
+    assert sum(s.games[0].settlement.values()) == 0
 
 
 def test_json_of_the_example(tmp_path):

@@ -72,14 +72,16 @@ def table(settlement) -> list[str]:
 
 
 def _result(game) -> str:
+    from bgcli.judging.chouette import Side
+
     offered = game.cube * 2
     if game.result == "unfinished":
         return "unfinished"
     if game.result == "drop":
-        if game.winner == "box":
+        if game.winner == Side.BOX:
             return f"all drop {game.lineup.box}'s {offered}"
         return f"{game.lineup.box} drops the team's {offered}"
-    who = game.lineup.box if game.winner == "box" else "team"
+    who = game.lineup.box if game.winner == Side.BOX else "team"
     return f"{who} wins {game.result}, cube {game.cube}"
 
 
