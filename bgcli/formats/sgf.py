@@ -30,6 +30,7 @@ from bgcli import grammar
 from bgcli.errors import MatchFileError
 from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
+from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, other_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
@@ -334,7 +335,7 @@ class SgfWriter(GameWriter):
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw
         elif result is not None:
-            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == 'resignation' else ''}]"
+            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
         for event in game.events:
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
