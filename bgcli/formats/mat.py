@@ -620,9 +620,12 @@ class _Reader:
         found = _MATCH_HEADER.match(text)
         try:
             length = int(found.group(1)) if found else _grammar_line("match_header", text, number, self.path, "match header")
-        except MatchFileError as exc:
-            errors.append(exc)
+        except MatchFileError:
             word = text.split()[0]   # the header's first word is its number
+            if word.isascii() and word.isdigit() and len(word) > 9:
+                exc = MatchFileError(f"the match length {quote(word, 20)} has {len(word)} digits: "
+                                     f"a match length is at most 9 digits (0: a money session)", self.path, number, 1)
+            errors.append(exc)
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
         for line, bad in self.preamble:
             errors.append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
