@@ -59,6 +59,8 @@ _RULE_SWITCHES = ("cubeless", "cube_cap_needed", "draws", "white_first", "standa
 class JsonWriter(GameWriter):
     """A replay visitor that builds one JSON document per match."""
 
+    writes_comments = True
+
     def __init__(self, notation: str = "gnubg"):
         super().__init__()
         check_style(notation)
@@ -78,6 +80,7 @@ class JsonWriter(GameWriter):
                       "white_first": rules.white_first, "standalone_games": rules.standalone_games,
                       "home_gammons": rules.home_gammons},
             "tags": dict(match.tags), "games": [],
+            "comments": [{"line": line, "text": text} for line, text in self.comments],
         }
 
     def write_game(self, game: GameToWrite, index: int) -> None:
@@ -242,7 +245,10 @@ class _JsonReader:
         length = self.number(doc, "match_length", "the document", 0, _LIMIT)
         games = [self.game(game, index, names)
                  for index, game in enumerate(self.field(doc, "games", list, "the document"), 1)]
-        return MatchRecord(length, tuple(games), 0, tags=tags, path=self.path)
+        comments = []
+        for item in self.field(doc, "comments", list, "the document", []):
+            comments.append((self.number(item, "line", "a comment", 0, _LIMIT, 0), self.field(item, "text", str, "a comment")))
+        return MatchRecord(length, tuple(games), 0, tags=tags, comments=tuple(comments), path=self.path)
 
     def game(self, game: object, index: int, players: tuple[str, str]) -> GameRecord:
         what = f"game {index}"

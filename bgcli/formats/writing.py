@@ -47,6 +47,7 @@ class GameToWrite:
 
 
 class GameWriter(MatchVisitor):
+    writes_comments = False   # a writer that places ``comments``
     """A visitor that collects each game and calls :meth:`write_game`.
 
     ``left_out`` lists, one line each, what the file held that the written
@@ -59,6 +60,7 @@ class GameWriter(MatchVisitor):
         self.game: GameToWrite | None = None
         self.index = 0
         self.left_out: list[str] = []
+        self.comments: tuple[tuple[int, str], ...] = ()   # the record's comments (line, text), set before the replay
 
     def problem(self, problem: Problem) -> None:
         if problem.kind == ProblemKind.SYNTAX:
