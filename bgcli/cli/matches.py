@@ -246,7 +246,9 @@ def view(file, output, home, engine, level, **rule_args):
 
     The page has the move list, a board that follows the selected move
     (arrow keys step, n/p jump between problems), the score and the audit's
-    problems marked where they happen. It needs no network. With --engine
+    problems marked where they happen. It needs no network. Exit status 1
+    when the audit found an error (the page is written all the same), as
+    bgcli audit; 2 when the file cannot be read. With --engine
     each row also shows its decisions' errors (marked doubtful, bad or very
     bad as bgcli rate marks them) and the equity after the action.
 
@@ -270,7 +272,12 @@ def view(file, output, home, engine, level, **rule_args):
     page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
-    say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+    if output != "-":   # on standard output the page is the output: no line about a file
+        say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}",
+            err=True)
+    # as audit does: exit 1 when the audit found an error (the page is written all the same)
+    if any(p.severity.value == "error" for m in matches for p in m.problems):
+        sys.exit(EXIT_PROBLEMS)
 
 
 def _ratings_of(file: str, rules, engine: str, level: int):

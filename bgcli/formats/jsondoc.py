@@ -58,6 +58,8 @@ JSON_FORMAT = "bgcli-match"
 class JsonWriter(GameWriter):
     """A replay visitor that builds one JSON document per match."""
 
+    writes_comments = True
+
     def __init__(self, notation: str = "gnubg"):
         super().__init__()
         check_style(notation)
@@ -72,6 +74,7 @@ class JsonWriter(GameWriter):
             "players": list(match.players), "match_length": match.length,
             "rules": rules.to_dict(),
             "tags": dict(match.tags), "games": [],
+            "comments": [{"line": line, "text": text} for line, text in self.comments],
         }
 
     def write_game(self, game: GameToWrite, index: int) -> None:
@@ -241,7 +244,10 @@ class _JsonReader:
         length = self.number(doc, "match_length", "the document", 0, _LIMIT)
         games = [self.game(game, index, names)
                  for index, game in enumerate(self.field(doc, "games", list, "the document"), 1)]
-        return MatchRecord(length, tuple(games), 0, tags=tags, path=self.path)
+        comments = []
+        for item in self.field(doc, "comments", list, "the document", []):
+            comments.append((self.number(item, "line", "a comment", 0, _LIMIT, 0), self.field(item, "text", str, "a comment")))
+        return MatchRecord(length, tuple(games), 0, tags=tags, comments=tuple(comments), path=self.path)
 
     def game(self, game: object, index: int, players: tuple[str, str]) -> GameRecord:
         what = f"game {index}"

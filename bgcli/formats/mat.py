@@ -708,9 +708,14 @@ def _points_word(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
 
+_LOOKS_LIKE_TAG = re.compile(r"\s*\[")
+
+
 class MatWriter(GameWriter):
     """A replay visitor that writes gnubg's .mat layout; ``date``
     ("YYYY.MM.DD") replaces the EventDate tag; without either, today."""
+
+    writes_comments = True
 
     def __init__(self, notation: str = "mat", date: str | None = None):
         super().__init__()
@@ -739,6 +744,7 @@ class MatWriter(GameWriter):
         if others:
             lines.append("")
             lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]
+        lines += self._comment_lines()
         lines += ["", f" {match.length} point match", ""]
         self.names = tuple(self._name(name) for name in match.players)
 
@@ -751,6 +757,18 @@ class MatWriter(GameWriter):
         if clean != name.strip():
             self.left_out.append(f"the player name {quote(name, 40)}: .mat cannot hold a line break or a colon in a name")
         return clean
+
+    def _comment_lines(self) -> list[str]:
+        """The record's comments, a ``;`` line each of their lines (one that
+        would read back as a tag is left out, and said)."""
+        out = [""] if self.comments else []
+        for line, text in self.comments:
+            for part in text.splitlines() or [""]:
+                if _LOOKS_LIKE_TAG.match(part):
+                    self.left_out.append(f"line {line}: a comment line {quote(part, 40)} that .mat would read as a tag")
+                    continue
+                out.append(part.rstrip() if part.startswith(";") else f"; {part}".rstrip())   # the .mat reader keeps the ";"
+        return out
 
     def _tag_value(self, key: str, value: str) -> str:
         clean = _UNWRITABLE_TAG.sub(" ", value)

@@ -115,7 +115,7 @@ class _Builder:
             if (current is None or info["game"] == 0 and current["games"]
                     or (info["length"], info["players"]) != (current["length"], current["players"])):
                 current = dict(length=info["length"], players=info["players"], line=root.line,
-                               tags=info["tags"], games=[], errors=list(info["errors"]))
+                               tags=info["tags"], games=[], errors=list(info["errors"]), comments=info["comments"])
                 matches.append(current)
             else:
                 current["errors"] += info["errors"]
@@ -124,7 +124,7 @@ class _Builder:
                 current["games"].append(game)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
-        return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"],
+        return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
                             errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path)
                 for m in matches]
 
@@ -163,7 +163,11 @@ class _Builder:
             key, _, text = value.partition("=")
             if key.strip():
                 tags[key.strip()] = text.strip()
-        return dict(length=length, players=players, game=fields.get("game", 0),
+        comments = []
+        for value in props.get("XC", []):   # bgcli's comments, "line=text"
+            line, _, text = value.partition("=")
+            comments.append((int(line) if _SMALL_NUMBER.fullmatch(line.strip()) else root.line, text))
+        return dict(length=length, players=players, game=fields.get("game", 0), comments=comments,
                     scores=(fields.get("ws", 0), fields.get("bs", 0)), tags=tags, errors=errors)
 
     def _game(self, nodes: list[_Node], info: dict, errors: list, number: int) -> GameRecord | None:
@@ -295,6 +299,8 @@ class SgfWriter(GameWriter):
     """A replay visitor that writes the match as gnubg saves it: one game
     tree per game."""
 
+    writes_comments = True
+
     def __init__(self, application: str | None = None):
         super().__init__()
         from bgcli import __version__
@@ -318,6 +324,8 @@ class SgfWriter(GameWriter):
             # which gnubg passes over
             placed = {tag.lower() for tag, _ in _TAG_PROPERTIES} | {"eventdate"}
             root += "".join(f"XT[{_escape(key)}={_escape(value)}]" for key, value in other_tags(info.tags, placed))
+            # the record's comments, in bgcli's own XC[line=text]
+            root += "".join(f"XC[{line}={_escape(text)}]" for line, text in self.comments)
         rules = []
         if info.length and info.rules.crawford:
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")

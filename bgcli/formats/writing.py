@@ -50,6 +50,7 @@ _RESULT_EVENTS = frozenset({EventKind.WIN, EventKind.RESIGN, EventKind.DRAW})
 
 
 class GameWriter(MatchVisitor):
+    writes_comments = False   # a writer that places ``comments``
     """A visitor that collects each game and calls :meth:`write_game`.
 
     ``left_out`` lists, one line each, what the file held that the written
@@ -62,6 +63,7 @@ class GameWriter(MatchVisitor):
         self.game: GameToWrite | None = None
         self.index = 0
         self.left_out: list[str] = []
+        self.comments: tuple[tuple[int, str], ...] = ()   # the record's comments (line, text), set before the replay
 
     def problem(self, problem: Problem) -> None:
         if problem.kind == ProblemKind.SYNTAX:

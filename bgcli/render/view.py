@@ -189,6 +189,8 @@ def _counts(state: GameState, names: Sequence[str]) -> tuple[str, str]:
         summary = bearoff_summary(state.position)
     except (ValueError, OverflowError):   # a flawed record's board: no counts
         return "", ""
+    if summary:   # the table names the players, not "on roll" and "opponent"
+        summary["names"] = [names[on_roll], names[1 - on_roll]]
     return pips, _json_for_script(summary) if summary else ""
 
 
@@ -456,15 +458,14 @@ body { margin: 0; padding: 12px 16px; font: 14px/1.4 "DejaVu Sans", Verdana, Ari
        color: var(--ink); background: #fbf8f1; }
 h1 { font-size: 20px; margin: 0 0 4px; }
 h2 { font-size: 16px; margin: 12px 0 4px; }
-/* wide screens: the page itself never scrolls; the summary and the move list scroll inside */
-body { height: 100vh; display: flex; flex-direction: column; }
-.layout { flex: 1 1 auto; min-height: 0; display: grid; gap: 16px;
-          grid-template-columns: minmax(360px, 660px) minmax(320px, 1fr); }
-.viewer { overflow: auto; }
-.side { display: flex; flex-direction: column; min-height: 0; }
-.summary { flex: 0 1 auto; max-height: 45%; overflow: auto; border-bottom: 1px solid var(--line); }
-.movelist { flex: 1 1 auto; min-height: 0; overflow: auto; }
-#board svg { width: 100%; height: auto; display: block; }
+/* wide screens: the board stays in view while the page scrolls; the summary is never a scroll box
+   (at 1366x768 it must show whole), only the move list scrolls inside, and never shorter than the screen's half */
+.layout { display: grid; gap: 16px; grid-template-columns: minmax(360px, 620px) minmax(320px, 1fr); align-items: start; }
+.viewer { position: sticky; top: 0; max-height: 100vh; overflow: auto; }
+.side { min-width: 0; }
+.summary { border-bottom: 1px solid var(--line); }
+.movelist { max-height: max(50vh, calc(100vh - 24px)); overflow: auto; }
+#board svg { width: 100%; height: auto; max-height: 70vh; display: block; }
 .ids { font-size: 13px; margin: 6px 0 0; }
 .ids code { font: 13px "DejaVu Sans Mono", Menlo, Consolas, monospace; background: #efe9dc; padding: 1px 4px;
             user-select: all; }
@@ -508,9 +509,9 @@ tr.end td.play { font-style: italic; color: var(--muted); }
 tr.result td { font-style: italic; padding: 3px 6px 10px; }
 tr.step.selected { background: var(--sel); outline: 2px solid #d4a800; outline-offset: -2px; }
 @media (max-width: 900px) {
-  body { height: auto; display: block; }
   .layout { display: block; }
-  .summary, .movelist { max-height: none; overflow: visible; }
+  .viewer { position: static; max-height: none; }
+  .movelist { max-height: none; overflow: visible; }
 }
 """
 
@@ -560,19 +561,25 @@ _SCRIPT = """
     table.innerHTML = "";
     table.hidden = !odds;
     if (!odds) return;
-    var sides = [["on roll", odds.on_roll], ["opponent", odds.opponent]].filter(function (s) { return s[1]; });
-    var longest = Math.max.apply(null, sides.map(function (s) { return s[1].dist.length; }));
-    var head = "<tr><th>rolls</th>";
-    for (var n = 1; n <= longest; n++) head += "<th>" + n + "</th>";
-    var body = sides.map(function (s) {
-      var cells = "<tr><th>" + s[0] + " (mean " + s[1].mean.toFixed(3) + ")</th>";
-      for (var n = 0; n < longest; n++) {
-        var p = s[1].dist[n] || 0;
-        cells += "<td>" + (100 * p).toFixed(1) + "%</td>";
-      }
-      return cells + "</tr>";
+    var names = odds.names || ["on roll", "opponent"];
+    var sides = [[names[0] + " (on roll)", odds.on_roll], [names[1], odds.opponent]].filter(function (s) { return s[1]; });
+    // only the numbers of rolls that either side may need: a column of 0.0% says nothing
+    var first = Infinity, last = 0;
+    sides.forEach(function (s) {
+      s[1].dist.forEach(function (p, n) { if (p >= 0.0005) { first = Math.min(first, n); last = Math.max(last, n); } });
     });
-    table.innerHTML = "<caption>bearing off in exactly n rolls</caption>" + head + "</tr>" + body.join("");
+    var head = "<tr><th>rolls to bear off</th>";
+    for (var n = first; n <= last; n++) head += "<th>" + (n + 1) + "</th>";
+    head += "<th>mean</th>";
+    var body = sides.map(function (s) {
+      var cells = "<tr><th>" + s[0] + "</th>";
+      for (var n = first; n <= last; n++) cells += "<td>" + (100 * (s[1].dist[n] || 0)).toFixed(1) + "%</td>";
+      return cells + "<td>" + s[1].mean.toFixed(2) + "</td></tr>";
+    });
+    var race = odds.race ? "<tr><th>wins the race</th><td colspan='" + (last - first + 2) + "'>" + names[0] + " " +
+      (100 * odds.race[0]).toFixed(1) + "%, " + names[1] + " " + (100 * odds.race[1]).toFixed(1) + "%</td></tr>" : "";
+    table.innerHTML = "<caption>the chance of bearing off every checker in exactly n rolls</caption>" + head + "</tr>" +
+      body.join("") + race;
   }
 
   function problemFrom(i, direction) {
