@@ -22,7 +22,7 @@ from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats.files import read_any
 from bgcli.core.ids import match_id
 from bgcli.formats.sgf import DANCE, DOUBLE, MOVE, TAKE, WINS
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 from bgcli.formats.sgf import read_sgf, sgf_text
 from bgcli.match.replay import replay_match
 

@@ -130,7 +130,7 @@ def cli():
 
 def rule_options(function):
     """The rule options shared by replay, audit, score, export and view."""
-    from bgcli.core.scoring import PROFILES
+    from bgcli.core.rules import PROFILES
 
     options = [
         click.option("--rules", "profile", type=click.Choice(tuple(PROFILES), case_sensitive=False), default="standard",
@@ -161,7 +161,7 @@ def rules_from(profile="standard", jacoby=False, no_crawford=False, beavers=Fals
                backgammon_counts=3, cube_limit=0, cube_cap=None, draws=None, cubeless=None):
     from dataclasses import replace
 
-    from bgcli.core.scoring import Rules
+    from bgcli.core.rules import Rules
 
     rules = replace(Rules().with_profile(profile), crawford=not no_crawford, jacoby=jacoby, beavers=beavers,
                     auto_doubles=auto_doubles, backgammon_counts=backgammon_counts, cube_limit=cube_limit)

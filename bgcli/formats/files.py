@@ -17,7 +17,7 @@ from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats import registry
 from bgcli.match.records import MatchPart, MatchRecord, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 
 
 FORMATS = registry.NAMES        # every format read

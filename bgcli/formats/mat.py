@@ -42,7 +42,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 
 GRAMMAR = "matchfile"
 

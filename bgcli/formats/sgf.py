@@ -33,7 +33,7 @@ from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, Match
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, steps_to_write
 from bgcli.core.position import BAR, OFF
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
 TAKE, DROP, WINS = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN

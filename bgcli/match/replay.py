@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
-from bgcli.core.scoring import Rules, crawford_game, tag_problems
+from bgcli.core.rules import Rules, crawford_game, tag_problems
 from bgcli.match.conventions import GALAXY, points_convention
 from bgcli.match.events import (
     Event,
