@@ -43,7 +43,7 @@ def test_the_folder_walk_and_the_export_choices_follow_the_registry(tmp_path):
     assert archive.SUFFIXES == registry.SUFFIXES
     assert ".json" in archive.SUFFIXES
     for suffix in registry.SUFFIXES:
-        (tmp_path / f"a{suffix}").write_text("x")
+        (tmp_path / f"a{suffix}").write_text(" 1 point match\n")   # a .txt that is no match is skipped
     (tmp_path / "notes.pdf").write_text("x")
     found = {Path(p).suffix for p in archive.find_files([str(tmp_path)])}
     assert found == set(registry.SUFFIXES)
@@ -59,6 +59,10 @@ THROUGH_THE_REGISTRY = ["bgcli/formats/files.py", "bgcli/scale/archive.py", "bgc
                         "bgcli/cli/common.py", "bgcli/cli/audit.py", "bgcli/render/view.py"]
 
 
+# a position file is a position, not a match: the one format module the command line names
+POSITION_READERS = {"bgcli/cli/common.py": {"bgcli.formats.xg"}}
+
+
 @pytest.mark.parametrize("name", THROUGH_THE_REGISTRY)
 def test_no_command_module_imports_a_format_module(name):
     tree = ast.parse((ROOT / name).read_text(encoding="utf-8"))
@@ -69,7 +73,7 @@ def test_no_command_module_imports_a_format_module(name):
             imported |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
         elif isinstance(node, ast.Import):
             imported |= {a.name for a in node.names}
-    assert not imported & modules
+    assert not imported & modules - POSITION_READERS.get(name, set())
 
 
 def test_the_readme_table_is_the_registry():

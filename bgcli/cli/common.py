@@ -9,7 +9,7 @@ import sys
 import click
 
 from bgcli import __version__
-from bgcli.core.batch import EMPTY_LINE, dice_for, is_comment, read_position, split_position_and_dice  # noqa: F401
+from bgcli.core.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
@@ -109,6 +109,17 @@ def refuse_jobs_without_batch(batch) -> None:
     ctx = click.get_current_context()
     if batch is None and ctx.get_parameter_source("jobs") not in (ParameterSource.DEFAULT, None):
         raise click.UsageError("--jobs goes with --batch (one position is worked on in one process)")
+
+
+def read_position(text: str):
+    """A position written out, or an eXtreme Gammon position file (.xgp)."""
+    from bgcli.core.ids import parse_position
+
+    if text.lower().endswith(".xgp") and os.path.isfile(text):
+        from bgcli.formats.xg import read_position as read_xgp
+
+        return read_xgp(text)
+    return parse_position(text)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -85,7 +85,7 @@ def moves(words, batch, jobs, as_json, style):
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli moves start 31)")
     try:
-        game, dice = position_and_dice(list(words))
+        game, dice = position_and_dice(list(words), read_position)
         data = moves_json(game, dice, style)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
@@ -101,13 +101,13 @@ def moves(words, batch, jobs, as_json, style):
 
 def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
     """One JSON object per input line (bgcli.core.batch.run_moves) on standard output."""
-    return run_moves(lines, style, first, out or sys.stdout)
+    return run_moves(lines, style, first, out or sys.stdout, read_position)
 
 
 def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, chunk: int = 2000) -> int:
     """run_batch on up to ``jobs`` processes, the output in the input's order
     (see common.run_in_chunks)."""
-    return run_in_chunks(lines, jobs, chunk, functools.partial(moves_chunk, style=style),
+    return run_in_chunks(lines, jobs, chunk, functools.partial(moves_chunk, style=style, read=read_position),
                          lambda block: run_batch(block, style))
 
 

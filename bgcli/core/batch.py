@@ -16,7 +16,7 @@ import io
 import json
 import re
 from operator import attrgetter
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from bgcli.core.generator import Play, legal_plays, play_changes, query_ids, sorted_keys
 from bgcli.core.position import Dice, Position, parse_dice, parse_position_id
@@ -106,14 +106,15 @@ def dice_for(game, dice_text: str | None) -> Dice:
     raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
 
 
-def position_and_dice(words: Sequence[str]):
-    """(game, dice) of command-line words or a batch line's words. When they
+def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_position):
+    """(game, dice) of command-line words or a batch line's words, the
+    position read by ``read`` (the command line's also reads files). When they
     give no dice, or do not read as a position, but the words before
     dice-like last words do (``start 3``, ``start 7 1``), those words are
     the dice, and an error says what is wrong with them."""
     text, dice_text = split_position_and_dice(words)
     try:
-        game = read_position(text)
+        game = read(text)
         if dice_text is not None or game.match.dice[0]:
             return game, dice_for(game, dice_text)
         problem = None
@@ -123,7 +124,7 @@ def position_and_dice(words: Sequence[str]):
         if dice_text is None and len(words) > n and all(_DICE_LIKE.fullmatch(w) or MEANT_AS_DICE.fullmatch(w)
                                                         for w in words[-n:]):
             try:
-                before = read_position(" ".join(words[:-n]))
+                before = read(" ".join(words[:-n]))
             except InvalidPositionError:
                 continue
             return before, read_dice(" ".join(words[-n:]))
@@ -252,7 +253,8 @@ _FAST_LINE = re.compile(
 _ROLLS: dict[Any, Dice] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
 
 
-def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
+def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None,
+              read: Callable[[str], Any] = read_position) -> int:
     """One JSON object per input line, written to ``out``; a bad line gets
     {"error": ...}. The status is 0, EXIT_PROBLEMS when a line failed,
     EXIT_UNREADABLE when reading stopped at a BadLine."""
@@ -287,7 +289,7 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
         if words[0].startswith("#"):
             continue
         try:
-            game, dice = position_and_dice(words)
+            game, dice = position_and_dice(words, read)
             write(moves_line(game, dice, style))
         except BgcliError as exc:
             write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
@@ -296,11 +298,11 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     return status
 
 
-def moves_chunk(chunk: tuple[list, int], style: str) -> tuple[int, str]:
+def moves_chunk(chunk: tuple[list, int], style: str, read: Callable[[str], Any] = read_position) -> tuple[int, str]:
     """``run_moves`` of a chunk of lines (its lines, the number of its first),
     as (status, the text written): a worker process's part of a batch."""
     lines, first = chunk
     out = io.StringIO()
-    return run_moves(lines, style, first, out), out.getvalue()
+    return run_moves(lines, style, first, out, read), out.getvalue()
 
 

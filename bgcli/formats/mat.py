@@ -620,9 +620,12 @@ class _Reader:
         found = _MATCH_HEADER.match(text)
         try:
             length = int(found.group(1)) if found else _grammar_line("match_header", text, number, self.path, "match header")
-        except MatchFileError as exc:
-            errors.append(exc)
+        except MatchFileError:
             word = text.split()[0]   # the header's first word is its number
+            if word.isascii() and word.isdigit() and len(word) > 9:
+                exc = MatchFileError(f"the match length {quote(word, 20)} has {len(word)} digits: "
+                                     f"a match length is at most 9 digits (0: a money session)", self.path, number, 1)
+            errors.append(exc)
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
         for line, bad in self.preamble:
             errors.append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
@@ -709,11 +712,10 @@ class _Reader:
 _RULE_TAGS = {"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts"}
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
-# Tags gnubg reads into the match and does not write back; any other tag
-# ends up in the match comment, written after the tags.
-_DROPPED_TAGS = {"match id", "player 1", "player 2", "player 1 elo", "player 2 elo", "eventtime",
-                 "variation", "unrated", "crawford", "cubelimit", "jacoby", "beaver", "beavers",
-                 "transcriber", "comment"}
+# Rule tags: the rules write what differs from the standard (match.rules.tags()).
+# Every other tag is written as read (gnubg itself drops Match ID, the Elo
+# ratings, EventTime, Variation, Unrated; bgcli keeps them).
+_DROPPED_TAGS = {"crawford", "cubelimit", "jacoby", "beaver", "beavers"}
 
 
 _LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
