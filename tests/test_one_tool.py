@@ -230,3 +230,19 @@ def test_the_notes_on_where_data_comes_from_point_inside_the_clone():
 
     for note in (SAMPLES / "PROVENANCE.md", DATA / "README.md"):
         assert "../shared" not in note.read_text(encoding="utf-8"), note
+
+
+# --- the viewer -------------------------------------------------------------------------
+
+def test_view_exits_1_on_an_audit_error_and_writes_the_page(run, tmp_path):
+    page = tmp_path / "flawed.html"
+    flawed = run("view", SAMPLES / "flawed_5pt.mat", "-o", page)
+    assert flawed.exit_code == 1 and page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert f"wrote {page}" in flawed.output
+    clean = run("view", SAMPLES / "sp05001_3pt.mat", "-o", tmp_path / "clean.html")
+    assert clean.exit_code == 0
+
+
+def test_view_to_standard_output_says_no_wrote_line(run):
+    result = run("view", SAMPLES / "sp05001_3pt.mat", "-o", "-")
+    assert result.exit_code == 0 and result.output.startswith("<!DOCTYPE html>") and "wrote -" not in result.output
