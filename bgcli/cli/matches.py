@@ -57,15 +57,15 @@ def replay(files, as_json, boards, home, **rule_args):
         bgcli replay --json samples/sp05001_3pt.mat | head -3
         bgcli replay --boards samples/sp05001_3pt.mat | less
     """
-    from bgcli.match.replay import MatchVisitor
+    from bgcli.match.replay import EventKind, MatchVisitor
 
     class Printer(MatchVisitor):
         def event(self, event) -> None:
             if as_json:
-                emit(event.as_dict())
+                emit(event.to_dict())
                 return
             say(event_text(event))
-            if boards and event.kind == "move":
+            if boards and event.kind == EventKind.MOVE:
                 from bgcli.render.board import ascii_board, drawable
 
                 state, why = drawable(event.before)
@@ -78,22 +78,24 @@ def replay(files, as_json, boards, home, **rule_args):
 
 
 def event_text(event) -> str:
+    from bgcli.match.replay import EventKind
+
     where = f"{event.line:>5}  game {event.game:<2} "
-    kind = event.kind.value
-    if kind in ("move", "roll"):
+    kind = event.kind
+    if kind in (EventKind.MOVE, EventKind.ROLL):
         dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
-        if kind == "roll":
+        if kind == EventKind.ROLL:
             what = f"{dice}: (rolled, then resigned)"
         else:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
-    elif kind in ("win", "resign"):
-        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == "resign" else "")
-    elif kind in ("double", "beaver", "raccoon"):
-        what = f"{kind}s => {event.cube}" if event.cube else f"{kind}s"
-    elif kind == "draw":
+    elif kind in (EventKind.WIN, EventKind.RESIGN):
+        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == EventKind.RESIGN else "")
+    elif kind in (EventKind.DOUBLE, EventKind.BEAVER, EventKind.RACCOON):
+        what = f"{kind.value}s => {event.cube}" if event.cube else f"{kind.value}s"
+    elif kind == EventKind.DRAW:
         what = "agreed draw"
     else:
-        what = f"{kind}s"
+        what = f"{kind.value}s"
     ids = event.before.position.id() + (f":{event.match_id()}" if event.match_id() else "")
     return f"{where}{event.player:<16} {what:<32} {ids}"
 
@@ -141,7 +143,7 @@ def score(files, as_json, **rule_args):
 
 def show_score(match, as_json: bool, unfinished_type) -> None:
     if as_json:
-        emit(match.score_dict())
+        emit(match.to_dict())
         return
     left, right = match.players
     title = f"{match.length} point match" if match.length else "money session"

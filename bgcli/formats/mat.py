@@ -30,6 +30,7 @@ from lark import Transformer
 from bgcli import grammar
 from bgcli.formats import gnubgtext
 from bgcli.errors import MatchFileError
+from bgcli.formats.reading import text_of
 from bgcli.output import quote
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of,
@@ -42,7 +43,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.rules import Rules
+from bgcli.core.rules import RULE_TAGS, Rules
 
 GRAMMAR = "matchfile"
 
@@ -141,11 +142,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     reader = _Reader(path)
     for number, line in enumerate(lines, 1):
         if isinstance(line, bytes):
-            raw = line
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:   # old exports are often Latin-1
-                line = raw.decode("latin-1")
+            line = text_of(line)
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
         line = line.rstrip("\r\n")
@@ -168,22 +165,6 @@ def parse_elo(text: str) -> float | None:
 
 # ---------------------------------------------------------------------------
 # Line reading: a fast path of regular expressions, and the grammar.
-
-
-def _decode(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:   # old exports are often Latin-1
-        return raw.decode("latin-1")
-
-
-def _terminal(name: str) -> str:
-    """A terminal's regular expression, read from the grammar so that the
-    fast path and the grammar cannot drift apart."""
-    found = re.search(rf"^{name}: /(.*)/(i?)$", grammar.grammar_text(GRAMMAR), re.M)
-    if not found:
-        raise LookupError(f"terminal {name} not in grammar {GRAMMAR}")
-    return ("(?i:" + found.group(1) + ")") if found.group(2) else found.group(1)
 
 
 # The fast path reads the usual spellings of a step only (a subset of the
@@ -210,7 +191,6 @@ _FAST_SCORE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9
 _FAST_TAG = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z][\w ]*?)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
 _LINE_END = re.compile(r"\r\n?|\n")
 _BLANK = re.compile(r"[ \t]*$")
-_WS = re.compile(r"[ \t]*")
 _COMMENT = re.compile(r"[ \t]*[;#]")
 _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")
 _MATCH_HEADER = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+points?[ \t]+match[ \t]*$", re.I)
@@ -709,7 +689,7 @@ class _Reader:
 # wrong.
 
 # Tags that set rules: written from the rules the match was replayed with.
-_RULE_TAGS = {"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts"}
+_RULE_TAGS = RULE_TAGS   # Rules.tags() writes these
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
 # Rule tags: the rules write what differs from the standard (match.rules.tags()).
@@ -826,9 +806,9 @@ class MatWriter(GameWriter):
                 parts = body.split() if body else []
             return f"{high}{low}:" + "".join(" " + p for p in parts) + (" " if len(parts) < 4 else "")
         if event.kind == EventKind.DOUBLE:
-            return f" Doubles => {event.cube or event.before.match.cube * 2}"
+            return f" Doubles => {event.cube if event.cube is not None else event.before.match.cube * 2}"
         if event.kind == EventKind.BEAVER:
-            return f" Beavers => {event.cube or event.before.match.cube * 4}"
+            return f" Beavers => {event.cube if event.cube is not None else event.before.match.cube * 4}"
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
     def _rows(self, game: GameToWrite) -> list[str]:

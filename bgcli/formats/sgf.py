@@ -30,6 +30,7 @@ from bgcli import grammar
 from bgcli.errors import MatchFileError
 from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
+from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, other_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
@@ -191,11 +192,11 @@ class _Builder:
                     if isinstance(action, MatchFileError):
                         errors.append(action)
                         continue
-                    if action.kind == DOUBLE:
+                    if action.kind in (DOUBLE, BEAVER):
                         cube = action.cube
                     actions.append(action)
         for value in root.props.get("RE", []):
-            found = _RESULT.match(value.strip())
+            found = _RESULT.fullmatch(value.strip())
             if value.strip() in ("0", "Draw"):   # SGF's draw (gnubg writes none: bgcli does, for agreed draws)
                 line = actions[-1].line if actions else root.line
                 actions.append(Action(line, 1, None, 0, ActionKind.DRAW, raw=value))
@@ -216,7 +217,7 @@ class _Builder:
         if word == "double":
             return Action(*where, DOUBLE, cube=cube * 2, raw=value)
         if word == "beaver":
-            return Action(*where, BEAVER, cube=cube * 4, raw=value)
+            return Action(*where, BEAVER, cube=cube * 2, raw=value)   # ``cube`` is already the double's
         if word == "take":
             return Action(*where, TAKE, raw=value)
         if word == "drop":
@@ -342,7 +343,7 @@ class SgfWriter(GameWriter):
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw
         elif result is not None:
-            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == 'resignation' else ''}]"
+            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
         for event in game.events:
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:

@@ -30,7 +30,7 @@ from bgcli.core.ids import match_id
 from bgcli.core.position import Position
 from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import drawable, svg_board
-from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem
+from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
 # page free of anything that looks like an address.
@@ -132,7 +132,7 @@ def _opening(replay: MatchReplay, game: int) -> GameState:
 
 def _after(event: Event) -> GameState:
     """The state after a game's last recorded action."""
-    if event.kind != "move" or event.after is None:
+    if event.kind != EventKind.MOVE or event.after is None:
         return event.before
     other = 1 - event.side
     match = replace(event.before.match, on_roll=other, turn=other, dice=(0, 0))
@@ -161,7 +161,7 @@ def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, in
         step: _Step | None
         if exact:
             step = exact[0]
-        elif in_game and problem.kind == "points" and in_game[-1].event is None:
+        elif in_game and problem.kind == ProblemKind.POINTS and in_game[-1].event is None:
             step = in_game[-1]   # "game N ends without a 'Wins' line": the end row
         elif in_game:
             before = bisect.bisect_right(game_lines[problem.game], problem.line)
@@ -221,13 +221,13 @@ def _action_text(step: _Step) -> str:
     event = step.event
     if event is None:
         return "end of the recorded game"
-    if event.kind == "move":
+    if event.kind == EventKind.MOVE:
         return event.play or "(no move)"
-    if event.kind == "double":
+    if event.kind == EventKind.DOUBLE:
         return f"doubles to {event.cube or event.before.match.cube * 2}"
-    if event.kind == "beaver":
+    if event.kind == EventKind.BEAVER:
         return f"beavers to {event.cube}" if event.cube else "beavers"
-    if event.kind in ("take", "drop"):
+    if event.kind in (EventKind.TAKE, EventKind.DROP):
         return event.kind.value + "s"
     if event.kind == EventKind.ROLL:
         return "(rolled, then resigned)"
@@ -236,7 +236,7 @@ def _action_text(step: _Step) -> str:
     if event.kind == EventKind.RACCOON:
         return f"raccoons to {event.cube}" if event.cube else "raccoons"
     points = _plural(event.points or 0, "point")
-    return f"wins {points}" + (" (resignation)" if event.kind == "resign" else "")
+    return f"wins {points}" + (" (resignation)" if event.kind == EventKind.RESIGN else "")
 
 
 def _where(step: _Step, several: bool) -> str:
@@ -250,7 +250,7 @@ def _where(step: _Step, several: bool) -> str:
         parts.append(f"move {event.move}")
     parts.append(f"line {event.line}")
     what = _action_text(step)
-    if event.kind == "move" and event.dice:
+    if event.kind == EventKind.MOVE and event.dice:
         what = f"rolls {event.dice[0]}{event.dice[1]} and plays {what}" if event.play else \
                f"rolls {event.dice[0]}{event.dice[1]} and does not move"
     return ", ".join(parts) + f": {event.player} {what}"

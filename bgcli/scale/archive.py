@@ -171,7 +171,7 @@ def _regular_or_unreadable(path: str, note: Note, entry: os.DirEntry | None = No
 
 @dataclass(frozen=True)
 class FileResult:
-    """What the audit of one file found: its problems (``Problem.as_dict()``,
+    """What the audit of one file found: its problems (``Problem.to_dict()``,
     in file order per match), how many games it holds, or why it could not be
     audited; ``digest`` is the SHA-256 of its content (None for standard input
     or a file that could not be read)."""
@@ -229,7 +229,7 @@ class _Problems(MatchVisitor):
 
     def end_match(self) -> None:
         self._match.sort(key=Problem.order)
-        self.problems.extend(p.as_dict() for p in self._match)
+        self.problems.extend(p.to_dict() for p in self._match)
 
 
 def file_digest(path: str) -> str:
