@@ -278,3 +278,10 @@ def test_the_first_analyze_says_it_builds_the_bear_off_table(tmp_path, monkeypat
     bearoff._TABLE = None
     assert bearoff.table(announce=lambda: said.append(2)).means == first.means   # read from the cache: no word
     assert said == [1]
+
+
+def test_a_fibs_board_says_it_cannot_carry_jacoby_off(run):
+    off = run("convert", "--to", "fibs", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert off.exit_code == 0 and "a FIBS board cannot carry Jacoby off" in off.output
+    on = run("convert", "--to", "fibs", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:10")
+    assert on.exit_code == 0 and "cannot carry" not in on.output
