@@ -21,9 +21,11 @@ from bgcli.core.scoring import (
     resignation_values,
 )
 from bgcli.core.state import GameState, MatchState
+from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Unfinished
 from bgcli.match.plays import judge_play
 from bgcli.match.records import Action, ActionKind, GameRecord
+from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
 
 if TYPE_CHECKING:
@@ -62,6 +64,8 @@ class GameReplay:
         self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
         self.cube_known = len(self.start_cubes) == 1
         self.wants_events = match.visitor.wants_events
+        self.index = -1                        # the action being replayed, in record.actions
+        self.resync = Resync(record.actions)   # where to go on after a slip
         self.handlers: dict[ActionKind, Callable[[Action], None]] = {
             ActionKind.MOVE: self.move, ActionKind.DANCE: self.move, ActionKind.ROLL: self.roll,
             ActionKind.DOUBLE: self.double, ActionKind.BEAVER: self.beaver, ActionKind.TAKE: self.take,
@@ -117,6 +121,7 @@ class GameReplay:
 
     # --- actions ------------------------------------------------------------
     def apply(self, action: Action) -> None:
+        self.index += 1
         if action.line > self.last_line:
             self.last_line = action.line
         if action.kind != ActionKind.RACCOON:
@@ -163,13 +168,27 @@ class GameReplay:
             # held back: a roll with no play right before the end of the game is a resignation
             self.waiting_dance = Problem(action.line, self.record.number, action.move_number or 0,
                                          self.player(side), ProblemKind.DANCE, judged.dance, self.match.number)
-        for kind, message in judged.problems:
-            self.problem(action, kind, message)
-        if judged.unchecked:
-            self.unchecked = True
         after, shown, legal = judged.after, judged.shown, judged.legal
+        problems = judged.problems
+        if problems or judged.dance:
+            # one slip, one problem: go on from what the rest of the record says happened
+            wrong_play = bool(problems) and problems[0][0] == ProblemKind.PLAY and after is not None
+            after = self.resync.resume(side, before, dice, after, self.index, want_rivals=wrong_play)
+            if wrong_play and self.resync.written_fits_best:
+                # the play as written fits the rest of the game better than any
+                # legal play of its roll: the roll is what was written wrong
+                other = other_roll(before, dice, text, side)
+                if other is not None:
+                    problems = ((ProblemKind.DICE, f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal "
+                                                   f"play of {other[0]}{other[1]} and the game goes on from it: "
+                                                   f"the roll does not fit the play"),) + problems[1:]
+        for kind, message in problems:
+            if kind != ProblemKind.UNCHECKED or after is None:
+                self.problem(action, kind, message)
+        if after is None:
+            self.unchecked = True
         if state is not None:
-            self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=after, legal=legal)
+            self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=judged.after, legal=legal)
         if after is None:
             return
         self.set_seen_by(side, after)
