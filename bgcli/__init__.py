@@ -17,7 +17,8 @@ from bgcli.errors import (
     InvalidPositionError,
     MatchFileError,
 )
-from bgcli.core.model import BAR, OFF, Play, Position, Step, legal_plays, parse_dice
+from bgcli.core.model import BAR, OFF, Play, Position, Step, parse_dice
+from bgcli.core.model import legal_plays as _legal_plays
 
 __version__ = "0.1.0"
 
@@ -31,6 +32,32 @@ _LAZY = {
     "export_text": "bgcli.formats", "MatchVisitor": "bgcli.match",
     "analyze": "bgcli.analysis.counts", "Analysis": "bgcli.analysis.counts", "bearoff_summary": "bgcli.analysis.counts",
 }
+
+
+def _board_and_dice(position, dice):
+    """The Position and dice of ``position``, a Position or what
+    ``parse_position`` returns (a game state whose dice, when it carries
+    them, are used when ``dice`` is left out)."""
+    board = getattr(position, "position", position)
+    if not isinstance(board, Position):
+        raise TypeError(f"expected a Position or what parse_position returns, not {type(position).__name__}")
+    if dice is None:
+        carried = getattr(getattr(position, "match", None), "dice", (0, 0))
+        if not carried[0]:
+            raise InvalidDiceError(f"no dice given for {board.id()}: pass them (e.g. (3, 1)) or use an ID that carries them")
+        dice = tuple(carried)
+    return board, dice
+
+
+def legal_plays(position, dice=None) -> list[Play]:
+    """Every legal play of ``dice`` in ``position`` (see
+    ``bgcli.core.model.legal_plays``). ``position`` may be what
+    ``parse_position`` returns; its dice are used when ``dice`` is left out."""
+    return _legal_plays(*_board_and_dice(position, dice))
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 
 def __getattr__(name: str) -> Any:

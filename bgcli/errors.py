@@ -47,3 +47,24 @@ class EngineError(BgcliError):
 
 class EngineUnavailableError(EngineError):
     """An engine that is not installed; the message names what to install."""
+
+
+def os_reason(error: OSError) -> str:
+    """What is wrong, in the words every command uses: a directory where a
+    file is expected is said so, the same way everywhere."""
+    if isinstance(error, IsADirectoryError):
+        return "it is a directory, not a file"
+    return error.strerror or str(error)
+
+
+class FileReadError(BgcliError, OSError):
+    """A file that cannot be opened or read. Also an OSError, with the errno,
+    strerror and filename of the one underneath, so ``except OSError`` and
+    ``except BgcliError`` both catch it."""
+
+    def __init__(self, path: str, error: OSError):
+        OSError.__init__(self, error.errno, os_reason(error), str(path))
+        self.path = str(path)
+
+    def __str__(self) -> str:
+        return f"cannot read {self.path}: {self.strerror}"

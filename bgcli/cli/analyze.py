@@ -12,10 +12,11 @@ from typing import Iterable
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, cli, emit, jobs_option, json_option, read_position, run_in_chunks,
+    EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
+    read_position, refuse_jobs_without_batch, run_in_chunks,
 )
 # batch lines are read as `moves --batch` reads them
-from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines  # noqa: F401  (MAX_LINE: part of this module's API)
+from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
 from bgcli.errors import BgcliError
 
 _WIDE = 17  # the label column of the text output
@@ -84,7 +85,9 @@ def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
                 raise BgcliError(line.error)
             line = line.strip()
             if not line:
-                raise BgcliError("empty line")
+                raise BgcliError(EMPTY_LINE)
+            if is_comment(line):
+                continue
             out.write(analyze_line(line))
         except BgcliError as exc:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
@@ -111,9 +114,9 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
     return run_in_chunks(lines, jobs, chunk, _chunk, run_batch)
 
 
-@cli.command()
+@cli.command(cls=WordsCommand)
 @click.argument("words", nargs=-1, metavar="POSITION")
-@click.option("--batch", type=click.File("rb"), metavar="FILE",
+@click.option("--batch", metavar="FILE",
               help="Read one position per line from FILE (- for standard input); write one JSON object per line.")
 @jobs_option("With --batch: work on N processes; the output keeps the input's order")
 @json_option
@@ -127,8 +130,9 @@ def analyze(words, batch, jobs, as_json):
     otherwise.
 
     With --batch, a bad line gets {"error": ...} and the rest go on (exit 1);
-    a line longer than 1 MB ends the batch (exit 2). A board of 26 numbers
-    that starts with a negative number goes after --.
+    a line longer than 1 MB ends the batch (exit 2); lines that start with #
+    are comments. A board of 26 numbers may start with a negative number
+    (bgcli analyze -1 -1 0 ...), also after --.
 
     \b
     Examples:
@@ -137,10 +141,11 @@ def analyze(words, batch, jobs, as_json):
         bgcli analyze 4wEAAAAAAAAAAA
         printf 'start\\n4wEAAAAAAAAAAA\\n' | bgcli analyze --batch -
     """
+    refuse_jobs_without_batch(batch)
     if batch is not None:
         if words:
             raise click.UsageError("give either POSITION or --batch FILE, not both")
-        lines = batch_lines(batch)
+        lines = batch_lines(open_binary(batch))
         sys.exit(run_batch(lines) if jobs == 1 else run_batch_parallel(lines, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli analyze start)")

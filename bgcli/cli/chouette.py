@@ -6,11 +6,11 @@ import sys
 import click
 
 from bgcli.cli.common import EXIT_PROBLEMS, Unreadable, cli, emit, json_option, say
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 
 
 @cli.command("chouette")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(allow_dash=True))
 @json_option
 def chouette_command(file, as_json):
     """Settle a chouette: each game's amounts, the running totals, the problems.
@@ -34,7 +34,7 @@ def chouette_command(file, as_json):
     try:
         settlement = settle_file(file)
     except OSError as exc:
-        raise Unreadable(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
     if as_json:

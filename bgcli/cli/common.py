@@ -9,7 +9,7 @@ import sys
 import click
 
 from bgcli import __version__
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
 EXIT_PROBLEMS = 1
@@ -95,6 +95,47 @@ def split_position_and_dice(words: list[str]):
     if len(words) >= 2 and _DICE.match(words[-1]):
         return " ".join(words[:-1]), words[-1]
     return " ".join(words), None
+
+
+_NUMBER = re.compile(r"-?[0-9]{1,3}")
+
+
+def is_board_of_numbers(words) -> bool:
+    """26 words that are all numbers: one board of 26 numbers."""
+    return len(words) == 26 and all(_NUMBER.fullmatch(w) for w in words)
+
+
+def positions_of(words) -> list[str]:
+    """The positions of command-line words, one per word, except that 26
+    numbers in a row are one board: the one way every command that takes
+    POSITION words reads them."""
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        if is_board_of_numbers(words[i:i + 26]):
+            found.append(" ".join(words[i:i + 26]))
+            i += 26
+        else:
+            found.append(words[i])
+            i += 1
+    return found
+
+
+def is_comment(line: str) -> bool:
+    """A batch line that starts with ``#`` (after blanks): skipped, no output."""
+    return line.lstrip(" \t").startswith("#")
+
+
+EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
+
+
+def refuse_jobs_without_batch(batch) -> None:
+    """--jobs is for --batch only: given without it, a usage error rather than ignored."""
+    from click.core import ParameterSource
+
+    ctx = click.get_current_context()
+    if batch is None and ctx.get_parameter_source("jobs") not in (ParameterSource.DEFAULT, None):
+        raise click.UsageError("--jobs goes with --batch (one position is worked on in one process)")
 
 
 def read_position(text: str):
@@ -183,7 +224,7 @@ def replays_of(path: str, rules):
     try:
         return list(replay_file(path, rules))
     except OSError as exc:
-        raise Unreadable(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise Unreadable(f"cannot read {path}: {os_reason(exc)}") from None
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
 

@@ -10,7 +10,7 @@ from bgcli.cli.common import (
     output_option, replays_of, rule_options, rules_from, say, say_block, write_output,
 )
 from bgcli.formats import registry
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 
 # --- reading many files -----------------------------------------------------
 
@@ -26,7 +26,7 @@ def each_match(paths, rules, visitor_for) -> int:
             for _ in visit_file(path, lambda number: visitor_for(path), rules):
                 pass
         except OSError as exc:
-            say(f"Error: cannot read {path}: {exc.strerror or exc}", err=True)
+            say(f"Error: cannot read {path}: {os_reason(exc)}", err=True)
             status = EXIT_UNREADABLE
         except BgcliError as exc:
             say(f"Error: {exc}", err=True)
@@ -178,7 +178,7 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
 
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--to", "to", type=click.Choice(registry.WRITTEN), required=True, help="The format to write.")
 @output_option
 @click.option("--notation", type=click.Choice(STYLES), default=None,
@@ -211,7 +211,7 @@ def export(file, to, output, notation, force, **rule_args):
         # the records keep the plays as written, so a file comes back in its own order
         text, left_out = export_records(iter_records(file), to, notation, rules_from(**rule_args))
     except OSError as exc:
-        raise Unreadable(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
     if left_out:
@@ -229,32 +229,60 @@ def export(file, to, output, notation, force, **rule_args):
 # --- view -------------------------------------------------------------------
 
 @cli.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, metavar="FILE",
               help="The HTML file to write (- for standard output); written whole or not at all.")
 @home_option
+@click.option("--engine", type=click.Choice(("sage", "gnubg", "exact"), case_sensitive=False), default=None,
+              help="Rate the match with this engine (as bgcli rate does) and mark each decision's error and the "
+                   "equity after every action on its row.")
+@click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="N",
+              help="With --engine: how deep it looks, in GNU Backgammon's plies.")
 @rule_options
-def view(file, output, home, **rule_args):
+def view(file, output, home, engine, level, **rule_args):
     """Write one self-contained HTML page for a match file.
 
     The page has the move list, a board that follows the selected move
     (arrow keys step, n/p jump between problems), the score and the audit's
-    problems marked where they happen. It needs no network.
+    problems marked where they happen. It needs no network. With --engine
+    each row also shows its decisions' errors (marked doubtful, bad or very
+    bad as bgcli rate marks them) and the equity after the action.
 
     \b
     Example:
         bgcli view samples/flawed_5pt.mat -o match.html
+        bgcli view --engine sage samples/flawed_5pt.mat -o match.html
     """
     import os
 
     from bgcli.render.view import match_html
 
     refuse_input_as_output(output, [file])
-    matches = replays_of(file, rules_from(**rule_args))
-    page = match_html(matches, os.path.basename(file), home=home)
+    rules = rules_from(**rule_args)
+    matches = replays_of(file, rules)
+    ratings = None
+    if engine:
+        if file == "-":
+            raise click.UsageError("view --engine reads its match from a file, not standard input")
+        ratings = _ratings_of(file, rules, engine.lower(), level)
+    page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
     say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+
+
+def _ratings_of(file: str, rules, engine: str, level: int):
+    """The ratings of every match of ``file`` (exit 2 with one line when the engine is missing or fails)."""
+    from bgcli.errors import EngineError
+    from bgcli.formats.files import visit_file
+    from bgcli.judging.rating import rate_replay
+    from bgcli.scale.rating import EngineSpec, engines_for
+
+    try:
+        judge, luck = engines_for(EngineSpec(engine, level))
+        return rate_replay(judge, lambda visitor: visit_file(file, visitor, rules), luck_engine=luck)
+    except EngineError as exc:
+        raise Unreadable(str(exc)) from None
 
 
 # --- rules ------------------------------------------------------------------

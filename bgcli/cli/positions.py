@@ -12,11 +12,12 @@ import click
 
 from bgcli.cli.common import (
     run_in_chunks,
-    EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
+    EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
+    is_board_of_numbers, is_comment, positions_of, refuse_jobs_without_batch,
     jobs_option, json_option, output_option, read_position, say, split_position_and_dice,
     style_option, write_output,
 )
-from bgcli.errors import BgcliError, InvalidDiceError, InvalidPositionError
+from bgcli.errors import BgcliError, InvalidDiceError, InvalidPositionError, os_reason
 from bgcli.output import quote
 
 MAX_LINE = 1 << 20  # bytes in one line of a batch
@@ -61,7 +62,7 @@ def open_binary(path: str):
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise Unreadable(f"cannot read {quote(path)}: {exc.strerror or exc}") from None
+        raise Unreadable(f"cannot read {quote(path)}: {os_reason(exc)}") from None
 
 
 def read_dice(text: str):
@@ -87,7 +88,8 @@ def position_and_dice(words: list[str]):
     except InvalidPositionError as exc:
         problem = exc
     for n in (2, 1):  # two single dice before one word
-        if dice_text is None and len(words) > n and all(_DICE_LIKE.fullmatch(w) for w in words[-n:]):
+        if dice_text is None and len(words) > n and all(_DICE_LIKE.fullmatch(w) or _MEANT_AS_DICE.fullmatch(w)
+                                                        for w in words[-n:]):
             try:
                 before = read_position(" ".join(words[:-n]))
             except InvalidPositionError:
@@ -242,6 +244,7 @@ def moves(words, batch, jobs, as_json, style):
         printf 'start 31\\nstart 66\\n' | bgcli moves --batch -
         bgcli moves --batch --jobs 2 positions.txt
     """
+    refuse_jobs_without_batch(batch)
     if batch is not None:
         if batch == "":  # --batch without a value: the FILE is the one word
             if len(words) != 1:
@@ -263,6 +266,8 @@ def moves(words, batch, jobs, as_json, style):
     else:
         for play in data["plays"]:
             click.echo(play["play"])
+        if not data["plays"]:   # a line on stderr: standard output stays a list of plays
+            click.echo(f"no legal play for {data['position_id']} with {dice[0]}{dice[1]}", err=True)
 
 
 def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
@@ -295,8 +300,10 @@ def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
             continue
         words = _WORD.findall(line)
         if not words:
-            out.write(json.dumps({"error": f"line {number}: empty line"}) + "\n")
+            out.write(json.dumps({"error": f"line {number}: {EMPTY_LINE}"}) + "\n")
             status = max(status, EXIT_PROBLEMS)
+            continue
+        if words[0].startswith("#"):
             continue
         try:
             game, dice = position_and_dice(words)
@@ -337,7 +344,27 @@ def _style_chunk(args, style: str) -> tuple[int, str]:
 
 # --- check ------------------------------------------------------------------
 
-_CHECK_DICE = re.compile(r"[1-6][-,]?[1-6]")   # not "6/5": that is a play
+_CHECK_DICE = re.compile(r"[1-6][-, ]?[1-6]")   # not "6/5": that is a play
+_SINGLE_DIE = re.compile(r"[1-6]")
+_MEANT_AS_DICE = re.compile(r"(?=.*[0-9])[^/*()]{1,3}")   # short, a digit, nothing of a play: 3x, 77, 61a
+
+
+def check_words(words: list[str]) -> tuple[str, str | None, str]:
+    """(position, dice or None, play) of ``check``'s words: the position is
+    one word or a board of 26 numbers; the dice, when given, one word
+    (``31``, ``3-1``, ``"3 1"``) or two single dice (``3 1``)."""
+    position_words = words[:26] if is_board_of_numbers(words[:26]) else words[:1]
+    rest = list(words[len(position_words):])
+    dice = None
+    if len(rest) >= 3 and _SINGLE_DIE.fullmatch(rest[0]) and _SINGLE_DIE.fullmatch(rest[1]):
+        dice = rest.pop(0) + rest.pop(0)
+    elif rest and (_CHECK_DICE.fullmatch(rest[0]) or _MEANT_AS_DICE.fullmatch(rest[0])) and (
+            len(rest) >= 2 or not re.search(r"[-/]", rest[0])):
+        dice = rest.pop(0)
+    if not rest:
+        after = f" after the dice {dice}" if dice else ""
+        raise click.UsageError(f"missing PLAY{after} (try: bgcli check start 31 8/5 6/5)")
+    return " ".join(position_words), dice, " ".join(rest)
 
 
 @cli.command(cls=WordsCommand)
@@ -362,14 +389,10 @@ def check(words, as_json, style):
     """
     from bgcli.core.notation import parse_play, play_text
 
-    position, rest = words[0], list(words[1:])
-    dice = rest.pop(0) if len(rest) >= 2 and _CHECK_DICE.fullmatch(rest[0]) else None
-    if not rest:
-        raise click.UsageError("missing PLAY (try: bgcli check start 31 8/5 6/5)")
-    text = " ".join(rest)
+    position, dice, text = check_words(list(words))
     try:
         game = read_position(position)
-        rolled = read_dice(dice) if dice is not None else dice_for(game, None)
+        rolled = read_dice(dice.replace(" ", "")) if dice is not None else dice_for(game, None)
         side = game.match.on_roll   # Korean names depend on the side that moves
         legal = parse_play(text, game.position, rolled, side=side)
     except BgcliError as exc:
@@ -428,7 +451,7 @@ def convert(to, positions):
     status = 0
 
     def inputs():
-        for item in positions:
+        for item in positions_of(positions):
             yield from batch_lines(open_binary("-")) if item == "-" else [item]
 
     for number, text in enumerate(inputs(), 1):
@@ -436,6 +459,10 @@ def convert(to, positions):
             if isinstance(text, BadLine):
                 status = max(status, EXIT_UNREADABLE if text.last else EXIT_PROBLEMS)
                 raise BgcliError(text.error)
+            if is_comment(text):
+                continue
+            if not text.strip():
+                raise BgcliError(EMPTY_LINE)
             click.echo(convert_one(text, to))
         except BgcliError as exc:
             say(f"Error: line {number}: {exc}", err=True)
@@ -448,15 +475,15 @@ def convert(to, positions):
 # --- show -------------------------------------------------------------------
 
 @cli.command(cls=WordsCommand)
-@click.argument("position")
+@click.argument("words", nargs=-1, required=True, metavar="POSITION")
 @home_option
 @click.option("--svg", is_flag=True, help="Draw an SVG picture instead of ASCII.")
 @click.option("--counts", is_flag=True, help="Print the Keith and Thorp counts under the pip counts (ASCII only).")
-@click.option("--style", type=click.Choice(STYLES), default="gnubg", show_default=True,
-              help="How the points are labelled: korean for the traditional Korean point names "
-                   "(상 the upper half, 하 the lower), any other for gnubg's numbers.")
+@click.option("--style", type=click.Choice(("gnubg", "korean")), default="gnubg", show_default=True,
+              help="How the points are labelled: gnubg's numbers, or korean for the traditional Korean point "
+                   "names (상 the upper half, 하 the lower).")
 @output_option
-def show(position, home, svg, counts, style, output):
+def show(words, home, svg, counts, style, output):
     """Draw POSITION as gnubg does, with pip counts and the IDs.
 
     With --style korean the points are labelled with the traditional Korean
@@ -477,7 +504,7 @@ def show(position, home, svg, counts, style, output):
     if counts and svg:
         raise click.UsageError("--counts goes with the ASCII board, not --svg")
     try:
-        game = read_position(position)
+        game = read_position(" ".join(words))
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     text = svg_board(game, home=home, style=style) if svg else ascii_board(game, home=home, style=style)

@@ -55,6 +55,7 @@ from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError,
 from bgcli.core.model import (
     BAR, OFF, Board, Dice, Play, Point, Position, Step, legal_plays, parse_dice, roll_dice, run_steps, shape_problem,
 )
+from bgcli.core.state import GameState
 from bgcli.output import quote
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
@@ -421,11 +422,11 @@ def apply_written(position: Position, written: str | WrittenPlay, dice: Sequence
 
 def parse_play(
     text: str | WrittenPlay,
-    position: Position,
+    position: Position | GameState,
     dice: Sequence[int] | str | None = None,
     plays: list[Play] | None = None,
     *,
-    side: int = BOTTOM,
+    side: int | None = None,
 ) -> Play:
     """The legal play that ``text`` means in ``position`` with ``dice``.
 
@@ -436,7 +437,15 @@ def parse_play(
     ``plays`` may pass ``legal_plays(position, dice)`` when the caller has it.
     ``side`` is the player on roll, gnubg's player 0 (``TOP``) or 1
     (``BOTTOM``, the default): only Korean point names depend on it.
+    ``position`` may be what ``parse_position`` returns: its side on roll is
+    then the default ``side``, and its dice are used when there are none.
     """
+    if isinstance(position, GameState):
+        game, position = position, position.position
+        side = game.match.on_roll if side is None else side
+        if dice is None and game.match.dice[0]:
+            dice = tuple(game.match.dice)
+    side = BOTTOM if side is None else side
     written = parse_play_text(text, side=side) if isinstance(text, str) else text
     source = text if isinstance(text, str) else str(text)
     rolled = _dice_for(written, dice, source, position)

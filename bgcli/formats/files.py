@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
-from bgcli.errors import MatchFileError
+from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats import registry
 from bgcli.match.records import MatchPart, MatchRecord, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
@@ -42,7 +42,10 @@ def _open(path: str) -> tuple[IO[bytes], bool]:
     """The binary stream of ``path`` (``-``: standard input) and whether to close it."""
     if path == "-":
         return sys.stdin.buffer, False
-    return open(path, "rb"), True
+    try:
+        return open(path, "rb"), True
+    except OSError as exc:
+        raise FileReadError(path, exc) from None
 
 
 def _peekable(handle: IO[bytes]) -> IO[bytes]:

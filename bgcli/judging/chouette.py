@@ -79,7 +79,7 @@ from typing import Union
 from lark import Transformer
 
 from bgcli import grammar
-from bgcli.errors import MatchFileError
+from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import GameResult, GameStart, MatchVisitor, ProblemKind, Unfinished, replay_match
@@ -355,8 +355,16 @@ def read_chouette(text: str, path: str = "-") -> Chouette:
 
 
 def read_file(path: str | Path) -> Chouette:
-    """:func:`read_chouette` for a file on disk (UTF-8, else Latin-1)."""
-    raw = Path(path).read_bytes()
+    """:func:`read_chouette` for a file on disk (UTF-8, else Latin-1); ``-`` is standard input."""
+    if str(path) == "-":
+        import sys
+
+        raw = sys.stdin.buffer.read()
+    else:
+        try:
+            raw = Path(path).read_bytes()
+        except OSError as exc:
+            raise FileReadError(str(path), exc) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

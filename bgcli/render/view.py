@@ -288,7 +288,7 @@ def _problem_list(replay: MatchReplay, placed: dict[Problem, int]) -> str:
             '<ol class="problems">\n' + "\n".join(items) + "\n</ol>")
 
 
-def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool) -> str:
+def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool, judged: dict | None = None) -> str:
     results: dict[int, GameResult] = {r.game: r for r in replay.results}
     score = (0, 0)
     out = []
@@ -305,7 +305,7 @@ def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool) -> str:
         out.append(f'<tbody class="game" id="m{replay.number}g{game}">'
                    f'<tr class="head"><th colspan="4">{_e(head)}</th></tr>')
         for step in rows:
-            out.append(_row(step, several))
+            out.append(_row(step, several, judged))
         result = results.get(game)
         if result is not None:
             how = {"single": "a single game", "drop": "on a drop", "resignation": "by resignation"}.get(
@@ -322,11 +322,17 @@ def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool) -> str:
     return "\n".join(out)
 
 
-def _row(step: _Step, several: bool) -> str:
+def _row(step: _Step, several: bool, judged: dict | None = None) -> str:
     event = step.event
     classes = ["step", "event" if event is not None else "end"]
     if step.problems:
         classes.append("problem")
+    judgement = ""
+    if judged and event is not None:
+        decisions = judged.get(_judged_key(step.replay.number, event), [])
+        judgement, worst = _judgement(decisions)
+        if worst:
+            classes.append(worst)
     if event is not None:
         mark = "OX"[event.side]
         player = f'<span class="key {mark.lower()}"></span>{_e(event.player)}'
@@ -341,7 +347,51 @@ def _row(step: _Step, several: bool) -> str:
                   f'data-where="{_e(_where(step, several))}"')
     return (f'<tr class="{" ".join(classes)}" {attributes}><td class="n">{number}</td>'
             f'<td class="who">{player}</td><td class="dice">{dice}</td>'
-            f'<td class="play">{_e(_action_text(step))}{messages}</td></tr>')
+            f'<td class="play">{_e(_action_text(step))}{judgement}{messages}</td></tr>')
+
+
+# --- a rating's marks (view --engine) ---------------------------------------------------
+
+_GROUPS = {"move": "move", "double": "double", "take": "answer", "drop": "answer", "beaver": "answer"}
+_DECISION_GROUPS = {"no double": "move", "play": "move", "forced": "move", "illegal": "move", "double": "double",
+                    "take": "answer", "drop": "answer"}
+
+
+def _judged_key(match: int, event: Event) -> tuple:
+    return (match, event.game, event.line, event.side, _GROUPS.get(event.kind.value, ""))
+
+
+def judged_index(ratings: Iterable) -> dict:
+    """The decisions of ratings (bgcli.judging.rating.MatchRating) by the row they belong to."""
+    index: dict = {}
+    for rating in ratings:
+        for d in rating.decisions:
+            key = (rating.number, d.game, d.line, d.side, _DECISION_GROUPS[d.kind.value])
+            index.setdefault(key, []).append(d)
+    return index
+
+
+def _judgement(decisions: Sequence) -> tuple[str, str]:
+    """A row's marks: each decision's error (with the best choice when it was not made) and the
+    equity after the action; the class of the worst mark ('' if none)."""
+    parts = []
+    worst = ""
+    order = ("", "doubtful", "bad", "very bad")
+    for d in decisions:
+        if d.kind.value == "illegal":
+            parts.append('<span class="judge illegal">illegal: not judged</span>')
+            continue
+        if d.error:
+            found = d.mark.value
+            what = d.verdict or "error"
+            best = f", best {d.best}" if d.best and d.best != d.played else ""
+            parts.append(f'<span class="judge {found.replace(" ", "")}">{_e(what)} −{d.error:.3f}'
+                         f'{_e(best)}{" (" + _e(found) + ")" if found else ""}</span>')
+            if order.index(found) > order.index(worst):
+                worst = found
+        if d.equity is not None and d.kind.value != "no double":
+            parts.append(f'<span class="equity">equity after {d.equity:+.3f}</span>')
+    return "".join(parts), worst.replace(" ", "")
 
 
 def _json_for_script(value) -> str:
@@ -350,11 +400,14 @@ def _json_for_script(value) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") -> str:
+def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right", ratings: Iterable | None = None) -> str:
     """One self-contained HTML page showing ``replays`` (from
     ``bgcli.match.replay_file``): summary, problems, move list and a
     board that follows the selected row. ``home`` is ``"right"`` or
-    ``"left"``, as for ``bgcli.render.board.svg_board``."""
+    ``"left"``, as for ``bgcli.render.board.svg_board``. With ``ratings``
+    (bgcli.judging.rating.MatchRating of the same matches) each row shows
+    its decisions' errors and the equity after the action."""
+    judged = judged_index(ratings) if ratings is not None else None
     if home not in ("right", "left"):
         raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
     replays = list(replays)
@@ -379,7 +432,7 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right") 
             f'<p class="players"><span class="key o"></span>{p0} (O) vs <span class="key x"></span>{p1} (X)'
             f" · {length} · score {final}</p>\n"
             + _problem_list(replay, placed) + "\n" + _score_table(replay) + "</section>")
-        move_lists.append(_move_rows(replay, steps, several))
+        move_lists.append(_move_rows(replay, steps, several, judged))
     first_board = unpack_board(table.lines, boards[0]) if boards else "<p>No actions to show.</p>"
     data = _json_for_script({"lines": table.lines, "boards": boards})
     return _PAGE.substitute(
@@ -417,6 +470,10 @@ body { height: 100vh; display: flex; flex-direction: column; }
             user-select: all; }
 #where { margin: 6px 0 0; font-weight: bold; }
 #messages .msg { color: var(--badline); font-weight: bold; }
+.judge { display: block; font-size: 12px; color: var(--muted); }
+.judge.doubtful { color: #a36b00; } .judge.bad { color: #c0392b; } .judge.verybad { color: #8e0000; font-weight: bold; }
+.judge.illegal { color: var(--badline); }
+.equity { display: block; font-size: 11px; color: var(--muted); }
 .help { color: var(--muted); font-size: 12px; margin-top: 6px; }
 .players { margin: 0 0 6px; }
 .key { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 4px;

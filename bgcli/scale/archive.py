@@ -35,7 +35,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 from bgcli import __version__
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
@@ -95,7 +95,7 @@ def _walk(folder: str, note: Note) -> Iterator[str]:
         with os.scandir(folder) as scan:
             entries = sorted(scan, key=lambda entry: entry.name)
     except OSError as exc:
-        note(f"cannot read folder {folder}: {exc.strerror or exc}", True)
+        note(f"cannot read folder {folder}: {os_reason(exc)}", True)
         return
     folders = []
     for entry in entries:
@@ -232,7 +232,7 @@ def audit_file(path: str, rules: Rules | None = None, known: str | None = None, 
             pass
         return FileResult(path, tuple(found.problems), found.games, None, digest)
     except OSError as exc:
-        return FileResult(path, error=f"cannot read {path}: {exc.strerror or exc}")
+        return FileResult(path, error=f"cannot read {path}: {os_reason(exc)}")
     except BgcliError as exc:
         return FileResult(path, error=str(exc).replace(where, path) if where != path else str(exc), digest=digest)
     except (RecursionError, MemoryError) as exc:

@@ -1,0 +1,153 @@
+"""One tool, one set of habits: every command reads a POSITION, dice, files
+and batch lines the same way, and its messages say what is wrong."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import bgcli
+from bgcli.errors import BgcliError, FileReadError
+from conftest import SAMPLES
+
+# the opponent has a checker on the bar: the board's first number is negative
+BAR_BOARD = "-1 -1 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2 0".split()
+# the player on roll has all 15 on the bar against a closed board: no legal play
+CLOSED_OUT = "0 -3 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 -2 -2 -2 -2 -2 -2 15".split()
+XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+
+
+# --- a POSITION, the same way in every command ---------------------------------------
+
+def test_a_board_of_26_numbers_is_read_by_every_command(run):
+    board_id = bgcli.parse_position(" ".join(BAR_BOARD)).position.id()
+    show = run("show", *BAR_BOARD)
+    assert show.exit_code == 0 and board_id in show.output
+    analyze = run("analyze", *BAR_BOARD)
+    assert analyze.exit_code == 0 and analyze.output.startswith(f"position         {board_id}")
+    convert = run("convert", "--to", "posid", *BAR_BOARD, "start")
+    assert convert.exit_code == 0 and convert.output.split() == [board_id, "4HPwATDgc/ABMA"]
+    check = run("check", *BAR_BOARD, "31", "8/5", "6/5")
+    assert check.exit_code == 0, check.output
+    after_dashes = run("check", "--", *BAR_BOARD, "31", "8/5", "6/5")
+    assert after_dashes.output == check.output
+    assert run("moves", *BAR_BOARD, "31").exit_code == 0
+
+
+@pytest.mark.parametrize("dice", [["31"], ["3-1"], ["3 1"], ["3", "1"]])
+def test_check_reads_dice_as_moves_does(run, dice):
+    result = run("check", "start", *dice, "8/5", "6/5")
+    assert result.exit_code == 0 and result.output == "8/5 6/5\tsGfwATDgc/ABMA\n"
+
+
+@pytest.mark.parametrize("words,message", [
+    (["start", "3x", "8/5", "6/5"], "invalid dice '3x'"),
+    (["start", "77", "8/1"], "invalid dice '77'"),
+])
+def test_bad_dice_are_blamed_on_the_dice(run, words, message):
+    result = run("check", *words)
+    assert result.exit_code == 1 and message in result.output and "no dice given" not in result.output
+
+
+def test_check_without_a_play_says_the_play_is_missing(run):
+    result = run("check", "start", "31")
+    assert result.exit_code == 2 and "missing PLAY after the dice 31" in result.output
+
+
+def test_moves_blames_bad_dice_not_the_position(run):
+    result = run("moves", "start", "61a")
+    assert result.exit_code == 1 and "invalid dice '61a'" in result.output and "invalid position" not in result.output
+
+
+def test_no_legal_play_is_said(run):
+    result = run("moves", *CLOSED_OUT, "61")
+    assert result.exit_code == 0 and "no legal play" in result.output
+    as_json = json.loads(run("moves", "--json", *CLOSED_OUT, "61").output)
+    assert as_json["plays"] == []
+
+
+def test_show_refuses_a_style_it_does_not_draw(run):
+    assert run("show", "--style", "fibs", "start").exit_code == 2
+    assert run("show", "--style", "korean", "start").exit_code == 0
+
+
+# --- options that mean one thing everywhere -------------------------------------------
+
+@pytest.mark.parametrize("command", [["moves", "start", "31"], ["analyze", "start"]])
+def test_jobs_without_batch_is_refused(run, command):
+    result = run(*command, "--jobs", "2")
+    assert result.exit_code == 2 and "--jobs goes with --batch" in result.output
+
+
+@pytest.mark.parametrize("command,line", [(["moves", "--batch", "-"], "start 31"), (["analyze", "--batch", "-"], "start")])
+def test_batch_comment_lines_are_skipped_and_empty_lines_worded_alike(run, command, line):
+    result = run(*command, input=f"# a comment\n{line}\n   # indented\n\n")
+    rows = [json.loads(row) for row in result.output.splitlines()]
+    assert len(rows) == 2 and "position_id" in rows[0]
+    assert rows[1] == {"error": "line 4: empty line"}
+    assert result.exit_code == 1
+
+
+def test_convert_skips_comments_and_words_empty_lines_alike(run):
+    result = run("convert", "--to", "posid", "-", input="# ids\nstart\n\n")
+    assert result.output.splitlines()[0] == "4HPwATDgc/ABMA"
+    assert "line 3: empty line" in result.output and result.exit_code == 1
+
+
+@pytest.mark.parametrize("command", [
+    ["audit"], ["score"], ["replay"], ["export", "--to", "mat"], ["chouette"], ["moves", "--batch"], ["analyze", "--batch"],
+])
+def test_a_directory_where_a_file_is_expected_is_one_message(run, tmp_path, command):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("hello\n")
+    result = run(*command, folder / "notes.txt" if command == ["audit"] else folder)
+    if command == ["audit"]:   # a folder is what audit reads: here a file that is no match
+        assert result.exit_code in (1, 2)
+        return
+    assert result.exit_code == 2, result.output
+    assert "it is a directory, not a file" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_chouette_reads_standard_input(run):
+    text = (SAMPLES / "chouette.txt").read_text(encoding="utf-8")
+    from_file = run("chouette", SAMPLES / "chouette.txt")
+    from_stdin = run("chouette", "-", input=text)
+    assert from_stdin.exit_code == from_file.exit_code == 0
+    assert from_stdin.output == from_file.output
+
+
+# --- the library -------------------------------------------------------------------------
+
+def test_the_readme_functions_compose():
+    game = bgcli.parse_position("start")
+    assert len(bgcli.legal_plays(game, (3, 1))) == len(bgcli.legal_plays(game.position, (3, 1))) == 16
+    assert bgcli.play_text(bgcli.parse_play("8/5 6/5", game, "31")) == "8/5 6/5"
+
+
+def test_dice_carried_by_an_xgid_are_used():
+    game = bgcli.parse_position(XGID)
+    assert bgcli.legal_plays(game) == bgcli.legal_plays(game.position, (5, 2))
+    assert bgcli.play_text(bgcli.parse_play("13/11 13/8", game)) == "13/11 13/8"
+    with pytest.raises(bgcli.InvalidDiceError, match="no dice given"):
+        bgcli.legal_plays(bgcli.parse_position("start"))
+
+
+def test_dir_and_all_list_the_public_names():
+    names = dir(bgcli)
+    for name in ("parse_position", "play_text", "analyze", "replay_file", "legal_plays", "parse_play"):
+        assert name in names and name in bgcli.__all__
+    for name in ("annotations", "importlib", "Any"):
+        assert name not in names
+    assert all(hasattr(bgcli, name) for name in bgcli.__all__)
+
+
+def test_a_missing_file_is_a_bgcli_error_and_an_os_error(tmp_path):
+    missing = tmp_path / "missing.mat"
+    with pytest.raises(FileReadError) as error:
+        list(bgcli.replay_file(missing))
+    assert isinstance(error.value, BgcliError)
+    assert isinstance(error.value, OSError) and error.value.errno == 2 and error.value.filename == str(missing)
+    with pytest.raises(FileReadError, match="it is a directory, not a file"):
+        list(bgcli.replay_file(tmp_path))
