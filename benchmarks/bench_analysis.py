@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from bgcli.analysis import bearoff  # noqa: E402
 from bgcli.analysis.counts import analyze  # noqa: E402
-from bgcli.core.model import Position  # noqa: E402
+from bgcli.core.position import Position  # noqa: E402
 
 COUNTS = ROOT / "tests" / "data" / "analysis" / "counts.jsonl"
 

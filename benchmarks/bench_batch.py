@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 ORACLE = ROOT / "tests" / "data" / "oracle" / "legal_sample.jsonl"
 
 sys.path.insert(0, str(ROOT))
-from bgcli.core.model import legal_plays, parse_position_id  # noqa: E402
+from bgcli.core.position import parse_position_id  # noqa: E402
+from bgcli.core.generator import legal_plays  # noqa: E402
 
 
 def load_queries(path: Path) -> list[tuple[str, tuple[int, int]]]:

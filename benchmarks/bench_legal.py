@@ -28,7 +28,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bgcli.core.model import Position, legal_plays  # noqa: E402
+from bgcli.core.position import Position  # noqa: E402
+from bgcli.core.generator import legal_plays  # noqa: E402
 
 ORACLE = Path(__file__).resolve().parents[1] / "tests" / "data" / "oracle" / "legal_sample.jsonl"
 

@@ -17,8 +17,9 @@ from bgcli.errors import (
     InvalidPositionError,
     MatchFileError,
 )
-from bgcli.core.model import BAR, OFF, Play, Position, Step, parse_dice
-from bgcli.core.model import legal_plays as _legal_plays
+from bgcli.core.position import BAR, OFF, Position, parse_dice
+from bgcli.core.generator import Play, Step
+from bgcli.core.generator import legal_plays as _legal_plays
 
 __version__ = "0.1.0"
 
@@ -51,7 +52,7 @@ def _board_and_dice(position, dice):
 
 def legal_plays(position, dice=None) -> list[Play]:
     """Every legal play of ``dice`` in ``position`` (see
-    ``bgcli.core.model.legal_plays``). ``position`` may be what
+    ``bgcli.core.generator.legal_plays``). ``position`` may be what
     ``parse_position`` returns; its dice are used when ``dice`` is left out."""
     return _legal_plays(*_board_and_dice(position, dice))
 

@@ -4,7 +4,7 @@ import subprocess
 from pathlib import Path
 
 from bgcli.core.ids import GameState, MatchState
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.render.board import svg_board
 
 HERE = Path(__file__).parent

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.core.state import GameState
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 

@@ -24,7 +24,8 @@ import bgcli
 from bgcli.analysis import bearoff
 from bgcli.analysis import counts as analysis
 from bgcli.analysis.counts import Analysis, analyze, bearoff_summary
-from bgcli.core.model import BAR, Position, legal_plays
+from bgcli.core.position import BAR, Position
+from bgcli.core.generator import legal_plays
 
 from conftest import DATA as TEST_DATA
 

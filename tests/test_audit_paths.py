@@ -21,11 +21,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bgcli.core.model as model
+import bgcli.core.judge as judge
 from bgcli.errors import MatchFileError
 from bgcli.formats import mat
 from bgcli.match.plays import die_steps as _die_steps
-from bgcli.core.model import Position, legal_plays, play_from_steps
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
+from bgcli.core.judge import play_from_steps
 
 from conftest import DATA
 
@@ -132,7 +134,7 @@ def test_pairs_of_several_dice_are_split_through_open_points(monkeypatch):
     def refused(*args):
         raise AssertionError("legal_plays was called")
 
-    monkeypatch.setattr(model, "legal_plays", refused)
+    monkeypatch.setattr(judge, "legal_plays", refused)
     for (dice, text), result in zip(cases, wanted):
         assert play_from_steps(start, dice, _die_steps(start, dice, text)).result == result
 
@@ -147,5 +149,5 @@ def test_a_pair_through_a_blot_or_a_block_stays_whole():
     position = Position(player, tuple(opponent))
     assert _die_steps(position, (2, 1), "24/21") == ((24, 21),)
     # every way through hits a blot, so no legal play reaches what "24/21" (no hit) reaches
-    assert all(p.key >> 208 for p in legal_plays(position, (2, 1)) if str(p).startswith("24/2"))
+    assert all(p.hits for p in legal_plays(position, (2, 1)) if str(p).startswith("24/2"))
     assert play_from_steps(position, (2, 1), [(24, 21)]) is None

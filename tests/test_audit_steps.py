@@ -13,9 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bgcli.core.model as model
+import bgcli.core.judge as judge
 from bgcli.errors import InvalidDiceError
-from bgcli.core.model import BAR, Position, legal_plays, play_from_steps, play_key, result_of_steps
+from bgcli.core.position import BAR, Position
+from bgcli.core.generator import legal_plays
+from bgcli.core.judge import play_from_steps, play_key, result_of_steps
 from test_legal import positions
 
 from conftest import ORACLE as ORACLE_DIR, committed
@@ -100,11 +102,11 @@ def test_a_play_of_every_die_needs_no_list_of_legal_plays(monkeypatch):
     def refused(*args):
         raise AssertionError("legal_plays was called")
 
-    monkeypatch.setattr(model, "legal_plays", refused)
+    monkeypatch.setattr(judge, "legal_plays", refused)
     assert [play_from_steps(*case).result_id() for case in cases] == wanted
     assert [result_of_steps(*case).swap().id() for case in cases] == wanted
     # what the rules refuse is then looked up (and not found)
-    monkeypatch.setattr(model, "legal_plays", lambda *args: [])
+    monkeypatch.setattr(judge, "legal_plays", lambda *args: [])
     assert play_from_steps(bar, (4, 3), [(13, 9), (13, 10)]) is None      # a checker left on the bar
     assert play_from_steps(start, (6, 5), [(6, 0), (6, 1)]) is None       # bearing off with checkers outside
     assert play_from_steps(start, (6, 5), [(13, 7), (13, 7)]) is None     # a die the roll does not have

@@ -27,7 +27,8 @@ from bgcli.cli import cli, moves_json, moves_json_line, run_batch, run_batch_par
 from bgcli.cli.positions import _WORD, position_and_dice
 from bgcli.errors import BgcliError
 from bgcli.core.ids import parse_position
-from bgcli.core.model import Position, legal_plays, parse_position_id, query_ids
+from bgcli.core.position import Position, parse_position_id
+from bgcli.core.generator import legal_plays, query_ids
 
 from conftest import ORACLE as DATA, committed
 

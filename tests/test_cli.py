@@ -9,7 +9,8 @@ import pytest
 
 from bgcli import __version__
 from bgcli.cli import cli, split_position_and_dice
-from bgcli.core.model import Position, legal_plays
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
 
 from conftest import ROOT, SAMPLES
 

@@ -7,7 +7,8 @@ import math
 import pytest
 
 from bgcli.core.ids import parse_position
-from bgcli.core.model import Position, legal_plays
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
 from bgcli.core.notation import play_text
 from bgcli.core.state import GameState, MatchState
 from bgcli.engines import ENGINE_NAMES, Level, level_of, open_engine, trust

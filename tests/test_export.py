@@ -20,7 +20,7 @@ from bgcli.formats.jsondoc import json_document, json_text, read_json
 from bgcli.formats.mat import mat_text
 from bgcli.core.ids import match_id, parse_match_id
 from bgcli.formats.mat import read_matches
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.match.replay import replay_match
 
 from conftest import CORPUS, SELFPLAY as ORACLE

@@ -367,3 +367,150 @@ def test_a_full_disk_on_standard_output_is_one_line_and_2(command):
     assert result.returncode == 2, result.stderr[-500:]
     assert lines[-1] == "Error: cannot write standard output: no space left on device"
     assert "Traceback" not in result.stderr.decode()
+
+
+def test_sigterm_while_writing_leaves_the_old_file_and_no_temporary(tmp_path):
+    # SIGTERM arrives in the middle of the write (at its fsync), as a kill from outside would
+    target = tmp_path / "out.json"
+    target.write_text("old\n")
+    script = ("import os, signal, sys\n"
+              "from bgcli.cli import main\n"
+              "real = os.fsync\n"
+              "def fsync(fd):\n"
+              "    os.kill(os.getpid(), signal.SIGTERM)\n"
+              "    real(fd)\n"
+              "os.fsync = fsync\n"
+              f"sys.argv = ['bgcli', 'export', {SAMPLE_PATH!r}, '--to', 'json', '-o', {str(target)!r}]\n"
+              "main()\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 143 and result.stderr == "Error: terminated\n"
+    assert target.read_text() == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"], "no hidden temporary file is left"
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs /proc to find the workers")
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+@pytest.mark.parametrize("command", [["audit", "--jobs", "2"], ["moves", "--batch", "-", "--jobs", "2"]], ids=" ".join)
+def test_workers_end_when_the_main_process_is_killed(tmp_path, how, command):
+    import signal
+    import time
+
+    if command[0] == "audit":
+        files = [write(tmp_path, f"{n}.mat", SAMPLE) for n in range(3)]
+        args = command + files + ["-"]   # standard input is read in the main process: it waits there
+        feed = b""
+    else:
+        args = command
+        feed = b"start 31\n" * 5000   # more than one chunk: the pool starts; then standard input stays open
+    process = subprocess.Popen([sys.executable, "-m", "bgcli", *args], stdin=subprocess.PIPE,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    try:
+        assert process.stdin is not None
+        process.stdin.write(feed)
+        process.stdin.flush()
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = _children(process.pid)
+        assert len(workers) >= 2, "the workers did not start"
+        process.send_signal(getattr(signal, how))
+        process.wait(30)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_alive(pid) for pid in workers), "a worker outlived the main process"
+    finally:
+        process.kill()
+        process.wait()
+        for pid in _children(process.pid):
+            os.kill(pid, 9)
+
+
+# --- a scheduler that never answers -------------------------------------------------------------
+
+@pytest.fixture
+def silent_server():
+    """A server on 127.0.0.1 that accepts connections and never says a word."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list = []
+    stop = threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join(5)
+    for connection in held:
+        connection.close()
+    server.close()
+
+
+def test_a_server_that_accepts_and_never_answers_is_one_error_in_bounded_time(silent_server):
+    import time
+
+    from bgcli.scale.cluster import ClusterError, probe
+
+    started = time.monotonic()
+    with pytest.raises(ClusterError, match="did not answer within 0.5 s"):
+        probe(silent_server, answer_seconds=0.5)
+    assert time.monotonic() - started < 5
+
+
+def test_a_closed_port_fails_at_once():
+    import time
+
+    from bgcli.scale.cluster import ClusterError, probe
+
+    started = time.monotonic()
+    with pytest.raises(ClusterError, match="tcp://127.0.0.1:1: connection refused"):
+        probe("tcp://127.0.0.1:1")
+    assert time.monotonic() - started < 5
+
+
+@pytest.mark.skipif(__import__("importlib").util.find_spec("distributed") is None, reason="needs the dask extra")
+def test_audit_with_a_silent_scheduler_is_one_line_and_2(silent_server, tmp_path):
+    source = write(tmp_path, "m.mat", SAMPLE)
+    result = bgcli("audit", "--scheduler", silent_server, source, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.decode().splitlines() == [
+        f"Error: the server at {silent_server} took the connection but did not answer within 10 s: "
+        "not a Dask scheduler, or a stuck one"]
+    refused = bgcli("audit", "--scheduler", "tcp://127.0.0.1:1", source, timeout=60)
+    assert refused.returncode == 2
+    assert refused.stderr.decode() == "Error: cannot reach the Dask scheduler at tcp://127.0.0.1:1: connection refused\n"

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from bgcli.errors import BgcliError, InvalidPlayError, InvalidPositionError
 from bgcli.core.ids import fibs, parse_position, position_kind, xgid
 from bgcli.core.notation import MAX_PLAY_TEXT, _fast_parse, _slow_parse, parse_play, parse_play_text, parse_point
-from bgcli.core.model import Position, legal_plays
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
 from bgcli.output import quote
 
 FAST = settings(deadline=None, max_examples=150, suppress_health_check=list(HealthCheck))

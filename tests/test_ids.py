@@ -31,7 +31,7 @@ from bgcli.core.ids import (
     position_kind,
     xgid,
 )
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.core.state import GameState, MatchState
 
 from conftest import DATA, ORACLE, committed

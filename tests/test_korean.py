@@ -27,7 +27,8 @@ from bgcli.formats.files import read_any
 from bgcli.formats.jsondoc import json_text, read_json
 from bgcli.formats.mat import _fast_row, _grammar_line, _place, mat_text, read_matches, read_row
 from bgcli.match.replay import ProblemKind, replay_match
-from bgcli.core.model import BAR, OFF, Position, legal_plays
+from bgcli.core.position import BAR, OFF, Position
+from bgcli.core.generator import legal_plays
 from bgcli.core.notation import (
     BOTTOM, STYLES, TOP, apply_written, korean_name, numbered_text, parse_play, parse_play_text, parse_point,
     play_text, point_name,

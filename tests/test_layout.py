@@ -14,7 +14,7 @@ PACKAGE = ROOT / "bgcli"
 LAYERS = {
     "bgcli.errors": 0, "bgcli.output": 0, "bgcli.__main__": 12,
     "bgcli.core": 1, "bgcli.engines": 1, "bgcli.engines.protocol": 1, "bgcli.analysis": 1, "bgcli.render": 1, "bgcli.judging": 1, "bgcli.scale": 1,
-    "bgcli.grammar": 1, "bgcli.core.model": 1, "bgcli": 1,
+    "bgcli.grammar": 1, "bgcli.core.position": 1, "bgcli.core.generator": 1.2, "bgcli.core.judge": 1.4, "bgcli.core.model": 1.6, "bgcli": 1.6,
     "bgcli.core.state": 2, "bgcli.core.scoring": 2, "bgcli.analysis.bearoff": 2,
     "bgcli.core.ids": 3, "bgcli.core.notation": 3, "bgcli.analysis.counts": 3,
     "bgcli.match.records": 4, "bgcli.match.conventions": 4.1, "bgcli.match.events": 4.1,
@@ -22,9 +22,10 @@ LAYERS = {
     "bgcli.match.game": 4.4,
     "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 4.5,
     "bgcli.formats.registry": 0.5,
-    "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.sgf": 7, "bgcli.formats.jsondoc": 7,
-    "bgcli.judging.chouette": 7,
+    "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7,
+    "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9,
+    "bgcli.scale.workers": 0.5,
     "bgcli.render.board": 9, "bgcli.render.view": 10,
     # rating: a match judged over the replay and the engine protocol; files and archives over the audit's machinery
     "bgcli.judging.rating": 6, "bgcli.scale.rating": 10,

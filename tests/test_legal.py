@@ -16,7 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import InvalidDiceError
-from bgcli.core.model import BAR, OFF, Play, Position, Step, apply_steps, legal_plays, parse_dice, position_id
+from bgcli.core.position import BAR, OFF, Position, parse_dice, position_id
+from bgcli.core.generator import Play, Step, legal_plays
+from bgcli.core.judge import apply_steps
 
 from conftest import ORACLE as ORACLE_DIR, SAMPLES, committed
 
@@ -210,3 +212,24 @@ def test_dice_as_text_and_bad_dice_types():
     for dice in [(3,), (1, 2, 3), (2.0, 1), None, "7-1"]:
         with pytest.raises(InvalidDiceError):
             legal_plays(start, dice)
+
+
+def test_a_play_names_its_hits_and_its_change():
+    # 64 from the start hits nothing; 24/18 and 13/9 with a blot on the opponent's 7 (our 18) hits 18
+    start = Position.start()
+    assert all(play.hits == () for play in legal_plays(start, (6, 4)))
+    opponent = list(start.opponent)
+    opponent[6] -= 1
+    opponent[7] += 1  # a blot on their 7: our 18
+    blot = Position(start.player, tuple(opponent))
+    hitting = [play for play in legal_plays(blot, (6, 4)) if any(step.hit for step in play.steps)]
+    assert hitting and all(play.hits == (18,) for play in hitting)
+    assert all(play.hits == () for play in legal_plays(blot, (6, 4)) if play not in hitting)
+    # the same steps from another position make the same change; a hand-built play has none
+    moved = Position((0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 1, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0), start.opponent)
+    by_text = {str(play): play.change for play in legal_plays(start, (6, 4))}
+    again = {str(play): play.change for play in legal_plays(moved, (6, 4))}
+    assert by_text["8/2 6/2"] == again["8/2 6/2"] is not None
+    assert by_text["24/18 13/9"] != by_text["8/2 6/2"]
+    assert Play([Step(8, 2), Step(6, 2)], start).change is None
+    assert Play([Step(24, 18, True)], start).hits == (18,)

@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, IllegalPlayError, InvalidDiceError, InvalidPositionError
-from bgcli.core.model import BAR, OFF, Position, Step, apply_steps, parse_dice
+from bgcli.core.position import BAR, OFF, Position, parse_dice
+from bgcli.core.generator import Step
+from bgcli.core.judge import apply_steps
 
 from conftest import ORACLE as ORACLE_DIR, committed
 

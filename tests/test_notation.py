@@ -16,7 +16,8 @@ from hypothesis.extra.lark import from_lark
 
 from bgcli import grammar
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
-from bgcli.core.model import BAR, OFF, Play, Position, Step, legal_plays
+from bgcli.core.position import BAR, OFF, Position
+from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.notation import (
     STYLES,
     WrittenMove,

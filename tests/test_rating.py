@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from fake_engine import FakeEngine, equity_of, mwc_of
-from bgcli.core.model import Position, legal_plays
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
 from bgcli.formats.files import replay_file, visit_file
 from bgcli.judging.rating import (
     BAD, DOUBTFUL, VERY_BAD, DecisionKind, Mark, PlayerRating, Rater, can_double, mark, rate_replay,

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from bgcli.cli import cli
 from bgcli.formats import files, registry
@@ -86,6 +88,12 @@ def test_the_readme_table_is_the_registry():
 def test_a_head_names_its_format(head, name):
     kind = registry.of_head(head)
     assert kind is not None and kind.name == name
+
+
+@given(st.binary(min_size=256, max_size=256))
+def test_random_bytes_look_binary(noise):
+    assume(noise.count(b"\0") or sum(b < 32 and b not in (9, 10, 12, 13, 27) for b in noise) > 16)
+    assert registry.looks_binary(noise)
 
 
 def test_a_suffix_wins_over_a_text_head_and_a_binary_head_is_none():

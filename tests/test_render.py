@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgcli.core.model import BAR, OFF, Position
+from bgcli.core.position import BAR, OFF, Position
 from bgcli.render.board import DEFAULT_NAMES, ascii_board, svg_board
 
 from bgcli.core.ids import parse_gnubg_id

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.core.notation import parse_play
 from bgcli.errors import BgcliError
 from bgcli.match import Action, ActionKind, GameRecord, MatchRecord, ProblemKind, replay_match

@@ -213,7 +213,7 @@ def test_tags_in_the_file_set_the_rules(tmp_path):
 
 
 def test_scoring_edge_cases_of_the_bear_off():
-    from bgcli.core.model import Position
+    from bgcli.core.position import Position
     from bgcli.core.scoring import BACKGAMMON, GAMMON, SINGLE, game_kind
 
     def sides(loser_points: dict[int, int], loser_bar: int = 0):

@@ -21,11 +21,11 @@ from hypothesis import given, settings, strategies as st
 
 from bgcli.errors import BgcliError
 from bgcli.core.ids import match_id
-from bgcli.core.model import BAR
+from bgcli.core.position import BAR
 from bgcli.render.board import svg_board
 from bgcli.formats.files import replay_file
 from bgcli.core.state import GameState
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.render.view import _picture, _runs, match_html, unpack_board, view_file
 
 from conftest import ORACLE, committed

@@ -51,7 +51,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
-from bgcli.core.model import BAR, CHECKERS, OFF, Position, legal_plays
+from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
+from bgcli.core.generator import legal_plays
 
 if TYPE_CHECKING:
     from bgcli.core.state import GameState
@@ -120,11 +121,6 @@ class Analysis:
 
 
 # --- counts -----------------------------------------------------------------------------
-
-def pip_count(side: Sequence[int]) -> int:
-    """Pips of one side (26 counts: [0] off, [1..24] points, [25] bar)."""
-    return sum(point * count for point, count in enumerate(side))
-
 
 def keith_count(side: Sequence[int], pips: int | None = None) -> int:
     """gnubg's KeithCount for one side, before the +1/7 of ``show keith``
@@ -195,12 +191,8 @@ def position_class(position: Position) -> str:
 
 # --- shots ------------------------------------------------------------------------------
 
-_HIT_BITS = 8 * 26  # Play.key: the mover's 26 counts a byte each, then one bit per blot hit
-
-
 def _hits(play) -> bool:
-    key = play.key
-    return bool(key >> _HIT_BITS) if key is not None else any(step.hit for step in play.steps)
+    return bool(play.hits)
 
 
 def hit_rolls(position: Position) -> tuple[tuple[int, int], ...]:

@@ -145,7 +145,7 @@ def read_position(text: str):
 
 
 def dice_for(game, dice_text: str | None):
-    from bgcli.core.model import parse_dice
+    from bgcli.core.position import parse_dice
 
     if dice_text:
         return parse_dice(dice_text)
@@ -237,6 +237,16 @@ class Unreadable(Failure):
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
+EXIT_TERMINATED = 143   # 128 + SIGTERM
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the main process is, so that what it was writing
+    is cleaned up as on Ctrl-C (a half-written file's temporary is removed)."""
+
+
+def _terminate(signum, frame) -> None:
+    raise Terminated()
 MAX_JOBS = 64
 _NEGATIVE_NUMBER = re.compile(r"-[0-9]")
 
@@ -270,15 +280,6 @@ class WordsCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
-def ignore_interrupts() -> None:
-    """The initializer of worker processes (``ProcessPoolExecutor(...,
-    initializer=ignore_interrupts)``): Ctrl-C is the main process's to handle,
-    so workers print no tracebacks; main() makes it one line and exit 130."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def run_in_chunks(lines, jobs: int, chunk: int, work, serial) -> int:
     """Lines of a batch on up to ``jobs`` processes: the input is cut into
     chunks of ``chunk`` lines, a few chunks ahead at most (standard input may
@@ -300,7 +301,10 @@ def run_in_chunks(lines, jobs: int, chunk: int, work, serial) -> int:
     blocks = chain(ahead, blocks)
     status = 0
     first = 1
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
+    from bgcli.scale.workers import worker_options
+
+    # workers leave Ctrl-C to this process (one line, 130) and end when it does
+    pool = ProcessPoolExecutor(max_workers=workers, **worker_options())
     try:
         pending: deque = deque()
         while True:
@@ -369,6 +373,9 @@ def main() -> None:
     from bgcli.output import StandardOutputError, guard_standard_output
 
     guard_standard_output()
+    import signal
+
+    signal.signal(signal.SIGTERM, _terminate)   # worker processes set it back (bgcli.scale.workers)
     try:
         try:
             with cli.make_context("bgcli", sys.argv[1:]) as ctx:
@@ -384,6 +391,9 @@ def main() -> None:
     except click.ClickException as exc:
         exc.show()
         status = exc.exit_code
+    except Terminated:
+        say("Error: terminated", err=True)
+        status = EXIT_TERMINATED
     except (KeyboardInterrupt, click.Abort):
         click.echo(("\n" if sys.stderr.isatty() else "") + "Error: interrupted", err=True)
         status = EXIT_INTERRUPTED

@@ -67,7 +67,7 @@ def open_binary(path: str):
 
 def read_dice(text: str):
     """parse_dice with the input cut short in its message."""
-    from bgcli.core.model import parse_dice
+    from bgcli.core.position import parse_dice
 
     if len(text) > 20:
         raise InvalidDiceError(f"invalid dice {quote(text)}: expected two numbers from 1 to 6, such as 31 or 3-1")
@@ -103,7 +103,7 @@ def position_and_dice(words: list[str]):
 # --- moves ------------------------------------------------------------------
 
 def moves_json(game, dice, style: str) -> dict:
-    from bgcli.core.model import legal_plays
+    from bgcli.core.generator import legal_plays
     from bgcli.core.notation import play_text
 
     plays = sorted_plays(legal_plays(game.position, dice))
@@ -132,7 +132,7 @@ def _line_writer(style: str, side: int):
 
 
 def _make_line_writer(style: str, side: int):
-    from bgcli.core.model import legal_plays, query_ids, sorted_keys
+    from bgcli.core.generator import legal_plays, play_changes, query_ids, sorted_keys
     from bgcli.core.notation import play_text
 
     by_change = style in _BY_CHANGE
@@ -160,12 +160,12 @@ def _make_line_writer(style: str, side: int):
             table = tables.get(roll)
             if table is None:
                 table = tables[roll] = {}
-            board = int.from_bytes(bytes(position.player), "little")
             get = table.get
-            parts: list[Any] = [get(key - board) for key in keys]
+            changes = play_changes(position, keys)
+            parts: list[Any] = [get(change) for change in changes]
             if None in parts:
                 by_key = {play.key: play for play in plays}
-                parts = [part or fragment(table, key - board, by_key[key]) for part, key in zip(parts, keys)]
+                parts = [part or fragment(table, change, by_key[key]) for part, change, key in zip(parts, changes, keys)]
         else:
             table = tables.get(None)
             if table is None:
@@ -192,7 +192,7 @@ _WRITERS: dict[tuple[str, int], Callable[[Any, Any], str]] = {}
 # style and side, keyed by what names the text: the play's steps
 # (Play.steps_key), or in gnubg's layout (the styles of _BY_CHANGE) the dice
 # and the change the play makes to the mover's checkers with its hits
-# (Play.key minus the position's board), which is cheaper to look up. In
+# (Play.change), which is cheaper to look up. In
 # that layout the text depends on nothing else: the change fixes the
 # multiset of steps (a double's starts are found from the top point down; a
 # non-double has one way to pair starts and ends with the two dice), up to
@@ -273,7 +273,7 @@ def moves(words, batch, jobs, as_json, style):
 def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
     """One JSON object per input line; a bad line gets {"error": ...}. The
     status is 0, 1 when a line failed, 2 when reading stopped at a BadLine."""
-    from bgcli.core.model import parse_position_id
+    from bgcli.core.position import parse_position_id
     from bgcli.core.state import MatchState
 
     json_line = _line_writer(style, MatchState().on_roll)  # a Position ID alone: the default match

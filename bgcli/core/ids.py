@@ -21,7 +21,7 @@ from typing import Any
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
-from bgcli.core.model import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, BASE64_DIGITS, CHECKERS, OFF, Position
 from bgcli.output import quote
 from bgcli.core.state import GAME_STATES, RESIGNATIONS, GameState, MatchState
 
@@ -57,7 +57,6 @@ def _log2(value: int) -> int:
 
 # --- Match ID ---------------------------------------------------------------
 
-_B64 = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 # (name, first bit, width) of each Match ID field, lowest bit first
 _MATCH_FIELDS = (
@@ -109,7 +108,7 @@ def match_id(state: MatchState) -> str:
 def parse_match_id(text: str) -> MatchState:
     """Read a 12-character Match ID; every field is checked."""
     mid = text.strip()
-    if len(mid) != 12 or not set(mid) <= _B64:
+    if len(mid) != 12 or not BASE64_DIGITS.issuperset(mid):
         raise InvalidPositionError(f"invalid match id {_short(text)}: expected 12 base64 characters")
     try:
         bits = int.from_bytes(base64.b64decode(mid), "little")

@@ -52,9 +52,9 @@ from typing import Iterable, Sequence
 
 from bgcli import grammar
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
-from bgcli.core.model import (
-    BAR, OFF, Board, Dice, Play, Point, Position, Step, legal_plays, parse_dice, roll_dice, run_steps, shape_problem,
-)
+from bgcli.core.position import BAR, OFF, Dice, Point, Position, parse_dice, roll_dice
+from bgcli.core.generator import Play, Step, legal_plays
+from bgcli.core.judge import Board, run_steps, shape_problem
 from bgcli.core.state import GameState
 from bgcli.output import quote
 

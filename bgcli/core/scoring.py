@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from bgcli.core.model import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
 
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3
 RESULT_NAMES = {SINGLE: "single", GAMMON: "gammon", BACKGAMMON: "backgammon"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 
 GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
 RESIGNATIONS = ("none", "single", "gammon", "backgammon")

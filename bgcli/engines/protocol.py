@@ -1,7 +1,7 @@
 """The engine protocol: what bgcli asks an engine, and what it gets back, in bgcli's own terms.
 
 An engine *evaluates*; it never decides legality. bgcli lists the legal plays
-(:func:`bgcli.core.model.legal_plays`) and asks the engine to evaluate exactly
+(:func:`bgcli.core.generator.legal_plays`) and asks the engine to evaluate exactly
 those; a play the engine knows that bgcli does not, or the reverse, is an
 :class:`~bgcli.errors.EngineError`, never trusted.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Sequence
 
 if TYPE_CHECKING:
-    from bgcli.core.model import Play
+    from bgcli.core.generator import Play
     from bgcli.core.state import GameState
 
 

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from bgcli.core.model import BAR, OFF, Position
+from bgcli.core.position import BAR, OFF, Position
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError, EngineUnavailableError
 
 if TYPE_CHECKING:
-    from bgcli.core.model import Play
+    from bgcli.core.generator import Play
     from bgcli.core.state import GameState
 
 INSTALL = "pip install 'bgcli[engine]'"

@@ -14,7 +14,7 @@ from bgcli.engines.protocol import CubeDecision, Evaluation, PlayEvaluation, Pro
 from bgcli.errors import EngineError
 
 if TYPE_CHECKING:
-    from bgcli.core.model import Play
+    from bgcli.core.generator import Play
     from bgcli.core.state import GameState
 
 

@@ -53,6 +53,8 @@ class MatchFormat:
 FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("mat", "bgcli.formats.mat", (".mat", ".txt", ".gam"), None, True, True,
                 "Jellyfish .mat and the sites' .txt exports"),
+    MatchFormat("xg", "bgcli.formats.xg", (".xg",), re.compile(rb"RGMH"), False, False,
+                "eXtreme Gammon's match file"),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])"),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,
@@ -107,11 +109,12 @@ def choose(path: str, head: bytes) -> MatchFormat | None:
 
 def looks_binary(head: bytes) -> bool:
     """Whether the first bytes of a file are not text: a NUL, or more than
-    one in ten a control character other than a blank."""
+    one in thirty a control character other than a blank (random bytes have
+    about one in ten; text next to none)."""
     if b"\0" in head:
         return True
     controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13, 27))
-    return controls * 10 > len(head)
+    return controls * 30 > len(head)
 
 
 def tried() -> str:

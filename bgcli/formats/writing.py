@@ -18,7 +18,9 @@ from bgcli.match.records import Action, ActionKind
 from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
-from bgcli.core.model import Board, Position, Step, die_for, roll_dice
+from bgcli.core.position import Position, roll_dice
+from bgcli.core.generator import Step
+from bgcli.core.judge import Board, die_for
 from bgcli.core.notation import STYLES, parse_play_text, play_text
 
 

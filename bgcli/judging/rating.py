@@ -40,7 +40,8 @@ import inspect
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
-from bgcli.core.model import Play, Position, legal_plays
+from bgcli.core.position import Position
+from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
 from bgcli.core.state import GameState
 from bgcli.engines.protocol import CubeDecision, Engine, PlayEvaluation

@@ -6,7 +6,9 @@ it is a legal play of another roll, the roll is what was written wrong.
 """
 from __future__ import annotations
 
-from bgcli.core.model import Position, die_for, legal_plays, roll_dice
+from bgcli.core.position import Position, roll_dice
+from bgcli.core.generator import legal_plays
+from bgcli.core.judge import die_for
 from bgcli.core.notation import apply_written, numbered_text, parse_play, parse_play_text
 from bgcli.errors import BgcliError
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bgcli.core.ids import match_id
-from bgcli.core.model import Play, Position
+from bgcli.core.position import Position
+from bgcli.core.generator import Play
 from bgcli.core.scoring import Outcome, Rules
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from bgcli.core.model import CHECKERS, OFF, Position
+from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.core.scoring import (
     OUTCOME_OF_KIND,
     Outcome,

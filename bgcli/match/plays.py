@@ -5,14 +5,16 @@ Plays are read by the notation's reader (:func:`bgcli.core.notation.parse_play_t
 the one that follows the grammar), so the replay accepts exactly the
 spellings the grammar does. The common case, one ``a/b`` pair per die as
 .mat files write plays, is judged by the model step by step
-(:func:`bgcli.core.model.play_from_steps`) without listing the legal plays;
+(:func:`bgcli.core.judge.play_from_steps`) without listing the legal plays;
 anything else takes :func:`bgcli.core.notation.parse_play`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgcli.core.model import Play, Position, legal_plays, play_from_steps, result_of_steps
+from bgcli.core.position import Position
+from bgcli.core.generator import Play, legal_plays
+from bgcli.core.judge import play_from_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.match.diagnosis import wrong_roll

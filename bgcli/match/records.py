@@ -45,6 +45,39 @@ class ActionKind(str, Enum):
     __hash__ = str.__hash__
 
 
+class DecisionKind(str, Enum):
+    """What a stored analysis judged."""
+
+    PLAY = "play"       # the checker play
+    CUBE = "cube"       # to double or not
+    TAKE = "take"       # to take or pass
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """One choice as the program that analysed the match judged it."""
+
+    choice: str               # the play (.mat steps, "13/8 24/20") or the cube line ("no double", ...)
+    equity: float
+    probabilities: tuple[float, ...]   # win, win gammon, win backgammon, lose gammon, lose backgammon (or none)
+    level: str                # "3-ply", "rollout", ...
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnalysis:
+    """The analysis a file holds for one decision (XG stores its own):
+    kept as data, for a later judgement to compare with its own."""
+
+    program: str
+    decision: DecisionKind
+    error: float | None                  # what the choice made lost, by the program's reckoning; None: not judged
+    candidates: tuple[Evaluation, ...]   # plays best first; cube: no double, double/take, double/pass
+    chosen: int | None                   # the index of the choice made, when it is among them
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One cell of a move row: what one player did."""
@@ -60,6 +93,7 @@ class Action:
     points: int | None = None  # Wins/Losses N point(s)
     and_match: bool = False   # "... and the match"
     raw: str = ""             # the cell's text
+    analysis: tuple[StoredAnalysis, ...] = ()   # what the file's program judged of this decision (and of not doubling before it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from xml.sax.saxutils import escape
 
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
-from bgcli.core.model import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
 from bgcli.core.notation import BOTTOM, STYLES, korean_name
 
 DEFAULT_NAMES = ("player 0", "player 1")
@@ -203,12 +203,8 @@ def ascii_board(game: GameState | Position, home: str = "right", names: Sequence
         lines.append("    " + bottom_labels + "  " + text[6])
     else:
         lines.append(" " + bottom_labels + "     " + text[6])
-    lines.append(f"Pip counts: O {_pips(board.o)}, X {_pips(board.x)}")
+    lines.append(f"Pip counts: O {pip_count(board.o)}, X {pip_count(board.x)}")
     return "\n".join(lines) + "\n"
-
-
-def _pips(side: Sequence[int]) -> int:
-    return sum(point * count for point, count in enumerate(side))
 
 
 def count_lines(game: GameState | Position) -> str:
@@ -440,7 +436,7 @@ def _bands(svg: _Svg, board: _Board) -> None:
     below (X) the board; the match and the IDs at the foot."""
     m = board.match
     mirror, svg.mirror = svg.mirror, False  # text lines read left to right either way
-    pips = {"o": _pips(board.o), "x": _pips(board.x)}
+    pips = {"o": pip_count(board.o), "x": pip_count(board.x)}
     for side, player, y in (("o", 0, _TOP_BAND / 2), ("x", 1, _PLAY_BOTTOM + _LABEL + 16)):
         parts = [f"{'OX'[player]}: {board.names[player]}"]
         if m.match_length:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
 from bgcli.core.ids import match_id
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem

@@ -26,7 +26,6 @@ import glob
 import hashlib
 import json
 import os
-import signal
 import sqlite3
 import stat
 from collections import deque
@@ -40,6 +39,7 @@ from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
 from bgcli.core.scoring import Rules
+from bgcli.scale.workers import worker_options
 
 SUFFIXES = registry.SUFFIXES   # what a folder is searched for: every format's suffixes
 STDIN = "-"
@@ -283,11 +283,6 @@ def _chain(head: list, rest: Iterator) -> Iterator:
     yield from rest
 
 
-def _ignore_interrupts() -> None:
-    """Worker processes leave Ctrl-C to the main process, which says it in one line."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class _Pool:
     """A process pool fed a bounded window of small tasks, read in order."""
 
@@ -303,8 +298,9 @@ class _Pool:
 
         # fork where there is one: a worker starts at once, with everything imported
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        # workers leave Ctrl-C to this process and end when it does (bgcli.scale.workers)
         return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                                   initializer=_ignore_interrupts)
+                                   **worker_options())
 
     def run(self, jobs: Iterator[Job]) -> Iterator[FileResult | Unchanged]:
         from concurrent.futures.process import BrokenProcessPool

@@ -23,6 +23,9 @@ from bgcli.core.scoring import Rules
 
 BATCH = 32      # files per task
 WINDOW = 3      # tasks in flight per worker thread
+CONNECT_SECONDS = 10.0   # to open the connection to a scheduler
+ANSWER_SECONDS = 10.0    # for its first answer once connected (a scheduler speaks first)
+DEFAULT_PORT = 8786
 
 
 class ClusterError(BgcliError):
@@ -39,6 +42,55 @@ def parse_scheduler(address: str) -> tuple[str, int]:
     if not address.strip():
         raise ValueError("the scheduler address is empty")
     return address, 0
+
+
+def probe(address: str, connect_seconds: float | None = None, answer_seconds: float | None = None) -> None:
+    """Check that a plain TCP address (``tcp://host:port``, ``host:port``)
+    has a server that answers as a Dask scheduler does, at once: it is
+    connected to within ``connect_seconds`` and sends its first bytes within
+    ``answer_seconds``; else a ClusterError of one line. Other schemes (tls,
+    ucx) are left to Dask."""
+    import socket
+
+    connect_seconds = CONNECT_SECONDS if connect_seconds is None else connect_seconds
+    answer_seconds = ANSWER_SECONDS if answer_seconds is None else answer_seconds
+    scheme, sep, rest = address.partition("://")
+    if sep and scheme != "tcp":
+        return
+    location = rest if sep else address
+    if location.startswith("["):
+        host, _, port_text = location[1:].partition("]")
+        port_text = port_text.lstrip(":")
+    else:
+        host, _, port_text = location.rpartition(":") if ":" in location else (location, "", "")
+    if not port_text:
+        port = DEFAULT_PORT
+    elif port_text.isascii() and port_text.isdigit() and int(port_text) < 65536:
+        port = int(port_text)
+    else:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: the port {port_text!r} is not a number")
+    try:
+        connection = socket.create_connection((host, port), timeout=connect_seconds)
+    except socket.timeout:
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: no connection within "
+                           f"{connect_seconds:g} s") from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {reason[:1].lower() + reason[1:]}") from None
+    try:
+        connection.settimeout(answer_seconds)
+        try:
+            first = connection.recv(1)
+        except socket.timeout:
+            raise ClusterError(f"the server at {address} took the connection but did not answer within "
+                               f"{answer_seconds:g} s: not a Dask scheduler, or a stuck one") from None
+        except OSError as exc:
+            raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc.strerror or exc}") from None
+        if not first:
+            raise ClusterError(f"the server at {address} closed the connection without answering: "
+                               f"not a Dask scheduler") from None
+    finally:
+        connection.close()
 
 
 def _batches(jobs: Iterator[Job]) -> Iterator[list[Job]]:
@@ -93,7 +145,11 @@ class DaskAuditor:
                         signal.signal(signal.SIGINT, previous)
                     self.client = Client(self.cluster)
                 else:
-                    self.client = Client(address)   # waits distributed.comm.timeouts.connect (30 s) at most
+                    probe(address)   # a server that never answers would hold the Client forever
+                    self.client = Client(address, timeout=CONNECT_SECONDS)
+        except ClusterError:
+            self.close()
+            raise
         except (OSError, TimeoutError) as exc:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None

@@ -1,0 +1,275 @@
+"""Judging a recorded play: the rules of one step, and whether written steps
+make a legal play.
+
+:class:`Board` states every rule of moving one checker; ``run_steps`` and
+``apply_steps`` play steps on it, and the judge of a recorded play
+(``play_from_steps``) makes its steps on it too, but for the usual play of
+two different dice away from the bear-off, which it decides unrolled (the
+same rules; tests/test_audit_steps.py checks it against the generator).
+When the steps alone cannot decide, the judge asks the generator
+(:mod:`bgcli.core.generator`), as gnubg does, by the play's result.
+"""
+from __future__ import annotations
+
+from itertools import chain
+from typing import Any, Iterable, Sequence
+
+from bgcli.core.generator import _HIT, Play, Step, legal_plays, made_play, side_int
+from bgcli.core.position import BAR, OFF, Point, Position, checked_dice, point_text, trusted_position
+from bgcli.errors import IllegalPlayError
+
+class Board:
+    """A mutable copy of a position, from the mover's side, for trying steps.
+
+    Every rule of moving one checker lives here: a checker on the start, an
+    open landing, and (``strict``) the rules that depend on the order of the
+    steps: the bar first, bearing off only with every checker home, and a
+    larger die bearing off only from the highest point. The legal-play
+    generator (bgcli.core.generator) applies the same rules on integers, for speed; the tests
+    check the two against each other and against gnubg.
+    """
+
+    __slots__ = ("me", "opp")
+
+    def __init__(self, position: Position):
+        self.me = list(position.player)
+        self.opp = list(position.opponent)
+
+    def position(self) -> Position:
+        return trusted_position(tuple(self.me), tuple(self.opp))
+
+    def problem(self, start: Point, end: Point, die: int = 0, strict: bool = True, landing: bool = True) -> str:
+        """Why one checker cannot go from ``start`` to ``end`` now, or ''.
+        ``die`` 0 is a step of unknown dice; ``landing`` False says the
+        point is only passed on the way (for the reason's wording)."""
+        if not (0 < start <= BAR and 0 <= end < start):
+            return shape_problem(start, end) or f"{point_text(start)}/{point_text(end)} is not a step"
+        if self.me[start] == 0:
+            return f"no checker on {point_text(start)}"
+        if end and self.opp[25 - end] >= 2:
+            return f"{'lands on' if landing else 'passes'} {end}, which the opponent holds"
+        if strict:
+            if start != BAR and self.me[BAR]:
+                return f"{point_text(start)}/{point_text(end)} moves while a checker is on the bar"
+            if end == OFF:
+                if any(self.me[7:26]):
+                    return f"{point_text(start)}/off bears off while checkers are outside the home board"
+                if die > start and any(self.me[start + 1:7]):
+                    higher = max(p for p in range(start + 1, 7) if self.me[p])
+                    return f"{point_text(start)}/off bears off with a {die} while a checker is on {higher}"
+        return ""
+
+    def move(self, start: Point, end: Point) -> bool:
+        """Move one checker (the caller checked ``problem``); return whether it hit."""
+        self.me[start] -= 1
+        self.me[end] += 1
+        if end and self.opp[25 - end] == 1:
+            self.opp[25 - end] = 0
+            self.opp[BAR] += 1
+            return True
+        return False
+
+
+def shape_problem(start: Point, end: Point) -> str:
+    """Why a written hop cannot be a move at all, whatever the position, or ''."""
+    if start == OFF:
+        return f"{point_text(start)}/{point_text(end)} starts from off"
+    if end == BAR:
+        return f"{point_text(start)}/{point_text(end)} ends on the bar"
+    if end >= start:
+        return f"{point_text(start)}/{point_text(end)} moves backwards"
+    return ""
+
+
+def run_steps(
+    position: Position,
+    steps: Iterable[tuple[Point, Point, int]],
+    strict: bool = True,
+    written: frozenset[Point] = frozenset(),
+) -> tuple[Position | None, tuple[Step, ...], str]:
+    """Play die-steps ``(start, end, die)`` in the order given on a Board.
+
+    Returns ``(result, steps with hit flags, "")`` or ``(None, (), reason)``.
+    ``written`` holds the points a player wrote, so that a reason tells a
+    landing from a point passed on the way.
+    """
+    board = Board(position)
+    out = []
+    for start, end, die in steps:
+        reason = board.problem(start, end, die, strict, not written or end in written)
+        if reason:
+            return None, (), reason
+        out.append(Step(start, end, board.move(start, end)))
+    return board.position(), tuple(out), ""
+
+
+def apply_steps(position: Position, steps: Iterable[Step | tuple[int, int]]) -> Position:
+    """Apply steps mechanically, without the rules of the dice: each moves one
+    checker from its start (25 = bar) to its end (0 = off), hitting a single
+    opponent checker on the end point. Returns the result from the mover's side.
+
+    Used to go on after an illegal play; raises IllegalPlayError when a start
+    holds no checker or an end is held by two or more opponent checkers.
+    """
+    board = Board(position)
+    for step in steps:
+        start, end = (step.start, step.end) if isinstance(step, Step) else step
+        if not (isinstance(start, int) and isinstance(end, int)):
+            start, end = -1, -1
+        reason = board.problem(start, end, strict=False)
+        if reason:
+            where = f"illegal step {point_text(start)}/{point_text(end)} in {position.id_or_board()}"
+            if not 0 < start <= 25 or not 0 <= end < start:
+                reason = "a step goes down from a point or the bar (25) to a point or off (0)"
+            elif reason.startswith("lands on"):
+                reason = f"point {end} is held by the opponent"
+            raise IllegalPlayError(f"{where}: {reason}")
+        board.move(start, end)
+    return board.position()
+
+
+def fits(start: Point, end: Point, die: int) -> bool:
+    """Whether one step start -> end takes ``die``: the exact distance or,
+    bearing off, any larger die (the Board says whether it may)."""
+    return start - end == die or (end == OFF and start - end < die)
+
+
+def die_for(start: Point, end: Point, free: Sequence[int]) -> int | None:
+    """The die of ``free`` that plays the hop start -> end in one step: the
+    exact distance or, bearing off, the smallest larger die; None if none."""
+    distance = start - end
+    if distance in free:
+        return distance
+    if end == OFF:
+        return min((d for d in free if d > distance), default=None)
+    return None
+
+
+def play_key(position: Position, moves: Iterable[tuple[int, int]]) -> int | None:
+    """The key that ``legal_plays`` gives the play whose result ``moves``
+    reach when applied one after another (start, end; 25 bar, 0 off), or
+    None when a move has no checker to move or lands on a held point. A
+    written play is legal when its key is a legal play's ``Play.key``."""
+    board = Board(position)
+    hits = 0
+    for start, end in moves:
+        if board.problem(start, end, strict=False):
+            return None
+        if board.move(start, end):
+            hits |= _HIT[end]
+    return side_int(board.me) | hits
+
+
+def play_from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[int, int]]) -> Play | None:
+    """The legal play of ``dice`` that ``moves`` make, or None if they make none.
+
+    ``moves`` are (start, end) pairs (25 the bar, 0 off) applied one after
+    another. A play that uses every die of the roll, one die per pair (as
+    nearly every recorded play does), is legal when each step can be made in
+    turn under the rules (a checker on the start, an open landing, the bar
+    first, bearing off only with every checker home and with a larger die only
+    from the highest point); it is checked so, in the order given and, failing
+    that, in the other orders and die assignments, without listing the legal
+    plays. Anything else (fewer dice than the roll, a pair covering several
+    dice, steps the rules refuse) is looked up among ``legal_plays`` by its
+    result, as gnubg decides: so this returns a play exactly when the moves,
+    applied in some order (``play_key``), reach the result of a legal play.
+    The play returned has the steps as played, in an order they can be played.
+    """
+    return _from_steps(position, dice, moves, True)
+
+
+def result_of_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[int, int]]) -> Position | None:
+    """``play_from_steps(position, dice, moves).result``, or None, decided the
+    same way but without building the Play: for a caller that needs only
+    where the checkers end (the audit)."""
+    return _from_steps(position, dice, moves, False)
+
+
+def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[int, int]], want_play: bool) -> Any:
+    """play_from_steps (``want_play``) or result_of_steps: the one judge of both."""
+    high, low = checked_dice(dice)
+    player, opponent = position.player, position.opponent
+    if high != low:
+        if len(moves) == 2:
+            (s1, e1), (s2, e2) = moves
+            d1, d2 = s1 - e1, s2 - e2
+            if e1 > 0 and e2 > 0 and s1 <= BAR and s2 <= BAR and (d1 == high and d2 == low or d1 == low and d2 == high):
+                # the usual play: no bear-off, so the dice are fixed by the
+                # distances and only the order can matter (the bar, a checker
+                # that moves on)
+                h1, h2 = opponent[25 - e1], opponent[25 - e2]
+                if h1 < 2 and h2 < 2:
+                    bar = player[BAR]
+                    if (player[s1] and (not bar or s1 == BAR) and player[s2] - (s2 == s1) + (s2 == e1) > 0
+                            and (bar - (s1 == BAR) == 0 or s2 == BAR)):
+                        raw = (s1, e1, s2, e2)
+                    elif (player[s2] and (not bar or s2 == BAR) and player[s1] - (s1 == s2) + (s1 == e2) > 0
+                            and (bar - (s2 == BAR) == 0 or s1 == BAR)):
+                        raw = (s2, e2, s1, e1)
+                    else:
+                        raw = None
+                    if raw is not None:  # the result (and the play, with its key), unrolled
+                        me = list(player)
+                        me[s1] -= 1
+                        me[e1] += 1
+                        me[s2] -= 1
+                        me[e2] += 1
+                        mine = tuple(me)
+                        hits = 0
+                        if h1 or h2:  # a blot hit goes to the bar (two landings on one blot hit it once)
+                            hit = list(opponent)
+                            for end, held in ((e1, h1), (e2, h2)):
+                                if held and not hits & _HIT[end]:
+                                    hits |= _HIT[end]
+                                    hit[25 - end] = 0
+                                    hit[BAR] += 1
+                            result = trusted_position(mine, tuple(hit))
+                        else:
+                            result = trusted_position(mine, opponent)
+                        if not want_play:
+                            return result
+                        return made_play(position, raw, side_int(mine) | hits, result)
+            else:  # a bear-off: which die a step takes, and the order, may matter
+                for first, second in ((high, low), (low, high)):
+                    if (d1 == first or not e1 and d1 < first) and (d2 == second or not e2 and d2 < second):
+                        made = (_made(position, moves, (first, second), want_play)
+                                or _made(position, moves[::-1], (second, first), want_play))
+                        if made is not None:
+                            return made
+    elif len(moves) == 4:
+        dies = (high, high, high, high)
+        made = _made(position, moves, dies, want_play) or _made(position, sorted(moves, key=_start, reverse=True), dies, want_play)
+        if made is not None:
+            return made
+    key = play_key(position, moves)
+    if key is None:  # in an order that can be made, if there is one
+        key = play_key(position, sorted(moves, key=_start, reverse=True))
+        if key is None:
+            return None
+    for play in legal_plays(position, (high, low)):
+        if play._key == key:
+            return play if want_play else play.result
+    return None
+
+
+_flat = chain.from_iterable
+
+
+def _made(position: Position, moves: Sequence[tuple[int, int]], dies: Sequence[int], want_play: bool) -> Any:
+    """The play (``want_play``) or its result, of ``moves`` made in this order
+    with these dice, one each, on a :class:`Board` under every rule of a
+    step, or None when a step may not be made."""
+    board = Board(position)
+    hits = 0
+    for (start, end), die in zip(moves, dies):
+        if not fits(start, end, die) or board.problem(start, end, die):
+            return None
+        if board.move(start, end):
+            hits |= _HIT[end]
+    result = board.position()
+    return made_play(position, tuple(_flat(moves)), side_int(result.player) | hits, result) if want_play else result
+
+
+def _start(move: tuple[int, int]) -> int:
+    return move[0]

@@ -1,0 +1,282 @@
+"""Positions, dice and the Position ID: what a play starts from.
+
+A position is seen from the side of the player on roll. Each side's checkers
+are a tuple of 26 counts indexed by that side's own point numbers:
+``[0]`` borne off, ``[1]``..``[24]`` the points from its home, ``[25]`` its
+bar. The opponent's point ``p`` is the player's point ``25 - p``.
+
+The rest of the core builds on this module: :mod:`bgcli.core.generator`
+lists the legal plays, :mod:`bgcli.core.judge` decides a recorded play.
+"""
+from __future__ import annotations
+
+import binascii
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from bgcli.errors import InvalidDiceError, InvalidPositionError
+
+Point = int
+OFF: Point = 0
+BAR: Point = 25
+CHECKERS = 15
+
+# The base64 digits of the Position ID and the Match ID (standard alphabet).
+BASE64_DIGITS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+_START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+def pip_count(side: Sequence[int]) -> int:
+    """The pips one side needs to bear off: the sum of point times count
+    over a side's 26 slots (borne off 0, the bar 25)."""
+    return sum(point * count for point, count in enumerate(side))
+
+
+def point_text(point: object) -> str:
+    """A point as a step writes it: ``bar``, ``off`` or its number."""
+    return "bar" if point == BAR else "off" if point == OFF else str(point)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Both sides' checkers, from the side of the player on roll."""
+
+    player: tuple[int, ...]
+    opponent: tuple[int, ...]
+
+    @classmethod
+    def start(cls) -> "Position":
+        return cls(_START_SIDE, _START_SIDE)
+
+    @classmethod
+    def from_sides(cls, player: Sequence[int], opponent: Sequence[int]) -> "Position":
+        """Build a position from on-board counts (points 1..24 and bar, 25 or 26 long)
+        and check it; the borne-off count is derived."""
+        return cls(_side(player, "player"), _side(opponent, "opponent")).validated()
+
+    @classmethod
+    def from_id(cls, position_id: str) -> "Position":
+        return parse_position_id(position_id)
+
+    def id(self) -> str:
+        return position_id(self)
+
+    def validated(self) -> "Position":
+        problem = self.problem()
+        if problem:
+            raise InvalidPositionError(f"invalid position {self.id_or_board()}: {problem}")
+        return self
+
+    def problem(self) -> str:
+        """Why this position breaks the rules, or '' when it does not."""
+        for name, side in (("player on roll", self.player), ("opponent", self.opponent)):
+            if len(side) != 26 or min(side[1:]) < 0:
+                return f"{name} has a negative or missing count"
+            if sum(side[1:]) > CHECKERS:
+                return f"{name} has {sum(side[1:])} checkers, more than 15"
+            if sum(side) != CHECKERS or side[0] < 0:
+                return f"{name} has {sum(side[1:])} checkers on the board and bar and {side[0]} off, not 15 in all"
+        point = _shared_point(self.player, self.opponent)
+        return f"point {point} is held by both sides" if point else ""
+
+    def id_or_board(self) -> str:
+        try:
+            return self.id()
+        except ValueError:
+            return repr(self)
+
+    def swap(self) -> "Position":
+        """The same position seen by the other player."""
+        return Position(self.opponent, self.player)
+
+    def pips(self) -> tuple[int, int]:
+        """Pip counts of the player on roll and of the opponent."""
+        return pip_count(self.player), pip_count(self.opponent)
+
+    def is_over(self) -> bool:
+        """Whether a side has borne off all its checkers."""
+        return self.player[OFF] == CHECKERS or self.opponent[OFF] == CHECKERS
+
+    def board26(self) -> list[int]:
+        """A plain board of 26 numbers as the player on roll sees it: index 0
+        the opponent's bar, 1..24 the points (positive = the player's checkers,
+        negative = the opponent's), 25 the player's bar."""
+        out = [0] * 26
+        out[0] = -self.opponent[BAR]
+        out[25] = self.player[BAR]
+        for p in range(1, 25):
+            out[p] = self.player[p] - self.opponent[25 - p]
+        return out
+
+    @classmethod
+    def from_board26(cls, numbers: Sequence[int]) -> "Position":
+        if len(numbers) != 26:
+            raise InvalidPositionError(f"invalid board {' '.join(map(str, numbers))!r}: needs 26 numbers, got {len(numbers)}")
+        player, opponent = [0] * 26, [0] * 26
+        player[BAR] = abs(numbers[25])
+        opponent[BAR] = abs(numbers[0])
+        for p in range(1, 25):
+            if numbers[p] > 0:
+                player[p] = numbers[p]
+            elif numbers[p] < 0:
+                opponent[25 - p] = -numbers[p]
+        for side in (player, opponent):
+            side[OFF] = CHECKERS - sum(side)
+        position = cls(tuple(player), tuple(opponent))
+        problem = position.problem()
+        if problem:
+            raise InvalidPositionError(f"invalid board {' '.join(map(str, numbers))!r}: {problem}")
+        return position
+
+
+_NONZERO = bytes([0] + [1] * 255)
+
+
+def _shared_point(player: Sequence[int], opponent: Sequence[int]) -> int:
+    """A point (1..24) held by both sides, or 0. Counts must be 0..255."""
+    # one flag byte per point, the opponent's side reversed onto ours: a common
+    # nonzero byte is a point held by both
+    mine = bytes(player[1:25]).translate(_NONZERO)
+    theirs = bytes(opponent[24:0:-1]).translate(_NONZERO)
+    if int.from_bytes(mine, "little") & int.from_bytes(theirs, "little"):
+        return next(p for p in range(1, 25) if player[p] and opponent[25 - p])
+    return 0
+
+
+def _side(counts: Sequence[int], name: str) -> tuple[int, ...]:
+    counts = list(counts)
+    if len(counts) == 25:  # points 1..24 and bar, no borne-off slot
+        counts = [0] + counts
+    if len(counts) != 26:
+        raise InvalidPositionError(f"invalid {name} side {counts!r}: needs 25 or 26 counts")
+    on_board = sum(counts[1:])
+    if min(counts) < 0 or on_board > CHECKERS:
+        raise InvalidPositionError(f"invalid {name} side {counts!r}: {on_board} checkers, more than 15")
+    counts[0] = CHECKERS - on_board
+    return tuple(counts)
+
+
+# --- GNU Backgammon Position ID -------------------------------------------
+
+def position_id(position: Position) -> str:
+    """The 14-character Position ID: the opponent's slots first, then the
+    player's; one 1 bit per checker and a 0 after each slot."""
+    first, length = _side_bits(int.from_bytes(bytes(position.opponent), "little"))
+    second = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
+    return binascii.b2a_base64((first | second << length).to_bytes(10, "little"), newline=False)[:14].decode("ascii")
+
+
+class _ChunkBits(dict):
+    """Position ID bits of five consecutive slots, keyed by their five count
+    bytes as one int; filled on demand (at most 15,504 keys, as 15 checkers
+    fit in five slots in that many ways)."""
+
+    def __missing__(self, key: int) -> tuple[int, int]:
+        bits = length = 0
+        counts = key
+        for _ in range(5):
+            count = counts & 255
+            bits |= ((1 << count) - 1) << length
+            length += count + 1
+            counts >>= 8
+        self[key] = bits, length
+        return bits, length
+
+
+_CHUNK_BITS = _ChunkBits()
+_CHUNK_MASK = (1 << 40) - 1
+
+
+def _side_bits(side: int) -> tuple[int, int]:
+    """Bits and bit length of one side's 25 slots (points 1..24, bar), given
+    the side as an int whose byte p is the count on point p."""
+    chunks = _CHUNK_BITS
+    v = side >> 8
+    b0, n0 = chunks[v & _CHUNK_MASK]
+    v >>= 40
+    b1, n1 = chunks[v & _CHUNK_MASK]
+    v >>= 40
+    b2, n2 = chunks[v & _CHUNK_MASK]
+    v >>= 40
+    b3, n3 = chunks[v & _CHUNK_MASK]
+    b4, n4 = chunks[v >> 40]
+    return b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0, n0 + n1 + n2 + n3 + n4
+
+
+def parse_position_id(text: str) -> Position:
+    pid = text.strip()
+    if len(pid) != 14 or not BASE64_DIGITS.issuperset(pid):
+        raise InvalidPositionError(f"invalid position id {text!r}: expected 14 base64 characters")
+    bits = int.from_bytes(binascii.a2b_base64(pid + "=="), "little")
+    # Each slot is a run of 1 bits closed by a 0, from the lowest bit up.
+    runs = format(bits, "080b")[::-1].split("0")
+    if len(runs) < 51:
+        raise InvalidPositionError(f"invalid position id {text!r}: it does not describe 50 slots")
+    if any(runs[50:]):
+        raise InvalidPositionError(f"invalid position id {text!r}: bits left after the 50 slots")
+    counts = list(map(len, runs[:50]))
+    theirs, mine = sum(counts[:25]), sum(counts[25:])
+    if theirs > CHECKERS or mine > CHECKERS:
+        name, n = ("opponent", theirs) if theirs > CHECKERS else ("player on roll", mine)
+        raise InvalidPositionError(f"invalid position id {text!r}: {name} has {n} checkers")
+    player = (CHECKERS - mine, *counts[25:])
+    opponent = (CHECKERS - theirs, *counts[:25])
+    point = _shared_point(player, opponent)
+    if point:
+        raise InvalidPositionError(f"invalid position id {text!r}: point {point} is held by both sides")
+    return Position(player, opponent)
+
+
+# --- Dice -------------------------------------------------------------------
+
+Dice = tuple[int, int]
+
+
+def parse_dice(text: str | Sequence[int]) -> Dice:
+    """Read dice written ``31``, ``3-1``, ``3 1``, ``3,1`` or given as numbers;
+    the larger die comes first."""
+    if not isinstance(text, str):
+        return checked_dice(text)
+    digits = [c for c in text.strip() if c not in " -,/x"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        raise InvalidDiceError(f"invalid dice {text!r}: expected two numbers from 1 to 6, such as 31 or 3-1")
+    return _ROLLS[int(digits[0]), int(digits[1])]
+
+
+# every roll in either order -> (high, low)
+_ROLLS: dict[Any, Dice] = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
+def checked_dice(dice: Any) -> Dice:
+    """Two dice given as numbers (either order), the larger first; the one
+    place that refuses anything else (InvalidDiceError)."""
+    try:
+        high, low = dice
+        if type(high) is int and type(low) is int:  # not bool, not 2.0
+            return _ROLLS[high, low]
+    except (TypeError, ValueError, KeyError):
+        pass
+    raise InvalidDiceError(f"invalid dice {list(dice) if isinstance(dice, (list, tuple)) else dice!r}: "
+                           "expected two numbers from 1 to 6")
+
+
+def roll_dice(dice: Sequence[int]) -> list[int]:
+    """The dice a roll gives to play: four of a double, else the two."""
+    high, low = dice
+    return [high] * 4 if high == low else [high, low]
+
+
+_new = object.__new__
+_SET_PLAYER, _SET_OPPONENT = vars(Position)["player"].__set__, vars(Position)["opponent"].__set__
+
+
+def trusted_position(player: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+    """``Position(player, opponent)`` at half the cost, for the core's hot
+    paths with sides already known to be valid: the frozen dataclass's
+    __init__ sets each field through ``object.__setattr__``; this sets the
+    two slots directly."""
+    position = _new(Position)
+    _SET_PLAYER(position, player)
+    _SET_OPPONENT(position, opponent)
+    return position
