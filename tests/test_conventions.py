@@ -126,8 +126,79 @@ def test_galaxy_layout_is_known_by_its_losses_lines(tmp_path):
     assert problems(tmp_path, text) == []
 
 
-def test_other_files_must_write_what_the_game_is_worth(tmp_path):
-    assert problems(tmp_path, WINNING + WINS_3) == [(7, "points")]
+def test_elsewhere_the_points_still_needed_are_a_warning(tmp_path):
+    # a resignation at cube 2 is worth 2, 4 or 6: "3 points and the match" are
+    # the points Bob still needed, a habit that cannot be checked
+    path = tmp_path / "w.mat"
+    path.write_text(WINNING + WINS_3, encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [(7, "points", "warning")]
+    assert "still needed" in replay.problems[0].message
+    assert replay.winner == "Bob" and replay.score == (0, 4)
+
+
+# A FIBS-era archive exported by Snowie: a 7-point match at 2-0, a gammon
+# resigned at cube 4 (8 points) is written as the 5 points Alice needed.
+SNOWIE = (" 7 point match\n\n Game 3\n Alice : 2                      Bob : 0\n" + OPENING
+          + "  2)  Doubles => 2                Takes\n"
+          + "  3) 43: 13/9 13/10               Doubles => 4\n"
+          + "  4)  Takes                       52: 13/8 13/11\n")
+
+
+@pytest.mark.parametrize("written, found", [
+    ("5 points", [(9, "points", "warning")]),    # the points needed, a gammon (8) being at least that
+    ("8 points", []),                             # what the gammon is worth
+    ("6 points", [(9, "points", "error")]),      # neither
+    ("4 points", []),                             # a single resignation
+])
+def test_a_resignation_written_as_the_points_needed_in_any_dialect(tmp_path, written, found):
+    path = tmp_path / "s.mat"
+    path.write_text(SNOWIE + f"      Wins {written}\n", encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == found
+
+
+def test_the_points_needed_are_an_error_when_no_value_the_rules_give_reaches_them(tmp_path):
+    # at cube 1 a resignation is worth 1, 2 or 3: 5 is no value of it, needed or not
+    text = " 7 point match\n\n Game 3\n Alice : 2                      Bob : 0\n" + OPENING + "      Wins 5 points\n"
+    path = tmp_path / "e.mat"
+    path.write_text(text, encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [(6, "points", "error")]
+
+
+GALAXY_TAG = '; [Site "BackgammonGalaxy"]\n\n'
+
+
+def test_galaxy_may_write_the_winners_final_score(tmp_path):
+    # 5-point match at 3-0: Bob resigns a gammon (2 points); Galaxy writes Alice's final score
+    text = (GALAXY_TAG + " 5 point match\n\n Game 2\n Alice : 3                      Bob : 0\n" + OPENING
+            + "      Wins 5 points and the match\n")
+    path = tmp_path / "g.mat"
+    path.write_text(text, encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    assert replay.problems == []
+    assert replay.score == (5, 0) and replay.winner == "Alice"
+    # elsewhere 5 is neither what the game is worth nor the 2 points needed
+    path.write_text(text[len(GALAXY_TAG):], encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("points", "error")]
+
+
+def test_galaxy_forfeit_in_the_middle_of_a_game(tmp_path):
+    # Bob leaves the match: "Losses 4 points" on his side, then "Wins 4 points and
+    # the match" for Alice, who needed 4, though a resignation at cube 1 is worth at most 3
+    text = (" 7 point match\n\n Game 4\n Alice : 3                      Bob : 5\n" + OPENING
+            + "  2) 64: 24/18 18/14              Losses 4 points\n      Wins 4 points and the match\n")
+    path = tmp_path / "f.mat"
+    path.write_text(text, encoding="utf-8")   # a Losses line says it is Galaxy's, with or without its tag
+    (replay,) = list(replay_file(str(path)))
+    assert replay.problems == []
+    assert replay.score == (7, 5) and replay.winner == "Alice"
+    # elsewhere a forfeit is no result the rules give
+    path.write_text(text.replace("Losses 4 points", ""), encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("points", "error")]
 
 
 # --- positions pasted from eXtreme Gammon, and dice taken from the position -------------

@@ -22,7 +22,8 @@ from bgcli.core.scoring import (
 )
 from bgcli.core.state import GameState, MatchState
 from bgcli.match.diagnosis import other_roll
-from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Unfinished
+from bgcli.match.conventions import Reading
+from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.plays import judge_play
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync
@@ -82,9 +83,9 @@ class GameReplay:
     def player(self, side: int) -> str:
         return self.match.players[side]
 
-    def problem(self, action: Action, kind: ProblemKind, message: str) -> None:
+    def problem(self, action: Action, kind: ProblemKind, message: str, severity: Severity = Severity.ERROR) -> None:
         self.match.problem(action.line, self.record.number, action.move_number or 0, self.player(action.side),
-                           kind, message)
+                           kind, message, severity)
 
     def seen_by(self, side: int) -> Position:
         return self.board if side == 0 else self.board.swap()
@@ -321,8 +322,11 @@ class GameReplay:
         needed = rules.match_length - score[side] if rules.match_length else 0
         convention = self.match.points_convention
 
-        def fits(value: int) -> bool:
-            return convention.accepts(points, value, needed)
+        def read(values: list[int]) -> tuple[Reading, int] | None:
+            """The best reading of the written points among what the game may be worth."""
+            found = [(reading, value) for value in values
+                     if (reading := convention.read(points, value, needed, action.and_match, rules.match_length))]
+            return min(found, key=lambda found: (found[0].rank, found[1])) if found else None
 
         over = self.winner()
         if not self.cube_known:
@@ -330,36 +334,45 @@ class GameReplay:
             # starting cube that makes the recorded points fit
             for cube in self.start_cubes:
                 self.cube = cube
-                if any(fits(v) for v in self.possible_points(over)):
+                if read(self.possible_points(over)):
                     break
             else:
                 self.cube = 1
             self.cube_known = True
         centred = self.owner == -1
+        reading: tuple[Reading, int] | None
         if self.dropped is not None:
             how, expected, winner = Outcome.DROP, drop_points(self.dropped), side
-            if not fits(expected):
-                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} after a drop, "
-                                                         f"but a dropped {expected * 2}-cube is worth {expected}")
+            reading = read([expected])
+            wrong = f"Wins {_points(points)} after a drop, but a dropped {expected * 2}-cube is worth {expected}"
         elif over is not None:
             kind = self.kind_of(over)
             how, expected, winner = OUTCOME_OF_KIND[kind], self.capped(game_points(kind, self.cube, rules, centred), over), over
+            reading = read([expected])
+            wrong = (f"Wins {_points(points)} but the final position is a {how.value} at cube {self.cube}: "
+                     f"{_points(expected)}")
             if over != side:
+                reading, wrong = (Reading.WORTH, expected), ""
                 self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {self.player(over)} bore off every checker")
-            elif not fits(expected):
-                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} but the final position is a "
-                                                         f"{how.value} at cube {self.cube}: {_points(expected)}")
         else:
             how, winner = Outcome.RESIGNATION, side
             worth = sorted({self.capped(value, side) for value in resignation_values(self.cube, rules, centred)})
-            fitting = [value for value in worth if fits(value)]
-            if fitting:
-                expected = fitting[0]
-            else:
-                allowed = " or ".join(str(v) for v in worth)
-                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} by resignation, but at cube "
-                                                         f"{self.cube} a resignation is worth {allowed}")
-                expected = self.cube
+            reading = read(worth)
+            expected = reading[1] if reading else self.cube
+            wrong = (f"Wins {_points(points)} by resignation, but at cube {self.cube} a resignation is worth "
+                     f"{' or '.join(str(v) for v in worth)}")
+        if reading is None and convention.forfeits(points, needed, action.and_match):
+            # the loser gave up the match in the middle of a game: the winner gets what they needed
+            how, winner, reading, expected = Outcome.RESIGNATION, side, (Reading.HABIT, needed), needed
+        if reading is None:
+            self.problem(action, ProblemKind.POINTS, wrong)
+        else:
+            expected = reading[1]
+            if reading[0] == Reading.NEEDED:
+                self.problem(action, ProblemKind.POINTS,
+                             f"Wins {_points(points)}: the points {player} still needed to win the match, not what "
+                             f"the game is worth ({_points(expected)} is taken): a habit that cannot be checked",
+                             Severity.WARNING)
         if self.wants_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
             self.emit(action, kind_, self.state(side), points=action.points)

@@ -103,8 +103,9 @@ class MatchReplayer:
         self.crawford_done = False
         self.match_over_line: int | None = None
 
-    def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str) -> None:
-        self.visitor.problem(Problem(line, game, move, player, kind, message, self.number))
+    def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str,
+                severity: Severity = Severity.ERROR) -> None:
+        self.visitor.problem(Problem(line, game, move, player, kind, message, self.number, severity))
 
     def begin(self, players: tuple[str, str] | None) -> None:
         if self.begun:

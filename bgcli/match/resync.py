@@ -9,7 +9,9 @@ play applied as written where it can be, else the legal play of the roll
 that the rest of the game's recorded plays fit best. A position is judged by
 how many of the plays that follow it in the record are legal from it, up to
 the first that is not; the recorded position is kept unless another goes
-further. So a play the record got wrong but the players did not is not
+further. In place of a play that cannot be applied at all, a legal play is
+taken only when the next plays fit it (:data:`TRUSTED`); else the rest of
+the game cannot be checked. So a play the record got wrong but the players did not is not
 blamed again at every later play of the game.
 
 A game's look-ahead is bounded (:data:`BUDGET` plays judged), so a file of
@@ -26,6 +28,7 @@ from bgcli.match.records import Action, ActionKind
 
 LOOKAHEAD = 40     # plays looked at after the slip: past that a position fits as well as any
 BUDGET = 4000      # plays judged by the look-ahead of one game, at most
+TRUSTED = 6        # in place of a play that cannot be applied, a legal play needs this many of the next to fit
 
 _ENDS = frozenset({ActionKind.WIN, ActionKind.DROP, ActionKind.DRAW, ActionKind.RESIGN, ActionKind.ROLL})
 _PLAYS = frozenset({ActionKind.MOVE, ActionKind.DANCE})
@@ -68,6 +71,8 @@ class Resync:
             if rival_fit > LOOKAHEAD:
                 break
         self.written_fits_best = written is not None and written_fit > rival_fit and self.budget > 0
+        if written is None and best_fit < TRUSTED:
+            return None   # nothing the record says fits: the rest of the game cannot be checked
         return best
 
     def fit(self, board: Position, later: Sequence[Action]) -> int:
