@@ -11,6 +11,7 @@ from bgcli.cli import cli
 from conftest import DATA
 from bgcli.formats.files import replay_file
 
+CORPUS = DATA / "corpus"
 HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 OPENING = "  1) 31: 8/5 6/5                 21: 13/11 24/23\n"
 
@@ -18,7 +19,16 @@ OPENING = "  1) 31: 8/5 6/5                 21: 13/11 24/23\n"
 def problems(tmp_path, text: str, name: str = "m.mat") -> list[tuple[int, str]]:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    return [(p.line, p.kind.value) for replay in replay_file(str(path)) for p in replay.problems]
+    return [(p.line, p.kind.value) for replay in fixture(replay_file(str(path))) for p in replay.problems]
+
+
+# Most files here are a game or two of a longer match: the warning that such a
+# file ends before its match is over is left out of what they check.
+def fixture(replays):
+    replays = list(replays)
+    for replay in replays:
+        replay.problems[:] = [p for p in replay.problems if "before the match is over" not in p.message]
+    return replays
 
 
 # --- a roll with no play, then the end of the game: a resignation after rolling ------
@@ -131,7 +141,7 @@ def test_elsewhere_the_points_still_needed_are_a_warning(tmp_path):
     # the points Bob still needed, a habit that cannot be checked
     path = tmp_path / "w.mat"
     path.write_text(WINNING + WINS_3, encoding="utf-8")
-    (replay,) = list(replay_file(str(path)))
+    (replay,) = fixture(replay_file(str(path)))
     assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [(7, "points", "warning")]
     assert "still needed" in replay.problems[0].message
     assert replay.winner == "Bob" and replay.score == (0, 4)
@@ -154,7 +164,7 @@ SNOWIE = (" 7 point match\n\n Game 3\n Alice : 2                      Bob : 0\n"
 def test_a_resignation_written_as_the_points_needed_in_any_dialect(tmp_path, written, found):
     path = tmp_path / "s.mat"
     path.write_text(SNOWIE + f"      Wins {written}\n", encoding="utf-8")
-    (replay,) = list(replay_file(str(path)))
+    (replay,) = fixture(replay_file(str(path)))
     assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == found
 
 
@@ -163,7 +173,7 @@ def test_the_points_needed_are_an_error_when_no_value_the_rules_give_reaches_the
     text = " 7 point match\n\n Game 3\n Alice : 2                      Bob : 0\n" + OPENING + "      Wins 5 points\n"
     path = tmp_path / "e.mat"
     path.write_text(text, encoding="utf-8")
-    (replay,) = list(replay_file(str(path)))
+    (replay,) = fixture(replay_file(str(path)))
     assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [(6, "points", "error")]
 
 
@@ -176,12 +186,12 @@ def test_galaxy_may_write_the_winners_final_score(tmp_path):
             + "      Wins 5 points and the match\n")
     path = tmp_path / "g.mat"
     path.write_text(text, encoding="utf-8")
-    (replay,) = list(replay_file(str(path)))
+    (replay,) = fixture(replay_file(str(path)))
     assert replay.problems == []
     assert replay.score == (5, 0) and replay.winner == "Alice"
     # elsewhere 5 is neither what the game is worth nor the 2 points needed
     path.write_text(text[len(GALAXY_TAG):], encoding="utf-8")
-    (replay,) = list(replay_file(str(path)))
+    (replay,) = fixture(replay_file(str(path)))
     assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("points", "error")]
 
 
@@ -192,12 +202,12 @@ def test_galaxy_forfeit_in_the_middle_of_a_game(tmp_path):
             + "  2) 64: 24/18 18/14              Losses 4 points\n      Wins 4 points and the match\n")
     path = tmp_path / "f.mat"
     path.write_text(text, encoding="utf-8")   # a Losses line says it is Galaxy's, with or without its tag
-    (replay,) = list(replay_file(str(path)))
+    (replay,) = fixture(replay_file(str(path)))
     assert replay.problems == []
     assert replay.score == (7, 5) and replay.winner == "Alice"
     # elsewhere a forfeit is no result the rules give
     path.write_text(text.replace("Losses 4 points", ""), encoding="utf-8")
-    (replay,) = list(replay_file(str(path)))
+    (replay,) = fixture(replay_file(str(path)))
     assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("points", "error")]
 
 
@@ -230,7 +240,7 @@ def test_check_takes_the_dice_from_the_position_when_it_carries_them():
 def replayed(tmp_path, text: str):
     path = tmp_path / "r.mat"
     path.write_text(text, encoding="utf-8")
-    return list(replay_file(str(path)))
+    return fixture(replay_file(str(path)))
 
 
 @pytest.mark.parametrize("word", ["Concedes", "Resigns", "concede", "RESIGNS"])
@@ -288,3 +298,82 @@ def test_the_resigning_cells_are_read_with_their_roll():
     assert [(c.kind, c.side, c.dice) for c in cells] == [(ActionKind.MOVE, 0, (3, 1)), (ActionKind.RESIGN, 1, None)]
     (cell,) = read_row("  7)                              Resigns", 9)
     assert (cell.kind, cell.side) == (ActionKind.RESIGN, 1)
+
+
+# --- Galaxy's unlimited game: a single-game "16 point match", a money game with Jacoby -----
+
+UNLIMITED = (GALAXY_TAG + " 16 point match\n\n Game 1\n Alice : 0                      Bob : 0\n" + OPENING)
+
+
+def test_galaxy_unlimited_games_are_money_games_with_the_jacoby_rule(tmp_path):
+    path = tmp_path / "u.mat"
+    path.write_text(UNLIMITED + "      Wins 1 point\n", encoding="utf-8")
+    (replay,) = fixture(replay_file(str(path)))
+    assert replay.problems == [] and replay.length == 0 and replay.rules.jacoby
+    # with the cube in the middle a gammon counts 1: a resignation is worth 1 only
+    path.write_text(UNLIMITED + "      Wins 2 points\n", encoding="utf-8")
+    (replay,) = fixture(replay_file(str(path)))
+    assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("points", "error")]
+    # a 16-point match of another server is a match
+    path.write_text(UNLIMITED[len(GALAXY_TAG):] + "      Wins 2 points\n", encoding="utf-8")
+    (replay,) = fixture(replay_file(str(path)))
+    assert replay.problems == [] and replay.length == 16
+
+
+def test_galaxy_unlimited_results_are_written_as_if_16_were_needed(tmp_path):
+    # lasse's backgammon at cube 16 is worth 48; Galaxy writes "Wins 16 point and the match"
+    path = CORPUS / "galaxy" / "match7986278.txt"
+    (replay,) = fixture(replay_file(str(path)))
+    assert replay.problems == []
+    assert [(r.winner, r.result.value, r.cube, r.points) for r in replay.results] == [("lasse", "backgammon", 16, 48)]
+
+
+# --- a game whose Wins line is missing, a file that ends before its match is over -------
+
+def test_a_dropped_game_without_its_wins_line_is_one_warning_and_the_next_score_line_counts(tmp_path):
+    text = (HEADER + OPENING + "  2)  Doubles => 2                Drops\n\n"
+            " Game 2\n Alice : 1                      Bob : 0\n" + OPENING + "      Wins 4 points\n")
+    path = tmp_path / "d.mat"
+    path.write_text(text, encoding="utf-8")
+    (replay,) = fixture(replay_file(str(path)))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [
+        (6, "incomplete", "warning"), (11, "points", "error")]
+    assert "'Wins' line" in replay.problems[0].message
+    assert [(r.game, r.winner, r.result.value, r.points, r.score) for r in replay.results][:1] == [
+        (1, "Alice", "drop", 1, (1, 0))]
+
+
+def test_a_cut_game_that_the_next_score_line_gives_a_player(tmp_path):
+    # game 1 stops without its result, and game 2 starts at 0-2: Bob won 2 points
+    text = (HEADER + OPENING + "  2) 52: 13/8 13/11\n\n Game 2\n Alice : 0                      Bob : 2\n"
+            + OPENING + "      Wins 1 point\n")
+    path = tmp_path / "c.mat"
+    path.write_text(text, encoding="utf-8")
+    (replay,) = fixture(replay_file(str(path)))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [(6, "incomplete", "warning")]
+    assert "gives Bob 2 points" in replay.problems[0].message
+    assert [(r.game, r.winner, r.points, r.score) for r in replay.results] == [(1, "Bob", 2, (0, 2)), (2, "Alice", 1, (1, 2))]
+    assert replay.unfinished == []
+
+
+def test_score_takes_the_next_score_line_after_a_missing_result(tmp_path):
+    path = tmp_path / "s.mat"
+    path.write_text(HEADER + OPENING + "  2)  Doubles => 2                Drops\n\n"
+                    " Game 2\n Alice : 1                      Bob : 0\n" + OPENING + "      Wins 1 point\n",
+                    encoding="utf-8")
+    data = json.loads(CliRunner().invoke(cli, ["score", "--json", str(path)]).output)
+    assert [(g["game"], g["result"], g["score"]) for g in data["games"]] == [(1, "drop", [1, 0]), (2, "resignation", [2, 0])]
+
+
+def test_a_file_that_ends_before_the_match_is_over_gets_a_warning_at_its_last_line(tmp_path):
+    path = tmp_path / "short.mat"
+    path.write_text(HEADER + OPENING + "      Wins 1 point\n", encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [(6, "incomplete", "warning")]
+    assert "before the match is over" in replay.problems[0].message
+    # over at 5 points, or stopped inside a game (that game's own warning): no such warning
+    path.write_text(HEADER.replace(" 5 point", " 1 point") + OPENING + "      Wins 1 point\n", encoding="utf-8")
+    assert list(replay_file(str(path)))[0].problems == []
+    path.write_text(HEADER + OPENING, encoding="utf-8")
+    assert [p.message for p in list(replay_file(str(path)))[0].problems] == [
+        "game 1 has no result: the record stops before the game ends"]

@@ -29,7 +29,8 @@ GAME = (" 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 def found(tmp_path, play: str) -> list[tuple[int, str]]:
     path = tmp_path / "m.mat"
     path.write_text(GAME.format(play=play.ljust(5)), encoding="utf-8")
-    return [(p.line, p.kind.value) for replay in replay_file(str(path)) for p in replay.problems]
+    return [(p.line, p.kind.value) for replay in replay_file(str(path)) for p in replay.problems
+            if "before the match is over" not in p.message]   # a game of a longer match
 
 
 def test_the_record_as_played_is_clean(tmp_path):
@@ -52,7 +53,7 @@ def test_a_recorded_play_the_game_goes_on_from_is_kept(tmp_path):
             "  1) 31: 24/20 13/6               21: 13/11 24/23\n"
             "  2) 52: 20/15 15/13\n")
     (replay,) = list(replay_file(_write(tmp_path, text)))
-    assert [(p.line, p.kind.value) for p in replay.problems] == [(5, "play"), (6, "incomplete")]
+    assert [(p.line, p.kind.value) for p in replay.problems] == [(5, "play"), (6, "incomplete")]   # game 1 is cut
 
 
 def _write(tmp_path, text: str) -> str:

@@ -12,7 +12,10 @@
   in Galaxy's files (its site tag, or its ``Losses`` lines). Elsewhere a
   value that is exactly the points still needed, for a game worth at least
   that, is a warning (FIBS-era archives exported by Snowie write it so), any
-  other value that the game is not worth an error.
+  other value that the game is not worth an error;
+- Galaxy saves an unlimited game as a single-game match of an even length
+  (``16 point match``): a money game with the Jacoby rule
+  (:func:`galaxy_unlimited`).
 """
 from __future__ import annotations
 
@@ -78,3 +81,12 @@ GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points
 def points_convention(tags: dict[str, str]) -> PointsConvention:
     """The convention a file's tags announce (a ``Losses`` line announces Galaxy's too)."""
     return GALAXY if site_is(tags, "galaxy") else EXACT
+
+
+# Backgammon Galaxy's matches are of an odd length. It saves an unlimited game
+# as a single-game match of an even length (16, and 8, 4, 2 in real files):
+# it is a money game, scored with the Jacoby rule, and its result is written
+# as if that many points were needed.
+def galaxy_unlimited(tags: dict[str, str], length: int) -> bool:
+    """Whether a match header is Galaxy's unlimited game (a money game)."""
+    return length > 0 and length % 2 == 0 and site_is(tags, "galaxy")

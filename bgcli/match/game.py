@@ -56,6 +56,8 @@ class GameReplay:
         self.moves = 0
         self.result: GameResult | None = None
         self.dropped: int | None = None
+        self.drop_winner = 0
+        self.missing: Problem | None = None   # a game without its result line: settled by the next score line
         self.last_line = record.line
         self.waiting_dance: Problem | None = None   # a dance problem, unless the game ends at once
         # Automatic doubles (money play) raise the cube before the opening
@@ -260,6 +262,7 @@ class GameReplay:
     def drop(self, action: Action) -> None:
         pending = self._answer(action, EventKind.DROP)
         self.dropped = self.cube if pending is None else pending[2]
+        self.drop_winner = 1 - action.side
         self.pending = None
         self.over = True
 
@@ -319,7 +322,7 @@ class GameReplay:
         self.waiting_dance = None
         rules = self.rules
         score = self.start.score
-        needed = rules.match_length - score[side] if rules.match_length else 0
+        needed = rules.match_length - score[side] if rules.match_length else self.match.written_cap
         convention = self.match.points_convention
 
         def read(values: list[int]) -> tuple[Reading, int] | None:
@@ -408,28 +411,34 @@ class GameReplay:
         return min(value, max(rules.match_length - self.start.score[winner], 1))
 
     def finish(self) -> GameResult | Unfinished:
-        """The game's result at its end; problems for a game without one."""
+        """The game's result at its end. A game without a ``Wins`` line gets
+        its problem in ``missing``, not yet reported: the driver settles it
+        with the next game's score line."""
         self.flush_dance()
         if self.result is not None:
             return self.result
         g = self.record.number
         score = self.start.score
         over = self.winner()
+        after = [score[0], score[1]]
         if over is not None and not self.unchecked:
             kind = self.kind_of(over)
             points = self.capped(game_points(kind, self.cube, self.rules, self.owner == -1), over)
-            self.match.problem(self.record.line, g, self.moves, self.player(over), ProblemKind.POINTS,
-                               f"game {g} ends without a 'Wins' line")
-            after = [score[0], score[1]]
             after[over] += points
+            self.missing = Problem(self.last_line, g, self.moves, self.player(over), ProblemKind.INCOMPLETE,
+                                   f"game {g} is over but its 'Wins' line is missing", self.match.number)
             return GameResult(g, self.record.line, self.player(over), over, OUTCOME_OF_KIND[kind], self.cube,
                               points, self.crawford, (after[0], after[1]))
         if self.dropped is not None:
-            self.match.problem(self.record.line, g, self.moves, "", ProblemKind.POINTS,
-                               f"game {g} ends with a drop but without a 'Wins' line")
-        else:
-            self.match.problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
-                               f"game {g} has no result: the record stops before the game ends")
+            winner = self.drop_winner
+            points = drop_points(self.dropped)
+            after[winner] += points
+            self.missing = Problem(self.last_line, g, self.moves, self.player(winner), ProblemKind.INCOMPLETE,
+                                   f"game {g} ends with a drop but its 'Wins' line is missing", self.match.number)
+            return GameResult(g, self.record.line, self.player(winner), winner, Outcome.DROP, self.dropped, points,
+                              self.crawford, (after[0], after[1]))
+        self.missing = Problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
+                               f"game {g} has no result: the record stops before the game ends", self.match.number)
         return Unfinished(g, self.record.line, self.cube, self.crawford, score)
 
 
