@@ -377,3 +377,16 @@ def test_a_file_that_ends_before_the_match_is_over_gets_a_warning_at_its_last_li
     path.write_text(HEADER + OPENING, encoding="utf-8")
     assert [p.message for p in list(replay_file(str(path)))[0].problems] == [
         "game 1 has no result: the record stops before the game ends"]
+
+
+# --- Snowie's "Illegal play (...)" row --------------------------------------------------------
+
+def test_snowies_illegal_play_row_is_a_problem_and_keeps_the_roll():
+    path = DATA / "matchfiles" / "snowie_illegal.mat"
+    (replay,) = fixture(replay_file(str(path)))
+    assert [(p.line, p.kind.value, p.severity.value, p.player) for p in replay.problems] == [(5, "play", "error", "Carl")]
+    # Carl rolled first: his roll stays in the replay, and Dora moves second
+    assert [(e.player, e.kind.value, e.dice) for e in replay.events][:2] == [("Carl", "roll", (3, 1)),
+                                                                            ("Dora", "move", (4, 2))]
+    text = CliRunner().invoke(cli, ["replay", str(path)]).output
+    assert "31: (an illegal play, not recorded)" in text.splitlines()[0]

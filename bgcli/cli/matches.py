@@ -81,7 +81,9 @@ def event_text(event) -> str:
     kind = event.kind.value
     if kind in ("move", "roll"):
         dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
-        if kind == "roll":
+        if kind == "roll" and event.record is not None and event.record.kind == "illegal":
+            what = f"{dice}: (an illegal play, not recorded)"
+        elif kind == "roll":
             what = f"{dice}: (rolled, then resigned)"
         else:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"

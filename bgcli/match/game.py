@@ -71,6 +71,7 @@ class GameReplay:
         self.resync = Resync(record.actions)   # where to go on after a slip
         self.handlers: dict[ActionKind, Callable[[Action], None]] = {
             ActionKind.MOVE: self.move, ActionKind.DANCE: self.move, ActionKind.ROLL: self.roll,
+            ActionKind.RESIGN: self.roll, ActionKind.ILLEGAL: self.illegal,
             ActionKind.DOUBLE: self.double, ActionKind.BEAVER: self.beaver, ActionKind.TAKE: self.take,
             ActionKind.DROP: self.drop, ActionKind.WIN: self.win, ActionKind.RACCOON: self.raccoon,
             ActionKind.DRAW: self.draw,
@@ -200,10 +201,42 @@ class GameReplay:
             self.over = True
 
     def roll(self, action: Action) -> None:
-        """XG's rolled-then-resigned cell: nothing moves."""
+        """XG's rolled-then-resigned cell, and a resignation written by the
+        loser (Studio's ``62: Concedes``): nothing moves."""
         if self.wants_events and action.dice:
             dice = (max(action.dice), min(action.dice))
             self.emit(action, EventKind.ROLL, self.state(action.side, dice), dice=dice)
+
+    def illegal(self, action: Action) -> None:
+        """Snowie's ``31: Illegal play (position)``: the roll was played
+        illegally, and the record does not say how. A problem of the record;
+        the game goes on from the legal play of the roll that the rest of the
+        game fits, the other player on roll."""
+        side, player = action.side, self.player(action.side)
+        self.visitor.note(action)
+        if self.on_roll is not None and side != self.on_roll:
+            self.problem(action, ProblemKind.TURN, f"{player} moves out of turn: it is {self.player(self.on_roll)}'s turn")
+        if not action.dice:
+            self.problem(action, ProblemKind.PLAY, f"{player} plays illegally, and the record gives no roll")
+            self.unchecked = True
+            return
+        dice = (max(action.dice), min(action.dice))
+        before = self.seen_by(side)
+        self.moves += 1
+        if self.wants_events:
+            self.emit(action, EventKind.ROLL, self.state(side, dice), dice=dice)
+        self.problem(action, ProblemKind.PLAY, f"{player}'s play of {dice[0]}{dice[1]} is recorded as illegal "
+                                               f"(\"Illegal play\"), and not what it was")
+        after = self.resync.resume(side, before, dice, None, self.index)
+        if after is None:
+            self.problem(action, ProblemKind.UNCHECKED, "no legal play of the roll fits the rest of the game: "
+                                                        "the rest of this game is not checked")
+            self.unchecked = True
+            return
+        self.set_seen_by(side, after)
+        self.on_roll = 1 - side
+        if self.winner() is not None:
+            self.over = True
 
     def double(self, action: Action) -> None:
         side, player = action.side, self.player(action.side)
