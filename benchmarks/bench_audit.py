@@ -52,7 +52,7 @@ import glob, sys, time
 sys.path.insert(0, sys.argv[1])
 import bgcli.scale.archive, bgcli.core.notation
 from bgcli.scale.archive import audit_file
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 paths = sorted(glob.glob(sys.argv[2] + "/*.mat"))
 rules = {p: Rules(jacoby="money" in p) for p in paths}
 times = []
@@ -249,7 +249,7 @@ def profile() -> None:
 
     sys.path.insert(0, str(ROOT))
     from bgcli.scale.archive import audit_file
-    from bgcli.core.scoring import Rules
+    from bgcli.core.rules import Rules
 
     paths = sorted(str(p) for p in SELFPLAY.glob("*.mat"))
     for path in paths:   # warm

@@ -28,7 +28,7 @@ _LAZY = {
     "GameState": "bgcli.core.state", "MatchState": "bgcli.core.state",
     "parse_position": "bgcli.core.ids", "match_id": "bgcli.core.ids", "parse_match_id": "bgcli.core.ids",
     "parse_play": "bgcli.core.notation", "play_text": "bgcli.core.notation",
-    "Rules": "bgcli.core.scoring",
+    "Rules": "bgcli.core.rules",
     "read_any": "bgcli.formats", "replay_file": "bgcli.formats", "replay_match": "bgcli.match",
     "export_text": "bgcli.formats", "MatchVisitor": "bgcli.match",
     "analyze": "bgcli.analysis.counts", "Analysis": "bgcli.analysis.counts", "bearoff_summary": "bgcli.analysis.counts",

@@ -390,3 +390,34 @@ def test_snowies_illegal_play_row_is_a_problem_and_keeps_the_roll():
                                                                             ("Dora", "move", (4, 2))]
     text = CliRunner().invoke(cli, ["replay", str(path)]).output
     assert "31: (an illegal play, not recorded)" in text.splitlines()[0]
+
+
+# --- eXtreme Gammon's .mat export: gammonview's sample matches (tests/data/gammonview) ------
+
+# What the audit finds in them, each a real finding: XG wrote the match-winning
+# game as the points still needed (warnings), and three files keep plays XG
+# recorded wrong (gammonview's notes name two that were patched).
+GAMMONVIEW_FINDINGS = {
+    "3WNK_g1Z-PLsh_HyvQ5j4a": [(179, "points", "warning")],
+    "XCu3RJ0UvDg_Tldl": [(76, "points", "warning")],
+    "baR-U643iUDpvzTC": [(75, "points", "warning")],
+    "eXBNG5wZHS5Alu3P": [(130, "points", "warning")],
+    "5nqfGw9bWG3deTaU": [(25, "dice", "error")],
+    "hQ8sVn2LbTdF4wRm": [(71, "play", "error"), (71, "unchecked", "warning"), (98, "dice", "error"),
+                         (104, "dice", "error")],
+    "rK7pXm4TqLb9NzWd": [(232, "play", "error"), (281, "points", "warning")],
+}
+
+
+@pytest.mark.parametrize("path", sorted((DATA / "gammonview" / "mat").glob("*.mat")), ids=lambda p: p.stem)
+def test_xg_mat_exports_audit_to_their_findings(path):
+    found = [(p.line, p.kind.value, p.severity.value) for r in replay_file(str(path)) for p in r.problems]
+    assert found == GAMMONVIEW_FINDINGS.get(path.stem, [])
+
+
+def test_xg_resigns_is_read_in_a_real_file():
+    text = (DATA / "gammonview" / "mat" / "rK7pXm4TqLb9NzWd.mat").read_text(encoding="utf-8")
+    assert "Resigns" in text
+    (replay,) = list(replay_file(str(DATA / "gammonview" / "mat" / "rK7pXm4TqLb9NzWd.mat")))
+    assert not [p for p in replay.problems if p.kind.value == "syntax"]
+    assert replay.winner == "Nils Varley"

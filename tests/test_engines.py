@@ -219,3 +219,22 @@ def test_evaluation_dataclass_is_frozen():
     e = Evaluation(Probabilities(*GOOD), 0.1)
     with pytest.raises(AttributeError):
         e.equity = 0.2  # type: ignore[misc]
+
+
+def test_sage_nests_its_outputs_but_leaves_impossible_numbers_to_the_checks():
+    from bgcli.engines.sage import nested
+
+    # a lost backgammon a hair above a lost gammon (measured on a real position): put back under it
+    assert nested([0.0543, 0.0, 0.0, 0.0, 0.00074]) == [0.0543, 0.0, 0.0, 0.0, 0.0]
+    assert nested([0.6, 0.7, 0.1, 0.2, 0.0]) == [0.6, 0.6, 0.1, 0.2, 0.0]
+    assert nested([1.3, 0.1, 0.0, 0.0, 0.0]) == [1.3, 0.1, 0.0, 0.0, 0.0]  # refused later by trust
+
+
+@needs_sage
+def test_a_match_winning_chance_rounded_past_zero_is_put_back():
+    from bgcli.engines import met
+
+    side = met.MatchSide(3, 1, 1, False)
+    win, lose = met.win_lose(side)
+    assert lose == 0.0 and met.mwc(-1.0 - 1e-8, side) == 0.0
+    assert met.mwc(-3.0, side) < 0.0  # an impossible equity keeps its impossible chance

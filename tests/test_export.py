@@ -90,6 +90,7 @@ EXPECTED = """\
 ; [Site "Somewhere"]
 ; [EventDate "2020.01.01"]
 
+; [Player 1 "Ann"]
 ; [ClockType "Live"]
 
  3 point match

@@ -9,7 +9,8 @@ import pytest
 from conftest import invoke
 from bgcli.formats.files import read_any, replay_file
 from bgcli.core.position import Position
-from bgcli.core.scoring import BACKGAMMON, GAMMON, PROFILES, SINGLE, Rules, game_kind
+from bgcli.core.rules import PROFILES, Rules
+from bgcli.core.value import BACKGAMMON, GAMMON, SINGLE, game_kind
 
 OPENING = "  1) 31: 8/5 6/5                 21: 13/11 24/23\n"
 

@@ -59,6 +59,10 @@ THROUGH_THE_REGISTRY = ["bgcli/formats/files.py", "bgcli/scale/archive.py", "bgc
                         "bgcli/cli/common.py", "bgcli/cli/audit.py", "bgcli/render/view.py"]
 
 
+# a position file is a position, not a match: the one format module the command line names
+POSITION_READERS = {"bgcli/cli/common.py": {"bgcli.formats.xg"}}
+
+
 @pytest.mark.parametrize("name", THROUGH_THE_REGISTRY)
 def test_no_command_module_imports_a_format_module(name):
     tree = ast.parse((ROOT / name).read_text(encoding="utf-8"))
@@ -69,7 +73,7 @@ def test_no_command_module_imports_a_format_module(name):
             imported |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
         elif isinstance(node, ast.Import):
             imported |= {a.name for a in node.names}
-    assert not imported & modules
+    assert not imported & modules - POSITION_READERS.get(name, set())
 
 
 def test_the_readme_table_is_the_registry():

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 from bgcli.formats.files import replay_file
 
 from conftest import CORPUS, ORACLE, SAMPLES, committed_glob
@@ -214,7 +214,7 @@ def test_tags_in_the_file_set_the_rules(tmp_path):
 
 def test_scoring_edge_cases_of_the_bear_off():
     from bgcli.core.position import Position
-    from bgcli.core.scoring import BACKGAMMON, GAMMON, SINGLE, game_kind
+    from bgcli.core.value import BACKGAMMON, GAMMON, SINGLE, game_kind
 
     def sides(loser_points: dict[int, int], loser_bar: int = 0):
         loser = [0] * 26

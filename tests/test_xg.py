@@ -293,3 +293,43 @@ def test_the_mat_twins_resigns_cell_is_read():
     assert not [p for p in problems if p[0] in ("syntax", "incomplete")]
     games, _, _ = events(path)
     assert games[4][-1] == ("resign", 1, 2)
+
+
+# --- positions (.xgp) -------------------------------------------------------------------
+
+def xgp_of(records: list[bytes], upto: int) -> bytes:
+    """An .xgp of the decision at record ``upto``: the match header, its game's header, that record."""
+    game = max(i for i in range(upto) if records[i][8] == xg.HEADER_GAME)
+    return container([records[0], records[game], records[upto]])
+
+
+@pytest.mark.parametrize("kind", [xg.MOVE, xg.CUBE])
+def test_an_xgp_is_a_position_wherever_one_is_taken(tmp_path, kind):
+    source = DATA / "xg" / "3WNK_g1Z-PLsh_HyvQ5j4a.xg"
+    records = good_records_of(source)
+    replay = next(replay_file(source))
+    # a decision late in a game with the cube turned: record 143 is a move at a 4-cube
+    index = next(i for i in range(142, len(records)) if records[i][8] == kind)
+    path = tmp_path / "position.xgp"
+    path.write_bytes(xgp_of(records, index))
+    game = xg.read_position(str(path))
+    # the decision's event (a cube record with no double has none: the move after it starts there too)
+    expected = next(e for e in replay.events if e.line >= index + 1 and e.kind.value in ("move", "double"))
+    assert game.position == expected.before.position
+    assert game.match.cube == expected.before.match.cube and game.match.cube_owner == expected.before.match.cube_owner
+    assert game.match.score == expected.before.match.score and game.match.on_roll == expected.side
+    if kind == xg.MOVE:
+        assert sorted(game.match.dice) == sorted(expected.dice)
+    result = CliRunner().invoke(cli, ["show", str(path)])
+    assert result.exit_code == 0 and expected.before.position.id() in result.output
+
+
+def good_records_of(path: Path) -> list[bytes]:
+    return [record for _, _, record in xg.iter_records(path)]
+
+
+def test_an_xgp_without_a_decision_is_one_line(tmp_path):
+    path = tmp_path / "empty.xgp"
+    path.write_bytes(container(good_records()[:2]))
+    result = CliRunner().invoke(cli, ["show", str(path)])
+    assert result.exit_code != 0 and "no position in the file" in result.output and "Traceback" not in result.output

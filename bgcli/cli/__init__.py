@@ -1,7 +1,7 @@
 """The command line: a thin click layer over the library.
 
 One module per group of commands: ``positions`` (moves, check, convert,
-show), ``matches`` (replay, score, export, view), ``audit``. ``common`` holds the
+show), ``matches`` (replay, score, export, view), ``audit``, ``hint``. ``common`` holds the
 group, the shared options and the one place that maps errors to exit codes.
 
 Exit status, for every command: 0 success; 1 the input was read but is bad
@@ -9,7 +9,7 @@ Exit status, for every command: 0 success; 1 the input was read but is bad
 audit, some lines of a batch that failed); 2 a usage error or a file that
 cannot be read at all. Errors are one line on stderr, never a traceback.
 """
-from bgcli.cli import analyze, audit, chouette, matches, positions, rate  # noqa: F401  (they register their commands)
+from bgcli.cli import analyze, audit, chouette, hint, matches, positions, rate  # noqa: F401  (they register their commands)
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, cli, main, split_position_and_dice,
 )

@@ -11,12 +11,14 @@ from typing import Iterable
 
 import click
 
+from bgcli.cli.hint import LEVEL_HELP, opened
 from bgcli.cli.common import (
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
     read_position, refuse_jobs_without_batch, run_in_chunks,
 )
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
+from bgcli.engines import ENGINE_NAMES
 from bgcli.errors import BgcliError
 
 _WIDE = 17  # the label column of the text output
@@ -119,8 +121,12 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
 @click.option("--batch", metavar="FILE",
               help="Read one position per line from FILE (- for standard input); write one JSON object per line.")
 @jobs_option("With --batch: work on N processes; the output keeps the input's order")
+@click.option("--engine", "engine_name", type=click.Choice(ENGINE_NAMES), default=None,
+              help="Add this engine's evaluation of the position before the roll (see bgcli hint).")
+@click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES",
+              help="With --engine: " + LEVEL_HELP)
 @json_option
-def analyze(words, batch, jobs, as_json):
+def analyze(words, batch, jobs, engine_name, level, as_json):
     """Analyse POSITION: pip, Keith and Thorp counts, its class, the rolls
     that hit, exact bear-off odds and the race.
 
@@ -139,10 +145,13 @@ def analyze(words, batch, jobs, as_json):
         bgcli analyze start
         bgcli analyze --json 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
         bgcli analyze 4wEAAAAAAAAAAA
+        bgcli analyze --engine sage start
         printf 'start\\n4wEAAAAAAAAAAA\\n' | bgcli analyze --batch -
     """
     refuse_jobs_without_batch(batch)
     if batch is not None:
+        if engine_name:
+            raise click.UsageError("--engine goes with one POSITION, not --batch (bgcli hint --batch judges many)")
         if words:
             raise click.UsageError("give either POSITION or --batch FILE, not both")
         lines = batch_lines(open_binary(batch))
@@ -152,11 +161,30 @@ def analyze(words, batch, jobs, as_json):
     from bgcli.analysis.counts import analyze as analyse
 
     try:
-        found = analyse(read_position(" ".join(words)))
+        game = read_position(" ".join(words))
+        found = analyse(game)
+        judged = opened(engine_name, level, 60.0).evaluate(game) if engine_name else None
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     if as_json:
-        emit(found.to_json())
+        data = found.to_json()
+        if judged is not None:
+            data["engine"] = {"name": engine_name, "level": level, "equity": judged.equity, "mwc": judged.mwc,
+                              "probabilities": judged.probabilities.to_dict()}
+        emit(data)
     else:
         for line in analysis_text(found):
             click.echo(line)
+        if judged is not None:
+            click.echo(evaluation_line(engine_name, level, judged))
+
+
+def evaluation_line(name: str, level: int, judged) -> str:
+    """The engine's line under the counts: its level, the equity before the roll and the chances."""
+    from bgcli.engines.protocol import Level
+
+    p = judged.probabilities
+    chance = f" ({100 * judged.mwc:.1f}% match winning chance)" if judged.mwc is not None else ""
+    return (f"{f'{name} {Level(level).name()}'.ljust(_WIDE)}equity {judged.equity:+.3f}{chance}, win {100 * p.win:.1f}% "
+            f"(gammon {100 * p.win_gammon:.1f}%, backgammon {100 * p.win_backgammon:.1f}%), "
+            f"lose gammon {100 * p.lose_gammon:.1f}% (backgammon {100 * p.lose_backgammon:.1f}%)")

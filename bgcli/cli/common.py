@@ -139,8 +139,13 @@ def refuse_jobs_without_batch(batch) -> None:
 
 
 def read_position(text: str):
+    """A position written out, or an eXtreme Gammon position file (.xgp)."""
     from bgcli.core.ids import parse_position
 
+    if text.lower().endswith(".xgp") and os.path.isfile(text):
+        from bgcli.formats.xg import read_position as read_xgp
+
+        return read_xgp(text)
     return parse_position(text)
 
 
@@ -173,7 +178,7 @@ def cli():
 
 def rule_options(function):
     """The rule options shared by replay, audit, score, export and view."""
-    from bgcli.core.scoring import PROFILES
+    from bgcli.core.rules import PROFILES
 
     options = [
         click.option("--rules", "profile", type=click.Choice(tuple(PROFILES), case_sensitive=False), default="standard",
@@ -204,7 +209,7 @@ def rules_from(profile="standard", jacoby=False, no_crawford=False, beavers=Fals
                backgammon_counts=3, cube_limit=0, cube_cap=None, draws=None, cubeless=None):
     from dataclasses import replace
 
-    from bgcli.core.scoring import Rules
+    from bgcli.core.rules import Rules
 
     rules = replace(Rules().with_profile(profile), crawford=not no_crawford, jacoby=jacoby, beavers=beavers,
                     auto_doubles=auto_doubles, backgammon_counts=backgammon_counts, cube_limit=cube_limit)

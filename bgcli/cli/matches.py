@@ -302,7 +302,7 @@ def rules_command(name):
         bgcli rules
         bgcli rules korean
     """
-    from bgcli.core.scoring import PROFILE_SUMMARIES, PROFILES, Rules
+    from bgcli.core.rules import PROFILE_SUMMARIES, PROFILES, Rules
 
     names = [name.lower()] if name else list(PROFILES)
     for index, profile in enumerate(names):

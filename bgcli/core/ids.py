@@ -23,7 +23,8 @@ from bgcli import grammar
 from bgcli.errors import InvalidPositionError
 from bgcli.core.position import BAR, BASE64_DIGITS, CHECKERS, OFF, Position
 from bgcli.output import quote
-from bgcli.core.state import GAME_STATES, RESIGNATIONS, GameState, MatchState
+from bgcli.core.state import GAME_STATES, GameState, MatchState
+from bgcli.core.value import Win
 
 FIBS_UNLIMITED = 9999  # FIBS writes this match length for unlimited play
 FIBS_NAMES = ("Opponent", "You")  # names written when a state has none (player 0, player 1)
@@ -630,7 +631,7 @@ def describe(game: GameState) -> dict:
         "beavers": m.beavers,
         "cube_limit": m.cube_limit,
         "doubled": m.doubled,
-        "resign": RESIGNATIONS[m.resign],
+        "resign": str(Win(m.resign)) if m.resign else "none",
         "game_state": GAME_STATES[m.game_state],
         "names": list(m.names),
     }

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from bgcli.core.position import Position
 
 GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
-RESIGNATIONS = ("none", "single", "gammon", "backgammon")
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,7 @@ class MatchState:
     game_state: int = 1  # 0 none, 1 playing, 2 over, 3 resigned, 4 dropped
     turn: int = 1  # bit 11: whose decision
     doubled: bool = False
-    resign: int = 0  # 0 none, 1 single, 2 gammon, 3 backgammon
+    resign: int = 0  # 0 none, else the Win resigned (bgcli.core.value): 1 single, 2 gammon, 3 backgammon
     dice: tuple[int, int] = (0, 0)
     match_length: int = 0  # 0 = money
     score: tuple[int, int] = (0, 0)  # points of player 0 and player 1
@@ -66,3 +65,61 @@ class GameState:
 
     position: Position
     match: MatchState = MatchState()  # frozen, so one shared default is safe
+
+
+# The largest cube any format can hold: gnubg's Match ID keeps the cube's
+# logarithm in 4 bits, so 2 ** 15.
+MAX_CUBE = 1 << 15
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A double waiting for its answer."""
+
+    doubler: int    # the side that doubled
+    value: int      # the cube offered
+    before: int     # the cube before the double
+
+
+@dataclass
+class CubeState:
+    """The doubling cube of one game, shared by the match replay and the
+    chouette: its value, its owner (-1 centred), a double waiting for its
+    answer, and a beaver that a raccoon may still follow. Sides are 0 and 1;
+    the methods apply a decision, the callers judge whether it was allowed."""
+
+    value: int = 1
+    owner: int = -1
+    offer: Offer | None = None
+    beaver_by: int | None = None   # who beavered, while a raccoon may still follow
+
+    @property
+    def centred(self) -> bool:
+        return self.owner == -1
+
+    def double(self, side: int) -> Offer:
+        """``side`` doubles: the offer waits for its answer."""
+        self.offer = Offer(side, self.value * 2, self.value)
+        return self.offer
+
+    def take(self) -> None:
+        """The waiting double is taken: the taker owns the cube at its new value."""
+        assert self.offer is not None
+        self.value, self.owner, self.offer = self.offer.value, 1 - self.offer.doubler, None
+
+    def drop(self) -> int:
+        """The waiting double (or, with none, the cube) is dropped: the value
+        before it, which the doubler wins."""
+        before = self.offer.before if self.offer is not None else self.value
+        self.offer = None
+        return before
+
+    def beaver(self, value: int) -> None:
+        """The doubled player takes and redoubles at once to ``value``, keeping the cube."""
+        assert self.offer is not None
+        taker = 1 - self.offer.doubler
+        self.value, self.owner, self.offer, self.beaver_by = value, taker, None, taker
+
+    def raccoon(self, side: int, value: int) -> None:
+        """Right after a beaver the doubler redoubles again to ``value`` and owns the cube."""
+        self.value, self.owner, self.beaver_by = value, side, None

@@ -111,9 +111,11 @@ def emg(mwc: float, side: MatchSide) -> float:
 
 
 def mwc(equity: float, side: MatchSide) -> float:
-    """The inverse of :func:`emg`."""
+    """The inverse of :func:`emg`. A chance a rounding error puts a hair outside 0 to 1 is put back; one
+    further out is left as it is, for the checks to refuse (the equity it came from was impossible)."""
     win, lose = win_lose(side)
-    return lose + (equity + 1.0) / 2.0 * (win - lose)
+    found = lose + (equity + 1.0) / 2.0 * (win - lose)
+    return min(max(found, 0.0), 1.0) if -1e-6 < found < 1.0 + 1e-6 else found
 
 
 def cubeless_mwc(probabilities, side: MatchSide) -> float:

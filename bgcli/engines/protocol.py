@@ -94,10 +94,13 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class PlayEvaluation:
-    """One legal play and its worth for the player who made it, after the play."""
+    """One legal play and its worth for the player who made it, after the play;
+    ``ply`` is the level it was evaluated at (a move filter leaves the plays
+    that cannot be best at a lower level), None when the backend does not say."""
 
     play: "Play"
     evaluation: Evaluation
+    ply: int | None = None
 
 
 class CubeAction(enum.Enum):
@@ -153,7 +156,9 @@ class Engine(Protocol):
 
     def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
                        force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
-        """Each of ``plays`` (bgcli's legal plays of ``state`` with ``dice``) evaluated, best first.
+        """Each of ``plays`` (bgcli's legal plays of ``state`` with ``dice``) evaluated, best first:
+        as gnubg lists them, the plays evaluated at the deepest level first, by
+        equity, then the others (a shallow value is not compared with a deep one).
 
         A backend may evaluate at its full level only the plays that can be
         best (a move filter, as gnubg's); the plays of ``force`` (the play

@@ -112,7 +112,7 @@ class SageEngine:
         found = self._positions([state], self._deep)[0]
         side = met.MatchSide.of(state)
         equity = found["cubeful_equity"]
-        return trust.evaluation(found["probs"], equity, None if side.is_money else met.mwc(float(equity), side),
+        return trust.evaluation(nested(found["probs"]), equity, None if side.is_money else met.mwc(float(equity), side),
                                 self.name, state)
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
@@ -122,7 +122,7 @@ class SageEngine:
         mwcs: tuple = (None, None, None)
         if not side.is_money:
             mwcs = tuple(met.mwc(float(v), side) for v in values)
-        return trust.cube_decision(found["probs"], *values, self.name, state, mwcs)
+        return trust.cube_decision(nested(found["probs"]), *values, self.name, state, mwcs)
 
     def _positions(self, states: Sequence["GameState"], strategy) -> list[dict]:
         flags = self._flags(states[0])
@@ -167,7 +167,8 @@ class SageEngine:
             if top in done:
                 break
             deep = [top]  # a raw value above every deep one: deepen it
-        return trust.ranked(found, plays, self.name, state, dice)
+        plies = {key: self.level.ply if key in done or key in finished else 0 for key in keys}
+        return trust.ranked(found, plays, self.name, state, dice, plies)
 
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
         keys = keys or [r.id() for r in results]
@@ -184,7 +185,7 @@ class SageEngine:
         for key, answer in zip(keys, found):
             equity = answer.get("cubeful_equity")
             mwc = None if side.is_money else met.mwc(float(equity), side)
-            out[key] = trust.evaluation(answer.get("probs"), equity, mwc, self.name, state, dice)
+            out[key] = trust.evaluation(nested(answer.get("probs")), equity, mwc, self.name, state, dice)
         return out
 
     def _check_plays(self, state: "GameState", dice, plays: Sequence["Play"]) -> None:
@@ -209,9 +210,24 @@ class SageEngine:
         self._raw = self._deep = None
 
 
+def nested(values):
+    """The network's five outputs with a gammon never above its win and a backgammon never above its gammon,
+    as bgsage's own Probabilities puts them (the networks are trained apart and can disagree by a hair);
+    numbers outside 0 to 1, or not numbers, are left for the checks to refuse."""
+    try:
+        win, gammon, backgammon, lost_gammon, lost_backgammon = (float(v) for v in values)
+    except (TypeError, ValueError):
+        return values
+    if not all(0.0 <= v <= 1.0 for v in (win, gammon, backgammon, lost_gammon, lost_backgammon)):
+        return values
+    gammon = min(gammon, win)
+    lost_gammon = min(lost_gammon, 1.0 - win)
+    return [win, gammon, min(backgammon, gammon), lost_gammon, min(lost_backgammon, lost_gammon)]
+
+
 def final_evaluation(state: "GameState", result: Position) -> Evaluation:
     """A play that bears off the last checker: the game is won, its value known exactly."""
-    from bgcli.core.scoring import game_kind
+    from bgcli.core.value import game_kind
 
     kind = game_kind(result)
     probs = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)

@@ -85,16 +85,21 @@ def same_plays(bgcli_results: Iterable[str], engine_results: Iterable[str], engi
     raise EngineError(f"{engine} lists {' and '.join(parts)} in {where(state, dice)}")
 
 
-def ranked(found: dict, plays: Sequence["Play"], engine: str, state: "GameState", dice: Sequence[int]) -> list[PlayEvaluation]:
-    """``found`` (a play's result ID -> its Evaluation) as PlayEvaluations of ``plays``, best first;
-    a play with no answer is an error. Ties keep bgcli's order of the plays."""
+def ranked(found: dict, plays: Sequence["Play"], engine: str, state: "GameState", dice: Sequence[int],
+           plies: dict | None = None) -> list[PlayEvaluation]:
+    """``found`` (a play's result ID -> its Evaluation) as PlayEvaluations of ``plays``: the plays at the
+    deepest level of ``plies`` (result ID -> level) first, each group best first; a play with no answer
+    is an error. Ties keep bgcli's order of the plays."""
+    plies = plies or {}
     out = []
     for play in plays:
-        got = found.get(result_key(play))
+        key = result_key(play)
+        got = found.get(key)
         if got is None:
             raise EngineError(f"{engine} gave no evaluation of the play {play} in {where(state, dice)}")
-        out.append(PlayEvaluation(play, got))
-    out.sort(key=lambda p: -p.evaluation.equity)
+        out.append(PlayEvaluation(play, got, plies.get(key)))
+    deepest = max((p for p in plies.values() if p is not None), default=None)
+    out.sort(key=lambda p: (deepest is not None and p.ply != deepest, -p.evaluation.equity))
     return out
 
 

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from bgcli.errors import FileReadError, MatchFileError
+from bgcli.output import quote
 from bgcli.formats import registry
 from bgcli.match.records import MatchPart, MatchRecord, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 
 
 FORMATS = registry.NAMES        # every format read
@@ -142,6 +143,9 @@ def export(records: Iterable[MatchRecord], to: str, notation: str | None = None,
         writer = module.writer(notation)
         outputs.append(replay_match(record, number, rules, visitor=writer))
         left_out += writer.left_out
+        # comments are kept in the records; no writer places them yet
+        left_out += [f"line {line}: a comment, which bgcli does not write yet ({quote(text, 40)})"
+                     for line, text in record.comments]
     return module.join(outputs), left_out
 
 

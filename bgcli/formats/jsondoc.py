@@ -8,7 +8,7 @@ JSON document (:func:`json_document`, one per match)
      "players": [left, right],          # gnubg's player 0 and player 1
      "match_length": 7,                 # 0 = money session
      "rules": {"crawford": true, "jacoby": false, "beavers": false,
-               "cube_limit": 0, ...},   # the fields of bgcli.core.scoring.Rules
+               "cube_limit": 0, ...},   # the fields of bgcli.core.rules.Rules
      "tags": {"Site": "...", ...},      # the file's tags, if any
      "games": [
        {"number": 1, "score_before": [0, 0], "crawford": false,
@@ -50,7 +50,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.scoring import PROFILES, Rules
+from bgcli.core.rules import PROFILES, Rules
 
 JSON_FORMAT = "bgcli-match"
 _RULE_SWITCHES = ("cubeless", "cube_cap_needed", "draws", "white_first", "standalone_games", "home_gammons")

@@ -42,7 +42,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 
 GRAMMAR = "matchfile"
 
@@ -709,11 +709,10 @@ class _Reader:
 _RULE_TAGS = {"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts"}
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
-# Tags gnubg reads into the match and does not write back; any other tag
-# ends up in the match comment, written after the tags.
-_DROPPED_TAGS = {"match id", "player 1", "player 2", "player 1 elo", "player 2 elo", "eventtime",
-                 "variation", "unrated", "crawford", "cubelimit", "jacoby", "beaver", "beavers",
-                 "transcriber", "comment"}
+# Rule tags: the rules write what differs from the standard (match.rules.tags()).
+# Every other tag is written as read (gnubg itself drops Match ID, the Elo
+# ratings, EventTime, Variation, Unrated; bgcli keeps them).
+_DROPPED_TAGS = {"crawford", "cubelimit", "jacoby", "beaver", "beavers"}
 
 
 _LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"

@@ -31,9 +31,9 @@ from bgcli.errors import MatchFileError
 from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.match.replay import Event, EventKind, replay_match
-from bgcli.formats.writing import GameToWrite, GameWriter, steps_to_write
+from bgcli.formats.writing import GameToWrite, GameWriter, other_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
 TAKE, DROP, WINS = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN
@@ -45,6 +45,11 @@ _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
 _SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
 # Setup properties: a game from a set-up position cannot be a match record.
 _SETUP = ("AB", "AW", "AE", "PL", "CV", "CP", "DI")
+
+
+# The tags SGF has a property for (WR and BR: White's and Black's rank; OT: the clock)
+_TAG_PROPERTIES = (("Site", "PC"), ("Event", "EV"), ("Round", "RO"), ("Annotator", "AN"), ("Player 1 Elo", "WR"),
+                   ("Player 2 Elo", "BR"), ("ClockType", "OT"))
 
 
 @dataclass(frozen=True)
@@ -144,7 +149,7 @@ class _Builder:
         length = fields.get("length", 0)
         rules = " ".join(props.get("RU", [])).lower()
         tags: dict[str, str] = {}
-        for ident, tag in (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("AN", "Annotator")):
+        for tag, ident in _TAG_PROPERTIES:
             if ident in props:
                 tags[tag] = props[ident][0]
         if "DT" in props:
@@ -153,7 +158,7 @@ class _Builder:
             tags["Crawford"] = "On" if "crawford" in rules else "Off"
         else:
             tags["Jacoby"] = "On" if "jacoby" in rules else "Off"
-        for value in props.get("XR", []):   # bgcli's rule tags, "Name=value" (see SgfWriter)
+        for value in props.get("XR", []) + props.get("XT", []):   # bgcli's rule tags and other tags, "Name=value"
             key, _, text = value.partition("=")
             if key.strip():
                 tags[key.strip()] = text.strip()
@@ -305,9 +310,13 @@ class SgfWriter(GameWriter):
         if index == 1:
             if "eventdate" in lower:
                 root += f"DT[{_escape(lower['eventdate'].replace('.', '-'))}]"
-            for tag, ident in (("event", "EV"), ("site", "PC"), ("round", "RO"), ("annotator", "AN")):
-                if tag in lower:
-                    root += f"{ident}[{_escape(lower[tag])}]"
+            for tag, ident in _TAG_PROPERTIES:
+                if tag.lower() in lower:
+                    root += f"{ident}[{_escape(lower[tag.lower()])}]"
+            # the tags SGF has no property for go in one of bgcli's own, XT,
+            # which gnubg passes over
+            placed = {tag.lower() for tag, _ in _TAG_PROPERTIES} | {"eventdate"}
+            root += "".join(f"XT[{_escape(key)}={_escape(value)}]" for key, value in other_tags(info.tags, placed))
         rules = []
         if info.length and info.rules.crawford:
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")

@@ -95,6 +95,17 @@ class GameWriter(MatchVisitor):
         raise NotImplementedError
 
 
+# Tags that state a rule: the writers write the rules (``Rules.tags()``),
+# which hold what such a tag said, rather than the tag as read.
+RULE_TAGS = frozenset({"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts",
+                       "beaver", "beavers"})
+
+
+def other_tags(tags: dict[str, str], written: set[str]) -> list[tuple[str, str]]:
+    """The tags a writer still has to place: not rules, not among ``written`` (lowercase names)."""
+    return [(k, v) for k, v in tags.items() if k.lower() not in RULE_TAGS and k.lower() not in written]
+
+
 def check_style(notation: str) -> None:
     if notation not in STYLES:
         raise ValueError(f"unknown notation {notation!r}: expected one of {', '.join(STYLES)}")

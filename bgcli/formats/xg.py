@@ -681,3 +681,61 @@ def iter_records(path: str):
         problems: list[MatchFileError] = []
         for number, record in enumerate(reader.records(archive, problems), 1):
             yield number, record[8], record
+
+
+# ---------------------------------------------------------------------------
+# Positions (.xgp)
+
+
+def read_position(path: str):
+    """The position of an .xgp file (XG keeps one position as a match of one
+    decision): the board, dice, cube, score and rules of its last move or
+    cube record, as a :class:`~bgcli.core.state.GameState` seen from the
+    player on roll."""
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState, MatchState
+
+    header = game = last = None
+    try:
+        for _, kind, record in iter_records(path):
+            if kind == HEADER_MATCH:
+                header, game, last = record, None, None
+            elif kind == HEADER_GAME:
+                game, last = record, None
+            elif kind in (CUBE, MOVE):
+                last = record
+    except OSError as exc:
+        raise MatchFileError(f"cannot read: {exc.strerror or exc}", path, 0, 0) from None
+    if header is None or game is None or last is None:
+        raise MatchFileError("no position in the file: an XG position file holds a match header, a game header "
+                             "and a move or cube record", path, 0, 0)
+    if last[8] == MOVE:
+        side_code, cube_code = _i32(last, 64), _i32(last, 108)
+        dice = struct.unpack_from("<2i", last, 100)
+        board = _mover_board(last)
+    else:
+        side_code, cube_code = _i32(last, 12), _i32(last, 32)
+        dice = (0, 0)
+        board = list(struct.unpack_from("<26b", last, 36))
+        if side_code != 1:
+            board = [-board[25 - index] for index in range(26)]
+    side = 0 if side_code == 1 else 1
+    if not all(1 <= d <= 6 for d in dice):
+        dice = (0, 0)
+    length = _i32(header, 92)
+    unicode = _i32(header, 552) >= 24
+    names = ((_utf16(header, 880, 129), _utf16(header, 1138, 129)) if unicode
+             else (_ansi(header, 9, 41), _ansi(header, 50, 41)))
+    try:
+        position = Position.from_board26(board)
+    except ValueError as exc:
+        raise MatchFileError(f"the position's board: {exc}", path, 0, 0) from None
+    match = MatchState(cube=1 << min(abs(cube_code), 15), cube_owner=-1 if cube_code == 0 else 0 if cube_code > 0 else 1,
+                       on_roll=side, turn=side, crawford=bool(game[20]), dice=(dice[0], dice[1]),
+                       match_length=0 if length >= UNLIMITED else max(length, 0),
+                       score=(_i32(game, 12), _i32(game, 16)), jacoby=bool(header[101]), beavers=bool(header[102]),
+                       names=names)
+    problem = match.problem()
+    if problem:
+        raise MatchFileError(f"the position's match state cannot be read: {problem}", path, 0, 0)
+    return GameState(position, match)

@@ -15,7 +15,7 @@ team's checkers (seeds 000 and 001). The rules as bgcli applies them:
   when the box drops, it pays each of them the cube before the double.
 - At the end the box pays, or is paid by, each member still in: the stake
   times the cube times 1, 2 or 3 (single, gammon, backgammon; what the rules
-  make of a backgammon or of Jacoby, as in :mod:`bgcli.core.scoring`).
+  make of a backgammon or of Jacoby, as in :mod:`bgcli.core.value`).
 - Rotation. The team won a game when the box lost to the members still in,
   or dropped their double; it lost when the box won or every member dropped.
   After a loss the box stays, the captain goes to the end of the team and
@@ -84,13 +84,13 @@ from bgcli.formats.mat import read_row
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import GameResult, GameStart, MatchVisitor, ProblemKind, Unfinished, replay_match
 from bgcli.match.replay import Problem as ReplayProblem
-from bgcli.core.scoring import BACKGAMMON, GAMMON, SINGLE, Outcome, Rules, drop_points, game_points
+from bgcli.core.rules import Rules
+from bgcli.core.state import CubeState
+from bgcli.core.value import Outcome, drop_value, game_value
 
 GRAMMAR = "chouette"
 TEAM = "Team"          # the team's name in the replay of a game with moves
 BOX, TEAM_SIDE = 0, 1  # the replay's sides: the box in the left column
-KIND_OF_OUTCOME = {Outcome.SINGLE: SINGLE, Outcome.GAMMON: GAMMON, Outcome.BACKGAMMON: BACKGAMMON}
-ON_THE_BOARD = tuple(KIND_OF_OUTCOME)
 
 
 class Kind(str, Enum):
@@ -633,8 +633,7 @@ class _GameReferee:
         self.still_in = list(self.members)
         self.dropped: dict[str, int] = {}           # member -> line of the drop
         self.amounts: dict[str, Decimal] = {m: Decimal(0) for m in self.members}   # from the member's side
-        self.cube = 1
-        self.taken = False                           # a double was taken: the cube is not centred
+        self.cube = CubeState()                      # between the box (BOX) and the team (TEAM_SIDE)
         self.pending: _Pending | None = None
         self.ended: int | None = None                # the line where the game ended
         self.winner: str | None = None               # "box" or "team"
@@ -733,7 +732,7 @@ class _GameReferee:
                              f"{who}: the team doubles only when every member still in agrees "
                              f"({_and(missing)} did not); counted as the team's double")
         voters = tuple(self.still_in) if by_box else (self.box,)
-        self.pending = _Pending(double, by_box, self.cube, voters)
+        self.pending = _Pending(double, by_box, self.cube.value, voters)
 
     def close(self) -> None:
         """Settle the double waiting for answers, if any."""
@@ -745,19 +744,20 @@ class _GameReferee:
         if not pending.answers:
             self.problem(double.line, Kind.ANSWER, f"nobody answers {whose} double; it is not counted")
             return
-        offered, before = self.cube * 2, pending.before
         side = BOX if pending.by_box else TEAM_SIDE
+        before = self.cube.double(side).before
         self.action(double.line, double.column, side, ActionKind.DOUBLE, cube=double.cube)
         if not pending.by_box:
             answer = pending.answers[self.box]
             if answer.take:
                 self.action(answer.line, answer.column, BOX, ActionKind.TAKE)
-                self.cube, self.taken = offered, True
+                self.cube.take()
             else:
+                self.cube.drop()
                 for member in self.still_in:
-                    self.amounts[member] += drop_points(before) * self.game.stake
+                    self.amounts[member] += drop_value(before) * self.game.stake
                 self.action(answer.line, answer.column, BOX, ActionKind.DROP)
-                self.win(answer.line, answer.column, TEAM_SIDE, drop_points(before))
+                self.win(answer.line, answer.column, TEAM_SIDE, drop_value(before))
                 self.end(answer.line, "team", Outcome.DROP)
             return
         missing = [m for m in pending.voters if m not in pending.answers]
@@ -768,7 +768,7 @@ class _GameReferee:
         for member in pending.voters:
             given = pending.answers.get(member)
             if given is not None and not given.take:
-                self.amounts[member] -= drop_points(before) * self.game.stake
+                self.amounts[member] -= drop_value(before) * self.game.stake
                 self.still_in.remove(member)
                 self.dropped[member] = given.line
         if takers:
@@ -778,11 +778,12 @@ class _GameReferee:
                         key=lambda a: (a.line, a.column), default=None)
             where = (first.line, first.column) if first is not None else (double.line, double.column)
             self.action(*where, TEAM_SIDE, ActionKind.TAKE)
-            self.cube, self.taken = offered, True
+            self.cube.take()
         else:
+            self.cube.drop()
             last = max(pending.answers.values(), key=lambda a: (a.line, a.column))
             self.action(last.line, last.column, TEAM_SIDE, ActionKind.DROP)
-            self.win(last.line, last.column, BOX, drop_points(before))
+            self.win(last.line, last.column, BOX, drop_value(before))
             self.end(last.line, "box", Outcome.DROP)
 
     def result(self, result: Result) -> None:
@@ -795,7 +796,9 @@ class _GameReferee:
         if winner is None:
             return
         self.result_item = result
-        points = game_points(KIND_OF_OUTCOME[result.outcome], self.cube, self.rules, not self.taken)
+        win = result.outcome.win
+        assert win is not None   # a result line says single, gammon or backgammon
+        points = game_value(win, self.cube.value, self.rules, self.cube.centred)
         self.win(result.line, result.column, BOX if winner == "box" else TEAM_SIDE, points)
         self.end(result.line, winner, result.outcome)
 
@@ -867,7 +870,7 @@ class _GameReferee:
                 continue   # without moves nobody knows whose turn it is
             self.problem(found.line, found.kind.value, found.message)
         board = visitor.result
-        on_board = isinstance(board, GameResult) and board.result in ON_THE_BOARD and self.moves
+        on_board = isinstance(board, GameResult) and board.result.win is not None and self.moves
         if not on_board:
             if self.ended is None:
                 self.problem(game.last_line, Kind.INCOMPLETE, f"game {game.number} has no result: the record stops "
@@ -891,14 +894,14 @@ class _GameReferee:
     # --- what it comes to ------------------------------------------------------------
     def settlement(self) -> GameSettlement:
         stake = self.game.stake
-        if self.outcome in ON_THE_BOARD:
-            assert self.outcome is not None
-            value = game_points(KIND_OF_OUTCOME[self.outcome], self.cube, self.rules, not self.taken) * stake
+        win = self.outcome.win if self.outcome is not None else None
+        if win is not None:
+            value = game_value(win, self.cube.value, self.rules, self.cube.centred) * stake
             for member in self.still_in:
                 self.amounts[member] += value if self.winner == "team" else -value
         box = -sum(self.amounts.values(), Decimal(0))
         amounts = {self.box: box, **self.amounts}
         order = [name for name in self.lineup.names if name in amounts]
         result = self.outcome.value if self.outcome is not None else "unfinished"
-        return GameSettlement(self.game.number, self.game.line, self.lineup, result, self.winner, self.cube, stake,
+        return GameSettlement(self.game.number, self.game.line, self.lineup, result, self.winner, self.cube.value, stake,
                               tuple((name, amounts[name]) for name in dict.fromkeys(order)), self.playing)

@@ -333,7 +333,9 @@ class _Judge:
         if len(found) != len(plays):
             raise EngineError(f"{engine.name} ranked {len(found)} of the {len(plays)} legal plays of "
                               f"{dice[0]}{dice[1]} in {state.position.id()}")
-        return sorted(found, key=lambda p: -p.evaluation.equity)
+        # best first as the engine ranks them: a play its filter left at a lower level is
+        # never above the deepest ones, whatever its shallower equity (gnubg's analysis does so)
+        return list(found)
 
     def best_after(self, state: GameState, dice: tuple[int, int]) -> tuple[float, float | None]:
         """The luck engine's equity (and MWC) for the player on roll after the best play of ``dice``."""

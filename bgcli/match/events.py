@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bgcli.core.ids import match_id
-from bgcli.core.position import Position
 from bgcli.core.generator import Play
-from bgcli.core.scoring import Outcome, Rules
+from bgcli.core.position import Position
+from bgcli.core.rules import Rules
+from bgcli.core.value import Outcome
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError
 from bgcli.match.records import Action

@@ -2,27 +2,22 @@
 
 One :class:`GameReplay` keeps the running state of a game (the board, the
 cube, whose turn) and has one method per action kind. Nothing stops at the
-first problem: after an illegal play the replay goes on from the position that
-the recorded play produced (an illegal move not called in time stands); when
-the play cannot be applied at all, the rest of that game is reported as
-unchecked.
+first problem: after a slip (an illegal play, a dance where a play was legal,
+Snowie's note of an illegal play) the replay goes on from the position the
+rest of the record fits (:mod:`bgcli.match.resync`): the recorded play as
+written (an illegal move not called in time stands) unless a legal play of
+the roll fits better; when nothing can be applied, the rest of that game is
+reported as unchecked.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
 from bgcli.core.position import CHECKERS, OFF, Position
-from bgcli.core.scoring import (
-    OUTCOME_OF_KIND,
-    Outcome,
-    drop_points,
-    game_kind,
-    game_points,
-    resignation_values,
-)
-from bgcli.core.state import GameState, MatchState
-from bgcli.match.diagnosis import other_roll
+from bgcli.core.state import CubeState, GameState, MatchState, Offer
+from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.match.conventions import Reading
+from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.plays import judge_play
 from bgcli.match.records import Action, ActionKind, GameRecord
@@ -43,10 +38,8 @@ class GameReplay:
         self.rules = match.rules
         self.start = GameStart(match.number, record.number, record.line, score, crawford)
         self.board = Position.start()   # from the side of player 0 (the left column)
-        self.cube = 1
-        self.owner = -1
+        self.cube = CubeState()
         self.on_roll: int | None = None
-        self.pending: tuple[int, int, int] | None = None  # (doubler, offered value, value before)
         self.crawford = crawford
         # a transcript that starts at match point does not say whether this
         # is the Crawford game: a double then says it is not
@@ -55,7 +48,7 @@ class GameReplay:
         self.unchecked = False
         self.moves = 0
         self.result: GameResult | None = None
-        self.dropped: int | None = None
+        self.dropped: int | None = None   # the cube before a dropped double
         self.drop_winner = 0
         self.missing: Problem | None = None   # a game without its result line: settled by the next score line
         self.last_line = record.line
@@ -76,7 +69,6 @@ class GameReplay:
             ActionKind.DROP: self.drop, ActionKind.WIN: self.win, ActionKind.RACCOON: self.raccoon,
             ActionKind.DRAW: self.draw,
         }
-        self.beaver_by: int | None = None   # who beavered, while a raccoon may still follow
 
     # --- helpers ----------------------------------------------------------
     @property
@@ -107,7 +99,7 @@ class GameReplay:
         rules = self.rules
         score = self.start.score
         match = MatchState(
-            cube=self.cube, cube_owner=self.owner, on_roll=side, crawford=self.crawford, game_state=1,
+            cube=self.cube.value, cube_owner=self.cube.owner, on_roll=side, crawford=self.crawford, game_state=1,
             turn=side if turn is None else turn, doubled=doubled, resign=0, dice=tuple(dice),
             match_length=rules.match_length, score=score if rules.match_length else (0, 0), jacoby=rules.jacoby,
         )
@@ -129,7 +121,7 @@ class GameReplay:
         if action.line > self.last_line:
             self.last_line = action.line
         if action.kind != ActionKind.RACCOON:
-            self.beaver_by = None
+            self.cube.beaver_by = None
         handler = self.handlers.get(action.kind)
         if handler is None:
             self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
@@ -145,9 +137,9 @@ class GameReplay:
 
     def move(self, action: Action) -> None:
         side = action.side
-        if self.pending is not None:
+        if self.cube.offer is not None:
             self.problem(action, ProblemKind.CUBE, f"{self.player(side)} rolls while a double is waiting for an answer")
-            self.pending = None
+            self.cube.offer = None
         if self.on_roll is not None and side != self.on_roll:
             self.problem(action, ProblemKind.TURN,
                          f"{self.player(side)} moves out of turn: it is {self.player(self.on_roll)}'s turn")
@@ -250,85 +242,85 @@ class GameReplay:
             self.problem(action, ProblemKind.CUBE, f"{player} doubles, but these rules have no doubling cube")
         elif self.crawford:
             self.problem(action, ProblemKind.CUBE, f"{player} doubles in the Crawford game, where the cube is not used")
+        cube = self.cube
         needed = self.rules.match_length - self.start.score[side]
-        if self.rules.cube_cap_needed and self.rules.match_length and self.cube >= needed:
-            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but the cube at {self.cube} is already as much as "
+        if self.rules.cube_cap_needed and self.rules.match_length and cube.value >= needed:
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but the cube at {cube.value} is already as much as "
                                                    f"the {_points(needed)} {player} still needs")
-        if self.owner not in (-1, side):
-            self.problem(action, ProblemKind.CUBE, f"{player} doubles but {self.player(self.owner)} owns the cube")
-        offered = action.cube if action.cube else self.cube * 2
+        if cube.owner not in (-1, side):
+            self.problem(action, ProblemKind.CUBE, f"{player} doubles but {self.player(cube.owner)} owns the cube")
+        offered = action.cube if action.cube else cube.value * 2
         if not self.cube_known:
             if offered // 2 in self.start_cubes and offered % 2 == 0:
-                self.cube = offered // 2
+                cube.value = offered // 2
             self.cube_known = True
-        if offered != self.cube * 2:
+        if offered != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,
-                         f"Doubles => {offered} but the cube is at {self.cube}: a double makes it {self.cube * 2}")
+                         f"Doubles => {offered} but the cube is at {cube.value}: a double makes it {cube.value * 2}")
         limit = self.rules.cube_limit
         if limit and offered > limit:
             self.problem(action, ProblemKind.CUBE, f"Doubles => {offered} goes past the cube limit of {limit}")
-        self.pending = (side, self.cube * 2, self.cube)
+        cube.double(side)
         self.on_roll = side
 
-    def _answer(self, action: Action, kind: EventKind) -> tuple[int, int, int] | None:
+    def _answer(self, action: Action, kind: EventKind) -> Offer | None:
         """Common to take, drop and beaver: the double answered, or None."""
         side = action.side
-        if self.pending is None:
+        offer = self.cube.offer
+        if offer is None:
             self.problem(action, ProblemKind.CUBE, f"{self.player(side)} answers a double that was not offered")
             if self.wants_events:
                 self.emit(action, kind, self.state(1 - side))
             return None
-        doubler = self.pending[0]
+        doubler = offer.doubler
         if self.wants_events:
             state = self.state(doubler, doubled=True, turn=1 - doubler)
             self.emit(action, kind, state, cube=action.cube if kind == EventKind.BEAVER else None)
         if side == doubler:
             self.problem(action, ProblemKind.TURN, f"{self.player(side)} answers their own double")
-        return self.pending
+        return offer
 
     def take(self, action: Action) -> None:
-        pending = self._answer(action, EventKind.TAKE)
-        if pending is not None:
-            doubler, offered, _ = pending
-            self.cube, self.owner, self.pending = offered, 1 - doubler, None
+        if self._answer(action, EventKind.TAKE) is not None:
+            self.cube.take()
 
     def drop(self, action: Action) -> None:
-        pending = self._answer(action, EventKind.DROP)
-        self.dropped = self.cube if pending is None else pending[2]
+        self._answer(action, EventKind.DROP)
+        self.dropped = self.cube.drop()
         self.drop_winner = 1 - action.side
-        self.pending = None
         self.over = True
 
     def beaver(self, action: Action) -> None:
         """The doubled player takes and redoubles at once, keeping the cube."""
-        pending = self._answer(action, EventKind.BEAVER)
-        if pending is None:
+        offer = self._answer(action, EventKind.BEAVER)
+        if offer is None:
             return
-        doubler, offered, _ = pending
         if not self.rules.beavers:
             self.problem(action, ProblemKind.CUBE,
                          f"{self.player(action.side)} beavers but beavers are not allowed (use --beavers)")
-        value = action.cube or offered * 2
-        if value != offered * 2:
-            self.problem(action, ProblemKind.CUBE, f"Beavers => {value} but a beaver of a {offered} cube makes it {offered * 2}")
-        self.cube, self.owner, self.pending = value, 1 - doubler, None
-        self.beaver_by = 1 - doubler
+        value = action.cube or offer.value * 2
+        if value != offer.value * 2:
+            self.problem(action, ProblemKind.CUBE,
+                         f"Beavers => {value} but a beaver of a {offer.value} cube makes it {offer.value * 2}")
+        self.cube.beaver(value)
 
     def raccoon(self, action: Action) -> None:
         """Right after a beaver the doubler may redouble again at once: no take
         is needed, and the raccooner owns the cube and rolls."""
-        side, player = action.side, self.player(action.side)
+        side, player, cube = action.side, self.player(action.side), self.cube
         if self.wants_events:
             self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
-        if self.beaver_by is None or side == self.beaver_by:
+        if cube.beaver_by is None or side == cube.beaver_by:
             self.problem(action, ProblemKind.CUBE, f"{player} raccoons, but only the doubler may, right after a beaver")
             return
         if not self.rules.beavers:
             self.problem(action, ProblemKind.CUBE, f"{player} raccoons but beavers are not allowed (use --beavers)")
-        value = action.cube or self.cube * 2
-        if value != self.cube * 2:
-            self.problem(action, ProblemKind.CUBE, f"Raccoons => {value} but a raccoon of a {self.cube} cube makes it {self.cube * 2}")
-        self.cube, self.owner, self.on_roll, self.beaver_by = value, side, side, None
+        value = action.cube or cube.value * 2
+        if value != cube.value * 2:
+            self.problem(action, ProblemKind.CUBE,
+                         f"Raccoons => {value} but a raccoon of a {cube.value} cube makes it {cube.value * 2}")
+        cube.raccoon(side, value)
+        self.on_roll = side
 
     def draw(self, action: Action) -> None:
         """An agreed draw ends the game with no winner, where the rules allow it."""
@@ -341,7 +333,7 @@ class GameReplay:
         if self.wants_events:
             self.emit(action, EventKind.DRAW, self.state(action.side))
         score = self.start.score
-        self.result = GameResult(self.record.number, self.record.line, "", -1, Outcome.DRAW, self.cube, 0,
+        self.result = GameResult(self.record.number, self.record.line, "", -1, Outcome.DRAW, self.cube.value, 0,
                                  self.crawford, (score[0], score[1]))
         self.over = True
 
@@ -368,46 +360,45 @@ class GameReplay:
         if not self.cube_known:
             # the automatic doubles are learnt from the result: the smallest
             # starting cube that makes the recorded points fit
-            for cube in self.start_cubes:
-                self.cube = cube
+            for start in self.start_cubes:
+                self.cube.value = start
                 if read(self.possible_points(over)):
                     break
             else:
-                self.cube = 1
+                self.cube.value = 1
             self.cube_known = True
-        centred = self.owner == -1
+        cube, centred = self.cube.value, self.cube.centred
         reading: tuple[Reading, int] | None
         if self.dropped is not None:
-            how, expected, winner = Outcome.DROP, drop_points(self.dropped), side
+            how, expected, winner = Outcome.DROP, drop_value(self.dropped), side
             reading = read([expected])
             wrong = f"Wins {_points(points)} after a drop, but a dropped {expected * 2}-cube is worth {expected}"
         elif over is not None:
-            kind = self.kind_of(over)
-            how, expected, winner = OUTCOME_OF_KIND[kind], self.capped(game_points(kind, self.cube, rules, centred), over), over
+            win = self.win_of(over)
+            how, expected, winner = win.outcome, game_value(win, cube, rules, centred, self.needed(over)), over
             reading = read([expected])
-            wrong = (f"Wins {_points(points)} but the final position is a {how.value} at cube {self.cube}: "
-                     f"{_points(expected)}")
+            wrong = f"Wins {_points(points)} but the final position is a {how.value} at cube {cube}: {_points(expected)}"
             if over != side:
                 reading, wrong = (Reading.WORTH, expected), ""
                 self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {self.player(over)} bore off every checker")
         else:
             how, winner = Outcome.RESIGNATION, side
-            worth = sorted({self.capped(value, side) for value in resignation_values(self.cube, rules, centred)})
+            worth = resignation_values(cube, rules, centred, self.needed(side))
             reading = read(worth)
-            expected = reading[1] if reading else self.cube
-            wrong = (f"Wins {_points(points)} by resignation, but at cube {self.cube} a resignation is worth "
+            expected = cube
+            wrong = (f"Wins {_points(points)} by resignation, but at cube {cube} a resignation is worth "
                      f"{' or '.join(str(v) for v in worth)}")
         if reading is None and convention.forfeits(points, needed, action.and_match):
             # the loser gave up the match in the middle of a game: the winner gets what they needed
-            how, winner, reading, expected = Outcome.RESIGNATION, side, (Reading.HABIT, needed), needed
+            how, winner, reading = Outcome.RESIGNATION, side, (Reading.HABIT, needed)
         if reading is None:
             self.problem(action, ProblemKind.POINTS, wrong)
         else:
             expected = reading[1]
             if reading[0] == Reading.NEEDED:
                 self.problem(action, ProblemKind.POINTS,
-                             f"Wins {_points(points)}: the points {player} still needed to win the match, not what "
-                             f"the game is worth ({_points(expected)} is taken): a habit that cannot be checked",
+                             f"Wins {_points(points)}: the points {player} still needed to win the match; the game "
+                             f"is worth {_points(expected)} (a habit that cannot be checked)",
                              Severity.WARNING)
         if self.wants_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
@@ -419,29 +410,25 @@ class GameReplay:
         # so that one bad 'Wins' line does not make every later score line wrong
         after = list(score)
         after[winner] += expected
-        self.result = GameResult(self.record.number, self.record.line, self.player(winner), winner, how, self.cube,
+        self.result = GameResult(self.record.number, self.record.line, self.player(winner), winner, how, cube,
                                  expected, self.crawford, (after[0], after[1]), action.points)
         self.over = True
 
     def possible_points(self, over: int | None) -> list[int]:
         """What the game may be worth at the current cube: the final position's
         value when it is over, else any resignation."""
-        centred = self.owner == -1
+        cube, centred = self.cube.value, self.cube.centred
         if over is not None:
-            return [self.capped(game_points(self.kind_of(over), self.cube, self.rules, centred), over)]
-        return [self.capped(value, None) for value in resignation_values(self.cube, self.rules, centred)]
+            return [game_value(self.win_of(over), cube, self.rules, centred, self.needed(over))]
+        return resignation_values(cube, self.rules, centred)
 
-    def kind_of(self, over: int) -> int:
-        """SINGLE, GAMMON or BACKGAMMON of the finished game won by side ``over``."""
+    def win_of(self, over: int) -> Win:
+        """How side ``over`` won the finished game."""
         return game_kind(self.board, winner_is_player=(over == 0), home_gammons=self.rules.home_gammons)
 
-    def capped(self, value: int, winner: int | None) -> int:
-        """With the stake capped by what the winner still needs (a match rule of
-        some houses), no game is worth more than that."""
-        rules = self.rules
-        if not (rules.cube_cap_needed and rules.match_length and winner is not None):
-            return value
-        return min(value, max(rules.match_length - self.start.score[winner], 1))
+    def needed(self, winner: int) -> int | None:
+        """The points ``winner`` still needs in a match (None in money play)."""
+        return self.rules.match_length - self.start.score[winner] if self.rules.match_length else None
 
     def finish(self) -> GameResult | Unfinished:
         """The game's result at its end. A game without a ``Wins`` line gets
@@ -455,16 +442,16 @@ class GameReplay:
         over = self.winner()
         after = [score[0], score[1]]
         if over is not None and not self.unchecked:
-            kind = self.kind_of(over)
-            points = self.capped(game_points(kind, self.cube, self.rules, self.owner == -1), over)
+            win = self.win_of(over)
+            points = game_value(win, self.cube.value, self.rules, self.cube.centred, self.needed(over))
             after[over] += points
             self.missing = Problem(self.last_line, g, self.moves, self.player(over), ProblemKind.INCOMPLETE,
                                    f"game {g} is over but its 'Wins' line is missing", self.match.number)
-            return GameResult(g, self.record.line, self.player(over), over, OUTCOME_OF_KIND[kind], self.cube,
+            return GameResult(g, self.record.line, self.player(over), over, win.outcome, self.cube.value,
                               points, self.crawford, (after[0], after[1]))
         if self.dropped is not None:
             winner = self.drop_winner
-            points = drop_points(self.dropped)
+            points = drop_value(self.dropped)
             after[winner] += points
             self.missing = Problem(self.last_line, g, self.moves, self.player(winner), ProblemKind.INCOMPLETE,
                                    f"game {g} ends with a drop but its 'Wins' line is missing", self.match.number)
@@ -472,7 +459,7 @@ class GameReplay:
                               self.crawford, (after[0], after[1]))
         self.missing = Problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
                                f"game {g} has no result: the record stops before the game ends", self.match.number)
-        return Unfinished(g, self.record.line, self.cube, self.crawford, score)
+        return Unfinished(g, self.record.line, self.cube.value, self.crawford, score)
 
 
 def _points(n: int) -> str:

@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
-from bgcli.core.scoring import Outcome, Rules, crawford_game, tag_problems
+from bgcli.core.rules import Rules, crawford_game, tag_problems
+from bgcli.core.value import Outcome
 from bgcli.match.conventions import GALAXY, galaxy_unlimited, points_convention
 from bgcli.match.events import (
     Event,

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from bgcli.core.model import CHECKERS, OFF, Position, legal_plays
+from bgcli.core.generator import legal_plays
+from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.core.notation import parse_play
 from bgcli.errors import BgcliError
 from bgcli.match.records import Action, ActionKind

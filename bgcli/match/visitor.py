@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bgcli.core.scoring import Outcome, Rules
+from bgcli.core.rules import Rules
+from bgcli.core.value import Outcome
 from bgcli.match.events import Event, GameResult, GameStart, MatchStart, Problem, Unfinished
 from bgcli.match.records import Action
 

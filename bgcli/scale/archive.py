@@ -38,7 +38,7 @@ from bgcli.errors import BgcliError, os_reason
 from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 from bgcli.scale.workers import worker_options
 
 SUFFIXES = registry.SUFFIXES   # what a folder is searched for: every format's suffixes

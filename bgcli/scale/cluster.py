@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterator
 
 from bgcli.scale.archive import MAX_WORKERS, STDIN, FileResult, Job, audit_batch
 from bgcli.errors import BgcliError
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 
 BATCH = 32      # files per task
 WINDOW = 3      # tasks in flight per worker thread

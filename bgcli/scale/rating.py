@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Sequence
 
 from bgcli import __version__
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
 from bgcli.judging.rating import MatchRating, PlayerRating, rate_replay
 from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, file_digest

@@ -8,7 +8,8 @@ its default, 0-ply cubeful) and writes NAME.golden.json beside the file:
 - ``players``: gnubg's own statistics summed over the games, per player
   (player 0 is the left column of the .mat file): unforced moves, checker
   error (EMG and MWC), close or actual cube decisions, cube error (EMG and
-  MWC), luck (EMG and MWC);
+  MWC: the sum of its parts, since gnubg.match() gives the cube's
+  "error-skill" per close decision), luck (EMG and MWC);
 - ``moves``: for every checker play gnubg analysed, in order: game, player,
   dice, the error (the played play's equity minus the best one's) and the
   luck of the roll.
@@ -43,8 +44,11 @@ for path in files:
             row["checker_error"] += stats["moves"]["error-skill"]
             row["checker_error_mwc"] += stats["moves"]["error-cost"]
             row["close_cube"] += stats["cube"]["close-cube"]
-            row["cube_error"] += stats["cube"]["error-skill"]
-            row["cube_error_mwc"] += stats["cube"]["error-cost"]
+            # the cube's own "error-skill" is per close cube decision: the total is its parts
+            for kind in ("missed-double-below-cp", "missed-double-above-cp", "wrong-double-below-dp",
+                         "wrong-double-above-tg", "wrong-take", "wrong-drop"):
+                row["cube_error"] += stats["cube"][f"err-{kind}-skill"]
+                row["cube_error_mwc"] += stats["cube"][f"err-{kind}-cost"]
             row["luck"] += stats["dice"]["luck"]
             row["luck_mwc"] += stats["dice"]["luck-cost"]
         for record in game["game"]:

@@ -1,0 +1,212 @@
+"""The hint command: an engine's best plays, or its cube decision, for a position.
+
+A thin layer over :func:`bgcli.engines.hint.hint`; the engine is opened when
+the command runs (once per process with --batch --jobs).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from typing import Iterable
+
+import click
+
+from bgcli.cli.common import (
+    EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
+    run_in_chunks, split_position_and_dice, style_option,
+)
+from bgcli.cli.positions import BadLine, batch_lines, open_binary, read_dice
+from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
+from bgcli.errors import BgcliError, EngineUnavailableError
+
+LEVEL_HELP = ("How deep the engine looks, in GNU Backgammon's plies: 0 is the raw network, 1 looks one roll ahead; "
+              "eXtreme Gammon counts one more (0 = XG 1-ply, 1 = XG 2-ply, 2 = XG 3-ply, 3 = XG 4-ply).")
+
+
+class Unavailable(Failure):
+    """The engine is not installed: exit 2, the message names what to install."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+def engine_options(function):
+    """--engine, --level and --timeout, shared by the commands that ask an engine."""
+    function = click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+                            metavar="SECONDS", help="The time limit of one engine call (gnubg).")(function)
+    function = click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES",
+                            help=LEVEL_HELP)(function)
+    return click.option("--engine", "engine_name", type=click.Choice(ENGINE_NAMES), default="sage", show_default=True,
+                        help="sage: the Open Sage engine (bgsage); gnubg: GNU Backgammon run as a program; "
+                             "exact: bgcli's exact bear-off figures.")(function)
+
+
+_OPEN: dict = {}
+
+
+def opened(name: str, level: int, timeout: float):
+    """The engine of this process for (name, level, timeout), opened once."""
+    from bgcli.engines import open_engine
+
+    key = (name, level, timeout)
+    if key not in _OPEN:
+        try:
+            _OPEN[key] = open_engine(name, level, timeout=timeout)
+        except EngineUnavailableError as exc:
+            raise Unavailable(str(exc)) from None
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    return _OPEN[key]
+
+
+def _state_and_dice(words: list[str]):
+    text, dice_text = split_position_and_dice(words)
+    state = read_position(text)
+    return state, (read_dice(dice_text) if dice_text is not None else None)
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.3f}"
+
+
+def _percents(p) -> str:
+    return (f"{100 * p.win:5.1f}% {100 * p.win_gammon:4.1f}% {100 * p.win_backgammon:4.1f}%  -  "
+            f"{100 * p.lose:5.1f}% {100 * p.lose_gammon:4.1f}% {100 * p.lose_backgammon:4.1f}%")
+
+
+def hint_text(found, style: str) -> list[str]:
+    """The lines ``bgcli hint`` prints for a person."""
+    from bgcli.core.ids import gnubg_id
+    from bgcli.core.notation import play_text
+    from bgcli.engines.protocol import Level
+
+    level = Level(found.level)
+    match = found.state.match
+    kind = f"{match.match_length}-point match, score {match.score[match.on_roll]}-{match.score[1 - match.on_roll]}" \
+        if match.match_length else "money"
+    what = f"{found.dice[0]}{found.dice[1]}" if found.dice else "cube decision"
+    name = found.engine if found.engine == "exact" else f"{found.engine} {level.name()} (XG {level.xg_name()})"
+    lines = [f"{name}, {kind}, {gnubg_id(found.state)}, {what}"]
+    if found.cube is not None:
+        c = found.cube
+        lines.append(f"  cubeless: {_percents(c.probabilities)}")
+        rows = (("No double", c.no_double, c.no_double_mwc), ("Double, take", c.double_take, c.double_take_mwc),
+                ("Double, pass", c.double_pass, c.double_pass_mwc))
+        best = max(c.no_double, min(c.double_take, c.double_pass))
+        for name, value, mwc in rows:
+            diff = f"  ({_signed(value - best)})" if value != best else ""
+            chance = f"  {100 * mwc:5.1f}%" if mwc is not None else ""
+            lines.append(f"  {name:<14}{_signed(value)}{chance}{diff}")
+        lines.append(f"  Right action: {c.action.value}")
+        return lines
+    if not found.plays:
+        lines.append("  no legal play")
+        return lines
+    best = found.plays[0].evaluation.equity
+    side = match.on_roll
+    width = max(len(play_text(p.play, style, side=side)) for p in found.plays)
+    for number, p in enumerate(found.plays, 1):
+        e = p.evaluation
+        diff = f"({_signed(e.equity - best)})" if number > 1 else ""
+        chance = f" {100 * e.mwc:5.1f}%" if e.mwc is not None else ""
+        lines.append(f"{number:3}. {play_text(p.play, style, side=side):<{width}}  {_signed(e.equity)}{chance} {diff:>8}  "
+                     f"{_percents(e.probabilities)}")
+    return lines
+
+
+def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, out=None) -> int:
+    """One JSON object a line; a bad line gets {"error": ...} (status 1), a line too long ends the batch (2)."""
+    from bgcli.engines.hint import hint
+
+    from bgcli.cli.positions import _WORD
+
+    engine = opened(*engine_args)
+    out = out or sys.stdout
+    status = 0
+    for number, line in enumerate(lines, first):
+        try:
+            if isinstance(line, BadLine):
+                status = max(status, EXIT_UNREADABLE if line.last else EXIT_PROBLEMS)
+                raise BgcliError(line.error)
+            words = _WORD.findall(line)
+            if not words:
+                raise BgcliError(EMPTY_LINE)
+            if is_comment(line):
+                continue
+            state, dice = _state_and_dice(words)
+            out.write(json.dumps(hint(state, dice, engine).to_json(style), ensure_ascii=False) + "\n")
+        except BgcliError as exc:
+            out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
+            status = max(status, EXIT_PROBLEMS)
+    out.flush()
+    return status
+
+
+def _chunk(args, engine_args: tuple, style: str) -> tuple[int, str]:
+    import io
+
+    block, first = args
+    out = io.StringIO()
+    return run_batch(block, engine_args, style, first, out), out.getvalue()
+
+
+@cli.command(cls=WordsCommand)
+@click.argument("words", nargs=-1, metavar="POSITION [DICE]")
+@engine_options
+@click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+              help="Read `POSITION [DICE]` lines from FILE (- for standard input); write one JSON object per line.")
+@jobs_option("With --batch: work on N processes, each with its own engine; the output keeps the input's order")
+@json_option
+@style_option
+def hint(words, engine_name, level, timeout, batch, jobs, as_json, style):
+    """Judge POSITION: with DICE the legal plays ranked best first, without
+    them the cube decision of the player on roll.
+
+    Each play shows its equity (cubeful, per unit of the cube; in a match
+    normalised so that winning a single game is +1, with the match winning
+    chance beside it), the difference to the best, and the chances for the
+    player who moved: win, gammon, backgammon - lose, gammon, backgammon.
+    bgcli lists the legal plays itself and the engine only evaluates them.
+
+    The engines: sage (the default; pip install 'bgcli[engine]'), gnubg (GNU
+    Backgammon as a separate program; apt-get install gnubg) and exact
+    (bgcli's exact figures of bear-offs without contact or gammons). A
+    missing engine is exit 2, with what to install.
+
+    \b
+    Examples:
+        bgcli hint start 31
+        bgcli hint --level 0 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
+        bgcli hint --json --engine gnubg 4HPwATDgc/ABMA 6-5
+        bgcli hint 4HPwATDgc/ABMA:cAkAAAAAAAAA
+        printf 'start 31\\nstart\\n' | bgcli hint --batch -
+    """
+    from bgcli.engines.hint import hint as judge
+
+    engine_args = (engine_name, level, timeout)
+    refuse_jobs_without_batch(batch)
+    if batch is not None:
+        if batch == "":
+            if len(words) != 1:
+                raise click.UsageError("--batch needs one FILE (- for standard input)")
+            batch, words = words[0], ()
+        if words:
+            raise click.UsageError("give either POSITION [DICE] or --batch FILE, not both")
+        lines = batch_lines(open_binary(batch))
+        opened(*engine_args)  # a missing engine: one line and exit 2 before any work
+        if jobs == 1:
+            sys.exit(run_batch(lines, engine_args, style))
+        sys.exit(run_in_chunks(lines, jobs, 50, functools.partial(_chunk, engine_args=engine_args, style=style),
+                               lambda block: run_batch(block, engine_args, style)))
+    if not words:
+        raise click.UsageError("missing POSITION (try: bgcli hint start 31)")
+    try:
+        state, dice = _state_and_dice(list(words))
+        found = judge(state, dice, opened(*engine_args))
+    except BgcliError as exc:
+        raise Failure(str(exc)) from None
+    if as_json:
+        emit(found.to_json(style))
+    else:
+        for line in hint_text(found, style):
+            click.echo(line)

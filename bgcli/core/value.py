@@ -1,0 +1,113 @@
+"""How a game is won and what it is worth: the one place scoring asks.
+
+:class:`Win` is how a game is won on the board (single, gammon, backgammon:
+what the loser has left); :class:`Outcome` is how a game ended, which adds a
+drop, a resignation and a draw. :func:`game_value` says what a win is worth
+at a cube under the rules (Jacoby, a backgammon counted as a gammon, the
+stake capped by the points the winner still needs); :func:`resignation_values`
+what a resignation may be worth; :func:`drop_value` what a dropped double
+wins. The match replay and the chouette only call these.
+
+A gammon when the loser has borne off no checker, a backgammon when besides
+a loser's checker is on the bar or in the winner's home board (the rule
+texts); the traditional Korean count (``Rules.home_gammons``) decides by
+where the loser's checkers are instead.
+"""
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.core.rules import Rules
+
+
+class Win(IntEnum):
+    """How a game is won on the board; the number is what it counts in the standard game."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    @property
+    def outcome(self) -> Outcome:
+        return Outcome(str(self))
+
+
+SINGLE, GAMMON, BACKGAMMON = Win.SINGLE, Win.GAMMON, Win.BACKGAMMON
+
+
+class Outcome(str, Enum):
+    """How a game ended."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    DROP = "drop"
+    RESIGNATION = "resignation"
+    DRAW = "draw"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def win(self) -> Win | None:
+        """The win on the board this outcome is, or None (a drop, a resignation, a draw)."""
+        return _WINS.get(self.value)
+
+
+_WINS = {str(win): win for win in Win}
+
+
+def game_kind(final: Position, winner_is_player: bool = True, home_gammons: bool = False) -> Win:
+    """How the finished game ``final`` is won.
+
+    ``final`` is any position in which one side has borne off all 15
+    checkers; ``winner_is_player`` says whether that side is ``final.player``.
+    With ``home_gammons`` (the traditional Korean count) the loser who has
+    borne off none loses 2 only with every checker in its own home board,
+    and 3 with any checker outside it (the bar included).
+    """
+    winner, loser = (final.player, final.opponent) if winner_is_player else (final.opponent, final.player)
+    if winner[OFF] != CHECKERS:
+        raise ValueError("game is not over: the winner has not borne off every checker")
+    if loser[OFF] > 0:
+        return Win.SINGLE
+    if home_gammons:
+        return Win.BACKGAMMON if any(loser[p] for p in range(7, 26)) else Win.GAMMON
+    # the winner's home board is the loser's points 19..24
+    if loser[BAR] or any(loser[p] for p in range(19, 25)):
+        return Win.BACKGAMMON
+    return Win.GAMMON
+
+
+def game_value(win: Win, cube: int, rules: Rules, centred: bool, needed: int | None = None) -> int:
+    """What a game won as ``win`` at ``cube`` is worth: a backgammon counts
+    ``rules.backgammon_counts``, gammons count single under Jacoby while the
+    cube is centred, and where the stake is capped by the points the winner
+    still needs (``needed``, in a match) no game is worth more than that."""
+    multiplier = rules.backgammon_counts if win == Win.BACKGAMMON else int(win)
+    if jacoby_applies(rules, centred):
+        multiplier = 1
+    value = cube * multiplier
+    if rules.cube_cap_needed and rules.match_length and needed is not None:
+        value = min(value, max(needed, 1))
+    return value
+
+
+def jacoby_applies(rules: Rules, centred: bool) -> bool:
+    """Whether gammons count single now: money play, Jacoby on, cube centred."""
+    return rules.jacoby and not rules.match_length and centred
+
+
+def resignation_values(cube: int, rules: Rules, centred: bool, needed: int | None = None) -> list[int]:
+    """What a resignation may be worth, smallest first: a single game, a
+    gammon or a backgammon at the cube (only a single under Jacoby)."""
+    return sorted({game_value(win, cube, rules, centred, needed) for win in Win})
+
+
+def drop_value(cube_before: int) -> int:
+    """What a dropped double wins: the cube before the double."""
+    return cube_before

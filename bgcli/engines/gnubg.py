@@ -1,0 +1,221 @@
+"""The ``gnubg`` backend: GNU Backgammon run as a separate program, never imported (it is GPL).
+
+One persistent ``gnubg -t -q -r -p gnubg_driver.py`` process per engine: the
+driver (bgcli's own script, run inside gnubg) reads a JSON request a line
+and answers a JSON line on a pipe of its own, so gnubg's chatter on its
+standard output never mixes with the answers. Every request carries the
+whole state as a GNU Backgammon ID (bgcli.core.ids writes it: the position,
+the cube, the score, Crawford, Jacoby) and the level, which the driver sets
+with ``set evaluation chequerplay|cubedecision evaluation plies N`` (and the
+same for ``set analysis``). gnubg's hint evaluates with its own move filters
+at the level; a play asked for by name (``force``) that the filter left at a
+lower level makes the driver ask again with a filter that takes every play.
+
+Each call has a time limit: a gnubg that does not answer in time, or that
+died, is an EngineError for that call and is stopped; the next call starts
+a new one.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+from bgcli.core.model import Position
+from bgcli.engines import met, trust
+from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation
+from bgcli.errors import EngineError, EngineUnavailableError
+
+if TYPE_CHECKING:
+    from bgcli.core.model import Play
+    from bgcli.core.state import GameState
+
+INSTALL = "apt-get install gnubg"
+DRIVER = Path(__file__).with_name("gnubg_driver.py")
+MAX_PLY = 4
+_PLACES = ("/usr/games/gnubg", "/usr/bin/gnubg", "/usr/local/bin/gnubg")
+
+
+def find_gnubg() -> str | None:
+    """The gnubg program: on the PATH, or where Debian and others put it."""
+    found = shutil.which("gnubg")
+    if found:
+        return found
+    return next((place for place in _PLACES if os.access(place, os.X_OK)), None)
+
+
+class GnubgEngine:
+    """GNU Backgammon at one level, in a subprocess kept between calls."""
+
+    name = "gnubg"
+
+    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, program: str | None = None):
+        if not 0 <= level.ply <= MAX_PLY:
+            raise ValueError(f"the gnubg engine has levels 0 to {MAX_PLY}, not {level.ply}")
+        program = program or find_gnubg()
+        if program is None:
+            raise EngineUnavailableError(f"the gnubg engine needs GNU Backgammon: {INSTALL}")
+        self.level = level
+        self.timeout = timeout
+        self.program = program
+        self._process: subprocess.Popen | None = None
+        self._answers: Any = None
+        self._buffer = b""
+
+    # --- the subprocess ----------------------------------------------------------
+
+    def _start(self) -> None:
+        read, write = os.pipe()
+        env = dict(os.environ, BGCLI_ANSWER_FD=str(write))
+        try:
+            self._process = subprocess.Popen(
+                [self.program, "-t", "-q", "-r", "-p", str(DRIVER)], stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,), env=env,
+                start_new_session=True)
+        except OSError as exc:
+            os.close(read)
+            raise EngineUnavailableError(f"cannot start GNU Backgammon ({self.program}: {exc.strerror}): {INSTALL}") from None
+        finally:
+            os.close(write)
+        self._answers = read
+        self._buffer = b""
+
+    def _stop(self) -> None:
+        process, self._process = self._process, None
+        if self._answers is not None:
+            os.close(self._answers)
+            self._answers = None
+        if process is not None:
+            try:
+                if process.stdin:
+                    process.stdin.close()
+            except OSError:
+                pass
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def _call(self, request: dict, state: "GameState", dice=None) -> dict:
+        if self._process is None or self._process.poll() is not None:
+            self._stop()
+            self._start()
+        assert self._process is not None and self._process.stdin is not None
+        try:
+            self._process.stdin.write((json.dumps(request) + "\n").encode())
+            self._process.stdin.flush()
+            line = self._read_line(self.timeout)
+        except (OSError, EngineError) as exc:
+            self._process.kill()
+            self._stop()
+            reason = str(exc) if isinstance(exc, EngineError) else "it stopped"
+            raise EngineError(f"gnubg failed on {trust.where(state, dice)}: {reason}") from None
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            raise EngineError(f"gnubg gave an answer that is not JSON on {trust.where(state, dice)}") from None
+        if not isinstance(answer, dict):
+            raise EngineError(f"gnubg gave an answer that is not an object on {trust.where(state, dice)}")
+        if "error" in answer:
+            raise EngineError(f"gnubg failed on {trust.where(state, dice)}: {answer['error']}")
+        return answer
+
+    def _read_line(self, timeout: float) -> bytes:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineError(f"no answer in {timeout:g} s")
+            ready, _, _ = select.select([self._answers], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(self._answers, 1 << 16)
+            if not chunk:
+                raise EngineError("it stopped")
+            self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def close(self) -> None:
+        if self._process is not None and self._process.poll() is None and self._process.stdin:
+            try:
+                self._process.stdin.write(b'{"op": "quit"}\n')
+                self._process.stdin.flush()
+            except OSError:
+                pass
+        self._stop()
+
+    def __del__(self) -> None:
+        try:
+            self._stop()
+        except Exception:
+            pass
+
+    # --- the protocol ------------------------------------------------------------
+
+    def _request(self, op: str, state: "GameState", **more) -> dict:
+        from bgcli.core.ids import gnubg_id
+
+        return {"op": op, "gnubgid": gnubg_id(state), "plies": self.level.ply, **more}
+
+    def _pre_roll(self, state: "GameState") -> "GameState":
+        from dataclasses import replace
+
+        # gnubg's ID of the same state before the roll, the player on roll to decide
+        match = replace(state.match, dice=(0, 0), turn=state.match.on_roll, doubled=False, resign=0, game_state=1)
+        return replace(state, match=match)
+
+    def cube_decision(self, state: "GameState") -> CubeDecision:
+        answer = self._call(self._request("cube", self._pre_roll(state)), state)
+        side = met.MatchSide.of(state)
+        values = [trust.number(answer.get(k), "a cube equity", self.name, state)
+                  for k in ("no_double", "double_take", "double_pass")]
+        mwcs: tuple = (None, None, None) if side.is_money else tuple(met.mwc(v, side) for v in values)
+        return trust.cube_decision(answer.get("probs"), values[0], values[1], values[2], self.name, state, mwcs)
+
+    def evaluate(self, state: "GameState") -> Evaluation:
+        answer = self._call(self._request("cube", self._pre_roll(state)), state)
+        side = met.MatchSide.of(state)
+        equity = trust.number(answer.get("optimal"), "an equity", self.name, state)
+        return trust.evaluation(answer.get("probs"), equity, None if side.is_money else met.mwc(equity, side),
+                                self.name, state)
+
+    def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
+                       force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
+        from dataclasses import replace
+
+        rolled = replace(state, match=replace(state.match, dice=(max(dice), min(dice)), turn=state.match.on_roll,
+                                              doubled=False, resign=0, game_state=1))
+        listed = self._plays(rolled, state, dice, False)
+        # a forced play the filter left shallow while others went deep: ask again, every play at the level
+        # (when no play went deep, gnubg's filter kept one play only and the answer stands, as in its analysis)
+        wanted = {trust.result_key(p) for p in force}
+        deep = {key for key, (_, plies) in listed.items() if plies == self.level.ply}
+        if deep and wanted - deep & set(listed):
+            listed = self._plays(rolled, state, dice, True)
+        trust.same_plays((trust.result_key(p) for p in plays), listed, self.name, state, dice)
+        return trust.ranked({key: found for key, (found, _) in listed.items()}, plays, self.name, state, dice,
+                            {key: plies for key, (_, plies) in listed.items()})
+
+    def _plays(self, rolled: "GameState", state: "GameState", dice, every: bool) -> dict[str, tuple[Evaluation, Any]]:
+        answer = self._call(self._request("plays", rolled, dice=list(dice), all=every), state, dice)
+        side = met.MatchSide.of(state)
+        out: dict[str, tuple[Evaluation, Any]] = {}
+        for item in answer.get("plays") or []:
+            if not isinstance(item, dict):
+                raise EngineError(f"gnubg gave a play that is not an object in {trust.where(state, dice)}")
+            try:
+                key = Position.from_id(str(item.get("result"))).swap().id()  # the mover back on roll
+            except ValueError:
+                raise EngineError(f"gnubg gave the play {item.get('move')!r} with no position in {trust.where(state, dice)}") from None
+            equity = trust.number(item.get("equity"), "an equity", self.name, state, dice)
+            found = trust.evaluation(item.get("probs"), equity, None if side.is_money else met.mwc(equity, side),
+                                     self.name, state, dice)
+            out[key] = (found, item.get("plies"))
+        return out

@@ -1,0 +1,444 @@
+"""BGBlitz's match files (.bgf), read into match records.
+
+A .bgf file is one line of JSON (``{"format":"BGF","version":"1.0",
+"compress":true,"useSmile":true}``), then the match as one document in
+Smile, Jackson's binary JSON, gzip- or zlib-compressed when ``compress``
+says so. The document holds the match (``matchlen``, ``nameGreen`` and
+``nameRed``, ``useCrawford``, ``useJacoby``, ``useBeaver``, ``cubeLimit``,
+``date``, ``site``, ``event``, ``round``, ``location``, ``extMatchID``,
+``comment``, ``finalGreen``/``finalRed``) and its ``games``; each game its
+scores before it, ``wonPoints``, ``wasResignation`` and ``moves``. Every
+entry of ``moves`` is one turn of the player it names (``player`` -1 for
+green, the left column of a .mat file, 1 for red): a play (``from``/``to``,
+up to four steps in the mover's numbering, 25 the bar, 0 off, -1 none; the
+dice in ``green`` and ``red``), a dance (``dancingEquity`` set, the dice in
+``from[0]`` and ``to[0]``), or a cube decision (``from[0]`` -1: the double
+and the entry after it, the answer, ``hasDoubled``/``hasAccepted``); an
+entry with no play and no decision closes the game. BGBlitz's analysis of
+each play and cube decision is kept on the actions
+(:class:`~bgcli.match.records.StoredAnalysis`).
+
+A binary file has no lines: the "line" of an action is the number of its
+entry among all the games' moves, counted from 1. The document is decoded
+whole, up to a bound; a file cut short, a bad compressed stream or Smile
+data that does not decode is a MatchFileError saying where.
+"""
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from typing import IO, Any, Iterator
+
+from bgcli.errors import MatchFileError
+from bgcli.match.records import (
+    Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
+)
+
+HEADER_LIMIT = 4096            # the JSON line
+PACKED_LIMIT = 64 << 20        # a .bgf file
+DOCUMENT_LIMIT = 256 << 20     # its document, decompressed
+DEPTH_LIMIT = 64
+SMILE = b":)\n"
+NOT_JUDGED = -98.0             # BGBlitz writes -99 (or -999) for "no error computed"
+
+
+class SmileError(ValueError):
+    pass
+
+
+class _Smile:
+    """A decoder of Smile (the subset of values JSON has): bounded, and
+    every malformation a SmileError with its offset."""
+
+    def __init__(self, data: bytes):
+        if data[:3] != SMILE or len(data) < 4:
+            raise SmileError("no Smile header ':)' at byte 0")
+        self.data = data
+        self.pos = 4
+        self.shared_names = bool(data[3] & 1)
+        self.shared_values = bool(data[3] & 2)
+        self.names: list[str] = []
+        self.values: list[str] = []
+
+    def fail(self, message: str) -> SmileError:
+        return SmileError(f"{message} at byte {self.pos}")
+
+    def byte(self) -> int:
+        if self.pos >= len(self.data):
+            raise self.fail("the data ends")
+        value = self.data[self.pos]
+        self.pos += 1
+        return value
+
+    def take(self, count: int) -> bytes:
+        if self.pos + count > len(self.data):
+            raise self.fail(f"the data ends inside a {count}-byte value")
+        chunk = self.data[self.pos:self.pos + count]
+        self.pos += count
+        return chunk
+
+    def until_end_marker(self) -> bytes:
+        end = self.data.find(b"\xfc", self.pos)
+        if end < 0:
+            raise self.fail("a long text never ends")
+        chunk = self.data[self.pos:end]
+        self.pos = end + 1
+        return chunk
+
+    def vint(self) -> int:
+        value = 0
+        for _ in range(11):
+            b = self.byte()
+            if b & 0x80:
+                value = (value << 6) | (b & 0x3F)
+                return (value >> 1) ^ -(value & 1)
+            value = (value << 7) | b
+        raise self.fail("a number of more than 64 bits")
+
+    def seven_bit(self, count: int, bits: int) -> int:
+        value = 0
+        for b in self.take(count):
+            value = (value << 7) | (b & 0x7F)
+        return value & ((1 << bits) - 1)
+
+    def text(self, raw: bytes, shared: list[str], enabled: bool) -> str:
+        text = raw.decode("utf-8", errors="replace")
+        if enabled and len(raw) <= 64:
+            if len(shared) >= 1024:
+                shared.clear()
+            shared.append(text)
+        return text
+
+    def value(self, depth: int = 0) -> Any:
+        if depth > DEPTH_LIMIT:
+            raise self.fail(f"values nested more than {DEPTH_LIMIT} deep")
+        b = self.byte()
+        if b < 0x20:
+            index = b - 1
+            if not 0 <= index < len(self.values):
+                raise self.fail(f"a reference to shared text {index} of {len(self.values)}")
+            return self.values[index]
+        if b == 0x20:
+            return ""
+        if b in (0x21, 0x22, 0x23):
+            return (None, False, True)[b - 0x21]
+        if b in (0x24, 0x25):
+            return self.vint()
+        if b == 0x28:
+            return struct.unpack(">f", struct.pack(">I", self.seven_bit(5, 32)))[0]
+        if b == 0x29:
+            return struct.unpack(">d", struct.pack(">Q", self.seven_bit(10, 64)))[0]
+        if 0x40 <= b <= 0x7F:
+            return self.text(self.take((b & 0x1F) + 1 + (32 if b >= 0x60 else 0)), self.values, self.shared_values)
+        if 0x80 <= b <= 0xBF:
+            return self.text(self.take((b & 0x1F) + 2 + (32 if b >= 0xA0 else 0)), self.values, self.shared_values)
+        if 0xC0 <= b <= 0xDF:
+            small = b & 0x1F
+            return (small >> 1) ^ -(small & 1)
+        if b in (0xE0, 0xE4):
+            return self.until_end_marker().decode("utf-8", errors="replace")
+        if 0xEC <= b <= 0xEF:
+            index = ((b & 3) << 8) | self.byte()
+            if index >= len(self.values):
+                raise self.fail(f"a reference to shared text {index} of {len(self.values)}")
+            return self.values[index]
+        if b == 0xF8:
+            items = []
+            while self.data[self.pos:self.pos + 1] != b"\xf9":
+                if self.pos >= len(self.data):
+                    raise self.fail("the data ends inside a list")
+                items.append(self.value(depth + 1))
+            self.pos += 1
+            return items
+        if b == 0xFA:
+            return self.object(depth + 1)
+        raise self.fail(f"a value of unknown kind 0x{b:02x}")
+
+    def key(self) -> str | None:
+        b = self.byte()
+        if b == 0xFB:
+            return None
+        if b == 0x20:
+            return ""
+        if 0x30 <= b <= 0x33:
+            index = ((b & 3) << 8) | self.byte()
+        elif 0x40 <= b <= 0x7F:
+            index = b - 0x40
+        elif 0x80 <= b <= 0xBF:
+            return self.text(self.take(b - 0x7F), self.names, self.shared_names)
+        elif 0xC0 <= b <= 0xF7:
+            return self.text(self.take(b - 0xBE), self.names, self.shared_names)
+        elif b == 0x34:
+            return self.until_end_marker().decode("utf-8", errors="replace")
+        else:
+            raise self.fail(f"a name of unknown kind 0x{b:02x}")
+        if index >= len(self.names):
+            raise self.fail(f"a reference to shared name {index} of {len(self.names)}")
+        return self.names[index]
+
+    def object(self, depth: int) -> dict:
+        found: dict = {}
+        while True:
+            name = self.key()
+            if name is None:
+                return found
+            found[name] = self.value(depth)
+
+
+def decode_smile(data: bytes) -> Any:
+    """The value a Smile document holds."""
+    return _Smile(data).value()
+
+
+def _document(handle: IO[bytes], path: str) -> dict:
+    def fail(message: str) -> MatchFileError:
+        return MatchFileError(message, path, 0, 0)
+
+    head = handle.readline(HEADER_LIMIT + 1)
+    try:
+        header = json.loads(head.decode("utf-8"))
+    except ValueError:
+        raise fail("not a BGBlitz file: its first line is not the JSON header {\"format\":\"BGF\", ...}") from None
+    if not isinstance(header, dict) or header.get("format") != "BGF":
+        raise fail("not a BGBlitz file: its header does not say \"format\":\"BGF\"")
+    if not header.get("useSmile", True):
+        raise fail("a BGBlitz file written as plain JSON (useSmile false), which bgcli does not read yet")
+    packed = handle.read(PACKED_LIMIT + 1)
+    if len(packed) > PACKED_LIMIT:
+        raise fail(f"the file is larger than {PACKED_LIMIT >> 20} MB, more than bgcli reads as BGBlitz")
+    data = packed
+    if packed[:2] == b"\x1f\x8b" or packed[:1] == b"\x78":
+        inflater = zlib.decompressobj(31 if packed[:2] == b"\x1f\x8b" else 15)
+        try:
+            data = inflater.decompress(packed, DOCUMENT_LIMIT + 1)
+        except zlib.error as exc:
+            raise fail(f"the compressed match cannot be decompressed ({exc}): the file is damaged") from None
+        if len(data) > DOCUMENT_LIMIT:
+            raise fail(f"the match decompresses to more than {DOCUMENT_LIMIT >> 20} MB: not read")
+        if not inflater.eof:
+            raise fail(f"the file is cut short: its compressed match ends after {len(data)} bytes")
+    elif header.get("compress"):
+        raise fail("the header says the match is compressed, but it is neither gzip nor zlib: the file is damaged")
+    try:
+        document = decode_smile(data)
+    except (SmileError, UnicodeDecodeError, struct.error) as exc:
+        raise fail(f"the match's Smile data does not decode: {exc}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("games"), list):
+        raise fail("the match document has no list of games")
+    return document
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _number(value: Any, default: float = 0.0) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _whole(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _steps(entry: dict) -> str:
+    starts, ends = _list(entry.get("from")), _list(entry.get("to"))
+    hops = []
+    for start, end in zip(starts, ends):
+        if not isinstance(start, int) or not isinstance(end, int) or start < 0:
+            break
+        hops.append(f"{start}/{end}")
+    return " ".join(hops)
+
+
+def _probabilities(eq: dict) -> tuple[float, ...]:
+    if not isinstance(eq, dict) or eq.get("myWins") is None:
+        return ()
+    return tuple(_number(eq.get(key)) for key in ("myWins", "myGammon", "myBackGammon", "oppGammon", "oppBackGammon"))
+
+
+def _error(value: Any) -> float | None:
+    error = _number(value, NOT_JUDGED - 1)
+    return None if error <= NOT_JUDGED else error
+
+
+class _Builder:
+    def __init__(self, path: str, document: dict):
+        self.path = path
+        self.doc = document
+        self.line = 0
+        self.errors: list[MatchFileError] = []
+
+    def fail(self, message: str) -> MatchFileError:
+        return MatchFileError(message, self.path, self.line, 0)
+
+    def tags(self) -> dict[str, str]:
+        doc = self.doc
+        tags: dict[str, str] = {}
+        for tag, key in (("Site", "site"), ("Match ID", "extMatchID"), ("Event", "event"), ("Round", "round"),
+                         ("Place", "location"), ("EventDate", "date")):
+            value = doc.get(key)
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value):
+                tags[tag] = str(value)
+        tags["Player 1"], tags["Player 2"] = self.players()
+        for side, key in ((1, "ratingGreen"), (2, "ratingRed")):
+            if _number(doc.get(key)):
+                tags[f"Player {side} Elo"] = f"{_number(doc.get(key)):.2f}"
+        for tag, key in (("Crawford", "useCrawford"), ("Jacoby", "useJacoby"), ("Beaver", "useBeaver")):
+            if isinstance(doc.get(key), bool):
+                tags[tag] = "On" if doc[key] else "Off"
+        if doc.get("useCube") is False:
+            tags["Cubeless"] = "On"
+        limit = _whole(doc.get("cubeLimit"))
+        if limit > 0:
+            tags["Cubelimit"] = str(limit)
+        return tags
+
+    def players(self) -> tuple[str, str]:
+        return (str(self.doc.get("nameGreen") or "green"), str(self.doc.get("nameRed") or "red"))
+
+    def parts(self) -> Iterator[MatchPart]:
+        doc = self.doc
+        length = max(0, _whole(doc.get("matchlen")))
+        yield MatchHeader(length, 0, self.tags(), self.path)
+        comments: list[tuple[int, str]] = []
+        comment = doc.get("comment")
+        if isinstance(comment, str) and comment:
+            comments.append((0, comment))
+        games = [g for g in doc["games"] if isinstance(g, dict)]
+        for index, game in enumerate(games):
+            record = self.game(index, game, games, comments)
+            if record is not None:
+                yield record
+        yield MatchEnd(tuple(self.errors), tuple(comments))
+
+    def game(self, index: int, game: dict, games: list[dict], comments: list) -> GameRecord | None:
+        scores = (_whole(game.get("scoreGreen")), _whole(game.get("scoreRed")))
+        first_line = self.line + 1
+        actions: list[Action] = []
+        row = 0
+        last_side: int | None = None
+        cube = max(1, _whole(_dict(game.get("initial")).get("cube"), 1))
+        entries = _list(game.get("moves"))
+        pending_cube: StoredAnalysis | None = None
+        position = 0
+        while position < len(entries):
+            entry = entries[position]
+            position += 1
+            self.line += 1
+            if not isinstance(entry, dict):
+                self.errors.append(self.fail(f"game {index + 1}: entry {position} is not a move: skipped"))
+                continue
+            side = 0 if entry.get("player") == -1 else 1
+
+            def add(kind: ActionKind, who: int = side, **fields) -> None:
+                nonlocal row, last_side
+                if who == 0 or last_side != 0:
+                    row += 1
+                last_side = who
+                actions.append(Action(self.line, 0, row, who, kind, **fields))
+
+            decision = _dict(_dict(entry.get("equity")).get("cubeDecision"))
+            judged = self.cube_analysis(decision, entry)
+            comment = entry.get("comment")
+            if isinstance(comment, str) and comment:
+                comments.append((self.line, comment))
+            starts = _list(entry.get("from")) or [-1]
+            if entry.get("dancingEquity") is not None:
+                rolled = (_whole(starts[0]), _whole((_list(entry.get("to")) or [0])[0]))
+                add(ActionKind.DANCE, dice=self.dice(rolled), analysis=(judged,) if judged else ())
+                continue
+            if starts[0] == -1 and decision.get("hasDoubled") is not None:
+                cube *= 2
+                add(ActionKind.DOUBLE, cube=cube, analysis=(judged,) if judged else ())
+                answer = entries[position] if position < len(entries) and isinstance(entries[position], dict) else {}
+                position += 1
+                self.line += 1
+                answered = decision.get("hasAccepted")
+                add(ActionKind.TAKE if answered else ActionKind.DROP, 1 - side)
+                if not answer:
+                    self.errors.append(self.fail(f"game {index + 1}: a double with no answer entry after it"))
+                continue
+            if starts[0] == -1:
+                continue   # the entry that closes the game
+            if judged is not None:
+                pending_cube = judged
+            played = self.play_analysis(entry)
+            analysis = tuple(a for a in (pending_cube, played) if a is not None)
+            pending_cube = None
+            text = _steps(entry)
+            dice = self.dice((_whole(entry.get("green")), _whole(entry.get("red"))))
+            add(ActionKind.MOVE if text else ActionKind.DANCE, dice=dice, play_text=text, raw=text, analysis=analysis)
+        result = self.result(index, game, games, scores)
+        if result is not None:
+            side, points = result
+            line = actions[-1].line if actions else self.line
+            actions.append(Action(line, 0, None, side, ActionKind.WIN, points=points))
+        return GameRecord(index + 1, self.players(), scores, tuple(actions), first_line)
+
+    def dice(self, dice: tuple[int, int]) -> tuple[int, int] | None:
+        if all(1 <= d <= 6 for d in dice):
+            return dice
+        self.errors.append(self.fail(f"dice {dice[0]} and {dice[1]} are not two numbers from 1 to 6"))
+        return None
+
+    def result(self, index: int, game: dict, games: list[dict], scores: tuple[int, int]) -> tuple[int, int] | None:
+        """Who won and how many points: BGBlitz keeps the points, not the
+        winner, who is the one whose score the next game (or the match's
+        final score) raised."""
+        points = _whole(game.get("wonPoints"))
+        if index + 1 < len(games):
+            after = (_whole(games[index + 1].get("scoreGreen")), _whole(games[index + 1].get("scoreRed")))
+        else:
+            after = (_whole(self.doc.get("finalGreen")), _whole(self.doc.get("finalRed")))
+        gains = (after[0] - scores[0], after[1] - scores[1])
+        if gains[0] > 0 and gains[1] <= 0:
+            side = 0
+        elif gains[1] > 0 and gains[0] <= 0:
+            side = 1
+        else:
+            return None   # the game has no result (unfinished)
+        if points <= 0:
+            points = gains[side]   # the last game of a file may not record its points
+        return side, points
+
+    def cube_analysis(self, decision: dict, entry: dict) -> StoredAnalysis | None:
+        if not decision or decision.get("eqNoDouble") is None:
+            return None
+        level = f"{_whole(entry.get('ply'))}-ply"
+        candidates = tuple(Evaluation(name, _number(decision.get(key)), (), level) for name, key in (
+            ("no double", "eqNoDouble"), ("double, take", "eqDoubleTake"), ("double, pass", "eqDoublePass")))
+        doubled = decision.get("hasDoubled")
+        chosen = 0 if not doubled else (1 if decision.get("hasAccepted") else 2)
+        pr = _dict(entry.get("pr"))
+        return StoredAnalysis("BGBlitz", DecisionKind.CUBE, _error(pr.get("cubeError")), candidates, chosen)
+
+    def play_analysis(self, entry: dict) -> StoredAnalysis | None:
+        found = _list(entry.get("moveAnalysis"))
+        if not found:
+            return None
+        candidates: list[Evaluation] = []
+        chosen = None
+        for item in found:
+            if not isinstance(item, dict) or not isinstance(item.get("move"), dict):
+                continue
+            eq = _dict(item.get("eq"))
+            if item.get("played") and chosen is None:
+                chosen = len(candidates)
+            candidates.append(Evaluation(_steps(item["move"]), _number(eq.get("equity")), _probabilities(eq),
+                                         f"{_whole(item.get('ply'))}-ply"))
+        pr = _dict(entry.get("pr"))
+        return StoredAnalysis("BGBlitz", DecisionKind.PLAY, _error(pr.get("checkerError")), tuple(candidates), chosen)
+
+
+def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The registry's reader: the parts of a .bgf file."""
+    yield from _Builder(path, _document(handle, path)).parts()
+

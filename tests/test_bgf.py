@@ -1,0 +1,162 @@
+"""BGBlitz's .bgf files: the golden pairs (each .bgf replays to the plays,
+cube actions and results of its .mat twin), Smile, and damaged files."""
+from __future__ import annotations
+
+import re
+
+import gzip
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgcli.cli import cli
+from bgcli.errors import MatchFileError
+from bgcli.formats import bgf
+from bgcli.formats.files import iter_records
+from bgcli.match.records import ActionKind, DecisionKind, records_of
+from test_xg import events, net
+
+DATA = Path(__file__).resolve().parent / "data" / "gammonview"
+NAMES = sorted(p.stem for p in (DATA / "bgf").glob("*.bgf"))
+# The .mat twin's last "Wins" line is worth less than its final position:
+# the twin (and XG, which wrote the same) records the points the winner
+# needed; BGBlitz's final score holds what the game was worth.
+SHORT_LAST_RESULT = {"3WNK_g1Z-PLsh_HyvQ5j4a": 7, "XCu3RJ0UvDg_Tldl": 2, "baR-U643iUDpvzTC": 3, "eXBNG5wZHS5Alu3P": 3}
+
+
+def test_the_golden_data_is_all_there():
+    assert len(NAMES) == 11
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_bgf_replays_to_its_mat_twin(name):
+    games, problems, _ = events(DATA / "bgf" / f"{name}.bgf")
+    twin_games, twin_problems, _ = events(DATA / "mat" / f"{name}.mat")
+    assert games.keys() == twin_games.keys()
+    short = SHORT_LAST_RESULT.get(name)
+    for number in games:
+        if number != short:
+            assert games[number] == twin_games[number], number
+            continue
+        # every play and cube action the same; the result is the twin's
+        # mistake: the twin's audit says so, and the .bgf's result is what
+        # the final position is worth
+        assert games[number][:-1] == twin_games[number][:-1]
+        # (the twin writes the points the winner still needed: a warning, with what the game is worth)
+        found = [m for k, g, m in twin_problems if k == "points" and g == number and "still needed" in m]
+        assert found
+        worth = re.search(r"the game is worth ([0-9]+) point", found[0])
+        assert worth is not None and games[number][-1][2] == int(worth.group(1))
+    assert not [p for p in problems if p[0] in ("syntax", "points")]
+
+
+def test_the_header_becomes_the_tags_of_the_mat_twin():
+    record = next(iter_records(DATA / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"))
+    twin = next(iter_records(DATA / "mat" / "B4_SrGcsKAQmoTyHlgJCbM.mat"))
+    for tag in ("Site", "Match ID", "EventDate", "Player 1", "Player 2", "Crawford", "Jacoby", "Beaver", "Cubelimit"):
+        assert record.tags[tag] == twin.tags[tag], tag
+
+
+def test_the_analysis_bgblitz_stored_travels_on_the_actions():
+    record = next(iter_records(DATA / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"))
+    moves = [a for g in record.games for a in g.actions if a.kind == ActionKind.MOVE]
+    for action in moves:
+        play = next(s for s in action.analysis if s.decision == DecisionKind.PLAY)
+        assert play.chosen is not None and play.program == "BGBlitz"
+        if play.error is not None:
+            # what the play lost, by BGBlitz's reckoning: never a gain
+            assert play.error <= 0
+        assert net(play.candidates[play.chosen].choice) == net(action.play_text)
+    doubles = [a for g in record.games for a in g.actions if a.kind == ActionKind.DOUBLE]
+    assert doubles and all(a.analysis and a.analysis[0].decision == DecisionKind.CUBE for a in doubles)
+
+
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
+def test_export_of_a_bgf_file(tmp_path, to):
+    source = DATA / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf"
+    result = CliRunner().invoke(cli, ["export", str(source), "--to", to, "-o", str(tmp_path / f"out.{to}")])
+    assert result.exit_code == 0, result.output
+    assert events(tmp_path / f"out.{to}")[0] == events(source)[0]
+
+
+def test_a_bgf_file_is_not_taken_for_json(tmp_path):
+    path = tmp_path / "match.json"
+    path.write_bytes((DATA / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf").read_bytes())
+    assert CliRunner().invoke(cli, ["score", str(path)]).exit_code == 0
+
+
+# --- Smile and damaged files ------------------------------------------------------------
+
+GOOD = (DATA / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf").read_bytes()
+HEAD, PACKED = GOOD.split(b"\n", 1)
+
+
+def read(raw: bytes):
+    return list(records_of(bgf.read_stream(io.BytesIO(raw), "t.bgf")))
+
+
+@pytest.mark.parametrize("data, value", [
+    (b":)\n\x00\xfa\x80a\xc2\xfb", {"a": 1}),                    # a one-letter name, small int 1
+    (b":)\n\x00\xf8\x21\x22\x23\x20\xf9", [None, False, True, ""]),
+    (b":)\n\x00\xf8\x24\x01\xbf\xf9", [(((1 << 6) | 0x3F) >> 1) ^ -((((1 << 6) | 0x3F)) & 1)]),
+    (b":)\n\x00\xf8\x42abc\xe0long\xfc\xf9", ["abc", "long"]),
+    (b":)\n\x01\xf8\xfa\x80a\xc2\xfb\xfa\x40\xc4\xfb\xf9", [{"a": 1}, {"a": 2}]),   # a shared name
+])
+def test_smile_values(data, value):
+    assert bgf.decode_smile(data) == value
+
+
+def test_a_file_cut_short_is_named():
+    with pytest.raises(MatchFileError, match="cut short"):
+        read(GOOD[:len(GOOD) // 2])
+
+
+def test_a_bit_flip_in_the_compressed_match_is_named():
+    raw = bytearray(GOOD)
+    raw[len(HEAD) + 200] ^= 0x10
+    with pytest.raises(MatchFileError, match="damaged|does not decode|cut short"):
+        read(bytes(raw))
+
+
+def test_a_bad_header_is_one_line():
+    with pytest.raises(MatchFileError, match="not a BGBlitz file"):
+        read(b'{"format":"XYZ"}\n' + PACKED)
+
+
+def test_a_zip_bomb_stops_at_the_bound(monkeypatch):
+    monkeypatch.setattr(bgf, "DOCUMENT_LIMIT", 1 << 20)
+    bomb = HEAD + b"\n" + gzip.compress(b":)\n\x00" + b"\xf8" * 5_000_000)
+    assert len(bomb) < 20_000
+    with pytest.raises(MatchFileError, match="more than 1 MB"):
+        read(bomb)
+
+
+def test_deep_nesting_is_refused():
+    with pytest.raises(MatchFileError, match="nested more than"):
+        read(HEAD + b"\n" + gzip.compress(b":)\n\x00" + b"\xf8" * 1000))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.binary(max_size=200))
+def test_any_smile_bytes_decode_or_are_a_smile_error(tail):
+    try:
+        bgf.decode_smile(b":)\n\x03" + tail)
+    except bgf.SmileError:
+        pass
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_any_damage_is_a_match_file_error_or_a_read(data):
+    document = bytearray(gzip.decompress(PACKED))
+    for _ in range(data.draw(st.integers(1, 4))):
+        document[data.draw(st.integers(4, len(document) - 1))] ^= 1 << data.draw(st.integers(0, 7))
+    try:
+        for _ in bgf.read_stream(io.BytesIO(HEAD + b"\n" + gzip.compress(bytes(document))), "t.bgf"):
+            pass
+    except MatchFileError:
+        pass

@@ -1,0 +1,239 @@
+"""bgcli hint and the gnubg and exact backends, against GNU Backgammon's own hint (tests/data/engine/hints.jsonl)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bgcli.cli import cli
+from bgcli.core.ids import parse_position
+from bgcli.core.model import Position, legal_plays
+from bgcli.core.notation import play_text
+from bgcli.core.state import GameState, MatchState
+from bgcli.engines import open_engine
+from bgcli.engines.gnubg import find_gnubg
+from bgcli.engines.hint import cube_problem, hint
+from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
+
+HINTS = [json.loads(line) for line in (Path(__file__).parent / "data" / "engine" / "hints.jsonl").open()]
+PLAYS = [h for h in HINTS if h["kind"] == "play"]
+CUBES = [h for h in HINTS if h["kind"] == "cube"]
+HAVE_GNUBG = find_gnubg() is not None
+HAVE_SAGE = importlib.util.find_spec("bgsage") is not None
+needs_gnubg = pytest.mark.skipif(not HAVE_GNUBG, reason="GNU Backgammon is not installed (apt-get install gnubg)")
+needs_sage = pytest.mark.skipif(not HAVE_SAGE, reason="bgsage is not installed (pip install '.[engine]')")
+
+
+def test_the_golden_data_is_varied():
+    assert len(PLAYS) >= 100 and len(CUBES) >= 20
+    lengths = {parse_position(h["gnubgid"]).match.match_length for h in HINTS}
+    assert 0 in lengths and len(lengths) >= 4  # money and matches of several lengths
+
+
+# --- gnubg: bgcli's backend gives gnubg's own hint ---------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gnubg():
+    if not HAVE_GNUBG:
+        pytest.skip("GNU Backgammon is not installed (apt-get install gnubg)")
+    engine = open_engine("gnubg", 2, timeout=60)
+    yield engine
+    engine.close()
+
+
+@needs_gnubg
+def test_gnubg_backend_gives_gnubgs_hint(gnubg):
+    for item in PLAYS[::4]:
+        state = parse_position(item["gnubgid"])
+        dice = tuple(item["dice"])
+        found = hint(state, dice, gnubg)
+        assert len(found.plays) == item["legal"]
+        ours = [(play_text(p.play), p.evaluation.equity) for p in found.plays[:len(item["plays"])]]
+        for (text, equity), theirs in zip(ours, item["plays"]):
+            assert equity == pytest.approx(theirs["equity"], abs=1e-5), (item["gnubgid"], text, theirs)
+        assert ours[0][0] == item["plays"][0]["move"] or ours[0][1] == pytest.approx(ours[1][1], abs=1e-6)
+
+
+@needs_gnubg
+def test_gnubg_backend_gives_gnubgs_cube_decisions(gnubg):
+    for item in CUBES[::3]:
+        found = gnubg.cube_decision(parse_position(item["gnubgid"]))
+        for name in ("no_double", "double_take", "double_pass"):
+            assert getattr(found, name) == pytest.approx(item[name], abs=1e-5), (item["gnubgid"], name)
+        assert found.probabilities.win == pytest.approx(item["probs"][0], abs=1e-5)
+
+
+@needs_gnubg
+def test_gnubg_forced_play_is_evaluated_at_the_level(gnubg):
+    item = next(h for h in PLAYS if h["legal"] > 12 and all(p["plies"] == 2 for p in h["plays"][:2]))
+    state = parse_position(item["gnubgid"])
+    dice = tuple(item["dice"])
+    plays = legal_plays(state.position, dice)
+    plain = gnubg.evaluate_plays(state, dice, plays)
+    worst = plain[-1].play
+    forced = {p.play: p.evaluation.equity for p in gnubg.evaluate_plays(state, dice, plays, force=[worst])}
+    assert forced[worst] != pytest.approx(plain[-1].evaluation.equity, abs=1e-9)
+
+
+@needs_gnubg
+def test_a_hung_gnubg_is_an_error_for_that_call_and_the_next_call_works(gnubg, tmp_path):
+    slow = tmp_path / "gnubg"
+    slow.write_text("#!/bin/sh\nsleep 30\n")
+    slow.chmod(0o755)
+    from bgcli.engines.gnubg import GnubgEngine
+    from bgcli.engines.protocol import Level
+
+    hung = GnubgEngine(Level(0), timeout=0.5, program=str(slow))
+    with pytest.raises(EngineError, match="no answer in 0.5 s"):
+        hung.cube_decision(GameState(Position.start()))
+    hung.program = find_gnubg()  # a working gnubg starts on the next call
+    hung.timeout = 60
+    assert hung.cube_decision(GameState(Position.start())).double_pass == pytest.approx(1.0)
+    hung.close()
+
+
+def test_a_missing_gnubg_names_what_to_install(monkeypatch):
+    import bgcli.engines.gnubg as backend
+
+    monkeypatch.setattr(backend, "find_gnubg", lambda: None)
+    with pytest.raises(EngineUnavailableError, match="apt-get install gnubg"):
+        open_engine("gnubg")
+    result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "start", "31"])
+    assert result.exit_code == 2 and "apt-get install gnubg" in result.output
+
+
+# --- sage against gnubg ------------------------------------------------------------------------------------
+
+@needs_sage
+def test_sage_mostly_picks_gnubgs_best_play():
+    engine = open_engine("sage", 2)
+    sample = PLAYS[::4]
+    same, lost = 0, []
+    for item in sample:
+        found = hint(parse_position(item["gnubgid"]), tuple(item["dice"]), engine)
+        best = play_text(found.plays[0].play)
+        equities = {p["move"]: p["equity"] for p in item["plays"]}
+        if best == item["plays"][0]["move"] or equities.get(best) == pytest.approx(item["plays"][0]["equity"], abs=1e-6):
+            same += 1
+        else:  # what gnubg says sage's choice gives up (beyond its best 8: at least the 8th's loss)
+            lost.append(item["plays"][0]["equity"] - equities.get(best, item["plays"][-1]["equity"]))
+    engine.close()
+    assert same / len(sample) >= 0.75, (same, len(sample), lost)
+    assert sum(lost) / len(sample) < 0.02  # the average equity lost per position, in gnubg's equity
+
+
+@needs_sage
+def test_sage_cube_decisions_are_close_to_gnubgs():
+    engine = open_engine("sage", 2)
+    agree = 0
+    for item in CUBES:
+        found = engine.cube_decision(parse_position(item["gnubgid"]))
+        assert found.no_double == pytest.approx(item["no_double"], abs=0.15)
+        theirs = item["no_double"] < min(item["double_take"], item["double_pass"])
+        agree += found.should_double == theirs
+    engine.close()
+    assert agree / len(CUBES) >= 0.8
+
+
+# --- exact --------------------------------------------------------------------------------------------------
+
+def _bearoff(player, opponent, match=MatchState()):
+    return GameState(Position.from_sides(list(player) + [0] * (25 - len(player)),
+                                         list(opponent) + [0] * (25 - len(opponent))), match)
+
+
+def test_exact_last_roll():
+    # one checker each on the 6-point: the player on roll bears it off at once unless it rolls 21, 31, 41, 32
+    # (either way round) or 11; then the opponent fails as often, and whoever rolls next surely finishes
+    state = _bearoff([0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 1])
+    engine = open_engine("exact")
+    found = engine.evaluate(state)
+    fail = 9 / 36
+    wins = (1 - fail) + fail * fail
+    assert found.probabilities.win == pytest.approx(wins)
+    assert found.equity == pytest.approx(2 * wins - 1)
+    ranked = engine.evaluate_plays(state, (6, 1), legal_plays(state.position, (6, 1)))
+    assert ranked[0].evaluation.probabilities.win == 1.0
+    with pytest.raises(EngineError, match="cubeless"):
+        engine.cube_decision(state)
+
+
+def test_exact_ranks_the_bear_off_play_that_wins_most():
+    state = _bearoff([2, 0, 1, 0, 0, 1], [0, 2, 0, 0, 0, 0])
+    engine = open_engine("exact")
+    ranked = engine.evaluate_plays(state, (5, 2), legal_plays(state.position, (5, 2)))
+    assert ranked[0].evaluation.probabilities.win >= ranked[-1].evaluation.probabilities.win
+    wins = [r.evaluation.probabilities.win for r in ranked]
+    assert wins == sorted(wins, reverse=True) and len(set(wins)) > 1
+
+
+def test_exact_refuses_contact_and_gammons():
+    engine = open_engine("exact")
+    with pytest.raises(EngineError, match="no contact"):
+        engine.evaluate(GameState(Position.start()))
+    none_off = GameState(Position.from_sides([0, 0, 0, 0, 0, 15] + [0] * 19, [0, 0, 0, 0, 0, 2] + [0] * 19))
+    with pytest.raises(EngineError, match="gammon"):
+        engine.evaluate(none_off)
+
+
+# --- the hint command ------------------------------------------------------------------------------------------
+
+def test_hint_json_with_the_exact_engine():
+    state = _bearoff([0, 0, 0, 1, 0, 1], [0, 0, 0, 1, 1])
+    from bgcli.core.ids import gnubg_id
+
+    result = CliRunner().invoke(cli, ["hint", "--json", "--engine", "exact", gnubg_id(state), "21"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data) == {"position_id", "dice", "engine", "level", "plays"}
+    assert data["engine"] == "exact" and data["dice"] == [2, 1]
+    assert {p["position_id"] for p in data["plays"]} == {p.result_id() for p in legal_plays(state.position, (2, 1))}
+    assert data["plays"][0]["diff"] == 0 and all(p["diff"] <= 0 for p in data["plays"])
+    assert set(data["plays"][0]) == {"play", "position_id", "equity", "diff", "probabilities"}
+
+
+def test_hint_batch_keeps_going_after_a_bad_line():
+    state = _bearoff([0, 0, 0, 1, 0, 1], [0, 0, 0, 1, 1])
+    text = f"{state.position.id()} 21\nnonsense 31\n# a comment\nstart 31\n\n"
+    result = CliRunner().invoke(cli, ["hint", "--engine", "exact", "--batch", "-"], input=text)
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert result.exit_code == 1 and len(rows) == 4
+    assert "plays" in rows[0] and rows[1]["error"].startswith("line 2: invalid position")
+    assert rows[2]["error"].startswith("line 4: the exact engine cannot judge") and rows[3]["error"] == "line 5: empty line"
+
+
+def test_no_cube_decision_says_why():
+    owned = GameState(Position.start(), MatchState(cube=2, cube_owner=0, on_roll=1))
+    assert cube_problem(owned) == "the opponent owns the cube"
+    crawford = GameState(Position.start(), MatchState(match_length=5, score=(4, 2), crawford=True))
+    assert "Crawford" in cube_problem(crawford)
+    dead = GameState(Position.start(), MatchState(match_length=5, score=(3, 1), cube=2, cube_owner=0, on_roll=0))
+    assert "covers" in cube_problem(dead)
+    with pytest.raises(BgcliError, match="opponent owns the cube"):
+        hint(owned, None, open_engine("exact"))
+
+
+@needs_sage
+def test_hint_text_and_cube_with_sage():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["hint", "--level", "0", "start", "31"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "sage 0-ply (XG 1-ply), money, 4HPwATDgc/ABMA:cAkAAAAAAAAA, 31"
+    assert lines[1].split()[:3] == ["1.", "8/5", "6/5"] and len(lines) == 17
+    cube = runner.invoke(cli, ["hint", "--json", "--level", "0", "start"])
+    data = json.loads(cube.output)
+    assert set(data["cube"]) == {"no_double", "double_take", "double_pass", "action"}
+    assert data["cube"]["action"] == "no double" and data["dice"] is None
+
+
+@needs_sage
+def test_analyze_with_an_engine():
+    result = CliRunner().invoke(cli, ["analyze", "--json", "--engine", "sage", "--level", "0", "start"])
+    data = json.loads(result.output)
+    assert data["pips"] == [167, 167] and 0.5 < data["engine"]["probabilities"]["win"] < 0.56
+    text = CliRunner().invoke(cli, ["analyze", "--engine", "sage", "--level", "0", "start"]).output
+    assert text.splitlines()[-1].startswith("sage 0-ply") and "equity +0.1" in text

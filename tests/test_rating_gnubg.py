@@ -1,0 +1,93 @@
+"""The proof of the rating: with the gnubg engine at 2-ply, bgcli's figures per
+player (total checker and cube error, luck, in equity and in match winning
+chance) are GNU Backgammon's own ``analyse match`` figures on the same match,
+and so is the error and the luck of every checker play.
+
+The stored golden data (tests/data/rating/*.golden.json, made by
+tests/data/rating/make_golden.py inside gnubg) needs only the gnubg backend;
+the live comparison runs gnubg's analyse match now. Both skip where GNU
+Backgammon is not installed; the fake-engine tests (test_rating.py) check
+every formula everywhere."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from bgcli.core.scoring import Rules
+from bgcli.formats.files import visit_file
+from bgcli.judging.rating import DecisionKind, rate_replay
+
+DATA = Path(__file__).parent / "data" / "rating"
+GNUBG = shutil.which("gnubg") or next((p for p in ("/usr/games/gnubg", "/usr/bin/gnubg") if os.access(p, os.X_OK)), None)
+needs_gnubg = pytest.mark.skipif(GNUBG is None or importlib.util.find_spec("bgcli.engines.gnubg") is None,
+                                 reason="GNU Backgammon (or bgcli's gnubg backend) is not installed")
+TOLERANCE = 2e-4   # gnubg's figures are single-precision floats summed
+
+
+@pytest.fixture(scope="module")
+def engines():
+    from bgcli.engines import open_engine
+
+    judge, luck = open_engine("gnubg", 2, timeout=120), open_engine("gnubg", 0, timeout=120)
+    yield judge, luck
+    judge.close()
+    luck.close()
+
+
+def rated(path: Path, engines):
+    rules = Rules(jacoby=True) if "money" in path.name else None
+    rating, = rate_replay(engines[0], lambda v: visit_file(str(path), v, rules), luck_engine=engines[1])
+    return rating
+
+
+def compare(rating, golden: dict) -> None:
+    match_play = bool(golden["length"])
+    for player, theirs in zip(rating.ratings, golden["players"]):
+        assert player.unforced == theirs["unforced"]
+        assert player.checker_error == pytest.approx(theirs["checker_error"], abs=TOLERANCE)
+        assert player.cube_error == pytest.approx(theirs["cube_error"], abs=TOLERANCE)
+        assert player.luck == pytest.approx(theirs["luck"], abs=TOLERANCE)
+        if match_play:
+            assert player.checker_error_mwc == pytest.approx(theirs["checker_error_mwc"], abs=TOLERANCE)
+            assert player.cube_error_mwc == pytest.approx(theirs["cube_error_mwc"], abs=TOLERANCE)
+            assert player.luck_mwc == pytest.approx(theirs["luck_mwc"], abs=TOLERANCE)
+    # every checker play gnubg analysed (it skips the rolls with no legal play)
+    plays = [d for d in rating.decisions
+             if d.kind in (DecisionKind.PLAY, DecisionKind.FORCED, DecisionKind.ILLEGAL) and d.played]
+    assert len(plays) == len(golden["moves"])
+    for mine, theirs in zip(plays, golden["moves"]):
+        assert (mine.game, mine.side) == (theirs["game"], theirs["player"])
+        assert mine.error == pytest.approx(-theirs["error"], abs=TOLERANCE)
+        assert mine.luck == pytest.approx(theirs["luck"], abs=TOLERANCE)
+
+
+@needs_gnubg
+@pytest.mark.parametrize("name", ["sp05025_3pt.mat"])
+def test_bgcli_gives_gnubgs_analyse_match_figures_stored(name, engines):
+    golden = json.loads((DATA / name).with_suffix(".golden.json").read_text())
+    compare(rated(DATA / name, engines), golden)
+
+
+@needs_gnubg
+def test_bgcli_gives_gnubgs_analyse_match_figures_live(tmp_path, engines):
+    match = tmp_path / "sp05000_1pt.mat"
+    shutil.copy(DATA / "sp05000_1pt.mat", match)
+    subprocess.run([GNUBG, "-t", "-q", "-r", "-p", str(DATA / "make_golden.py")], check=True, timeout=600,
+                   env=dict(os.environ, GOLDEN_FILES=str(match)), capture_output=True)
+    golden = json.loads(match.with_suffix(".golden.json").read_text())
+    assert golden["moves"]
+    compare(rated(match, engines), golden)
+
+
+def test_the_golden_data_is_there():
+    names = sorted(p.name for p in DATA.glob("*.golden.json"))
+    assert len(names) == 5
+    for name in names:
+        data = json.loads((DATA / name).read_text())
+        assert len(data["players"]) == 2 and data["moves"]

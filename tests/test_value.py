@@ -1,0 +1,61 @@
+"""What a game is worth (bgcli.core.value) and the cube's state, the one
+place the replay and the chouette ask."""
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bgcli.core.rules import Rules
+from bgcli.core.state import CubeState
+from bgcli.core.value import Outcome, Win, drop_value, game_value, resignation_values
+
+CUBES = st.sampled_from([1, 2, 4, 8, 16, 64])
+
+
+def test_a_win_and_its_outcome_are_one_name():
+    assert [w.outcome for w in Win] == [Outcome.SINGLE, Outcome.GAMMON, Outcome.BACKGAMMON]
+    assert all(w.outcome.win is w for w in Win)
+    assert Outcome.DROP.win is None and Outcome.RESIGNATION.win is None and Outcome.DRAW.win is None
+
+
+@given(win=st.sampled_from(list(Win)), cube=CUBES, counts=st.integers(1, 3))
+def test_the_standard_count_with_a_backgammon_counted_as_told(win, cube, counts):
+    rules = Rules(backgammon_counts=counts)
+    expected = cube * (counts if win == Win.BACKGAMMON else int(win))
+    assert game_value(win, cube, rules, centred=True) == expected
+
+
+@given(win=st.sampled_from(list(Win)), cube=CUBES, length=st.integers(0, 9))
+def test_jacoby_counts_single_only_in_money_play_with_the_cube_centred(win, cube, length):
+    rules = Rules(jacoby=True, match_length=length)
+    centred = game_value(win, cube, rules, centred=True)
+    assert centred == (cube if not length else cube * int(win))
+    assert game_value(win, cube, rules, centred=False) == cube * int(win)
+    assert resignation_values(cube, rules, centred=True) == ([cube] if not length else [cube, 2 * cube, 3 * cube])
+
+
+def test_the_cap_by_the_points_still_needed():
+    rules = Rules(match_length=5, cube_cap_needed=True)
+    assert game_value(Win.GAMMON, 4, rules, centred=False, needed=3) == 3
+    assert game_value(Win.SINGLE, 2, rules, centred=False, needed=3) == 2
+    assert resignation_values(4, rules, centred=False, needed=3) == [3]
+    # no cap without the rule, nor in money play
+    assert game_value(Win.GAMMON, 4, Rules(match_length=5), centred=False, needed=3) == 8
+    assert game_value(Win.GAMMON, 4, Rules(cube_cap_needed=True), centred=False, needed=3) == 8
+    assert drop_value(4) == 4
+
+
+def test_the_cube_double_take_beaver_raccoon_drop():
+    cube = CubeState()
+    assert cube.centred
+    cube.double(0)
+    cube.take()
+    assert (cube.value, cube.owner, cube.offer) == (2, 1, None)
+    offer = cube.double(1)
+    assert (offer.doubler, offer.value, offer.before) == (1, 4, 2)
+    cube.beaver(8)
+    assert (cube.value, cube.owner, cube.beaver_by) == (8, 0, 0)
+    cube.raccoon(1, 16)
+    assert (cube.value, cube.owner, cube.beaver_by) == (16, 1, None)
+    cube.double(1)
+    assert cube.drop() == 16 and cube.offer is None and cube.value == 16
