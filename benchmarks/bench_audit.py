@@ -68,7 +68,7 @@ IN_PROCESS_OLD = IN_PROCESS.replace("import bgcli.scale.archive, bgcli.core.nota
 import bgcli.formats.files, bgcli.core.notation
 from bgcli.formats.files import replay_file
 def audit_file(path, rules):
-    return [p.as_dict() for m in replay_file(path, rules, keep_events=False) for p in m.problems]""")
+    return [p.to_dict() for m in replay_file(path, rules, keep_events=False) for p in m.problems]""")
 
 
 def games_in(paths) -> int:

@@ -125,7 +125,7 @@ def json_line(data) -> str:
 
 def quote(text, limit: int = QUOTE_LIMIT) -> str:
     """``repr`` of ``text`` cut to about ``limit`` characters (``...`` marks the cut)."""
-    text = text if isinstance(text, str) else str(text)
+    text = text if type(text) is str else str(text)   # a Lark Token is a str whose repr is not its text
     if len(text) > limit:
         text = text[: max(limit - 3, 1)] + "..."
     return repr(text)

@@ -406,11 +406,11 @@ def test_analyze_is_exported_and_takes_any_form():
 
 
 def test_json_has_every_field_as_pairs():
-    data = analyze("tyYAAPx+AAAAAA").to_json()
+    data = analyze("tyYAAPx+AAAAAA").to_dict()
     assert set(data) == {"position_id", "pips", "keith", "thorp", "class", "crashed", "hits", "hit_rolls", "bearoff", "race"}
     assert data["bearoff"]["on_roll"]["dist"][2] > 0 and set(data["bearoff"]) == {"on_roll", "opponent"}
     assert data["race"]["exact"] and abs(sum(data["race"]["win"]) - 1) < 1e-12
-    contact = analyze("start").to_json()
+    contact = analyze("start").to_dict()
     assert contact["bearoff"] == {"on_roll": None, "opponent": None} and contact["race"] is None
 
 
@@ -424,7 +424,7 @@ def test_bearoff_summary_for_the_viewer():
     summary = bearoff_summary("tyYAAPx+AAAAAA")
     found = analyze("tyYAAPx+AAAAAA")
     assert summary["pips"] == [18, 24]
-    assert summary["on_roll"] == found.bearoff[0].to_json() and summary["race"] == list(found.race.win)
+    assert summary["on_roll"] == found.bearoff[0].to_dict() and summary["race"] == list(found.race.win)
     one_side = bearoff_summary("27YAAAA+Bx8EAA")
     assert one_side["on_roll"] is None and one_side["opponent"]["mean"] > 5 and one_side["race"] is None
 
@@ -564,7 +564,7 @@ def test_analyze_text_contact_shows_hits_and_crashes(run):
 
 def test_analyze_json(run):
     data = json.loads(run("analyze", "--json", "sOfBFQCKz8EBBg").output)
-    assert data == json.loads(json.dumps(analyze("sOfBFQCKz8EBBg").to_json()))
+    assert data == json.loads(json.dumps(analyze("sOfBFQCKz8EBBg").to_dict()))
 
 
 def test_analyze_26_numbers_unquoted(run):

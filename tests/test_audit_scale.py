@@ -95,14 +95,16 @@ def test_bad_files_never_stop_the_others(tmp_path, spread):
     run = bgcli("audit", "--json", *spread, folder, missing)
     lines = json_lines(run.stdout)
     assert [Path(line["file"]).name for line in lines] == [
-        "a_clean.mat", "b_binary.mat", "c_long_line.mat", "d_flawed.mat", "e_not_a_match.txt", "f_clean.mat", "missing.mat"]
+        "a_clean.mat", "b_binary.mat", "c_long_line.mat", "d_flawed.mat", "f_clean.mat", "missing.mat"]
+    # a .txt file that says nothing of a match is skipped, in one note
+    assert f"note: skipped 1 file in {folder} that is not a match: e_not_a_match.txt" in run.stderr
     errors = {Path(line["file"]).name: line.get("error", "") for line in lines}
     assert errors["a_clean.mat"] == errors["f_clean.mat"] == errors["d_flawed.mat"] == ""
     assert "not a match file" in errors["b_binary.mat"] and "longer than 1 MB" in errors["c_long_line.mat"]
     assert "cannot read" in errors["missing.mat"] and "No such file" in errors["missing.mat"]
     assert lines[3]["problems"] and not lines[0]["problems"]
     assert run.returncode == 2
-    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 4   # one line per unreadable file
+    assert "Traceback" not in run.stderr and len(run.stderr.splitlines()) == 4   # one line per unreadable file, the note
     if spread:
         local = bgcli("audit", "--json", folder, missing)
         assert (run.stdout, run.stderr, run.returncode) == (local.stdout, local.stderr, local.returncode)
@@ -234,7 +236,7 @@ def test_a_glob_matching_nothing_is_reported_and_the_rest_audited(tmp_path):
     good = selfplay(1)[0]
     run = bgcli("audit", tmp_path / "nothing*.mat", good)
     assert run.returncode == 2
-    assert run.stderr.splitlines() == [f"Error: no files match {tmp_path / 'nothing*.mat'}", "1 file checked, 0 errors, 0 warnings in 0 files"]
+    assert run.stderr.splitlines() == [f"Error: no files match {tmp_path / 'nothing*.mat'}", "1 file checked, no problems"]
     clean = bgcli("audit", good)
     assert clean.returncode == 0
 
@@ -362,7 +364,12 @@ def test_a_second_run_skips_unchanged_files_and_writes_the_same(tmp_path):
     first = bgcli("audit", "--db", db, folder)
     second = bgcli("audit", "--db", db, folder)
     assert fresh.returncode == first.returncode == second.returncode == 1
-    assert fresh.stdout == first.stdout == second.stdout and fresh.stderr == first.stderr == second.stderr
+    assert fresh.stdout == first.stdout == second.stdout and fresh.stderr == first.stderr
+    # the second run says that its results come from the database, and nothing else differs
+    summary = fresh.stderr.splitlines()[-1]
+    assert second.stderr.splitlines()[-1] == (f"{summary}; {len(selfplay()) + len(flawed())} of them unchanged since "
+                                              f"the last run: their results come from the database {db}")
+    assert second.stderr.splitlines()[:-1] == fresh.stderr.splitlines()[:-1]
     assert rows(db, "SELECT count(*), min(run), max(run) FROM files") == [(len(selfplay()) + len(flawed()), 1, 1)]
     assert rows(db, "SELECT count(*) FROM runs") == [(1,)]   # the second run stored nothing
     # a changed file is audited again, and only it

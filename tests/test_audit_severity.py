@@ -27,7 +27,7 @@ def write(tmp_path, name: str, text: str) -> str:
 
 def test_severity_follows_the_kind_unless_given():
     incomplete = Problem(3, 1, 0, "", ProblemKind.INCOMPLETE, "stops")
-    assert incomplete.severity == Severity.WARNING and incomplete.as_dict()["severity"] == "warning"
+    assert incomplete.severity == Severity.WARNING and incomplete.to_dict()["severity"] == "warning"
     assert Problem(3, 1, 0, "", ProblemKind.PLAY, "bad").severity == Severity.ERROR
     assert Problem(3, 1, 0, "", ProblemKind.POINTS, "needed", severity=Severity.WARNING).severity == Severity.WARNING
 

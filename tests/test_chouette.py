@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli import grammar
-from bgcli.judging.chouette import GRAMMAR, Lineup, parse_line, read_chouette, settle, settle_file
+from bgcli.judging.chouette import GRAMMAR, Lineup, Side, parse_line, read_chouette, settle, settle_file
 from bgcli.cli import cli
 from bgcli.errors import MatchFileError
 
@@ -81,6 +81,14 @@ def test_the_example_settles_as_the_rules_say():
     assert amounts(game) == {"Ann": 1 + 8 + 8, "Bob": -8, "Cho": -8, "Dee": -1}
     assert (game.result, game.winner, game.cube) == ("gammon", "box", 4)
     assert s.problems == ()
+
+
+def test_the_sides_are_an_enum_that_serialises_as_before():
+    s = session(EXAMPLE.removeprefix(HEAD))
+    assert s.games[0].winner is Side.BOX and not s.games[0].team_won
+    assert (Side.BOX.column, Side.TEAM.column) == (0, 1)
+    assert json.loads(json.dumps(s.to_dict()))["games"][0]["winner"] == "box"
+    assert sum(s.games[0].settlement.values()) == 0
 
 
 def test_json_of_the_example(tmp_path):
@@ -327,13 +335,13 @@ def test_the_stake_multiplies_and_changes_from_the_next_game():
     s = session(text)
     assert s.games[0].settlement["Bob"] == -1
     assert s.games[1].settlement["Bob"] == Decimal("-5.0") and s.totals["Ann"] == Decimal("18")
-    data = s.as_dict()
+    data = s.to_dict()
     assert data["games"][1]["settlement"]["Ann"] == 15 and data["totals"]["Bob"] == -6
 
 
 def test_a_fractional_stake_in_json():
     s = session("Game 1\nBox: Ann  Captain: Bob  Team: Cho, Dee\n Ann wins\n", head="Chouette: Ann, Bob, Cho, Dee\nStake: 0.5\n")
-    assert s.as_dict()["totals"] == {"Ann": 1.5, "Bob": -0.5, "Cho": -0.5, "Dee": -0.5}
+    assert s.to_dict()["totals"] == {"Ann": 1.5, "Bob": -0.5, "Cho": -0.5, "Dee": -0.5}
 
 
 # --- games with moves: the match replay audits them ---------------------------------------
@@ -454,7 +462,7 @@ def test_cli_json_matches_the_library():
     result = run("--json", str(SAMPLES / "chouette_flawed.txt"))
     assert result.exit_code == 1
     data = json.loads(result.output)
-    assert data == json.loads(json.dumps(settle_file(SAMPLES / "chouette_flawed.txt").as_dict()))
+    assert data == json.loads(json.dumps(settle_file(SAMPLES / "chouette_flawed.txt").to_dict()))
     assert {p["kind"] for p in data["problems"]} == {"answer", "team", "dropped", "rotation", "result"}
 
 

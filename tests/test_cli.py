@@ -186,7 +186,7 @@ def test_split_position_and_dice(words, expected):
 def test_view_writes_a_page(run, tmp_path):
     out = tmp_path / "m.html"
     result = run("view", str(SAMPLES / "flawed_5pt.mat"), "-o", str(out))
-    assert result.exit_code == 0
+    assert result.exit_code == 1   # the planted problem, as audit says; the page is written all the same
     page = out.read_text()
     assert page.lstrip().lower().startswith("<!doctype html") and "Doubles =&gt; 8 but the cube" in page
 

@@ -237,3 +237,22 @@ def test_analyze_with_an_engine():
     assert data["pips"] == [167, 167] and 0.5 < data["engine"]["probabilities"]["win"] < 0.56
     text = CliRunner().invoke(cli, ["analyze", "--engine", "sage", "--level", "0", "start"]).output
     assert text.splitlines()[-1].startswith("sage 0-ply") and "equity +0.1" in text
+
+
+def test_hint_batch_on_two_processes_keeps_the_order(tmp_path):
+    from bgcli.cli import hint as hint_cli
+
+    states = [_bearoff([0, 0, 0, 1, 0, n], [0, 0, 0, 1, 1]) for n in (1, 2, 3)]
+    lines = [f"{s.position.id()} {d}" for s in states for d in ("21", "63", "55")] * 6
+    path = tmp_path / "positions.txt"
+    path.write_text("\n".join(lines) + "\n")
+    serial = CliRunner().invoke(cli, ["hint", "--engine", "exact", "--batch", str(path)])
+    hint_cli._OPEN.clear()
+    # run_in_chunks writes to the real standard output: compare through a subprocess
+    import subprocess
+    import sys
+
+    parallel = subprocess.run([sys.executable, "-m", "bgcli", "hint", "--engine", "exact", "--jobs", "2", "--batch",
+                               str(path)], capture_output=True, text=True)
+    assert serial.exit_code == parallel.returncode == 0
+    assert parallel.stdout == serial.output and len(parallel.stdout.splitlines()) == len(lines)

@@ -415,7 +415,7 @@ def test_arbitrary_text_raises_only_our_error(text):
         (Position((1,) + (0,) * 25, (0, 16) + (0,) * 24).id(), "16 checkers"),
         ("1 " * 25 + "1", "player on roll has 25 checkers"),
         ("0 -2 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2", "end of input"),
-        ("4HPwATDgc/ABM", "expected start, a position id"),
+        ("4HPwATDgc/ABM", "a Position ID has 14 characters (A-Z, a-z, 0-9, + and /), this has 13"),
         ("4HPwATDgc/ABMA:cAkAAAAAAA!A", "expected start, a position id"),
         ("hello", "expected start, a position id"),
         ("hello world", "no valid position id"),

@@ -1,5 +1,5 @@
-"""The traditional Korean point names (the rules of the traditional game in
-the rule texts the project started from, ../shared/seeds).
+"""The traditional Korean point names (the rules of the traditional game, as
+`bgcli rules` describes them).
 
 The names belong to the board, not to the player on roll: the player drawn
 at the bottom (gnubg's player 1, X) has its point n at 하n for n <= 12 and at

@@ -151,3 +151,98 @@ def test_a_missing_file_is_a_bgcli_error_and_an_os_error(tmp_path):
     assert isinstance(error.value, OSError) and error.value.errno == 2 and error.value.filename == str(missing)
     with pytest.raises(FileReadError, match="it is a directory, not a file"):
         list(bgcli.replay_file(tmp_path))
+
+
+# --- messages that say what is wrong ------------------------------------------------------
+
+@pytest.mark.parametrize("play,message", [
+    ("13/7(5)", "repeat (5) must be 1 to 4"),
+    ("99/7", "not '99' (column 1)"),
+])
+def test_play_errors_quote_the_text_not_the_parser_token(run, play, message):
+    result = run("check", "start", "66", play)
+    assert result.exit_code == 1 and message in result.output and "Token" not in result.output
+
+
+@pytest.mark.parametrize("position,message", [
+    ("XGID=-b----E-C---eE---c-e----B-a:0:0:1:52:0:0:0:0:10", "the XGID's board field"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10", "the XGID's dice field '77' at column 39 must be 00"),
+    ("XGID=-b----E-C---eE---c-e----B-:0:x:1:52:0:0:0:0:10", "the XGID's cube owner field 'x' at column 35 must be a number"),
+    ("4HPwATDgc/ABM", "a Position ID has 14 characters"),
+    ("4HPwATDgc/ABMA:cAkAAAAAAAA", "the Match ID has 11"),
+])
+def test_id_errors_name_the_field_and_what_it_must_be(run, position, message):
+    result = run("show", position)
+    assert result.exit_code == 1 and message in result.output, result.output
+
+
+def test_a_huge_match_length_names_the_field_and_no_game_0(run, tmp_path):
+    path = tmp_path / "huge.mat"
+    text = (SAMPLES / "sp05001_3pt.mat").read_text(encoding="utf-8")
+    path.write_text(text.replace(" 3 point match", " 99999999999999999999 point match"), encoding="utf-8")
+    result = run("audit", path)
+    first = result.output.splitlines()[0]
+    assert "match length '99999999999999999999' has 20 digits" in first and "game 0" not in first
+
+
+def test_a_clean_audit_says_no_problems(run):
+    result = run("audit", SAMPLES / "sp05001_3pt.mat")
+    assert result.exit_code == 0 and result.output == "1 file checked, no problems\n"
+
+
+def test_a_db_rerun_says_which_results_come_from_the_database(run, tmp_path):
+    db = tmp_path / "results.sqlite"
+    files = [SAMPLES / "sp05001_3pt.mat", SAMPLES / "flawed_5pt.mat"]
+    first = run("audit", "--db", db, *files)
+    assert "database" not in first.output
+    again = run("audit", "--db", db, *files)
+    assert again.output.splitlines()[:-1] == first.output.splitlines()[:-1]
+    assert again.output.splitlines()[-1].endswith(f"2 of them unchanged since the last run: "
+                                                  f"their results come from the database {db}")
+
+
+# --- the README's promises ----------------------------------------------------------------
+
+def test_the_audit_help_example_on_samples_audits_the_matches_and_notes_the_rest():
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    done = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", "--jobs", "2", "samples/"],
+                          capture_output=True, text=True, cwd=ROOT)
+    files = [json.loads(line)["file"] for line in done.stdout.splitlines()]
+    assert files == ["samples/flawed_5pt.mat", "samples/galaxy_match3029786.txt", "samples/sp05001_3pt.mat",
+                     "samples/sp05007_money.mat", "samples/studio_mrpurple_lasse_3pt.txt"]
+    assert done.returncode == 1   # the planted problems, nothing unreadable
+    notes = [line for line in done.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and done.stderr.splitlines() == notes
+    for name in ("chouette.txt", "chouette_flawed.txt", "positions.txt", "perft.txt"):
+        assert name in notes[0]
+
+
+def test_a_txt_file_named_on_the_command_line_is_always_audited(run):
+    assert run("audit", SAMPLES / "positions.txt").exit_code == 2
+
+
+def test_the_notes_on_where_data_comes_from_point_inside_the_clone():
+    from conftest import DATA
+
+    for note in (SAMPLES / "PROVENANCE.md", DATA / "README.md"):
+        assert "../shared" not in note.read_text(encoding="utf-8"), note
+
+
+# --- the viewer -------------------------------------------------------------------------
+
+def test_view_exits_1_on_an_audit_error_and_writes_the_page(run, tmp_path):
+    page = tmp_path / "flawed.html"
+    flawed = run("view", SAMPLES / "flawed_5pt.mat", "-o", page)
+    assert flawed.exit_code == 1 and page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert f"wrote {page}" in flawed.output
+    clean = run("view", SAMPLES / "sp05001_3pt.mat", "-o", tmp_path / "clean.html")
+    assert clean.exit_code == 0
+
+
+def test_view_to_standard_output_says_no_wrote_line(run):
+    result = run("view", SAMPLES / "sp05001_3pt.mat", "-o", "-")
+    assert result.exit_code == 0 and result.output.startswith("<!DOCTYPE html>") and "wrote -" not in result.output

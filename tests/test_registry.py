@@ -43,7 +43,7 @@ def test_the_folder_walk_and_the_export_choices_follow_the_registry(tmp_path):
     assert archive.SUFFIXES == registry.SUFFIXES
     assert ".json" in archive.SUFFIXES
     for suffix in registry.SUFFIXES:
-        (tmp_path / f"a{suffix}").write_text("x")
+        (tmp_path / f"a{suffix}").write_text(" 1 point match\n")   # a .txt that is no match is skipped
     (tmp_path / "notes.pdf").write_text("x")
     found = {Path(p).suffix for p in archive.find_files([str(tmp_path)])}
     assert found == set(registry.SUFFIXES)

@@ -122,11 +122,21 @@ def test_a_studio_file_keeps_its_tags_in_every_format(tmp_path, to):
     assert written == source
 
 
-def test_a_comment_no_writer_places_is_said(tmp_path):
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
+def test_comments_are_written_and_read_back(tmp_path, to):
     path = tmp_path / "commented.mat"
     text = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
-    path.write_text("; a note about this match\n" + text, encoding="utf-8")
-    assert next(iter_records(path)).comments
-    result = CliRunner().invoke(cli, ["export", str(path), "--to", "sgf"])
-    assert result.exit_code == 1 and "a comment, which bgcli does not write yet" in result.output
-    assert CliRunner().invoke(cli, ["export", str(path), "--to", "sgf", "--force"]).exit_code == 0
+    path.write_text("; a note about this match\n; and a second [one]\n" + text, encoding="utf-8")
+    comments = [c for _, c in next(iter_records(path)).comments]
+    assert [c.lstrip("; ") for c in comments] == ["a note about this match", "and a second [one]"]
+    out = tmp_path / f"out.{to}"
+    result = CliRunner().invoke(cli, ["export", str(path), "--to", to, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [c for _, c in next(iter_records(out)).comments] == comments
+
+
+def test_a_comment_line_mat_would_read_as_a_tag_is_said():
+    record = next(iter_records(ROOT / "samples" / "sp05001_3pt.mat"))
+    forged = type(record)(record.length, record.games, record.line, record.tags, ((3, '[Site "forged"]'),))
+    text, left_out = export([forged], "mat")
+    assert "forged" not in text and any("would read as a tag" in line for line in left_out)

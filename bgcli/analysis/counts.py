@@ -69,7 +69,7 @@ class BearoffOdds:
     mean: float
     dist: tuple[float, ...]
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {"mean": self.mean, "dist": list(self.dist)}
 
 
@@ -82,7 +82,7 @@ class RaceOdds:
     exact: bool
     method: str  # "bearoff", "kleinman" or "over"
 
-    def to_json(self) -> dict:
+    def to_dict(self) -> dict:
         return {"win": list(self.win), "exact": self.exact, "method": self.method}
 
 
@@ -101,11 +101,11 @@ class Analysis:
     bearoff: tuple[BearoffOdds | None, BearoffOdds | None] | None  # None: not computed (bearoff=False)
     race: RaceOdds | None  # None in contact
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The ``bgcli analyze --json`` object."""
         bearoff = None
         if self.bearoff is not None:
-            bearoff = {name: odds.to_json() if odds else None for name, odds in zip(("on_roll", "opponent"), self.bearoff)}
+            bearoff = {name: odds.to_dict() if odds else None for name, odds in zip(("on_roll", "opponent"), self.bearoff)}
         return {
             "position_id": self.position.id(),
             "pips": list(self.pips),
@@ -116,7 +116,7 @@ class Analysis:
             "hits": self.hits,
             "hit_rolls": [list(roll) for roll in self.hit_rolls],
             "bearoff": bearoff,
-            "race": self.race.to_json() if self.race else None,
+            "race": self.race.to_dict() if self.race else None,
         }
 
 
@@ -286,7 +286,7 @@ def bearoff_summary(position: Position | GameState | str) -> dict | None:
     on_roll, opponent = found.bearoff
     return {
         "pips": list(found.pips),
-        "on_roll": on_roll.to_json() if on_roll else None,
-        "opponent": opponent.to_json() if opponent else None,
+        "on_roll": on_roll.to_dict() if on_roll else None,
+        "opponent": opponent.to_dict() if opponent else None,
         "race": list(found.race.win) if found.race and found.race.exact else None,
     }

@@ -72,7 +72,7 @@ def analyze_line(text: str) -> str:
     """One line of ``--batch`` output: the analysis as JSON, newline ended."""
     from bgcli.analysis.counts import analyze
 
-    return json.dumps(analyze(read_position(text)).to_json(), ensure_ascii=False) + "\n"
+    return json.dumps(analyze(read_position(text)).to_dict(), ensure_ascii=False) + "\n"
 
 
 def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
@@ -167,7 +167,7 @@ def analyze(words, batch, jobs, engine_name, level, as_json):
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     if as_json:
-        data = found.to_json()
+        data = found.to_dict()
         if judged is not None:
             data["engine"] = {"name": engine_name, "level": level, "equity": judged.equity, "mwc": judged.mwc,
                               "probabilities": judged.probabilities.to_dict()}

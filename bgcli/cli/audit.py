@@ -96,14 +96,18 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args)
 
 
 def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> int:
-    from bgcli.scale.archive import Job, audit_files, find_files
+    from bgcli.scale.archive import Job, Unchanged, audit_files, find_files
 
     bad_paths = []
 
+    notes: list[str] = []
+
     def note(message: str, error: bool) -> None:
-        say(f"{'Error' if error else 'note'}: {message}", err=True)
         if error:
+            say(f"Error: {message}", err=True)
             bad_paths.append(message)
+        else:   # what was skipped: said once the files are done, in the same place however they were spread
+            notes.append(message)
 
     files = find_files(paths, note)
     work = (db.job(path) if db is not None else Job(path) for path in files)
@@ -123,23 +127,33 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
         results = auditor.audit(work, rules)
     else:
         results = audit_files(work, rules, jobs)
-    counts = {"files": 0, "unread": 0, "errors": 0, "warnings": 0, "bad": 0}
+    counts = {"files": 0, "unread": 0, "errors": 0, "warnings": 0, "bad": 0, "stored": 0}
     status = 0
     try:
         with closing(results):  # type: ignore[type-var]  # a generator: closing it stops the workers
             for result in progress(results, _count(paths)):
+                stored = isinstance(result, Unchanged)   # not audited again: the database's result
                 if db is not None:
                     result = db.resolve(result)
-                status = max(status, _write(result, as_json, counts, strict))
+                counts["stored"] += stored
+                status = max(status, _write(result, as_json, counts, strict, stored))
     finally:
         if auditor is not None:
             auditor.close()
+    for message in notes:
+        say(f"note: {message}", err=True)
     if not counts["files"] and not bad_paths:
         raise Unreadable(f"no match files found in {' '.join(paths)}")
     if not as_json:
         checked = counts["files"] - counts["unread"]
-        summary = (f"{_plural(checked, 'file')} checked, {_plural(counts['errors'], 'error')}, "
-                   f"{_plural(counts['warnings'], 'warning')} in {_plural(counts['bad'], 'file')}")
+        if counts["errors"] or counts["warnings"]:
+            summary = (f"{_plural(checked, 'file')} checked, {_plural(counts['errors'], 'error')}, "
+                       f"{_plural(counts['warnings'], 'warning')} in {_plural(counts['bad'], 'file')}")
+        else:
+            summary = f"{_plural(checked, 'file')} checked, no problems"
+        if counts["stored"]:
+            summary += (f"; {counts['stored']} of them unchanged since the last run: "
+                        f"their results come from the database {db.path}")
         if counts["unread"]:
             summary += f"; {counts['unread']} file{'s' if counts['unread'] != 1 else ''} could not be read"
         click.echo(summary, err=True)
@@ -150,7 +164,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'s' if count != 1 else ''}"
 
 
-def _write(result, as_json: bool, counts: dict, strict: bool = False) -> int:
+def _write(result, as_json: bool, counts: dict, strict: bool = False, stored: bool = False) -> int:
     """Write one file's result; its exit status (1 for an error, or with
     ``strict`` for any problem)."""
     counts["files"] += 1
@@ -167,13 +181,15 @@ def _write(result, as_json: bool, counts: dict, strict: bool = False) -> int:
         if errors or strict:
             status = max(status, EXIT_PROBLEMS)
     if as_json:
-        emit(result.as_json())
+        emit(result.as_json())   # the same whether stored or not: the summary line says which
     else:
         for p in result.problems:
-            who = f" ({p['player']})" if p["player"] else ""
-            move = f" move {p['move']}" if p["move"] else ""
+            # a problem before any game (a bad match header) has no game 0 to name
+            where = " ".join(part for part in (f"game {p['game']}" if p["game"] else "",
+                                               f"move {p['move']}" if p["move"] else "") if part)
+            where += f" ({p['player']})" if p["player"] else ""
             mark = "warning: " if p.get("severity") == "warning" else ""
-            say(f"{result.path}:{p['line']}: game {p['game']}{move}{who}: {mark}{p['kind']}: {p['message']}")
+            say(f"{result.path}:{p['line']}: {where + ': ' if where else ''}{mark}{p['kind']}: {p['message']}")
     return status
 
 

@@ -38,7 +38,7 @@ def chouette_command(file, as_json):
     except BgcliError as exc:
         raise Unreadable(str(exc)) from None
     if as_json:
-        emit(settlement.as_dict())
+        emit(settlement.to_dict())
     else:
         for line in table(settlement):
             say(line.rstrip())
@@ -72,14 +72,16 @@ def table(settlement) -> list[str]:
 
 
 def _result(game) -> str:
+    from bgcli.judging.chouette import Side
+
     offered = game.cube * 2
     if game.result == "unfinished":
         return "unfinished"
     if game.result == "drop":
-        if game.winner == "box":
+        if game.winner == Side.BOX:
             return f"all drop {game.lineup.box}'s {offered}"
         return f"{game.lineup.box} drops the team's {offered}"
-    who = game.lineup.box if game.winner == "box" else "team"
+    who = game.lineup.box if game.winner == Side.BOX else "team"
     return f"{who} wins {game.result}, cube {game.cube}"
 
 

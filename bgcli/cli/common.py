@@ -177,49 +177,50 @@ def cli():
 # --- transcripts: shared rule options ------------------------------------------
 
 def rule_options(function):
-    """The rule options shared by replay, audit, score, export and view."""
-    from bgcli.core.rules import PROFILES
+    """The rule options shared by replay, audit, score, export and view: one
+    per setting of ``bgcli.core.rules.SETTINGS`` that has one."""
+    from bgcli.core.rules import PROFILES, SETTINGS
 
     options = [
         click.option("--rules", "profile", type=click.Choice(tuple(PROFILES), case_sensitive=False), default="standard",
                      show_default=True, help="A named set of rules (`bgcli rules` says what each means); "
                                              "the options below adjust it, and a file's tags override both."),
-        click.option("--jacoby", is_flag=True, help="Money play: gammons and backgammons count single while the cube is centred."),
-        click.option("--no-crawford", is_flag=True, help="Matches: no Crawford game."),
-        click.option("--beavers", is_flag=True, help="Money play: a doubled player may beaver (redouble at once), "
-                                                     "and the doubler then raccoon."),
-        click.option("--auto-doubles", type=click.IntRange(0, 10), default=0, metavar="N",
-                     help="Money play: up to N automatic doubles on equal opening rolls."),
-        click.option("--backgammon-counts", type=click.IntRange(1, 3), default=3, metavar="N",
-                     help="What a backgammon is worth, times the cube (2 where it counts as a gammon)."),
-        click.option("--cube-limit", type=click.IntRange(0, 1 << 30), default=0, metavar="N",
-                     help="The highest cube value allowed (0: no limit)."),
-        click.option("--cube-cap", type=click.Choice(("none", "needed")), default=None,
-                     help="needed: in a match the stake is capped by the points the doubler still needs, "
-                          "and a double past that breaks the rules."),
-        click.option("--draws", is_flag=True, default=None, help="An agreed draw is a result."),
-        click.option("--cubeless", is_flag=True, default=None, help="No doubling cube: any double breaks the rules."),
     ]
+    for setting in SETTINGS:
+        if setting.option is None:
+            continue
+        if setting.flag:
+            options.append(click.option(setting.option, is_flag=True, default=None, help=setting.help))
+        elif setting.words:
+            # the option says what the setting is ("none", "needed"); a tag may say "off" too
+            choices = (setting.words[1], setting.words[0])
+            options.append(click.option(setting.option, type=click.Choice(choices), default=None, help=setting.help))
+        else:
+            options.append(click.option(setting.option, type=click.IntRange(setting.low, setting.high), default=None,
+                                        metavar="N", help=setting.help))
     for option in reversed(options):
         function = option(function)
     return function
 
 
-def rules_from(profile="standard", jacoby=False, no_crawford=False, beavers=False, auto_doubles=0,
-               backgammon_counts=3, cube_limit=0, cube_cap=None, draws=None, cubeless=None):
-    from dataclasses import replace
+def rules_from(profile="standard", **given):
+    """The rules that the options of ``rule_options`` give: the profile, then
+    each setting whose option was given."""
+    from bgcli.core.rules import SETTINGS, Rules
 
-    from bgcli.core.rules import Rules
-
-    rules = replace(Rules().with_profile(profile), crawford=not no_crawford, jacoby=jacoby, beavers=beavers,
-                    auto_doubles=auto_doubles, backgammon_counts=backgammon_counts, cube_limit=cube_limit)
-    if cube_cap is not None:
-        rules = replace(rules, cube_cap_needed=cube_cap == "needed")
-    if draws:
-        rules = replace(rules, draws=True)
-    if cubeless:
-        rules = replace(rules, cubeless=True)
-    return rules
+    values = {}
+    for setting in SETTINGS:
+        if setting.option is None:
+            continue
+        value = given.pop(setting.option.lstrip("-").replace("-", "_"), None)
+        if setting.flag:
+            value = setting.option_sets if value else None
+        elif setting.words and value is not None:
+            value = value == setting.words[0]
+        values[setting.field] = value
+    if given:
+        raise TypeError(f"rules_from() got unknown options: {', '.join(sorted(given))}")
+    return Rules.from_options(profile, **values)
 
 
 def replays_of(path: str, rules):

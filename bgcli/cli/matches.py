@@ -56,15 +56,15 @@ def replay(files, as_json, boards, home, **rule_args):
         bgcli replay --json samples/sp05001_3pt.mat | head -3
         bgcli replay --boards samples/sp05001_3pt.mat | less
     """
-    from bgcli.match.replay import MatchVisitor
+    from bgcli.match.replay import EventKind, MatchVisitor
 
     class Printer(MatchVisitor):
         def event(self, event) -> None:
             if as_json:
-                emit(event.as_dict())
+                emit(event.to_dict())
                 return
             say(event_text(event))
-            if boards and event.kind == "move":
+            if boards and event.kind == EventKind.MOVE:
                 from bgcli.render.board import ascii_board, drawable
 
                 state, why = drawable(event.before)
@@ -77,24 +77,26 @@ def replay(files, as_json, boards, home, **rule_args):
 
 
 def event_text(event) -> str:
+    from bgcli.match.replay import EventKind
+
     where = f"{event.line:>5}  game {event.game:<2} "
-    kind = event.kind.value
-    if kind in ("move", "roll"):
+    kind = event.kind
+    if kind in (EventKind.MOVE, EventKind.ROLL):
         dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
-        if kind == "roll" and event.record is not None and event.record.kind == "illegal":
+        if kind == EventKind.ROLL and event.record is not None and event.record.kind == "illegal":
             what = f"{dice}: (an illegal play, not recorded)"
-        elif kind == "roll":
+        elif kind == EventKind.ROLL:
             what = f"{dice}: (rolled, then resigned)"
         else:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
-    elif kind in ("win", "resign"):
-        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == "resign" else "")
-    elif kind in ("double", "beaver", "raccoon"):
-        what = f"{kind}s => {event.cube}" if event.cube else f"{kind}s"
-    elif kind == "draw":
+    elif kind in (EventKind.WIN, EventKind.RESIGN):
+        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == EventKind.RESIGN else "")
+    elif kind in (EventKind.DOUBLE, EventKind.BEAVER, EventKind.RACCOON):
+        what = f"{kind.value}s => {event.cube}" if event.cube else f"{kind.value}s"
+    elif kind == EventKind.DRAW:
         what = "agreed draw"
     else:
-        what = f"{kind}s"
+        what = f"{kind.value}s"
     ids = event.before.position.id() + (f":{event.match_id()}" if event.match_id() else "")
     return f"{where}{event.player:<16} {what:<32} {ids}"
 
@@ -142,7 +144,7 @@ def score(files, as_json, **rule_args):
 
 def show_score(match, as_json: bool, unfinished_type) -> None:
     if as_json:
-        emit(match.score_dict())
+        emit(match.to_dict())
         return
     left, right = match.players
     title = f"{match.length} point match" if match.length else "money session"
@@ -246,7 +248,9 @@ def view(file, output, home, engine, level, **rule_args):
 
     The page has the move list, a board that follows the selected move
     (arrow keys step, n/p jump between problems), the score and the audit's
-    problems marked where they happen. It needs no network. With --engine
+    problems marked where they happen. It needs no network. Exit status 1
+    when the audit found an error (the page is written all the same), as
+    bgcli audit; 2 when the file cannot be read. With --engine
     each row also shows its decisions' errors (marked doubtful, bad or very
     bad as bgcli rate marks them) and the equity after the action.
 
@@ -270,7 +274,12 @@ def view(file, output, home, engine, level, **rule_args):
     page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
-    say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+    if output != "-":   # on standard output the page is the output: no line about a file
+        say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}",
+            err=True)
+    # as audit does: exit 1 when the audit found an error (the page is written all the same)
+    if any(p.severity.value == "error" for m in matches for p in m.problems):
+        sys.exit(EXIT_PROBLEMS)
 
 
 def _ratings_of(file: str, rules, engine: str, level: int):

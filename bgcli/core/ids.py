@@ -470,7 +470,8 @@ def _transformer_class():
             # Try every 14-character and 12-character word; the first that
             # decodes is taken (a board printout has exactly one of each).
             if not any(c.isspace() for c in self.text.strip()):
-                raise InvalidPositionError(f"invalid position {_short(self.text)}: {_EXPECTED}")
+                problem = _field_problem(self.text.strip()) or _EXPECTED
+                raise InvalidPositionError(f"invalid position {_short(self.text)}: {problem}")
             positions, matches = [], []
             for token in items:
                 if token.type == "GNUBG_ID":
@@ -520,10 +521,47 @@ def _game(text: str, pid: str, mid: str) -> GameState:
 _EXPECTED = "expected start, a position id, a gnubg id, XGID=..., board:..., 26 numbers or text holding the ids"
 
 
+_XGID_FIELDS = ("board", "cube", "cube owner", "turn", "dice", "bottom player's score", "top player's score",
+                "Crawford/Jacoby flag", "match length", "maximum cube")
+_XGID_SHAPES = {"board": (re.compile(r"[-A-Oa-o]{26}"), "26 characters, each - or a letter from a to o or A to O"),
+                "dice": (re.compile(r"00|[1-6][1-6]|[DBRdbr]"), "00 (no roll), two digits 1 to 6, or D, B or R")}
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+")
+
+
+def _field_problem(word: str) -> str | None:
+    """Which field of an ID-looking word is wrong, and what it must be."""
+    if re.match(r"(?i)xgid=", word):
+        fields = word[5:].split(":")
+        if not 9 <= len(fields) <= 10:
+            return f"an XGID has 9 or 10 fields after XGID=, separated by ':', this has {len(fields)}"
+        column = 6
+        for name, value in zip(_XGID_FIELDS, fields):
+            shape = _XGID_SHAPES.get(name)
+            if shape is not None and not shape[0].fullmatch(value):
+                size = f", this has {len(value)}" if name == "board" and len(value) != 26 else ""
+                return f"the XGID's {name} field {_short(value, 30)} at column {column} must be {shape[1]}{size}"
+            if shape is None and not re.fullmatch(r"[+-]?[0-9]+", value):
+                return f"the XGID's {name} field {_short(value, 30)} at column {column} must be a number"
+            column += len(value) + 1
+        return None
+    parts = word.split(":")
+    if len(parts) == 1 and _BASE64.fullmatch(word) and 10 <= len(word) <= 18:
+        return f"a Position ID has 14 characters (A-Z, a-z, 0-9, + and /), this has {len(word)}"
+    if len(parts) == 2 and all(_BASE64.fullmatch(part) for part in parts):
+        if len(parts[0]) != 14:
+            return f"a GNUbg ID is a Position ID of 14 characters, ':', a Match ID of 12; the first part has {len(parts[0])}"
+        if len(parts[1]) != 12:
+            return f"a GNUbg ID is a Position ID of 14 characters, ':', a Match ID of 12; the Match ID has {len(parts[1])}"
+    return None
+
+
 def _error(text: str):
     def build(message: str, line: int, column: int) -> InvalidPositionError:
         where = f" (line {line})" if line > 1 else ""
         word = text.strip()
+        problem = _field_problem(word) if not any(c.isspace() for c in word) else None
+        if problem is not None:
+            return InvalidPositionError(f"invalid position {_short(text)}: {problem}")
         if not any(c.isspace() for c in word) and not re.match(r"(?i)xgid=|board:", word):
             # one word that is none of the forms: say what would have been
             return InvalidPositionError(f"invalid position {_short(text)}: {_EXPECTED}")

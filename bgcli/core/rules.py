@@ -8,7 +8,7 @@ a game is worth under them is :mod:`bgcli.core.value`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 
@@ -43,26 +43,20 @@ class Rules:
         return replace(self, profile=name.lower(), **values)
 
     def with_tags(self, tags: dict[str, str]) -> "Rules":
-        """Apply the rule tags of a match file: ``[Rules]`` first (a profile),
-        then ``[Crawford]``, ``[Jacoby]``, ``[CubeLimit]``, ``[CubeCap]``,
-        ``[Draws]``, ``[Cubeless]``, ``[BackgammonCounts]``. A tag whose value
-        cannot be read changes nothing (``tag_problems`` says why)."""
+        """Apply the rule tags of a match file (:data:`SETTINGS`): ``[Rules]``
+        first (a profile), then each setting's tag. A tag whose value cannot
+        be read changes nothing (``tag_problems`` says why)."""
         rules = self
         lowered = {key.lower(): str(value).strip() for key, value in tags.items()}
-        if lowered.get("rules", "").lower() in PROFILES:
-            rules = rules.with_profile(lowered["rules"])
-        for name, value in lowered.items():
-            word = value.lower()
-            if name in _SWITCH_TAGS and word in _SWITCH_WORDS:
-                switch: dict[str, Any] = {_SWITCH_TAGS[name]: word in _TRUE_WORDS}
-                rules = replace(rules, **switch)
-            elif name == "cubelimit" and _small_number(value):
-                rules = replace(rules, cube_limit=int(value))
-            elif name == "backgammoncounts" and value in ("1", "2", "3"):
-                rules = replace(rules, backgammon_counts=int(value))
-            elif name == "cubecap" and word in ("needed", "none", "off"):
-                rules = replace(rules, cube_cap_needed=word == "needed")
-        return rules
+        if lowered.get(PROFILE_TAG.lower(), "").lower() in PROFILES:
+            rules = rules.with_profile(lowered[PROFILE_TAG.lower()])
+        changes: dict[str, Any] = {}
+        for name, text in lowered.items():
+            setting = SETTING_OF_TAG.get(name)
+            value = setting.read(text) if setting is not None else None
+            if setting is not None and value is not None:
+                changes[setting.field] = value
+        return replace(rules, **changes)
 
     def tags(self) -> dict[str, str]:
         """The tags that say how these rules differ from the standard ones, so
@@ -70,22 +64,29 @@ class Rules:
         base = Rules(match_length=self.match_length).with_profile(self.profile)
         out: dict[str, str] = {}
         if self.profile != "standard":
-            out["Rules"] = self.profile
-        for tag, field in _TAG_OF_SWITCH.items():
-            if getattr(self, field) != getattr(base, field) and not self._irrelevant(field):
-                out[tag] = "On" if getattr(self, field) else "Off"
-        # sites write a limit of 1024 for none: no cube gets there
-        if self.cube_limit != base.cube_limit and 0 < self.cube_limit < 1024:
-            out["CubeLimit"] = str(self.cube_limit)
-        if self.backgammon_counts != base.backgammon_counts:
-            out["BackgammonCounts"] = str(self.backgammon_counts)
-        if self.cube_cap_needed != base.cube_cap_needed:
-            out["CubeCap"] = "needed" if self.cube_cap_needed else "none"
+            out[PROFILE_TAG] = self.profile
+        for setting in SETTINGS:
+            value = getattr(self, setting.field)
+            if value == getattr(base, setting.field) or not setting.matters(self):
+                continue
+            if setting.field == "cube_limit" and not 0 < value < _NO_LIMIT:
+                continue
+            out[setting.tag] = setting.write(value)
         return out
 
-    def _irrelevant(self, field: str) -> bool:
-        """A setting that cannot matter here: Jacoby in a match, Crawford in money play."""
-        return (field == "jacoby" and self.match_length > 0) or (field == "crawford" and self.match_length == 0)
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting by its JSON key (``profile`` for the profile), as a
+        JSON document's ``rules`` holds them."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "match_length"}
+
+    @classmethod
+    def from_options(cls, profile: str = "standard", **values: Any) -> "Rules":
+        """The rules a profile and the settings given (by field; None: not
+        given, the profile's value stands) make."""
+        unknown = set(values) - {setting.field for setting in SETTINGS}
+        if unknown:
+            raise ValueError(f"unknown rule settings: {', '.join(sorted(unknown))}")
+        return replace(cls().with_profile(profile), **{k: v for k, v in values.items() if v is not None})
 
     def describe(self) -> list[str]:
         """What these rules say, a line each, for ``bgcli rules``."""
@@ -134,16 +135,100 @@ PROFILE_SUMMARIES = {
     "korean": "the traditional Korean game: no cube, and a win counts 1, 2 or 3 by where the loser's checkers are",
 }
 _PROFILE_FIELDS = ("cubeless", "white_first", "draws", "standalone_games", "home_gammons", "cube_cap_needed")
-_SWITCH_TAGS = {"crawford": "crawford", "jacoby": "jacoby", "draws": "draws", "cubeless": "cubeless"}
-_TAG_OF_SWITCH = {"Crawford": "crawford", "Jacoby": "jacoby", "Draws": "draws", "Cubeless": "cubeless"}
+
+
+# --- the settings: each one's field, tag, JSON key and option, described once ---------
+
 _TRUE_WORDS = ("on", "yes", "true", "1")
-
-
-def _small_number(text: str) -> bool:
-    return text.isascii() and text.isdigit() and len(text) <= 9
-
-
 _SWITCH_WORDS = ("on", "off", "yes", "no", "true", "false", "1", "0")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One rule setting, described once: the field of :class:`Rules` (which
+    is also its key in a JSON document's ``rules``), its tag in match files
+    (``; [Beavers "On"]``, also SGF's ``XR[Beavers=On]``), its command-line
+    option (None where only a profile or a file sets it), and how its value
+    is read from and written to a tag. Every reader and writer of rules goes
+    through :data:`SETTINGS`."""
+
+    field: str
+    tag: str
+    option: str | None
+    help: str
+    low: int = 0                   # numbers: the values allowed
+    high: int = 0
+    words: tuple[str, ...] = ()    # words: the words a tag or the option may say; the first one means True
+    option_sets: Any = True        # a flag option: the value it sets (--no-crawford sets False)
+    play: str = ""                 # "money" or "match": where the setting can matter ("" both)
+    expected: str = ""             # what a readable tag says, for messages
+
+    @property
+    def kind(self) -> type:
+        """bool or int: the type of the field, and of its value in JSON."""
+        return type(getattr(Rules, self.field))
+
+    @property
+    def flag(self) -> bool:
+        return self.kind is bool and not self.words
+
+    def read(self, text: str) -> Any:
+        """The value a tag's text says, or None when it cannot be read."""
+        word = text.strip().lower()
+        if self.words:
+            return word == self.words[0] if word in self.words else None
+        if self.kind is bool:
+            return word in _TRUE_WORDS if word in _SWITCH_WORDS else None
+        if word.isascii() and word.isdigit() and len(word) <= 9 and self.low <= int(word) <= self.high:
+            return int(word)
+        return None
+
+    def write(self, value: Any) -> str:
+        """The tag's text for ``value``."""
+        if self.words:
+            return self.words[0] if value else self.words[1]
+        if self.kind is bool:
+            return "On" if value else "Off"
+        return str(value)
+
+    def matters(self, rules: "Rules") -> bool:
+        """Whether the setting can matter under ``rules`` (Jacoby does not in a match)."""
+        return not self.play or (self.play == "money") == (rules.match_length == 0)
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # in the order files list their tags
+    Setting("crawford", "Crawford", "--no-crawford", "Matches: no Crawford game.", option_sets=False, play="match",
+            expected="On or Off"),
+    Setting("jacoby", "Jacoby", "--jacoby", "Money play: gammons and backgammons count single while the cube is centred.",
+            play="money", expected="On or Off"),
+    Setting("draws", "Draws", "--draws", "An agreed draw is a result.", expected="On or Off"),
+    Setting("cubeless", "Cubeless", "--cubeless", "No doubling cube: any double breaks the rules.", expected="On or Off"),
+    Setting("cube_limit", "CubeLimit", "--cube-limit", "The highest cube value allowed (0: no limit).",
+            low=0, high=1 << 30, expected="a number"),
+    Setting("backgammon_counts", "BackgammonCounts", "--backgammon-counts",
+            "What a backgammon is worth, times the cube (2 where it counts as a gammon).", low=1, high=3,
+            expected="1, 2 or 3"),
+    Setting("cube_cap_needed", "CubeCap", "--cube-cap", "needed: in a match the stake is capped by the points the "
+                                                        "doubler still needs, and a double past that breaks the rules.",
+            words=("needed", "none", "off"), expected="'needed' or 'none'"),
+    Setting("beavers", "Beavers", "--beavers", "Money play: a doubled player may beaver (redouble at once), "
+                                               "and the doubler then raccoon.", play="money", expected="On or Off"),
+    Setting("auto_doubles", "AutoDoubles", "--auto-doubles", "Money play: up to N automatic doubles on equal opening rolls.",
+            low=0, high=10, play="money", expected="a number from 0 to 10"),
+    Setting("white_first", "WhiteFirst", None, "White always rolls first, an ordinary roll of two dice.",
+            expected="On or Off"),
+    Setting("standalone_games", "StandaloneGames", None, "Each game stands alone: no running score to check.",
+            expected="On or Off"),
+    Setting("home_gammons", "HomeGammons", None, "The traditional Korean count of a win.", expected="On or Off"),
+)
+SETTING_OF_TAG = {setting.tag.lower(): setting for setting in SETTINGS}
+PROFILE_TAG = "Rules"   # the tag (and JSON key "profile", option --rules) naming a profile
+# The names of every rule tag, lowercased: a writer that keeps a file's other
+# tags leaves these to Rules.tags()
+RULE_TAGS = frozenset({PROFILE_TAG.lower(), *SETTING_OF_TAG})
+# Sites write a cube limit of 1024 for none: no cube gets there, so no tag says it
+_NO_LIMIT = 1024
 
 
 def tag_problems(tags: dict[str, str]) -> list[str]:
@@ -151,15 +236,10 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
     out = []
     for key, value in tags.items():
         name, text = key.lower(), str(value).strip()
-        if name in _SWITCH_TAGS and text.lower() not in _SWITCH_WORDS:
-            out.append(f"tag [{key} {text[:20]!r}] is not On or Off")
-        elif name == "cubelimit" and not _small_number(text):
-            out.append(f"tag [{key} {text[:20]!r}] is not a number")
-        elif name == "backgammoncounts" and text not in ("1", "2", "3"):
-            out.append(f"tag [{key} {text[:20]!r}] is not 1, 2 or 3")
-        elif name == "cubecap" and text.lower() not in ("needed", "none", "off"):
-            out.append(f"tag [{key} {text[:20]!r}] is not 'needed' or 'none'")
-        elif name == "rules" and text.lower() not in PROFILES:
+        setting = SETTING_OF_TAG.get(name)
+        if setting is not None and setting.read(text) is None:
+            out.append(f"tag [{key} {text[:20]!r}] is not {setting.expected}")
+        elif name == PROFILE_TAG.lower() and text.lower() not in PROFILES:
             out.append(f"tag [{key} {text[:20]!r}] names no rules bgcli knows ({', '.join(PROFILES)})")
     return out
 

@@ -141,11 +141,12 @@ def export(records: Iterable[MatchRecord], to: str, notation: str | None = None,
     left_out: list[str] = []
     for number, record in enumerate(records, 1):
         writer = module.writer(notation)
+        writer.comments = record.comments
         outputs.append(replay_match(record, number, rules, visitor=writer))
         left_out += writer.left_out
-        # comments are kept in the records; no writer places them yet
-        left_out += [f"line {line}: a comment, which bgcli does not write yet ({quote(text, 40)})"
-                     for line, text in record.comments]
+        if not writer.writes_comments:
+            left_out += [f"line {line}: a comment, which {to} has no place for ({quote(text, 40)})"
+                         for line, text in record.comments]
     return module.join(outputs), left_out
 
 

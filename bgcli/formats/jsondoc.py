@@ -50,14 +50,15 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.rules import PROFILES, Rules
+from bgcli.core.rules import PROFILES, SETTINGS, Rules
 
 JSON_FORMAT = "bgcli-match"
-_RULE_SWITCHES = ("cubeless", "cube_cap_needed", "draws", "white_first", "standalone_games", "home_gammons")
 
 
 class JsonWriter(GameWriter):
     """A replay visitor that builds one JSON document per match."""
+
+    writes_comments = True
 
     def __init__(self, notation: str = "gnubg"):
         super().__init__()
@@ -71,13 +72,9 @@ class JsonWriter(GameWriter):
         self.doc = {
             "format": JSON_FORMAT, "version": 1,
             "players": list(match.players), "match_length": match.length,
-            "rules": {"crawford": rules.crawford, "jacoby": rules.jacoby, "beavers": rules.beavers,
-                      "auto_doubles": rules.auto_doubles, "backgammon_counts": rules.backgammon_counts,
-                      "cube_limit": rules.cube_limit, "profile": rules.profile, "cubeless": rules.cubeless,
-                      "cube_cap_needed": rules.cube_cap_needed, "draws": rules.draws,
-                      "white_first": rules.white_first, "standalone_games": rules.standalone_games,
-                      "home_gammons": rules.home_gammons},
+            "rules": rules.to_dict(),
             "tags": dict(match.tags), "games": [],
+            "comments": [{"line": line, "text": text} for line, text in self.comments],
         }
 
     def write_game(self, game: GameToWrite, index: int) -> None:
@@ -98,9 +95,9 @@ class JsonWriter(GameWriter):
                 if steps is None:
                     item["written"] = event.play
             if event.kind == EventKind.DOUBLE:
-                item["cube"] = event.cube or state.match.cube * 2
+                item["cube"] = event.cube if event.cube is not None else state.match.cube * 2
             elif event.kind == EventKind.BEAVER:
-                item["cube"] = event.cube or state.match.cube * 4
+                item["cube"] = event.cube if event.cube is not None else state.match.cube * 4
             else:
                 item["cube"] = state.match.cube
             item["position_id"] = state.position.id()
@@ -230,19 +227,27 @@ class _JsonReader:
         for name, tag in (("crawford", "Crawford"), ("jacoby", "Jacoby")):
             if name in rules:
                 tags[tag] = "On" if self.field(rules, name, bool, "'rules'") else "Off"
-        cube_limit = self.number(rules, "cube_limit", "'rules'", 0, 1 << 15, 0)
-        if cube_limit:
-            tags["CubeLimit"] = str(cube_limit)
         profile = self.field(rules, "profile", str, "'rules'", "standard")
         if profile not in PROFILES:
             raise self.fail(f"'profile' of 'rules' is {_short(profile)}, not one of {', '.join(PROFILES)}")
-        settings = {name: self.field(rules, name, bool, "'rules'") for name in _RULE_SWITCHES if name in rules}
-        counts = self.number(rules, "backgammon_counts", "'rules'", 1, 3, 3)
-        tags.update(Rules(profile=profile, backgammon_counts=counts, **settings).tags())
+        settings: dict[str, Any] = {}
+        for setting in SETTINGS:
+            if setting.field not in rules:
+                continue
+            if setting.kind is bool:
+                settings[setting.field] = self.field(rules, setting.field, bool, "'rules'")
+            else:
+                settings[setting.field] = self.number(rules, setting.field, "'rules'", setting.low, setting.high, 0)
+        tags.update(Rules.from_options(profile, **settings).tags())
+        if settings.get("cube_limit"):   # said even where a file would not say it (1024 and more)
+            tags["CubeLimit"] = str(settings["cube_limit"])
         length = self.number(doc, "match_length", "the document", 0, _LIMIT)
         games = [self.game(game, index, names)
                  for index, game in enumerate(self.field(doc, "games", list, "the document"), 1)]
-        return MatchRecord(length, tuple(games), 0, tags=tags, path=self.path)
+        comments = []
+        for item in self.field(doc, "comments", list, "the document", []):
+            comments.append((self.number(item, "line", "a comment", 0, _LIMIT, 0), self.field(item, "text", str, "a comment")))
+        return MatchRecord(length, tuple(games), 0, tags=tags, comments=tuple(comments), path=self.path)
 
     def game(self, game: object, index: int, players: tuple[str, str]) -> GameRecord:
         what = f"game {index}"
@@ -273,20 +278,23 @@ class _JsonReader:
                     text = str(self.field(item, "written", str, "a move", ""))
                 actions.append(Action(line, 1, number, side, ActionKind.MOVE if text else ActionKind.DANCE, dice, text, raw=text))
             elif kind in ("double", "beaver"):
-                cube = self.number(item, "cube", f"a {kind}", 1, 1 << 30)
+                cube = self.number(item, "cube", f"a {kind}", 0, 1 << 30)   # 0: read, and a cube problem
                 actions.append(Action(line, 1, number, side, ActionKind.DOUBLE if kind == "double" else ActionKind.BEAVER,
                                       cube=cube))
             elif kind == "roll":
                 actions.append(Action(line, 1, number, side, ActionKind.ROLL, self.dice(self.field(item, "dice", list, "a roll"))))
             elif kind in ("take", "drop"):
                 actions.append(Action(line, 1, number, side, ActionKind.TAKE if kind == "take" else ActionKind.DROP))
+            elif kind == "draw":   # bgcli wrote the draw as an action too before its result said it alone
+                actions.append(Action(line, 1, None, side, ActionKind.DRAW))
             else:
                 raise self.fail(f"unknown action {_short(kind)}")
         self.line = 0
         result = self.field(game, "result", (dict, type(None)), what, None)
         if result is not None and result.get("how") == "draw":
-            line = actions[-1].line if actions else 0
-            actions.append(Action(line, 1, None, 0, ActionKind.DRAW))
+            if not any(action.kind == ActionKind.DRAW for action in actions):
+                line = actions[-1].line if actions else 0
+                actions.append(Action(line, 1, None, 0, ActionKind.DRAW))
         elif result is not None:
             side = self.number(result, "winner", "a result", 0, 1)
             points = self.number(result, "points", "a result", 0, _LIMIT)

@@ -30,6 +30,7 @@ from lark import Transformer
 from bgcli import grammar
 from bgcli.formats import gnubgtext
 from bgcli.errors import MatchFileError
+from bgcli.formats.reading import text_of
 from bgcli.output import quote
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of,
@@ -42,7 +43,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.rules import Rules
+from bgcli.core.rules import RULE_TAGS, Rules
 
 GRAMMAR = "matchfile"
 
@@ -141,11 +142,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     reader = _Reader(path)
     for number, line in enumerate(lines, 1):
         if isinstance(line, bytes):
-            raw = line
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:   # old exports are often Latin-1
-                line = raw.decode("latin-1")
+            line = text_of(line)
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
         line = line.rstrip("\r\n")
@@ -168,22 +165,6 @@ def parse_elo(text: str) -> float | None:
 
 # ---------------------------------------------------------------------------
 # Line reading: a fast path of regular expressions, and the grammar.
-
-
-def _decode(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:   # old exports are often Latin-1
-        return raw.decode("latin-1")
-
-
-def _terminal(name: str) -> str:
-    """A terminal's regular expression, read from the grammar so that the
-    fast path and the grammar cannot drift apart."""
-    found = re.search(rf"^{name}: /(.*)/(i?)$", grammar.grammar_text(GRAMMAR), re.M)
-    if not found:
-        raise LookupError(f"terminal {name} not in grammar {GRAMMAR}")
-    return ("(?i:" + found.group(1) + ")") if found.group(2) else found.group(1)
 
 
 # The fast path reads the usual spellings of a step only (a subset of the
@@ -210,7 +191,6 @@ _FAST_SCORE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9
 _FAST_TAG = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z][\w ]*?)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
 _LINE_END = re.compile(r"\r\n?|\n")
 _BLANK = re.compile(r"[ \t]*$")
-_WS = re.compile(r"[ \t]*")
 _COMMENT = re.compile(r"[ \t]*[;#]")
 _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")
 _MATCH_HEADER = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+points?[ \t]+match[ \t]*$", re.I)
@@ -620,9 +600,12 @@ class _Reader:
         found = _MATCH_HEADER.match(text)
         try:
             length = int(found.group(1)) if found else _grammar_line("match_header", text, number, self.path, "match header")
-        except MatchFileError as exc:
-            errors.append(exc)
+        except MatchFileError:
             word = text.split()[0]   # the header's first word is its number
+            if word.isascii() and word.isdigit() and len(word) > 9:
+                exc = MatchFileError(f"the match length {quote(word, 20)} has {len(word)} digits: "
+                                     f"a match length is at most 9 digits (0: a money session)", self.path, number, 1)
+            errors.append(exc)
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
         for line, bad in self.preamble:
             errors.append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
@@ -706,7 +689,7 @@ class _Reader:
 # wrong.
 
 # Tags that set rules: written from the rules the match was replayed with.
-_RULE_TAGS = {"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts"}
+_RULE_TAGS = RULE_TAGS   # Rules.tags() writes these
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
 # Rule tags: the rules write what differs from the standard (match.rules.tags()).
@@ -725,9 +708,14 @@ def _points_word(points: int) -> str:
     return f"{points} point{'s' if points != 1 else ''}"
 
 
+_LOOKS_LIKE_TAG = re.compile(r"\s*\[")
+
+
 class MatWriter(GameWriter):
     """A replay visitor that writes gnubg's .mat layout; ``date``
     ("YYYY.MM.DD") replaces the EventDate tag; without either, today."""
+
+    writes_comments = True
 
     def __init__(self, notation: str = "mat", date: str | None = None):
         super().__init__()
@@ -756,6 +744,7 @@ class MatWriter(GameWriter):
         if others:
             lines.append("")
             lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]
+        lines += self._comment_lines()
         lines += ["", f" {match.length} point match", ""]
         self.names = tuple(self._name(name) for name in match.players)
 
@@ -768,6 +757,18 @@ class MatWriter(GameWriter):
         if clean != name.strip():
             self.left_out.append(f"the player name {quote(name, 40)}: .mat cannot hold a line break or a colon in a name")
         return clean
+
+    def _comment_lines(self) -> list[str]:
+        """The record's comments, a ``;`` line each of their lines (one that
+        would read back as a tag is left out, and said)."""
+        out = [""] if self.comments else []
+        for line, text in self.comments:
+            for part in text.splitlines() or [""]:
+                if _LOOKS_LIKE_TAG.match(part):
+                    self.left_out.append(f"line {line}: a comment line {quote(part, 40)} that .mat would read as a tag")
+                    continue
+                out.append(part.rstrip() if part.startswith(";") else f"; {part}".rstrip())   # the .mat reader keeps the ";"
+        return out
 
     def _tag_value(self, key: str, value: str) -> str:
         clean = _UNWRITABLE_TAG.sub(" ", value)
@@ -805,9 +806,9 @@ class MatWriter(GameWriter):
                 parts = body.split() if body else []
             return f"{high}{low}:" + "".join(" " + p for p in parts) + (" " if len(parts) < 4 else "")
         if event.kind == EventKind.DOUBLE:
-            return f" Doubles => {event.cube or event.before.match.cube * 2}"
+            return f" Doubles => {event.cube if event.cube is not None else event.before.match.cube * 2}"
         if event.kind == EventKind.BEAVER:
-            return f" Beavers => {event.cube or event.before.match.cube * 4}"
+            return f" Beavers => {event.cube if event.cube is not None else event.before.match.cube * 4}"
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
     def _rows(self, game: GameToWrite) -> list[str]:

@@ -9,13 +9,18 @@ from bgcli.errors import MatchFileError
 WHOLE_LIMIT = 256 << 20   # a file read whole (SGF, JSON) is no bigger than this
 
 
-def decode(raw: bytes) -> str:
-    """UTF-8 text, else Latin-1 (old exports often are); a byte order mark is dropped."""
+def text_of(raw: bytes) -> str:
+    """UTF-8 text, else Latin-1 (old exports often are): the one decoding of
+    what bgcli reads, a whole file or one line of it."""
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return text.lstrip("\ufeff")
+        return raw.decode("latin-1")
+
+
+def decode(raw: bytes) -> str:
+    """A whole file's text (``text_of``) without its byte order mark."""
+    return text_of(raw).lstrip("\ufeff")
 
 
 def read_whole(handle: IO[bytes], path: str, what: str, limit: int = WHOLE_LIMIT) -> bytes:

@@ -30,6 +30,7 @@ from bgcli import grammar
 from bgcli.errors import MatchFileError
 from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
+from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, other_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
@@ -114,7 +115,7 @@ class _Builder:
             if (current is None or info["game"] == 0 and current["games"]
                     or (info["length"], info["players"]) != (current["length"], current["players"])):
                 current = dict(length=info["length"], players=info["players"], line=root.line,
-                               tags=info["tags"], games=[], errors=list(info["errors"]))
+                               tags=info["tags"], games=[], errors=list(info["errors"]), comments=info["comments"])
                 matches.append(current)
             else:
                 current["errors"] += info["errors"]
@@ -123,7 +124,7 @@ class _Builder:
                 current["games"].append(game)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
-        return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"],
+        return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
                             errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path)
                 for m in matches]
 
@@ -162,7 +163,11 @@ class _Builder:
             key, _, text = value.partition("=")
             if key.strip():
                 tags[key.strip()] = text.strip()
-        return dict(length=length, players=players, game=fields.get("game", 0),
+        comments = []
+        for value in props.get("XC", []):   # bgcli's comments, "line=text"
+            line, _, text = value.partition("=")
+            comments.append((int(line) if _SMALL_NUMBER.fullmatch(line.strip()) else root.line, text))
+        return dict(length=length, players=players, game=fields.get("game", 0), comments=comments,
                     scores=(fields.get("ws", 0), fields.get("bs", 0)), tags=tags, errors=errors)
 
     def _game(self, nodes: list[_Node], info: dict, errors: list, number: int) -> GameRecord | None:
@@ -187,11 +192,11 @@ class _Builder:
                     if isinstance(action, MatchFileError):
                         errors.append(action)
                         continue
-                    if action.kind == DOUBLE:
+                    if action.kind in (DOUBLE, BEAVER):
                         cube = action.cube
                     actions.append(action)
         for value in root.props.get("RE", []):
-            found = _RESULT.match(value.strip())
+            found = _RESULT.fullmatch(value.strip())
             if value.strip() in ("0", "Draw"):   # SGF's draw (gnubg writes none: bgcli does, for agreed draws)
                 line = actions[-1].line if actions else root.line
                 actions.append(Action(line, 1, None, 0, ActionKind.DRAW, raw=value))
@@ -212,7 +217,7 @@ class _Builder:
         if word == "double":
             return Action(*where, DOUBLE, cube=cube * 2, raw=value)
         if word == "beaver":
-            return Action(*where, BEAVER, cube=cube * 4, raw=value)
+            return Action(*where, BEAVER, cube=cube * 2, raw=value)   # ``cube`` is already the double's
         if word == "take":
             return Action(*where, TAKE, raw=value)
         if word == "drop":
@@ -294,6 +299,8 @@ class SgfWriter(GameWriter):
     """A replay visitor that writes the match as gnubg saves it: one game
     tree per game."""
 
+    writes_comments = True
+
     def __init__(self, application: str | None = None):
         super().__init__()
         from bgcli import __version__
@@ -317,6 +324,8 @@ class SgfWriter(GameWriter):
             # which gnubg passes over
             placed = {tag.lower() for tag, _ in _TAG_PROPERTIES} | {"eventdate"}
             root += "".join(f"XT[{_escape(key)}={_escape(value)}]" for key, value in other_tags(info.tags, placed))
+            # the record's comments, in bgcli's own XC[line=text]
+            root += "".join(f"XC[{line}={_escape(text)}]" for line, text in self.comments)
         rules = []
         if info.length and info.rules.crawford:
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")
@@ -334,7 +343,7 @@ class SgfWriter(GameWriter):
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw
         elif result is not None:
-            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == 'resignation' else ''}]"
+            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
         for event in game.events:
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:

@@ -46,7 +46,11 @@ class GameToWrite:
         return self.result.written_points if self.result.written_points is not None else self.result.points
 
 
+_RESULT_EVENTS = frozenset({EventKind.WIN, EventKind.RESIGN, EventKind.DRAW})
+
+
 class GameWriter(MatchVisitor):
+    writes_comments = False   # a writer that places ``comments``
     """A visitor that collects each game and calls :meth:`write_game`.
 
     ``left_out`` lists, one line each, what the file held that the written
@@ -59,6 +63,7 @@ class GameWriter(MatchVisitor):
         self.game: GameToWrite | None = None
         self.index = 0
         self.left_out: list[str] = []
+        self.comments: tuple[tuple[int, str], ...] = ()   # the record's comments (line, text), set before the replay
 
     def problem(self, problem: Problem) -> None:
         if problem.kind == ProblemKind.SYNTAX:
@@ -80,7 +85,9 @@ class GameWriter(MatchVisitor):
         self.game = GameToWrite(game)
 
     def event(self, event: Event) -> None:
-        if event.kind not in (EventKind.WIN, EventKind.RESIGN) and self.game is not None:
+        # the result is written from the game's result: a win, a resignation
+        # or a draw is not a cell of its own
+        if event.kind not in _RESULT_EVENTS and self.game is not None:
             self.game.events.append(event)
 
     def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:

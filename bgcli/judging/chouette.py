@@ -1,7 +1,7 @@
 """Chouettes: a session of three or more players, read, refereed and settled.
 
 One player, the box, plays alone against a team; the captain moves the
-team's checkers (seeds 000 and 001). The rules as bgcli applies them:
+team's checkers (as the rule texts describe it). The rules as bgcli applies them:
 
 - The box's double is taken or dropped by each team member on their own. A
   member who drops pays the box the stake before the double and leaves the
@@ -81,6 +81,7 @@ from lark import Transformer
 from bgcli import grammar
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
+from bgcli.formats.reading import text_of
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import GameResult, GameStart, MatchVisitor, ProblemKind, Unfinished, replay_match
 from bgcli.match.replay import Problem as ReplayProblem
@@ -90,7 +91,24 @@ from bgcli.core.value import Outcome, drop_value, game_value
 
 GRAMMAR = "chouette"
 TEAM = "Team"          # the team's name in the replay of a game with moves
-BOX, TEAM_SIDE = 0, 1  # the replay's sides: the box in the left column
+
+
+class Side(str, Enum):
+    """The two sides of a chouette game: the box alone, and the team."""
+
+    BOX = "box"
+    TEAM = "team"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def column(self) -> int:
+        """The side's column in the replay of the game: the box on the left."""
+        return 0 if self is Side.BOX else 1
+
+
+BOX, TEAM_SIDE = Side.BOX.column, Side.TEAM.column
 
 
 class Kind(str, Enum):
@@ -120,7 +138,7 @@ class Problem:
     kind: str          # a Kind, or a kind of the match audit (bgcli.match.ProblemKind)
     message: str
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         return {"line": self.line, "game": self.game, "kind": str(self.kind), "message": self.message}
 
 
@@ -365,11 +383,7 @@ def read_file(path: str | Path) -> Chouette:
             raw = Path(path).read_bytes()
         except OSError as exc:
             raise FileReadError(str(path), exc) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    return read_chouette(text, str(path))
+    return read_chouette(text_of(raw), str(path))
 
 
 class _Reader:
@@ -475,7 +489,7 @@ class GameSettlement:
     line: int
     lineup: Lineup
     result: str                # single, gammon, backgammon, drop, unfinished
-    winner: str | None         # "box", "team", or None when unfinished
+    winner: Side | None        # None when unfinished
     cube: int                  # the cube at the end, for the members still in
     stake: Decimal
     amounts: tuple[tuple[str, Decimal], ...]   # per player of the game: + won, - paid
@@ -483,13 +497,13 @@ class GameSettlement:
 
     @property
     def team_won(self) -> bool | None:
-        return None if self.winner is None else self.winner == "team"
+        return None if self.winner is None else self.winner == Side.TEAM
 
     @property
     def settlement(self) -> dict[str, Decimal]:
         return dict(self.amounts)
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         lineup = self.lineup
         return {"game": self.number, "box": lineup.box, "captain": lineup.captain, "team": list(lineup.team),
                 "result": self.result, "winner": self.winner,
@@ -520,10 +534,10 @@ class Settlement:
         running = self.running()
         return running[-1] if running else {name: Decimal(0) for name in self.players}
 
-    def as_dict(self) -> dict:
-        return {"players": list(self.players), "games": [g.as_dict() for g in self.games],
+    def to_dict(self) -> dict:
+        return {"players": list(self.players), "games": [g.to_dict() for g in self.games],
                 "totals": {name: _number(amount) for name, amount in self.totals.items()},
-                "problems": [p.as_dict() for p in self.problems]}
+                "problems": [p.to_dict() for p in self.problems]}
 
 
 def settle_file(path: str | Path, rules: Rules | None = None) -> Settlement:
@@ -621,9 +635,60 @@ class _Replay(MatchVisitor):
         self.result = result
 
 
+class _Purse:
+    """The money of one game, from each team member's side (the box pays or
+    gets the opposite of their sum)."""
+
+    def __init__(self, members: list[str], stake: Decimal):
+        self.stake = stake
+        self.amounts: dict[str, Decimal] = {m: Decimal(0) for m in members}
+
+    def pay(self, member: str, points: int, to_member: bool) -> None:
+        """``points`` at the stake between the box and ``member``."""
+        amount = points * self.stake
+        self.amounts[member] += amount if to_member else -amount
+
+    def shares(self, box: str, lineup: Lineup) -> tuple[tuple[str, Decimal], ...]:
+        """Every player's amount, in lineup order, the box's first."""
+        amounts = {box: -sum(self.amounts.values(), Decimal(0)), **self.amounts}
+        order = [name for name in lineup.names if name in amounts]
+        return tuple((name, amounts[name]) for name in dict.fromkeys(order))
+
+
+class _Actions:
+    """The game translated into a money game's actions between the box (left
+    column) and the team (right column), for the match replay."""
+
+    def __init__(self) -> None:
+        self.actions: list[Action] = []   # rows' moves and the cube actions, in order
+        self.win_lines: set[int] = set()  # the lines of the results put in
+        self.moves = False                # whether any row gave a move
+
+    def add(self, line: int, column: int, side: int, kind: ActionKind, cube: int | None = None,
+            points: int | None = None) -> None:
+        self.actions.append(Action(line, column, None, side, kind, cube=cube, points=points, raw=kind.value))
+
+    def win(self, line: int, column: int, side: int, points: int) -> None:
+        self.add(line, column, side, ActionKind.WIN, points=points)
+        self.win_lines.add(line)
+
+    def cell(self, cell: Action) -> None:
+        self.actions.append(cell)
+        self.moves = True
+
+
+def _replay_game(game: ChouetteGame, box: str, actions: list[Action], rules: Rules, path: str) -> _Replay:
+    """The replay bridge: the game between the box and the team replayed as a money game."""
+    record = GameRecord(game.number, (box, TEAM), None, tuple(actions), game.line)
+    visitor = _Replay()
+    replay_match(MatchRecord(0, (record,), game.line, path=path), rules=rules, visitor=visitor)
+    return visitor
+
+
 class _GameReferee:
-    """One game: who is still in, the cube, the answers, the result; the
-    moves and cube actions are handed to the match replay."""
+    """One game: who is still in, the cube, the answers (vote bookkeeping in
+    :class:`_Pending`), the result; the money is a :class:`_Purse`, the moves
+    and cube actions go to the match replay through :class:`_Actions`."""
 
     def __init__(self, game: ChouetteGame, lineup: Lineup, rules: Rules, path: str, problems: list[Problem]):
         self.game, self.lineup, self.rules, self.path = game, lineup, rules, path
@@ -632,17 +697,15 @@ class _GameReferee:
         self.members = [m for m in dict.fromkeys(lineup.members) if m != self.box]
         self.still_in = list(self.members)
         self.dropped: dict[str, int] = {}           # member -> line of the drop
-        self.amounts: dict[str, Decimal] = {m: Decimal(0) for m in self.members}   # from the member's side
+        self.purse = _Purse(self.members, game.stake)
         self.cube = CubeState()                      # between the box (BOX) and the team (TEAM_SIDE)
         self.pending: _Pending | None = None
         self.ended: int | None = None                # the line where the game ended
-        self.winner: str | None = None               # "box" or "team"
+        self.winner: Side | None = None
         self.outcome: Outcome | None = None
         self.result_item: Result | None = None
         self.playing = self.members[0] if self.members else self.box
-        self.actions: list[Action] = []              # for the replay: rows' moves and the cube actions
-        self.win_lines: set[int] = set()
-        self.moves = False
+        self.log = _Actions()
 
     def problem(self, line: int, kind: Kind | str, message: str) -> None:
         self.problems.append(Problem(line, self.game.number, kind, message))
@@ -755,10 +818,10 @@ class _GameReferee:
             else:
                 self.cube.drop()
                 for member in self.still_in:
-                    self.amounts[member] += drop_value(before) * self.game.stake
+                    self.purse.pay(member, drop_value(before), to_member=True)
                 self.action(answer.line, answer.column, BOX, ActionKind.DROP)
                 self.win(answer.line, answer.column, TEAM_SIDE, drop_value(before))
-                self.end(answer.line, "team", Outcome.DROP)
+                self.end(answer.line, Side.TEAM, Outcome.DROP)
             return
         missing = [m for m in pending.voters if m not in pending.answers]
         if missing:
@@ -768,7 +831,7 @@ class _GameReferee:
         for member in pending.voters:
             given = pending.answers.get(member)
             if given is not None and not given.take:
-                self.amounts[member] -= drop_value(before) * self.game.stake
+                self.purse.pay(member, drop_value(before), to_member=False)
                 self.still_in.remove(member)
                 self.dropped[member] = given.line
         if takers:
@@ -784,7 +847,7 @@ class _GameReferee:
             last = max(pending.answers.values(), key=lambda a: (a.line, a.column))
             self.action(last.line, last.column, TEAM_SIDE, ActionKind.DROP)
             self.win(last.line, last.column, BOX, drop_value(before))
-            self.end(last.line, "box", Outcome.DROP)
+            self.end(last.line, Side.BOX, Outcome.DROP)
 
     def result(self, result: Result) -> None:
         winner = self.side_of(result)
@@ -799,16 +862,16 @@ class _GameReferee:
         win = result.outcome.win
         assert win is not None   # a result line says single, gammon or backgammon
         points = game_value(win, self.cube.value, self.rules, self.cube.centred)
-        self.win(result.line, result.column, BOX if winner == "box" else TEAM_SIDE, points)
+        self.win(result.line, result.column, winner.column, points)
         self.end(result.line, winner, result.outcome)
 
-    def side_of(self, result: Result) -> str | None:
-        """"box" or "team" for who a result line says won, or None when it names nobody in the game."""
+    def side_of(self, result: Result) -> Side | None:
+        """Who a result line says won, or None when it names nobody in the game."""
         names = result.subject.names
         if result.subject.team:
-            return "team"
+            return Side.TEAM
         if names == (self.box,):
-            return "box"
+            return Side.BOX
         if self.box in names:
             self.problem(result.line, Kind.PLAYER, f"{result} names the box and the team together")
             return None
@@ -821,7 +884,7 @@ class _GameReferee:
             if name in self.dropped and self.ended is None:
                 self.problem(result.line, Kind.DROPPED, f"{name} wins after dropping at line {self.dropped[name]}; "
                                                         "read as the team's win")
-        return "team"
+        return Side.TEAM
 
     def row(self, row: Row) -> None:
         try:
@@ -831,21 +894,18 @@ class _GameReferee:
             return
         for cell in cells:
             if cell.kind in (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL):
-                self.actions.append(cell)
-                self.moves = True
+                self.log.cell(cell)
             else:
                 self.problem(row.line, Kind.SYNTAX, f"{cell.raw!r} in a move row: the rows hold rolls and plays; "
                                                     f"doubles, answers and results are chouette lines ('{self.box} doubles => 2')")
 
-    def action(self, line: int, column: int, side: int, kind: ActionKind, cube: int | None = None,
-               points: int | None = None) -> None:
-        self.actions.append(Action(line, column, None, side, kind, cube=cube, points=points, raw=kind.value))
+    def action(self, line: int, column: int, side: int, kind: ActionKind, cube: int | None = None) -> None:
+        self.log.add(line, column, side, kind, cube=cube)
 
     def win(self, line: int, column: int, side: int, points: int) -> None:
-        self.action(line, column, side, ActionKind.WIN, points=points)
-        self.win_lines.add(line)
+        self.log.win(line, column, side, points)
 
-    def end(self, line: int, winner: str, outcome: Outcome) -> None:
+    def end(self, line: int, winner: Side, outcome: Outcome) -> None:
         self.ended, self.winner, self.outcome = line, winner, outcome
 
     # --- the replay: moves, cube and result audited as a match's -------------------------
@@ -853,32 +913,30 @@ class _GameReferee:
         """Replay the game between the box and the team as a money game;
         take over its problems and, when the moves end the game, its result."""
         game = self.game
-        if not self.actions:
+        if not self.log.actions:
             if self.ended is None:
                 self.problem(game.last_line, Kind.INCOMPLETE, f"game {game.number} has no result: the record stops "
                                                               "before the game ends")
             return
-        record = GameRecord(game.number, (self.box, TEAM), None, tuple(self.actions), game.line)
-        visitor = _Replay()
-        replay_match(MatchRecord(0, (record,), game.line, path=self.path), rules=self.rules, visitor=visitor)
+        visitor = _replay_game(game, self.box, self.log.actions, self.rules, self.path)
         for found in visitor.problems:
             if found.kind == ProblemKind.INCOMPLETE:
                 continue   # said below, in the chouette's words
-            if found.kind == ProblemKind.POINTS and (found.line in self.win_lines or found.line == game.line):
+            if found.kind == ProblemKind.POINTS and (found.line in self.log.win_lines or found.line == game.line):
                 continue   # a result the moves contradict: said below, in the chouette's words
-            if found.kind == ProblemKind.TURN and not self.moves:
+            if found.kind == ProblemKind.TURN and not self.log.moves:
                 continue   # without moves nobody knows whose turn it is
             self.problem(found.line, found.kind.value, found.message)
         board = visitor.result
-        on_board = isinstance(board, GameResult) and board.result.win is not None and self.moves
+        on_board = isinstance(board, GameResult) and board.result.win is not None and self.log.moves
         if not on_board:
             if self.ended is None:
                 self.problem(game.last_line, Kind.INCOMPLETE, f"game {game.number} has no result: the record stops "
                                                               "before the game ends")
             return
         assert isinstance(board, GameResult)
-        winner = "box" if board.winner_side == BOX else "team"
-        said = f"{self.box if winner == 'box' else 'the team'} wins {board.result.value}"
+        winner = Side.BOX if board.winner_side == BOX else Side.TEAM
+        said = f"{self.box if winner == Side.BOX else 'the team'} wins {board.result.value}"
         if self.ended is None:
             self.problem(game.last_line, Kind.RESULT, f"game {game.number} has no result line; the moves end it: "
                                                       f"{said}, and it is settled so")
@@ -893,15 +951,11 @@ class _GameReferee:
 
     # --- what it comes to ------------------------------------------------------------
     def settlement(self) -> GameSettlement:
-        stake = self.game.stake
         win = self.outcome.win if self.outcome is not None else None
         if win is not None:
-            value = game_value(win, self.cube.value, self.rules, self.cube.centred) * stake
+            points = game_value(win, self.cube.value, self.rules, self.cube.centred)
             for member in self.still_in:
-                self.amounts[member] += value if self.winner == "team" else -value
-        box = -sum(self.amounts.values(), Decimal(0))
-        amounts = {self.box: box, **self.amounts}
-        order = [name for name in self.lineup.names if name in amounts]
+                self.purse.pay(member, points, to_member=self.winner == Side.TEAM)
         result = self.outcome.value if self.outcome is not None else "unfinished"
-        return GameSettlement(self.game.number, self.game.line, self.lineup, result, self.winner, self.cube.value, stake,
-                              tuple((name, amounts[name]) for name in dict.fromkeys(order)), self.playing)
+        return GameSettlement(self.game.number, self.game.line, self.lineup, result, self.winner, self.cube.value,
+                              self.game.stake, self.purse.shares(self.box, self.lineup), self.playing)

@@ -86,7 +86,7 @@ class Problem:
         if self.kind in WARNING_KINDS:
             object.__setattr__(self, "severity", Severity.WARNING)
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         return {"line": self.line, "match": self.match, "game": self.game, "move": self.move,
                 "player": self.player, "kind": self.kind.value, "severity": self.severity.value,
                 "message": self.message}
@@ -117,7 +117,7 @@ class Event:
     record: Action | None = None    # the recorded action
     legal: Play | None = None       # the legal play a move was read as; None if it is illegal
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         data = {"match": self.match, "game": self.game, "line": self.line, "player": self.player,
                 "action": self.kind.value}
         if self.kind in (EventKind.MOVE, EventKind.ROLL):
@@ -166,7 +166,7 @@ class GameResult:
     score: tuple[int, int]   # running score after the game, left column first
     written_points: int | None = None   # the points recorded, when a 'Wins' line gave them
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         return {"game": self.game, "winner": self.winner if self.winner_side >= 0 else None,
                 "result": self.result.value, "cube": self.cube, "points": self.points, "crawford": self.crawford,
                 "score": list(self.score)}
@@ -182,7 +182,7 @@ class Unfinished:
     crawford: bool
     score: tuple[int, int]
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         return {"game": self.game, "winner": None, "result": "unfinished", "cube": self.cube, "points": 0,
                 "crawford": self.crawford, "score": list(self.score)}
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from bgcli.core.position import CHECKERS, OFF, Position
-from bgcli.core.state import CubeState, GameState, MatchState, Offer
+from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.match.conventions import Reading
 from bgcli.match.diagnosis import other_roll
@@ -249,7 +249,7 @@ class GameReplay:
                                                    f"the {_points(needed)} {player} still needs")
         if cube.owner not in (-1, side):
             self.problem(action, ProblemKind.CUBE, f"{player} doubles but {self.player(cube.owner)} owns the cube")
-        offered = action.cube if action.cube else cube.value * 2
+        offered = action.cube if action.cube is not None else cube.value * 2   # "=> 0" is a wrong value, not none
         if not self.cube_known:
             if offered // 2 in self.start_cubes and offered % 2 == 0:
                 cube.value = offered // 2
@@ -260,8 +260,22 @@ class GameReplay:
         limit = self.rules.cube_limit
         if limit and offered > limit:
             self.problem(action, ProblemKind.CUBE, f"Doubles => {offered} goes past the cube limit of {limit}")
+        if self.past_largest(action, cube.value * 2):
+            return
         cube.double(side)
         self.on_roll = side
+
+    def past_largest(self, action: Action, value: int) -> bool:
+        """A cube past the largest any format holds (gnubg's 2 ** 15) is a
+        problem at its line, and the rest of the game is not checked (so that
+        thousands of recorded doubles cannot grow a number without bound)."""
+        if value <= MAX_CUBE:
+            return False
+        self.problem(action, ProblemKind.CUBE, f"{action.kind.value} past a cube of {MAX_CUBE}, the largest any "
+                                               "match format holds")
+        self.problem(action, ProblemKind.UNCHECKED, "the cube cannot be followed: the rest of this game is not checked")
+        self.unchecked = True
+        return True
 
     def _answer(self, action: Action, kind: EventKind) -> Offer | None:
         """Common to take, drop and beaver: the double answered, or None."""
@@ -298,11 +312,12 @@ class GameReplay:
         if not self.rules.beavers:
             self.problem(action, ProblemKind.CUBE,
                          f"{self.player(action.side)} beavers but beavers are not allowed (use --beavers)")
-        value = action.cube or offer.value * 2
+        value = action.cube if action.cube is not None else offer.value * 2
         if value != offer.value * 2:
             self.problem(action, ProblemKind.CUBE,
                          f"Beavers => {value} but a beaver of a {offer.value} cube makes it {offer.value * 2}")
-        self.cube.beaver(value)
+        if not self.past_largest(action, offer.value * 2):
+            self.cube.beaver(value)
 
     def raccoon(self, action: Action) -> None:
         """Right after a beaver the doubler may redouble again at once: no take
@@ -315,10 +330,12 @@ class GameReplay:
             return
         if not self.rules.beavers:
             self.problem(action, ProblemKind.CUBE, f"{player} raccoons but beavers are not allowed (use --beavers)")
-        value = action.cube or cube.value * 2
+        value = action.cube if action.cube is not None else cube.value * 2
         if value != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,
                          f"Raccoons => {value} but a raccoon of a {cube.value} cube makes it {cube.value * 2}")
+        if self.past_largest(action, cube.value * 2):
+            return
         cube.raccoon(side, value)
         self.on_roll = side
 

@@ -77,9 +77,9 @@ class MatchReplay:
         """Finished and unfinished games in order."""
         return sorted([*self.results, *self.unfinished], key=lambda g: (g.line, g.game))
 
-    def score_dict(self) -> dict:
+    def to_dict(self) -> dict:
         data = {"match_length": self.length, "players": list(self.players),
-                "games": [g.as_dict() for g in self.games()], "score": list(self.score), "winner": self.winner}
+                "games": [g.to_dict() for g in self.games()], "score": list(self.score), "winner": self.winner}
         if self.rules.standalone_games:
             data["tally"] = self.tally()
         return data

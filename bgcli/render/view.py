@@ -30,7 +30,7 @@ from bgcli.core.ids import match_id
 from bgcli.core.position import Position
 from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import drawable, svg_board
-from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem
+from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
 # page free of anything that looks like an address.
@@ -132,7 +132,7 @@ def _opening(replay: MatchReplay, game: int) -> GameState:
 
 def _after(event: Event) -> GameState:
     """The state after a game's last recorded action."""
-    if event.kind != "move" or event.after is None:
+    if event.kind != EventKind.MOVE or event.after is None:
         return event.before
     other = 1 - event.side
     match = replace(event.before.match, on_roll=other, turn=other, dice=(0, 0))
@@ -161,7 +161,7 @@ def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, in
         step: _Step | None
         if exact:
             step = exact[0]
-        elif in_game and problem.kind == "points" and in_game[-1].event is None:
+        elif in_game and problem.kind == ProblemKind.POINTS and in_game[-1].event is None:
             step = in_game[-1]   # "game N ends without a 'Wins' line": the end row
         elif in_game:
             before = bisect.bisect_right(game_lines[problem.game], problem.line)
@@ -189,6 +189,8 @@ def _counts(state: GameState, names: Sequence[str]) -> tuple[str, str]:
         summary = bearoff_summary(state.position)
     except (ValueError, OverflowError):   # a flawed record's board: no counts
         return "", ""
+    if summary:   # the table names the players, not "on roll" and "opponent"
+        summary["names"] = [names[on_roll], names[1 - on_roll]]
     return pips, _json_for_script(summary) if summary else ""
 
 
@@ -219,13 +221,13 @@ def _action_text(step: _Step) -> str:
     event = step.event
     if event is None:
         return "end of the recorded game"
-    if event.kind == "move":
+    if event.kind == EventKind.MOVE:
         return event.play or "(no move)"
-    if event.kind == "double":
+    if event.kind == EventKind.DOUBLE:
         return f"doubles to {event.cube or event.before.match.cube * 2}"
-    if event.kind == "beaver":
+    if event.kind == EventKind.BEAVER:
         return f"beavers to {event.cube}" if event.cube else "beavers"
-    if event.kind in ("take", "drop"):
+    if event.kind in (EventKind.TAKE, EventKind.DROP):
         return event.kind.value + "s"
     if event.kind == EventKind.ROLL:
         return "(rolled, then resigned)"
@@ -234,7 +236,7 @@ def _action_text(step: _Step) -> str:
     if event.kind == EventKind.RACCOON:
         return f"raccoons to {event.cube}" if event.cube else "raccoons"
     points = _plural(event.points or 0, "point")
-    return f"wins {points}" + (" (resignation)" if event.kind == "resign" else "")
+    return f"wins {points}" + (" (resignation)" if event.kind == EventKind.RESIGN else "")
 
 
 def _where(step: _Step, several: bool) -> str:
@@ -248,7 +250,7 @@ def _where(step: _Step, several: bool) -> str:
         parts.append(f"move {event.move}")
     parts.append(f"line {event.line}")
     what = _action_text(step)
-    if event.kind == "move" and event.dice:
+    if event.kind == EventKind.MOVE and event.dice:
         what = f"rolls {event.dice[0]}{event.dice[1]} and plays {what}" if event.play else \
                f"rolls {event.dice[0]}{event.dice[1]} and does not move"
     return ", ".join(parts) + f": {event.player} {what}"
@@ -456,15 +458,14 @@ body { margin: 0; padding: 12px 16px; font: 14px/1.4 "DejaVu Sans", Verdana, Ari
        color: var(--ink); background: #fbf8f1; }
 h1 { font-size: 20px; margin: 0 0 4px; }
 h2 { font-size: 16px; margin: 12px 0 4px; }
-/* wide screens: the page itself never scrolls; the summary and the move list scroll inside */
-body { height: 100vh; display: flex; flex-direction: column; }
-.layout { flex: 1 1 auto; min-height: 0; display: grid; gap: 16px;
-          grid-template-columns: minmax(360px, 660px) minmax(320px, 1fr); }
-.viewer { overflow: auto; }
-.side { display: flex; flex-direction: column; min-height: 0; }
-.summary { flex: 0 1 auto; max-height: 45%; overflow: auto; border-bottom: 1px solid var(--line); }
-.movelist { flex: 1 1 auto; min-height: 0; overflow: auto; }
-#board svg { width: 100%; height: auto; display: block; }
+/* wide screens: the board stays in view while the page scrolls; the summary is never a scroll box
+   (at 1366x768 it must show whole), only the move list scrolls inside, and never shorter than the screen's half */
+.layout { display: grid; gap: 16px; grid-template-columns: minmax(360px, 620px) minmax(320px, 1fr); align-items: start; }
+.viewer { position: sticky; top: 0; max-height: 100vh; overflow: auto; }
+.side { min-width: 0; }
+.summary { border-bottom: 1px solid var(--line); }
+.movelist { max-height: max(50vh, calc(100vh - 24px)); overflow: auto; }
+#board svg { width: 100%; height: auto; max-height: 70vh; display: block; }
 .ids { font-size: 13px; margin: 6px 0 0; }
 .ids code { font: 13px "DejaVu Sans Mono", Menlo, Consolas, monospace; background: #efe9dc; padding: 1px 4px;
             user-select: all; }
@@ -508,9 +509,9 @@ tr.end td.play { font-style: italic; color: var(--muted); }
 tr.result td { font-style: italic; padding: 3px 6px 10px; }
 tr.step.selected { background: var(--sel); outline: 2px solid #d4a800; outline-offset: -2px; }
 @media (max-width: 900px) {
-  body { height: auto; display: block; }
   .layout { display: block; }
-  .summary, .movelist { max-height: none; overflow: visible; }
+  .viewer { position: static; max-height: none; }
+  .movelist { max-height: none; overflow: visible; }
 }
 """
 
@@ -560,19 +561,25 @@ _SCRIPT = """
     table.innerHTML = "";
     table.hidden = !odds;
     if (!odds) return;
-    var sides = [["on roll", odds.on_roll], ["opponent", odds.opponent]].filter(function (s) { return s[1]; });
-    var longest = Math.max.apply(null, sides.map(function (s) { return s[1].dist.length; }));
-    var head = "<tr><th>rolls</th>";
-    for (var n = 1; n <= longest; n++) head += "<th>" + n + "</th>";
-    var body = sides.map(function (s) {
-      var cells = "<tr><th>" + s[0] + " (mean " + s[1].mean.toFixed(3) + ")</th>";
-      for (var n = 0; n < longest; n++) {
-        var p = s[1].dist[n] || 0;
-        cells += "<td>" + (100 * p).toFixed(1) + "%</td>";
-      }
-      return cells + "</tr>";
+    var names = odds.names || ["on roll", "opponent"];
+    var sides = [[names[0] + " (on roll)", odds.on_roll], [names[1], odds.opponent]].filter(function (s) { return s[1]; });
+    // only the numbers of rolls that either side may need: a column of 0.0% says nothing
+    var first = Infinity, last = 0;
+    sides.forEach(function (s) {
+      s[1].dist.forEach(function (p, n) { if (p >= 0.0005) { first = Math.min(first, n); last = Math.max(last, n); } });
     });
-    table.innerHTML = "<caption>bearing off in exactly n rolls</caption>" + head + "</tr>" + body.join("");
+    var head = "<tr><th>rolls to bear off</th>";
+    for (var n = first; n <= last; n++) head += "<th>" + (n + 1) + "</th>";
+    head += "<th>mean</th>";
+    var body = sides.map(function (s) {
+      var cells = "<tr><th>" + s[0] + "</th>";
+      for (var n = first; n <= last; n++) cells += "<td>" + (100 * (s[1].dist[n] || 0)).toFixed(1) + "%</td>";
+      return cells + "<td>" + s[1].mean.toFixed(2) + "</td></tr>";
+    });
+    var race = odds.race ? "<tr><th>wins the race</th><td colspan='" + (last - first + 2) + "'>" + names[0] + " " +
+      (100 * odds.race[0]).toFixed(1) + "%, " + names[1] + " " + (100 * odds.race[1]).toFixed(1) + "%</td></tr>" : "";
+    table.innerHTML = "<caption>the chance of bearing off every checker in exactly n rolls</caption>" + head + "</tr>" +
+      body.join("") + race;
   }
 
   function problemFrom(i, direction) {

@@ -26,6 +26,7 @@ import glob
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import stat
 from collections import deque
@@ -77,11 +78,51 @@ def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -
 
 def _walk_reported(folder: str, note: Note) -> Iterator[str]:
     found = False
+    skipped: list[tuple[str, str]] = []
     for path in _walk(folder, note):
+        why = not_a_match(path)
+        if why is not None:
+            skipped.append((path, why))
+            continue
         found = True
         yield path
+    if skipped:   # one note for the folder, not one a file: the names grouped by the reason
+        by_reason: dict[str, list[str]] = {}
+        for path, why in skipped:
+            by_reason.setdefault(why, []).append(os.path.relpath(path, folder))
+        listed = "; ".join(", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "") + f" ({why})"
+                           for why, names in by_reason.items())
+        note(f"skipped {len(skipped)} file{'s' if len(skipped) != 1 else ''} in {folder} that "
+             f"{'are not matches' if len(skipped) != 1 else 'is not a match'}: {listed}", False)
     if not found:
         note(f"no match files in folder {folder}", True)
+
+
+_TEXT_HEAD = 16 << 10   # a match transcript says it is one within its first 16 KB
+_MATCH_SIGNS = re.compile(rb"(?im)^[ \t]*\d+[ \t]+points?[ \t]+match|match to \d+ points?|^[ \t]*game[ \t]+\d")
+_CHOUETTE = re.compile(rb"(?m)\A(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*chouette:", re.I)
+
+
+def not_a_match(path: str) -> str | None:
+    """Why a .txt file found in a folder is not a match transcript (a
+    chouette session, a list of positions), or None when it may be one: the
+    audit reads it and says what is wrong. A file named on the command line,
+    or with a suffix only match files have (.mat, .sgf...), is always audited."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(_TEXT_HEAD)
+    except OSError:
+        return None   # its audit says why it cannot be read
+    if not path.lower().endswith(".txt"):
+        return None   # a suffix that only match files have: audited, whatever it holds
+    kind = registry.of_head(head[:registry.HEAD_SIZE])
+    if kind is None or kind.name != "mat":
+        return None   # SGF, JSON, or binary: the audit words it
+    if _CHOUETTE.match(head):
+        return "chouette: bgcli chouette reads it"
+    if not _MATCH_SIGNS.search(head):
+        return "no 'N point match' or 'Game N' line in the first 16 KB"
+    return None
 
 
 def _is_glob(path: str) -> bool:
@@ -130,7 +171,7 @@ def _regular_or_unreadable(path: str, note: Note, entry: os.DirEntry | None = No
 
 @dataclass(frozen=True)
 class FileResult:
-    """What the audit of one file found: its problems (``Problem.as_dict()``,
+    """What the audit of one file found: its problems (``Problem.to_dict()``,
     in file order per match), how many games it holds, or why it could not be
     audited; ``digest`` is the SHA-256 of its content (None for standard input
     or a file that could not be read)."""
@@ -188,7 +229,7 @@ class _Problems(MatchVisitor):
 
     def end_match(self) -> None:
         self._match.sort(key=Problem.order)
-        self.problems.extend(p.as_dict() for p in self._match)
+        self.problems.extend(p.to_dict() for p in self._match)
 
 
 def file_digest(path: str) -> str:

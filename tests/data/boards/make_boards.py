@@ -37,7 +37,7 @@ START = side({6: 5, 8: 3, 13: 5, 24: 2})
 
 def match_id(cube=1, owner=-1, on_roll=1, crawford=0, state=1, turn=None, doubled=0, resign=0,
              dice=(0, 0), length=0, score=(0, 0), jacoby=True):
-    """Pack a Match ID (fields as in ../shared/specs/formats.md)."""
+    """Pack a Match ID (its fields as gnubg documents them)."""
     turn = on_roll if turn is None else turn
     fields = [(cube.bit_length() - 1, 4), (3 if owner < 0 else owner, 2), (on_roll, 1), (crawford, 1),
               (state, 3), (turn, 1), (doubled, 1), (resign, 2), (dice[0], 3), (dice[1], 3), (length, 15),

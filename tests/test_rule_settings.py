@@ -1,0 +1,117 @@
+"""Rule settings are described once (bgcli.core.rules.SETTINGS): their tags,
+JSON keys and options read and write the same rules in every format."""
+from __future__ import annotations
+
+import json
+from dataclasses import fields, replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgcli.cli.common import rules_from
+from bgcli.core.rules import PROFILES, RULE_TAGS, SETTINGS, Rules, tag_problems
+from bgcli.formats.files import export_text, read_any, replay_file
+from bgcli.formats.mat import read_matches
+
+MONEY = (" 0 point match\n\n Game 1\n Ann : 0                              Bob : 0\n"
+         "  1) 31: 8/5 6/5                      Doubles => 2\n"
+         "  2)  Beavers => 4                    21: 13/11 24/23\n"
+         "  3)  Doubles => 8                    Drops\n"
+         "      Wins 4 points\n")
+
+
+def value_of(setting):
+    if setting.kind is bool:
+        return st.booleans()
+    # a cube limit of 1024 and more says "no limit" in files: tags() leaves it out
+    high = 1023 if setting.field == "cube_limit" else setting.high
+    return st.integers(setting.low, high)
+
+
+@st.composite
+def any_rules(draw):
+    length = draw(st.sampled_from([0, 0, 1, 5, 7]))
+    rules = Rules(match_length=length).with_profile(draw(st.sampled_from(sorted(PROFILES))))
+    return replace(rules, **{s.field: draw(value_of(s)) for s in SETTINGS})
+
+
+def stated(rules: Rules) -> dict:
+    """What a file can say of ``rules``: the settings that can matter."""
+    return {s.field: getattr(rules, s.field) for s in SETTINGS if s.matters(rules)} | {"profile": rules.profile}
+
+
+@settings(max_examples=300)
+@given(any_rules())
+def test_tags_round_trip(rules):
+    tags = rules.tags()
+    assert tag_problems(tags) == []
+    assert {key.lower() for key in tags} <= RULE_TAGS
+    assert stated(Rules(match_length=rules.match_length).with_tags(tags)) == stated(rules)
+
+
+@settings(max_examples=300)
+@given(any_rules(), st.data())
+def test_every_tag_reads_what_it_writes(rules, data):
+    for setting in SETTINGS:
+        value = getattr(rules, setting.field)
+        assert setting.read(setting.write(value)) == value
+        assert setting.read(setting.write(value).upper()) == value
+
+
+def test_json_keys_are_the_fields_and_every_setting_has_a_tag():
+    assert list(Rules().to_dict()) == [f.name for f in fields(Rules) if f.name != "match_length"]
+    assert {s.field for s in SETTINGS} | {"profile"} == set(Rules().to_dict())
+    assert len({s.tag.lower() for s in SETTINGS}) == len(SETTINGS)
+
+
+@pytest.mark.parametrize("setting", [s for s in SETTINGS if s.option], ids=lambda s: s.option)
+def test_every_option_sets_its_setting(setting):
+    name = setting.option.lstrip("-").replace("-", "_")
+    if setting.flag:
+        given_value, expected = True, setting.option_sets
+    elif setting.words:
+        given_value, expected = setting.words[0], True
+    else:
+        given_value = expected = setting.high
+    assert getattr(rules_from(**{name: given_value}), setting.field) == expected
+    assert rules_from() == Rules()
+
+
+def test_unknown_rule_options_are_refused():
+    with pytest.raises(TypeError):
+        rules_from(beaver=True)
+    with pytest.raises(ValueError):
+        Rules.from_options(beaver=True)
+
+
+ROUND_TRIPS = [
+    Rules(beavers=True), Rules(auto_doubles=2), Rules(white_first=True), Rules(beavers=True, auto_doubles=3, jacoby=True),
+    Rules(backgammon_counts=2, cube_limit=64, draws=True), Rules().with_profile("plyyard"),
+    replace(Rules().with_profile("korean"), white_first=True),
+]
+
+
+@pytest.mark.parametrize("to", ["json", "mat", "sgf"])
+@pytest.mark.parametrize("rules", ROUND_TRIPS, ids=lambda r: ",".join(f"{k}={v}" for k, v in r.tags().items()))
+def test_the_rules_a_file_is_written_with_read_back_in_every_format(tmp_path, to, rules):
+    # the drift: a JSON document written with beavers, automatic doubles or
+    # White first read back without them (the .mat file had no tag for them)
+    records = read_matches(MONEY).matches
+    path = tmp_path / f"out.{to}"
+    path.write_text(export_text(records, to, rules=rules), encoding="utf-8")
+    (replay,) = replay_file(str(path))
+    assert stated(replay.rules) == stated(rules)
+
+
+def test_a_json_document_with_beavers_reads_back_without_problems(tmp_path):
+    records = read_matches(MONEY).matches
+    text = export_text(records, "json", rules=Rules(beavers=True))
+    assert json.loads(text)["rules"]["beavers"] is True
+    path = tmp_path / "m.json"
+    path.write_text(text, encoding="utf-8")
+    (replay,) = replay_file(str(path))
+    assert replay.rules.beavers and replay.problems == []
+    assert [r.points for r in replay.results] == [4]
+    (record,) = read_any(str(path))
+    assert record.tags.get("Beavers") == "On"
