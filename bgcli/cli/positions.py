@@ -431,7 +431,7 @@ def convert_one(text: str, to: str, home: str = "right") -> str:
 
 
 @cli.command(cls=WordsCommand)
-@click.option("--to", "to", type=click.Choice(FORMATS), required=True, help="The format to write.")
+@click.option("--to", "to", type=click.Choice(FORMATS, case_sensitive=False), required=True, help="The format to write.")
 @click.argument("positions", nargs=-1, required=True, metavar="POSITION...")
 def convert(to, positions):
     """Convert positions between formats.
