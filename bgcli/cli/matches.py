@@ -84,7 +84,9 @@ def event_text(event) -> str:
     kind = event.kind
     if kind in (EventKind.MOVE, EventKind.ROLL):
         dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
-        if kind == EventKind.ROLL:
+        if kind == EventKind.ROLL and event.record is not None and event.record.kind == "illegal":
+            what = f"{dice}: (an illegal play, not recorded)"
+        elif kind == EventKind.ROLL:
             what = f"{dice}: (rolled, then resigned)"
         else:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
