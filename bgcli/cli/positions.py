@@ -177,7 +177,7 @@ def check(words, as_json, style):
 # --- convert ----------------------------------------------------------------
 
 @cli.command(cls=WordsCommand)
-@click.option("--to", "to", type=click.Choice(FORMATS), required=True, help="The format to write.")
+@click.option("--to", "to", type=click.Choice(FORMATS, case_sensitive=False), required=True, help="The format to write.")
 @click.argument("positions", nargs=-1, required=True, metavar="POSITION...")
 def convert(to, positions):
     """Convert positions between formats.
@@ -210,12 +210,27 @@ def convert(to, positions):
             if not text.strip():
                 raise BgcliError(EMPTY_LINE)
             click.echo(convert_one(text, to))
+            if to == "fibs":
+                _say_what_is_lost(text, to, number)
         except BgcliError as exc:
             say(f"Error: line {number}: {exc}", err=True)
             if to != "ascii":
                 click.echo("")  # keep one output line per input line
             status = max(status, EXIT_PROBLEMS)
     sys.exit(status)
+
+
+def _say_what_is_lost(text: str, to: str, number: int) -> None:   # to: fibs
+    """A note on stderr for a money setting the target format has no place
+    for (nothing the user gave is lost silently)."""
+    match = read_position(text).match
+    lost = []
+    if not match.match_length and not match.jacoby:
+        lost.append("Jacoby off (read back, it is on)")
+    if not match.match_length and match.beavers:
+        lost.append("beavers")
+    if lost:
+        say(f"note: line {number}: a FIBS board cannot carry {' or '.join(lost)}", err=True)
 
 
 # --- show -------------------------------------------------------------------
