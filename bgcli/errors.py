@@ -7,6 +7,10 @@ precise kind, and the command line can print ``message`` as it is.
 from __future__ import annotations
 
 
+# The statuses of a batch, as the command line exits with them.
+EXIT_PROBLEMS = 1     # some input was wrong; the rest was done
+EXIT_UNREADABLE = 2   # the input could not be read (all of it, or from some line on)
+
 class BgcliError(ValueError):
     """Base class of every error bgcli raises on bad input."""
 

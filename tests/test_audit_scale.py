@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bgcli.scale import archive
+from bgcli.scale import archive, pool
 from bgcli.scale.archive import FileResult, Job, ResultsDB, audit_files, find_files
 from bgcli.cli import cli
 
@@ -278,13 +278,13 @@ def test_jobs_is_checked(jobs):
 
 def test_jobs_never_starts_more_processes_than_files(monkeypatch):
     started = []
-    real = archive._Pool._start
+    real = pool._start
 
-    def spy(self, workers):
+    def spy(workers):
         started.append(workers)
-        return real(self, workers)
+        return real(workers)
 
-    monkeypatch.setattr(archive._Pool, "_start", spy)
+    monkeypatch.setattr(pool, "_start", spy)
     runner = CliRunner()
     three = runner.invoke(cli, ["audit", "--jobs", "8", *map(str, selfplay(3))])
     assert three.exit_code == 0 and started == [3]

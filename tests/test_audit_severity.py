@@ -15,7 +15,8 @@ from bgcli.scale.archive import ResultsDB, audit_file
 HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 OPENING = "  1) 31: 8/5 6/5                 21: 13/11 24/23\n"
 CUT = HEADER + OPENING                                      # stops in game 1: a warning
-WRONG = HEADER + "  1) 31: 8/5 6/4                 21: 13/11 24/23\n      Wins 1 point\n"   # an illegal play
+WRONG = (HEADER.replace(" 5 point", " 1 point") + "  1) 31: 8/5 6/4                 21: 13/11 24/23\n"
+         "      Wins 1 point\n")   # an illegal play
 
 
 def write(tmp_path, name: str, text: str) -> str:

@@ -22,9 +22,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bgcli.cli.positions as batch_module
+import bgcli.core.batch as batch_module
 from bgcli.cli import cli, moves_json, moves_json_line, run_batch, run_batch_parallel
-from bgcli.cli.positions import _WORD, position_and_dice
+from bgcli.core.batch import WORD, position_and_dice
+from bgcli.core.state import MatchState
 from bgcli.errors import BgcliError
 from bgcli.core.ids import parse_position
 from bgcli.core.position import Position, parse_position_id
@@ -48,7 +49,7 @@ def oracle_lines() -> list[str]:
 def expected_line(line: str, number: int, style: str) -> str:
     """What the plain path writes for one batch line: the words read as a
     position and dice, then json.dumps of moves_json, or the error."""
-    words = _WORD.findall(line)
+    words = WORD.findall(line)
     if not words:
         return json.dumps({"error": f"line {number}: empty line"}) + "\n"
     try:
@@ -211,14 +212,13 @@ def test_random_positions(queries, style):
 def test_a_full_text_cache_is_emptied_and_nothing_changes(monkeypatch):
     lines = oracle_lines()[:400]
     expected = [expected_line(line, number, "gnubg") for number, line in enumerate(lines, 1)]
-    for by_dice in batch_module._FRAGMENTS.values():  # start empty: the texts are made again
-        for table in by_dice.values():
-            table.clear()
-    batch_module._FRAGMENT_COUNT[0] = 0
-    monkeypatch.setattr(batch_module, "_MAX_FRAGMENTS", 50)
+    batch_module.moves_writer.cache_clear()  # start empty: the texts are made again
+    monkeypatch.setattr(batch_module, "MAX_FRAGMENTS", 50)
     assert batch(lines) == expected
-    assert batch_module._FRAGMENT_COUNT[0] <= 50
-    assert sum(len(table) for by_dice in batch_module._FRAGMENTS.values() for table in by_dice.values()) <= 50
+    writer = batch_module.moves_writer("gnubg", MatchState().on_roll)
+    assert 0 < writer.kept <= 50
+    assert sum(len(table) for table in writer.tables.values()) <= 50
+    batch_module.moves_writer.cache_clear()
 
 
 def test_texts_depend_on_the_dice_and_the_change_only():

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from bgcli.cli import cli
 from bgcli.core.ids import parse_position
-from bgcli.core.model import Position, legal_plays
+from bgcli.core.position import Position
+from bgcli.core.generator import legal_plays
 from bgcli.core.notation import play_text
 from bgcli.core.state import GameState, MatchState
 from bgcli.engines import open_engine

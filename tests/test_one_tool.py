@@ -246,3 +246,42 @@ def test_view_exits_1_on_an_audit_error_and_writes_the_page(run, tmp_path):
 def test_view_to_standard_output_says_no_wrote_line(run):
     result = run("view", SAMPLES / "sp05001_3pt.mat", "-o", "-")
     assert result.exit_code == 0 and result.output.startswith("<!DOCTYPE html>") and "wrote -" not in result.output
+
+
+def test_export_takes_the_format_from_the_output_suffix(run, tmp_path):
+    out = tmp_path / "m.sgf"
+    assert run("export", SAMPLES / "sp05001_3pt.mat", "-o", out).exit_code == 0
+    assert out.read_text(encoding="utf-8") == run("export", SAMPLES / "sp05001_3pt.mat", "--to", "sgf").output
+    assert run("export", SAMPLES / "sp05001_3pt.mat").exit_code == 2
+
+
+def test_style_and_notation_are_one_option_and_case_is_ignored(run):
+    styled = run("export", SAMPLES / "sp05001_3pt.mat", "--to", "JSON", "--style", "fibs").output
+    assert styled == run("export", SAMPLES / "sp05001_3pt.mat", "--to", "json", "--notation", "fibs").output
+    assert run("convert", "--to", "XGID", "start").output == run("convert", "--to", "xgid", "start").output
+    assert run("rules", "KOREAN").exit_code == 0
+
+
+def test_rules_json(run):
+    rules = json.loads(run("rules", "--json").output)
+    assert {r["name"] for r in rules} == {"standard", "plyyard", "korean"} and all(r["rules"] for r in rules)
+    assert [r["name"] for r in json.loads(run("rules", "--json", "korean").output)] == ["korean"]
+
+
+def test_the_first_analyze_says_it_builds_the_bear_off_table(tmp_path, monkeypatch):
+    from bgcli.analysis import bearoff
+
+    monkeypatch.setattr(bearoff, "_TABLE", None)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    said = []
+    first = bearoff.table(announce=lambda: said.append(1))
+    bearoff._TABLE = None
+    assert bearoff.table(announce=lambda: said.append(2)).means == first.means   # read from the cache: no word
+    assert said == [1]
+
+
+def test_a_fibs_board_says_it_cannot_carry_jacoby_off(run):
+    off = run("convert", "--to", "fibs", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert off.exit_code == 0 and "a FIBS board cannot carry Jacoby off" in off.output
+    on = run("convert", "--to", "fibs", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:10")
+    assert on.exit_code == 0 and "cannot carry" not in on.output

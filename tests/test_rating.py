@@ -244,3 +244,15 @@ def test_rater_is_a_visitor_of_any_format(tmp_path):
     sgf_rating, = rate(sgf)
     assert [d.error for d in sgf_rating.decisions] == pytest.approx([d.error for d in mat_rating.decisions])
     assert isinstance(Rater(FakeEngine()), Rater)
+
+
+def test_float_noise_of_an_engine_is_not_a_wrong_answer_but_a_real_error_is():
+    from bgcli.core.state import GameState
+    from bgcli.engines import trust
+    from bgcli.errors import EngineError
+
+    state = GameState(Position.start())
+    found = trust.probabilities([-1.1920928955078125e-07, 0.0, 0.0, 0.0, 0.0], "gnubg", state)
+    assert found.win == 0.0
+    with pytest.raises(EngineError, match="not all numbers from 0 to 1"):
+        trust.probabilities([-0.01, 0.0, 0.0, 0.0, 0.0], "gnubg", state)

@@ -125,3 +125,23 @@ def test_the_test_extra_brings_what_the_suite_needs():
     assert {"test", "dask", "engine"} <= extras
     for module in ("xdist", "hypothesis", "distributed", "bgsage"):
         assert importlib.util.find_spec(module) is not None, f"{module} is not installed by {install}"
+
+
+@pytest.mark.parametrize("command,expected", CASES, ids=[c for c, _ in CASES])
+def test_readme_example_in_a_shell(command, expected, tmp_path):
+    # as a new user runs it: a real shell and process, so pipes, standard input and exit codes are a shell's
+    import subprocess
+    import sys
+
+    words = shlex.split(command.split("|")[0].split("<")[0])
+    if "-o" in words:   # write into a temporary folder, not the checkout
+        target = words[words.index("-o") + 1]
+        command = command.replace(f"-o {target}", f"-o {shlex.quote(str(tmp_path / target))}")
+    line = f"{shlex.quote(sys.executable)} -m bgcli" + command[len("bgcli"):]
+    done = subprocess.run(["sh", "-c", line + " 2>&1"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert "Traceback" not in done.stdout
+    assert done.returncode in (0, 1), done.stdout
+    if any("..." in l for l in expected) or not expected:
+        return
+    lines = [l.replace(str(tmp_path) + os.sep, "") for l in done.stdout.splitlines()]
+    assert [l.rstrip() for l in lines] == [l.rstrip() for l in expected]

@@ -44,7 +44,9 @@ def expected_defects():
 
 # The roll or the play? These three are planted wrong rolls whose play is
 # also one slip (a point off, a sub-move missing) from a legal play of the
-# written roll; the audit calls them wrong plays. Both readings are fair.
+# written roll. The audit calls one a wrong roll (the play as written fits the
+# rest of the game better than any legal play of the roll) and two wrong
+# plays (both readings fit the rest of the game).
 AMBIGUOUS = {"case0018_dice_sp05008_1pt.mat", "case0041_dice_sp05020_9pt.mat", "case0043_dice_sp05021_11pt.mat"}
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+import threading
 import zlib
 from pathlib import Path
 
@@ -333,3 +334,35 @@ def test_an_xgp_without_a_decision_is_one_line(tmp_path):
     path.write_bytes(container(good_records()[:2]))
     result = CliRunner().invoke(cli, ["show", str(path)])
     assert result.exit_code != 0 and "no position in the file" in result.output and "Traceback" not in result.output
+
+
+def test_bytes_after_the_records_stream_end_are_damage_not_a_hang(monkeypatch):
+    # zlib keeps an unconsumed tail past the end of a stream read with a
+    # length limit; the reader once fed it back forever
+    real = zlib.compress
+    first = []
+
+    def with_tail(content: bytes, *args: object) -> bytes:
+        packed = real(content, *args)
+        if not first:
+            first.append(1)
+            return packed + bytes(range(256)) * 300
+        return packed
+
+    monkeypatch.setattr(zlib, "compress", with_tail)
+    raw = container(good_records()[:40])
+    monkeypatch.setattr(zlib, "compress", real)
+    done: list[object] = []
+
+    def read_all() -> None:
+        try:
+            for _ in xg.read_stream(io.BytesIO(raw), "t.xg"):
+                pass
+            done.append("read")
+        except MatchFileError as error:
+            done.append(error)
+
+    worker = threading.Thread(target=read_all, daemon=True)
+    worker.start()
+    worker.join(30)
+    assert done, "the reader did not finish"

@@ -43,7 +43,7 @@ import random
 import struct
 import sys
 from array import array
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 POINTS = 6
 CHECKERS = 15
@@ -354,10 +354,11 @@ def bellman_mean(table: BearoffTable, k: int) -> float:
 _TABLE: BearoffTable | None = None
 
 
-def table() -> BearoffTable:
+def table(announce: Callable[[], None] | None = None) -> BearoffTable:
     """The table: from memory, else from the cache file (checked), else built
     and written to the cache file (bgcli.grammar.read_cached and
-    write_cached: opened by descriptor in the private cache folder)."""
+    write_cached: opened by descriptor in the private cache folder).
+    ``announce`` is called once before a build (the command line says so)."""
     global _TABLE
     if _TABLE is None:
         from bgcli.grammar import read_cached, write_cached
@@ -370,6 +371,8 @@ def table() -> BearoffTable:
             except BadTableFile:
                 loaded = None
         if loaded is None:
+            if announce is not None:
+                announce()
             loaded = build()
             write_cached(FILE_NAME, dumps(loaded))
         _TABLE = loaded

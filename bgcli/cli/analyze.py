@@ -158,8 +158,11 @@ def analyze(words, batch, jobs, engine_name, level, as_json):
         sys.exit(run_batch(lines) if jobs == 1 else run_batch_parallel(lines, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli analyze start)")
+    from bgcli.analysis.bearoff import table
     from bgcli.analysis.counts import analyze as analyse
 
+    table(announce=lambda: click.echo("note: building the exact bear-off table (6 MB, a few seconds, once: "
+                                      "it is kept in your cache folder)", err=True))
     try:
         game = read_position(" ".join(words))
         found = analyse(game)

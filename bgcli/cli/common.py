@@ -9,14 +9,11 @@ import sys
 import click
 
 from bgcli import __version__
-from bgcli.errors import BgcliError, os_reason
+from bgcli.core.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
+from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
-EXIT_PROBLEMS = 1
-EXIT_UNREADABLE = 2
 
-_DICE = re.compile(r"^[1-6](?:[-,/x]?[1-6])$")
-_DIGIT = re.compile(r"^[1-6]$")
 
 
 def json_option(function):
@@ -81,22 +78,6 @@ class Failure(click.ClickException):
         say(f"Error: {self.message}", err=True)
 
 
-def split_position_and_dice(words: list[str]):
-    """Split command-line words or a batch line into (position text, dice text or None).
-
-    Dice are the last word when it reads as a roll (``31``, ``3-1``) or the
-    last two words when both are single dice (``3 1``); 26 words are a
-    board of 26 numbers on its own.
-    """
-    if len(words) == 26:
-        return " ".join(words), None  # a board of 26 numbers without dice
-    if len(words) >= 3 and _DIGIT.match(words[-1]) and _DIGIT.match(words[-2]):
-        return " ".join(words[:-2]), f"{words[-2]}{words[-1]}"
-    if len(words) >= 2 and _DICE.match(words[-1]):
-        return " ".join(words[:-1]), words[-1]
-    return " ".join(words), None
-
-
 _NUMBER = re.compile(r"-?[0-9]{1,3}")
 
 
@@ -121,14 +102,6 @@ def positions_of(words) -> list[str]:
     return found
 
 
-def is_comment(line: str) -> bool:
-    """A batch line that starts with ``#`` (after blanks): skipped, no output."""
-    return line.lstrip(" \t").startswith("#")
-
-
-EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
-
-
 def refuse_jobs_without_batch(batch) -> None:
     """--jobs is for --batch only: given without it, a usage error rather than ignored."""
     from click.core import ParameterSource
@@ -147,16 +120,6 @@ def read_position(text: str):
 
         return read_xgp(text)
     return parse_position(text)
-
-
-def dice_for(game, dice_text: str | None):
-    from bgcli.core.position import parse_dice
-
-    if dice_text:
-        return parse_dice(dice_text)
-    if game.match.dice[0]:
-        return parse_dice(list(game.match.dice))
-    raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -287,47 +250,44 @@ class WordsCommand(click.Command):
 
 
 def run_in_chunks(lines, jobs: int, chunk: int, work, serial) -> int:
-    """Lines of a batch on up to ``jobs`` processes: the input is cut into
-    chunks of ``chunk`` lines, a few chunks ahead at most (standard input may
-    be endless), ``work((block, first line number))`` returns ``(status,
-    text)`` for each in a worker, and the texts are written in the input's
-    order. No more processes start than there are chunks: with one chunk,
-    ``serial(block)`` runs here. On Ctrl-C or a closed output the chunks not
-    started are dropped. Returns the worst status."""
-    from collections import deque
-    from concurrent.futures import ProcessPoolExecutor
+    """Lines of a batch on up to ``jobs`` processes (bgcli.scale.pool): the
+    input is cut into chunks of ``chunk`` lines, a few chunks ahead at most
+    (standard input may be endless), ``work((block, first line number))``
+    returns ``(status, text)`` for each in a worker, and the texts are
+    written in the input's order. No more processes start than there are
+    chunks: with one chunk, ``serial(block)`` runs here. A chunk whose worker
+    dies gets an error line per line. On Ctrl-C or a closed output the
+    chunks not started are dropped. Returns the worst status."""
     from itertools import chain, islice
+
+    from bgcli.scale.pool import OrderedPool
 
     lines = iter(lines)
     blocks = iter(lambda: list(islice(lines, chunk)), [])
     ahead = list(islice(blocks, jobs))
     if len(ahead) <= 1:
         return serial(ahead[0] if ahead else [])
-    workers = len(ahead)
-    blocks = chain(ahead, blocks)
-    status = 0
-    first = 1
-    from bgcli.scale.workers import worker_options
 
-    # workers leave Ctrl-C to this process (one line, 130) and end when it does
-    pool = ProcessPoolExecutor(max_workers=workers, **worker_options())
-    try:
-        pending: deque = deque()
-        while True:
-            for block in islice(blocks, 2 * workers - len(pending)):
-                pending.append(pool.submit(work, (block, first)))
-                first += len(block)
-            if not pending:
-                break
-            code, text = pending.popleft().result()
-            sys.stdout.write(text)
-            status = max(status, code)
-        sys.stdout.flush()
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+    def numbered():
+        first = 1
+        for block in chain(ahead, blocks):
+            yield block, first
+            first += len(block)
+
+    status = 0
+    for code, text in OrderedPool(work, len(ahead), lost=_lost_chunk).run(numbered()):
+        sys.stdout.write(text)
+        status = max(status, code)
+    sys.stdout.flush()
     return status
+
+
+def _lost_chunk(task) -> tuple[int, str]:
+    import json
+
+    block, first = task
+    return EXIT_PROBLEMS, "".join(json.dumps({"error": f"line {n}: the process working on it died"}) + "\n"
+                                  for n in range(first, first + len(block)))
 
 
 def jobs_option(help: str):

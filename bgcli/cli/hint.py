@@ -118,7 +118,7 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
     """One JSON object a line; a bad line gets {"error": ...} (status 1), a line too long ends the batch (2)."""
     from bgcli.engines.hint import hint
 
-    from bgcli.cli.positions import _WORD
+    from bgcli.core.batch import WORD as _WORD
 
     engine = opened(*engine_args)
     out = out or sys.stdout

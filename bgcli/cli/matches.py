@@ -1,6 +1,7 @@
 """Commands on match files: replay, score, export, view."""
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -83,7 +84,9 @@ def event_text(event) -> str:
     kind = event.kind
     if kind in (EventKind.MOVE, EventKind.ROLL):
         dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
-        if kind == EventKind.ROLL:
+        if kind == EventKind.ROLL and event.record is not None and event.record.kind == "illegal":
+            what = f"{dice}: (an illegal play, not recorded)"
+        elif kind == EventKind.ROLL:
             what = f"{dice}: (rolled, then resigned)"
         else:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
@@ -181,9 +184,10 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
 
 @cli.command()
 @click.argument("file", type=click.Path(allow_dash=True))
-@click.option("--to", "to", type=click.Choice(registry.WRITTEN), required=True, help="The format to write.")
+@click.option("--to", "to", type=click.Choice(registry.WRITTEN, case_sensitive=False), default=None,
+              help="The format to write; left out, the suffix of -o's file says it.")
 @output_option
-@click.option("--notation", type=click.Choice(STYLES), default=None,
+@click.option("--style", "--notation", "notation", type=click.Choice(STYLES), default=None,
               help="How plays are written where the format allows it (mat and json).")
 @click.option("--force", is_flag=True, help="Write what can be written even when part of the file cannot be, "
                                             "saying on stderr what was left out.")
@@ -208,6 +212,12 @@ def export(file, to, output, notation, force, **rule_args):
     """
     from bgcli.formats.files import export as export_records, iter_records
 
+    if to is None:   # the suffix of the output file names the format
+        suffix = os.path.splitext(output or "")[1].lower()
+        to = next((name for name in registry.WRITTEN if suffix in registry.by_name(name).suffixes), None) if suffix else None
+        if to is None:
+            raise click.UsageError(f"give --to ({', '.join(registry.WRITTEN)}), or -o FILE with one of their suffixes")
+    to = to.lower()
     refuse_input_as_output(output, [file])
     try:
         # the records keep the plays as written, so a file comes back in its own order
@@ -298,7 +308,8 @@ def _ratings_of(file: str, rules, engine: str, level: int):
 
 @cli.command("rules")
 @click.argument("name", required=False, type=click.Choice(("standard", "plyyard", "korean"), case_sensitive=False))
-def rules_command(name):
+@json_option
+def rules_command(name, as_json):
     """Say what each named set of rules means (or the one NAME).
 
     Choose one with `--rules NAME` on audit, replay, score, export and view,
@@ -312,6 +323,10 @@ def rules_command(name):
     from bgcli.core.rules import PROFILE_SUMMARIES, PROFILES, Rules
 
     names = [name.lower()] if name else list(PROFILES)
+    if as_json:
+        emit([{"name": profile, "summary": PROFILE_SUMMARIES[profile],
+               "rules": list(Rules().with_profile(profile).describe())} for profile in names])
+        return
     for index, profile in enumerate(names):
         if index:
             click.echo("")

@@ -17,13 +17,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from bgcli.analysis import bearoff
-from bgcli.core.model import OFF, Position
+from bgcli.core.position import OFF, Position
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError
 
 if TYPE_CHECKING:
-    from bgcli.core.model import Play
+    from bgcli.core.generator import Play
     from bgcli.core.state import GameState
 
 

@@ -26,13 +26,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from bgcli.core.model import Position
+from bgcli.core.position import Position
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation
 from bgcli.errors import EngineError, EngineUnavailableError
 
 if TYPE_CHECKING:
-    from bgcli.core.model import Play
+    from bgcli.core.generator import Play
     from bgcli.core.state import GameState
 
 INSTALL = "apt-get install gnubg"

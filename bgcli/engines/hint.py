@@ -69,7 +69,7 @@ def hint(state: "GameState", dice: tuple[int, int] | None, engine: "Engine") -> 
     Dice may also come from the state (an XGID or Match ID with a roll).
     Without them, a state where the player on roll cannot double is an error
     that says why."""
-    from bgcli.core.model import legal_plays
+    from bgcli.core.generator import legal_plays
 
     if dice is None and state.match.dice[0]:
         dice = (state.match.dice[0], state.match.dice[1])

@@ -37,11 +37,16 @@ def probabilities(values: Sequence[float], engine: str, state: "GameState", dice
         raise EngineError(f"{engine} gave probabilities {values!r} that are not numbers in {where(state, dice)}") from None
     if len(numbers) != 5:
         raise EngineError(f"{engine} gave {len(numbers)} probabilities, not 5, in {where(state, dice)}")
+    # single-precision rounding a hair past 0 or 1 (gnubg gives -1.2e-07) is noise, not a wrong answer
+    numbers = [min(1.0, max(0.0, v)) if -NOISE <= v <= 1 + NOISE else v for v in numbers]
     found = Probabilities(*numbers)
     problem = found.problem()
     if problem:
         raise EngineError(f"{engine} gave {problem} in {where(state, dice)}")
     return found
+
+
+NOISE = 1e-6
 
 
 def number(value, what: str, engine: str, state: "GameState", dice=None) -> float:

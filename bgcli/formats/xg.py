@@ -259,9 +259,12 @@ class _Reader:
         number = 0
         left = packed
         while True:
-            if inflater is not None and inflater.unconsumed_tail:
+            if inflater is not None and inflater.eof:
+                # past the stream's end: zlib may still hold a tail it will never consume
+                block = b""
+            elif inflater is not None and inflater.unconsumed_tail:
                 block = inflater.unconsumed_tail
-            elif left > 0 and (inflater is None or not inflater.eof):
+            elif left > 0:
                 block = self.handle.read(min(CHUNK, left))
                 left -= len(block)
                 if not block:

@@ -6,14 +6,38 @@
 - a transcript may start in the middle of a match: the first game's recorded
   score is where the match stands (the driver, :mod:`bgcli.match.replay`);
 - how a result's points are written: :class:`PointsConvention`. Backgammon
-  Galaxy writes a match-winning game as the points the winner still needed,
-  accepted in Galaxy's files only (its site tag, or its ``Losses`` lines).
+  Galaxy writes a match-winning game as the points the winner still needed or
+  as the winner's final score, and a forfeit (``Losses N`` then ``Wins N and
+  the match`` in the middle of a game) as the points still needed: accepted
+  in Galaxy's files (its site tag, or its ``Losses`` lines). Elsewhere a
+  value that is exactly the points still needed, for a game worth at least
+  that, is a warning (FIBS-era archives exported by Snowie write it so), any
+  other value that the game is not worth an error;
+- Galaxy saves an unlimited game as a single-game match of an even length
+  (``16 point match``): a money game with the Jacoby rule
+  (:func:`galaxy_unlimited`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from bgcli.match.records import site_is
+
+
+class Reading(Enum):
+    """How the points of a ``Wins N points`` line read, best first."""
+
+    WORTH = "worth"      # what the game is worth
+    HABIT = "habit"      # a habit of the file's own server: no problem
+    NEEDED = "needed"    # the points the winner still needed, in a file not known for it: a warning
+
+    @property
+    def rank(self) -> int:
+        return _RANKS[self]
+
+
+_RANKS = {Reading.WORTH: 0, Reading.HABIT: 1, Reading.NEEDED: 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,17 +46,47 @@ class PointsConvention:
 
     name: str
     needed_for_match: bool   # a game worth more than the winner needs may be written as what it needs
+    final_score: bool = False   # "Wins N points and the match" may give N as the winner's final score
+    forfeit: bool = False       # "Wins N points and the match" mid-game, N the points needed: the match forfeited
+
+    def read(self, written: int, worth: int, needed: int, and_match: bool = False, length: int = 0) -> Reading | None:
+        """How ``written`` records a game worth ``worth`` won by a player who
+        still needed ``needed`` points (0 in money play) of a match of
+        ``length``; None when it is no reading of it. In any file a value that
+        is exactly the points needed, for a game worth at least that, is read
+        as the points needed (a warning: a habit that cannot be checked)."""
+        if written == worth:
+            return Reading.WORTH
+        if 0 < needed == written < worth:
+            return Reading.HABIT if self.needed_for_match else Reading.NEEDED
+        if self.final_score and and_match and 0 < needed <= worth and written == length:
+            return Reading.HABIT
+        return None
 
     def accepts(self, written: int, worth: int, needed: int) -> bool:
-        """Whether ``written`` records a game worth ``worth`` won by a player
-        who still needed ``needed`` points (0 in money play)."""
-        return written == worth or (self.needed_for_match and 0 < needed == written < worth)
+        """Whether ``written`` records a game worth ``worth`` without a problem."""
+        return self.read(written, worth, needed) in (Reading.WORTH, Reading.HABIT)
+
+    def forfeits(self, written: int, needed: int, and_match: bool) -> bool:
+        """Whether the result is a forfeit of the match: the points needed,
+        whatever the game is worth."""
+        return self.forfeit and and_match and 0 < needed == written
 
 
 EXACT = PointsConvention("the points the game is worth", needed_for_match=False)
-GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points still needed", needed_for_match=True)
+GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points still needed or the final score, "
+                          "a forfeit as the points still needed", needed_for_match=True, final_score=True, forfeit=True)
 
 
 def points_convention(tags: dict[str, str]) -> PointsConvention:
     """The convention a file's tags announce (a ``Losses`` line announces Galaxy's too)."""
     return GALAXY if site_is(tags, "galaxy") else EXACT
+
+
+# Backgammon Galaxy's matches are of an odd length. It saves an unlimited game
+# as a single-game match of an even length (16, and 8, 4, 2 in real files):
+# it is a money game, scored with the Jacoby rule, and its result is written
+# as if that many points were needed.
+def galaxy_unlimited(tags: dict[str, str], length: int) -> bool:
+    """Whether a match header is Galaxy's unlimited game (a money game)."""
+    return length > 0 and length % 2 == 0 and site_is(tags, "galaxy")

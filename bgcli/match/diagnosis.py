@@ -23,6 +23,11 @@ def wrong_roll(before: Position, dice: tuple[int, int], text: str, side: int) ->
     return None if _one_slip_from_legal(before, dice, plain) else _other_roll(before, dice, plain)
 
 
+def other_roll(before: Position, dice: tuple[int, int], text: str, side: int) -> tuple[int, int] | None:
+    """A roll other than ``dice`` that ``text`` is a legal play of, or None."""
+    return _other_roll(before, dice, numbered_text(text, side=side))
+
+
 def _one_slip_from_legal(before: Position, dice, text: str) -> bool:
     try:
         written = parse_play_text(text)

@@ -2,10 +2,12 @@
 
 One :class:`GameReplay` keeps the running state of a game (the board, the
 cube, whose turn) and has one method per action kind. Nothing stops at the
-first problem: after an illegal play the replay goes on from the position that
-the recorded play produced (an illegal move not called in time stands); when
-the play cannot be applied at all, the rest of that game is reported as
-unchecked.
+first problem: after a slip (an illegal play, a dance where a play was legal,
+Snowie's note of an illegal play) the replay goes on from the position the
+rest of the record fits (:mod:`bgcli.match.resync`): the recorded play as
+written (an illegal move not called in time stands) unless a legal play of
+the roll fits better; when nothing can be applied, the rest of that game is
+reported as unchecked.
 """
 from __future__ import annotations
 
@@ -14,9 +16,12 @@ from typing import TYPE_CHECKING, Callable
 from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
-from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Unfinished
+from bgcli.match.conventions import Reading
+from bgcli.match.diagnosis import other_roll
+from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.plays import judge_play
 from bgcli.match.records import Action, ActionKind, GameRecord
+from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
 
 if TYPE_CHECKING:
@@ -44,6 +49,8 @@ class GameReplay:
         self.moves = 0
         self.result: GameResult | None = None
         self.dropped: int | None = None   # the cube before a dropped double
+        self.drop_winner = 0
+        self.missing: Problem | None = None   # a game without its result line: settled by the next score line
         self.last_line = record.line
         self.waiting_dance: Problem | None = None   # a dance problem, unless the game ends at once
         # Automatic doubles (money play) raise the cube before the opening
@@ -53,8 +60,11 @@ class GameReplay:
         self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
         self.cube_known = len(self.start_cubes) == 1
         self.wants_events = match.visitor.wants_events
+        self.index = -1                        # the action being replayed, in record.actions
+        self.resync = Resync(record.actions)   # where to go on after a slip
         self.handlers: dict[ActionKind, Callable[[Action], None]] = {
             ActionKind.MOVE: self.move, ActionKind.DANCE: self.move, ActionKind.ROLL: self.roll,
+            ActionKind.RESIGN: self.roll, ActionKind.ILLEGAL: self.illegal,
             ActionKind.DOUBLE: self.double, ActionKind.BEAVER: self.beaver, ActionKind.TAKE: self.take,
             ActionKind.DROP: self.drop, ActionKind.WIN: self.win, ActionKind.RACCOON: self.raccoon,
             ActionKind.DRAW: self.draw,
@@ -68,9 +78,9 @@ class GameReplay:
     def player(self, side: int) -> str:
         return self.match.players[side]
 
-    def problem(self, action: Action, kind: ProblemKind, message: str) -> None:
+    def problem(self, action: Action, kind: ProblemKind, message: str, severity: Severity = Severity.ERROR) -> None:
         self.match.problem(action.line, self.record.number, action.move_number or 0, self.player(action.side),
-                           kind, message)
+                           kind, message, severity)
 
     def seen_by(self, side: int) -> Position:
         return self.board if side == 0 else self.board.swap()
@@ -107,6 +117,7 @@ class GameReplay:
 
     # --- actions ------------------------------------------------------------
     def apply(self, action: Action) -> None:
+        self.index += 1
         if action.line > self.last_line:
             self.last_line = action.line
         if action.kind != ActionKind.RACCOON:
@@ -153,13 +164,27 @@ class GameReplay:
             # held back: a roll with no play right before the end of the game is a resignation
             self.waiting_dance = Problem(action.line, self.record.number, action.move_number or 0,
                                          self.player(side), ProblemKind.DANCE, judged.dance, self.match.number)
-        for kind, message in judged.problems:
-            self.problem(action, kind, message)
-        if judged.unchecked:
-            self.unchecked = True
         after, shown, legal = judged.after, judged.shown, judged.legal
+        problems = judged.problems
+        if problems or judged.dance:
+            # one slip, one problem: go on from what the rest of the record says happened
+            wrong_play = bool(problems) and problems[0][0] == ProblemKind.PLAY and after is not None
+            after = self.resync.resume(side, before, dice, after, self.index, want_rivals=wrong_play)
+            if wrong_play and self.resync.written_fits_best:
+                # the play as written fits the rest of the game better than any
+                # legal play of its roll: the roll is what was written wrong
+                other = other_roll(before, dice, text, side)
+                if other is not None:
+                    problems = ((ProblemKind.DICE, f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal "
+                                                   f"play of {other[0]}{other[1]} and the game goes on from it: "
+                                                   f"the roll does not fit the play"),) + problems[1:]
+        for kind, message in problems:
+            if kind != ProblemKind.UNCHECKED or after is None:
+                self.problem(action, kind, message)
+        if after is None:
+            self.unchecked = True
         if state is not None:
-            self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=after, legal=legal)
+            self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=judged.after, legal=legal)
         if after is None:
             return
         self.set_seen_by(side, after)
@@ -168,10 +193,42 @@ class GameReplay:
             self.over = True
 
     def roll(self, action: Action) -> None:
-        """XG's rolled-then-resigned cell: nothing moves."""
+        """XG's rolled-then-resigned cell, and a resignation written by the
+        loser (Studio's ``62: Concedes``): nothing moves."""
         if self.wants_events and action.dice:
             dice = (max(action.dice), min(action.dice))
             self.emit(action, EventKind.ROLL, self.state(action.side, dice), dice=dice)
+
+    def illegal(self, action: Action) -> None:
+        """Snowie's ``31: Illegal play (position)``: the roll was played
+        illegally, and the record does not say how. A problem of the record;
+        the game goes on from the legal play of the roll that the rest of the
+        game fits, the other player on roll."""
+        side, player = action.side, self.player(action.side)
+        self.visitor.note(action)
+        if self.on_roll is not None and side != self.on_roll:
+            self.problem(action, ProblemKind.TURN, f"{player} moves out of turn: it is {self.player(self.on_roll)}'s turn")
+        if not action.dice:
+            self.problem(action, ProblemKind.PLAY, f"{player} plays illegally, and the record gives no roll")
+            self.unchecked = True
+            return
+        dice = (max(action.dice), min(action.dice))
+        before = self.seen_by(side)
+        self.moves += 1
+        if self.wants_events:
+            self.emit(action, EventKind.ROLL, self.state(side, dice), dice=dice)
+        self.problem(action, ProblemKind.PLAY, f"{player}'s play of {dice[0]}{dice[1]} is recorded as illegal "
+                                               f"(\"Illegal play\"), and not what it was")
+        after = self.resync.resume(side, before, dice, None, self.index)
+        if after is None:
+            self.problem(action, ProblemKind.UNCHECKED, "no legal play of the roll fits the rest of the game: "
+                                                        "the rest of this game is not checked")
+            self.unchecked = True
+            return
+        self.set_seen_by(side, after)
+        self.on_roll = 1 - side
+        if self.winner() is not None:
+            self.over = True
 
     def double(self, action: Action) -> None:
         side, player = action.side, self.player(action.side)
@@ -244,6 +301,7 @@ class GameReplay:
     def drop(self, action: Action) -> None:
         self._answer(action, EventKind.DROP)
         self.dropped = self.cube.drop()
+        self.drop_winner = 1 - action.side
         self.over = True
 
     def beaver(self, action: Action) -> None:
@@ -306,11 +364,14 @@ class GameReplay:
         self.waiting_dance = None
         rules = self.rules
         score = self.start.score
-        needed = rules.match_length - score[side] if rules.match_length else 0
+        needed = rules.match_length - score[side] if rules.match_length else self.match.written_cap
         convention = self.match.points_convention
 
-        def fits(value: int) -> bool:
-            return convention.accepts(points, value, needed)
+        def read(values: list[int]) -> tuple[Reading, int] | None:
+            """The best reading of the written points among what the game may be worth."""
+            found = [(reading, value) for value in values
+                     if (reading := convention.read(points, value, needed, action.and_match, rules.match_length))]
+            return min(found, key=lambda found: (found[0].rank, found[1])) if found else None
 
         over = self.winner()
         if not self.cube_known:
@@ -318,36 +379,44 @@ class GameReplay:
             # starting cube that makes the recorded points fit
             for start in self.start_cubes:
                 self.cube.value = start
-                if any(fits(v) for v in self.possible_points(over)):
+                if read(self.possible_points(over)):
                     break
             else:
                 self.cube.value = 1
             self.cube_known = True
         cube, centred = self.cube.value, self.cube.centred
+        reading: tuple[Reading, int] | None
         if self.dropped is not None:
             how, expected, winner = Outcome.DROP, drop_value(self.dropped), side
-            if not fits(expected):
-                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} after a drop, "
-                                                         f"but a dropped {expected * 2}-cube is worth {expected}")
+            reading = read([expected])
+            wrong = f"Wins {_points(points)} after a drop, but a dropped {expected * 2}-cube is worth {expected}"
         elif over is not None:
             win = self.win_of(over)
             how, expected, winner = win.outcome, game_value(win, cube, rules, centred, self.needed(over)), over
+            reading = read([expected])
+            wrong = f"Wins {_points(points)} but the final position is a {how.value} at cube {cube}: {_points(expected)}"
             if over != side:
+                reading, wrong = (Reading.WORTH, expected), ""
                 self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {self.player(over)} bore off every checker")
-            elif not fits(expected):
-                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} but the final position is a "
-                                                         f"{how.value} at cube {cube}: {_points(expected)}")
         else:
             how, winner = Outcome.RESIGNATION, side
             worth = resignation_values(cube, rules, centred, self.needed(side))
-            fitting = [value for value in worth if fits(value)]
-            if fitting:
-                expected = fitting[0]
-            else:
-                allowed = " or ".join(str(v) for v in worth)
-                self.problem(action, ProblemKind.POINTS, f"Wins {_points(points)} by resignation, but at cube "
-                                                         f"{cube} a resignation is worth {allowed}")
-                expected = cube
+            reading = read(worth)
+            expected = cube
+            wrong = (f"Wins {_points(points)} by resignation, but at cube {cube} a resignation is worth "
+                     f"{' or '.join(str(v) for v in worth)}")
+        if reading is None and convention.forfeits(points, needed, action.and_match):
+            # the loser gave up the match in the middle of a game: the winner gets what they needed
+            how, winner, reading = Outcome.RESIGNATION, side, (Reading.HABIT, needed)
+        if reading is None:
+            self.problem(action, ProblemKind.POINTS, wrong)
+        else:
+            expected = reading[1]
+            if reading[0] == Reading.NEEDED:
+                self.problem(action, ProblemKind.POINTS,
+                             f"Wins {_points(points)}: the points {player} still needed to win the match; the game "
+                             f"is worth {_points(expected)} (a habit that cannot be checked)",
+                             Severity.WARNING)
         if self.wants_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
             self.emit(action, kind_, self.state(side), points=action.points)
@@ -379,28 +448,34 @@ class GameReplay:
         return self.rules.match_length - self.start.score[winner] if self.rules.match_length else None
 
     def finish(self) -> GameResult | Unfinished:
-        """The game's result at its end; problems for a game without one."""
+        """The game's result at its end. A game without a ``Wins`` line gets
+        its problem in ``missing``, not yet reported: the driver settles it
+        with the next game's score line."""
         self.flush_dance()
         if self.result is not None:
             return self.result
         g = self.record.number
         score = self.start.score
         over = self.winner()
+        after = [score[0], score[1]]
         if over is not None and not self.unchecked:
             win = self.win_of(over)
             points = game_value(win, self.cube.value, self.rules, self.cube.centred, self.needed(over))
-            self.match.problem(self.record.line, g, self.moves, self.player(over), ProblemKind.POINTS,
-                               f"game {g} ends without a 'Wins' line")
-            after = [score[0], score[1]]
             after[over] += points
+            self.missing = Problem(self.last_line, g, self.moves, self.player(over), ProblemKind.INCOMPLETE,
+                                   f"game {g} is over but its 'Wins' line is missing", self.match.number)
             return GameResult(g, self.record.line, self.player(over), over, win.outcome, self.cube.value,
                               points, self.crawford, (after[0], after[1]))
         if self.dropped is not None:
-            self.match.problem(self.record.line, g, self.moves, "", ProblemKind.POINTS,
-                               f"game {g} ends with a drop but without a 'Wins' line")
-        else:
-            self.match.problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
-                               f"game {g} has no result: the record stops before the game ends")
+            winner = self.drop_winner
+            points = drop_value(self.dropped)
+            after[winner] += points
+            self.missing = Problem(self.last_line, g, self.moves, self.player(winner), ProblemKind.INCOMPLETE,
+                                   f"game {g} ends with a drop but its 'Wins' line is missing", self.match.number)
+            return GameResult(g, self.record.line, self.player(winner), winner, Outcome.DROP, self.dropped, points,
+                              self.crawford, (after[0], after[1]))
+        self.missing = Problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
+                               f"game {g} has no result: the record stops before the game ends", self.match.number)
         return Unfinished(g, self.record.line, self.cube.value, self.crawford, score)
 
 

@@ -28,7 +28,8 @@ from dataclasses import replace
 from typing import Callable, Iterable, Iterator
 
 from bgcli.core.rules import Rules, crawford_game, tag_problems
-from bgcli.match.conventions import GALAXY, points_convention
+from bgcli.core.value import Outcome
+from bgcli.match.conventions import GALAXY, galaxy_unlimited, points_convention
 from bgcli.match.events import (
     Event,
     EventKind,
@@ -91,6 +92,12 @@ class MatchReplayer:
         self.header = header
         self.number = number
         self.rules = replace(rules.with_tags(header.tags or {}), match_length=header.length)
+        # Galaxy's unlimited game: a money game with the Jacoby rule, its results
+        # written as if the length it is saved with were needed
+        self.written_cap = 0
+        if galaxy_unlimited(header.tags or {}, header.length):
+            self.rules = replace(self.rules, match_length=0, jacoby=True)
+            self.written_cap = header.length
         self.visitor = visitor
         self.players: tuple[str, str] = ("player 0", "player 1")
         self.begun = False
@@ -102,9 +109,12 @@ class MatchReplayer:
         self.score = [0, 0]
         self.crawford_done = False
         self.match_over_line: int | None = None
+        self.pending: tuple[GameReplay, GameResult | Unfinished] | None = None   # a game waiting for its result
+        self.last: tuple[int, int, GameResult | Unfinished] | None = None       # last line, number, result
 
-    def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str) -> None:
-        self.visitor.problem(Problem(line, game, move, player, kind, message, self.number))
+    def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str,
+                severity: Severity = Severity.ERROR) -> None:
+        self.visitor.problem(Problem(line, game, move, player, kind, message, self.number, severity))
 
     def begin(self, players: tuple[str, str] | None) -> None:
         if self.begun:
@@ -116,7 +126,7 @@ class MatchReplayer:
         if white is not None and white == self.players[1] and white != self.players[0]:
             self.white = 1
         header = self.header
-        self.visitor.begin_match(MatchStart(self.number, header.length, self.players, self.rules,
+        self.visitor.begin_match(MatchStart(self.number, self.rules.match_length, self.players, self.rules,
                                             dict(header.tags or {}), header.path))
         for message in tag_problems(header.tags or {}):
             self.problem(header.line, 0, 0, "", ProblemKind.SYNTAX, message)
@@ -130,6 +140,8 @@ class MatchReplayer:
         first = not self.starts
         self.starts.append((game_record.line, g))
         recorded = tuple(game_record.scores) if game_record.scores is not None else None
+        if self.pending is not None:
+            self.settle(recorded)
         mid_match = False
         if first:
             # a transcript may start in the middle of a match
@@ -152,15 +164,64 @@ class MatchReplayer:
         for action in game_record.actions:
             game.apply(action)
         result = game.finish()
+        if game.missing is not None:
+            self.pending = (game, result)   # no result line: the next score line says what the game gave
+        else:
+            self.close(game, result)
+
+    def close(self, game: GameReplay, result: GameResult | Unfinished) -> None:
         self.visitor.end_game(game.start, result)
+        self.last = (game.last_line, game.record.number, result)
+        score = self.score
         if isinstance(result, GameResult) and result.winner_side >= 0:
-            score[result.winner_side] += result.points
-            if rules.match_length and score[result.winner_side] >= rules.match_length and self.match_over_line is None:
-                self.match_over_line = game_record.line
+            score[:] = result.score
+            if self.rules.match_length and score[result.winner_side] >= self.rules.match_length and self.match_over_line is None:
+                self.match_over_line = game.record.line
+
+    def settle(self, recorded: tuple[int, ...] | None) -> None:
+        """A game without its result line, with the score line that follows
+        it (None at the end of the match): when that line gives one player
+        the points, they won the game with them; one warning either way, at
+        the game's last line."""
+        assert self.pending is not None
+        (game, result), self.pending = self.pending, None
+        problem = game.missing
+        assert problem is not None
+        before = game.start.score
+        if recorded is not None and len(recorded) == 2 and not self.rules.standalone_games:
+            gained = (recorded[0] - before[0], recorded[1] - before[1])
+            if min(gained) == 0 and max(gained) > 0:
+                winner = 0 if gained[0] else 1
+                won = result.result if isinstance(result, GameResult) and result.winner_side == winner else \
+                    Outcome.RESIGNATION
+                result = GameResult(result.game, game.record.line, self.players[winner], winner, won, result.cube,
+                                    gained[winner], result.crawford, (recorded[0], recorded[1]))
+                problem = replace(problem, player=self.players[winner],
+                                  message=f"game {result.game} has no 'Wins' line: the next score line gives "
+                                          f"{self.players[winner]} {gained[winner]} point"
+                                          f"{'s' if gained[winner] != 1 else ''}")
+        self.visitor.problem(problem)
+        self.close(game, result)
 
     def finish(self, end: MatchEnd) -> object:
         self.begin(None)
+        if self.pending is not None:
+            self.settle(None)
+        self.match_stops_short()
         for error in end.errors:
             in_game = max((g for line, g in self.starts if line <= error.line), default=0)
             self.problem(error.line, in_game, 0, "", ProblemKind.SYNTAX, error.reason)
         return self.visitor.end_match()
+
+    def match_stops_short(self) -> None:
+        """A warning at the last line of a file that ends before its match is
+        over: the last game finished, nobody at the match length (a file that
+        holds part of a match by design, or no match at all, is not one)."""
+        if self.last is None or not self.rules.match_length or not self.header.whole or self.rules.standalone_games:
+            return
+        line, game, result = self.last
+        if not isinstance(result, GameResult) or max(self.score) >= self.rules.match_length:
+            return
+        self.problem(line, game, 0, "", ProblemKind.INCOMPLETE,
+                     f"the match stops at {self.score[0]}-{self.score[1]}, before either player has "
+                     f"{self.rules.match_length} points: the record ends before the match is over")

@@ -246,8 +246,18 @@ _COLOURS = {
 }
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+class _Numbers(dict):
+    """A coordinate as the SVG writes it (one decimal, no trailing zero),
+    kept by value: a page of many boards writes the same few hundred
+    numbers millions of times."""
+
+    def __missing__(self, value: float) -> str:
+        text = self[value] = f"{value:.1f}".rstrip("0").rstrip(".")
+        return text
+
+
+_fmt = _Numbers().__getitem__
+_POLYGONS: dict[tuple, str] = {}   # the points of the board's triangles, written once per layout
 
 
 class _Svg:
@@ -268,8 +278,14 @@ class _Svg:
         self.parts.append(f'<circle{_cls(cls)}{data} cx="{_fmt(self.x(cx))}" cy="{_fmt(cy)}" r="{_fmt(r)}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>')
 
     def polygon(self, points, fill, cls=""):
-        text = " ".join(f"{_fmt(self.x(px))},{_fmt(py)}" for px, py in points)
-        self.parts.append(f'<polygon{_cls(cls)} points="{text}" fill="{fill}"/>')
+        key = (tuple(points), fill, cls, self.mirror)
+        element = _POLYGONS.get(key)
+        if element is None:
+            text = " ".join(f"{_fmt(self.x(px))},{_fmt(py)}" for px, py in points)
+            element = f'<polygon{_cls(cls)} points="{text}" fill="{fill}"/>'
+            if len(_POLYGONS) < 10_000:
+                _POLYGONS[key] = element
+        self.parts.append(element)
 
     def text(self, x, y, content, size, fill, cls="", data="", weight="normal", anchor="middle"):
         if self.mirror and anchor != "middle":

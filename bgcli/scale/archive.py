@@ -29,7 +29,6 @@ import os
 import re
 import sqlite3
 import stat
-from collections import deque
 from dataclasses import asdict, dataclass
 from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
@@ -40,7 +39,7 @@ from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
 from bgcli.core.rules import Rules
-from bgcli.scale.workers import worker_options
+from bgcli.scale.pool import OrderedPool
 
 SUFFIXES = registry.SUFFIXES   # what a folder is searched for: every format's suffixes
 STDIN = "-"
@@ -316,7 +315,10 @@ def audit_files(jobs: Iterable[Job], rules: Any = None, workers: int = 1,
         for job in _chain(head, jobs):
             yield from batch([job], rules)
         return
-    yield from _Pool(min(workers, files), rules, batch).run(_chain(head, jobs))
+    rest = _chain(head, jobs)
+    tasks = iter(lambda: list(islice(rest, CHUNK)), [])
+    for results in _pool(min(workers, files), rules, batch).run(tasks):
+        yield from results
 
 
 def _chain(head: list, rest: Iterator) -> Iterator:
@@ -324,93 +326,20 @@ def _chain(head: list, rest: Iterator) -> Iterator:
     yield from rest
 
 
-class _Pool:
-    """A process pool fed a bounded window of small tasks, read in order."""
-
-    def __init__(self, workers: int, rules: Any, batch: Callable[[Sequence[Job], Any], list] = audit_batch):
-        self.workers = workers
-        self.rules = rules
-        self.batch = batch
-        self.pool: Any = None
-
-    def _start(self, workers: int):
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # fork where there is one: a worker starts at once, with everything imported
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-        # workers leave Ctrl-C to this process and end when it does (bgcli.scale.workers)
-        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                                   **worker_options())
-
-    def run(self, jobs: Iterator[Job]) -> Iterator[FileResult | Unchanged]:
-        from concurrent.futures.process import BrokenProcessPool
-
-        pending: deque = deque()   # (future or None, jobs of the task), in order
-        self.pool = self._start(self.workers)
-        try:
-            while True:
-                while len(pending) < self.workers * WINDOW:
-                    task = list(islice(jobs, CHUNK))
-                    if not task:
-                        break
-                    pending.append(self._submit(task))
-                if not pending:
-                    return
-                future, task = pending.popleft()
-                try:
-                    results = future.result() if future is not None else self.batch(task, self.rules)
-                except BrokenProcessPool:
-                    # a worker died: every task in flight is lost; find the file
-                    # that killed it by auditing them one by one, then go on
-                    lost = [job for _, t in [(future, task), *pending] for job in t]
-                    pending.clear()
-                    self._shutdown()
-                    yield from self._one_by_one(lost)
-                    self.pool = self._start(self.workers)
-                    continue
-                yield from results
-        finally:
-            self._shutdown()
-
-    def _submit(self, task: list[Job]):
-        if any(job.path == STDIN for job in task):
-            return None, task   # standard input is read here, in order
-        return self.pool.submit(self.batch, task, self.rules), task
-
-    def _one_by_one(self, jobs: list[Job]) -> Iterator[FileResult | Unchanged]:
-        from concurrent.futures.process import BrokenProcessPool
-
-        pool = self._start(1)
-        try:
-            for job in jobs:
-                if job.path == STDIN:
-                    yield from self.batch([job], self.rules)
-                    continue
-                try:
-                    yield from pool.submit(self.batch, [job], self.rules).result()
-                except BrokenProcessPool:
-                    yield FileResult(job.path, error=f"cannot audit {job.path}: the process auditing it died")
-                    _stop(pool)
-                    pool = self._start(1)
-        finally:
-            _stop(pool)
-
-    def _shutdown(self) -> None:
-        if self.pool is not None:
-            _stop(self.pool)
-            self.pool = None
+def _lost(task: Sequence[Job]) -> list[FileResult]:
+    """The result of a file whose worker process died on it."""
+    return [FileResult(job.path, error=f"cannot audit {job.path}: the process auditing it died") for job in task]
 
 
-def _stop(pool) -> None:
-    """Stop a process pool now: queued tasks dropped, workers ended."""
-    processes = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(5)
+def _reads_stdin(task: Sequence[Job]) -> bool:
+    return any(job.path == STDIN for job in task)   # standard input is read here, in order
+
+
+def _pool(workers: int, rules: Any, batch: Callable[[Sequence[Job], Any], list]) -> OrderedPool:
+    """The pool of an audit: tasks of CHUNK files, a file that kills its
+    worker found by auditing the lost ones one by one."""
+    return OrderedPool(batch, workers, args=(rules,), window=WINDOW, here=_reads_stdin,
+                       split=lambda task: [[job] for job in task], lost=_lost)
 
 
 # --- the results database ------------------------------------------------------------------

@@ -63,7 +63,7 @@ out.close()
 
 def states(count: int):
     from bgcli.core.ids import gnubg_id
-    from bgcli.core.model import legal_plays
+    from bgcli.core.generator import legal_plays
     from bgcli.engines.hint import cube_problem
     from bgcli.formats.files import replay_file
     from bgcli.match.replay import EventKind

@@ -1,0 +1,170 @@
+"""The speed targets on work never seen before, each beside its peer, in one run.
+
+    python benchmarks/bench_targets.py               # 3 rounds, taking turns
+    python benchmarks/bench_targets.py --rounds 5 --queries 20000 --copies 40
+
+1. ``bgcli moves --batch -``, one process, start to exit (start-up and JSON
+   included), over ``--queries`` position-roll queries it has never seen:
+   one pass, no line repeated. The queries are every turn of random games
+   played from the start with bgcli's generator (a fixed seed, so the same
+   set each run; each turn's position with a fresh roll, distinct queries
+   only), shuffled: contact, races, bear-offs, bar entries and doubles in
+   the shares they have in games, printed with the figures. Beside it, in
+   the same rounds, gym-backgammon's generator over the same queries (as
+   bench_batch.py runs it: in this process, boards set from precomputed
+   lists, writing nothing; installed from PyPI for the run only).
+2. ``bgcli audit DIR``, start to exit, over ``--copies`` copies of gnubg's
+   self-play matches (tests/data/oracle/selfplay), every rule checked,
+   beside GNU Backgammon importing the same files (``gnubg -t -q -r -p``
+   running ``import mat FILE`` for each, start to exit), when
+   /usr/games/gnubg is there. Target: at least a quarter of gnubg's speed.
+3. ``bgcli view FILE -o page.html`` of one file holding the self-play
+   matches five times (200 matches), beside ``bgcli audit FILE``; and the
+   page's size. Target: the view within three times the audit.
+4. ``bgcli moves start 31``, start to exit. Target: under 100 ms.
+
+Each figure is the best of the rounds (the least disturbed on a busy
+machine); the medians are printed too.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_batch import bgcli_run, gym_module, gym_pass, gym_states  # noqa: E402
+from bgcli.analysis.counts import position_class  # noqa: E402
+from bgcli.core.generator import legal_plays  # noqa: E402
+from bgcli.core.position import BAR, Position  # noqa: E402
+
+SELFPLAY = ROOT / "tests" / "data" / "oracle" / "selfplay"
+GNUBG = Path("/usr/games/gnubg")
+GAME = re.compile(r"^ *Game [0-9]+ *$", re.M)
+GNUBG_IMPORT = """
+import glob, os
+import gnubg
+for path in sorted(glob.glob(os.environ["BENCH_FOLDER"] + "/*.mat")):
+    gnubg.command("import mat " + path)
+"""
+
+
+def unseen_queries(n: int, seed: int = 19) -> list[tuple[Position, tuple[int, int]]]:
+    """``n`` distinct queries: every turn of random games, each with a fresh roll, shuffled."""
+    rng = random.Random(seed)
+    seen: set = set()
+    found: list = []
+    while len(found) < n:
+        position = Position.start()
+        while position_class(position) != "over" and len(found) < n:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            query = (position.id(), dice)
+            if query not in seen:
+                seen.add(query)
+                found.append((position, dice))
+            plays = legal_plays(position, dice)
+            position = rng.choice(plays).after if plays else position.swap()
+    rng.shuffle(found)
+    return found
+
+
+def kinds(queries) -> str:
+    counted = collections.Counter("bar entry" if p.player[BAR] else position_class(p) for p, _ in queries)
+    doubles = sum(1 for _, (a, b) in queries if a == b)
+    return ", ".join(f"{n:,} {kind}" for kind, n in counted.most_common()) + f"; {doubles:,} doubles"
+
+
+def timed(args: list[str], env: dict | None = None, cwd: str | None = None) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          env=env, cwd=cwd or tempfile.gettempdir())
+    seconds = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.exit(f"{' '.join(args[:6])} failed: {done.stderr.decode(errors='replace').strip()[-500:]}")
+    return seconds
+
+
+def bgcli(*args: str) -> float:
+    return timed([sys.executable, "-m", "bgcli", *args], env=dict(os.environ, PYTHONPATH=str(ROOT)))
+
+
+def report(label: str, seconds: list[float], count: int, unit: str) -> float:
+    best = count / min(seconds)
+    print(f"  {label:58} {best:10,.0f} {unit} (median {count / statistics.median(seconds):,.0f})")
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--queries", type=int, default=10_000)
+    ap.add_argument("--copies", type=int, default=20, help="copies of the 40 self-play files for the audit")
+    ap.add_argument("--gym", type=Path, help="a folder holding gym_backgammon/ (default: pip install it for the run)")
+    opts = ap.parse_args()
+    queries = unseen_queries(opts.queries)
+    paths = sorted(SELFPLAY.glob("*.mat"))
+    games = sum(len(GAME.findall(p.read_text())) for p in paths)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {opts.rounds} rounds")
+    with tempfile.TemporaryDirectory(prefix="bench-targets-") as scratch_name:
+        scratch = Path(scratch_name)
+        gym = gym_module(opts.gym, scratch)
+        states = gym_states(gym, [(p.id(), d) for p, d in queries])
+        lines = scratch / "queries.txt"
+        lines.write_text("".join(f"{p.id()} {max(d)}{min(d)}\n" for p, d in queries))
+        folder = scratch / "matches"
+        folder.mkdir()
+        for copy in range(opts.copies):
+            for path in paths:
+                shutil.copy(path, folder / f"{copy:03d}_{path.name}")
+        many = scratch / "many.mat"
+        many.write_text("".join(p.read_text() for p in paths * 5))
+        script = scratch / "import.py"
+        script.write_text(GNUBG_IMPORT)
+        page = scratch / "page.html"
+        out = scratch / "out.jsonl"
+        times: dict[str, list[float]] = collections.defaultdict(list)
+        for _ in range(opts.rounds):
+            start = time.perf_counter()
+            gym_pass(gym, states)
+            times["gym"].append(time.perf_counter() - start)
+            times["batch"].append(bgcli_run(ROOT, ["moves", "--batch", "-"], lines, out)[0])
+            times["audit"].append(bgcli("audit", str(folder)))
+            if GNUBG.exists():
+                times["gnubg"].append(timed([str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
+                                            env=dict(os.environ, BENCH_FOLDER=str(folder))))
+            times["audit one"].append(bgcli("audit", str(many)))
+            times["view"].append(bgcli("view", str(many), "-o", str(page)))
+            times["start"].append(bgcli("moves", "start", "31"))
+        n = len(queries)
+        print(f"\n1. {n:,} queries never seen, one pass ({kinds(queries)})")
+        ours = report("bgcli moves --batch -, one process, start to exit", times["batch"], n, "q/s")
+        peer = report("gym-backgammon get_valid_plays, in process, no output", times["gym"], n, "q/s")
+        print(f"  bgcli / gym-backgammon: {ours / peer:.2f} (target 1, aim 2)")
+        every = games * opts.copies
+        print(f"\n2. {len(paths) * opts.copies:,} match files, {every:,} games")
+        ours = report("bgcli audit, start to exit", times["audit"], every, "games/s")
+        if times["gnubg"]:
+            peer = report("gnubg importing the same files, start to exit", times["gnubg"], every, "games/s")
+            print(f"  bgcli / gnubg: {ours / peer:.2f} (target 0.25)")
+        print(f"\n3. one file of 200 matches ({games * 5:,} games)")
+        audit, view = min(times["audit one"]), min(times["view"])
+        print(f"  bgcli audit {audit:.2f} s, bgcli view {view:.2f} s: view / audit {view / audit:.1f} (target 3); "
+              f"the page {page.stat().st_size / 1e6:.1f} MB")
+        start = sorted(times["start"])
+        print(f"\n4. bgcli moves start 31: {start[0] * 1000:.0f} ms best, {statistics.median(start) * 1000:.0f} ms median "
+              "(target 100 ms)")
+
+
+if __name__ == "__main__":
+    main()

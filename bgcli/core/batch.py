@@ -1,0 +1,311 @@
+"""Batches of position queries: reading their lines, and the engine of
+``bgcli moves --batch`` (one JSON object per query).
+
+A batch is lines of bytes (standard input, a file): :func:`batch_lines`
+reads them as UTF-8 text, a bad line kept in its place as a
+:class:`BadLine`. :func:`position_and_dice` reads a query's words (a
+position in any notation bgcli reads, then dice, or dice the position
+carries). :class:`MovesWriter` writes a query's legal plays as one JSON
+line, and :func:`run_moves` a whole batch; :func:`moves_chunk` is the part
+of a batch one worker process does (see :mod:`bgcli.scale.pool`).
+"""
+from __future__ import annotations
+
+import functools
+import io
+import json
+import re
+from operator import attrgetter
+from typing import Any, Callable, Iterable, NamedTuple, Sequence
+
+from bgcli.core.generator import Play, legal_plays, play_changes, query_ids, sorted_keys
+from bgcli.core.position import Dice, Position, parse_dice, parse_position_id
+from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidDiceError, InvalidPositionError
+from bgcli.output import quote
+
+MAX_LINE = 1 << 20  # bytes in one line of a batch
+EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
+
+WORD = re.compile(r"[^ \t\f\r\n]+")  # words are split on the white space the grammars ignore, no other
+MEANT_AS_DICE = re.compile(r"(?=.*[0-9])[^/*()]{1,3}")   # short, a digit, nothing of a play: 3x, 77, 61a
+_DICE_LIKE = re.compile(r"(?=.*\d)[^A-Za-wyz]{1,12}")  # a word meant as dice: a digit, no letter but x
+_DICE = re.compile(r"^[1-6](?:[-,/x]?[1-6])$")
+_DIGIT = re.compile(r"^[1-6]$")
+
+
+class BadLine(NamedTuple):
+    """A line of a batch that is not text: its error, and whether reading stopped there."""
+
+    error: str
+    last: bool = False
+
+
+def batch_lines(stream) -> Iterable[str | BadLine]:
+    """The lines of a binary stream, split on ``\\n`` only (a ``\\r`` before it
+    dropped), read as UTF-8. A line that is not UTF-8 is a BadLine in its
+    place; a line longer than MAX_LINE bytes is a BadLine too, and the last:
+    the rest of the input is not read (it may be endless, as /dev/zero)."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not (len(line) == MAX_LINE + 1 and line.endswith(b"\n")):
+            yield BadLine(f"longer than {MAX_LINE:,} bytes; the rest of the input is not read", last=True)
+            return
+        line = line[:-1] if line.endswith(b"\n") else line
+        line = line[:-1] if line.endswith(b"\r") else line
+        if b"\r" in line:   # lines separated by CR alone would be read as one: an error, not the first
+            yield BadLine("holds a carriage return (\\r): lines are separated by newlines (\\n)")
+            continue
+        try:
+            yield line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield BadLine(f"not UTF-8 text (byte {exc.start + 1} of the line)")
+
+
+def is_comment(line: str) -> bool:
+    """A batch line that starts with ``#`` (after blanks): skipped, no output."""
+    return line.lstrip(" \t").startswith("#")
+
+
+# --- a query's words ----------------------------------------------------------------
+
+def split_position_and_dice(words: Sequence[str]) -> tuple[str, str | None]:
+    """Split command-line words or a batch line into (position text, dice text or None).
+
+    Dice are the last word when it reads as a roll (``31``, ``3-1``) or the
+    last two words when both are single dice (``3 1``); 26 words are a
+    board of 26 numbers on its own.
+    """
+    if len(words) == 26:
+        return " ".join(words), None  # a board of 26 numbers without dice
+    if len(words) >= 3 and _DIGIT.match(words[-1]) and _DIGIT.match(words[-2]):
+        return " ".join(words[:-2]), f"{words[-2]}{words[-1]}"
+    if len(words) >= 2 and _DICE.match(words[-1]):
+        return " ".join(words[:-1]), words[-1]
+    return " ".join(words), None
+
+
+def read_position(text: str):
+    """A position in any notation bgcli reads (bgcli.core.ids.parse_position)."""
+    from bgcli.core.ids import parse_position
+
+    return parse_position(text)
+
+
+def read_dice(text: str) -> Dice:
+    """parse_dice with the input cut short in its message."""
+    if len(text) > 20:
+        raise InvalidDiceError(f"invalid dice {quote(text)}: expected two numbers from 1 to 6, such as 31 or 3-1")
+    return parse_dice(text)
+
+
+def dice_for(game, dice_text: str | None) -> Dice:
+    """The dice written, or else the ones the position carries."""
+    if dice_text:
+        return parse_dice(dice_text)
+    if game.match.dice[0]:
+        return parse_dice(list(game.match.dice))
+    raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
+
+
+def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_position):
+    """(game, dice) of command-line words or a batch line's words, the
+    position read by ``read`` (the command line's also reads files). When they
+    give no dice, or do not read as a position, but the words before
+    dice-like last words do (``start 3``, ``start 7 1``), those words are
+    the dice, and an error says what is wrong with them."""
+    text, dice_text = split_position_and_dice(words)
+    try:
+        game = read(text)
+        if dice_text is not None or game.match.dice[0]:
+            return game, dice_for(game, dice_text)
+        problem = None
+    except InvalidPositionError as exc:
+        problem = exc
+    for n in (2, 1):  # two single dice before one word
+        if dice_text is None and len(words) > n and all(_DICE_LIKE.fullmatch(w) or MEANT_AS_DICE.fullmatch(w)
+                                                        for w in words[-n:]):
+            try:
+                before = read(" ".join(words[:-n]))
+            except InvalidPositionError:
+                continue
+            return before, read_dice(" ".join(words[-n:]))
+    if problem is not None:
+        raise problem
+    return game, dice_for(game, dice_text)
+
+
+# --- the plays of a query as JSON --------------------------------------------------
+
+def sorted_plays(plays: Iterable[Play]) -> list[Play]:
+    """Plays in a stable order: those that move the checkers furthest back first
+    (by the result's key, the mover's checkers with the highest points most
+    significant), which is cheap to sort by."""
+    return sorted(plays, key=_play_order)
+
+
+def _play_order(play: Play) -> int:
+    return play.key if play.key is not None else 0
+
+
+def moves_json(game, dice: Dice, style: str) -> dict:
+    """A query's legal plays as a JSON-ready dict: the position, the dice and
+    each play's text and resulting Position ID."""
+    from bgcli.core.notation import play_text
+
+    plays = sorted_plays(legal_plays(game.position, dice))
+    side = game.match.on_roll   # Korean names depend on the side that moves
+    return {
+        "position_id": game.position.id(),
+        "dice": list(dice),
+        "plays": [{"play": play_text(p, style, side=side), "position_id": p.result_id()} for p in plays],
+    }
+
+
+# In gnubg's layout (and the Korean one) a play's text depends only on the
+# dice and the change it makes (Play.change): the change fixes the multiset
+# of steps (a double's starts are found from the top point down; a non-double
+# has one way to pair starts and ends with the two dice), up to the middle
+# point of one checker's move, which the layout does not show unless it hits.
+_BY_CHANGE = frozenset({"gnubg", "korean"})
+MAX_FRAGMENTS = 200_000  # texts a writer keeps: long batches meet many plays
+
+
+class MovesWriter:
+    """``moves_json`` of a query as one JSON line, written directly: play
+    texts and IDs hold no character that JSON escapes, and a batch spends
+    much of its time here. Each distinct play text's JSON is built once and
+    kept (at most MAX_FRAGMENTS of them), keyed by what names the text: the
+    dice and the play's change, or its steps in the other styles."""
+
+    def __init__(self, style: str, side: int):
+        self.style = style
+        self.side = side
+        self.by_change = style in _BY_CHANGE
+        self.tables: dict[Any, dict] = {}   # by dice (None: by steps)
+        self.kept = 0
+
+    def _fragment(self, table: dict, name: Any, play: Play) -> str:
+        """A play's JSON up to its ID, after the end of the play before it:
+        '"}, {"play": "8/5 6/5", "position_id": "'."""
+        from bgcli.core.notation import play_text
+
+        if self.kept >= MAX_FRAGMENTS:
+            for old in self.tables.values():
+                old.clear()
+            self.kept = 0
+        self.kept += 1
+        text = table[name] = f'"}}, {{"play": "{play_text(play, self.style, side=self.side)}", "position_id": "'
+        return text
+
+    def line(self, position: Position, dice: Dice) -> str:
+        plays = legal_plays(position, dice)
+        keys = sorted_keys(plays)  # the order of sorted_plays
+        own, ids = query_ids(position, keys)
+        if not plays:
+            return f'{{"position_id": "{own}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
+        tables, fragment = self.tables, self._fragment
+        if self.by_change:
+            high, low = dice
+            roll = (high, low) if high >= low else (low, high)
+            table = tables.get(roll)
+            if table is None:
+                table = tables[roll] = {}
+            get = table.get
+            changes = play_changes(position, keys)
+            parts: list[Any] = [get(change) for change in changes]
+            if None in parts:
+                by_key = {play.key: play for play in plays}
+                parts = [part or fragment(table, change, by_key[key]) for part, change, key in zip(parts, changes, keys)]
+        else:
+            table = tables.get(None)
+            if table is None:
+                table = tables[None] = {}
+            plays.sort(key=_KEY)
+            parts = [table.get(play.steps_key()) or fragment(table, play.steps_key(), play) for play in plays]
+        # each part opens with the end of the play before it: the first one's is cut
+        n = 2 * len(parts)
+        out: list = [None] * (n + 1)
+        out[0:n:2] = parts
+        out[1:n:2] = ids
+        out[0] = f'{{"position_id": "{own}", "dice": [{dice[0]}, {dice[1]}], "plays": [{parts[0][4:]}'
+        out[n] = '"}]}\n'
+        return "".join(out)
+
+
+_KEY = attrgetter("key")
+
+
+@functools.lru_cache(maxsize=16)
+def moves_writer(style: str, side: int) -> MovesWriter:
+    """The writer of one style and side on roll, made once per process: its
+    texts serve every batch and every chunk of one."""
+    return MovesWriter(style, side)
+
+
+def moves_line(game, dice: Dice, style: str) -> str:
+    """``json.dumps(moves_json(...), ensure_ascii=False)`` plus a newline."""
+    return moves_writer(style, game.match.on_roll).line(game.position, dice)
+
+
+# A batch line of a Position ID and dice (31, 3-1, "3 1"...): what
+# position_and_dice reads as that ID and roll, for a shortcut past the words.
+_FAST_LINE = re.compile(
+    r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})[ \t\f\r\n]+([1-6])(?:[-,/x]?|[ \t\f\r\n]+)([1-6])[ \t\f\r\n]*").fullmatch
+_ROLLS: dict[Any, Dice] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+
+
+def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None,
+              read: Callable[[str], Any] = read_position) -> int:
+    """One JSON object per input line, written to ``out``; a bad line gets
+    {"error": ...}. The status is 0, EXIT_PROBLEMS when a line failed,
+    EXIT_UNREADABLE when reading stopped at a BadLine."""
+    from bgcli.core.state import MatchState
+
+    json_line = moves_writer(style, MatchState().on_roll).line  # a Position ID alone: the default match
+    status = 0
+    write = out.write
+    fast = _FAST_LINE
+    last_id, position = "", None  # the last line's: one position is often asked with many rolls
+    for number, line in enumerate(lines, first):
+        found = fast(line) if line.__class__ is str else None
+        if found is not None:  # the common line, a Position ID and dice: read here, as the words would be
+            if found[1] != last_id:
+                try:
+                    position = parse_position_id(found[1])
+                except InvalidPositionError:
+                    position = None  # the general path words the error
+                last_id = found[1]
+            if position is not None:
+                write(json_line(position, _ROLLS[found.group(2, 3)]))
+                continue
+        if isinstance(line, BadLine):
+            write(json.dumps({"error": f"line {number}: {line.error}"}) + "\n")
+            status = max(status, EXIT_UNREADABLE if line.last else EXIT_PROBLEMS)
+            continue
+        words = WORD.findall(line)
+        if not words:
+            write(json.dumps({"error": f"line {number}: {EMPTY_LINE}"}) + "\n")
+            status = max(status, EXIT_PROBLEMS)
+            continue
+        if words[0].startswith("#"):
+            continue
+        try:
+            game, dice = position_and_dice(words, read)
+            write(moves_line(game, dice, style))
+        except BgcliError as exc:
+            write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
+            status = max(status, EXIT_PROBLEMS)
+    out.flush()
+    return status
+
+
+def moves_chunk(chunk: tuple[list, int], style: str, read: Callable[[str], Any] = read_position) -> tuple[int, str]:
+    """``run_moves`` of a chunk of lines (its lines, the number of its first),
+    as (status, the text written): a worker process's part of a batch."""
+    lines, first = chunk
+    out = io.StringIO()
+    return run_moves(lines, style, first, out, read), out.getvalue()
+
+

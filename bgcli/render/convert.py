@@ -1,0 +1,30 @@
+"""Converting a position between notations (``bgcli convert``)."""
+from __future__ import annotations
+
+import json
+
+# the notations a position converts to, in the order the help lists them
+FORMATS = ("gnubg", "posid", "xgid", "fibs", "json", "ascii")
+
+
+def convert(text: str, to: str, home: str = "right") -> str:
+    """The position ``text`` (any notation bgcli reads) written as ``to``
+    (one of FORMATS): an ID, JSON, or gnubg's ASCII board."""
+    from bgcli.core import ids
+
+    game = ids.parse_position(text)
+    if to == "gnubg":
+        return ids.gnubg_id(game)
+    if to == "posid":
+        return game.position.id()
+    if to == "xgid":
+        return ids.xgid(game)
+    if to == "fibs":
+        return ids.fibs(game)
+    if to == "json":
+        return json.dumps(ids.describe(game), ensure_ascii=False)
+    if to == "ascii":
+        from bgcli.render.board import ascii_board
+
+        return ascii_board(game, home=home)
+    raise ValueError(f"unknown notation {to!r}: expected one of {', '.join(FORMATS)}")
