@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bgcli.core.model import legal_plays  # noqa: E402
+from bgcli.core.generator import legal_plays  # noqa: E402
 from bgcli.engines import open_engine, sage  # noqa: E402
 from bgcli.formats.files import replay_file  # noqa: E402
 from bgcli.match.replay import EventKind  # noqa: E402

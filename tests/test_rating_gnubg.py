@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bgcli.core.scoring import Rules
+from bgcli.core.rules import Rules
 from bgcli.formats.files import visit_file
 from bgcli.judging.rating import DecisionKind, rate_replay
 
