@@ -421,3 +421,21 @@ def test_xg_resigns_is_read_in_a_real_file():
     (replay,) = list(replay_file(str(DATA / "gammonview" / "mat" / "rK7pXm4TqLb9NzWd.mat")))
     assert not [p for p in replay.problems if p.kind.value == "syntax"]
     assert replay.winner == "Nils Varley"
+
+
+def test_a_roll_before_a_resignation_is_written_to_mat_and_said_for_sgf(tmp_path, run):
+    # the roll is part of the record: .mat writes it as XG does ("62: ????"),
+    # SGF has no node for it, so the export says so and writes nothing
+    source = tmp_path / "r.mat"
+    source.write_text(HEADER + OPENING + "  2) 62: Concedes" + " " * 20 + "Wins 1 point\n", encoding="utf-8")
+    (before,) = replayed(tmp_path, source.read_text(encoding="utf-8"))
+    rolls = [(e.player, e.dice) for e in before.events if e.kind == "roll"]
+    assert rolls and rolls[-1][1] in ((6, 2), (2, 6))
+    out = tmp_path / "out.mat"
+    assert run("export", source, "--to", "mat", "-o", out).exit_code == 0
+    assert "62: ????" in out.read_text(encoding="utf-8")
+    (after,) = fixture(replay_file(str(out)))
+    assert [(e.player, e.dice) for e in after.events if e.kind == "roll"] == rolls
+    assert after.problems == [] and [(r.winner, r.points) for r in after.results] == [("Bob", 1)]
+    result = run("export", source, "--to", "sgf")
+    assert result.exit_code == 1 and "the roll 62 made before the resignation" in result.output

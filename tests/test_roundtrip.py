@@ -49,13 +49,13 @@ def match_of(replay) -> dict:
     actions = []
     for e in replay.events:
         kind = e.kind.value
-        if kind == "roll":
-            continue   # left undone: the .mat writer leaves out a roll before a resignation (gnubg's layout)
         if kind == "move":
             what = e.legal.result.id() if e.legal is not None else sorted(e.play.split())
             actions.append((e.game, kind, e.side, tuple(sorted(e.dice)), what))
         elif kind in ("win", "resign"):
             actions.append((e.game, kind, e.side, e.points))
+        elif kind == "roll":   # a roll with no play, before a resignation
+            actions.append((e.game, kind, e.side, tuple(sorted(e.dice))))
         else:
             actions.append((e.game, kind, e.side, e.cube))
     # a limit of 1024 or more is no limit (the sites write 1024 for none)

@@ -685,7 +685,7 @@ class _Reader:
 # Annotator, EventDate) are written first; tags it does not know follow after
 # a blank line, as gnubg writes its match comment. Two deliberate departures
 # from gnubg's import-then-export: XG's ``63: ????`` (rolled, then resigned)
-# is left out, because gnubg's ``63:`` would read back as a dance; and a
+# is written as XG writes it, because gnubg's ``63:`` would read back as a dance; and a
 # ``Wins`` line keeps the points recorded, even when the replay finds them
 # wrong.
 
@@ -822,10 +822,12 @@ class MatWriter(GameWriter):
 
         for event in game.events:
             if event.kind == EventKind.ROLL:
-                # gnubg writes XG's "63: ????" as "63:", which reads back as a
-                # dance; leaving the bare roll out keeps the match the same
-                continue
-            cell = self._cell(event)
+                # a roll with no play, then the resignation: XG's "63: ????"
+                # (gnubg's own "63:" would read back as a dance)
+                assert event.dice is not None
+                cell = f"{max(event.dice)}{min(event.dice)}: ????"
+            else:
+                cell = self._cell(event)
             if event.side == 0:
                 if left is not None:
                     rows.append(prefix() + left.ljust(27) + " ")

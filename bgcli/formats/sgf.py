@@ -433,6 +433,10 @@ class SgfWriter(GameWriter):
         elif result is not None:
             root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
         for event in game.events:
+            if event.kind == EventKind.ROLL and event.dice is not None:
+                self.left_out.append(f"line {event.line}: the roll {max(event.dice)}{min(event.dice)} made before the "
+                                     "resignation (gnubg's SGF has no node for a roll without a play)")
+                continue
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
                 self.left_out.append(f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
