@@ -205,14 +205,14 @@ def test_money_play_has_no_match_winning_chances_and_a_result_in_points():
         mine = sum(d.luck * d.cube for d in rating.decisions if d.side == side and d.luck is not None)
         theirs = sum(d.luck * d.cube for d in rating.decisions if d.side != side and d.luck is not None)
         assert player.luck_adjusted == pytest.approx(points - mine + theirs)
-        assert "error_mwc" not in player.as_dict()
+        assert "error_mwc" not in player.to_dict()
 
 
 def test_the_json_of_a_decision_and_a_player_has_the_issues_keys():
     rating, = rate(THREE)
-    decision = rating.decisions[0].as_dict()
+    decision = rating.decisions[0].to_dict()
     assert list(decision)[:9] == ["game", "move", "line", "player", "kind", "played", "best", "error", "luck"]
-    player = rating.ratings[0].as_dict()
+    player = rating.ratings[0].to_dict()
     assert list(player)[:9] == ["name", "decisions", "error", "error_rate", "pr", "luck", "doubtful", "bad", "very_bad"]
 
 

@@ -181,7 +181,7 @@ def _write(result, as_json: bool, counts: dict, strict: bool = False, stored: bo
         if errors or strict:
             status = max(status, EXIT_PROBLEMS)
     if as_json:
-        emit(result.as_json())   # the same whether stored or not: the summary line says which
+        emit(result.to_dict())   # the same whether stored or not: the summary line says which
     else:
         for p in result.problems:
             # a problem before any game (a bad match header) has no game 0 to name

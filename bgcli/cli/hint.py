@@ -134,7 +134,7 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
             if is_comment(line):
                 continue
             state, dice = _state_and_dice(words)
-            out.write(json.dumps(hint(state, dice, engine).to_json(style), ensure_ascii=False) + "\n")
+            out.write(json.dumps(hint(state, dice, engine).to_dict(style), ensure_ascii=False) + "\n")
         except BgcliError as exc:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
             status = max(status, EXIT_PROBLEMS)
@@ -206,7 +206,7 @@ def hint(words, engine_name, level, timeout, batch, jobs, as_json, style):
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     if as_json:
-        emit(found.to_json(style))
+        emit(found.to_dict(style))
     else:
         for line in hint_text(found, style):
             click.echo(line)

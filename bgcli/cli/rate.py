@@ -164,11 +164,11 @@ def _write(result, as_json: bool, counts: dict) -> int:
         counts["unread"] += 1
         click.echo(f"Error: {result.error}", err=True)
         if as_json:
-            emit(result.as_json())
+            emit(result.to_dict())
         return EXIT_UNREADABLE
     counts["illegal"] += result.illegal
     if as_json:
-        emit(result.as_json())
+        emit(result.to_dict())
     else:
         click.echo(text_of(result))
     return EXIT_PROBLEMS if result.illegal else 0

@@ -30,7 +30,7 @@ class Hint:
     plays: tuple[PlayEvaluation, ...] = ()
     cube: CubeDecision | None = None
 
-    def to_json(self, style: str = "gnubg") -> dict:
+    def to_dict(self, style: str = "gnubg") -> dict:
         from bgcli.core.notation import play_text
 
         out: dict = {"position_id": self.state.position.id(), "dice": list(self.dice) if self.dice else None,

@@ -141,7 +141,7 @@ class Decision:
     def is_cube(self) -> bool:
         return self.kind in (DecisionKind.NO_DOUBLE, DecisionKind.DOUBLE, DecisionKind.TAKE, DecisionKind.DROP)
 
-    def as_dict(self, with_match: bool = False) -> dict:
+    def to_dict(self, with_match: bool = False) -> dict:
         data: dict[str, Any] = {"game": self.game, "move": self.move, "line": self.line, "player": self.player,
                                 "kind": self.kind.value, "played": self.played, "best": self.best,
                                 "error": _round(self.error), "luck": _round(self.luck)}
@@ -242,7 +242,7 @@ class PlayerRating:
             setattr(self, name, None if mine is None or theirs is None else mine + theirs)
         self.match_play = self.match_play or other.match_play
 
-    def as_dict(self) -> dict:
+    def to_dict(self) -> dict:
         data: dict[str, Any] = {
             "name": self.name, "decisions": self.decisions, "error": _round(self.error),
             "error_rate": _round(self.error_rate, 3), "pr": _round(self.pr, 3), "luck": _round(self.luck),

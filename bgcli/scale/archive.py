@@ -190,7 +190,7 @@ class FileResult:
     def warnings(self) -> int:
         return len(self.problems) - self.errors
 
-    def as_json(self) -> dict:
+    def to_dict(self) -> dict:
         """The audit's JSON line: ``{"file", "problems"}`` and ``"error"`` when there is one."""
         data: dict = {"file": self.path, "problems": list(self.problems)}
         if self.error is not None:

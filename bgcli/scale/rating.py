@@ -40,7 +40,7 @@ class EngineSpec:
 
 @dataclass(frozen=True)
 class RatingResult:
-    """The rating of one file: per player (``PlayerRating.as_dict()``, merged
+    """The rating of one file: per player (``PlayerRating.to_dict()``, merged
     by name over the file's matches) and every decision, or why it could not
     be rated."""
 
@@ -52,7 +52,7 @@ class RatingResult:
     error: str | None = None
     digest: str | None = None
 
-    def as_json(self) -> dict:
+    def to_dict(self) -> dict:
         """``{"file", "players", "decisions"}``, and ``"error"`` when there is one."""
         data: dict = {"file": self.path, "players": list(self.players), "decisions": list(self.decisions)}
         if self.error is not None:
@@ -95,9 +95,9 @@ def summary(ratings: Sequence[MatchRating]) -> tuple[tuple[dict, ...], tuple[dic
             else:
                 players[player.name] = PlayerRating(player.name, match_play=player.match_play)
                 players[player.name].add(player)
-        decisions += [d.as_dict(with_match=several) for d in rating.decisions]
+        decisions += [d.to_dict(with_match=several) for d in rating.decisions]
     illegal = sum(p.illegal for p in players.values())
-    return tuple(p.as_dict() for p in players.values()), tuple(decisions), illegal
+    return tuple(p.to_dict() for p in players.values()), tuple(decisions), illegal
 
 
 def rate_file(path: str, spec: EngineSpec, rules: Rules | None = None, known: str | None = None, keep: bool = False,
@@ -164,7 +164,7 @@ CREATE TABLE IF NOT EXISTS players (
     path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
     name TEXT NOT NULL,
-    figures TEXT NOT NULL,         -- PlayerRating.as_dict(), as JSON
+    figures TEXT NOT NULL,         -- PlayerRating.to_dict(), as JSON
     matches INTEGER NOT NULL, decisions INTEGER NOT NULL, error REAL NOT NULL, luck REAL NOT NULL,
     doubtful INTEGER NOT NULL, bad INTEGER NOT NULL, very_bad INTEGER NOT NULL,
     PRIMARY KEY (path, seq)
