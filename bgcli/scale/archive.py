@@ -271,15 +271,22 @@ def audit_file(path: str, rules: Rules | None = None, known: str | None = None, 
         for _ in visit_file(where, found, rules):
             pass
         return FileResult(path, tuple(found.problems), found.games, None, digest)
-    except OSError as exc:
-        return FileResult(path, error=f"cannot read {path}: {os_reason(exc)}")
-    except BgcliError as exc:
-        return FileResult(path, error=str(exc).replace(where, path) if where != path else str(exc), digest=digest)
-    except (RecursionError, MemoryError) as exc:
-        why = "too deeply nested" if isinstance(exc, RecursionError) else "out of memory"
-        return FileResult(path, error=f"cannot audit {path}: {why}", digest=digest)
     except Exception as exc:  # a bug met by one file must not stop the others
-        return FileResult(path, error=f"cannot audit {path}: internal error {type(exc).__name__}: {exc}", digest=digest)
+        return FileResult(path, error=failure_text(exc, path, where, "audit"),
+                          digest=None if isinstance(exc, OSError) else digest)
+
+
+def failure_text(exc: Exception, path: str, where: str, verb: str) -> str:
+    """The one line a file gets that could not be audited or rated, named as the user gave it."""
+    if isinstance(exc, OSError):
+        return f"cannot read {path}: {os_reason(exc)}"
+    if isinstance(exc, BgcliError):
+        return str(exc).replace(where, path) if where != path else str(exc)
+    if isinstance(exc, RecursionError):
+        return f"cannot {verb} {path}: too deeply nested"
+    if isinstance(exc, MemoryError):
+        return f"cannot {verb} {path}: out of memory"
+    return f"cannot {verb} {path}: internal error {type(exc).__name__}: {exc}"
 
 
 def audit_batch(jobs: Sequence[Job], rules: Rules | None) -> list[FileResult | Unchanged]:

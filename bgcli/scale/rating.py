@@ -26,7 +26,7 @@ from bgcli import __version__
 from bgcli.core.rules import Rules
 from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
 from bgcli.judging.rating import MatchRating, PlayerRating, rate_replay
-from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, file_digest
+from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, failure_text, file_digest
 
 
 @dataclass(frozen=True)
@@ -121,16 +121,11 @@ def rate_file(path: str, spec: EngineSpec, rules: Rules | None = None, known: st
     except EngineError as exc:
         drop_engines(spec)
         return RatingResult(path, error=f"cannot rate {path}: {exc}", digest=digest)
-    except OSError as exc:
-        return RatingResult(path, error=f"cannot read {path}: {exc.strerror or exc}")
-    except BgcliError as exc:
-        return RatingResult(path, error=str(exc).replace(where, path) if where != path else str(exc), digest=digest)
-    except (RecursionError, MemoryError) as exc:
-        why = "too deeply nested" if isinstance(exc, RecursionError) else "out of memory"
-        return RatingResult(path, error=f"cannot rate {path}: {why}", digest=digest)
     except Exception as exc:  # a bug met by one file must not stop the others
-        drop_engines(spec)
-        return RatingResult(path, error=f"cannot rate {path}: internal error {type(exc).__name__}: {exc}", digest=digest)
+        if not isinstance(exc, (OSError, BgcliError, RecursionError, MemoryError)):
+            drop_engines(spec)   # an engine in an unknown state is not asked again
+        return RatingResult(path, error=failure_text(exc, path, where, "rate"),
+                            digest=None if isinstance(exc, OSError) else digest)
 
 
 def rate_batch(jobs: Sequence[Job], context: tuple[EngineSpec, Rules | None]) -> list[RatingResult | Unchanged]:
