@@ -298,9 +298,12 @@ def test_the_same_file_by_three_names_is_one_file_in_the_database(tmp_path, monk
     assert report["files"] == 1 and report["games"] == 4
 
 
-def test_an_empty_database_name_is_a_usage_error(tmp_path):
-    result = run(["audit", "--db", "", SAMPLE_PATH])
+@pytest.mark.parametrize("command", ["audit", "rate"])
+def test_an_empty_database_name_is_a_usage_error(tmp_path, command):
+    # audit and rate check their archive options in one place
+    result = run([command, "--db", "", SAMPLE_PATH])
     assert result.exit_code == 2 and "--db needs a file name" in result.output
+    assert not list(tmp_path.iterdir())
 
 
 def test_report_on_an_empty_file_leaves_it_empty(tmp_path):

@@ -11,7 +11,7 @@ from itertools import islice
 import click
 
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, formats_doc, jobs_option, json_option, rule_options,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
     rules_from, say,
 )
 
@@ -68,17 +68,7 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args)
     """
     from bgcli.scale.archive import DatabaseError, ResultsDB
 
-    if db_path is not None and not db_path.strip():
-        raise click.UsageError("--db needs a file name, not an empty one")
-    if report:
-        if not db_path:
-            raise click.UsageError("--report reads the database given with --db")
-        if paths:
-            raise click.UsageError("--report reads only the database: give no FILE")
-    elif not paths:
-        raise click.UsageError("Missing argument 'FILE...'.")
-    if scheduler and jobs > 1:
-        raise click.UsageError("--jobs and --scheduler cannot be used together")
+    check_archive_options(paths, db_path, report, jobs, scheduler)
     rules = rules_from(**rule_args)
     try:
         db = ResultsDB(db_path, rules, create=not report) if db_path else None

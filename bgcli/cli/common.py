@@ -380,3 +380,18 @@ def _drop_standard_output() -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.__stdout__.fileno())  # type: ignore[union-attr]
     except (OSError, AttributeError, ValueError):
         pass
+
+
+def check_archive_options(paths, db_path: str | None, report: bool, jobs: int, scheduler: str | None) -> None:
+    """The options that audit and rate share over an archive, checked one way for both."""
+    if db_path is not None and not db_path.strip():
+        raise click.UsageError("--db needs a file name, not an empty one")
+    if report:
+        if not db_path:
+            raise click.UsageError("--report reads the database given with --db")
+        if paths:
+            raise click.UsageError("--report reads only the database: give no FILE")
+    elif not paths:
+        raise click.UsageError("Missing argument 'FILE...'.")
+    if scheduler and jobs > 1:
+        raise click.UsageError("--jobs and --scheduler cannot be used together")

@@ -10,6 +10,7 @@ from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, replays_of, rule_options, rules_from, say, say_block, write_output,
 )
+from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
 
@@ -245,7 +246,7 @@ def export(file, to, output, notation, force, **rule_args):
 @click.option("-o", "--output", type=OUTPUT_PATH, required=True, metavar="FILE",
               help="The HTML file to write (- for standard output); written whole or not at all.")
 @home_option
-@click.option("--engine", type=click.Choice(("sage", "gnubg", "exact"), case_sensitive=False), default=None,
+@click.option("--engine", type=click.Choice(ENGINE_NAMES, case_sensitive=False), default=None,
               help="Rate the match with this engine (as bgcli rate does) and mark each decision's error and the "
                    "equity after every action on its row.")
 @click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="N",

@@ -12,16 +12,15 @@ import click
 
 from bgcli.cli.audit import _count, _scheduler, progress
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, cli, emit, jobs_option, json_option, rule_options, rules_from,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
-
-ENGINES = ("sage", "gnubg", "exact")
+from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 
 
 @cli.command()
 @click.argument("paths", nargs=-1, metavar="FILE...")
 @json_option
-@click.option("--engine", type=click.Choice(ENGINES, case_sensitive=False), default="sage", show_default=True,
+@click.option("--engine", type=click.Choice(ENGINE_NAMES, case_sensitive=False), default="sage", show_default=True,
               help="The engine that judges: sage (bgsage, pip install 'bgcli[engine]'), gnubg (GNU Backgammon "
                    "run as a separate program), exact (bear-offs only).")
 @click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="N",
@@ -74,15 +73,7 @@ def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, repor
     from bgcli.scale.archive import DatabaseError
     from bgcli.scale.rating import EngineSpec, RatingsDB
 
-    if report:
-        if not db_path:
-            raise click.UsageError("--report reads the database given with --db")
-        if paths:
-            raise click.UsageError("--report reads only the database: give no FILE")
-    elif not paths:
-        raise click.UsageError("Missing argument 'FILE...'.")
-    if scheduler and jobs > 1:
-        raise click.UsageError("--jobs and --scheduler cannot be used together")
+    check_archive_options(paths, db_path, report, jobs, scheduler)
     rules = rules_from(**rule_args)
     spec = EngineSpec(engine.lower(), level, timeout)
     try:
