@@ -44,3 +44,38 @@ def _where(task: int) -> int:
 
 def test_one_worker_runs_everything_here():
     assert set(OrderedPool(_where, 1).run(range(5))) == {os.getpid()}
+
+
+class _BreaksOnSubmit:
+    """A pool that runs tasks here and breaks, as a pool whose worker died,
+    when the task ``breaks_on`` is handed to it (the first pool only)."""
+
+    made = 0
+
+    def __init__(self, breaks_on: int):
+        _BreaksOnSubmit.made += 1
+        self.breaks_on = breaks_on if _BreaksOnSubmit.made == 1 else None
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+
+        if args[0] == self.breaks_on:
+            raise BrokenProcessPool("a child process terminated abruptly")
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+def test_a_pool_that_breaks_while_tasks_are_handed_out_loses_nothing(monkeypatch):
+    # a worker can die while the next tasks are submitted: submit itself then
+    # raises, and the task in hand and those in flight are run again
+    import bgcli.scale.pool as pool_module
+
+    _BreaksOnSubmit.made = 0
+    monkeypatch.setattr(pool_module, "_start", lambda workers: _BreaksOnSubmit(breaks_on=5))
+    results = list(OrderedPool(square_or_die, 2, args=(-1,)).run(range(12)))
+    assert results == [n * n for n in range(12)]

@@ -64,23 +64,30 @@ class OrderedPool(Generic[Task, Result]):
         self.pool = _start(workers)
         try:
             while True:
-                for task in islice(tasks, workers * self.window - len(pending)):
-                    pending.append((None if self.here(task) else self.pool.submit(self.work, task, *self.args), task))
-                if not pending:
-                    return
-                future, task = pending.popleft()
+                lost: list[Task] = []
                 try:
-                    result = future.result() if future is not None else self.work(task, *self.args)
+                    for task in islice(tasks, workers * self.window - len(pending)):
+                        pending.append((None if self.here(task) else self.pool.submit(self.work, task, *self.args), task))
                 except BrokenProcessPool:
-                    # a worker died: every task in flight is lost; run them
-                    # again one by one to find the one that kills it, then go on
-                    lost = [task, *(t for _, t in pending)]
-                    pending.clear()
-                    self._shutdown()
-                    yield from self._one_by_one(lost)
-                    self.pool = _start(workers)
-                    continue
-                yield result
+                    # a worker died while tasks were handed out: the one in hand is lost too
+                    lost = [*(t for _, t in pending), task]
+                if not lost:
+                    if not pending:
+                        return
+                    future, task = pending.popleft()
+                    try:
+                        result = future.result() if future is not None else self.work(task, *self.args)
+                    except BrokenProcessPool:
+                        lost = [task, *(t for _, t in pending)]
+                    else:
+                        yield result
+                        continue
+                # a worker died: every task in flight is lost; run them again
+                # one by one to find the one that kills it, then go on
+                pending.clear()
+                self._shutdown()
+                yield from self._one_by_one(lost)
+                self.pool = _start(workers)
         finally:
             self._shutdown()
 
