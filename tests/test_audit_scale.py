@@ -12,10 +12,12 @@ import os
 import re
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -135,6 +137,15 @@ def test_a_scheduler_and_workers_started_apart_read_the_files_themselves(tmp_pat
         files = [str(path.relative_to(root)) for path in [*selfplay(4), *flawed(4)]] + ["samples/perft.txt", "missing.mat"]
         local = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", *files], cwd=root, capture_output=True,
                                text=True, timeout=300)
+        # the audit refuses a closed port at once: wait until the scheduler listens (slow on busy cores)
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the scheduler never listened"
+                time.sleep(0.2)
         remote = subprocess.run([sys.executable, "-m", "bgcli", "audit", "--json", "--scheduler", f"tcp://127.0.0.1:{port}",
                                  *files], cwd=root, capture_output=True, text=True, timeout=300)
         assert local.returncode == 2 and local.stdout.count("\n") == len(files)
