@@ -370,6 +370,15 @@ def main() -> None:
         else:   # the reader went away (| head): nothing to say, to nobody
             status = EXIT_CLOSED_PIPE
         _drop_standard_output()
+    pool = sys.modules.get("bgcli.scale.pool")
+    if pool is not None and getattr(pool, "ended_workers", False):
+        # a pool whose worker was ended can leave a thread that Python's exit would wait on for ever
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
     sys.exit(status)
 
 

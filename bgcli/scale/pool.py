@@ -126,12 +126,22 @@ def _start(workers: int):
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method), **worker_options())
 
 
+# Set once a worker was ended from here. A worker ended while it was sending a
+# result leaves half a message in the pool's pipe, and the pool's manager
+# thread then waits for the rest for ever, which Python's exit would join:
+# bgcli.cli's main leaves with os._exit when this is set (every worker is
+# already gone, and nothing else is left to do).
+ended_workers = False
+
+
 def stop(pool) -> None:
     """Stop a process pool now: queued tasks dropped, workers ended."""
+    global ended_workers
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
+            ended_workers = True
             process.terminate()
     for process in processes:
         process.join(5)
