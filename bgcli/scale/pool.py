@@ -14,6 +14,7 @@ ended.
 """
 from __future__ import annotations
 
+import time
 from collections import deque
 from itertools import islice
 from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
@@ -139,6 +140,10 @@ def stop(pool) -> None:
     global ended_workers
     processes = list(getattr(pool, "_processes", {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
+    # an idle worker leaves at once on the pool's word to stop: end only those still at work
+    deadline = time.monotonic() + 1.0
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
     for process in processes:
         if process.is_alive():
             ended_workers = True
