@@ -306,11 +306,15 @@ def test_an_empty_database_name_is_a_usage_error(tmp_path, command):
     assert not list(tmp_path.iterdir())
 
 
-def test_report_on_an_empty_file_leaves_it_empty(tmp_path):
+@pytest.mark.parametrize("command, report, contents", [
+    (["audit"], ["--report"], "audit results"),
+    (["rate"], ["--report", "players"], "ratings"),
+])
+def test_report_on_an_empty_file_leaves_it_empty(tmp_path, command, report, contents):
     empty = tmp_path / "empty.sqlite"
     empty.write_bytes(b"")
-    result = run(["audit", "--db", str(empty), "--report"])
-    assert result.exit_code == 2 and "holds no audit results" in result.output
+    result = run(command + ["--db", str(empty)] + report)
+    assert result.exit_code == 2 and f"holds no {contents}" in result.output
     assert empty.read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite"]
 
 

@@ -154,3 +154,18 @@ def test_jobs_rate_in_worker_processes_in_order(tmp_path):
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [d["file"] for d in lines] == [str(THREE), str(ONE), str(THREE)]
     assert lines[0] == lines[2]
+
+
+def test_one_file_under_three_names_is_rated_and_counted_once(tmp_path, monkeypatch):
+    db = tmp_path / "ratings.sqlite"
+    shutil.copy(ONE, tmp_path / "a.mat")
+    monkeypatch.chdir(tmp_path)
+    first = run("--db", db, "a.mat")
+    assert first.exit_code == 0 and OPENED
+    OPENED.clear()
+    for name in ("./a.mat", tmp_path / "a.mat"):
+        assert run("--db", db, name).exit_code == 0
+    assert not OPENED                                      # the stored result served both other names
+    rows = [json.loads(line) for line in run("--db", db, "--report", "players", "--json").stdout.splitlines()]
+    assert rows and all(row["matches"] == 1 for row in rows)
+

@@ -387,7 +387,7 @@ UPDATE meta SET value = '2' WHERE key = 'schema';
 """
 
 
-def _file_key(path: str):
+def file_key(path: str):
     """A file's key in the database: its real absolute path (``a``, ``./a``
     and ``$PWD/a`` are one file), as :func:`_to_db` keeps text."""
     return _to_db(os.path.realpath(path))
@@ -427,6 +427,46 @@ def rules_key(rules: Rules | None) -> str:
     return json.dumps({"bgcli": __version__, "rules": asdict(rules or Rules())}, sort_keys=True)
 
 
+def open_database(path: str, made_by: str, kind: str, contents: str, schema: str, version: str,
+                  create: bool = True, upgrades: dict[str, str] | None = None) -> sqlite3.Connection:
+    """Open (or, with ``create``, make) the SQLite database of ``contents``
+    that ``made_by`` keeps at ``path``, upgraded to schema ``version``
+    (``upgrades`` maps an older version to the SQL that brings it up).
+
+    A file that is not a database, or a database of something else, is
+    refused untouched (DatabaseError); so is an empty file when reading only
+    (``create`` false): an empty file stays an empty file."""
+    if not create and not os.path.isfile(path):
+        raise DatabaseError(f"no {kind} database {path}")
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+        try:
+            tables = {name for name, in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            maker = db.execute("SELECT value FROM meta WHERE key = 'made by'").fetchone() if "meta" in tables else None
+            if tables and maker != (made_by,):
+                raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's {contents}")
+            if not tables and not create:
+                raise DatabaseError(f"{path} holds no {contents} (not a {kind} database)")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
+            db.execute("PRAGMA foreign_keys=ON")
+            stored = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if tables else None
+            if stored is not None and stored[0] in (upgrades or {}):
+                db.executescript("BEGIN;" + (upgrades or {})[stored[0]] + "COMMIT;")
+                stored = (version,)
+            db.executescript(schema)
+            if stored is None:
+                db.execute("INSERT INTO meta VALUES ('schema', ?), ('made by', ?)", (version, made_by))
+            elif stored[0] != version:
+                raise DatabaseError(f"{path} holds {contents} of another version (schema {stored[0]})")
+        except BaseException:
+            db.close()
+            raise
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"cannot use {path} as a {kind} database: {exc}") from None
+    return db
+
+
 class ResultsDB:
     """The audit results of an archive in SQLite (see the module docstring)."""
 
@@ -436,32 +476,8 @@ class ResultsDB:
         untouched (DatabaseError)."""
         self.path = path
         self.key = rules_key(rules)
-        if not create and not os.path.isfile(path):
-            raise DatabaseError(f"no results database {path}")
-        try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-            tables = {name for name, in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            made_by = self.db.execute("SELECT value FROM meta WHERE key = 'made by'").fetchone() if "meta" in tables else None
-            if tables and made_by != ("bgcli audit",):
-                self.db.close()
-                raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's audit results")
-            if not tables and not create:   # reading only: an empty file stays an empty file
-                self.db.close()
-                raise DatabaseError(f"{path} holds no audit results (not a results database)")
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
-            self.db.execute("PRAGMA foreign_keys=ON")
-            stored = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if tables else None
-            if stored is not None and stored[0] == "1":
-                self.db.executescript("BEGIN;" + _FROM_SCHEMA_1 + "COMMIT;")
-                stored = (SCHEMA_VERSION,)
-            self.db.executescript(SCHEMA)
-            if stored is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?), ('made by', 'bgcli audit')", (SCHEMA_VERSION,))
-            elif stored[0] != SCHEMA_VERSION:
-                raise DatabaseError(f"{path} holds audit results of another version (schema {stored[0]})")
-        except sqlite3.Error as exc:
-            raise DatabaseError(f"cannot use {path} as a results database: {exc}") from None
+        self.db = open_database(path, made_by="bgcli audit", kind="results", contents="audit results",
+                                schema=SCHEMA, version=SCHEMA_VERSION, create=create, upgrades={"1": _FROM_SCHEMA_1})
         self.run: int | None = None
 
     def close(self) -> None:
@@ -478,7 +494,7 @@ class ResultsDB:
         digest of its stored result if it was audited under the same rules."""
         if path == STDIN:
             return Job(path)
-        row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (_file_key(path), self.key))[:1]
+        row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (file_key(path), self.key))[:1]
         return Job(path, True, row[0][0] if row else None)
 
     def _read(self, sql: str, values: tuple = ()) -> list:
@@ -489,7 +505,7 @@ class ResultsDB:
 
     def stored(self, path: str) -> FileResult:
         """The stored result of ``path``, as the audit gave it."""
-        key = _file_key(path)
+        key = file_key(path)
         (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (key,))
         rows = self._read("SELECT line, match, game, move, player, kind, severity, message FROM problems "
                           "WHERE path = ? ORDER BY seq", (key,))
@@ -513,7 +529,7 @@ class ResultsDB:
 
     def _store(self, result: FileResult) -> None:
         db = self.db
-        key = _file_key(result.path)
+        key = file_key(result.path)
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute("DELETE FROM problems WHERE path = ?", (key,))

@@ -26,7 +26,7 @@ from bgcli import __version__
 from bgcli.core.rules import Rules
 from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
 from bgcli.judging.rating import MatchRating, PlayerRating, rate_replay
-from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, failure_text, file_digest
+from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, _from_db, _to_db, failure_text, file_digest, file_key, open_database
 
 
 @dataclass(frozen=True)
@@ -183,26 +183,8 @@ class RatingsDB:
     def __init__(self, path: str, spec: EngineSpec | None = None, rules: Rules | None = None, create: bool = True):
         self.path = path
         self.key = rating_key(spec or EngineSpec(), rules)
-        if not create and not os.path.isfile(path):
-            raise DatabaseError(f"no ratings database {path}")
-        try:
-            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-            tables = {name for name, in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            made_by = self.db.execute("SELECT value FROM meta WHERE key = 'made by'").fetchone() if "meta" in tables else None
-            if tables and made_by != (MADE_BY,):
-                self.db.close()
-                raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's ratings")
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.execute("PRAGMA foreign_keys=ON")
-            self.db.executescript(SCHEMA)
-            stored = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if stored is None:
-                self.db.execute("INSERT INTO meta VALUES ('schema', ?), ('made by', ?)", (SCHEMA_VERSION, MADE_BY))
-            elif stored[0] != SCHEMA_VERSION:
-                raise DatabaseError(f"{path} holds ratings of another version (schema {stored[0]})")
-        except sqlite3.Error as exc:
-            raise DatabaseError(f"cannot use {path} as a ratings database: {exc}") from None
+        self.db = open_database(path, made_by=MADE_BY, kind="ratings", contents="ratings",
+                                schema=SCHEMA, version=SCHEMA_VERSION, create=create)
 
     def close(self) -> None:
         self.db.close()
@@ -222,14 +204,15 @@ class RatingsDB:
     def job(self, path: str) -> Job:
         if path == STDIN:
             return Job(path)
-        row = self._read("SELECT digest FROM files WHERE path = ? AND key = ?", (path, self.key))[:1]
+        row = self._read("SELECT digest FROM files WHERE path = ? AND key = ?", (file_key(path), self.key))[:1]
         return Job(path, True, row[0][0] if row else None)
 
     def stored(self, path: str) -> RatingResult:
+        key = file_key(path)
         (digest, matches, illegal, error, decisions), = self._read(
-            "SELECT digest, matches, illegal, error, decisions FROM files WHERE path = ?", (path,))
+            "SELECT digest, matches, illegal, error, decisions FROM files WHERE path = ?", (key,))
         players = tuple(json.loads(figures) for figures, in
-                        self._read("SELECT figures FROM players WHERE path = ? ORDER BY seq", (path,)))
+                        self._read("SELECT figures FROM players WHERE path = ? ORDER BY seq", (key,)))
         return RatingResult(path, players, tuple(json.loads(decisions)), matches, illegal, error, digest)
 
     def store(self, result: RatingResult) -> None:
@@ -237,15 +220,16 @@ class RatingsDB:
         if result.digest is None or result.path == STDIN:
             return
         db = self.db
+        key = file_key(result.path)   # a, ./a and $PWD/a are one file
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                db.execute("DELETE FROM players WHERE path = ?", (result.path,))
+                db.execute("DELETE FROM players WHERE path = ?", (key,))
                 db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (result.path, result.digest, self.key, result.matches, result.illegal, result.error,
-                            json.dumps(list(result.decisions), ensure_ascii=False)))
+                           (key, result.digest, self.key, result.matches, result.illegal, result.error,
+                            json.dumps(list(result.decisions))))
                 db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               [(result.path, seq, p["name"], json.dumps(p, ensure_ascii=False), p.get("matches", 1), p["decisions"],
+                               [(key, seq, _to_db(p["name"]), json.dumps(p), p.get("matches", 1), p["decisions"],
                                  p["error"], p["luck"], p["doubtful"], p["bad"], p["very_bad"])
                                 for seq, p in enumerate(result.players)])
                 db.execute("COMMIT")
@@ -268,7 +252,7 @@ class RatingsDB:
         out = []
         for name, matches, decisions, error, luck, doubtful, bad, very_bad in rows:
             pr = round(500.0 * error / decisions, 3) if decisions else None
-            out.append({"name": name, "matches": matches, "decisions": decisions, "error": round(error, 6), "pr": pr,
+            out.append({"name": _from_db(name), "matches": matches, "decisions": decisions, "error": round(error, 6), "pr": pr,
                         "luck": round(luck, 6), "doubtful": doubtful, "bad": bad, "very_bad": very_bad})
         return out
 
