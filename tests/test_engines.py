@@ -238,3 +238,23 @@ def test_a_match_winning_chance_rounded_past_zero_is_put_back():
     win, lose = met.win_lose(side)
     assert lose == 0.0 and met.mwc(-1.0 - 1e-8, side) == 0.0
     assert met.mwc(-3.0, side) < 0.0  # an impossible equity keeps its impossible chance
+
+
+@needs_sage
+def test_a_sage_call_that_ran_past_the_time_limit_is_an_error(monkeypatch):
+    import bgcli.engines.sage as sage_module
+
+    class SlowClock:   # every reading of the clock is a second later: each call "takes" one second
+        now = 0.0
+
+        @classmethod
+        def monotonic(cls):
+            cls.now += 1.0
+            return cls.now
+
+    engine = open_engine("sage", 0, timeout=0.5)
+    monkeypatch.setattr(sage_module, "time", SlowClock)
+    with pytest.raises(EngineError, match=r"sage took 1\.0 s on .*past the time limit of 0\.5 s"):
+        engine.evaluate(START)
+    engine.timeout = 5.0
+    assert engine.evaluate(START).equity is not None

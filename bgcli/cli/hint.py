@@ -33,7 +33,7 @@ class Unavailable(Failure):
 def engine_options(function):
     """--engine, --level and --timeout, shared by the commands that ask an engine."""
     function = click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
-                            metavar="SECONDS", help="The time limit of one engine call (gnubg).")(function)
+                            metavar="SECONDS", help="The time limit of one engine call: gnubg is stopped at it; sage, in this process, fails the call when it returns past it.")(function)
     function = click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES",
                             help=LEVEL_HELP)(function)
     return click.option("--engine", "engine_name", type=click.Choice(ENGINE_NAMES), default="sage", show_default=True,

@@ -22,7 +22,8 @@ takes care of, measured on bgsage itself:
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+import time
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from bgcli.core.position import BAR, OFF, Position
 from bgcli.engines import met, trust
@@ -63,7 +64,7 @@ class SageEngine:
         except ImportError:
             raise EngineUnavailableError(f"the sage engine needs bgsage: {INSTALL}") from None
         self.level = level
-        self.timeout = timeout  # in-process: a call cannot be cut short, so it is not enforced here
+        self.timeout = timeout  # in-process: a call cannot be cut short, so one that ran past it fails when it returns
         self._cpp = bgbot_cpp
         self._threads = threads
         weights = default_weights()
@@ -126,13 +127,23 @@ class SageEngine:
             mwcs = tuple(met.mwc(float(v), side) for v in values)
         return trust.cube_decision(nested(found["probs"]), *values, self.name, state, mwcs)
 
+    def _call(self, where: str, call: Callable, *args, **kwargs) -> Any:
+        """One call into the compiled engine: its own errors and a call that ran
+        past the time limit become EngineError naming the position."""
+        began = time.monotonic()
+        try:
+            answer = call(*args, **kwargs)
+        except Exception as exc:  # the compiled engine's own errors
+            raise EngineError(f"{self.name} failed on {where}: {exc}") from None
+        took = time.monotonic() - began
+        if took > self.timeout:
+            raise EngineError(f"{self.name} took {took:.1f} s on {where}, past the time limit of {self.timeout:g} s")
+        return answer
+
     def _positions(self, states: Sequence["GameState"], strategy) -> list[dict]:
         flags = self._flags(states[0])
-        try:
-            found = self._cpp.batch_evaluate_positions([self._pre_roll(s) for s in states], strategy, self._threads,
-                                                       **flags)
-        except Exception as exc:  # the compiled engine's own errors: name the position
-            raise EngineError(f"{self.name} failed on {trust.where(states[0])}: {exc}") from None
+        found = self._call(trust.where(states[0]), self._cpp.batch_evaluate_positions,
+                           [self._pre_roll(s) for s in states], strategy, self._threads, **flags)
         if len(found) != len(states):
             raise EngineError(f"{self.name} gave {len(found)} answers for {len(states)} positions at {trust.where(states[0])}")
         return found
@@ -175,11 +186,8 @@ class SageEngine:
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
         keys = keys or [r.id() for r in results]
         flags = self._flags(state)
-        try:
-            found = self._cpp.batch_evaluate_post_move([self._post_move(state, r) for r in results], strategy,
-                                                       self._threads, jacoby=flags["jacoby"])
-        except Exception as exc:
-            raise EngineError(f"{self.name} failed on {trust.where(state, dice)}: {exc}") from None
+        found = self._call(trust.where(state, dice), self._cpp.batch_evaluate_post_move,
+                           [self._post_move(state, r) for r in results], strategy, self._threads, jacoby=flags["jacoby"])
         if len(found) != len(results):
             raise EngineError(f"{self.name} gave {len(found)} answers for {len(results)} plays in {trust.where(state, dice)}")
         side = met.MatchSide.of(state)
@@ -193,10 +201,7 @@ class SageEngine:
     def _check_plays(self, state: "GameState", dice, plays: Sequence["Play"]) -> None:
         """The engine's own list of legal results must be bgcli's."""
         start = board(state.position)
-        try:
-            listed = [list(b) for b in self._cpp.possible_moves(start, dice[0], dice[1])]
-        except Exception as exc:
-            raise EngineError(f"{self.name} failed on {trust.where(state, dice)}: {exc}") from None
+        listed = [list(b) for b in self._call(trust.where(state, dice), self._cpp.possible_moves, start, dice[0], dice[1])]
         listed = [b for b in listed if b != start]  # "no legal play" comes back as the unchanged board
         theirs = []
         for numbers in listed:
