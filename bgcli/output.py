@@ -8,6 +8,9 @@
   that is not a regular file (``/dev/null``, ``/dev/full``, a fifo, a
   terminal) cannot be replaced and is written directly. A link is followed:
   its target is replaced, the link stays.
+- :class:`AtomicOutput` is the same promise for a text written in pieces
+  (an export of any length, in bounded memory): nothing is the output until
+  its ``commit()``.
 - Failures raise :class:`OutputError`, with a one-line, lowercase message
   naming the path (``cannot write 'x/board.svg': folder 'x' does not
   exist``). It is not a :class:`bgcli.errors.BgcliError`: the input was not
@@ -153,41 +156,136 @@ def write_atomically(path: str, text: str | bytes, encoding: str = "utf-8") -> N
     """Write ``text`` to the file ``path`` whole or not at all (see the module docstring)."""
     check_path(path)
     data = text if isinstance(text, bytes) else text.encode(encoding)  # before any file is touched
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        info = None
-    except OSError as exc:
-        raise _failure(path, path, exc) from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise OutputError(f"cannot write {quote(path)}: it is a folder", path)
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        try:  # a device, a fifo, a terminal, /dev/stdout: nothing to rename over
-            with open(path, "wb") as handle:
-                handle.write(data)
+    with AtomicOutput(path, encoding) as out:
+        out.write_bytes(data)
+        out.commit()
+
+
+class AtomicOutput:
+    """A text written in pieces to ``path``, whole or not at all: the pieces
+    go to a temporary file, and only :meth:`commit` makes them the output.
+    Leaving the ``with`` block without a commit (an error, Ctrl-C, SIGTERM,
+    or a caller that found the text incomplete) removes the temporary and
+    leaves the old file as it was. A regular file's temporary is beside it
+    and is renamed over it; standard output (``-``) and a target that is not
+    a regular file (a device, a fifo) are held in an anonymous temporary
+    file and copied out on commit. Memory stays bounded however long the text."""
+
+    def __init__(self, path: str, encoding: str = "utf-8"):
+        self.path = check_path(path)
+        self.encoding = encoding
+        self._temporary: str | None = None   # the name of the file beside the target
+        self._info: os.stat_result | None = None
+        self._target = path
+        self._done = False
+        if path == STDOUT:
+            self._handle = self._anonymous()
+            return
+        try:
+            self._info = os.stat(path)
+        except FileNotFoundError:
+            pass
         except OSError as exc:
             raise _failure(path, path, exc) from None
-        return
-    target = os.path.realpath(path)  # a link stays a link: its target is replaced
-    temporary = None
-    try:
-        descriptor, temporary = _create_beside(target)
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if info is not None:
-            os.chmod(temporary, stat.S_IMODE(info.st_mode))
-        os.replace(temporary, target)
-        temporary = None
-    except OSError as exc:
-        raise _failure(path, target, exc) from None
-    finally:
-        if temporary is not None:
+        if self._info is not None and stat.S_ISDIR(self._info.st_mode):
+            raise OutputError(f"cannot write {quote(path)}: it is a folder", path)
+        if self._info is not None and not stat.S_ISREG(self._info.st_mode):
+            self._handle = self._anonymous()   # a device, a fifo, a terminal, /dev/stdout: nothing to rename over
+            return
+        self._target = os.path.realpath(path)  # a link stays a link: its target is replaced
+        try:
+            descriptor, self._temporary = _create_beside(self._target)
+            self._handle = os.fdopen(descriptor, "wb")
+        except OSError as exc:
+            self._remove()
+            raise _failure(path, self._target, exc) from None
+
+    def _anonymous(self):
+        import tempfile
+
+        try:
+            return tempfile.TemporaryFile()
+        except OSError as exc:
+            raise OutputError(f"cannot write {quote(self.path)}: no temporary file to hold it in "
+                              f"({_reason(exc)})", self.path) from None
+
+    def write(self, text: str) -> None:
+        try:
+            data = text.encode(self.encoding)
+        except UnicodeEncodeError as exc:
+            raise OutputError(f"cannot write {quote(self.path)}: {quote(exc.object[exc.start:exc.end])} has no "
+                              f"{self.encoding} encoding", self.path) from None
+        self.write_bytes(data)
+
+    def write_bytes(self, data: bytes) -> None:
+        try:
+            self._handle.write(data)
+        except OSError as exc:
+            raise self._failed(exc) from None
+
+    def commit(self) -> None:
+        """Make what was written the output: rename the temporary over the
+        file, or copy it to standard output or the device."""
+        try:
+            self._handle.flush()
+            self._done = True   # from here on a failure is the output's, not the temporary's
+            if self._temporary is None:
+                self._copy_out()
+            else:
+                os.fsync(self._handle.fileno())
+                self._handle.close()
+                if self._info is not None:
+                    os.chmod(self._temporary, stat.S_IMODE(self._info.st_mode))
+                os.replace(self._temporary, self._target)
+                self._temporary = None
+        except OSError as exc:
+            raise self._failed(exc) from None
+        finally:
+            self._done = True
+            self._handle.close()
+            self._remove()
+
+    def _copy_out(self) -> None:
+        import codecs
+
+        self._handle.seek(0)
+        if self.path == STDOUT:   # through sys.stdout, whose failed writes say "standard output"
+            decoder = codecs.getincrementaldecoder(self.encoding)()
+            while piece := self._handle.read(1 << 20):
+                sys.stdout.write(decoder.decode(piece))
+            sys.stdout.write(decoder.decode(b"", final=True))
+            sys.stdout.flush()
+            return
+        with open(self.path, "wb") as device:
+            while piece := self._handle.read(1 << 20):
+                device.write(piece)
+
+    def discard(self) -> None:
+        """Drop what was written: the old file, if any, stays as it was."""
+        if not self._done:
+            self._done = True
+            self._handle.close()
+            self._remove()
+
+    def _remove(self) -> None:
+        if self._temporary is not None:
             try:
-                os.unlink(temporary)
+                os.unlink(self._temporary)
             except OSError:
                 pass
+            self._temporary = None
+
+    def _failed(self, exc: OSError) -> OutputError:
+        if self._temporary is None and not self._done:   # the anonymous file that holds the text
+            return OutputError(f"cannot write {quote(self.path)}: the temporary file holding it: {_reason(exc)}",
+                               self.path)
+        return _failure(self.path, self._target, exc)
+
+    def __enter__(self) -> "AtomicOutput":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.discard()   # after a commit, nothing; else (an error, a signal) the temporary goes
 
 
 def _create_beside(target: str) -> tuple[int, str]:
@@ -209,6 +307,10 @@ def _failure(path: str, target: str, exc: OSError) -> OutputError:
     elif isinstance(exc, NotADirectoryError):
         reason = f"{quote(os.path.dirname(path) or folder)} is not a folder"
     else:
-        reason = exc.strerror or str(exc)
-        reason = reason[:1].lower() + reason[1:]
+        reason = _reason(exc)
     return OutputError(f"cannot write {quote(path)}: {reason}", path)
+
+
+def _reason(exc: OSError) -> str:
+    reason = exc.strerror or str(exc)
+    return reason[:1].lower() + reason[1:]

@@ -8,7 +8,7 @@ import click
 
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
-    output_option, replays_of, rule_options, rules_from, say, say_block, write_output,
+    output_option, replays_of, rule_options, rules_from, say, say_block, write_output, Unwritable,
 )
 from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 from bgcli.formats import registry
@@ -211,7 +211,8 @@ def export(file, to, output, notation, force, **rule_args):
         bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
         bgcli export samples/sp05001_3pt.mat --to json --notation fibs
     """
-    from bgcli.formats.files import export as export_records, iter_records
+    from bgcli.formats.files import export_to, iter_records
+    from bgcli.output import AtomicOutput, OutputError
 
     if to is None:   # the suffix of the output file names the format
         suffix = os.path.splitext(output or "")[1].lower()
@@ -221,22 +222,27 @@ def export(file, to, output, notation, force, **rule_args):
     to = to.lower()
     refuse_input_as_output(output, [file])
     try:
-        # the records keep the plays as written, so a file comes back in its own order
-        text, left_out = export_records(iter_records(file), to, notation, rules_from(**rule_args))
-    except OSError as exc:
-        raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
-    except BgcliError as exc:
-        raise Unreadable(str(exc)) from None
-    if left_out:
-        shown = left_out[:5] + ([f"... and {len(left_out) - 5} more"] if len(left_out) > 5 else [])
-        if not force:
-            for line in shown:
-                say(f"Error: {file}: {line}", err=True)
-            raise Failure(f"{file}: {len(left_out)} thing{'s' if len(left_out) != 1 else ''} above cannot be "
-                          f"written as {to}; nothing was written (--force writes the rest)")
-        for line in shown:
-            say(f"left out: {file}: {line}", err=True)
-    write_output(output, text)
+        # written as it is read, into a temporary that becomes the output only when all is well
+        with AtomicOutput(output or "-") as out:
+            try:
+                # the records keep the plays as written, so a file comes back in its own order
+                left_out = export_to(out.write, iter_records(file), to, notation, rules_from(**rule_args))
+            except OSError as exc:
+                raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
+            except BgcliError as exc:
+                raise Unreadable(str(exc)) from None
+            if left_out:
+                shown = left_out[:5] + ([f"... and {len(left_out) - 5} more"] if len(left_out) > 5 else [])
+                if not force:
+                    for line in shown:
+                        say(f"Error: {file}: {line}", err=True)
+                    raise Failure(f"{file}: {len(left_out)} thing{'s' if len(left_out) != 1 else ''} above cannot be "
+                                  f"written as {to}; nothing was written (--force writes the rest)")
+                for line in shown:
+                    say(f"left out: {file}: {line}", err=True)
+            out.commit()
+    except OutputError as exc:
+        raise Unwritable(str(exc)) from None
 
 
 # --- view -------------------------------------------------------------------

@@ -133,22 +133,39 @@ def export(records: Iterable[MatchRecord], to: str, notation: str | None = None,
     """:func:`export_text` and what the text leaves out of the records (one
     line each: unreadable lines, games that could not be replayed, what the
     format cannot hold)."""
+    pieces: list[str] = []
+    left_out = export_to(pieces.append, records, to, notation, rules)
+    return "".join(pieces), left_out
+
+
+def export_to(write: Callable[[str], object], records: Iterable[MatchRecord], to: str, notation: str | None = None,
+              rules: Rules | None = None) -> list[str]:
+    """:func:`export` as a stream: the text goes to ``write`` in pieces, a
+    match or so at a time, as the records are read (an export of any length
+    holds one match's text at a time, never the whole). Returns what the
+    text leaves out; the caller decides, once everything is written, whether
+    a text with something left out is kept (bgcli.output.AtomicOutput)."""
     kind = registry.by_name(to)
     if not kind.writes:
         raise ValueError(f"bgcli reads {kind.name} but does not write it: write one of {', '.join(WRITTEN)}")
     module = kind.load()
-    outputs: list = []
     left_out: list[str] = []
-    for number, record in enumerate(records, 1):
-        writer = module.writer(notation)
-        writer.comments = record.comments
-        outputs.append(replay_match(record, number, rules, visitor=writer))
-        left_out += writer.left_out
-        if not writer.writes_comments:
-            left_out += [f"line {line}: a comment, which {to} has no place for ({quote(text, 40)})"
-                         for line, text in record.comments]
-    return module.join(outputs), left_out
+
+    def outputs() -> Iterator:
+        for number, record in enumerate(records, 1):
+            writer = module.writer(notation)
+            writer.comments = record.comments
+            output = replay_match(record, number, rules, visitor=writer)
+            left_out.extend(writer.left_out)
+            if not writer.writes_comments:
+                left_out.extend(f"line {line}: a comment, which {to} has no place for ({quote(text, 40)})"
+                                for line, text in record.comments)
+            yield output
+
+    for piece in module.chunks(outputs()):
+        write(piece)
+    return left_out
 
 
-__all__ = ["FORMATS", "WRITTEN", "MatchFileError", "export_text", "iter_records", "read_any", "replay_file", "sniff",
+__all__ = ["FORMATS", "WRITTEN", "MatchFileError", "export_text", "export_to", "iter_records", "read_any", "replay_file", "sniff",
            "visit_file"]

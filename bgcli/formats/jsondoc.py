@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import IO, Any, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
 from bgcli.formats.reading import decode, read_whole
@@ -163,11 +163,28 @@ def writer(notation: str | None = None) -> JsonTextWriter:
 def join(outputs: list) -> str:
     """One document for one match, a list for several, ``[]`` for none (the
     texts of :class:`JsonTextWriter`, laid out as :func:`documents_text` does)."""
-    if not outputs:
-        return "[]\n"
-    if len(outputs) == 1:
-        return outputs[0] + "\n"
-    return "[\n" + ",\n".join(_indented(text, " ") for text in outputs) + "\n]\n"
+    return "".join(chunks(outputs))
+
+
+def chunks(outputs: Iterable[str]) -> Iterator[str]:
+    """:func:`join` as a stream: a match's text as soon as the next one says
+    whether the document is a list (only two are held at once)."""
+    outputs = iter(outputs)
+    first = next(outputs, None)
+    if first is None:
+        yield "[]\n"
+        return
+    second = next(outputs, None)
+    if second is None:
+        yield first + "\n"
+        return
+    yield "[\n" + _indented(first, " ")
+    del first
+    yield ",\n" + _indented(second, " ")
+    del second
+    for text in outputs:
+        yield ",\n" + _indented(text, " ")
+    yield "\n]\n"
 
 
 def documents_text(docs: list[dict]) -> str:

@@ -123,6 +123,11 @@ def writer(notation: str | None = None) -> MatWriter:
     return MatWriter(notation or "mat")
 
 
+def chunks(outputs: Iterable[str]) -> Iterator[str]:
+    """:func:`join` as a stream: the text of each match as it comes."""
+    return iter(outputs)
+
+
 def join(outputs: list) -> str:
     """Matches one after another, as BBGT files hold them."""
     return "".join(outputs)

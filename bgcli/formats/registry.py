@@ -13,7 +13,8 @@ in the format's own module (``module``), which provides:
   reader gives them;
 - for a format bgcli writes, ``writer(notation)``, a
   :class:`~bgcli.formats.writing.GameWriter`, and ``join(outputs)``, the
-  text of what the writers gave for each match.
+  text of what the writers gave for each match (``chunks(outputs)``: the
+  same text in pieces, as the outputs come).
 
 Adding a format is one module and one entry in :data:`FORMATS`.
 """

@@ -357,6 +357,11 @@ def writer(notation: str | None = None) -> SgfWriter:
     return SgfWriter()
 
 
+def chunks(outputs: Iterable[str]) -> Iterator[str]:
+    """:func:`join` as a stream: the text of each match as it comes."""
+    return iter(outputs)
+
+
 def join(outputs: list) -> str:
     return "".join(outputs)
 

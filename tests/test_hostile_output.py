@@ -1,0 +1,122 @@
+"""Untrusted files, round two, on the output side: an export of any length is
+written as a stream into a temporary that becomes the output only when all
+is well (bounded memory), and a usage error quotes what it was given escaped."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT, invoke
+
+SAMPLE_PATH = str(ROOT / "samples" / "sp05001_3pt.mat")
+SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
+
+
+def write(tmp_path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# --- export as a stream ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("to", ["json", "mat", "sgf"])
+def test_export_writes_each_match_while_the_next_ones_are_still_unread(tmp_path, to):
+    from bgcli.formats.files import export, export_to
+    from bgcli.formats.mat import iter_file
+
+    records = list(iter_file(write(tmp_path, "five.mat", SAMPLE * 5)))
+    assert len(records) == 5
+    taken = 0
+
+    def reading():
+        nonlocal taken
+        for record in records:
+            taken += 1
+            yield record
+
+    seen: list[tuple[int, str]] = []
+    left_out = export_to(lambda piece: seen.append((taken, piece)), reading(), to)
+    assert not left_out and taken == 5
+    assert seen[0][0] <= 2, "the first match is written before the rest is read"
+    assert len(seen) >= 5
+    assert "".join(piece for _, piece in seen) == export(iter(records), to)[0], "the same text as written whole"
+
+
+def test_json_pieces_make_one_valid_document_for_none_one_and_many():
+    from bgcli.formats.jsondoc import chunks, join
+
+    for outputs in ([], ['{"a": 1}'], ['{"a": 1}', '{\n "b": 2\n}', '{"c": 3}']):
+        text = "".join(chunks(iter(outputs)))
+        assert text == join(outputs)
+        expected = [json.loads(o) for o in outputs]
+        assert json.loads(text) == (expected[0] if len(expected) == 1 else expected)
+
+
+def test_an_export_that_fails_half_way_leaves_the_old_file_and_no_temporary(tmp_path):
+    from bgcli.output import AtomicOutput
+
+    target = tmp_path / "out.json"
+    target.write_text("old\n")
+    with pytest.raises(RuntimeError):
+        with AtomicOutput(str(target)) as out:
+            out.write("new, half")
+            assert len(list(tmp_path.iterdir())) == 2, "the pieces go to a temporary beside the file"
+            raise RuntimeError("the input broke off")
+    assert target.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    with AtomicOutput(str(target)) as out:
+        out.write("new ")
+        out.write("whole\n")
+        out.commit()
+    assert target.read_text() == "new whole\n" and [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_a_text_no_encoding_holds_is_one_output_error_and_nothing_written(tmp_path):
+    from bgcli.output import AtomicOutput, OutputError
+
+    target = tmp_path / "out.txt"
+    with pytest.raises(OutputError, match="has no utf-8 encoding"):
+        with AtomicOutput(str(target)) as out:
+            out.write("fine")
+            out.write("\ud800")
+    assert not list(tmp_path.iterdir())
+
+
+def test_export_with_something_left_out_leaves_no_temporary_and_standard_output_empty(tmp_path):
+    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) 41: 11/7 %%garbled%%", 1))
+    refused = subprocess.run([sys.executable, "-m", "bgcli", "export", "--to", "json", source],
+                             capture_output=True, cwd=ROOT, timeout=120)
+    assert refused.returncode == 1 and refused.stdout == b"", "nothing of a refused export reaches standard output"
+    target = tmp_path / "out.json"
+    assert invoke("export", "--to", "json", source, "-o", str(target)).exit_code == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.mat"], "no file and no temporary"
+    forced = subprocess.run([sys.executable, "-m", "bgcli", "export", "--to", "json", "--force", source],
+                            capture_output=True, cwd=ROOT, timeout=120)
+    assert forced.returncode == 0 and json.loads(forced.stdout)["players"]
+
+
+def _peak_rss(args: list[str]) -> int:
+    """The peak resident memory, in bytes, of one bgcli run in a fresh process."""
+    script = ("import resource, subprocess, sys\n"
+              "status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+              "print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    out = subprocess.run([sys.executable, "-c", script, sys.executable, "-m", "bgcli", *args],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600, check=True).stdout.split()
+    assert out[0] == "0"
+    return int(out[1]) * 1024   # Linux gives kilobytes
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kilobytes on Linux")
+def test_a_long_json_export_runs_in_the_memory_of_a_short_one(tmp_path):
+    # 200 matches make about 11 MB of JSON: held whole, joined and encoded, they cost several times
+    # that over the export of one match; written as a stream, they cost nothing more
+    long, short = write(tmp_path, "long.mat", SAMPLE * 200), write(tmp_path, "short.mat", SAMPLE)
+    target = str(tmp_path / "out.json")
+    grown = _peak_rss(["export", "--to", "json", long, "-o", target]) - \
+        _peak_rss(["export", "--to", "json", short, "-o", target])
+    long_size = 200 * os.path.getsize(target)   # the short one's, written last; the long one's is a bit more
+    assert grown < long_size / 4, f"the long export took {grown:,} bytes more for about {long_size:,} bytes of JSON"
