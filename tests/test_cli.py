@@ -20,7 +20,7 @@ def test_version(run):
     assert result.exit_code == 0 and __version__ in result.output
 
 
-@pytest.mark.parametrize("command", sorted(cli.commands))
+@pytest.mark.parametrize("command", sorted(cli.load_all()))
 def test_every_command_has_help_with_an_example_and_is_in_the_readme(run, command):
     result = run(command, "--help")
     assert result.exit_code == 0

@@ -47,7 +47,7 @@ def test_the_folder_walk_and_the_export_choices_follow_the_registry(tmp_path):
     (tmp_path / "notes.pdf").write_text("x")
     found = {Path(p).suffix for p in archive.find_files([str(tmp_path)])}
     assert found == set(registry.SUFFIXES)
-    params = {p.name: p for p in cli.commands["export"].params}
+    params = {p.name: p for p in cli.get_command(None, "export").params}
     assert tuple(params["to"].type.choices) == registry.WRITTEN
     help_text = run("export", "--help").output
     assert all(name in help_text for name in registry.NAMES)

@@ -16,8 +16,8 @@ from bgcli.cli.common import (
     style_option, write_output,
 )
 from bgcli.core.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
-    MAX_LINE, MEANT_AS_DICE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, position_and_dice, read_dice,
-    run_moves,
+    DEFAULT_SIDE, MAX_LINE, MEANT_AS_DICE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
+    position_and_dice, quick_query, read_dice, run_moves,
 )
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
 from bgcli.output import quote
@@ -84,11 +84,16 @@ def moves(words, batch, jobs, as_json, style):
         sys.exit(run_batch(lines, style) if jobs == 1 else run_batch_parallel(lines, style, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli moves start 31)")
+    quick = quick_query(words)  # start or a Position ID: no grammar, no match state (start-up time)
     try:
-        game, dice = position_and_dice(list(words), read_position)
-        data = moves_json(game, dice, style)
+        if quick is not None:
+            data = plays_json(*quick, style, DEFAULT_SIDE)
+        else:
+            game, dice = position_and_dice(list(words), read_position)
+            data = moves_json(game, dice, style)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
+    dice = tuple(data["dice"])
     if as_json:
         emit(data)
     else:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import io
-import json
 import re
 from operator import attrgetter
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
@@ -152,12 +151,16 @@ def _play_order(play: Play) -> int:
 def moves_json(game, dice: Dice, style: str) -> dict:
     """A query's legal plays as a JSON-ready dict: the position, the dice and
     each play's text and resulting Position ID."""
+    return plays_json(game.position, dice, style, game.match.on_roll)  # Korean names depend on the side on roll
+
+
+def plays_json(position: Position, dice: Dice, style: str, side: int) -> dict:
+    """``moves_json`` of a position with ``side`` on roll."""
     from bgcli.core.notation import play_text
 
-    plays = sorted_plays(legal_plays(game.position, dice))
-    side = game.match.on_roll   # Korean names depend on the side that moves
+    plays = sorted_plays(legal_plays(position, dice))
     return {
-        "position_id": game.position.id(),
+        "position_id": position.id(),
         "dice": list(dice),
         "plays": [{"play": play_text(p, style, side=side), "position_id": p.result_id()} for p in plays],
     }
@@ -254,6 +257,33 @@ def moves_line(game, dice: Dice, style: str) -> str:
 _FAST_LINE = re.compile(
     r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})[ \t\f\r\n]+([1-6])(?:[-,/x]?|[ \t\f\r\n]+)([1-6])[ \t\f\r\n]*").fullmatch
 _ROLLS: dict[Any, Dice] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+_QUICK_POSITION = re.compile(r"start|[A-Za-z0-9+/]{14}").fullmatch
+_QUICK_DICE = re.compile(r"([1-6])[-,/x]?([1-6])").fullmatch
+DEFAULT_SIDE = 1  # the side on roll of a position read without a match (MatchState's default)
+
+
+def quick_query(words: Sequence[str]) -> tuple[Position, Dice] | None:
+    """(position, dice) of the words ``start DICE`` or ``POSITION_ID DICE``
+    (dice as ``31``, ``3-1`` or ``3 1``), as position_and_dice reads them,
+    without the grammar or the match state (a position read so has
+    DEFAULT_SIDE on roll); None for any other words, or wrong ones, which
+    position_and_dice reads or words the error of."""
+    if len(words) == 2:
+        found = _QUICK_DICE(words[1])
+        dice = found.group(1, 2) if found else None
+    elif len(words) == 3 and len(words[1]) == len(words[2]) == 1:
+        dice = (words[1], words[2])
+    else:
+        return None
+    roll = _ROLLS.get(dice)
+    if roll is None or not _QUICK_POSITION(words[0]):
+        return None
+    if words[0] == "start":
+        return Position.start(), roll
+    try:
+        return parse_position_id(words[0]), roll
+    except InvalidPositionError:
+        return None
 
 
 def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None,
@@ -261,9 +291,9 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     """One JSON object per input line, written to ``out``; a bad line gets
     {"error": ...}. The status is 0, EXIT_PROBLEMS when a line failed,
     EXIT_UNREADABLE when reading stopped at a BadLine."""
-    from bgcli.core.state import MatchState
+    import json
 
-    json_line = moves_writer(style, MatchState().on_roll).line  # a Position ID alone: the default match
+    json_line = moves_writer(style, DEFAULT_SIDE).line  # a Position ID alone: the default match
     status = 0
     write = out.write
     fast = _FAST_LINE

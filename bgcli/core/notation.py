@@ -48,15 +48,16 @@ import functools
 import re
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-from bgcli import grammar
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
 from bgcli.core.position import BAR, OFF, Dice, Point, Position, parse_dice, roll_dice
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.judge import Board, run_steps, shape_problem
-from bgcli.core.state import GameState
 from bgcli.output import quote
+
+if TYPE_CHECKING:  # the grammar and the match state are imported when needed: start-up time
+    from bgcli.core.state import GameState
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
 
@@ -324,6 +325,8 @@ def _slow_parse(text: str, side: int = BOTTOM) -> WrittenPlay:
     def error(message: str, line: int, column: int) -> InvalidPlayError:
         return InvalidPlayError(f"invalid play {quote(text)}: {message}")
 
+    from bgcli import grammar
+
     return grammar.parse("play", text, error, _play_tree_class()(text, side))
 
 
@@ -440,7 +443,7 @@ def parse_play(
     ``position`` may be what ``parse_position`` returns: its side on roll is
     then the default ``side``, and its dice are used when there are none.
     """
-    if isinstance(position, GameState):
+    if not isinstance(position, Position):  # a GameState
         game, position = position, position.position
         side = game.match.on_roll if side is None else side
         if dice is None and game.match.dice[0]:

@@ -1,8 +1,6 @@
 """Converting a position between notations (``bgcli convert``)."""
 from __future__ import annotations
 
-import json
-
 # the notations a position converts to, in the order the help lists them
 FORMATS = ("gnubg", "posid", "xgid", "fibs", "json", "ascii")
 
@@ -22,6 +20,8 @@ def convert(text: str, to: str, home: str = "right") -> str:
     if to == "fibs":
         return ids.fibs(game)
     if to == "json":
+        import json
+
         return json.dumps(ids.describe(game), ensure_ascii=False)
     if to == "ascii":
         from bgcli.render.board import ascii_board

@@ -1,0 +1,125 @@
+"""Start-up: a command imports its own module only, and ``bgcli moves``
+with ``start`` or a Position ID reads them without the grammar or the match
+state (no timings here: benchmarks/bench_targets.py measures them).
+
+- ``moves start 31`` and ``moves ID DICE`` in a fresh process import no
+  parser, no match state, no other command's module, no engine, no json;
+- the table of commands by module names every command each module
+  registers, and ``bgcli --help`` lists every command with its short help;
+- the quick reading of ``start DICE`` / ``ID DICE`` gives what the words
+  give (the same position, dice and side on roll), and the command writes
+  what it writes for the same position read the general way.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgcli.cli import cli
+from bgcli.cli.common import COMMAND_MODULES, read_position
+from bgcli.core.batch import DEFAULT_SIDE, moves_json, position_and_dice, quick_query
+from bgcli.core.ids import parse_position
+from bgcli.core.state import MatchState
+
+from conftest import ROOT
+
+# imported by `moves start 31` only if start-up regressed
+NOT_ON_THE_MOVES_PATH = [
+    "lark", "bgcli.grammar", "bgcli.core.ids", "bgcli.core.state", "bgcli.core.rules", "bgcli.engines",
+    "bgcli.formats", "bgcli.render.board", "bgcli.scale.pool", "bgcli.cli.matches", "bgcli.cli.audit",
+    "bgcli.cli.hint", "bgcli.cli.analyze", "bgcli.cli.rate", "bgcli.cli.chouette", "json", "hashlib",
+]
+SHOW_MODULES = "import atexit, sys\natexit.register(lambda: sys.stderr.write(' '.join(sorted(sys.modules))))\n" \
+               "from bgcli.cli import main\nmain()\n"
+
+
+def modules_of(*args: str) -> tuple[str, set[str]]:
+    """The output of ``bgcli ARGS`` in a fresh process, and the modules it had imported at exit."""
+    done = subprocess.run([sys.executable, "-c", SHOW_MODULES, *args], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, set(done.stderr.split())
+
+
+@pytest.mark.parametrize("words", [["start", "31"], ["4HPwATDgc/ABMA", "3-1"], ["sOfBFQCKz8EBBg", "6", "6"]])
+def test_moves_of_start_or_an_id_imports_no_parser_and_no_other_command(words):
+    output, modules = modules_of("moves", *words)
+    position, dice = position_and_dice(words)
+    assert output.splitlines() == [p["play"] for p in moves_json(position, dice, "gnubg")["plays"]]
+    assert "bgcli.cli.positions" in modules  # the check sees the command's own module
+    assert [name for name in NOT_ON_THE_MOVES_PATH if name in modules] == []
+
+
+def test_a_general_position_still_reads_through_the_grammar():
+    # the check above can fail: an XGID goes the general way, with the match state
+    _, modules = modules_of("moves", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert {"bgcli.core.ids", "bgcli.core.state"} <= modules
+
+
+def test_the_command_table_names_the_module_of_every_command():
+    for module in set(COMMAND_MODULES.values()):
+        importlib.import_module(f"bgcli.cli.{module}")
+    registered = {name: command.callback.__module__ for name, command in cli.commands.items()}
+    assert registered == {name: f"bgcli.cli.{module}" for name, module in COMMAND_MODULES.items()}
+
+
+def test_help_lists_every_command_with_its_short_help(run):
+    text = run("--help").output
+    listed = text.split("Commands:", 1)[1]
+    for name, command in cli.load_all().items():
+        assert f"  {name}" in listed
+        assert command.get_short_help_str(limit=45)[:30] in listed, name
+
+
+def test_an_unknown_command_is_a_usage_error(run):
+    result = run("mvoes", "start", "31")
+    assert result.exit_code == 2 and "No such command" in result.output
+
+
+_IDS = ["4HPwATDgc/ABMA", "sOfBFQCKz8EBBg", "4HPwATDgc/ABMB", "//////////////", "AAAAAAAAAAAAAA", "4HPwATDgc/ABM@",
+        "4HPwATDgc/ABMA:cAkAAAAAAAAA", "start", "Start", "start ", "4HPwATDgc/ABMAA"]
+_DICE_WORDS = ["31", "3-1", "3,1", "3/1", "3x1", "66", "13", "71", "0", "3", "311", "3 1", "-", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_IDS), st.lists(st.sampled_from(_DICE_WORDS), min_size=0, max_size=3))
+def test_the_quick_reading_gives_what_the_words_give(position, dice_words):
+    words = [position, *dice_words]
+    quick = quick_query(words)
+    if quick is None:
+        return
+    game, dice = position_and_dice(words, read_position)
+    assert quick == (game.position, dice)
+    assert game.match.on_roll == DEFAULT_SIDE
+
+
+def test_the_quick_reading_takes_the_common_words():
+    assert quick_query(["start", "31"]) is not None
+    assert quick_query(["4HPwATDgc/ABMA", "1", "3"]) is not None
+    assert quick_query(["4HPwATDgc/ABMA", "13"])[1] == (3, 1)
+    assert quick_query(["start 31"]) is None and quick_query(["start", "3", "1", "2"]) is None
+    assert DEFAULT_SIDE == MatchState().on_roll
+
+
+@pytest.mark.parametrize("style", ["gnubg", "korean", "mat", "fibs"])
+@pytest.mark.parametrize("words", [["start", "31"], ["sOfBFQCKz8EBBg", "5", "1"], ["4HPwATDgc/ABMA", "44"]])
+def test_the_quick_command_writes_what_the_general_reading_writes(run, words, style):
+    game, dice = parse_position(words[0]), tuple(sorted(map(int, "".join(words[1:])), reverse=True))
+    expected = moves_json(game, dice, style)
+    assert run("moves", "--style", style, *words).output.splitlines() == [p["play"] for p in expected["plays"]]
+    assert json.loads(run("moves", "--json", "--style", style, *words).output) == expected
+
+
+def test_no_legal_play_through_the_quick_reading(run):
+    # a checker on the bar, the opponent holding every point of its home board
+    assert quick_query(["27YBBwDg/wcAQA", "66"]) is not None
+    result = run("moves", "27YBBwDg/wcAQA", "66")
+    assert result.exit_code == 0 and result.stdout == ""
+    assert "no legal play for 27YBBwDg/wcAQA with 66" in result.stderr
