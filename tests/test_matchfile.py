@@ -117,7 +117,7 @@ def test_selfplay_games_and_actions_agree_with_gnubg_record():
             assert ours.scores == (info["score-X"], info["score-O"])
             assert ours.players == (record["match-info"]["X"]["name"], record["match-info"]["O"]["name"])
             # every game ends with one "Wins" cell, on the winner's side
-            wins = [a for a in ours.actions if a.kind == "wins"]
+            wins = [a for a in ours.actions if a.kind == "win"]
             assert len(wins) == 1 and wins[0].side == SIDE[info["winner"]] and wins[0].points == info["points-won"]
 
 
@@ -161,7 +161,7 @@ def test_xg_bom_crlf_tags_cannot_move_and_question_marks():
     assert moves[7].kind == "roll" and moves[7].dice == (2, 1)
     assert second.scores == (0, 2)
     assert second.actions[2].kind == "roll" and second.actions[2].dice == (4, 4)
-    assert (second.actions[-1].kind, second.actions[-1].points, second.actions[-1].and_match) == ("wins", 2, True)
+    assert (second.actions[-1].kind, second.actions[-1].points, second.actions[-1].and_match) == ("win", 2, True)
     # the same text read as str (BOM decoded into the first line) gives the same records
     again = matchfile.read_matches(raw.decode("utf-8"), str(DATA / "xg_bom_crlf.mat"))
     assert again.matches == result.matches
@@ -181,7 +181,7 @@ def test_galaxy_losses_and_second_part_of_a_row():
     assert matchfile.parse_elo(match.tags["Player 1 Elo"]) == pytest.approx(1523.45)
     last = match.games[0].actions[-3:]
     assert [(a.kind, a.side, a.line, a.move_number) for a in last] == [
-        ("move", 0, 13, 2), ("loses", 0, 13, 2), ("wins", 1, 13, 2)]
+        ("move", 0, 13, 2), ("loses", 0, 13, 2), ("win", 1, 13, 2)]
     assert last[2].and_match and last[1].points == 1 and last[2].column == 100
 
 

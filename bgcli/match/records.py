@@ -26,7 +26,7 @@ class ActionKind(str, Enum):
     MOVE = "move"          # a roll and a play
     DANCE = "dance"        # a roll with no play written (empty, "Cannot Move")
     ROLL = "roll"          # XG's "63: ????": rolled, then resigned
-    RESIGN = "resigns"     # Studio's "Concedes", XG's "Resigns", "00: ????", a bare "????": the loser's
+    RESIGN = "resign"      # Studio's "Concedes", XG's "Resigns", "00: ????", a bare "????": the loser's
                            # side of a resignation (with the dice when rolled first); the result is the Wins line
     ILLEGAL = "illegal"    # Snowie's "Illegal play (position)": a note, nothing to replay
     DOUBLE = "double"
@@ -34,7 +34,7 @@ class ActionKind(str, Enum):
     RACCOON = "raccoon"
     TAKE = "take"
     DROP = "drop"
-    WIN = "wins"           # "Wins N points"
+    WIN = "win"            # "Wins N points"
     LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
     DRAW = "draw"          # "Agreed draw" (or "Draw"): the game ends with no winner
 
