@@ -120,3 +120,28 @@ def test_a_long_json_export_runs_in_the_memory_of_a_short_one(tmp_path):
         _peak_rss(["export", "--to", "json", short, "-o", target])
     long_size = 200 * os.path.getsize(target)   # the short one's, written last; the long one's is a bit more
     assert grown < long_size / 4, f"the long export took {grown:,} bytes more for about {long_size:,} bytes of JSON"
+
+
+# --- usage errors quote what they were given escaped --------------------------------------------
+
+HOSTILE_WORD = "\x1b]0;owned\x07\x1b[31m\x9b2J\u202e\nforged"
+
+
+@pytest.mark.parametrize("args", [
+    ["rules", "standard", HOSTILE_WORD],                  # click's "Got unexpected extra argument (...)"
+    ["export", "a.mat", "b.mat", HOSTILE_WORD],
+    ["rules", HOSTILE_WORD],                              # a choice
+    ["moves", "--jobs", HOSTILE_WORD, "--batch", "-"],    # a number
+    ["moves", "--bogus" + HOSTILE_WORD, "start"],         # an unknown option
+    [HOSTILE_WORD],                                       # an unknown command
+], ids=["extra-argument", "extra-arguments", "choice", "number", "option", "command"])
+def test_a_usage_error_reaches_the_terminal_escaped(args):
+    result = subprocess.run([sys.executable, "-m", "bgcli", *args], capture_output=True, cwd=ROOT, timeout=120,
+                            stdin=subprocess.DEVNULL)
+    assert result.returncode == 2
+    shown = result.stderr.decode("utf-8")
+    for char in "\x1b\x07\x9b\u202e":
+        assert char not in shown, f"a raw {char!r} reached the terminal"
+    errors = [line for line in shown.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and "\\x1b]0;owned\\x07" in errors[0], "one line, the escapes visible"
+    assert not any(line.startswith("forged") for line in shown.splitlines()), "a newline cannot start a line"

@@ -368,7 +368,7 @@ def main() -> None:
     (worker processes ignore it); a closed standard output quietly 141."""
     # the commands are registered by bgcli/cli/__init__.py, which is imported
     # before this module is: no import back up from here
-    from bgcli.output import StandardOutputError, guard_standard_output
+    from bgcli.output import StandardOutputError, guard_standard_output, printable
 
     guard_standard_output()
     import signal
@@ -382,11 +382,14 @@ def main() -> None:
         except SystemExit as exc:   # a command's own status: its output is flushed all the same
             status = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
             if not isinstance(exc.code, (int, type(None))):
-                click.echo(exc.code, err=True)
+                click.echo(printable(str(exc.code)), err=True)
         sys.stdout.flush()
     except click.exceptions.Exit as exc:
         status = exc.exit_code
     except click.ClickException as exc:
+        # click quotes most values with repr, but not all (its extra arguments, a file name): the
+        # message may hold what a stranger wrote, and goes to the terminal escaped as all output does
+        exc.message = printable(exc.message)
         exc.show()
         status = exc.exit_code
     except Terminated:
