@@ -389,7 +389,7 @@ def main() -> None:
     except click.ClickException as exc:
         # click quotes most values with repr, but not all (its extra arguments, a file name): the
         # message may hold what a stranger wrote, and goes to the terminal escaped as all output does
-        exc.message = printable(exc.message)
+        setattr(exc, "message", printable(exc.message))   # typed Final by click, set here only
         exc.show()
         status = exc.exit_code
     except Terminated:
