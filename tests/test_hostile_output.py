@@ -145,3 +145,52 @@ def test_a_usage_error_reaches_the_terminal_escaped(args):
     errors = [line for line in shown.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and "\\x1b]0;owned\\x07" in errors[0], "one line, the escapes visible"
     assert not any(line.startswith("forged") for line in shown.splitlines()), "a newline cannot start a line"
+
+
+# --- an audit database of an older version, keyed by paths as given ------------------------------
+
+OLD_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP,
+                   version TEXT NOT NULL, rules TEXT NOT NULL);
+CREATE TABLE files (path TEXT PRIMARY KEY, digest TEXT NOT NULL, rules TEXT NOT NULL, games INTEGER NOT NULL,
+                    error TEXT, problems INTEGER NOT NULL, run INTEGER NOT NULL REFERENCES runs(id));
+CREATE TABLE problems (path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE, seq INTEGER NOT NULL,
+                       line INTEGER NOT NULL, match INTEGER NOT NULL, game INTEGER NOT NULL, move INTEGER NOT NULL,
+                       player TEXT NOT NULL, kind TEXT NOT NULL, message TEXT NOT NULL, PRIMARY KEY (path, seq));
+CREATE INDEX problems_kind ON problems(kind);
+INSERT INTO meta VALUES ('schema', '1'), ('made by', 'bgcli audit');
+INSERT INTO runs (id, version, rules) VALUES (1, '0.1', '{}'), (2, '0.1', '{}');
+"""
+
+
+def _old_database(path, rows) -> None:
+    """A results database as bgcli wrote it before files were keyed by their real path:
+    ``rows`` are (path as given, games, problems, run)."""
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    db.executescript(OLD_SCHEMA)
+    for key, games, problems, run in rows:
+        db.execute("INSERT INTO files VALUES (?, 'digest', '{}', ?, NULL, ?, ?)", (key, games, problems, run))
+        for seq in range(problems):
+            db.execute("INSERT INTO problems VALUES (?, ?, 7, 1, 1, 3, 'gnubg', 'cube', 'a cube problem')", (key, seq))
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("with_real_path", [True, False], ids=["and-its-real-path", "relative-only"])
+def test_an_old_database_counts_one_file_once_however_it_was_named(tmp_path, monkeypatch, with_real_path):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "a.mat", SAMPLE)
+    rows = [("a.mat", 4, 0, 1), ("./a.mat", 4, 2, 2), ("gone/b.mat", 3, 1, 1)]   # b.mat: no such file from here
+    if with_real_path:
+        rows.append((str(tmp_path / "a.mat"), 4, 0, 2))
+    _old_database(tmp_path / "r.sqlite", rows)
+    report = json.loads(invoke("audit", "--db", "r.sqlite", "--report", "--json").output)
+    assert report["files"] == 2 and report["games"] == 7
+    # the latest row of a.mat is kept (the one under its real path, else ./a.mat's, with its problems)
+    assert report["problems"] == (1 if with_real_path else 3)
+    assert invoke("audit", "--db", "r.sqlite", "a.mat", "./a.mat", str(tmp_path / "a.mat")).exit_code == 0
+    again = json.loads(invoke("audit", "--db", "r.sqlite", "--report", "--json").output)
+    assert again["files"] == 2 and again["games"] == 4 + 3 and again["problems"] == 1

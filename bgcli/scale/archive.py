@@ -489,9 +489,55 @@ class ResultsDB:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    _normalised = False   # the keys of older versions brought to real paths (once per opening)
+
+    def _normalise_old_keys(self) -> None:
+        """Bring the rows that older versions kept under a path as given
+        (``a``, ``./a``: relative to the folder the audit ran in) to the real
+        absolute path that keys a file now, so that one file is one row.
+        A relative path is read from the folder bgcli runs in, as the old
+        version read it; one naming no file from here is left as it is (it
+        cannot be told from another file). Of several rows for one file the
+        one kept is one stored under the real path, else the latest.
+        A database that cannot be written (another user's) is left as it is."""
+        if self._normalised:
+            return
+        self._normalised = True
+        old = self._read("SELECT path FROM files WHERE CAST(path AS TEXT) NOT LIKE '/%' ORDER BY run DESC") \
+            if os.sep == "/" else []
+        moves = []
+        for (key,) in old:
+            name = _from_db(key)
+            real = os.path.realpath(name)
+            if os.path.isabs(name) or not os.path.lexists(name) and not self._read(
+                    "SELECT 1 FROM files WHERE path = ?", (_to_db(real),)):
+                continue
+            moves.append((key, _to_db(real)))
+        if not moves:
+            return
+        db = self.db
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("PRAGMA defer_foreign_keys = ON")   # a row and its problems change key together
+                for key, real in moves:
+                    if db.execute("SELECT 1 FROM files WHERE path = ?", (real,)).fetchone():
+                        db.execute("DELETE FROM problems WHERE path = ?", (key,))   # the file's row is there already
+                        db.execute("DELETE FROM files WHERE path = ?", (key,))
+                    else:
+                        db.execute("UPDATE files SET path = ? WHERE path = ?", (real, key))
+                        db.execute("UPDATE problems SET path = ? WHERE path = ?", (real, key))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        except sqlite3.OperationalError:
+            pass   # read-only: the totals count the old rows as they are
+
     def job(self, path: str) -> Job:
         """The job of auditing ``path`` and keeping its result here: with the
         digest of its stored result if it was audited under the same rules."""
+        self._normalise_old_keys()
         if path == STDIN:
             return Job(path)
         row = self._read("SELECT digest FROM files WHERE path = ? AND rules = ?", (file_key(path), self.key))[:1]
@@ -557,6 +603,7 @@ class ResultsDB:
         """Totals over every stored file: files (clean, with problems, of
         which with errors, unreadable), games, problems (errors and warnings)
         and problems by kind."""
+        self._normalise_old_keys()
         (files, games, unreadable, problems, with_problems, errors, with_errors), = self._read(
             "SELECT count(*), coalesce(sum(games), 0), count(error), coalesce(sum(problems), 0), "
             "coalesce(sum(problems > 0), 0), coalesce(sum(errors), 0), coalesce(sum(errors > 0), 0) FROM files")
