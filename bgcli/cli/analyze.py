@@ -12,6 +12,7 @@ from typing import Iterable
 import click
 
 from bgcli.cli.hint import LEVEL_HELP, opened
+from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
     read_position, refuse_jobs_without_batch, run_in_chunks,
@@ -117,6 +118,7 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
 
 
 @cli.command(cls=WordsCommand)
+@result_output
 @click.argument("words", nargs=-1, metavar="POSITION")
 @click.option("--batch", metavar="FILE",
               help="Read one position per line from FILE (- for standard input); write one JSON object per line.")
@@ -154,15 +156,14 @@ def analyze(words, batch, jobs, engine_name, level, as_json):
             raise click.UsageError("--engine goes with one POSITION, not --batch (bgcli hint --batch judges many)")
         if words:
             raise click.UsageError("give either POSITION or --batch FILE, not both")
-        lines = batch_lines(open_binary(batch))
+        lines = progress(batch_lines(open_binary(batch)), label="analysing", unit="lines")
+        announce_bearoff_table()
         sys.exit(run_batch(lines) if jobs == 1 else run_batch_parallel(lines, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli analyze start)")
-    from bgcli.analysis.bearoff import table
     from bgcli.analysis.counts import analyze as analyse
 
-    table(announce=lambda: click.echo("note: building the exact bear-off table (6 MB, a few seconds, once: "
-                                      "it is kept in your cache folder)", err=True))
+    announce_bearoff_table()
     try:
         game = read_position(" ".join(words))
         found = analyse(game)
@@ -180,6 +181,14 @@ def analyze(words, batch, jobs, engine_name, level, as_json):
             click.echo(line)
         if judged is not None:
             click.echo(evaluation_line(engine_name, level, judged))
+
+
+def announce_bearoff_table() -> None:
+    """Load the bear-off table; the one time it is built (not yet in the cache folder), say so first."""
+    from bgcli.analysis.bearoff import table
+
+    table(announce=lambda: click.echo("note: building the exact bear-off table (6 MB, a few seconds, once: "
+                                      "it is kept in your cache folder)", err=True))
 
 
 def evaluation_line(name: str, level: int, judged) -> str:

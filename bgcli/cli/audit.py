@@ -10,6 +10,7 @@ from itertools import islice
 
 import click
 
+from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
     rules_from, say,
@@ -29,6 +30,7 @@ def _scheduler(ctx, param, value):
 
 
 @cli.command()
+@result_output
 @click.argument("paths", nargs=-1, metavar="FILE...")
 @json_option
 @jobs_option("Audit the files in N worker processes")
@@ -121,7 +123,7 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
     status = 0
     try:
         with closing(results):  # type: ignore[type-var]  # a generator: closing it stops the workers
-            for result in progress(results, _count(paths)):
+            for result in progress(results, _count(paths), "auditing"):
                 stored = isinstance(result, Unchanged)   # not audited again: the database's result
                 if db is not None:
                     result = db.resolve(result)
@@ -211,12 +213,3 @@ def _count(paths) -> int:
     if not sys.stderr.isatty():
         return 0
     return sum(1 for _ in find_files(paths))
-
-
-def progress(items, total: int, label: str = "auditing"):
-    """A progress bar on stderr for many files, when stderr is a terminal."""
-    if total < 5 or not sys.stderr.isatty():
-        yield from items
-        return
-    with click.progressbar(items, length=total, file=sys.stderr, label=label) as bar:
-        yield from bar

@@ -5,11 +5,13 @@ import sys
 
 import click
 
+from bgcli.cli.common import result_output
 from bgcli.cli.common import EXIT_PROBLEMS, Unreadable, cli, emit, json_option, say
 from bgcli.errors import BgcliError, os_reason
 
 
 @cli.command("chouette")
+@result_output
 @click.argument("file", type=click.Path(allow_dash=True))
 @json_option
 def chouette_command(file, as_json):

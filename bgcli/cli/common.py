@@ -439,3 +439,169 @@ def check_archive_options(paths, db_path: str | None, report: bool, jobs: int, s
         raise click.UsageError("Missing argument 'FILE...'.")
     if scheduler and jobs > 1:
         raise click.UsageError("--jobs and --scheduler cannot be used together")
+
+
+# --- -o/--output on every command that writes a result, and progress on a terminal ------
+
+def result_output(function):
+    """``-o FILE``/``--output FILE`` for a command that writes its result to
+    standard output (``-`` is standard output): what the command writes goes
+    to a temporary file beside FILE, which takes FILE's place when the
+    command ends (with any status, if it wrote something: a batch with bad
+    lines still has its output). A command that fails having written nothing
+    (a usage error, an unreadable input, Ctrl-C) leaves the old file as it was.
+    FILE may not be one of the command's inputs (writing it would destroy
+    what is being read)."""
+    import functools
+
+    @functools.wraps(function)
+    def run(*args, output=None, **kwargs):
+        if output is None or output == "-":
+            return function(*args, **kwargs)
+        from bgcli.output import AtomicOutput, OutputError
+
+        _refuse_an_input_as_output(output, kwargs.values())
+        try:
+            target = AtomicOutput(output)
+        except OutputError as exc:
+            raise Unwritable(str(exc)) from None
+        stream = _ResultStream(target)
+        saved, sys.stdout = sys.stdout, stream  # type: ignore[assignment]
+        keep = False
+        try:
+            function(*args, **kwargs)
+            keep = True
+        except SystemExit as exc:
+            keep = exc.code in (0, None) or stream.written
+            raise
+        except OutputError as exc:   # the disk filled up on the way
+            raise Unwritable(str(exc)) from None
+        finally:
+            sys.stdout = saved
+            if keep:
+                try:
+                    target.commit()
+                except OutputError as exc:
+                    raise Unwritable(str(exc)) from None
+            else:
+                target.discard()
+
+    return output_option(run)
+
+
+class _ResultStream:
+    """Standard output while a command writes to ``-o FILE``: a text stream
+    into the file's bgcli.output.AtomicOutput, which says whether any text came."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def __init__(self, target):
+        self.target = target
+        self.written = False
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):   # click tells text streams from binary ones so
+            raise TypeError("write() argument must be str")
+        if text:
+            self.written = True
+            self.target.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+    def writable(self) -> bool:
+        return True
+
+
+def _refuse_an_input_as_output(output: str, values) -> None:
+    for value in values:
+        for item in value if isinstance(value, (tuple, list)) else (value,):
+            if isinstance(item, str) and item not in ("", "-") and os.path.exists(item):
+                try:
+                    same = os.path.samefile(output, item)
+                except OSError:
+                    same = False
+                if same:
+                    raise click.UsageError(f"-o {output} is one of the inputs: write somewhere else")
+
+
+PROGRESS_DELAY = 1.0   # seconds of work before a counter is shown: quick work says nothing
+PROGRESS_EVERY = 0.2   # seconds between redraws
+
+
+def progress_wanted() -> bool:
+    """Progress is drawn on standard error when it is a terminal, unless the
+    results go to that same terminal (they show the progress themselves, and
+    a redrawn line would break them)."""
+    try:
+        if not sys.stderr.isatty():
+            return False
+        if not sys.stdout.isatty():
+            return True
+        return not os.path.samestat(os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno()))
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class Counter:
+    """``label: N unit`` on standard error, redrawn as the work goes, once
+    the work has taken PROGRESS_DELAY seconds; :meth:`close` ends the line.
+    Does nothing when progress is not wanted (:func:`progress_wanted`)."""
+
+    def __init__(self, label: str, unit: str):
+        import time
+
+        self.label, self.unit = label, unit
+        self.count = 0
+        self.on = progress_wanted()
+        self._clock = time.monotonic
+        self._start = self._shown = self._clock()
+        self._drawn = False
+
+    def tick(self, n: int = 1) -> None:
+        self.count += n
+        if not self.on:
+            return
+        now = self._clock()
+        if now - self._start >= PROGRESS_DELAY and now - self._shown >= PROGRESS_EVERY:
+            self._shown = now
+            self._draw("")
+
+    def close(self) -> None:
+        if self._drawn:
+            self._draw("\n")
+            self._drawn = False
+
+    def _draw(self, end: str) -> None:
+        try:
+            sys.stderr.write(f"\r{self.label}: {self.count} {self.unit}{end}")
+            sys.stderr.flush()
+            self._drawn = True
+        except (OSError, ValueError):
+            self.on = False
+
+
+def progress(items, total: int = 0, label: str = "working", unit: str = "items", count=None):
+    """``items``, passed through, with progress on a terminal only
+    (:func:`progress_wanted`): a bar when ``total`` (5 or more) is known,
+    else a counter of the items (of those for which ``count(item)`` is true)."""
+    if not progress_wanted():
+        yield from items
+        return
+    if total >= 5:
+        with click.progressbar(items, length=total, file=sys.stderr, label=label) as bar:
+            yield from bar
+        return
+    counter = Counter(label, unit)
+    try:
+        for item in items:
+            yield item
+            if count is None or count(item):
+                counter.tick()
+    finally:
+        counter.close()

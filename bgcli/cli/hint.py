@@ -12,6 +12,7 @@ from typing import Iterable
 
 import click
 
+from bgcli.cli.common import result_output
 from bgcli.cli.common import (
     EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
     run_in_chunks, split_position_and_dice, style_option,
@@ -151,6 +152,7 @@ def _chunk(args, engine_args: tuple, style: str) -> tuple[int, str]:
 
 
 @cli.command(cls=WordsCommand)
+@result_output
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
 @engine_options
 @click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",

@@ -6,9 +6,10 @@ import sys
 
 import click
 
+from bgcli.cli.common import Counter, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
-    output_option, replays_of, rule_options, rules_from, say, say_block, write_output, Unwritable,
+    output_option, rule_options, rules_from, say, say_block, write_output, Unwritable,
 )
 from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 from bgcli.formats import registry
@@ -16,29 +17,47 @@ from bgcli.errors import BgcliError, os_reason
 
 # --- reading many files -----------------------------------------------------
 
-def each_match(paths, rules, visitor_for) -> int:
+def counted_parts(path: str, counter: Counter):
+    """The parts of a match file as it is read (bgcli.formats.files.iter_parts),
+    each game counted on ``counter`` once it has been worked on."""
+    from bgcli.formats.files import iter_parts
+    from bgcli.match.records import GameRecord
+
+    for part in iter_parts(path):
+        yield part
+        if isinstance(part, GameRecord):
+            counter.tick()
+
+
+def each_match(paths, rules, visitor_for, label: str = "replaying") -> int:
     """Replay every match of every file to ``visitor_for(path)``, as the file
-    is read. A file that cannot be read (or stops being readable) gets one
-    line on stderr and the next file goes on; the status is 2 if any did."""
-    from bgcli.formats.files import visit_file
+    is read, counting the games on a terminal. A file that cannot be read
+    (or stops being readable) gets one line on stderr and the next file goes
+    on; the status is 2 if any did."""
+    from bgcli.formats.files import replay_parts   # where the files' readers take it from
 
     status = 0
-    for path in paths:
-        try:
-            for _ in visit_file(path, lambda number: visitor_for(path), rules):
-                pass
-        except OSError as exc:
-            say(f"Error: cannot read {path}: {os_reason(exc)}", err=True)
-            status = EXIT_UNREADABLE
-        except BgcliError as exc:
-            say(f"Error: {exc}", err=True)
-            status = EXIT_UNREADABLE
+    counter = Counter(label, "games")
+    try:
+        for path in paths:
+            try:
+                for _ in replay_parts(counted_parts(path, counter), lambda number: visitor_for(path), rules):
+                    pass
+            except OSError as exc:
+                say(f"Error: cannot read {path}: {os_reason(exc)}", err=True)
+                status = EXIT_UNREADABLE
+            except BgcliError as exc:
+                say(f"Error: {exc}", err=True)
+                status = EXIT_UNREADABLE
+    finally:
+        counter.close()
     return status
 
 
 # --- replay -----------------------------------------------------------------
 
 @cli.command()
+@result_output
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @json_option
 @click.option("--boards", is_flag=True, help="Draw the position before every move.")
@@ -106,6 +125,7 @@ def event_text(event) -> str:
 # --- score ------------------------------------------------------------------
 
 @cli.command()
+@result_output
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @json_option
 @rule_options
@@ -140,7 +160,7 @@ def score(files, as_json, **rule_args):
                     unread.append(problem)
             return match
 
-    status = each_match(files, rules_from(**rule_args), Scorer)
+    status = each_match(files, rules_from(**rule_args), Scorer, "scoring")
     sys.exit(status or (EXIT_PROBLEMS if unread else 0))
 
 
@@ -211,7 +231,8 @@ def export(file, to, output, notation, force, **rule_args):
         bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
         bgcli export samples/sp05001_3pt.mat --to json --notation fibs
     """
-    from bgcli.formats.files import export_to, iter_records
+    from bgcli.formats.files import export_to
+    from bgcli.match.records import records_of
     from bgcli.output import AtomicOutput, OutputError
 
     if to is None:   # the suffix of the output file names the format
@@ -221,12 +242,13 @@ def export(file, to, output, notation, force, **rule_args):
             raise click.UsageError(f"give --to ({', '.join(registry.WRITTEN)}), or -o FILE with one of their suffixes")
     to = to.lower()
     refuse_input_as_output(output, [file])
+    counter = Counter("exporting", "games")
     try:
         # written as it is read, into a temporary that becomes the output only when all is well
         with AtomicOutput(output or "-") as out:
             try:
                 # the records keep the plays as written, so a file comes back in its own order
-                left_out = export_to(out.write, iter_records(file), to, notation, rules_from(**rule_args))
+                left_out = export_to(out.write, records_of(counted_parts(file, counter)), to, notation, rules_from(**rule_args))
             except OSError as exc:
                 raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
             except BgcliError as exc:
@@ -243,6 +265,8 @@ def export(file, to, output, notation, force, **rule_args):
             out.commit()
     except OutputError as exc:
         raise Unwritable(str(exc)) from None
+    finally:
+        counter.close()
 
 
 # --- view -------------------------------------------------------------------
@@ -280,7 +304,7 @@ def view(file, output, home, engine, level, **rule_args):
 
     refuse_input_as_output(output, [file])
     rules = rules_from(**rule_args)
-    matches = replays_of(file, rules)
+    matches = _replays_counted(file, rules)
     ratings = None
     if engine:
         if file == "-":
@@ -297,23 +321,44 @@ def view(file, output, home, engine, level, **rule_args):
         sys.exit(EXIT_PROBLEMS)
 
 
+def _replays_counted(file: str, rules):
+    """The replays of every match of ``file``, its games counted on a terminal; exit 2 when it cannot be read."""
+    from bgcli.match.replay import replay_parts
+    from bgcli.match.visitor import ReplayBuilder
+
+    counter = Counter("reading", "games")
+    try:
+        return list(replay_parts(counted_parts(file, counter), lambda number: ReplayBuilder(), rules))
+    except OSError as exc:
+        raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
+    except BgcliError as exc:
+        raise Unreadable(str(exc)) from None
+    finally:
+        counter.close()
+
+
 def _ratings_of(file: str, rules, engine: str, level: int):
     """The ratings of every match of ``file`` (exit 2 with one line when the engine is missing or fails)."""
     from bgcli.errors import EngineError
-    from bgcli.formats.files import visit_file
     from bgcli.judging.rating import rate_replay
+    from bgcli.match.replay import replay_parts
     from bgcli.scale.rating import EngineSpec, engines_for
 
+    counter = Counter("rating", "games")
     try:
         judge, luck = engines_for(EngineSpec(engine, level))
-        return rate_replay(judge, lambda visitor: visit_file(file, visitor, rules), luck_engine=luck)
+        return rate_replay(judge, lambda visitor: replay_parts(counted_parts(file, counter), lambda number: visitor, rules),
+                           luck_engine=luck)
     except EngineError as exc:
         raise Unreadable(str(exc)) from None
+    finally:
+        counter.close()
 
 
 # --- rules ------------------------------------------------------------------
 
 @cli.command("rules")
+@result_output
 @click.argument("name", required=False, type=click.Choice(("standard", "plyyard", "korean"), case_sensitive=False))
 @json_option
 def rules_command(name, as_json):

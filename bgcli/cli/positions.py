@@ -8,6 +8,7 @@ from typing import Iterable
 
 import click
 
+from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     run_in_chunks,
     EMPTY_LINE, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
@@ -44,6 +45,7 @@ def open_binary(path: str):
 # --- moves ------------------------------------------------------------------
 
 @cli.command(cls=WordsCommand)
+@result_output
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
 @click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",
               help="Read `POSITION DICE` lines from FILE (- for standard input; the FILE may also follow the "
@@ -80,7 +82,7 @@ def moves(words, batch, jobs, as_json, style):
             batch, words = words[0], ()
         if words:
             raise click.UsageError("give either POSITION [DICE] or --batch FILE, not both")
-        lines = batch_lines(open_binary(batch))
+        lines = progress(batch_lines(open_binary(batch)), label="moves", unit="lines")
         sys.exit(run_batch(lines, style) if jobs == 1 else run_batch_parallel(lines, style, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli moves start 31)")
@@ -141,6 +143,7 @@ def check_words(words: list[str]) -> tuple[str, str | None, str]:
 
 
 @cli.command(cls=WordsCommand)
+@result_output
 @click.argument("words", nargs=-1, required=True, metavar="POSITION [DICE] PLAY...")
 @json_option
 @style_option
@@ -182,6 +185,7 @@ def check(words, as_json, style):
 # --- convert ----------------------------------------------------------------
 
 @cli.command(cls=WordsCommand)
+@result_output
 @click.option("--to", "to", type=click.Choice(FORMATS, case_sensitive=False), required=True, help="The format to write.")
 @click.argument("positions", nargs=-1, required=True, metavar="POSITION...")
 def convert(to, positions):

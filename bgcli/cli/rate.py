@@ -10,7 +10,8 @@ from typing import Iterable
 
 import click
 
-from bgcli.cli.audit import _count, _scheduler, progress
+from bgcli.cli.audit import _count, _scheduler
+from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
@@ -18,6 +19,7 @@ from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads whe
 
 
 @cli.command()
+@result_output
 @click.argument("paths", nargs=-1, metavar="FILE...")
 @json_option
 @click.option("--engine", type=click.Choice(ENGINE_NAMES, case_sensitive=False), default="sage", show_default=True,

@@ -1,0 +1,243 @@
+"""-o/--output on every command that writes a result, and progress on a
+terminal only: the habits every command shares."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from conftest import ROOT, SAMPLES
+
+BEAR_OFF = "OwAAwA4AAAAAAA"   # no contact: the exact engine judges it at once
+
+# a command that writes a result, with arguments that make one
+WRITERS = {
+    "moves": ["moves", "start", "31"],
+    "moves --batch": ["moves", "--batch", SAMPLES / "positions.txt"],
+    "check": ["check", "start", "31", "8/5", "6/5"],
+    "check --json (illegal)": ["check", "--json", "start", "31", "24/18"],
+    "analyze": ["analyze", "start"],
+    "convert": ["convert", "--to", "xgid", "start", "4HPwATDgc/ABMA"],
+    "rules": ["rules", "--json"],
+    "audit": ["audit", SAMPLES / "flawed_5pt.mat"],
+    "replay": ["replay", SAMPLES / "sp05001_3pt.mat"],
+    "score": ["score", "--json", SAMPLES / "sp05001_3pt.mat"],
+    "chouette": ["chouette", SAMPLES / "chouette.txt"],
+    "hint": ["hint", "--engine", "exact", BEAR_OFF, "31"],
+}
+
+# a command that fails before it writes anything
+FAILURES = {
+    "moves": ["moves", "start", "3x"],
+    "check": ["check", "start", "31"],
+    "analyze": ["analyze", "nonsense"],
+    "audit": ["audit", "missing.mat"],
+    "replay": ["replay", "missing.mat"],
+    "score": ["score", "missing.mat"],
+    "chouette": ["chouette", "missing.txt"],
+    "hint": ["hint", "--engine", "exact", "nonsense"],
+    "rate": ["rate", "missing.mat"],
+    "rules": ["rules", "nonsense"],
+    "convert": ["convert", "--to", "nonsense", "start"],
+}
+
+EVERY_WRITER = sorted({words[0] for words in [*WRITERS.values(), *FAILURES.values()]} | {"show", "export", "view"})
+
+
+@pytest.mark.parametrize("command", EVERY_WRITER)
+def test_every_command_that_writes_a_result_has_output_option(run, command):
+    shown = run(command, "--help").output
+    assert "-o, --output FILE" in shown
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_output_file_holds_what_standard_output_shows(run, tmp_path, name):
+    words = WRITERS[name]
+    plain = run(*words)
+    target = tmp_path / "out.txt"
+    target.write_text("the old content\n")
+    written = run(*words, "-o", target)
+    assert written.exit_code == plain.exit_code
+    assert plain.stdout and target.read_text() == plain.stdout
+    assert written.stdout == ""   # all of it went to the file
+    assert os.listdir(tmp_path) == ["out.txt"]   # no temporary left beside it
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS)[:3])
+def test_output_dash_is_standard_output(run, name):
+    words = WRITERS[name]
+    assert run(*words, "-o", "-").stdout == run(*words).stdout
+
+
+@pytest.mark.parametrize("name", sorted(FAILURES))
+def test_a_command_that_fails_having_written_nothing_leaves_the_old_file(run, tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "out.txt"
+    target.write_text("the old content\n")
+    result = run(*FAILURES[name], "-o", target)
+    assert result.exit_code in (1, 2) and "Traceback" not in result.output
+    assert target.read_text() == "the old content\n"
+    assert sorted(os.listdir(tmp_path)) == ["out.txt"]
+
+
+def test_output_into_a_missing_folder_is_one_line_and_exit_2(run, tmp_path):
+    result = run("replay", SAMPLES / "sp05001_3pt.mat", "-o", tmp_path / "nowhere" / "out.txt")
+    assert result.exit_code == 2
+    [line] = result.output.splitlines()
+    assert line.startswith("Error: cannot write '") and line.endswith("' does not exist")
+
+
+def test_output_that_is_an_input_is_refused(run, tmp_path):
+    copy = tmp_path / "positions.txt"
+    copy.write_bytes((SAMPLES / "positions.txt").read_bytes())
+    result = run("moves", "--batch", copy, "-o", copy)
+    assert result.exit_code == 2 and "one of the inputs" in result.output
+    assert copy.read_bytes() == (SAMPLES / "positions.txt").read_bytes()
+
+
+def test_an_empty_output_name_is_a_usage_error(run):
+    result = run("moves", "start", "31", "-o", "")
+    assert result.exit_code == 2 and "empty" in result.output
+
+
+def test_a_batch_with_bad_lines_still_writes_its_output(run, tmp_path):
+    target = tmp_path / "out.jsonl"
+    result = run("moves", "--batch", "-", "-o", target, input="start 31\nnonsense\n")
+    assert result.exit_code == 1
+    assert len(target.read_text().splitlines()) == 2 and '"error"' in target.read_text()
+
+
+def test_a_batch_ended_by_sigterm_leaves_the_old_file(tmp_path):
+    """A kill in the middle: the old file stays whole and no temporary is left."""
+    target = tmp_path / "out.jsonl"
+    target.write_text("the old content\n")
+    process = subprocess.Popen([sys.executable, "-m", "bgcli", "moves", "--batch", "-", "-o", str(target)],
+                               stdin=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    assert process.stdin is not None
+    process.stdin.write(b"start 31\n" * 100)
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while len(os.listdir(tmp_path)) < 2 and time.monotonic() < deadline:   # the temporary is there: it is at work
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143 and b"terminated" in err
+    assert target.read_text() == "the old content\n"
+    assert os.listdir(tmp_path) == ["out.jsonl"]
+
+
+# --- progress on a terminal only ------------------------------------------------------
+
+def _halves(path):
+    """A file's bytes cut in two at a line's end near the middle."""
+    data = path.read_bytes()
+    cut = data.index(b"\n", len(data) // 3) + 1
+    return data[:cut], data[cut:]
+
+
+PROGRESS = {
+    "replay": (["replay", "-"], _halves(SAMPLES / "sp05001_3pt.mat"), b"replaying: "),
+    "score": (["score", "-"], _halves(SAMPLES / "sp05001_3pt.mat"), b"scoring: "),
+    "export": (["export", "-", "--to", "json"], _halves(SAMPLES / "sp05001_3pt.mat"), b"exporting: "),
+    "view": (["view", "-", "-o", "-"], _halves(SAMPLES / "sp05001_3pt.mat"), b"reading: "),
+    "moves --batch": (["moves", "--batch", "-"], (b"start 31\n" * 3, b"start 31\n" * 50), b"moves: "),
+    "moves --batch --jobs 2": (["moves", "--batch", "-", "--jobs", "2"], (b"start 31\n" * 3, b"start 31\n" * 5000),
+                               b"moves: "),
+    "analyze --batch": (["analyze", "--batch", "-"], (b"start\n" * 3, b"start\n" * 50), b"analysing: "),
+}
+
+
+def _wait_until_read(pipe, timeout: float) -> None:
+    """Until the process at the other end of ``pipe`` has read all that was written to it."""
+    import fcntl
+    import struct
+    import termios
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        waiting = struct.unpack("i", fcntl.ioctl(pipe.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+        if not waiting:
+            return
+        time.sleep(0.05)
+
+
+def _run_slowly(words, halves, terminal: bool):
+    """bgcli with ``words``, its standard input given in two halves more than
+    the progress delay apart (the work takes long enough to be shown), its
+    standard error a pseudo-terminal or a pipe; (stdout, stderr, status)."""
+    import pty
+
+    from bgcli.cli.common import PROGRESS_DELAY
+
+    if terminal:
+        master, err_end = pty.openpty()
+    else:
+        master, err_end = os.pipe()
+    process = subprocess.Popen([sys.executable, "-m", "bgcli", *words], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=err_end, cwd=ROOT)
+    os.close(err_end)
+    shown = bytearray()
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:   # the terminal's other end closed
+                return
+            if not chunk:
+                return
+            shown.extend(chunk)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    assert process.stdin is not None and process.stdout is not None
+    try:
+        process.stdin.write(halves[0])
+        process.stdin.flush()
+        _wait_until_read(process.stdin, 120)   # it is at work: its counter has started
+        time.sleep(PROGRESS_DELAY + 0.5)
+        out, _ = process.communicate(halves[1], timeout=300)
+    finally:
+        process.kill()
+        reader.join(60)
+        os.close(master)
+    return out, bytes(shown), process.returncode
+
+
+@pytest.mark.parametrize("name", sorted(PROGRESS))
+def test_progress_is_shown_on_a_terminal_and_not_in_a_pipe(name):
+    words, halves, label = PROGRESS[name]
+    out, shown, status = _run_slowly(words, halves, terminal=True)
+    assert label in shown and status in (0, 1)
+    piped_out, piped, piped_status = _run_slowly(words, halves, terminal=False)
+    assert label not in piped and b"\r" not in piped
+    assert piped_status == status and piped_out == out   # the results are the same either way
+
+
+def test_no_progress_when_the_results_go_to_the_same_terminal():
+    """On one terminal the results show the progress; a redrawn line would break them."""
+    import pty
+
+    master, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-c", "import sys; from bgcli.cli.common import progress_wanted; "
+                                "sys.stderr.write(str(progress_wanted()))"], stdout=terminal, stderr=terminal)
+    os.close(terminal)
+    process.wait(60)
+    said = os.read(master, 100)
+    os.close(master)
+    assert said == b"False"
+
+
+def test_the_first_analyze_batch_says_it_builds_the_bear_off_table(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    first = subprocess.run([sys.executable, "-m", "bgcli", "analyze", "--batch", "-"], input=b"start\n",
+                           capture_output=True, env=env, timeout=300)
+    assert first.returncode == 0 and first.stderr.count(b"building the exact bear-off table") == 1
+    again = subprocess.run([sys.executable, "-m", "bgcli", "analyze", "--batch", "-"], input=b"start\n",
+                           capture_output=True, env=env, timeout=300)
+    assert again.returncode == 0 and again.stderr == b"" and again.stdout == first.stdout
