@@ -28,6 +28,7 @@ def test_installed_package_runs_from_another_directory(tmp_path):
         pytest.skip("bgcli is installed in editable mode: nothing to check about the wheel's contents")
     # the grammars travel inside the package
     assert sorted(p.name for p in (location / "grammars").glob("*.lark"))
+    assert (location / "render" / "view.js").is_file(), "the viewer's script travels inside the package"
     # an XGID needs the position grammar; a board string the FIBS part of it
     env = {**os.environ, "PYTHONPATH": ""}
     run = subprocess.run([sys.executable, "-m", "bgcli", "moves",

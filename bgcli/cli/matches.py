@@ -300,17 +300,19 @@ def view(file, output, home, engine, level, **rule_args):
     """
     import os
 
-    from bgcli.render.view import match_html
+    from bgcli.render.view import collector_paused, match_html
 
     refuse_input_as_output(output, [file])
     rules = rules_from(**rule_args)
-    matches = _replays_counted(file, rules)
+    with collector_paused():
+        matches = _replays_counted(file, rules)
     ratings = None
     if engine:
         if file == "-":
             raise click.UsageError("view --engine reads its match from a file, not standard input")
         ratings = _ratings_of(file, rules, engine.lower(), level)
-    page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
+    with collector_paused():
+        page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
     if output != "-":   # on standard output the page is the output: no line about a file

@@ -5,13 +5,14 @@ score, the audit's problems and the move list; selecting a row (click, the
 arrow keys, Home/End, ``n``/``p`` for the next/previous problem) draws the
 board before that action and shows its Position ID and Match ID.
 
-Every board is drawn by ``bgcli.render.board.svg_board``, so the page and
-``bgcli show --svg`` never disagree. Embedding ~600 full SVGs would make a
-long match ~7 MB, but consecutive boards share almost every element (the
-frame, the points, most checkers) and ``svg_board`` writes one element per
-line, so the page keeps one table of distinct lines and each board as a list
-of line numbers (runs written ``a-b``). The script joins them back into the
-exact SVG text: a 13-point match of ~580 actions takes about 850 kB.
+The page holds no picture per row: each row carries its Position ID and
+Match ID (26 characters), and the page's script (``view.js``) draws the
+selected row's board from them, element for element as
+``bgcli.render.board.svg_board`` draws it (the tests compare the two texts
+in a browser), so the page and ``bgcli show --svg`` never disagree. The
+bear-off odds are shared the same way: one entry per distinct side all
+home, and each row names its two. A 200-match file makes a page of a few
+MB, built in about the time its audit takes.
 
 The page needs nothing outside itself: inline CSS and script, system fonts,
 no URLs. ``#step=N`` in the address selects row N (rows count from 0), which
@@ -20,15 +21,20 @@ makes a position linkable and lets a headless browser test the page.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 import html
 import json
+import re
+from importlib import resources
 from string import Template
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from bgcli.core.ids import match_id
 from bgcli.core.position import Position
 from bgcli.core.state import GameState, MatchState
+from bgcli.render import board as _board
 from bgcli.render.board import drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind
 
@@ -38,7 +44,7 @@ _SVG_NAMESPACE = ' xmlns="http://www.w3.org/2000/svg"'
 BOARD_SIZE = 640
 
 
-@dataclass
+@dataclass(slots=True)
 class _Step:
     """One selectable row: an event, or the end of a game that has no 'Wins' line."""
 
@@ -51,47 +57,9 @@ class _Step:
     problems: list[Problem] = field(default_factory=list)
     pid: str = ""
     mid: str = ""
-    pips: str = ""
-    bearoff: str = ""     # JSON of bgcli.analysis.counts.bearoff_summary, for a position in the bear-off
-
-
-class _LineTable:
-    """Distinct SVG lines, and each board as runs of line numbers."""
-
-    def __init__(self) -> None:
-        self.numbers: dict[str, int] = {}
-        self.lines: list[str] = []
-
-    def pack(self, svg: str) -> str:
-        numbers = []
-        for line in svg.replace(_SVG_NAMESPACE, "", 1).rstrip("\n").split("\n"):
-            if line not in self.numbers:
-                self.numbers[line] = len(self.lines)
-                self.lines.append(line)
-            numbers.append(self.numbers[line])
-        return _runs(numbers)
-
-
-def _runs(numbers: Sequence[int]) -> str:
-    """``[3, 4, 5, 9]`` -> ``"3-5,9"``."""
-    tokens = []
-    i = 0
-    while i < len(numbers):
-        j = i
-        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
-            j += 1
-        tokens.append(str(numbers[i]) if j == i else f"{numbers[i]}-{numbers[j]}")
-        i = j + 1
-    return ",".join(tokens)
-
-
-def unpack_board(lines: Sequence[str], runs: str) -> str:
-    """The SVG text of one packed board (what the page's script does)."""
-    out: list[str] = []
-    for token in filter(None, runs.split(",")):
-        first, _, last = token.partition("-")
-        out.extend(lines[int(first): int(last or first) + 1])
-    return "\n".join(out)
+    draw: str = ""        # the Match ID the board is drawn with, when no Match ID carries the row's state
+    no_board: str = ""    # why no board is drawn (counts no Position ID can hold)
+    bearoff: str = ""     # "i,j": the entries in the page's table of sides all home (on roll, opponent; '' if not home)
 
 
 def _steps(replays: Sequence[MatchReplay]) -> list[_Step]:
@@ -144,6 +112,8 @@ def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, in
     (and of its player), else the end of its game, else the nearest row.
     Rows are looked up by line and game, so a file with many problems takes
     about as long as its audit."""
+    if not replay.problems:
+        return {}
     mine = [s for s in steps if s.replay is replay]
     lines = [s.line for s in mine]          # rows are in file order
     by_line: dict[int, list[_Step]] = {}
@@ -175,42 +145,65 @@ def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, in
     return placed
 
 
-def _counts(state: GameState, names: Sequence[str]) -> tuple[str, str]:
-    """The pip counts of a row (player on roll first) and, in the bear-off, the
-    exact chances of bearing off in each number of rolls (bgcli.analysis.counts)."""
-    try:
-        mine, theirs = state.position.pips()
-        on_roll = state.match.on_roll if state.match.on_roll in (0, 1) else 1
-        pips = f"pips: {names[on_roll]} {mine}, {names[1 - on_roll]} {theirs}"
-        if min(sum(state.position.player[7:26]), sum(state.position.opponent[7:26])) > 0:
-            return pips, ""   # neither side is home: no bear-off odds to show
-        from bgcli.analysis.counts import bearoff_summary
+class _Identifiers:
+    """The Position ID and Match ID of each row, and the bear-off table's
+    entry of each side all home, each distinct one computed once."""
 
-        summary = bearoff_summary(state.position)
-    except (ValueError, OverflowError):   # a flawed record's board: no counts
-        return "", ""
-    if summary:   # the table names the players, not "on roll" and "opponent"
-        summary["names"] = [names[on_roll], names[1 - on_roll]]
-    return pips, _json_for_script(summary) if summary else ""
+    def __init__(self) -> None:
+        self.mids: dict[MatchState, str] = {}
+        self.sides: dict[tuple[int, ...], int] = {}   # a side's six home counts -> its entry
+        self.entries: list[list] = []                 # [mean, dist] of each
+        self.position: Position | None = None         # the row before's position and ID
+        self.pid = ""
 
+    def fill(self, step: _Step) -> None:
+        """A row's IDs: a transcript gone wrong can hold a state no Match ID
+        carries (games played after the match was won, a cube of 3): that board
+        is drawn as near as can be and the Match ID text says why there is none;
+        counts no Position ID can hold get no board, rather than the page failing."""
+        state = step.state
+        position = state.position
+        try:
+            # a cube action leaves the position as it was: its ID is the row before's
+            step.pid = self.pid if position == self.position else position.id()
+            self.position, self.pid = position, step.pid
+        except (ValueError, OverflowError) as exc:
+            self.position = None
+            step.pid = step.mid = "none"
+            step.no_board = str(exc)
+            return
+        mid = self.mids.get(state.match)
+        if mid is None:
+            drawn, problem = drawable(state)
+            if problem:
+                step.mid, step.draw = f"none ({problem})", match_id(drawn.match)
+            else:
+                step.mid = self.mids[state.match] = match_id(state.match)
+        else:
+            step.mid = mid
+        step.bearoff = self._bearoff(state.position)
 
-def _picture(state: GameState, home: str, names: Sequence[str]) -> tuple[str, str, str]:
-    """The SVG, Position ID and Match ID of a row. A transcript gone wrong can
-    hold a state no Match ID carries (games played after the match was won,
-    a cube of 3): that board is drawn as near as can be, and the Match ID
-    text says why there is none, rather than the page failing."""
-    try:
-        pid = state.position.id()
-    except (ValueError, OverflowError) as exc:   # counts no Position ID can hold
-        return _NO_BOARD.format(escape_text=html.escape(str(exc))), "none", "none"
-    drawn, problem = drawable(state)
-    if not problem:
-        return svg_board(state, home, BOARD_SIZE, names), pid, match_id(state.match)
-    return svg_board(drawn, home, BOARD_SIZE, names), pid, f"none ({problem})"
+    def _bearoff(self, position: Position) -> str:
+        """The entries of the sides all home (bgcli.analysis.bearoff), '' when neither is."""
+        if any(position.player[7:26]) and any(position.opponent[7:26]):
+            return ""
+        from bgcli.analysis.bearoff import home_counts
 
+        homes = home_counts(position.player), home_counts(position.opponent)
+        if homes == (None, None) or position.problem():   # a flawed record's board: no odds
+            return ""
+        return ",".join("" if counts is None else str(self._entry(counts)) for counts in homes)
 
-_NO_BOARD = ('<svg width="640" height="120" viewBox="0 0 640 120"><text x="20" y="60" font-size="16">'
-             'no board: {escape_text}</text></svg>')
+    def _entry(self, counts: tuple[int, ...]) -> int:
+        entry = self.sides.get(counts)
+        if entry is None:
+            from bgcli.analysis.bearoff import table
+
+            found = table()
+            # the page shows tenths of a percent: six decimals keep the page small and lose nothing seen
+            self.entries.append([round(found.mean(counts), 6), [round(p, 6) for p in found.dist(counts)]])
+            entry = self.sides[counts] = len(self.entries) - 1
+        return entry
 
 
 def _plural(n: int, word: str) -> str:
@@ -240,7 +233,9 @@ def _action_text(step: _Step) -> str:
 
 
 def _where(step: _Step, several: bool) -> str:
-    """A one-line description of a row for the panel under the board."""
+    """A one-line description of a row for the panel under the board (the
+    page's script writes it from the row's cells, its game's ``data-head``
+    and ``data-line``; this is what it must write)."""
     parts = [f"match {step.replay.number}"] if several else []
     parts.append(f"game {step.game}")
     event = step.event
@@ -290,24 +285,26 @@ def _problem_list(replay: MatchReplay, placed: dict[Problem, int]) -> str:
             '<ol class="problems">\n' + "\n".join(items) + "\n</ol>")
 
 
-def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool, judged: dict | None = None) -> str:
+def _move_rows(replay: MatchReplay, index: int, steps: list[_Step], several: bool, judged: dict | None = None) -> str:
+    """The rows of one match (``steps``: its rows; ``index``: its place on the page, which names its players)."""
     results: dict[int, GameResult] = {r.game: r for r in replay.results}
     score = (0, 0)
     out = []
     by_game: dict[int, list[_Step]] = {}
     for s in steps:
-        if s.replay is replay:
-            by_game.setdefault(s.game, []).append(s)
+        by_game.setdefault(s.game, []).append(s)
+    player_names = (_e(replay.players[0]), _e(replay.players[1]))
     for game, rows in by_game.items():
         crawford = rows[0].state.match.crawford and replay.length
         head = f"Game {game}" + (f" · score {score[0]}–{score[1]}" if replay.length or game > 1 else "")
         head += " · Crawford game" if crawford else ""
         if several:
             head = f"Match {replay.number} · " + head
-        out.append(f'<tbody class="game" id="m{replay.number}g{game}">'
+        where = (f"match {replay.number}, " if several else "") + f"game {game}"
+        out.append(f'<tbody class="game" id="m{replay.number}g{game}" data-match="{index}" data-head="{where}">'
                    f'<tr class="head"><th colspan="4">{_e(head)}</th></tr>')
         for step in rows:
-            out.append(_row(step, several, judged))
+            out.append(_row(step, player_names, judged))
         result = results.get(game)
         if result is not None:
             how = {"single": "a single game", "drop": "on a drop", "resignation": "by resignation"}.get(
@@ -324,32 +321,42 @@ def _move_rows(replay: MatchReplay, steps: list[_Step], several: bool, judged: d
     return "\n".join(out)
 
 
-def _row(step: _Step, several: bool, judged: dict | None = None) -> str:
+def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str:
+    """One row: the move list's cells, and what the script needs to draw its board and say where it is.
+    ``names``: the players' names, escaped. The cells stay bare (the style picks them by position):
+    a long session has tens of thousands of rows."""
     event = step.event
-    classes = ["step", "event" if event is not None else "end"]
+    classes = f"step event {'ox'[event.side]}" if event is not None else "step end"   # o, x: whose action (a key before the name)
+    if event is not None and event.kind == EventKind.MOVE and event.dice:
+        classes += " move" if event.play else " pass"   # the script says "rolls 31 and plays ..." / "and does not move"
     if step.problems:
-        classes.append("problem")
+        classes += " problem"
     judgement = ""
     if judged and event is not None:
         decisions = judged.get(_judged_key(step.replay.number, event), [])
         judgement, worst = _judgement(decisions)
         if worst:
-            classes.append(worst)
+            classes += " " + worst
     if event is not None:
-        mark = "OX"[event.side]
-        player = f'<span class="key {mark.lower()}"></span>{_e(event.player)}'
+        player = names[event.side] if event.player == step.replay.players[event.side] else _e(event.player)
         dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else ""
         number = str(event.move) if event.move else ""
     else:
         player, dice, number = "", "", ""
-    messages = "".join(f'<div class="msg">{_e(p.kind)}: {_e(p.message)}</div>' for p in step.problems)
-    attributes = (f'id="s{step.number}" data-step="{step.number}" data-line="{step.line}" '
-                  f'data-pid="{_e(step.pid)}" data-mid="{_e(step.mid)}" data-pips="{_e(step.pips)}" '
-                  f'data-bearoff="{_e(step.bearoff)}" '
-                  f'data-where="{_e(_where(step, several))}"')
-    return (f'<tr class="{" ".join(classes)}" {attributes}><td class="n">{number}</td>'
-            f'<td class="who">{player}</td><td class="dice">{dice}</td>'
-            f'<td class="play">{_e(_action_text(step))}{judgement}{messages}</td></tr>')
+    messages = "".join(f'<div class="msg">{_e(p.kind)}: {_e(p.message)}</div>' for p in step.problems) \
+        if step.problems else ""
+    # only where a row has them: the Match ID its board is drawn with, why there is no board, its bear-off entries
+    extra = ""
+    if step.draw:
+        extra += f' data-draw="{step.draw}"'
+    if step.no_board:
+        extra += f' data-noboard="{_e(step.no_board)}"'
+    if step.bearoff:
+        extra += f' data-bearoff="{step.bearoff}"'
+    mid = step.mid if len(step.mid) == 12 else _e(step.mid)
+    return (f'<tr class="{classes}" id="s{step.number}" data-line="{step.line}" data-pid="{step.pid}" '
+            f'data-mid="{mid}"{extra}><td>{number}</td><td>{player}</td><td>{dice}</td>'
+            f'<td>{_e(_action_text(step))}{judgement}{messages}</td></tr>')
 
 
 # --- a rating's marks (view --engine) ---------------------------------------------------
@@ -415,15 +422,14 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right", 
     replays = list(replays)
     several = len(replays) > 1
     steps = _steps(replays)
-    table = _LineTable()
-    boards = []
+    identifiers = _Identifiers()
+    mine: dict[int, list[_Step]] = {id(replay): [] for replay in replays}   # each match's rows, in page order
     for step in steps:
-        svg, step.pid, step.mid = _picture(step.state, home, step.replay.players)
-        boards.append(table.pack(svg))
-        step.pips, step.bearoff = _counts(step.state, step.replay.players)
+        identifiers.fill(step)
+        mine[id(step.replay)].append(step)
     sections, move_lists = [], []
-    for replay in replays:
-        placed = _place_problems(replay, steps)
+    for index, replay in enumerate(replays):
+        placed = _place_problems(replay, mine[id(replay)])
         p0, p1 = (_e(name) for name in replay.players)
         length = f"{replay.length}-point match" if replay.length else "money game"
         final = f"{replay.score[0]}–{replay.score[1]}"
@@ -434,13 +440,53 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right", 
             f'<p class="players"><span class="key o"></span>{p0} (O) vs <span class="key x"></span>{p1} (X)'
             f" · {length} · score {final}</p>\n"
             + _problem_list(replay, placed) + "\n" + _score_table(replay) + "</section>")
-        move_lists.append(_move_rows(replay, steps, several, judged))
-    first_board = unpack_board(table.lines, boards[0]) if boards else "<p>No actions to show.</p>"
-    data = _json_for_script({"lines": table.lines, "boards": boards})
+        move_lists.append(_move_rows(replay, index, mine[id(replay)], several, judged))
+    # the first board drawn here too, so the page shows a position before its script runs
+    first = "<p>No actions to show.</p>" if not steps else _first_board(steps[0], home)
+    data = _json_for_script({"home": home, "names": [list(r.players) for r in replays], "sides": identifiers.entries,
+                             "geometry": _GEOMETRY, "colours": _board._COLOURS})
     return _PAGE.substitute(
-        title=_e(title), style=_STYLE, sections="\n".join(sections), board=first_board,
-        moves="\n".join(move_lists), data=data, script=_SCRIPT, count=len(steps),
+        title=_e(title), style=_STYLE, sections="\n".join(sections), board=first,
+        moves="\n".join(move_lists), data=data, script=_script(), count=len(steps),
     )
+
+
+def _first_board(step: _Step, home: str) -> str:
+    if step.no_board:
+        return f"<p>no board: {_e(step.no_board)}</p>"
+    drawn, _ = drawable(step.state)
+    return svg_board(drawn, home, BOARD_SIZE, step.replay.players).replace(_SVG_NAMESPACE, "", 1)
+
+
+# the numbers svg_board lays its board out with, for the script that draws the same board
+_GEOMETRY = {
+    "width": _board._WIDTH, "height": _board._HEIGHT, "r": _board._R, "pw": _board._PW, "side": _board._SIDE,
+    "bar": _board._BAR, "half": _board._HALF, "top_band": _board._TOP_BAND, "label": _board._LABEL,
+    "play_top": _board._PLAY_TOP, "play_height": _board._PLAY_HEIGHT, "play_bottom": _board._PLAY_BOTTOM,
+    "middle": _board._MIDDLE, "left_half": _board._LEFT_HALF, "bar_x": _board._BAR_X, "right_half": _board._RIGHT_HALF,
+    "size": BOARD_SIZE, "size_height": round(BOARD_SIZE * _board._HEIGHT / _board._WIDTH),
+}
+
+
+def _script() -> str:
+    """The page's script (view.js beside this module), made safe to sit in a script element."""
+    text = resources.files("bgcli.render").joinpath("view.js").read_text(encoding="utf-8")
+    return re.sub("</(script)", r"<\/\1", text, flags=re.IGNORECASE)
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for a while: the replay of a file for its
+    page keeps every state of every action alive to the end, and the
+    collector would walk them all again and again, finding nothing (a third
+    of the time of a long session's page)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def view_file(path: str, rules=None, home: str = "right", title: str | None = None) -> str:
@@ -448,7 +494,8 @@ def view_file(path: str, rules=None, home: str = "right", title: str | None = No
     from bgcli.formats.files import replay_file
     import os
 
-    return match_html(replay_file(path, rules), title or os.path.basename(path), home)
+    with collector_paused():
+        return match_html(list(replay_file(path, rules)), title or os.path.basename(path), home)
 
 
 _STYLE = """
@@ -480,6 +527,11 @@ h2 { font-size: 16px; margin: 12px 0 4px; }
 .key { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 4px;
        border: 1px solid #555; vertical-align: baseline; }
 .key.o { background: #262626; } .key.x { background: #f6f1e4; }
+/* the key before a row's player: drawn by the style, not one element per row */
+tr.o > td:nth-child(2)::before, tr.x > td:nth-child(2)::before {
+  content: ""; display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 4px;
+  border: 1px solid #555; vertical-align: baseline; }
+tr.o > td:nth-child(2)::before { background: #262626; } tr.x > td:nth-child(2)::before { background: #f6f1e4; }
 table { border-collapse: collapse; }
 .scores { margin: 6px 0 10px; font-size: 13px; }
 .pips { margin: 2px 0; font-size: 13px; color: var(--muted); }
@@ -498,14 +550,14 @@ table { border-collapse: collapse; }
 .moves { width: 100%; font-size: 13px; }
 .moves th { text-align: left; background: #e9e1cf; padding: 4px 6px; }
 .moves td { padding: 2px 6px; border-bottom: 1px solid #eee; vertical-align: top; }
-.moves td.n { width: 2.5em; text-align: right; color: var(--muted); }
-.moves td.dice { width: 2.5em; font-weight: bold; }
-.moves td.who { width: 9em; white-space: nowrap; }
+.moves td:nth-child(1) { width: 2.5em; text-align: right; color: var(--muted); }
+.moves td:nth-child(3) { width: 2.5em; font-weight: bold; }
+.moves td:nth-child(2) { width: 9em; white-space: nowrap; }
 tr.step { cursor: pointer; }
 tr.step:hover { background: #f1ece0; }
 tr.problem { background: var(--bad); box-shadow: inset 4px 0 0 var(--badline); }
 tr.problem .msg { color: var(--badline); font-size: 12px; }
-tr.end td.play { font-style: italic; color: var(--muted); }
+tr.end td:nth-child(4) { font-style: italic; color: var(--muted); }
 tr.result td { font-style: italic; padding: 3px 6px 10px; }
 tr.step.selected { background: var(--sel); outline: 2px solid #d4a800; outline-offset: -2px; }
 @media (max-width: 900px) {
@@ -513,106 +565,6 @@ tr.step.selected { background: var(--sel); outline: 2px solid #d4a800; outline-o
   .viewer { position: static; max-height: none; }
   .movelist { max-height: none; overflow: visible; }
 }
-"""
-
-# The script only reads the page itself; rows are numbered in page order.
-_SCRIPT = """
-(function () {
-  "use strict";
-  var data = JSON.parse(document.getElementById("boards").textContent);
-  var rows = Array.prototype.slice.call(document.querySelectorAll("tr.step"));
-  var board = document.getElementById("board");
-  var current = -1;
-
-  function svg(i) {
-    var out = [];
-    data.boards[i].split(",").forEach(function (token) {
-      if (!token) return;
-      var parts = token.split("-"), last = +(parts[1] || parts[0]);
-      for (var n = +parts[0]; n <= last; n++) out.push(data.lines[n]);
-    });
-    return out.join("\\n");
-  }
-
-  function select(i, scroll) {
-    if (!rows.length) return;
-    i = Math.max(0, Math.min(rows.length - 1, i));
-    if (current >= 0) rows[current].classList.remove("selected");
-    current = i;
-    var row = rows[i];
-    row.classList.add("selected");
-    board.innerHTML = svg(i);
-    document.getElementById("pid").textContent = row.dataset.pid;
-    document.getElementById("mid").textContent = row.dataset.mid;
-    document.getElementById("where").textContent = row.dataset.where;
-    document.getElementById("pips").textContent = row.dataset.pips;
-    showBearoff(row.dataset.bearoff ? JSON.parse(row.dataset.bearoff) : null);
-    document.getElementById("position").textContent = (i + 1) + " / " + rows.length;
-    var messages = document.getElementById("messages");
-    messages.innerHTML = "";
-    row.querySelectorAll(".msg").forEach(function (m) { messages.appendChild(m.cloneNode(true)); });
-    if (scroll) row.scrollIntoView({block: "nearest"});
-    try { history.replaceState(null, "", "#step=" + i); } catch (e) { /* some browsers refuse on file: */ }
-  }
-
-  // the chance of bearing off in each number of rolls, for each side all home
-  function showBearoff(odds) {
-    var table = document.getElementById("bearoff");
-    table.innerHTML = "";
-    table.hidden = !odds;
-    if (!odds) return;
-    var names = odds.names || ["on roll", "opponent"];
-    var sides = [[names[0] + " (on roll)", odds.on_roll], [names[1], odds.opponent]].filter(function (s) { return s[1]; });
-    // only the numbers of rolls that either side may need: a column of 0.0% says nothing
-    var first = Infinity, last = 0;
-    sides.forEach(function (s) {
-      s[1].dist.forEach(function (p, n) { if (p >= 0.0005) { first = Math.min(first, n); last = Math.max(last, n); } });
-    });
-    var head = "<tr><th>rolls to bear off</th>";
-    for (var n = first; n <= last; n++) head += "<th>" + (n + 1) + "</th>";
-    head += "<th>mean</th>";
-    var body = sides.map(function (s) {
-      var cells = "<tr><th>" + s[0] + "</th>";
-      for (var n = first; n <= last; n++) cells += "<td>" + (100 * (s[1].dist[n] || 0)).toFixed(1) + "%</td>";
-      return cells + "<td>" + s[1].mean.toFixed(2) + "</td></tr>";
-    });
-    var race = odds.race ? "<tr><th>wins the race</th><td colspan='" + (last - first + 2) + "'>" + names[0] + " " +
-      (100 * odds.race[0]).toFixed(1) + "%, " + names[1] + " " + (100 * odds.race[1]).toFixed(1) + "%</td></tr>" : "";
-    table.innerHTML = "<caption>the chance of bearing off every checker in exactly n rolls</caption>" + head + "</tr>" +
-      body.join("") + race;
-  }
-
-  function problemFrom(i, direction) {
-    for (var j = i + direction; j >= 0 && j < rows.length; j += direction) {
-      if (rows[j].classList.contains("problem")) return j;
-    }
-    return i;
-  }
-
-  function fromHash() {
-    var match = /step=(\\d+)/.exec(location.hash);
-    return match ? +match[1] : null;
-  }
-
-  document.addEventListener("keydown", function (e) {
-    if (e.ctrlKey || e.altKey || e.metaKey) return;
-    var moves = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1};
-    if (e.key in moves) select(current + moves[e.key], true);
-    else if (e.key === "Home") select(0, true);
-    else if (e.key === "End") select(rows.length - 1, true);
-    else if (e.key === "n") select(problemFrom(current, 1), true);
-    else if (e.key === "p") select(problemFrom(current, -1), true);
-    else return;
-    e.preventDefault();
-  });
-  rows.forEach(function (row, i) { row.addEventListener("click", function () { select(i, false); }); });
-  window.addEventListener("hashchange", function () {
-    var i = fromHash();
-    if (i !== null && i !== current) select(i, true);
-  });
-  var start = fromHash();
-  select(start === null ? 0 : start, start !== null);
-})();
 """
 
 _PAGE = Template("""<!DOCTYPE html>
