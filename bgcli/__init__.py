@@ -6,6 +6,8 @@ rest is imported when first used, so that ``bgcli moves`` starts quickly.
 from __future__ import annotations
 
 import importlib
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from typing import Any
 
 from bgcli.errors import (
@@ -22,6 +24,12 @@ from bgcli.core.generator import Play, Step
 from bgcli.core.generator import legal_plays as _legal_plays
 
 __version__ = "0.1.0"
+
+# Whether the core was compiled (BGCLI_COMPILE=1 at install, see setup.py): its
+# modules are then extension modules, imported before the .py beside them.
+compiled = all(str(getattr(sys.modules[name], "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES))
+               for name in ("bgcli.core.position", "bgcli.core.generator"))
+build = "compiled (mypyc)" if compiled else "pure Python"
 
 # name -> module that defines it, imported on first use
 _LAZY = {
@@ -73,5 +81,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "AmbiguousPlayError", "BgcliError", "IllegalPlayError", "InvalidDiceError", "InvalidPlayError",
     "InvalidPositionError", "MatchFileError", "BAR", "OFF", "Play", "Position", "Step", "legal_plays",
-    "parse_dice", "__version__", *_LAZY,
+    "parse_dice", "__version__", "build", "compiled", *_LAZY,
 ]

@@ -9,7 +9,7 @@ from typing import MutableMapping
 
 import click
 
-from bgcli import __version__
+from bgcli import __version__, build
 from bgcli.core.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
 
@@ -155,7 +155,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", prog_name="bgcli")
+@click.version_option(__version__, "--version", prog_name="bgcli", message=f"%(prog)s, version %(version)s, {build}")
 def cli():
     """bgcli: backgammon positions, move notation, legal plays and match transcripts.
 

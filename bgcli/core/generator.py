@@ -25,6 +25,7 @@ from bgcli.core.position import (
     _CHUNK_BITS, _CHUNK_MASK, BAR, Point, Position, _side_bits, checked_dice, parse_dice, point_text, position_id,
     trusted_position,
 )
+from bgcli.core.position import interpreted
 
 # The mover's side is one integer: byte p holds the count on point p. Moving a
 # checker from s by d adds _DELTA[d][s]. A play's key is the resulting board
@@ -144,6 +145,7 @@ class Step:
         return f"{point_text(self.start)}/{point_text(self.end)}" + ("*" if self.hit else "")
 
 
+@interpreted  # legal_plays makes Plays with object.__new__
 class Play:
     """A legal play: the steps in the order they can be played, and the
     position it produces, still seen from the side of the player who moved.
@@ -244,7 +246,9 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return self.result == other.result and self.steps == other.steps
+        # typed Any: compiled (mypyc), == of two Positions would test identity, missing the dataclass's __eq__
+        result: Any = self.result
+        return result == other.result and self.steps == other.steps
 
     def __hash__(self) -> int:
         return hash((self.steps, self.result))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import binascii
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeVar
 
 from bgcli.errors import InvalidDiceError, InvalidPositionError
 
@@ -38,6 +38,18 @@ def point_text(point: object) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
+_Class = TypeVar("_Class", bound=type)
+
+
+def interpreted(cls: _Class) -> _Class:
+    """A class decorator that changes nothing. It is here for the compiled
+    build (mypyc, see setup.py): a class with a decorator mypyc does not know
+    stays a plain Python class there, so the hot paths may still make its
+    instances with ``object.__new__``, which a compiled class refuses."""
+    return cls
+
+
+@interpreted
 @dataclass(frozen=True, slots=True)
 class Position:
     """Both sides' checkers, from the side of the player on roll."""

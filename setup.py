@@ -1,0 +1,56 @@
+"""bgcli's build: pure Python unless asked, at build time, for the compiled core.
+
+    pip install .                     # pure Python (the default; no compiler, no mypy)
+    BGCLI_COMPILE=1 pip install .     # the core's hot modules compiled to C with mypyc
+
+Everything else about the package is in pyproject.toml. With BGCLI_COMPILE
+set, pip's isolated build asks for mypy (which holds mypyc) before it builds,
+so only the compiled build needs it; building without isolation
+(--no-build-isolation), mypy must be installed already.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from setuptools import setup
+
+# The core's hot paths: the legal-play generator, the Position and its ID, the
+# Match ID and position parsing, and the judge of a recorded play. Each keeps
+# its .py beside it in the wheel; the compiled module is imported first.
+COMPILED = [
+    "bgcli/core/position.py",
+    "bgcli/core/generator.py",
+]
+
+# the commands that only ask what the build needs or what the package is
+METADATA_ONLY = {"egg_info", "dist_info"}
+
+
+def wanted() -> bool:
+    value = os.environ.get("BGCLI_COMPILE", "").strip().lower()
+    if value in ("", "0", "no", "false"):
+        return False
+    if value in ("1", "yes", "true"):
+        return True
+    sys.exit(f"BGCLI_COMPILE={value!r}: expected 1 to compile the core with mypyc, or 0 (or unset) for pure Python")
+
+
+def main() -> None:
+    if not wanted():
+        setup()
+        return
+    if METADATA_ONLY.intersection(sys.argv[1:]):
+        # pip's isolated build asks here what it must install first; it then runs the build with mypy there
+        setup(setup_requires=["mypy>=1.8"])
+        return
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        sys.exit("BGCLI_COMPILE=1 compiles bgcli's core with mypyc, which comes with mypy, and mypy is not installed "
+                 "where the build runs: install mypy there first (pip install mypy), or let pip build in isolation")
+    setup(ext_modules=mypycify(COMPILED, opt_level="3"))
+
+
+if __name__ == "__main__":  # as pip's build runs it; tests/test_compiled.py imports it
+    main()
