@@ -220,8 +220,24 @@ XGID = XG_PASTE.splitlines()[0]
 def test_xg_text_export_is_read_like_its_xgid():
     from bgcli.core.ids import parse_position, position_kind
 
-    assert parse_position(XG_PASTE) == parse_position(XGID)
+    from dataclasses import replace
+
+    pasted = parse_position(XG_PASTE)
+    assert replace(pasted, match=replace(pasted.match, names=("", ""))) == parse_position(XGID)
     assert position_kind(XG_PASTE) == "xgid"
+
+
+def test_xg_text_export_keeps_the_players_names():
+    from bgcli.core.ids import parse_position
+
+    pasted = XG_PASTE.replace("X:Player 2   O:Player 1", "X:Anna Lee   O:Bob")
+    assert pasted != XG_PASTE
+    game = parse_position(pasted)
+    assert game.match.names == ("Bob", "Anna Lee")   # (player 0, O at the top; player 1, X at the bottom)
+    assert game.match.names[game.match.on_roll] == "Anna Lee"   # "X to play 52"
+    shown = CliRunner().invoke(cli, ["show", pasted]).output
+    assert "O: Bob" in shown and "X: Anna Lee" in shown
+    assert parse_position(XGID).match.names == ("", "")   # the XGID alone has none
 
 
 def test_check_takes_the_dice_from_the_position_when_it_carries_them():

@@ -590,13 +590,21 @@ def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
     pasted = _XG_PASTE.match(text)
     if pasted is not None:
         # eXtreme Gammon's text export: the XGID line, then its board drawing
-        # and analysis, which say nothing the ID does not
-        return "xgid", grammar.parse("position", pasted.group(1), _error(shown), _transformer_class()(shown))[1]
+        # and analysis, which say nothing the ID does not but the players' names
+        game = grammar.parse("position", pasted.group(1), _error(shown), _transformer_class()(shown))[1]
+        names = _XG_NAMES.search(text, pasted.end(1))
+        if names is not None:   # X is player 1 (at the bottom), O player 0
+            from dataclasses import replace
+
+            game = replace(game, match=replace(game.match, names=(names.group(2).strip(), names.group(1).strip())))
+        return "xgid", game
     return grammar.parse("position", text, _error(shown), _transformer_class()(shown))
 
 
 # An XGID on the first line of several: XG's "copy position" text
 _XG_PASTE = re.compile(r"[ \t]*(XGID=[^\s]+)[ \t]*\r?\n.*\Z", re.S)
+# its line of names, "X:Player 2   O:Player 1", before the board drawing
+_XG_NAMES = re.compile(r"^[ \t]*X:(\S(?:.*?\S)?)[ \t]{2,}O:(\S(?:.*?\S)?)[ \t]*\r?$", re.M)
 
 
 _FAST_ID = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?[ \t\f\r\n]*")
