@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -29,14 +30,49 @@ def examples() -> list[tuple[str, list[str]]]:
     return found
 
 
-CASES = [case for case in examples() if ">" not in case[0]]  # `< FILE` is read as standard input
+def blocks() -> list[tuple[int, int, list[str]]]:
+    """(first line, closing line, lines) of each fenced code block of the README."""
+    found, start, current = [], None, []
+    for number, line in enumerate((ROOT / "README.md").read_text().splitlines()):
+        if line.startswith("```"):
+            if start is None:
+                start, current = number, []
+            else:
+                found.append((start, number, current))
+                start = None
+        elif start is not None:
+            current.append(line)
+    return found
+
+
+def unprompted_examples() -> list[tuple[str, list[str]]]:
+    """(command, expected output lines) for the examples written without a
+    prompt: a block that starts with one `bgcli` line (the only one in it),
+    its output after it in the same block or in the block right after it."""
+    found = []
+    every = blocks()
+    for index, (start, end, lines) in enumerate(every):
+        if not lines or not lines[0].startswith("bgcli ") or any(l.startswith("bgcli ") for l in lines[1:]):
+            continue
+        expected = lines[1:]
+        if not expected and index + 1 < len(every) and every[index + 1][0] == end + 1:
+            expected = every[index + 1][2]
+        found.append((lines[0], expected))
+    return found
+
+
+PROMPTED = [case for case in examples() if ">" not in case[0]]  # `< FILE` is read as standard input
+CASES = PROMPTED + unprompted_examples()   # every one, in a shell
 
 
 def test_there_are_examples():
-    assert len(CASES) >= 10
+    assert len(PROMPTED) >= 10
+    # the first thing a new user runs, and the engine's rating, written without a prompt
+    assert {"bgcli audit samples/flawed_5pt.mat", "bgcli rate samples/studio_mrpurple_lasse_3pt.txt"} <= {
+        command for command, _ in unprompted_examples()}
 
 
-@pytest.mark.parametrize("command,expected", CASES, ids=[c for c, _ in CASES])
+@pytest.mark.parametrize("command,expected", PROMPTED, ids=[c for c, _ in PROMPTED])
 def test_readme_example(command, expected, tmp_path, monkeypatch):
     command_line, _, stdin_path = command.split("|")[0].partition("<")
     words = shlex.split(command_line)
@@ -140,8 +176,12 @@ def test_readme_example_in_a_shell(command, expected, tmp_path):
     if "-o" in words:   # write into a temporary folder, not the checkout
         target = words[words.index("-o") + 1]
         command = command.replace(f"-o {target}", f"-o {shlex.quote(str(tmp_path / target))}")
-    line = f"{shlex.quote(sys.executable)} -m bgcli" + command[len("bgcli"):]
-    done = subprocess.run(["sh", "-c", line + " 2>&1"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    # the `bgcli` a new user types: the installed script beside this Python
+    # (bgcli's own entry point), else `python -m bgcli` where it is not there
+    script = shutil.which("bgcli", path=os.path.dirname(sys.executable))
+    program = shlex.quote(script) if script else f"{shlex.quote(sys.executable)} -m bgcli"
+    line = program + command[len("bgcli"):]
+    done = subprocess.run(["sh", "-c", line + " 2>&1"], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert "Traceback" not in done.stdout
     assert done.returncode in (0, 1), done.stdout
     if any("..." in l for l in expected) or not expected:
