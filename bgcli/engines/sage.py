@@ -102,12 +102,12 @@ class SageEngine:
             item += (side.away, side.opponent_away, side.crawford)
         return item
 
-    def _post_move(self, state: "GameState", result: Position) -> tuple:
+    def _post_moves(self, state: "GameState", results: Sequence[Position]) -> list[tuple]:
         side = met.MatchSide.of(state)
-        item: tuple = (board(result), self._owner(state, state.match.on_roll))
+        item: tuple = (self._owner(state, state.match.on_roll),)
         if not side.is_money:
             item += (state.match.cube, side.away, side.opponent_away, side.crawford)
-        return item
+        return [(board(result),) + item for result in results]
 
     # --- the protocol --------------------------------------------------------
 
@@ -152,11 +152,13 @@ class SageEngine:
                        force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
         """Each of ``plays`` evaluated, best first: all at the raw network, and at this
         engine's level the few that can be best and every play of ``force``."""
-        self._check_plays(state, dice, plays)
         if not plays:
+            self._check_plays(state, dice, [], [])
             return []
-        finished = {trust.result_key(p): p for p in plays if p.result.player[OFF] == 15}
-        results = {trust.result_key(p): p.result for p in plays}
+        play_keys = [trust.result_key(p) for p in plays]   # each play's name, computed once
+        results = {key: p.result for key, p in zip(play_keys, plays)}
+        self._check_plays(state, dice, play_keys, list(results.values()))
+        finished = {key: r for key, r in results.items() if r.player[OFF] == 15}
         keys = list(results)
         found: dict[str, Evaluation] = {}
         raw = self._post(state, dice, [results[k] for k in keys], self._raw) if self.level.ply else {}
@@ -181,13 +183,13 @@ class SageEngine:
                 break
             deep = [top]  # a raw value above every deep one: deepen it
         plies = {key: self.level.ply if key in done or key in finished else 0 for key in keys}
-        return trust.ranked(found, plays, self.name, state, dice, plies)
+        return trust.ranked(found, plays, self.name, state, dice, plies, play_keys)
 
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
         keys = keys or [r.id() for r in results]
         flags = self._flags(state)
         found = self._call(trust.where(state, dice), self._cpp.batch_evaluate_post_move,
-                           [self._post_move(state, r) for r in results], strategy, self._threads, jacoby=flags["jacoby"])
+                           self._post_moves(state, results), strategy, self._threads, jacoby=flags["jacoby"])
         if len(found) != len(results):
             raise EngineError(f"{self.name} gave {len(found)} answers for {len(results)} plays in {trust.where(state, dice)}")
         side = met.MatchSide.of(state)
@@ -198,11 +200,13 @@ class SageEngine:
             out[key] = trust.evaluation(nested(answer.get("probs")), equity, mwc, self.name, state, dice)
         return out
 
-    def _check_plays(self, state: "GameState", dice, plays: Sequence["Play"]) -> None:
-        """The engine's own list of legal results must be bgcli's."""
+    def _check_plays(self, state: "GameState", dice, keys: Sequence[str], results: Sequence[Position]) -> None:
+        """The engine's own list of legal results must be bgcli's (``keys``, their IDs, and ``results``)."""
         start = board(state.position)
         listed = [list(b) for b in self._call(trust.where(state, dice), self._cpp.possible_moves, start, dice[0], dice[1])]
         listed = [b for b in listed if b != start]  # "no legal play" comes back as the unchanged board
+        if len(listed) == len(results) and {tuple(b) for b in listed} == {tuple(board(r)) for r in results}:
+            return   # the same boards: no need to name them
         theirs = []
         for numbers in listed:
             numbers = list(numbers)
@@ -211,7 +215,7 @@ class SageEngine:
                 theirs.append(Position.from_board26(numbers).id())
             except ValueError:
                 theirs.append(f"the impossible board {numbers}")
-        trust.same_plays((trust.result_key(p) for p in plays), theirs, self.name, state, dice)
+        trust.same_plays(keys, theirs, self.name, state, dice)
 
     def close(self) -> None:
         self._raw = self._deep = None

@@ -91,14 +91,13 @@ def same_plays(bgcli_results: Iterable[str], engine_results: Iterable[str], engi
 
 
 def ranked(found: dict, plays: Sequence["Play"], engine: str, state: "GameState", dice: Sequence[int],
-           plies: dict | None = None) -> list[PlayEvaluation]:
+           plies: dict | None = None, keys: Sequence[str] | None = None) -> list[PlayEvaluation]:
     """``found`` (a play's result ID -> its Evaluation) as PlayEvaluations of ``plays``: the plays at the
     deepest level of ``plies`` (result ID -> level) first, each group best first; a play with no answer
-    is an error. Ties keep bgcli's order of the plays."""
+    is an error. Ties keep bgcli's order of the plays. ``keys``: the plays' result IDs, if known."""
     plies = plies or {}
     out = []
-    for play in plays:
-        key = result_key(play)
+    for play, key in zip(plays, keys or [result_key(p) for p in plays]):
         got = found.get(key)
         if got is None:
             raise EngineError(f"{engine} gave no evaluation of the play {play} in {where(state, dice)}")
