@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,12 @@ HAVE_GNUBG = find_gnubg() is not None
 HAVE_SAGE = importlib.util.find_spec("bgsage") is not None
 needs_gnubg = pytest.mark.skipif(not HAVE_GNUBG, reason="GNU Backgammon is not installed (apt-get install gnubg)")
 needs_sage = pytest.mark.skipif(not HAVE_SAGE, reason="bgsage is not installed (pip install '.[engine]')")
+# gnubg's own figures differ from machine to machine (its network code takes the SIMD instructions
+# the processor has, and a hair's difference can change what its 2-ply filter keeps): 24/23 13/11 at
+# the opening 21 is -0.0014253 where hints.jsonl was made and -0.0014136 on another machine, 10/8 5/2
+# in d9sIBQDbbsMAAA:EYGpACAAAAAE -0.000776 and -0.000784. So bgcli's backend is held exactly to gnubg
+# run now, on this machine, and the stored figures to this.
+ACROSS_MACHINES = 2e-3
 
 
 def test_the_golden_data_is_varied():
@@ -45,26 +53,50 @@ def gnubg():
     engine.close()
 
 
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """gnubg's own hint and cube figures for the sample, made now, on this machine, by the script
+    that made hints.jsonl (tests/data/engine/make_hints.py), keyed by (gnubgid, dice)."""
+    if not HAVE_GNUBG:
+        pytest.skip("GNU Backgammon is not installed (apt-get install gnubg)")
+    spec = importlib.util.spec_from_file_location("make_hints", Path(__file__).parent / "data" / "engine" / "make_hints.py")
+    assert spec and spec.loader
+    make_hints = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make_hints)
+    folder = tmp_path_factory.mktemp("live_hints")
+    given, got, script = folder / "in.jsonl", folder / "out.jsonl", folder / "hints.py"
+    asked = [{k: item[k] for k in ("gnubgid", "kind", "dice") if k in item} for item in PLAYS[::4] + CUBES[::3]]
+    given.write_text("".join(json.dumps(item) + "\n" for item in asked))
+    script.write_text(make_hints.GNUBG_SCRIPT)
+    subprocess.run([find_gnubg(), "-t", "-q", "-r", "-p", str(script)], check=True, capture_output=True, timeout=600,
+                   env=dict(os.environ, HINTS_IN=str(given), HINTS_OUT=str(got)))
+    return {(item["gnubgid"], tuple(item.get("dice", ()))): item for item in map(json.loads, got.read_text().splitlines())}
+
+
 @needs_gnubg
-def test_gnubg_backend_gives_gnubgs_hint(gnubg):
-    for item in PLAYS[::4]:
+def test_gnubg_backend_gives_gnubgs_hint(gnubg, live):
+    for stored in PLAYS[::4]:
+        item = live[stored["gnubgid"], tuple(stored["dice"])]
         state = parse_position(item["gnubgid"])
         dice = tuple(item["dice"])
         found = hint(state, dice, gnubg)
-        assert len(found.plays) == item["legal"]
+        assert len(found.plays) == item["legal"] == stored["legal"]
         ours = [(play_text(p.play), p.evaluation.equity) for p in found.plays[:len(item["plays"])]]
         for (text, equity), theirs in zip(ours, item["plays"]):
-            assert equity == pytest.approx(theirs["equity"], abs=1e-5), (item["gnubgid"], text, theirs)
-        assert ours[0][0] == item["plays"][0]["move"] or ours[0][1] == pytest.approx(ours[1][1], abs=1e-6)
+            assert equity == pytest.approx(theirs["equity"], abs=1e-6), (item["gnubgid"], text, theirs)
+        # and the stored figures, made on another machine, within what gnubg itself varies by
+        assert ours[0][1] == pytest.approx(stored["plays"][0]["equity"], abs=ACROSS_MACHINES)
 
 
 @needs_gnubg
-def test_gnubg_backend_gives_gnubgs_cube_decisions(gnubg):
-    for item in CUBES[::3]:
+def test_gnubg_backend_gives_gnubgs_cube_decisions(gnubg, live):
+    for stored in CUBES[::3]:
+        item = live[stored["gnubgid"], ()]
         found = gnubg.cube_decision(parse_position(item["gnubgid"]))
         for name in ("no_double", "double_take", "double_pass"):
-            assert getattr(found, name) == pytest.approx(item[name], abs=1e-5), (item["gnubgid"], name)
-        assert found.probabilities.win == pytest.approx(item["probs"][0], abs=1e-5)
+            assert getattr(found, name) == pytest.approx(item[name], abs=1e-6), (item["gnubgid"], name)
+            assert getattr(found, name) == pytest.approx(stored[name], abs=ACROSS_MACHINES), (item["gnubgid"], name)
+        assert found.probabilities.win == pytest.approx(item["probs"][0], abs=1e-6)
 
 
 @needs_gnubg
