@@ -20,7 +20,8 @@
    /usr/games/gnubg is there. Target: at least a quarter of gnubg's speed.
 3. ``bgcli view FILE -o page.html`` of one file holding the self-play
    matches five times (200 matches), beside ``bgcli audit FILE``; and the
-   page's size. Target: the view within three times the audit.
+   page's size. Target: the view within three times the audit
+   (``bench_view.py`` runs this one alone, and for the matches once too).
 4. ``bgcli moves start 31``, start to exit. Target: under 100 ms.
 
 Each figure is the best of the rounds (the least disturbed on a busy

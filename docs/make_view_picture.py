@@ -17,12 +17,14 @@ SAMPLE = Path(sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve()
 with tempfile.TemporaryDirectory() as tmp:
     page = Path(tmp) / "match.html"
     text = view_file(str(SAMPLE))
-    page.write_text(text)
+    # for the picture only: the page seen from its top (the summary), the problem's row selected and
+    # shown in the move list (selecting it scrolls the window too; Chromium's --screenshot then draws a blank band)
+    page.write_text(text.replace("</body>", "<script>scrollTo(0, 0);</script></body>"))
     first = re.search(r'href="#step=(\d+)"', text)
     step = first.group(1) if first else "0"
     subprocess.run(
         ["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
-         f"--user-data-dir={tmp}/profile", "--window-size=1280,800",
+         f"--user-data-dir={tmp}/profile", "--window-size=1280,960",
          f"--screenshot={(HERE / 'view.png').resolve()}", f"{page.as_uri()}#step={step}"],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
