@@ -21,9 +21,8 @@ import functools
 import operator
 import re
 from dataclasses import dataclass
-from dataclasses import fields as dataclass_fields
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple
+from typing import IO, Any, Iterable, Iterator, NamedTuple
 
 from lark import Transformer
 
@@ -278,34 +277,10 @@ def _fast_cell(span: tuple[int, int], fields: tuple) -> Cell:
 
 
 _FIRST, _SECOND = (index[0] for index in _CELL_INDEX)
-# a cell's text -> the fields of its Action from kind to and_match
-_CELLS: dict[str, tuple[ActionKind, tuple[int, int] | None, str, int | None, int | None, bool]] = {}
-
-
-def _new_action(line, column, move_number, side, kind, dice, play_text, cube, points, and_match, raw) -> Action:
-    """``Action(...)``, at half the cost: a frozen dataclass sets each field
-    through ``object.__setattr__``; this sets the slots directly. Used only
-    while Action has exactly these fields (else Action itself is used)."""
-    action = _NEW(Action)
-    _SET_LINE(action, line)
-    _SET_COLUMN(action, column)
-    _SET_MOVE_NUMBER(action, move_number)
-    _SET_SIDE(action, side)
-    _SET_KIND(action, kind)
-    _SET_DICE(action, dice)
-    _SET_PLAY_TEXT(action, play_text)
-    _SET_CUBE(action, cube)
-    _SET_POINTS(action, points)
-    _SET_AND_MATCH(action, and_match)
-    _SET_RAW(action, raw)
-    return action
-
-
-_ACTION_FIELDS = ("line", "column", "move_number", "side", "kind", "dice", "play_text", "cube", "points", "and_match", "raw")
-_NEW = object.__new__
-(_SET_LINE, _SET_COLUMN, _SET_MOVE_NUMBER, _SET_SIDE, _SET_KIND, _SET_DICE, _SET_PLAY_TEXT, _SET_CUBE, _SET_POINTS,
- _SET_AND_MATCH, _SET_RAW) = (getattr(Action, name).__set__ for name in _ACTION_FIELDS)
-_make_action: Callable[..., Action] = _new_action if tuple(f.name for f in dataclass_fields(Action)) == _ACTION_FIELDS else Action
+# a cell's text -> the fields of its Action from kind to the end (raw: the text itself; no analysis)
+Tail = tuple[ActionKind, tuple[int, int] | None, str, int | None, int | None, bool, str, tuple]
+_CELLS: dict[str, Tail] = {}
+_NEW_TUPLE = tuple.__new__   # an Action (a named tuple) made from its fields in order, without __new__'s keywords
 
 
 def _fast_actions(text: str, number: int) -> list[Action] | None:
@@ -333,13 +308,13 @@ def _fast_actions(text: str, number: int) -> list[Action] | None:
                 second = body[gap:].lstrip(" ") if gap >= 0 else ""
                 if not second:
                     side = 1 if start - close - 1 > RIGHT_COLUMN_GAP else 0
-                    return [_make_action(number, start + 1, int(head), side, *known, first)]
+                    return [_NEW_TUPLE(Action, (number, start + 1, int(head), side) + known)]
                 second = second.rstrip(" ")
                 other = _CELLS.get(second)
                 if other is not None:
                     move_number = int(head)
-                    return [_make_action(number, start + 1, move_number, 0, *known, first),
-                            _make_action(number, len(text) - len(body[gap:].lstrip(" ")) + 1, move_number, 1, *other, second)]
+                    return [_NEW_TUPLE(Action, (number, start + 1, move_number, 0) + known),
+                            _NEW_TUPLE(Action, (number, len(text) - len(body[gap:].lstrip(" ")) + 1, move_number, 1) + other)]
     found = _FAST_ROW.match(text)
     if found is None:
         return None
@@ -356,20 +331,21 @@ def _fast_actions(text: str, number: int) -> list[Action] | None:
     if fields is None:
         fields = _cell_fields(first, _CELL_FIELDS[0](groups))
     if second is None:
-        return [_make_action(number, start + 1, row_number, 1 if start - anchor > RIGHT_COLUMN_GAP else 0, *fields, first)]
+        side = 1 if start - anchor > RIGHT_COLUMN_GAP else 0
+        return [_NEW_TUPLE(Action, (number, start + 1, row_number, side) + fields)]
     other = _CELLS.get(second)
     if other is None:
         other = _cell_fields(second, _CELL_FIELDS[1](groups))
-    return [_make_action(number, start + 1, row_number, 0, *fields, first),
-            _make_action(number, found.start(_SECOND + 1) + 1, row_number, 1, *other, second)]
+    return [_NEW_TUPLE(Action, (number, start + 1, row_number, 0) + fields),
+            _NEW_TUPLE(Action, (number, found.start(_SECOND + 1) + 1, row_number, 1) + other)]
 
 
-def _cell_fields(cell: str, groups: tuple) -> tuple[ActionKind, tuple[int, int] | None, str, int | None, int | None, bool]:
-    """The fields of a cell's Action from kind to and_match, remembered."""
+def _cell_fields(cell: str, groups: tuple) -> Tail:
+    """The fields of a cell's Action from kind to the end, remembered."""
     if len(_CELLS) > 50_000:
         _CELLS.clear()
     found = _fast_cell((0, 0), groups)
-    fields = _CELLS[cell] = (found.kind, found.dice, found.play, found.cube, found.points, found.and_match)
+    fields = _CELLS[cell] = (found.kind, found.dice, found.play, found.cube, found.points, found.and_match, cell, ())
     return fields
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, NamedTuple
 
 from bgcli.errors import MatchFileError
 
@@ -78,9 +78,10 @@ class StoredAnalysis:
     chosen: int | None                   # the index of the choice made, when it is among them
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One cell of a move row: what one player did."""
+class Action(NamedTuple):
+    """One cell of a move row: what one player did. A named tuple, not a
+    dataclass: a long match has one per cell, and a tuple is made in one
+    call (a frozen dataclass sets each of its twelve fields in turn)."""
 
     line: int                 # 1-based line in the file
     column: int               # 1-based column where the cell starts
