@@ -8,7 +8,9 @@
   grammar;
 - plays: written pairs that cover several dice are split into die steps so
   that the replay judges them without listing the legal plays, and the replay
-  gives the same problems as before.
+  gives the same problems as before;
+- the replay's short path for the usual plays (on the sides' counts, no
+  Position, no Judgement) changes no audit of any file in tests/data.
 """
 from __future__ import annotations
 
@@ -22,9 +24,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bgcli.core.judge as judge
+import bgcli.match.game as game_module
+from bgcli.core.rules import Rules
 from bgcli.errors import MatchFileError
 from bgcli.formats import mat
-from bgcli.match.plays import die_steps as _die_steps
+from bgcli.match.plays import die_steps as _die_steps, quick_play
+from bgcli.match.events import EventKind
+from bgcli.scale.archive import audit_file
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.core.judge import play_from_steps
@@ -151,3 +157,62 @@ def test_a_pair_through_a_blot_or_a_block_stays_whole():
     # every way through hits a blot, so no legal play reaches what "24/21" (no hit) reaches
     assert all(p.hits for p in legal_plays(position, (2, 1)) if str(p).startswith("24/2"))
     assert play_from_steps(position, (2, 1), [(24, 21)]) is None
+
+
+# --- the replay's short path for the usual plays ----------------------------------------
+
+
+def audit_all(rules=None) -> dict:
+    results = {}
+    for path in match_files():
+        result = audit_file(path, rules)
+        results[path] = (result.games, result.error, result.problems)
+    return results
+
+
+def test_the_short_path_of_plays_changes_no_audit(monkeypatch):
+    """Every file of tests/data audits the same (problems, games, errors)
+    with the replay's short path for the usual plays and without it; and the
+    short path settles most plays."""
+    settled = []
+
+    def counted(*args):
+        sides = quick_play(*args)
+        settled.append(sides is not None)
+        return sides
+
+    monkeypatch.setattr(game_module, "quick_play", counted)
+    for rules in (None, Rules(beavers=True, auto_doubles=1)):
+        fast = audit_all(rules)
+        assert sum(1 for _, _, problems in fast.values() if problems) > 50
+        with monkeypatch.context() as m:
+            m.setattr(game_module, "quick_play", lambda *args: None)
+            assert audit_all(rules) == fast
+    assert sum(settled) > 0.9 * len(settled) > 10_000
+
+
+def test_plays_after_a_borne_off_game_and_out_of_turn_are_problems_on_the_short_path(tmp_path):
+    """A play recorded after the last checker is borne off, and one out of
+    turn, are what they are on the short path too (the state it moves on is
+    the long path's: the game over, the turn)."""
+    source = DATA / "oracle" / "selfplay" / "sp05003_7pt.mat"
+    lines = source.read_text().split("\n")
+    replay = next(mat.replay_match(record) for record in mat.iter_file(source))
+    ends = [e for e in replay.events if e.kind == EventKind.MOVE and e.after is not None and e.after.player[0] == 15]
+    assert ends, "a game of the file ends by bearing off"
+    last = ends[0]
+    loser = last.after.swap()   # the loser's view: a legal play of 21 for it, written after the game is over
+    play = legal_plays(loser, (2, 1))[0]
+    written = " ".join(f"{step.start}/{step.end}" for step in play.steps)
+    cell = f"21: {written}"
+    late = f" 99) {cell}" if last.side == 1 else f" 99) {'':27} {cell}"   # the loser's column
+    path = tmp_path / "late.mat"
+    path.write_text("\n".join(lines[:last.line] + [late] + lines[last.line:]))
+    problems = audit_file(str(path)).problems
+    assert any("after the game was over" in p["message"] and p["line"] == last.line + 1 for p in problems), problems
+    # a right-column play again, on a row of its own, after a full row: out of turn
+    middle = next(e for e in replay.events if e.kind == EventKind.MOVE and e.game == last.game and e.move > 3 and e.side == 1)
+    again = f" 98) {'':27} {middle.dice[0]}{middle.dice[1]}: {middle.record.play_text}"
+    path.write_text("\n".join(lines[:middle.line] + [again] + lines[middle.line:]))
+    problems = audit_file(str(path)).problems
+    assert any("out of turn" in p["message"] and p["line"] == middle.line + 1 for p in problems), problems

@@ -56,6 +56,9 @@ def check(position: Position, dice, moves) -> None:
     want = reaches_a_legal_play(position, dice, moves)
     assert (got is None) == (want is None), (position.id(), dice, moves, got)
     assert result_of_steps(position, dice, moves) == (got.result if got is not None else None)
+    quick = judge.quick_sides(position.player, position.opponent, *dice, moves)
+    if quick is not None:   # the short way says only what the long way says
+        assert got is not None and quick == (got.result.player, got.result.opponent), (position.id(), dice, moves)
     if got is not None:
         assert got.key == want
         assert got.result == next(p for p in legal_plays(position, dice) if p.key == want).result
@@ -68,6 +71,23 @@ def test_every_legal_play_of_the_oracle_sample_is_itself():
             got = play_from_steps(position, dice, moves)
             assert got == play and got.key == play.key and got.result_id() == play.result_id(), (position.id(), dice, play)
             assert result_of_steps(position, dice, moves) == play.result
+
+
+def test_the_short_way_settles_the_usual_plays_of_the_oracle_sample():
+    """quick_sides settles every legal play of two dice away from the bear-off,
+    and of a double's four steps away from it, as written in the play's order;
+    with what result_of_steps gives."""
+    settled = 0
+    for position, dice in oracle_queries():
+        for play in legal_plays(position, dice):
+            moves = [(step.start, step.end) for step in play.steps]
+            usual = len(moves) == (4 if dice[0] == dice[1] else 2) and all(end for _, end in moves)
+            quick = judge.quick_sides(position.player, position.opponent, *dice, moves)
+            assert (quick is not None) == usual, (position.id(), dice, moves)
+            if quick is not None:
+                settled += 1
+                assert quick == (play.result.player, play.result.opponent)
+    assert settled > 10_000
 
 
 def test_random_moves_in_the_oracle_sample():

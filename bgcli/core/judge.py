@@ -195,41 +195,13 @@ def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[i
             (s1, e1), (s2, e2) = moves
             d1, d2 = s1 - e1, s2 - e2
             if e1 > 0 and e2 > 0 and s1 <= BAR and s2 <= BAR and (d1 == high and d2 == low or d1 == low and d2 == high):
-                # the usual play: no bear-off, so the dice are fixed by the
-                # distances and only the order can matter (the bar, a checker
-                # that moves on)
-                h1, h2 = opponent[25 - e1], opponent[25 - e2]
-                if h1 < 2 and h2 < 2:
-                    bar = player[BAR]
-                    if (player[s1] and (not bar or s1 == BAR) and player[s2] - (s2 == s1) + (s2 == e1) > 0
-                            and (bar - (s1 == BAR) == 0 or s2 == BAR)):
-                        raw = (s1, e1, s2, e2)
-                    elif (player[s2] and (not bar or s2 == BAR) and player[s1] - (s1 == s2) + (s1 == e2) > 0
-                            and (bar - (s2 == BAR) == 0 or s1 == BAR)):
-                        raw = (s2, e2, s1, e1)
-                    else:
-                        raw = None
-                    if raw is not None:  # the result (and the play, with its key), unrolled
-                        me = list(player)
-                        me[s1] -= 1
-                        me[e1] += 1
-                        me[s2] -= 1
-                        me[e2] += 1
-                        mine = tuple(me)
-                        hits = 0
-                        if h1 or h2:  # a blot hit goes to the bar (two landings on one blot hit it once)
-                            hit = list(opponent)
-                            for end, held in ((e1, h1), (e2, h2)):
-                                if held and not hits & _HIT[end]:
-                                    hits |= _HIT[end]
-                                    hit[25 - end] = 0
-                                    hit[BAR] += 1
-                            result = trusted_position(mine, tuple(hit))
-                        else:
-                            result = trusted_position(mine, opponent)
-                        if not want_play:
-                            return result
-                        return made_play(position, raw, side_int(mine) | hits, result)
+                made = _usual(player, opponent, s1, e1, s2, e2)
+                if made is not None:  # the result (and the play, with its key), unrolled
+                    mine, theirs, raw, hits = made
+                    result = trusted_position(mine, theirs)
+                    if not want_play:
+                        return result
+                    return made_play(position, raw, side_int(mine) | hits, result)
             else:  # a bear-off: which die a step takes, and the order, may matter
                 for first, second in ((high, low), (low, high)):
                     if (d1 == first or not e1 and d1 < first) and (d2 == second or not e2 and d2 < second):
@@ -238,6 +210,13 @@ def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[i
                         if made is not None:
                             return made
     elif len(moves) == 4:
+        steps = _four_steps(player, opponent, high, moves)
+        if steps is not None:  # four steps of the die away from the bear-off, in the order given, unrolled
+            mine, theirs, hits = steps
+            result = trusted_position(mine, theirs)
+            if not want_play:
+                return result
+            return made_play(position, tuple(_flat(moves)), side_int(mine) | hits, result)
         dies = (high, high, high, high)
         made = _made(position, moves, dies, want_play) or _made(position, sorted(moves, key=_start, reverse=True), dies, want_play)
         if made is not None:
@@ -251,6 +230,93 @@ def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[i
         if play._key == key:
             return play if want_play else play.result
     return None
+
+
+Sides = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def quick_sides(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
+                moves: Sequence[tuple[int, int]]) -> Sides | None:
+    """``result_of_steps`` for the plays a record holds most, on the two
+    sides' counts (no Position made): two different dice, one step each,
+    away from the bear-off; or a double's four steps of the die, away from
+    the bear-off, in the order written. The sides after the play (the
+    mover's, the opponent's), or None when the play is of another kind or
+    cannot be made so: then ``result_of_steps`` decides."""
+    if high != low:
+        if len(moves) != 2:
+            return None
+        (s1, e1), (s2, e2) = moves
+        d1, d2 = s1 - e1, s2 - e2
+        if not (e1 > 0 and e2 > 0 and s1 <= BAR and s2 <= BAR and (d1 == high and d2 == low or d1 == low and d2 == high)):
+            return None
+        made = _usual(player, opponent, s1, e1, s2, e2)
+        return None if made is None else (made[0], made[1])
+    if len(moves) != 4:
+        return None
+    steps = _four_steps(player, opponent, high, moves)
+    return None if steps is None else (steps[0], steps[1])
+
+
+def _usual(player: tuple[int, ...], opponent: tuple[int, ...], s1: int, e1: int, s2: int, e2: int) -> Any:
+    """The usual play of two different dice, no bear-off (the dice are
+    fixed by the distances and only the order can matter: the bar, a
+    checker that moves on): (the mover's side, the opponent's, the steps in
+    an order they can be made, the hits) or None when no order can be made
+    so (a held landing, no checker, the bar)."""
+    h1, h2 = opponent[25 - e1], opponent[25 - e2]
+    if h1 >= 2 or h2 >= 2:
+        return None
+    bar = player[BAR]
+    if (player[s1] and (not bar or s1 == BAR) and player[s2] - (s2 == s1) + (s2 == e1) > 0
+            and (bar - (s1 == BAR) == 0 or s2 == BAR)):
+        raw = (s1, e1, s2, e2)
+    elif (player[s2] and (not bar or s2 == BAR) and player[s1] - (s1 == s2) + (s1 == e2) > 0
+            and (bar - (s2 == BAR) == 0 or s1 == BAR)):
+        raw = (s2, e2, s1, e1)
+    else:
+        return None
+    me = list(player)
+    me[s1] -= 1
+    me[e1] += 1
+    me[s2] -= 1
+    me[e2] += 1
+    hits = 0
+    if h1 or h2:  # a blot hit goes to the bar (two landings on one blot hit it once)
+        hit = list(opponent)
+        for end, held in ((e1, h1), (e2, h2)):
+            if held and not hits & _HIT[end]:
+                hits |= _HIT[end]
+                hit[25 - end] = 0
+                hit[BAR] += 1
+        return tuple(me), tuple(hit), raw, hits
+    return tuple(me), opponent, raw, hits
+
+
+def _four_steps(player: tuple[int, ...], opponent: tuple[int, ...], die: int, moves: Sequence[tuple[int, int]]) -> Any:
+    """A double's four steps made in the order given, each of exactly
+    ``die`` pips and none bearing off, under every rule of a step (a
+    checker on the start, an open landing, the bar first), as :func:`_made`
+    makes them on a Board: (the mover's side, the opponent's, the hits), or
+    None when a step is of another kind or may not be made."""
+    me = list(player)
+    opp: Any = opponent
+    hits = 0
+    for start, end in moves:
+        if start - end != die or end <= 0 or start > BAR or not me[start] or (me[BAR] and start != BAR):
+            return None
+        landing = opp[25 - end]
+        if landing >= 2:
+            return None
+        me[start] -= 1
+        me[end] += 1
+        if landing:
+            if opp is opponent:
+                opp = list(opponent)
+            opp[25 - end] = 0
+            opp[BAR] += 1
+            hits |= _HIT[end]
+    return tuple(me), tuple(opp), hits
 
 
 _flat = chain.from_iterable

@@ -11,21 +11,23 @@ reported as unchecked.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Iterable
 
-from bgcli.core.position import CHECKERS, OFF, Position
+from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.match.conventions import Reading
 from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
-from bgcli.match.plays import judge_play
+from bgcli.match.plays import judge_play, quick_play
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
 
 if TYPE_CHECKING:
     from bgcli.match.replay import MatchReplayer
+
+_MOVE = ActionKind.MOVE
 
 
 class GameReplay:
@@ -116,6 +118,47 @@ class GameReplay:
             self.waiting_dance = None
 
     # --- actions ------------------------------------------------------------
+    def apply_all(self, actions: Iterable[Action]) -> None:
+        """:meth:`apply` each action in turn. Without events (the audit), a
+        play in the middle of a game that is nothing but a legal play of its
+        roll, in turn, with no cube action waiting, takes a short path: only
+        where its checkers end is worked out, on the sides' counts
+        (:func:`~bgcli.match.plays.quick_play`), and the state moves on as
+        :meth:`move` would move it. Anything else, or a play the short path
+        cannot settle, goes through :meth:`apply`."""
+        apply = self.apply
+        if self.wants_events:
+            for action in actions:
+                apply(action)
+            return
+        cube = self.cube
+        sides = [self.board.player, self.board.opponent]   # each player's own side, kept in step with self.board
+        moved = False   # whether sides is ahead of self.board
+        for action in actions:
+            if (action.kind is _MOVE and action.side == self.on_roll and self.moves and cube.offer is None
+                    and self.waiting_dance is None and not self.over and not self.unchecked):
+                side = action.side
+                after = quick_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
+                if after is not None:
+                    self.index += 1
+                    if action.line > self.last_line:
+                        self.last_line = action.line
+                    cube.beaver_by = None
+                    self.moves += 1
+                    sides[side], sides[1 - side] = after
+                    moved = True
+                    self.on_roll = 1 - side
+                    if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
+                        self.over = True
+                    continue
+            if moved:
+                self.board = _trusted(sides[0], sides[1])
+                moved = False
+            apply(action)
+            sides = [self.board.player, self.board.opponent]
+        if moved:
+            self.board = _trusted(sides[0], sides[1])
+
     def apply(self, action: Action) -> None:
         self.index += 1
         if action.line > self.last_line:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgcli.core.position import Position
+from bgcli.core.position import _ROLLS, Position, trusted_position
 from bgcli.core.generator import Play, legal_plays
-from bgcli.core.judge import play_from_steps, result_of_steps
+from bgcli.core.judge import Sides, play_from_steps, quick_sides, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.match.diagnosis import wrong_roll
@@ -85,6 +85,30 @@ def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, wa
     return Judgement(after, text, problems=(problem,))
 
 
+def quick_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, int] | None, text: str,
+               side: int) -> Sides | None:
+    """The sides after the play ``text`` of ``dice`` (as written, either
+    order) from the mover's side ``mine`` and the opponent's ``theirs``, when
+    it is a legal play written one pair per die or so: what :func:`judge_play`
+    settles without listing the legal plays, and without problems. None when
+    that way cannot say (no dice, bad dice, another spelling, an illegal
+    play): then judge_play decides."""
+    rolled = _ROLLS.get(dice)   # None for no dice, or dice out of range
+    if rolled is None or not text:
+        return None
+    text = text.strip()
+    pairs = written_pairs(text, side)
+    if pairs is None:
+        return None
+    high, low = rolled
+    moves = split_steps(theirs, high, low, pairs)
+    sides = quick_sides(mine, theirs, high, low, moves)
+    if sides is not None:
+        return sides
+    after = result_of_steps(trusted_position(mine, theirs), rolled, moves)
+    return None if after is None else (after.player, after.opponent)
+
+
 def written_pairs(text: str, side: int) -> Pairs | None:
     """The (start, end) pairs of a play written one pair per die with no
     repeat and no dice prefix (``13/8 8/5*``, as .mat files write plays), read
@@ -117,14 +141,17 @@ def die_steps(before: Position, dice: tuple[int, int], text: str, side: int = 1)
     moves = written_pairs(text, side)
     if moves is None:
         return None
-    high, low = dice
+    return split_steps(before.opponent, dice[0], dice[1], moves)
+
+
+def split_steps(opponent: tuple[int, ...], high: int, low: int, moves: Pairs) -> Pairs:
+    """:func:`die_steps` of written pairs, the opponent's side given."""
     if high != low:
         if len(moves) != 1:
             return moves
         (start, end), = moves
         if start - end != high + low or not 0 < end < start <= 25:
             return moves
-        opponent = before.opponent
         for middle in (start - high, start - low):
             if not opponent[25 - middle]:
                 return ((start, middle), (middle, end))
@@ -132,7 +159,6 @@ def die_steps(before: Position, dice: tuple[int, int], text: str, side: int = 1)
     if len(moves) >= 4:
         return moves
     steps: list[tuple[int, int]] = []
-    opponent = before.opponent
     for start, end in moves:
         if 0 <= end < start <= 25 and start - end > high and (end == 0 or (start - end) % high == 0):
             points = list(range(start, end, -high))

@@ -25,6 +25,7 @@ score, so one slip is one problem.
 from __future__ import annotations
 
 from dataclasses import replace
+from operator import attrgetter
 from typing import Callable, Iterable, Iterator
 
 from bgcli.core.rules import Rules, crawford_game, tag_problems
@@ -50,6 +51,8 @@ __all__ = [
     "Event", "EventKind", "GameReplay", "GameResult", "GameStart", "MatchReplay", "MatchStart", "MatchVisitor",
     "Problem", "ProblemKind", "ReplayBuilder", "Severity", "Unfinished", "WARNING_KINDS", "replay_match", "replay_parts",
 ]
+
+_KIND = attrgetter("kind")
 
 
 def replay_match(record: MatchRecord, number: int = 1, rules: Rules | None = None, keep_events: bool = True,
@@ -134,7 +137,7 @@ class MatchReplayer:
     def game(self, game_record: GameRecord) -> None:
         self.begin(game_record.players)
         rules, score = self.rules, self.score
-        if self.points_convention is not GALAXY and any(a.kind == ActionKind.LOSS for a in game_record.actions):
+        if self.points_convention is not GALAXY and ActionKind.LOSS in map(_KIND, game_record.actions):
             self.points_convention = GALAXY
         g = game_record.number
         first = not self.starts
@@ -161,8 +164,7 @@ class MatchReplayer:
         self.crawford_done = self.crawford_done or crawford
         game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=mid_match and crawford)
         self.visitor.begin_game(game.start)
-        for action in game_record.actions:
-            game.apply(action)
+        game.apply_all(game_record.actions)
         result = game.finish()
         if game.missing is not None:
             self.pending = (game, result)   # no result line: the next score line says what the game gave
