@@ -121,9 +121,15 @@ def json_line(data) -> str:
     """``data`` as one line of JSON, exact and safe for a terminal: UTF-8
     text, but C1 controls, DEL, line separators and lone surrogates as
     ``\\u`` escapes (``json.loads`` gives back the same strings)."""
+    return json_text(data)
+
+
+def json_text(data, indent: int | None = None) -> str:
+    """:func:`json_line`, laid out with ``indent`` as ``json.dumps`` does (a
+    document written to a file or a terminal: either may be shown)."""
     import json
 
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, ensure_ascii=False))
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, indent=indent, ensure_ascii=False))
 
 
 def quote(text, limit: int = QUOTE_LIMIT) -> str:
@@ -251,9 +257,11 @@ class AtomicOutput:
         self._handle.seek(0)
         if self.path == STDOUT:   # through sys.stdout, whose failed writes say "standard output"
             decoder = codecs.getincrementaldecoder(self.encoding)()
+            # a file's text is its data, but a terminal would act on a control character in a name
+            shown = (lambda text: printable(text, block=True)) if _isatty(sys.stdout) else (lambda text: text)
             while piece := self._handle.read(1 << 20):
-                sys.stdout.write(decoder.decode(piece))
-            sys.stdout.write(decoder.decode(b"", final=True))
+                sys.stdout.write(shown(decoder.decode(piece)))
+            sys.stdout.write(shown(decoder.decode(b"", final=True)))
             sys.stdout.flush()
             return
         with open(self.path, "wb") as device:
@@ -286,6 +294,13 @@ class AtomicOutput:
 
     def __exit__(self, *exc_info) -> None:
         self.discard()   # after a commit, nothing; else (an error, a signal) the temporary goes
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def _create_beside(target: str) -> tuple[int, str]:

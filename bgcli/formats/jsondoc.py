@@ -40,6 +40,7 @@ import re
 from typing import IO, Any, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
+from bgcli.output import json_text as safe_json
 from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.match.replay import EventKind, MatchStart, replay_match
@@ -134,7 +135,7 @@ class JsonTextWriter(JsonWriter):
 
     def write_game(self, game: GameToWrite, index: int) -> None:
         super().write_game(game, index)
-        self.games.append(json.dumps(self.doc["games"].pop(), indent=1, ensure_ascii=False))
+        self.games.append(safe_json(self.doc["games"].pop(), indent=1))
 
     def end_match(self) -> str:   # type: ignore[override]
         import os
@@ -142,10 +143,10 @@ class JsonTextWriter(JsonWriter):
         games, self.games = self.games, []
         doc = super().end_match()
         if not games:
-            return json.dumps(doc, indent=1, ensure_ascii=False)
+            return safe_json(doc, indent=1)
         marker = f"games-{os.urandom(8).hex()}"   # stands where the list goes; no file holds it
         doc["games"] = marker
-        text = json.dumps(doc, indent=1, ensure_ascii=False)
+        text = safe_json(doc, indent=1)
         assert text.count(f'"{marker}"') == 1
         # the games where json.dumps(indent=1) would put them: two levels in
         return text.replace(f'"{marker}"', "[\n" + ",\n".join(_indented(g, "  ") for g in games) + "\n ]")
@@ -188,8 +189,11 @@ def chunks(outputs: Iterable[str]) -> Iterator[str]:
 
 
 def documents_text(docs: list[dict]) -> str:
-    """One document for a single match, a list of documents for several."""
-    return json.dumps(docs[0] if len(docs) == 1 else docs, indent=1, ensure_ascii=False) + "\n"
+    """One document for a single match, a list of documents for several: UTF-8,
+    but with C1 controls, DEL, separators and bidirectional overrides as
+    ``\\u`` escapes (bgcli.output.json_text), so that the file is exact and
+    safe to show."""
+    return safe_json(docs[0] if len(docs) == 1 else docs, indent=1) + "\n"
 
 
 def read_json(text: str | dict | list, path: str = "-") -> list[MatchRecord]:
