@@ -233,11 +233,12 @@ def test_no_progress_when_the_results_go_to_the_same_terminal():
     assert said == b"False"
 
 
-def test_the_first_analyze_batch_says_it_builds_the_bear_off_table(tmp_path):
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
-    first = subprocess.run([sys.executable, "-m", "bgcli", "analyze", "--batch", "-"], input=b"start\n",
+@pytest.mark.parametrize("words", [["analyze", "start"], ["analyze", "--batch", "-"]], ids=["one", "batch"])
+def test_the_first_analyze_says_once_that_it_builds_the_bear_off_table(tmp_path, words):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}   # a cache folder of its own: no table yet
+    first = subprocess.run([sys.executable, "-m", "bgcli", *words], input=b"start\n",
                            capture_output=True, env=env, timeout=300)
     assert first.returncode == 0 and first.stderr.count(b"building the exact bear-off table") == 1
-    again = subprocess.run([sys.executable, "-m", "bgcli", "analyze", "--batch", "-"], input=b"start\n",
+    again = subprocess.run([sys.executable, "-m", "bgcli", *words], input=b"start\n",
                            capture_output=True, env=env, timeout=300)
     assert again.returncode == 0 and again.stderr == b"" and again.stdout == first.stdout

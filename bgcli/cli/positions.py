@@ -21,7 +21,6 @@ from bgcli.core.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_j
     position_and_dice, quick_query, read_dice, run_moves,
 )
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
-from bgcli.output import quote
 from bgcli.render.convert import FORMATS, convert as convert_one
 
 moves_json_line = moves_line
@@ -37,7 +36,7 @@ def open_binary(path: str):
     try:
         return open(path, "rb")
     except OSError as exc:
-        raise Unreadable(f"cannot read {quote(path)}: {os_reason(exc)}") from None
+        raise Unreadable(f"cannot read {path}: {os_reason(exc)}") from None
 
 
 
