@@ -242,3 +242,32 @@ def test_the_first_analyze_says_once_that_it_builds_the_bear_off_table(tmp_path,
     again = subprocess.run([sys.executable, "-m", "bgcli", *words], input=b"start\n",
                            capture_output=True, env=env, timeout=300)
     assert again.returncode == 0 and again.stderr == b"" and again.stdout == first.stdout
+
+
+# --- `-` is standard input in every command that reads a file ----------------------------
+
+READERS = {
+    "audit": (["audit"], SAMPLES / "flawed_5pt.mat"),
+    "replay": (["replay"], SAMPLES / "sp05001_3pt.mat"),
+    "score": (["score"], SAMPLES / "sp05001_3pt.mat"),
+    "export": (["export", "--to", "mat"], SAMPLES / "sp05001_3pt.mat"),
+    "view": (["view", "-o", "-"], SAMPLES / "flawed_5pt.mat"),
+    "chouette": (["chouette"], SAMPLES / "chouette.txt"),
+    "moves --batch": (["moves", "--batch"], SAMPLES / "positions.txt"),
+    "analyze --batch": (["analyze", "--batch"], SAMPLES / "positions.txt"),
+    "convert": (["convert", "--to", "xgid"], SAMPLES / "positions.txt"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(READERS))
+def test_dash_reads_standard_input_as_the_file_is_read(run, name):
+    words, path = READERS[name]
+    by_stdin = run(*words, "-", input=path.read_bytes())
+    assert by_stdin.stdout and "Traceback" not in by_stdin.output
+    if name == "convert":   # convert's words are positions: a file of them comes on standard input
+        assert len(by_stdin.stdout.splitlines()) == len(path.read_text().splitlines())
+        return
+    by_name = run(*words, path)
+    assert by_stdin.exit_code == by_name.exit_code
+    if name != "view":   # the page is titled with the file's name
+        assert by_stdin.stdout == by_name.stdout.replace(str(path), "-")
