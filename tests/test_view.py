@@ -169,6 +169,10 @@ def test_page_structure_rows_and_boards():
     assert text[:text.index("<script")].count("<svg") == 1, "only the first board is drawn in the page itself"
     first = svg_board(events[0].before, "right", 640, replays[0].players)
     assert first.replace(_SVG_NAMESPACE, "", 1) in text
+    # each game a table in a box the browser lays out only when it is in view (a long session opens fast)
+    games = {(e.game) for e in events}
+    assert text.count('<div class="game-box"><table class="moves">') == len(games)
+    assert ".game-box { content-visibility: auto;" in text
     # a 13-point match of ~580 actions: it was 850 kB with its boards packed, 7 MB with one SVG per row
     assert len(text) < 200_000, len(text)
 

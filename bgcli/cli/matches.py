@@ -349,7 +349,8 @@ def _ratings_of(file: str, rules, engine: str, level: int):
     counter = Counter("rating", "games")
     try:
         judge, luck = engines_for(EngineSpec(engine, level))
-        return rate_replay(judge, lambda visitor: replay_parts(counted_parts(file, counter), lambda number: visitor, rules),
+        # rate_replay hands over a visitor for each match (a function of its number), as replay_parts takes it
+        return rate_replay(judge, lambda visitor_for: replay_parts(counted_parts(file, counter), visitor_for, rules),
                            luck_engine=luck)
     except EngineError as exc:
         raise Unreadable(str(exc)) from None

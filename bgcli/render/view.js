@@ -355,7 +355,7 @@
     e.preventDefault();
   });
   // one listener for every row: a long session has tens of thousands
-  document.querySelector("table.moves").addEventListener("click", function (e) {
+  document.querySelector(".movelist").addEventListener("click", function (e) {
     var row = e.target.closest ? e.target.closest("tr.step") : null;
     if (row) select(rows.indexOf(row), false);
   });
