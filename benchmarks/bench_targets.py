@@ -24,6 +24,10 @@
    (``bench_view.py`` runs this one alone, and for the matches once too).
 4. ``bgcli moves start 31``, start to exit. Target: under 100 ms.
 
+With ``--compiled PYTHON`` (an interpreter whose installed bgcli has the
+compiled core: ``BGCLI_COMPILE=1 pip install .``), 1. and 2. are also run
+with it in the same rounds, beside the pure Python core of this checkout.
+
 Each figure is the best of the rounds (the least disturbed on a busy
 machine); the medians are printed too.
 """
@@ -100,6 +104,28 @@ def bgcli(*args: str) -> float:
     return timed([sys.executable, "-m", "bgcli", *args], env=dict(os.environ, PYTHONPATH=str(ROOT)))
 
 
+def compiled_core(python: str) -> str:
+    """``python``, stopping unless its installed bgcli (away from this checkout) is compiled."""
+    done = subprocess.run([python, "-I", "-c", "import bgcli; print(bgcli.build)"], capture_output=True, text=True)
+    if done.stdout.strip() != "compiled (mypyc)":
+        sys.exit(f"--compiled {python}: its bgcli is {done.stdout.strip() or done.stderr.strip()[-300:]}, not compiled "
+                 "(BGCLI_COMPILE=1 pip install . with that python builds it)")
+    return python
+
+
+def installed_bgcli(python: str, args: list[str], stdin: Path | None = None, out: Path | None = None) -> float:
+    """Seconds of ``python -m bgcli ARGS``, start to exit, with that python's installed bgcli."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    with open(stdin or os.devnull, "rb") as source, open(out or os.devnull, "wb") as sink:
+        start = time.perf_counter()
+        done = subprocess.run([python, "-m", "bgcli", *args], stdin=source, stdout=sink,
+                              stderr=subprocess.PIPE, env=env, cwd=tempfile.gettempdir())
+        seconds = time.perf_counter() - start
+    if done.returncode not in (0, 1):
+        sys.exit(f"{python} -m bgcli {' '.join(args[:3])} failed: {done.stderr.decode(errors='replace').strip()[-500:]}")
+    return seconds
+
+
 def report(label: str, seconds: list[float], count: int, unit: str) -> float:
     best = count / min(seconds)
     print(f"  {label:58} {best:10,.0f} {unit} (median {count / statistics.median(seconds):,.0f})")
@@ -112,7 +138,9 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=10_000)
     ap.add_argument("--copies", type=int, default=20, help="copies of the 40 self-play files for the audit")
     ap.add_argument("--gym", type=Path, help="a folder holding gym_backgammon/ (default: pip install it for the run)")
+    ap.add_argument("--compiled", metavar="PYTHON", help="also time moves --batch and audit with this python's compiled bgcli")
     opts = ap.parse_args()
+    compiled = compiled_core(opts.compiled) if opts.compiled else None
     queries = unseen_queries(opts.queries)
     paths = sorted(SELFPLAY.glob("*.mat"))
     games = sum(len(GAME.findall(p.read_text())) for p in paths)
@@ -141,6 +169,9 @@ def main() -> None:
             times["gym"].append(time.perf_counter() - start)
             times["batch"].append(bgcli_run(ROOT, ["moves", "--batch", "-"], lines, out)[0])
             times["audit"].append(bgcli("audit", str(folder)))
+            if compiled:
+                times["batch compiled"].append(installed_bgcli(compiled, ["moves", "--batch", "-"], lines, out))
+                times["audit compiled"].append(installed_bgcli(compiled, ["audit", str(folder)]))
             if GNUBG.exists():
                 times["gnubg"].append(timed([str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
                                             env=dict(os.environ, BENCH_FOLDER=str(folder))))
@@ -152,12 +183,18 @@ def main() -> None:
         ours = report("bgcli moves --batch -, one process, start to exit", times["batch"], n, "q/s")
         peer = report("gym-backgammon get_valid_plays, in process, no output", times["gym"], n, "q/s")
         print(f"  bgcli / gym-backgammon: {ours / peer:.2f} (target 1, aim 2)")
+        if compiled:
+            fast = report("the same, compiled core (mypyc)", times["batch compiled"], n, "q/s")
+            print(f"  compiled / gym-backgammon: {fast / peer:.2f}; compiled / pure: {fast / ours:.2f}")
         every = games * opts.copies
         print(f"\n2. {len(paths) * opts.copies:,} match files, {every:,} games")
         ours = report("bgcli audit, start to exit", times["audit"], every, "games/s")
         if times["gnubg"]:
             peer = report("gnubg importing the same files, start to exit", times["gnubg"], every, "games/s")
             print(f"  bgcli / gnubg: {ours / peer:.2f} (target 0.25)")
+        if compiled:
+            fast = report("the same, compiled core (mypyc)", times["audit compiled"], every, "games/s")
+            print(f"  compiled / pure: {fast / ours:.2f}" + (f"; compiled / gnubg: {fast / peer:.2f}" if times["gnubg"] else ""))
         print(f"\n3. one file of 200 matches ({games * 5:,} games)")
         audit, view = min(times["audit one"]), min(times["view"])
         print(f"  bgcli audit {audit:.2f} s, bgcli view {view:.2f} s: view / audit {view / audit:.1f} (target 3); "
