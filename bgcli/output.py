@@ -44,6 +44,9 @@ class StandardOutputError(Exception):
         self.closed = isinstance(exc, BrokenPipeError)
 
 
+_PIECE = 1 << 16   # characters a write to standard output hands on at once
+
+
 class _GuardedStream:
     """A text stream whose failed writes raise :class:`StandardOutputError`."""
 
@@ -52,7 +55,14 @@ class _GuardedStream:
 
     def write(self, text):
         try:
-            return self._stream.write(text)
+            if len(text) <= _PIECE:
+                return self._stream.write(text)
+            # one write of a long text into a pipe whose reader leaves half-way ends short without
+            # an error (the kernel counts what went in); in pieces, the next one meets the closed pipe
+            for start in range(0, len(text), _PIECE):
+                self._stream.write(text[start:start + _PIECE])
+                self._stream.flush()
+            return len(text)
         except OSError as exc:
             raise StandardOutputError(exc) from None
 
@@ -259,7 +269,7 @@ class AtomicOutput:
             decoder = codecs.getincrementaldecoder(self.encoding)()
             # a file's text is its data, but a terminal would act on a control character in a name
             shown = (lambda text: printable(text, block=True)) if _isatty(sys.stdout) else (lambda text: text)
-            while piece := self._handle.read(1 << 20):
+            while piece := self._handle.read(_PIECE):
                 sys.stdout.write(shown(decoder.decode(piece)))
             sys.stdout.write(shown(decoder.decode(b"", final=True)))
             sys.stdout.flush()

@@ -194,3 +194,20 @@ def test_an_old_database_counts_one_file_once_however_it_was_named(tmp_path, mon
     assert invoke("audit", "--db", "r.sqlite", "a.mat", "./a.mat", str(tmp_path / "a.mat")).exit_code == 0
     again = json.loads(invoke("audit", "--db", "r.sqlite", "--report", "--json").output)
     assert again["files"] == 2 and again["games"] == 4 + 3 and again["problems"] == 1
+
+
+@pytest.mark.parametrize("command", [["export", "--to", "json"], ["view", "-o", "-"]], ids=" ".join)
+def test_a_reader_that_leaves_after_the_first_byte_makes_a_long_output_141(tmp_path, command):
+    # one write of a long text into a pipe whose reader leaves half-way came back without an error
+    # (the kernel counts what went in): such an export said nothing and exited 0
+    source = write(tmp_path, "ten.mat", SAMPLE * 10)   # far more than a pipe holds
+    reader, writer = os.pipe()
+    process = subprocess.Popen([sys.executable, "-m", "bgcli", *command[:1], source, *command[1:]], stdout=writer,
+                               stderr=subprocess.PIPE, cwd=ROOT)
+    os.close(writer)
+    try:
+        assert os.read(reader, 1)
+    finally:
+        os.close(reader)
+    _, errors = process.communicate(timeout=120)
+    assert process.returncode == 141 and errors == b""
