@@ -4,6 +4,8 @@ in a scroll box, and the bear-off table names the players. Screenshots are
 written beside the test's page (their paths are recorded in the report)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from conftest import SAMPLES, SELFPLAY, invoke
@@ -20,7 +22,7 @@ SUMMARY = """(function () {
 })()"""
 
 
-@pytest.mark.parametrize("width,height", [(1366, 768), (1920, 1080)])
+@pytest.mark.parametrize("width,height", [(1366, 768), (1400, 1000), (1920, 1080)])
 def test_the_summary_shows_whole_at_laptop_and_desktop_sizes(tmp_path, width, height, record_property):
     need_chromium()
     page = tmp_path / "flawed.html"
@@ -49,14 +51,17 @@ def test_the_bear_off_table_names_the_players_and_shows_the_columns_that_matter(
     try:
         browser.open(page.as_uri())
         # a row where both sides are home: two rows of odds and the race
-        step = browser.js("""+Array.prototype.filter.call(document.querySelectorAll('tr.step'), function (r) {
-          return /^[0-9]+,[0-9]+$/.test(r.dataset.bearoff || ""); })[0].id.slice(1)""")
+        # a row where both sides are home and some checkers are off
+        step = browser.js("""+Array.prototype.filter.call(document.querySelectorAll('tr.step'), function (r, i) {
+          return /^[0-9]+,[0-9]+$/.test(r.dataset.bearoff || "") && bgcliView.counts(i).indexOf("borne off") >= 0;
+        })[0].id.slice(1)""")
         browser.click_row(step)
         table = browser.js("""(function () {
           var t = document.getElementById('bearoff');
           return {hidden: t.hidden, rows: Array.prototype.map.call(t.rows, function (r) {
             return Array.prototype.map.call(r.cells, function (c) { return c.textContent; }); })};
         })()""")
+        pips = browser.js("document.getElementById('pips').textContent")
         browser.screenshot(tmp_path / "bearoff.png")
     finally:
         browser.close()
@@ -72,3 +77,5 @@ def test_the_bear_off_table_names_the_players_and_shows_the_columns_that_matter(
     for column in zip(*odds):
         assert any(cell != "0.0%" for cell in column), head
     assert head[-1] == "mean"
+    # the checkers borne off, and whose (the board's trays say only "3 off")
+    assert re.search(r" · borne off: (gnubg|root) [0-9]+(, (gnubg|root) [0-9]+)?$", pips), pips
