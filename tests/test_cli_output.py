@@ -271,3 +271,26 @@ def test_dash_reads_standard_input_as_the_file_is_read(run, name):
     assert by_stdin.exit_code == by_name.exit_code
     if name != "view":   # the page is titled with the file's name
         assert by_stdin.stdout == by_name.stdout.replace(str(path), "-")
+
+
+def test_the_counter_says_nothing_for_quick_work_then_redraws_and_ends_its_line(monkeypatch, capsys):
+    from bgcli.cli import common
+
+    monkeypatch.setattr(common, "progress_wanted", lambda: True)
+    now = [0.0]
+    counter = common.Counter("replaying", "games")
+    counter._clock = lambda: now[0]
+    counter._start = counter._shown = 0.0
+    counter.tick()                          # quick: nothing yet
+    assert capsys.readouterr().err == ""
+    now[0] = common.PROGRESS_DELAY
+    counter.tick()
+    now[0] += common.PROGRESS_EVERY / 2     # too soon to redraw
+    counter.tick()
+    counter.close()
+    assert capsys.readouterr().err == "\rreplaying: 2 games\rreplaying: 3 games\n"
+    one = common.Counter("reading", "games")
+    one._clock, one._start, one._shown = (lambda: 10.0), 0.0, 0.0
+    one.tick()
+    one.close()
+    assert capsys.readouterr().err == "\rreading: 1 game\rreading: 1 game\n"

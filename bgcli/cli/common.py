@@ -579,7 +579,8 @@ class Counter:
 
     def _draw(self, end: str) -> None:
         try:
-            sys.stderr.write(f"\r{self.label}: {self.count} {self.unit}{end}")
+            unit = self.unit[:-1] if self.count == 1 and self.unit.endswith("s") else self.unit   # 1 game
+            sys.stderr.write(f"\r{self.label}: {self.count} {unit}{end}")
             sys.stderr.flush()
             self._drawn = True
         except (OSError, ValueError):
