@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 
 from setuptools import setup
 
@@ -36,8 +38,30 @@ def wanted() -> bool:
     sys.exit(f"BGCLI_COMPILE={value!r}: expected 1 to compile the core with mypyc, or 0 (or unset) for pure Python")
 
 
+def remove_stale_extensions(root: Path, compiling: bool) -> list[Path]:
+    """Remove the compiled modules that an earlier build of this tree left in
+    build/lib* and this build does not make: setuptools reuses that folder, so
+    the wheel would ship them (a pure build after a compiled one would not be
+    pure). The removed files, for the tests."""
+    wanted = {module[:-3] for module in COMPILED} if compiling else set()
+    removed = []
+    for lib in root.glob("build/lib*"):
+        for path in lib.rglob("*"):
+            name = next((path.name[:-len(s)] for s in EXTENSION_SUFFIXES if path.name.endswith(s)), None)
+            if name is None:
+                continue
+            module = path.parent.relative_to(lib) / name
+            # mypyc's shared library (HASH__mypyc) sits at the top, beside the package
+            if module.as_posix() not in wanted and not (compiling and name.endswith("__mypyc")):
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
 def main() -> None:
-    if not wanted():
+    compiling = wanted()
+    remove_stale_extensions(Path(__file__).resolve().parent, compiling)
+    if not compiling:
         setup()
         return
     if METADATA_ONLY.intersection(sys.argv[1:]):

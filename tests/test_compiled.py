@@ -11,6 +11,7 @@ bgcli is not compiled (the default install, an editable one), the tests skip.
 from __future__ import annotations
 
 import functools
+import importlib.machinery
 import importlib.util
 import json
 import os
@@ -139,15 +140,24 @@ def test_version_names_the_build(compiled_installed):
 
 # --- the build's choice (setup.py), without building ------------------------------
 
-@pytest.fixture
-def setup_module(monkeypatch):
-    """setup.py as a module, its ``setup`` replaced by a recorder (``.calls``)."""
+def load_setup():
+    """setup.py as a module (it builds nothing on import)."""
     pytest.importorskip("setuptools")
     spec = importlib.util.spec_from_file_location("bgcli_setup", committed(ROOT / "setup.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def setup_module(monkeypatch):
+    """setup.py as a module, its ``setup`` replaced by a recorder (``.calls``)."""
+    module = load_setup()
     module.calls = []
     monkeypatch.setattr(module, "setup", lambda **options: module.calls.append(options))
+    # main() cleans build/ first (tested below on a folder of its own), not this checkout's
+    module.cleaned = []
+    monkeypatch.setattr(module, "remove_stale_extensions", lambda root, compiling: module.cleaned.append(compiling))
     monkeypatch.delenv("BGCLI_COMPILE", raising=False)
     return module
 
@@ -162,7 +172,7 @@ def test_a_build_is_pure_unless_asked(setup_module, monkeypatch):
             monkeypatch.setenv("BGCLI_COMPILE", value)
         setup_module.calls.clear()
         setup_module.main()
-        assert setup_module.calls == [{}]
+        assert setup_module.calls == [{}] and setup_module.cleaned[-1] is False
 
 
 def test_a_compiled_build_asks_for_mypy_and_compiles_the_core(setup_module, monkeypatch):
@@ -177,7 +187,7 @@ def test_a_compiled_build_asks_for_mypy_and_compiles_the_core(setup_module, monk
     monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
     setup_module.calls.clear()
     setup_module.main()
-    assert setup_module.calls == [{"ext_modules": ["extensions"]}]
+    assert setup_module.calls == [{"ext_modules": ["extensions"]}] and setup_module.cleaned[-1] is True
     assert "bgcli/core/generator.py" in compiled and all((ROOT / path).is_file() for path in compiled)
 
 
@@ -205,3 +215,20 @@ def test_this_checkout_runs_pure_python():
     if not bgcli.core.generator.__file__.endswith(".py"):
         pytest.skip("this checkout holds compiled modules (an in-place build)")
     assert (bgcli.compiled, bgcli.build) == (False, "pure Python")
+
+
+def test_a_pure_build_drops_what_a_compiled_build_left(tmp_path):
+    """setuptools reuses build/lib: the compiled modules of an earlier build must not reach a pure wheel."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    lib = tmp_path / "build" / "lib.test"
+    (lib / "bgcli" / "core").mkdir(parents=True)
+    leftovers = [lib / "bgcli" / "core" / f"generator{suffix}", lib / "bgcli" / "core" / f"judge{suffix}",
+                 lib / f"0123abcd__mypyc{suffix}"]
+    kept = [lib / "bgcli" / "core" / "generator.py"]
+    for path in leftovers + kept:
+        path.write_text("")
+    setup_module = load_setup()
+    # a compiled build keeps the modules it makes and mypyc's library, not a module it no longer compiles
+    assert setup_module.remove_stale_extensions(tmp_path, compiling=True) == [leftovers[1]]
+    assert sorted(setup_module.remove_stale_extensions(tmp_path, compiling=False)) == sorted([leftovers[0], leftovers[2]])
+    assert [path for path in lib.rglob("*") if path.is_file()] == kept
