@@ -29,7 +29,8 @@ from bgcli.core.state import MatchState
 from bgcli.errors import BgcliError
 from bgcli.core.ids import parse_position
 from bgcli.core.position import Position, parse_position_id
-from bgcli.core.generator import legal_plays, query_ids
+from bgcli.core.generator import _make_steps, legal_keys, legal_plays, query_ids
+from bgcli.core.notation import _canonical_moves, canonical_text, play_text
 
 from conftest import ORACLE as DATA, committed
 
@@ -217,7 +218,7 @@ def test_a_full_text_cache_is_emptied_and_nothing_changes(monkeypatch):
     assert batch(lines) == expected
     writer = batch_module.moves_writer("gnubg", MatchState().on_roll)
     assert 0 < writer.kept <= 50
-    assert sum(len(table) for table in writer.tables.values()) <= 50
+    assert len(writer.quiet) + len(writer.hitting) <= 50
     batch_module.moves_writer.cache_clear()
 
 
@@ -249,3 +250,33 @@ def test_two_processes_write_what_one_writes():
     with contextlib.redirect_stdout(two):
         assert run_batch_parallel(lines, "gnubg", jobs=2, chunk=700) == 1
     assert two.getvalue() == one.getvalue()
+
+
+# --- play texts from the generator's raw pairs --------------------------------------
+
+def _every_play_of(pids):
+    for pid in pids:
+        position = parse_position_id(pid)
+        for a in range(1, 7):
+            for b in range(1, a + 1):
+                yield from legal_keys(position, (a, b)).items()
+
+
+@pytest.mark.parametrize("style,side", [("gnubg", 1), ("korean", 1), ("korean", 0)])
+def test_canonical_text_of_raw_pairs_is_the_text_of_the_steps(style, side):
+    """canonical_text (the batch's, from the raw pairs and hit marks) against
+    the layout written from Step objects, over every roll of many positions."""
+    pids = [r["position_id"] for r in oracle_records()][::3] + selfplay_positions(every=6)
+    seen = 0
+    for key, moves in _every_play_of(pids):
+        steps = _make_steps(moves, key >> 208)
+        assert canonical_text(moves, key >> 208, style, side) == " ".join(_canonical_moves(steps, style, side)), moves
+        seen += 1
+    assert seen > 20_000
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(any_positions(), st.integers(1, 6), st.integers(1, 6))
+def test_canonical_text_of_random_positions(position, a, b):
+    for play in legal_plays(position, (a, b)):
+        assert canonical_text(play._moves, play.key >> 208) == play_text(play)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import functools
 import io
 import re
-from operator import attrgetter
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from bgcli.core.generator import Play, legal_plays, play_changes, query_ids, sorted_keys
+from bgcli.core.generator import _BOARD_BITS as _HITS  # a play key's hit marks start here
+from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_ids
 from bgcli.core.position import Dice, Position, parse_dice, parse_position_id
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidDiceError, InvalidPositionError
 from bgcli.output import quote
@@ -166,12 +166,7 @@ def plays_json(position: Position, dice: Dice, style: str, side: int) -> dict:
     }
 
 
-# In gnubg's layout (and the Korean one) a play's text depends only on the
-# dice and the change it makes (Play.change): the change fixes the multiset
-# of steps (a double's starts are found from the top point down; a non-double
-# has one way to pair starts and ends with the two dice), up to the middle
-# point of one checker's move, which the layout does not show unless it hits.
-_BY_CHANGE = frozenset({"gnubg", "korean"})
+_CANONICAL = frozenset({"gnubg", "korean"})  # the styles canonical_text writes
 MAX_FRAGMENTS = 200_000  # texts a writer keeps: long batches meet many plays
 
 
@@ -179,54 +174,50 @@ class MovesWriter:
     """``moves_json`` of a query as one JSON line, written directly: play
     texts and IDs hold no character that JSON escapes, and a batch spends
     much of its time here. Each distinct play text's JSON is built once and
-    kept (at most MAX_FRAGMENTS of them), keyed by what names the text: the
-    dice and the play's change, or its steps in the other styles."""
+    kept (at most MAX_FRAGMENTS of them), keyed by what the text is made
+    of: the generator's raw pairs of the play (the same steps in the same
+    order wherever the same checkers move, in a third of a batch's plays)
+    and the points where it hits."""
 
     def __init__(self, style: str, side: int):
         self.style = style
         self.side = side
-        self.by_change = style in _BY_CHANGE
-        self.tables: dict[Any, dict] = {}   # by dice (None: by steps)
+        self.canonical = style in _CANONICAL
+        self.quiet: dict[tuple, str] = {}   # plays that hit nothing, by their raw pairs
+        self.hitting: dict[tuple, str] = {}  # the others, by (raw pairs, hit marks)
         self.kept = 0
 
-    def _fragment(self, table: dict, name: Any, play: Play) -> str:
+    def _fragment(self, position: Position, key: int, moves: tuple) -> str:
         """A play's JSON up to its ID, after the end of the play before it:
-        '"}, {"play": "8/5 6/5", "position_id": "'."""
-        from bgcli.core.notation import play_text
+        '"}, {"play": "8/5 6/5", "position_id": "', kept."""
+        from bgcli.core.notation import canonical_text, play_text
 
         if self.kept >= MAX_FRAGMENTS:
-            for old in self.tables.values():
-                old.clear()
+            self.quiet.clear()
+            self.hitting.clear()
             self.kept = 0
         self.kept += 1
-        text = table[name] = f'"}}, {{"play": "{play_text(play, self.style, side=self.side)}", "position_id": "'
-        return text
+        hits = key >> _HITS
+        if self.canonical:
+            text = canonical_text(moves, hits, self.style, self.side)
+        else:
+            text = play_text(play_of(position, key, moves), self.style, side=self.side)
+        fragment = f'"}}, {{"play": "{text}", "position_id": "'
+        if hits:
+            self.hitting[moves, hits] = fragment
+        else:
+            self.quiet[moves] = fragment
+        return fragment
 
     def line(self, position: Position, dice: Dice) -> str:
-        plays = legal_plays(position, dice)
-        keys = sorted_keys(plays)  # the order of sorted_plays
-        own, ids = query_ids(position, keys)
-        if not plays:
-            return f'{{"position_id": "{own}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
-        tables, fragment = self.tables, self._fragment
-        if self.by_change:
-            high, low = dice
-            roll = (high, low) if high >= low else (low, high)
-            table = tables.get(roll)
-            if table is None:
-                table = tables[roll] = {}
-            get = table.get
-            changes = play_changes(position, keys)
-            parts: list[Any] = [get(change) for change in changes]
-            if None in parts:
-                by_key = {play.key: play for play in plays}
-                parts = [part or fragment(table, change, by_key[key]) for part, change, key in zip(parts, changes, keys)]
-        else:
-            table = tables.get(None)
-            if table is None:
-                table = tables[None] = {}
-            plays.sort(key=_KEY)
-            parts = [table.get(play.steps_key()) or fragment(table, play.steps_key(), play) for play in plays]
+        found = legal_keys(position, dice)   # no Play objects: keys and raw pairs are all a line needs
+        if not found:
+            return f'{{"position_id": "{position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
+        plays = sorted(found.items())  # the order of sorted_plays: by key
+        own, ids = query_ids(position, [key for key, _ in plays])
+        quiet, hitting, fragment = self.quiet.get, self.hitting.get, self._fragment
+        parts = [(quiet(moves) if key >> _HITS == 0 else hitting((moves, key >> _HITS)))
+                 or fragment(position, key, moves) for key, moves in plays]
         # each part opens with the end of the play before it: the first one's is cut
         n = 2 * len(parts)
         out: list = [None] * (n + 1)
@@ -235,9 +226,6 @@ class MovesWriter:
         out[0] = f'{{"position_id": "{own}", "dice": [{dice[0]}, {dice[1]}], "plays": [{parts[0][4:]}'
         out[n] = '"}]}\n'
         return "".join(out)
-
-
-_KEY = attrgetter("key")
 
 
 @functools.lru_cache(maxsize=16)

@@ -286,15 +286,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     played). An empty list means the player cannot move. ``dice`` is two
     numbers in any order, or text that ``parse_dice`` reads.
     """
-    high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
-    player = position.player
-    # opp[p]: the opponent's checkers on the mover's point p (1..24)
-    opp = bytes(position.opponent[::-1])
-    board = int.from_bytes(bytes(player), "little")
-    if high == low:
-        found = _double_plays(board, player, opp, high)
-    else:
-        found = _mixed_plays(board, player, opp, high, low)
+    found = legal_keys(position, dice)
     if not found:
         return []
     query = [position, {}]  # shared by the plays: the position and result-ID parts per hit set
@@ -308,6 +300,32 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
         play._steps = play._result = None
         plays.append(play)
     return plays
+
+
+def legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """The plays of ``legal_plays`` as the generator finds them: each play's
+    key (``Play.key``) and its raw pairs (start, end, start, end, ...), the
+    steps in an order they can be played; ``play_of`` makes a Play of one.
+    For callers that want a few things of many plays (``bgcli moves
+    --batch``) without a Play object each."""
+    high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
+    player = position.player
+    # opp[p]: the opponent's checkers on the mover's point p (1..24)
+    opp = bytes(position.opponent[::-1])
+    board = int.from_bytes(bytes(player), "little")
+    if high == low:
+        return _double_plays(board, player, opp, high)
+    return _mixed_plays(board, player, opp, high, low)
+
+
+def play_of(position: Position, key: int, moves: tuple[int, ...]) -> Play:
+    """The Play of one entry of ``legal_keys(position, ...)``, as ``legal_plays`` makes it."""
+    play = _new(Play)
+    play._key = key
+    play._moves = moves
+    play._query = [position, {}]
+    play._steps = play._result = None
+    return play
 
 
 def _steps(board: int, die: int, opp: bytes, limit: int = 25) -> list[tuple[int, int]]:

@@ -646,6 +646,64 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
 _TEXT_CACHE: dict[tuple, str] = {}
 
 
+@functools.lru_cache(maxsize=None)
+def _point_names(style: str, side: int) -> tuple[str, ...]:
+    """The names of points 0 (off) to 25 (the bar) in a style, for ``canonical_text``."""
+    return tuple(point_name(p, style, side=side) for p in range(26))
+
+
+def canonical_text(moves: Sequence[int], hits: int, style: str = "gnubg", side: int = BOTTOM) -> str:
+    """gnubg's layout (``gnubg`` or ``korean``) of a play given as the
+    generator keeps it: its raw pairs ``(start, end, start, end, ...)`` and
+    its hit marks (bit p: a blot hit on point p, the first landing there).
+    The text ``play_text`` writes for the play, without Step objects: a
+    batch writes tens of thousands of new plays."""
+    names = _point_names(style, side)
+    if len(moves) == 4:  # the common play of two steps, the general rules below worked out for it
+        a, b, c, d = moves
+        if (c, d) > (a, b):
+            a, b, c, d = c, d, a, b
+        hit_b, hit_d = hits >> b & 1, hits >> d & 1
+        if c == b and b:  # one checker on: its middle point shown where it hits
+            middle = f"/{names[b]}*" if hit_b else ""
+            return f"{names[a]}{middle}/{names[d]}{'*' if hit_d else ''}"
+        first = f"{names[a]}/{names[b]}{'*' if hit_b else ''}"
+        if a == c and b == d:
+            return f"{first}(2)"
+        return f"{first} {names[c]}/{names[d]}{'*' if hit_d and d != b else ''}"
+    if len(moves) == 2:
+        return f"{names[moves[0]]}/{names[moves[1]]}{'*' if hits >> moves[1] & 1 else ''}"
+    ordered = sorted(zip(moves[::2], moves[1::2]), reverse=True)
+    chains: list[list[int] | None] = [[s, e] for s, e in ordered]
+    for i, chain in enumerate(chains):
+        if chain is None:
+            continue
+        for j in range(i + 1, len(chains)):
+            other = chains[j]
+            if other is not None and other[0] == chain[-1] and chain[-1] != OFF:
+                chain.append(other[1])
+                chains[j] = None
+    counts: dict[tuple[int, ...], int] = {}
+    for chain in chains:
+        if chain is not None:
+            counts[tuple(chain)] = counts.get(tuple(chain), 0) + 1
+    unmarked = hits
+    out = []
+    for points, n in counts.items():
+        parts = []
+        last = len(points) - 1
+        for k, p in enumerate(points):
+            if 0 < k < last and not hits >> p & 1:
+                continue
+            if k and unmarked >> p & 1:
+                parts.append(names[p] + "*")
+                unmarked ^= 1 << p
+            else:
+                parts.append(names[p])
+        out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
+    return " ".join(out)
+
+
 def _canonical_moves(steps: Sequence[Step], style: str, side: int = BOTTOM) -> list[str]:
     """gnubg's layout: sort, merge one checker's steps, count duplicates."""
     hit_points = {s.end for s in steps if s.hit}
