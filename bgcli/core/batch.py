@@ -186,12 +186,13 @@ class MovesWriter:
         self.quiet: dict[tuple, str] = {}   # plays that hit nothing, by their raw pairs
         self.hitting: dict[tuple, str] = {}  # the others, by (raw pairs, hit marks)
         self.kept = 0
+        from bgcli.core.notation import canonical_text, play_text
+
+        self.canonical_text, self.play_text = canonical_text, play_text
 
     def _fragment(self, position: Position, key: int, moves: tuple) -> str:
         """A play's JSON up to its ID, after the end of the play before it:
         '"}, {"play": "8/5 6/5", "position_id": "', kept."""
-        from bgcli.core.notation import canonical_text, play_text
-
         if self.kept >= MAX_FRAGMENTS:
             self.quiet.clear()
             self.hitting.clear()
@@ -199,9 +200,9 @@ class MovesWriter:
         self.kept += 1
         hits = key >> _HITS
         if self.canonical:
-            text = canonical_text(moves, hits, self.style, self.side)
+            text = self.canonical_text(moves, hits, self.style, self.side)
         else:
-            text = play_text(play_of(position, key, moves), self.style, side=self.side)
+            text = self.play_text(play_of(position, key, moves), self.style, side=self.side)
         fragment = f'"}}, {{"play": "{text}", "position_id": "'
         if hits:
             self.hitting[moves, hits] = fragment
@@ -209,12 +210,13 @@ class MovesWriter:
             self.quiet[moves] = fragment
         return fragment
 
-    def line(self, position: Position, dice: Dice) -> str:
+    def line(self, position: Position, dice: Dice, own: str | None = None) -> str:
+        """The line of ``position`` and ``dice``; ``own``: the position's ID, when the caller has it."""
         found = legal_keys(position, dice)   # no Play objects: keys and raw pairs are all a line needs
         if not found:
-            return f'{{"position_id": "{position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
+            return f'{{"position_id": "{own or position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
         plays = sorted(found.items())  # the order of sorted_plays: by key
-        own, ids = query_ids(position, [key for key, _ in plays])
+        own, ids = query_ids(position, [key for key, _ in plays], own)
         quiet, hitting, fragment = self.quiet.get, self.hitting.get, self._fragment
         parts = [(quiet(moves) if key >> _HITS == 0 else hitting((moves, key >> _HITS)))
                  or fragment(position, key, moves) for key, moves in plays]
@@ -285,18 +287,20 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     status = 0
     write = out.write
     fast = _FAST_LINE
-    last_id, position = "", None  # the last line's: one position is often asked with many rolls
+    last_id, position, own = "", None, None  # the last line's: one position is often asked with many rolls
     for number, line in enumerate(lines, first):
         found = fast(line) if line.__class__ is str else None
         if found is not None:  # the common line, a Position ID and dice: read here, as the words would be
             if found[1] != last_id:
+                last_id = found[1]
                 try:
-                    position = parse_position_id(found[1])
+                    position = parse_position_id(last_id)
                 except InvalidPositionError:
                     position = None  # the general path words the error
-                last_id = found[1]
+                # the ID as written is the one written back when its unused last bits are 0, as gnubg writes them
+                own = last_id if last_id[13] in "AQgw" else None
             if position is not None:
-                write(json_line(position, _ROLLS[found.group(2, 3)]))
+                write(json_line(position, _ROLLS[found.group(2, 3)], own))
                 continue
         if isinstance(line, BadLine):
             write(json.dumps({"error": f"line {number}: {line.error}"}) + "\n")

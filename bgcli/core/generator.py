@@ -81,7 +81,7 @@ def _hit_side(side: int, hits: int) -> int:
     return side
 
 
-def query_ids(position: Position, keys: Iterable[int]) -> tuple[str, list[str]]:
+def query_ids(position: Position, keys: Iterable[int], own: str | None = None) -> tuple[str, list[str]]:
     """``position.id()`` and, for each play key of ``legal_plays(position,
     ...)`` (``Play.key``), the Position ID of that play's result, as
     ``play.result_id()`` writes it: what ``bgcli moves --batch`` writes for
@@ -95,11 +95,14 @@ def query_ids(position: Position, keys: Iterable[int]) -> tuple[str, list[str]]:
     of a query: they are encoded, with the opponent's half behind them, once
     per distinct value. What is left per play is two chunk look-ups (slots
     1..5 and 6..10) and 12 bytes; the whole query is one base64 call.
+    ``own``, when the caller has the position's ID already, is not made again.
     """
     opponent = int.from_bytes(bytes(position.opponent), "little")
     theirs, their_length = _side_bits(opponent)
-    mine = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
-    blocks = [(theirs | mine << their_length).to_bytes(12, "little")]
+    blocks = []
+    if own is None:
+        mine = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
+        blocks.append((theirs | mine << their_length).to_bytes(12, "little"))
     append = blocks.append
     low, low_mask, chunks, mask = _LOW_CHUNK_BITS, _LOW_MASK, _CHUNK_BITS, _CHUNK_MASK
     opponents = {0: theirs}  # the opponent's bits by set of hits
@@ -122,7 +125,9 @@ def query_ids(position: Position, keys: Iterable[int]) -> tuple[str, list[str]]:
         append((b0 | (b1 | upper << n1) << n0).to_bytes(12, "little"))
     # 12 bytes are 16 base64 characters: the ID's 14, then "AA" for the zero bytes
     text = binascii.b2a_base64(b"".join(blocks)).decode("ascii")
-    return text[:14], [text[i:i + 14] for i in range(16, 16 * len(blocks), 16)]
+    if own is None:
+        return text[:14], [text[i:i + 14] for i in range(16, 16 * len(blocks), 16)]
+    return own, [text[i:i + 14] for i in range(0, 16 * len(blocks), 16)]
 
 
 def sorted_keys(plays: Iterable[Play]) -> list[int]:

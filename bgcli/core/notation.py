@@ -673,34 +673,42 @@ def canonical_text(moves: Sequence[int], hits: int, style: str = "gnubg", side: 
         return f"{first} {names[c]}/{names[d]}{'*' if hit_d and d != b else ''}"
     if len(moves) == 2:
         return f"{names[moves[0]]}/{names[moves[1]]}{'*' if hits >> moves[1] & 1 else ''}"
+    # more steps (a double): each chain of one checker's steps, highest start
+    # first, goes on with the next step from where it ended (not from off);
+    # identical chains, which come one after another, are written once with
+    # their count; a hit point is marked once, where it first appears
     ordered = sorted(zip(moves[::2], moves[1::2]), reverse=True)
-    chains: list[list[int] | None] = [[s, e] for s, e in ordered]
-    for i, chain in enumerate(chains):
-        if chain is None:
-            continue
-        for j in range(i + 1, len(chains)):
-            other = chains[j]
-            if other is not None and other[0] == chain[-1] and chain[-1] != OFF:
-                chain.append(other[1])
-                chains[j] = None
-    counts: dict[tuple[int, ...], int] = {}
-    for chain in chains:
-        if chain is not None:
-            counts[tuple(chain)] = counts.get(tuple(chain), 0) + 1
-    unmarked = hits
     out = []
-    for points, n in counts.items():
-        parts = []
-        last = len(points) - 1
-        for k, p in enumerate(points):
-            if 0 < k < last and not hits >> p & 1:
-                continue
-            if k and unmarked >> p & 1:
-                parts.append(names[p] + "*")
-                unmarked ^= 1 << p
+    unmarked = hits
+    previous: list[int] | None = None
+    count = 0
+    text = ""
+    while ordered:
+        s, e = ordered.pop(0)
+        chain = [s, e]
+        i = 0
+        while e and i < len(ordered):
+            if ordered[i][0] == e:
+                e = ordered.pop(i)[1]
+                chain.append(e)
             else:
-                parts.append(names[p])
-        out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
+                i += 1
+        if chain == previous:
+            count += 1
+            continue
+        if previous is not None:
+            out.append(f"{text}({count})" if count > 1 else text)
+        previous, count = chain, 1
+        text = names[s]
+        last = len(chain) - 1
+        for k in range(1, last + 1):
+            p = chain[k]
+            if unmarked >> p & 1:
+                text += f"/{names[p]}*"
+                unmarked ^= 1 << p
+            elif k == last or hits >> p & 1:  # a merged point is shown only where a blot was hit
+                text += f"/{names[p]}"
+    out.append(f"{text}({count})" if count > 1 else text)
     return " ".join(out)
 
 
