@@ -35,6 +35,7 @@ NOT_ON_THE_MOVES_PATH = [
     "lark", "bgcli.grammar", "bgcli.core.ids", "bgcli.core.state", "bgcli.core.rules", "bgcli.engines",
     "bgcli.formats", "bgcli.render.board", "bgcli.scale.pool", "bgcli.cli.matches", "bgcli.cli.audit",
     "bgcli.cli.hint", "bgcli.cli.analyze", "bgcli.cli.rate", "bgcli.cli.chouette", "json", "hashlib",
+    "click", "bgcli.cli.common", "bgcli.cli.positions",   # answered before click is imported
 ]
 SHOW_MODULES = "import atexit, sys\natexit.register(lambda: sys.stderr.write(' '.join(sorted(sys.modules))))\n" \
                "from bgcli.cli import main\nmain()\n"
@@ -53,14 +54,42 @@ def test_moves_of_start_or_an_id_imports_no_parser_and_no_other_command(words):
     output, modules = modules_of("moves", *words)
     position, dice = position_and_dice(words)
     assert output.splitlines() == [p["play"] for p in moves_json(position, dice, "gnubg")["plays"]]
-    assert "bgcli.cli.positions" in modules  # the check sees the command's own module
+    assert "bgcli.core.generator" in modules  # the check sees what the command uses
     assert [name for name in NOT_ON_THE_MOVES_PATH if name in modules] == []
 
 
 def test_a_general_position_still_reads_through_the_grammar():
     # the check above can fail: an XGID goes the general way, with the match state
     _, modules = modules_of("moves", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
-    assert {"bgcli.core.ids", "bgcli.core.state"} <= modules
+    assert {"bgcli.core.ids", "bgcli.core.state", "click", "bgcli.cli.positions"} <= modules
+    _, modules = modules_of("moves", "--style", "gnubg", "start", "31")   # an option: through click
+    assert "click" in modules and "bgcli.core.ids" not in modules
+
+
+QUICK_WORDS = [["start", "31"], ["start", "6", "6"], ["4HPwATDgc/ABMA", "1-3"], ["sOfBFQCKz8EBBg", "5x2"],
+               ["27YBBwDg/wcAQA", "66"], ["4HPwATDgc/ABMB", "21"]]
+
+
+def bgcli_process(*args: str, stdout=subprocess.PIPE) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bgcli", *args], stdout=stdout, stderr=subprocess.PIPE, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT, timeout=60)
+
+
+@pytest.mark.parametrize("words", QUICK_WORDS)
+def test_the_answer_before_click_is_the_commands(run, words):
+    done = bgcli_process("moves", *words)
+    through_click = run("moves", *words)
+    assert (done.returncode, done.stdout, done.stderr) == (through_click.exit_code, through_click.stdout,
+                                                          through_click.stderr)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_full_disk_is_reported_as_through_click():
+    with open("/dev/full", "w") as full:
+        quick = bgcli_process("moves", "start", "31", stdout=full)
+        through_click = bgcli_process("moves", "--style", "gnubg", "start", "31", stdout=full)
+    assert quick.returncode == through_click.returncode == 2
+    assert quick.stderr == through_click.stderr == "Error: cannot write standard output: no space left on device\n"
 
 
 def test_the_command_table_names_the_module_of_every_command():

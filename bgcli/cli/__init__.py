@@ -11,20 +11,64 @@ Exit status, for every command: 0 success; 1 the input was read but is bad
 audit, some lines of a batch that failed); 2 a usage error or a file that
 cannot be read at all. Errors are one line on stderr, never a traceback.
 """
+import sys
 from typing import Any
 
-from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, Unreadable, cli, main, split_position_and_dice,
-)
-
+_FROM_COMMON = ("EXIT_PROBLEMS", "EXIT_UNREADABLE", "Failure", "Unreadable", "cli", "split_position_and_dice")
 _FROM_POSITIONS = ("moves_json", "moves_json_line", "run_batch", "run_batch_parallel")
 
-__all__ = ["EXIT_PROBLEMS", "EXIT_UNREADABLE", "Failure", "Unreadable", "cli", "main", "split_position_and_dice",
-           *_FROM_POSITIONS]
+__all__ = ["main", *_FROM_COMMON, *_FROM_POSITIONS]
+
+
+def main() -> None:
+    """Run bgcli (``common.main``). ``bgcli moves start 31``, or a Position
+    ID and dice, with no option, is answered before click is imported:
+    click's import is most of a command's start-up. What it writes is what
+    the moves command writes (tests/test_startup.py compares them)."""
+    if sys.argv[1:2] == ["moves"]:
+        from bgcli.core.batch import quick_query
+
+        query = quick_query(sys.argv[2:])
+        if query is not None:
+            sys.exit(_quick_moves(*query))
+    from bgcli.cli.common import main as run
+
+    run()
+
+
+def _quick_moves(position, dice) -> int:
+    """The moves command's text output for ``position`` and ``dice``, and its exit status."""
+    from bgcli.core.batch import DEFAULT_SIDE, plays_json
+    from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_UNREADABLE
+    from bgcli.output import StandardOutputError, guard_standard_output
+
+    guard_standard_output()
+    try:
+        data = plays_json(position, dice, "gnubg", DEFAULT_SIDE)
+        sys.stdout.write("".join(f"{play['play']}\n" for play in data["plays"]))
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "Error: interrupted\n")
+        return EXIT_INTERRUPTED
+    except StandardOutputError as exc:
+        from bgcli.cli.common import _drop_standard_output
+
+        _drop_standard_output()
+        if exc.closed:   # the reader went away (| head): nothing to say, to nobody
+            return EXIT_CLOSED_PIPE
+        sys.stderr.write(f"Error: {exc}\n")
+        return EXIT_UNREADABLE
+    if not data["plays"]:   # a line on stderr: standard output stays a list of plays
+        sys.stderr.write(f"no legal play for {data['position_id']} with {dice[0]}{dice[1]}\n")
+    return 0
 
 
 def __getattr__(name: str) -> Any:
-    # the batch functions live with the moves command, imported when first used
+    # imported when first used: click for the group, the moves command's module for the batch functions
+    if name in _FROM_COMMON:
+        from bgcli.cli import common
+
+        return getattr(common, name)
     if name in _FROM_POSITIONS:
         from bgcli.cli import positions
 

@@ -11,7 +11,9 @@ import click
 
 from bgcli import __version__, build
 from bgcli.core.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
-from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
+from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
+    EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, os_reason,
+)
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
 
@@ -236,9 +238,6 @@ class Unreadable(Failure):
 
 # --- words, jobs, output, and the exit statuses of main() ------------------------------
 
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
-EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
-EXIT_TERMINATED = 143   # 128 + SIGTERM
 
 
 class Terminated(BaseException):

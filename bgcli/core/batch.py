@@ -167,6 +167,7 @@ def plays_json(position: Position, dice: Dice, style: str, side: int) -> dict:
 
 
 _CANONICAL = frozenset({"gnubg", "korean"})  # the styles canonical_text writes
+_HIT_ANY = 1 << _HITS  # a play key this large or more hits a blot
 MAX_FRAGMENTS = 200_000  # texts a writer keeps: long batches meet many plays
 
 
@@ -215,11 +216,12 @@ class MovesWriter:
         found = legal_keys(position, dice)   # no Play objects: keys and raw pairs are all a line needs
         if not found:
             return f'{{"position_id": "{own or position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
-        plays = sorted(found.items())  # the order of sorted_plays: by key
-        own, ids = query_ids(position, [key for key, _ in plays], own)
-        quiet, hitting, fragment = self.quiet.get, self.hitting.get, self._fragment
-        parts = [(quiet(moves) if key >> _HITS == 0 else hitting((moves, key >> _HITS)))
-                 or fragment(position, key, moves) for key, moves in plays]
+        keys = sorted(found)  # the order of sorted_plays
+        own, ids = query_ids(position, keys, own)
+        quiet, hitting = self.quiet.get, self.hitting.get
+        parts: list[Any] = [(quiet(found[key]) if key < _HIT_ANY else hitting((found[key], key >> _HITS))) for key in keys]
+        if None in parts:
+            parts = [part or self._fragment(position, key, found[key]) for part, key in zip(parts, keys)]
         # each part opens with the end of the play before it: the first one's is cut
         n = 2 * len(parts)
         out: list = [None] * (n + 1)
