@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import glob
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -216,3 +218,20 @@ def test_plays_after_a_borne_off_game_and_out_of_turn_are_problems_on_the_short_
     path.write_text("\n".join(lines[:middle.line] + [again] + lines[middle.line:]))
     problems = audit_file(str(path)).problems
     assert any("out of turn" in p["message"] and p["line"] == middle.line + 1 for p in problems), problems
+
+
+def test_auditing_a_plain_file_does_not_import_lark():
+    """lark is imported when a line first needs the grammar, not with the
+    .mat reader: the start-up of an audit of files in the common shapes."""
+    script = ("import sys\nfrom bgcli.scale.archive import audit_file\n"
+              f"result = audit_file({str(DATA / 'oracle' / 'selfplay' / 'sp05003_7pt.mat')!r})\n"
+              "assert result.games and not result.problems, result\n"
+              "print('lark' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    # an odd row still reaches the grammar, and its error
+    script = ("import sys\nfrom bgcli.formats import mat\nfrom bgcli.errors import MatchFileError\n"
+              "try:\n    mat.read_row('  1) 31: 8/5 6/5 64: 24/18 13/9 x', 1)\n"
+              "except MatchFileError as exc:\n    print('lark' in sys.modules, exc)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("True ") and "unexpected 'x'" in done.stdout, done.stdout

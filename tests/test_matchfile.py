@@ -245,7 +245,7 @@ def test_empty_or_foreign_text_is_one_file_error():
 
 def grammar_row(text: str):
     error = lambda message, line, column: MatchFileError(message, "-", line, column)
-    return grammar.parse(matchfile.GRAMMAR, text, error, matchfile._LineTransformer(text), start="row")
+    return grammar.parse(matchfile.GRAMMAR, text, error, matchfile._line_transformer(text), start="row")
 
 
 def row_lines(paths) -> list[str]:

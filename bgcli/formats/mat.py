@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, NamedTuple
 
-from lark import Transformer
-
 from bgcli import grammar
 from bgcli.formats import gnubgtext
 from bgcli.errors import MatchFileError
@@ -349,116 +347,130 @@ def _cell_fields(cell: str, groups: tuple) -> Tail:
     return fields
 
 
-class _LineTransformer(Transformer):
-    """Builds the same plain values as the fast path from the grammar's trees."""
+@functools.lru_cache(maxsize=None)
+def _transformer_class() -> type:
+    """The Transformer of the grammar's lines, made when a line first needs the
+    grammar: lark is imported then, not when the module is (most files never
+    need it, and the import costs start-up time)."""
+    from lark import Transformer
 
-    def __init__(self, text: str):
-        super().__init__()
-        self.text = text
+    class _LineTransformer(Transformer):
+        """Builds the same plain values as the fast path from the grammar's trees."""
 
-    # rows --------------------------------------------------------------
-    def row(self, children):
-        segments, leading = [], [c for c in children if isinstance(c, Cell)]
-        if leading:
-            segments.append(Segment(None, 0, leading))
-        segments += [c for c in children if isinstance(c, Segment)]
-        if not segments:
-            segments.append(Segment(None, 0, []))
-        return segments
+        def __init__(self, text: str):
+            super().__init__()
+            self.text = text
 
-    def numbered(self, children):
-        number = children[0]
-        return Segment(int(number[:-1]), number.end_pos, list(children[1:]))
+        # rows --------------------------------------------------------------
+        def row(self, children):
+            segments, leading = [], [c for c in children if isinstance(c, Cell)]
+            if leading:
+                segments.append(Segment(None, 0, leading))
+            segments += [c for c in children if isinstance(c, Segment)]
+            if not segments:
+                segments.append(Segment(None, 0, []))
+            return segments
 
-    def _span(self, children):
-        return children[0].start_pos, children[-1].end_pos
+        def numbered(self, children):
+            number = children[0]
+            return Segment(int(number[:-1]), number.end_pos, list(children[1:]))
 
-    def move(self, children):
-        start, end = self._span(children)
-        dice = (int(children[0][0]), int(children[0][1]))
-        steps = children[1:]
-        if not steps:
-            return Cell(DANCE, start, end, dice, "", None, None, False)
-        return Cell(MOVE, start, end, dice, self.text[steps[0].start_pos:steps[-1].end_pos], None, None, False)
+        def _span(self, children):
+            return children[0].start_pos, children[-1].end_pos
 
-    def dance(self, children):
-        start, end = self._span(children)
-        return Cell(DANCE, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
+        def move(self, children):
+            start, end = self._span(children)
+            dice = (int(children[0][0]), int(children[0][1]))
+            steps = children[1:]
+            if not steps:
+                return Cell(DANCE, start, end, dice, "", None, None, False)
+            return Cell(MOVE, start, end, dice, self.text[steps[0].start_pos:steps[-1].end_pos], None, None, False)
 
-    def unknown(self, children):
-        start, end = self._span(children)
-        return Cell(UNKNOWN, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
+        def dance(self, children):
+            start, end = self._span(children)
+            return Cell(DANCE, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
 
-    def resign(self, children):
-        start, end = self._span(children)
-        first = children[0]
-        dice = (int(first[0]), int(first[1])) if first.type == "ROLLED_RESIGNS" else None
-        return Cell(ActionKind.RESIGN, start, end, dice, "", None, None, False)
+        def unknown(self, children):
+            start, end = self._span(children)
+            return Cell(UNKNOWN, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
 
-    def illegal(self, children):
-        start, end = self._span(children)
-        return Cell(ILLEGAL, start, end, (int(children[0][0]), int(children[0][1])), str(children[2])[1:-1].strip(), None, None, False)
+        def resign(self, children):
+            start, end = self._span(children)
+            first = children[0]
+            dice = (int(first[0]), int(first[1])) if first.type == "ROLLED_RESIGNS" else None
+            return Cell(ActionKind.RESIGN, start, end, dice, "", None, None, False)
 
-    def _cube(self, kind: ActionKind, children) -> Cell:
-        start, end = self._span(children)
-        return Cell(kind, start, end, None, "", int(children[1]), None, False)
+        def illegal(self, children):
+            start, end = self._span(children)
+            return Cell(ILLEGAL, start, end, (int(children[0][0]), int(children[0][1])), str(children[2])[1:-1].strip(), None, None, False)
 
-    def double(self, children):
-        return self._cube(DOUBLE, children)
+        def _cube(self, kind: ActionKind, children) -> Cell:
+            start, end = self._span(children)
+            return Cell(kind, start, end, None, "", int(children[1]), None, False)
 
-    def beaver(self, children):
-        return self._cube(BEAVER, children)
+        def double(self, children):
+            return self._cube(DOUBLE, children)
 
-    def raccoon(self, children):
-        return self._cube(RACCOON, children)
+        def beaver(self, children):
+            return self._cube(BEAVER, children)
 
-    def take(self, children):
-        start, end = self._span(children)
-        return Cell(TAKE, start, end, None, "", None, None, False)
+        def raccoon(self, children):
+            return self._cube(RACCOON, children)
 
-    def drop(self, children):
-        start, end = self._span(children)
-        return Cell(DROP, start, end, None, "", None, None, False)
+        def take(self, children):
+            start, end = self._span(children)
+            return Cell(TAKE, start, end, None, "", None, None, False)
 
-    def wins(self, children):
-        start, end = self._span(children)
-        return Cell(WINS, start, end, None, "", None, int(children[1]), len(children) > 3)
+        def drop(self, children):
+            start, end = self._span(children)
+            return Cell(DROP, start, end, None, "", None, None, False)
 
-    def loses(self, children):
-        start, end = self._span(children)
-        return Cell(LOSES, start, end, None, "", None, int(children[1]), False)
+        def wins(self, children):
+            start, end = self._span(children)
+            return Cell(WINS, start, end, None, "", None, int(children[1]), len(children) > 3)
 
-    def draw(self, children):
-        start, end = self._span(children)
-        return Cell(ActionKind.DRAW, start, end)
+        def loses(self, children):
+            start, end = self._span(children)
+            return Cell(LOSES, start, end, None, "", None, int(children[1]), False)
 
-    # other lines -------------------------------------------------------
-    def tag_line(self, children):
-        return (str(children[0]).strip(), str(children[1])[1:-1])
+        def draw(self, children):
+            start, end = self._span(children)
+            return Cell(ActionKind.DRAW, start, end)
 
-    def match_header(self, children):
-        return int(children[0])
+        # other lines -------------------------------------------------------
+        def tag_line(self, children):
+            return (str(children[0]).strip(), str(children[1])[1:-1])
 
-    def game_header(self, children):
-        return int(children[0])
+        def match_header(self, children):
+            return int(children[0])
 
-    def score_line(self, children):
-        # a name may be empty (Galaxy writes " : 0" for a missing opponent)
-        values, name = [], ""
-        for child in children:
-            if child.type == "NAME":
-                name = str(child)
-            else:
-                values += [name, int(child)]
-                name = ""
-        return tuple(values)
+        def game_header(self, children):
+            return int(children[0])
+
+        def score_line(self, children):
+            # a name may be empty (Galaxy writes " : 0" for a missing opponent)
+            values, name = [], ""
+            for child in children:
+                if child.type == "NAME":
+                    name = str(child)
+                else:
+                    values += [name, int(child)]
+                    name = ""
+            return tuple(values)
+
+    return _LineTransformer
+
+
+def _line_transformer(text: str) -> Any:
+    """A transformer that builds the same plain values as the fast path from the grammar's trees."""
+    return _transformer_class()(text)
 
 
 def _grammar_line(start: str, text: str, number: int, path: str, what: str):
     def error(message: str, line: int, column: int) -> MatchFileError:
         return MatchFileError(f"cannot read {what} {quote(text.strip())}: {message}", path, number, column)
 
-    return grammar.parse(GRAMMAR, text, error, _LineTransformer(text), start=start)
+    return grammar.parse(GRAMMAR, text, error, _line_transformer(text), start=start)
 
 
 def read_row(text: str, number: int = 1, path: str = "-") -> list[Action]:
