@@ -235,3 +235,20 @@ def test_auditing_a_plain_file_does_not_import_lark():
               "except MatchFileError as exc:\n    print('lark' in sys.modules, exc)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.startswith("True ") and "unexpected 'x'" in done.stdout, done.stdout
+
+
+def test_a_folder_walk_opens_no_file_whose_suffix_only_matches_have(monkeypatch, tmp_path):
+    """Only a .txt file found in a folder is opened to see whether it is a
+    match; a .mat file is audited whatever it holds (and opened once, then)."""
+    import builtins
+
+    from bgcli.scale import archive
+
+    (tmp_path / "a.mat").write_text("hello\n")
+    (tmp_path / "b.txt").write_text("hello\n")
+    opened = []
+    real = builtins.open
+    monkeypatch.setattr(builtins, "open", lambda path, *args, **kw: opened.append(str(path)) or real(path, *args, **kw))
+    found = list(archive.find_files([str(tmp_path)]))
+    assert found == [str(tmp_path / "a.mat")]
+    assert opened == [str(tmp_path / "b.txt")]

@@ -132,32 +132,45 @@ class GameReplay:
                 apply(action)
             return
         cube = self.cube
-        sides = [self.board.player, self.board.opponent]   # each player's own side, kept in step with self.board
-        moved = False   # whether sides is ahead of self.board
-        for action in actions:
-            if (action.kind is _MOVE and action.side == self.on_roll and self.moves and cube.offer is None
-                    and self.waiting_dance is None and not self.over and not self.unchecked):
-                side = action.side
+        actions = actions if isinstance(actions, (list, tuple)) else list(actions)
+        count = len(actions)
+        at = 0
+        while at < count:
+            action = actions[at]
+            at += 1
+            if not (action.kind is _MOVE and action.side == self.on_roll and self.moves and cube.offer is None
+                    and cube.beaver_by is None and self.waiting_dance is None and not self.over and not self.unchecked):
+                apply(action)
+                continue
+            # a run of plays in turn: the state in locals, written back when the run ends
+            sides = [self.board.player, self.board.opponent]   # each player's own side
+            side, moves, last_line = action.side, self.moves, self.last_line
+            settled = 0
+            while True:
                 after = quick_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
-                if after is not None:
-                    self.index += 1
-                    if action.line > self.last_line:
-                        self.last_line = action.line
-                    cube.beaver_by = None
-                    self.moves += 1
-                    sides[side], sides[1 - side] = after
-                    moved = True
-                    self.on_roll = 1 - side
-                    if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
-                        self.over = True
-                    continue
-            if moved:
+                if after is None:
+                    break
+                settled += 1
+                moves += 1
+                if action.line > last_line:
+                    last_line = action.line
+                sides[side], sides[1 - side] = after
+                side = 1 - side
+                if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
+                    self.over = True
+                    break
+                if at == count:
+                    break
+                action = actions[at]
+                if action.kind is not _MOVE or action.side != side:
+                    break
+                at += 1
+            if settled:
+                self.index += settled
+                self.moves, self.last_line, self.on_roll = moves, last_line, side
                 self.board = _trusted(sides[0], sides[1])
-                moved = False
-            apply(action)
-            sides = [self.board.player, self.board.opponent]
-        if moved:
-            self.board = _trusted(sides[0], sides[1])
+            if after is None:   # the play the short path could not settle, the long way
+                apply(action)
 
     def apply(self, action: Action) -> None:
         self.index += 1

@@ -107,13 +107,13 @@ def not_a_match(path: str) -> str | None:
     chouette session, a list of positions), or None when it may be one: the
     audit reads it and says what is wrong. A file named on the command line,
     or with a suffix only match files have (.mat, .sgf...), is always audited."""
+    if not path.lower().endswith(".txt"):
+        return None   # a suffix that only match files have: audited, whatever it holds (and not opened twice)
     try:
         with open(path, "rb") as handle:
             head = handle.read(_TEXT_HEAD)
     except OSError:
         return None   # its audit says why it cannot be read
-    if not path.lower().endswith(".txt"):
-        return None   # a suffix that only match files have: audited, whatever it holds
     kind = registry.of_head(head[:registry.HEAD_SIZE])
     if kind is None or kind.name != "mat":
         return None   # SGF, JSON, or binary: the audit words it
