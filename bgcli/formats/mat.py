@@ -292,7 +292,17 @@ def _fast_actions(text: str, number: int) -> list[Action] | None:
     a roll or a word, so no step of A can run on into B, and the expression
     would read the same two cells."""
     close = text.find(")")
-    if 0 < close < 20 and "\t" not in text:
+    if close < 0 and "\t" not in text:
+        # a blank line, or an unnumbered row of one remembered cell ("Wins 1 point")
+        body = text.lstrip(" ")
+        if not body:
+            return []
+        cell = body.rstrip(" ")
+        known = _CELLS.get(cell)
+        if known is not None and "  " not in cell:
+            start = len(text) - len(body)
+            return [_NEW_TUPLE(Action, (number, start + 1, None, 1 if start > RIGHT_COLUMN_GAP else 0) + known)]
+    elif 0 < close < 20 and "\t" not in text:
         head = text[:close].lstrip(" ")
         if head.isdigit() and len(head) <= 9 and head.isascii():
             body = text[close + 1:].lstrip(" ")
