@@ -68,6 +68,9 @@ def main() -> None:
         # pip's isolated build asks here what it must install first; it then runs the build with mypy there
         setup(setup_requires=["mypy>=1.8"])
         return
+    if "editable_wheel" in sys.argv[1:] or "develop" in sys.argv[1:]:
+        sys.exit("BGCLI_COMPILE=1 with an editable install would put the compiled modules in the source tree, where "
+                 "Python imports them before the .py files and edits to those would be ignored: install without -e")
     try:
         from mypyc.build import mypycify
     except ImportError:

@@ -200,6 +200,14 @@ def test_a_compiled_build_without_mypy_says_so(setup_module, monkeypatch):
     assert setup_module.calls == []
 
 
+def test_a_compiled_editable_install_is_refused(setup_module, monkeypatch):
+    monkeypatch.setenv("BGCLI_COMPILE", "1")
+    monkeypatch.setattr(sys, "argv", ["setup.py", "editable_wheel"])
+    with pytest.raises(SystemExit, match="editable install .* install without -e"):
+        setup_module.main()
+    assert setup_module.calls == []
+
+
 def test_a_bad_choice_is_refused(setup_module, monkeypatch):
     monkeypatch.setenv("BGCLI_COMPILE", "fast")
     monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
