@@ -18,6 +18,7 @@
    beside GNU Backgammon importing the same files (``gnubg -t -q -r -p``
    running ``import mat FILE`` for each, start to exit), when
    /usr/games/gnubg is there. Target: at least a quarter of gnubg's speed.
+   Also ``bgcli audit --jobs 2 DIR`` (both cores; gnubg's import uses one).
 3. ``bgcli view FILE -o page.html`` of one file holding the self-play
    matches five times (200 matches), beside ``bgcli audit FILE``; and the
    page's size. Target: the view within three times the audit
@@ -184,6 +185,7 @@ def main() -> None:
                     times["batch compiled"].append(installed_bgcli(compiled, ["moves", "--batch", "-"], lines, out))
             if "audit" in only:
                 times["audit"].append(bgcli("audit", str(folder)))
+                times["audit jobs"].append(bgcli("audit", "--jobs", "2", str(folder)))
                 if compiled:
                     times["audit compiled"].append(installed_bgcli(compiled, ["audit", str(folder)]))
                 if GNUBG.exists():
@@ -212,6 +214,9 @@ def main() -> None:
             if times["gnubg"]:
                 peer = report("gnubg importing the same files, start to exit", times["gnubg"], every, "games/s")
                 print(f"  bgcli / gnubg: {ours / peer:.2f} (target 0.25)")
+            both = report("the same, --jobs 2 (both cores; gnubg uses one)", times["audit jobs"], every, "games/s")
+            if times["gnubg"]:
+                print(f"  --jobs 2 / gnubg: {both / peer:.2f}")
             if compiled:
                 fast = report("the same, compiled core (mypyc)", times["audit compiled"], every, "games/s")
                 print(f"  compiled / pure: {fast / ours:.2f}" + (f"; compiled / gnubg: {fast / peer:.2f}" if times["gnubg"] else ""))
