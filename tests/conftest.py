@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -58,3 +59,23 @@ def invoke(*args, input=None):
 def run():
     """``run(*args, input=None)``: see ``invoke``."""
     return invoke
+
+
+def read_in_background(fd: int) -> tuple[threading.Thread, bytearray]:
+    """A started thread reading ``fd`` (a terminal's master end, or a pipe) until its
+    other end closes, and the bytes it has read so far."""
+    shown = bytearray()
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:   # the terminal's other end closed
+                return
+            if not chunk:
+                return
+            shown.extend(chunk)
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    return reader, shown

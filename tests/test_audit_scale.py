@@ -27,7 +27,7 @@ from bgcli.scale import archive, pool
 from bgcli.scale.archive import FileResult, Job, ResultsDB, audit_files, find_files
 from bgcli.cli import cli
 
-from conftest import ORACLE as DATA, ROOT, SELFPLAY
+from conftest import ORACLE as DATA, ROOT, SELFPLAY, read_in_background
 
 FLAWED = DATA / "audit_sample"
 
@@ -203,20 +203,7 @@ def test_a_progress_bar_on_a_terminal(tmp_path, spread):
     process = subprocess.Popen([sys.executable, "-m", "bgcli", "audit", "--json", *spread, str(folder)],
                                stdout=subprocess.PIPE, stderr=terminal)
     os.close(terminal)
-    shown = bytearray()
-
-    def read() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:   # the terminal's other end closed
-                return
-            if not chunk:
-                return
-            shown.extend(chunk)
-
-    reader = threading.Thread(target=read)
-    reader.start()
+    reader, shown = read_in_background(master)
     try:
         out, _ = process.communicate(timeout=300)
     finally:

@@ -6,12 +6,11 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
 
-from conftest import ROOT, SAMPLES
+from conftest import ROOT, SAMPLES, read_in_background
 
 BEAR_OFF = "OwAAwA4AAAAAAA"   # no contact: the exact engine judges it at once
 
@@ -181,20 +180,7 @@ def _run_slowly(words, halves, terminal: bool):
     process = subprocess.Popen([sys.executable, "-m", "bgcli", *words], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=err_end, cwd=ROOT)
     os.close(err_end)
-    shown = bytearray()
-
-    def read() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:   # the terminal's other end closed
-                return
-            if not chunk:
-                return
-            shown.extend(chunk)
-
-    reader = threading.Thread(target=read)
-    reader.start()
+    reader, shown = read_in_background(master)
     assert process.stdin is not None and process.stdout is not None
     try:
         process.stdin.write(halves[0])

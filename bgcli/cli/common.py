@@ -239,7 +239,6 @@ class Unreadable(Failure):
 # --- words, jobs, output, and the exit statuses of main() ------------------------------
 
 
-
 class Terminated(BaseException):
     """SIGTERM, raised where the main process is, so that what it was writing
     is cleaned up as on Ctrl-C (a half-written file's temporary is removed)."""
@@ -247,6 +246,8 @@ class Terminated(BaseException):
 
 def _terminate(signum, frame) -> None:
     raise Terminated()
+
+
 MAX_JOBS = 64
 _NEGATIVE_NUMBER = re.compile(r"-[0-9]")
 
