@@ -555,3 +555,36 @@ def test_rows_carry_their_bear_off_odds_once_per_side():
             checked += 1
     assert checked, "the match reaches a bear-off"
     assert 'id="bearoff"' in text and "showBearoff" in text
+
+
+def test_the_view_command_keeps_the_collector_off_from_the_replay_to_the_page(tmp_path, monkeypatch, run):
+    """Switched back on between the replay and the page, the cycle collector walks
+    every kept state of a long session once more: it is switched on again only
+    once the page is built."""
+    import gc
+
+    import bgcli.cli.matches as matches
+    import bgcli.render.view as view
+
+    timeline = []
+    real_replays, real_page, real_enable = matches._replays_counted, view.match_html, gc.enable
+
+    def replays(*args, **kwargs):
+        found = real_replays(*args, **kwargs)
+        timeline.append("replayed")
+        return found
+
+    def page(*args, **kwargs):
+        timeline.append("page")
+        return real_page(*args, **kwargs)
+
+    def enable():
+        timeline.append("collector on")
+        real_enable()
+
+    monkeypatch.setattr(matches, "_replays_counted", replays)
+    monkeypatch.setattr(view, "match_html", page)
+    monkeypatch.setattr(gc, "enable", enable)
+    result = run("view", str(SELFPLAY / "sp05002_5pt.mat"), "-o", str(tmp_path / "page.html"))
+    assert result.exit_code == 0, result.output
+    assert timeline[timeline.index("replayed"):] == ["replayed", "page", "collector on"]

@@ -43,6 +43,7 @@ import random
 import struct
 import sys
 from array import array
+from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
 POINTS = 6
@@ -124,14 +125,9 @@ class BearoffTable:
 
     def __init__(self, keys: array, means: array, first: bytes, length: bytes, probs: array):
         self.keys, self.means, self.first, self.length, self.probs = keys, means, first, length, probs
-        self._index = {k: i for i, k in enumerate(keys)}
-        offset = array("L", [0]) * (len(keys) + 1)
-        total = 0
-        for i, n in enumerate(length):
-            offset[i] = total
-            total += n
-        offset[len(keys)] = total
-        self.offset = offset
+        # built in C loops (zip, accumulate): the table is loaded at the start of many commands
+        self._index = dict(zip(keys, range(len(keys))))
+        self.offset = array("L", accumulate(length, initial=0))
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -312,6 +308,8 @@ def check(table: BearoffTable, sample: int = 64, rng: random.Random | None = Non
     if any(a >= b for a, b in zip(order, order[1:])):
         raise BadTableFile("the keys are not in the table's order")
     probs, offset, first, means = table.probs, table.offset, table.first, table.means
+    if probs and min(probs) < 0.0:   # one pass over them all, not one per distribution
+        raise BadTableFile("a negative probability")
     mul = operator.mul
     for i, k in enumerate(keys):
         start, stop, r = offset[i], offset[i + 1], first[i]
@@ -320,7 +318,7 @@ def check(table: BearoffTable, sample: int = 64, rng: random.Random | None = Non
                 raise BadTableFile("the empty position is not done in 0 rolls")
             continue
         dist = probs[start:stop]
-        if (r < 1 or r + len(dist) - 1 > _MAX_ROLLS or not dist or min(dist) < 0.0
+        if (r < 1 or r + len(dist) - 1 > _MAX_ROLLS or not dist
                 or abs(sum(dist) - 1.0) > 1e-12
                 or abs(sum(map(mul, dist, range(r, r + len(dist)))) - means[i]) > 1e-10):
             raise BadTableFile(f"bad distribution for {counts_of(k)}")

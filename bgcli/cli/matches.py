@@ -304,15 +304,19 @@ def view(file, output, home, engine, level, **rule_args):
 
     refuse_input_as_output(output, [file])
     rules = rules_from(**rule_args)
+    if engine and file == "-":
+        raise click.UsageError("view --engine reads its match from a file, not standard input")
+    # one pause over the replay and the page: the collector switched back on between them
+    # walked every kept state once more (a few tenths of a second for 200 matches); an
+    # engine's rating runs with it on, as before
     with collector_paused():
         matches = _replays_counted(file, rules)
-    ratings = None
+        if not engine:
+            page = match_html(matches, os.path.basename(file), home=home)
     if engine:
-        if file == "-":
-            raise click.UsageError("view --engine reads its match from a file, not standard input")
         ratings = _ratings_of(file, rules, engine.lower(), level)
-    with collector_paused():
-        page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
+        with collector_paused():
+            page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
     if output != "-":   # on standard output the page is the output: no line about a file
