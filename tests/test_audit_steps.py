@@ -74,20 +74,54 @@ def test_every_legal_play_of_the_oracle_sample_is_itself():
 
 
 def test_the_short_way_settles_the_usual_plays_of_the_oracle_sample():
-    """quick_sides settles every legal play of two dice away from the bear-off,
-    and of a double's four steps away from it, as written in the play's order;
-    with what result_of_steps gives."""
-    settled = 0
+    """quick_sides settles every legal play that takes one step a die for
+    every die of the roll, bear-offs included (as written in the play's
+    order), with what result_of_steps gives; and nothing else."""
+    settled = bearing_off = 0
     for position, dice in oracle_queries():
         for play in legal_plays(position, dice):
             moves = [(step.start, step.end) for step in play.steps]
-            usual = len(moves) == (4 if dice[0] == dice[1] else 2) and all(end for _, end in moves)
+            every_die = len(moves) == (4 if dice[0] == dice[1] else 2)
             quick = judge.quick_sides(position.player, position.opponent, *dice, moves)
-            assert (quick is not None) == usual, (position.id(), dice, moves)
+            assert (quick is not None) == every_die, (position.id(), dice, moves)
             if quick is not None:
                 settled += 1
+                bearing_off += any(not end for _, end in moves)
                 assert quick == (play.result.player, play.result.opponent)
-    assert settled > 10_000
+                # and in the other order, when that order may be played
+                again = judge.quick_sides(position.player, position.opponent, *dice, moves[::-1])
+                assert again is None or again == quick
+    assert settled > 10_000 and bearing_off > 500, (settled, bearing_off)
+
+
+def test_the_short_way_of_a_bear_off_keeps_every_rule():
+    """The bear-off rules on the sides' counts: all home first, a larger die
+    only from the highest point, the bar first; what breaks one is left to
+    the long way (None), which finds it is no legal play."""
+    home = Position.from_id("7QYAAHZ3HQAAAA")   # every checker of the mover home
+    cases = [
+        (home, (4, 3), [(6, 2), (3, 0)], True),
+        (home, (6, 5), [(6, 0), (5, 0)], True),
+        (home, (6, 5), [(5, 0), (6, 0)], True),       # put in an order that may be played
+        (Position.start(), (6, 5), [(6, 0), (6, 1)], False),   # checkers outside the home board
+    ]
+    for position, dice, moves, legal in cases:
+        quick = judge.quick_sides(position.player, position.opponent, *dice, moves)
+        assert (quick is not None) == legal, (position.id(), dice, moves)
+        assert (result_of_steps(position, dice, moves) is not None) == (reaches_a_legal_play(position, dice, moves) is not None)
+    # a larger die from a lower point while a higher one holds a checker
+    player = [0] * 26
+    player[6], player[2], player[1] = 1, 7, 7
+    opponent = [0] * 26
+    opponent[24] = 15
+    position = Position(tuple(player), tuple(opponent))
+    assert reaches_a_legal_play(position, (6, 5), [(2, 0), (1, 0)]) is None
+    assert judge.quick_sides(position.player, position.opponent, 6, 5, [(2, 0), (1, 0)]) is None
+    assert judge.quick_sides(position.player, position.opponent, 6, 5, [(6, 0), (2, 0)]) is not None
+    # a checker on the bar: nothing bears off
+    player[6], player[25] = 0, 1
+    position = Position(tuple(player), tuple(opponent))
+    assert judge.quick_sides(position.player, position.opponent, 3, 1, [(2, 0), (1, 0)]) is None
 
 
 def test_random_moves_in_the_oracle_sample():

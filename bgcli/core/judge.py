@@ -2,10 +2,11 @@
 make a legal play.
 
 :class:`Board` states every rule of moving one checker; ``run_steps`` and
-``apply_steps`` play steps on it, and the judge of a recorded play
-(``play_from_steps``) makes its steps on it too, but for the usual play of
-two different dice away from the bear-off, which it decides unrolled (the
-same rules; tests/test_audit_steps.py checks it against the generator).
+``apply_steps`` play steps on it. The judge of a recorded play
+(``play_from_steps``) makes a play of one step a die on the sides' counts
+instead, under the same rules (the usual play of two dice and a double's
+four steps away from the bear-off unrolled; tests/test_audit_steps.py checks
+it against the generator).
 When the steps alone cannot decide, the judge asks the generator
 (:mod:`bgcli.core.generator`), as gnubg does, by the play's result.
 """
@@ -189,38 +190,13 @@ def result_of_steps(position: Position, dice: Sequence[int], moves: Sequence[tup
 def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[int, int]], want_play: bool) -> Any:
     """play_from_steps (``want_play``) or result_of_steps: the one judge of both."""
     high, low = checked_dice(dice)
-    player, opponent = position.player, position.opponent
-    if high != low:
-        if len(moves) == 2:
-            (s1, e1), (s2, e2) = moves
-            d1, d2 = s1 - e1, s2 - e2
-            if e1 > 0 and e2 > 0 and s1 <= BAR and s2 <= BAR and (d1 == high and d2 == low or d1 == low and d2 == high):
-                made = _usual(player, opponent, s1, e1, s2, e2)
-                if made is not None:  # the result (and the play, with its key), unrolled
-                    mine, theirs, raw, hits = made
-                    result = trusted_position(mine, theirs)
-                    if not want_play:
-                        return result
-                    return made_play(position, raw, side_int(mine) | hits, result)
-            else:  # a bear-off: which die a step takes, and the order, may matter
-                for first, second in ((high, low), (low, high)):
-                    if (d1 == first or not e1 and d1 < first) and (d2 == second or not e2 and d2 < second):
-                        made = (_made(position, moves, (first, second), want_play)
-                                or _made(position, moves[::-1], (second, first), want_play))
-                        if made is not None:
-                            return made
-    elif len(moves) == 4:
-        steps = _four_steps(player, opponent, high, moves)
-        if steps is not None:  # four steps of the die away from the bear-off, in the order given, unrolled
-            mine, theirs, hits = steps
-            result = trusted_position(mine, theirs)
-            if not want_play:
-                return result
-            return made_play(position, tuple(_flat(moves)), side_int(mine) | hits, result)
-        dies = (high, high, high, high)
-        made = _made(position, moves, dies, want_play) or _made(position, sorted(moves, key=_start, reverse=True), dies, want_play)
-        if made is not None:
-            return made
+    made = _on_counts(position.player, position.opponent, high, low, moves)
+    if made is not None:  # the result (and the play, with its key), without listing the plays
+        mine, theirs, raw, hits = made
+        result = trusted_position(mine, theirs)
+        if not want_play:
+            return result
+        return made_play(position, raw, side_int(mine) | hits, result)
     key = play_key(position, moves)
     if key is None:  # in an order that can be made, if there is one
         key = play_key(position, sorted(moves, key=_start, reverse=True))
@@ -235,27 +211,50 @@ def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[i
 Sides = tuple[tuple[int, ...], tuple[int, ...]]
 
 
-def quick_sides(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
-                moves: Sequence[tuple[int, int]]) -> Sides | None:
-    """``result_of_steps`` for the plays a record holds most, on the two
-    sides' counts (no Position made): two different dice, one step each,
-    away from the bear-off; or a double's four steps of the die, away from
-    the bear-off, in the order written. The sides after the play (the
-    mover's, the opponent's), or None when the play is of another kind or
-    cannot be made so: then ``result_of_steps`` decides."""
+def _on_counts(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
+               moves: Sequence[tuple[int, int]]) -> Any:
+    """A play of every die of the roll, one step a die, made on the sides'
+    counts under every rule of a step: the usual play of two dice and a
+    double's four steps away from the bear-off unrolled, else (a bear-off,
+    an order to put right) the steps tried in the order given and then in
+    the other order or die assignment. (the mover's side, the opponent's,
+    the steps as made, the hits), or None when no such way makes them: then
+    the legal plays decide by the result."""
     if high != low:
         if len(moves) != 2:
             return None
         (s1, e1), (s2, e2) = moves
         d1, d2 = s1 - e1, s2 - e2
-        if not (e1 > 0 and e2 > 0 and s1 <= BAR and s2 <= BAR and (d1 == high and d2 == low or d1 == low and d2 == high)):
-            return None
-        made = _usual(player, opponent, s1, e1, s2, e2)
-        return None if made is None else (made[0], made[1])
+        if e1 > 0 and e2 > 0 and s1 <= BAR and s2 <= BAR and (d1 == high and d2 == low or d1 == low and d2 == high):
+            return _usual(player, opponent, s1, e1, s2, e2)
+        # a bear-off: which die a step takes, and the order, may matter
+        for first, second in ((high, low), (low, high)):
+            if (d1 == first or not e1 and d1 < first) and (d2 == second or not e2 and d2 < second):
+                made = (_made(player, opponent, moves, (first, second))
+                        or _made(player, opponent, moves[::-1], (second, first)))
+                if made is not None:
+                    return made
+        return None
     if len(moves) != 4:
         return None
     steps = _four_steps(player, opponent, high, moves)
-    return None if steps is None else (steps[0], steps[1])
+    if steps is not None:  # four steps of the die away from the bear-off, in the order given, unrolled
+        mine, theirs, hits = steps
+        return mine, theirs, tuple(_flat(moves)), hits
+    dies = (high, high, high, high)
+    return _made(player, opponent, moves, dies) or _made(player, opponent, sorted(moves, key=_start, reverse=True), dies)
+
+
+def quick_sides(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
+                moves: Sequence[tuple[int, int]]) -> Sides | None:
+    """``result_of_steps`` for the plays a record holds most, on the two
+    sides' counts (no Position made): a play of every die of the roll, one
+    step a die, that the steps alone show legal (:func:`_on_counts`). The
+    sides after the play (the mover's, the opponent's), or None when the
+    play is of another kind or cannot be made so: then ``result_of_steps``
+    decides."""
+    made = _on_counts(player, opponent, high, low, moves)
+    return None if made is None else (made[0], made[1])
 
 
 def _usual(player: tuple[int, ...], opponent: tuple[int, ...], s1: int, e1: int, s2: int, e2: int) -> Any:
@@ -322,19 +321,41 @@ def _four_steps(player: tuple[int, ...], opponent: tuple[int, ...], die: int, mo
 _flat = chain.from_iterable
 
 
-def _made(position: Position, moves: Sequence[tuple[int, int]], dies: Sequence[int], want_play: bool) -> Any:
-    """The play (``want_play``) or its result, of ``moves`` made in this order
-    with these dice, one each, on a :class:`Board` under every rule of a
-    step, or None when a step may not be made."""
-    board = Board(position)
+def _made(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tuple[int, int]],
+          dies: Sequence[int]) -> Any:
+    """``moves`` made in this order with these dice, one each, on the sides'
+    counts under every rule of a step, as :meth:`Board.problem` states them
+    (a checker on the start, an open landing, the bar first, bearing off
+    only with every checker home, a larger die only from the highest point):
+    (the mover's side, the opponent's, the steps as made, the hits), or None
+    when a step may not be made."""
+    me = list(player)
+    opp: Any = opponent
     hits = 0
     for (start, end), die in zip(moves, dies):
-        if not fits(start, end, die) or board.problem(start, end, die):
+        if not (0 < start <= BAR and 0 <= end < start) or not me[start] or (me[BAR] and start != BAR):
             return None
-        if board.move(start, end):
-            hits |= _HIT[end]
-    result = board.position()
-    return made_play(position, tuple(_flat(moves)), side_int(result.player) | hits, result) if want_play else result
+        distance = start - end
+        if end:
+            if distance != die:
+                return None
+            landing = opp[25 - end]
+            if landing >= 2:
+                return None
+            me[start] -= 1
+            me[end] += 1
+            if landing:
+                if opp is opponent:
+                    opp = list(opponent)
+                opp[25 - end] = 0
+                opp[BAR] += 1
+                hits |= _HIT[end]
+        else:
+            if distance > die or any(me[7:26]) or (die > start and any(me[start + 1:7])):
+                return None
+            me[start] -= 1
+            me[OFF] += 1
+    return tuple(me), tuple(opp), tuple(_flat(moves)), hits
 
 
 def _start(move: tuple[int, int]) -> int:
