@@ -588,3 +588,15 @@ def test_the_view_command_keeps_the_collector_off_from_the_replay_to_the_page(tm
     result = run("view", str(SELFPLAY / "sp05002_5pt.mat"), "-o", str(tmp_path / "page.html"))
     assert result.exit_code == 0, result.output
     assert timeline[timeline.index("replayed"):] == ["replayed", "page", "collector on"]
+
+
+def test_a_games_events_share_their_match_states():
+    """The replay keeps one match state per distinct value in a game, not one per
+    event: the states of a long session's events are most of what a page is built from."""
+    events = replays_of(SELFPLAY / "sp05002_5pt.mat")[0].events
+    by_game: dict = defaultdict(dict)
+    for event in events:
+        match = event.before.match
+        assert by_game[event.game].setdefault(match, match) is match, \
+            f"game {event.game} line {event.line}: an equal match state made anew"
+    assert sum(len(states) for states in by_game.values()) < len(events)   # some do come back

@@ -62,6 +62,7 @@ class GameReplay:
         self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
         self.cube_known = len(self.start_cubes) == 1
         self.wants_events = match.visitor.wants_events
+        self.match_states: dict[tuple, MatchState] = {}   # the events' match states, by what varies in a game
         self.index = -1                        # the action being replayed, in record.actions
         self.resync = Resync(record.actions)   # where to go on after a slip
         self.handlers: dict[ActionKind, Callable[[Action], None]] = {
@@ -97,14 +98,21 @@ class GameReplay:
             return 1
         return None
 
-    def state(self, side: int, dice=(0, 0), doubled: bool = False, turn: int | None = None) -> GameState:
-        rules = self.rules
-        score = self.start.score
-        match = MatchState(
-            cube=self.cube.value, cube_owner=self.cube.owner, on_roll=side, crawford=self.crawford, game_state=1,
-            turn=side if turn is None else turn, doubled=doubled, resign=0, dice=tuple(dice),
-            match_length=rules.match_length, score=score if rules.match_length else (0, 0), jacoby=rules.jacoby,
-        )
+    def state(self, side: int, dice: tuple[int, int] = (0, 0), doubled: bool = False,
+              turn: int | None = None) -> GameState:
+        turn = side if turn is None else turn
+        cube = self.cube
+        # a game's events share their match states (frozen): the same few dozen come back every turn
+        key = (cube.value, cube.owner, side, turn, doubled, dice, self.crawford)
+        match = self.match_states.get(key)
+        if match is None:
+            rules = self.rules
+            score = self.start.score
+            match = self.match_states[key] = MatchState(
+                cube=cube.value, cube_owner=cube.owner, on_roll=side, crawford=self.crawford, game_state=1,
+                turn=turn, doubled=doubled, resign=0, dice=dice,
+                match_length=rules.match_length, score=score if rules.match_length else (0, 0), jacoby=rules.jacoby,
+            )
         return GameState(self.seen_by(side), match)
 
     def emit(self, action: Action, kind: EventKind, state: GameState, **fields) -> None:

@@ -155,6 +155,7 @@ class _Identifiers:
         self.mids: dict[MatchState, str] = {}
         self.sides: dict[tuple[int, ...], int] = {}   # a side's six home counts -> its entry
         self.entries: list[list] = []                 # [mean, dist] of each
+        self.homes: dict[tuple[int, ...], str] = {}   # a side's 26 counts -> its entry as text, '' if not all home
         self.position: Position | None = None         # the row before's position and ID
         self.pid = ""
 
@@ -187,14 +188,27 @@ class _Identifiers:
 
     def _bearoff(self, position: Position) -> str:
         """The entries of the sides all home (bgcli.analysis.bearoff), '' when neither is."""
-        if any(position.player[7:26]) and any(position.opponent[7:26]):
+        player, opponent = position.player, position.opponent
+        if any(player[7:26]) and any(opponent[7:26]):
             return ""
+        if position.problem():   # a flawed record's board: no odds
+            return ""
+        # each side is met twice or more (on roll, then as the opponent): its entry looked up once
+        homes = self.homes
+        mine = homes.get(player)
+        if mine is None:
+            mine = homes[player] = self._side_entry(player)
+        theirs = homes.get(opponent)
+        if theirs is None:
+            theirs = homes[opponent] = self._side_entry(opponent)
+        return f"{mine},{theirs}"
+
+    def _side_entry(self, side: tuple[int, ...]) -> str:
+        """The entry of one side in the page's table when it is all home, as text; '' when not."""
         from bgcli.analysis.bearoff import home_counts
 
-        homes = home_counts(position.player), home_counts(position.opponent)
-        if homes == (None, None) or position.problem():   # a flawed record's board: no odds
-            return ""
-        return ",".join("" if counts is None else str(self._entry(counts)) for counts in homes)
+        counts = home_counts(side)
+        return "" if counts is None else str(self._entry(counts))
 
     def _entry(self, counts: tuple[int, ...]) -> int:
         entry = self.sides.get(counts)
@@ -362,9 +376,21 @@ def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str
     if step.bearoff:
         extra += f' data-bearoff="{step.bearoff}"'
     mid = step.mid if len(step.mid) == 12 else _e(step.mid)
+    if event is not None and event.kind == EventKind.MOVE and event.play:
+        # a play's text, escaped once: the same few thousand plays make most rows
+        action = _PLAY_CELLS.get(event.play)
+        if action is None:
+            if len(_PLAY_CELLS) > 100_000:   # bounded: a process may write many pages
+                _PLAY_CELLS.clear()
+            action = _PLAY_CELLS[event.play] = _e(event.play)
+    else:
+        action = _e(_action_text(step))
     return (f'<tr class="{classes}" id="s{step.number}" data-line="{step.line}" data-pid="{step.pid}" '
             f'data-mid="{mid}"{extra}><td>{number}</td><td>{player}</td><td>{dice}</td>'
-            f'<td>{_e(_action_text(step))}{judgement}{messages}</td></tr>')
+            f'<td>{action}{judgement}{messages}</td></tr>')
+
+
+_PLAY_CELLS: dict[str, str] = {}
 
 
 # --- a rating's marks (view --engine) ---------------------------------------------------
