@@ -10,7 +10,9 @@
   that the replay judges them without listing the legal plays, and the replay
   gives the same problems as before;
 - the replay's short path for the usual plays (on the sides' counts, no
-  Position, no Judgement) changes no audit of any file in tests/data.
+  Position, no Judgement), and for rolls with no play that the counts prove
+  have none, changes no audit of any file in tests/data; the proof of no
+  play holds against the generator.
 """
 from __future__ import annotations
 
@@ -38,6 +40,8 @@ from bgcli.core.generator import legal_plays
 from bgcli.core.judge import play_from_steps
 
 from conftest import DATA
+from test_audit_steps import oracle_queries
+from test_legal import positions
 
 
 def match_files() -> list[str]:
@@ -189,8 +193,50 @@ def test_the_short_path_of_plays_changes_no_audit(monkeypatch):
         assert sum(1 for _, _, problems in fast.values() if problems) > 50
         with monkeypatch.context() as m:
             m.setattr(game_module, "quick_play", lambda *args: None)
+            m.setattr(game_module, "no_play", lambda *args: False)
             assert audit_all(rules) == fast
     assert sum(settled) > 0.9 * len(settled) > 10_000
+
+
+def test_the_short_path_of_rolls_with_no_play_changes_no_audit(monkeypatch):
+    """A roll with no play that the counts prove has none (the bar, every
+    entry held) takes the short path; the audits are those of the long way,
+    which lists the legal plays to see that there is none."""
+    proved = []
+
+    def counted(*args):
+        proof = judge.dances(*args)
+        proved.append(proof)
+        return proof
+
+    monkeypatch.setattr(game_module, "no_play", counted)
+    fast = audit_all()
+    assert sum(proved) > 1000, sum(proved)
+    monkeypatch.setattr(game_module, "no_play", lambda *args: False)
+    assert audit_all() == fast
+
+
+@settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), high=st.integers(1, 6), low=st.integers(1, 6))
+def test_the_proof_of_no_play_holds(position, high, low):
+    """``dances`` says a roll has no play only when the generator finds none
+    (positions with checkers on the bar and the entries held are drawn often)."""
+    high, low = max(high, low), min(high, low)
+    if judge.dances(position.player, position.opponent, high, low):
+        assert legal_plays(position, (high, low)) == [], (position.id(), high, low)
+
+
+def test_the_proof_of_no_play_on_the_oracle_sample():
+    """Over gnubg's oracle sample: every roll the proof settles has no legal
+    play, and the proof settles the usual dances (the bar, the entries held)."""
+    proved = 0
+    for position, dice in oracle_queries():
+        if judge.dances(position.player, position.opponent, *dice):
+            proved += 1
+            assert legal_plays(position, dice) == [], (position.id(), dice)
+        elif position.player[25] and all(position.opponent[d] >= 2 for d in dice):
+            pytest.fail(f"{position.id()} {dice}: a dance from the bar the proof misses")
+    assert proved > 20, proved
 
 
 def test_plays_after_a_borne_off_game_and_out_of_turn_are_problems_on_the_short_path(tmp_path):

@@ -360,3 +360,11 @@ def _made(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tu
 
 def _start(move: tuple[int, int]) -> int:
     return move[0]
+
+
+def dances(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int) -> bool:
+    """Whether the counts alone show the roll has no play: a checker on the
+    bar and each die's entry point held by two or more of the opponent's
+    (nothing else may move while a checker is on the bar). False says only
+    that this proof does not hold: the legal plays decide then."""
+    return bool(player[BAR]) and opponent[high] >= 2 and opponent[low] >= 2

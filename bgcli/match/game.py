@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable
 
-from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
+from bgcli.core.judge import dances as no_play
+from bgcli.core.position import _ROLLS, CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.match.conventions import Reading
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from bgcli.match.replay import MatchReplayer
 
 _MOVE = ActionKind.MOVE
+_PLAYS = (ActionKind.MOVE, ActionKind.DANCE)   # what the short path of apply_all may settle
 
 
 class GameReplay:
@@ -132,8 +134,10 @@ class GameReplay:
         roll, in turn, with no cube action waiting, takes a short path: only
         where its checkers end is worked out, on the sides' counts
         (:func:`~bgcli.match.plays.quick_play`), and the state moves on as
-        :meth:`move` would move it. Anything else, or a play the short path
-        cannot settle, goes through :meth:`apply`."""
+        :meth:`move` would move it; so does a roll with no play when the
+        counts prove there is none (:func:`~bgcli.core.judge.dances`: the
+        bar and every entry held), without listing the legal plays. Anything
+        else, or a play the short path cannot settle, goes through :meth:`apply`."""
         apply = self.apply
         if self.wants_events:
             for action in actions:
@@ -146,7 +150,7 @@ class GameReplay:
         while at < count:
             action = actions[at]
             at += 1
-            if not (action.kind is _MOVE and action.side == self.on_roll and self.moves and cube.offer is None
+            if not (action.kind in _PLAYS and action.side == self.on_roll and self.moves and cube.offer is None
                     and cube.beaver_by is None and self.waiting_dance is None and not self.over and not self.unchecked):
                 apply(action)
                 continue
@@ -155,14 +159,21 @@ class GameReplay:
             side, moves, last_line = action.side, self.moves, self.last_line
             settled = 0
             while True:
-                after = quick_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
-                if after is None:
-                    break
+                if action.kind is _MOVE:
+                    after = quick_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
+                    if after is None:
+                        break
+                    sides[side], sides[1 - side] = after
+                else:   # a roll with no play: only when the counts prove there is none (else the legal plays say)
+                    rolled = _ROLLS.get(action.dice)
+                    after = sides[side], sides[1 - side]
+                    if rolled is None or action.play_text or not no_play(after[0], after[1], rolled[0], rolled[1]):
+                        after = None
+                        break
                 settled += 1
                 moves += 1
                 if action.line > last_line:
                     last_line = action.line
-                sides[side], sides[1 - side] = after
                 side = 1 - side
                 if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
                     self.over = True
@@ -170,7 +181,7 @@ class GameReplay:
                 if at == count:
                     break
                 action = actions[at]
-                if action.kind is not _MOVE or action.side != side:
+                if action.kind not in _PLAYS or action.side != side:
                     break
                 at += 1
             if settled:
