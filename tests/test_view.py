@@ -600,3 +600,69 @@ def test_a_games_events_share_their_match_states():
         assert by_game[event.game].setdefault(match, match) is match, \
             f"game {event.game} line {event.line}: an equal match state made anew"
     assert sum(len(states) for states in by_game.values()) < len(events)   # some do come back
+
+
+def _replayed(path: str, rules) -> list:
+    """What a replay with events says of a file, field by field (a Play compared by its steps and result)."""
+    from bgcli.errors import BgcliError
+
+    try:
+        replays = list(replay_file(path, rules))
+    except BgcliError as exc:
+        return [str(exc)]
+    out: list = []
+    for replay in replays:
+        out.append((replay.problems, replay.results, replay.unfinished))
+        out.extend((e.match, e.game, e.line, e.move, e.side, e.player, e.kind, e.dice, e.play, e.before, e.after,
+                    e.points, e.cube, e.record, None if e.legal is None else (e.legal.steps_key(), e.legal.result))
+                   for e in replay.events)
+    return out
+
+
+def test_the_short_path_of_plays_with_events_changes_no_replay(monkeypatch):
+    """Every file of tests/data replays to the same events, problems and results
+    with the short path for the usual plays (the view's replay) and without it;
+    and the short path makes most plays."""
+    import bgcli.match.game as game_module
+    from bgcli.core.judge import play_from_steps
+    from bgcli.core.rules import Rules
+    from test_audit_paths import match_files
+
+    made = []
+
+    def counted(*args):
+        play = play_from_steps(*args)
+        made.append(play is not None)
+        return play
+
+    monkeypatch.setattr(game_module, "play_from_steps", counted)
+    for rules in (None, Rules(beavers=True, auto_doubles=1)):
+        for path in match_files():
+            short = _replayed(path, rules)
+            with monkeypatch.context() as m:
+                m.setattr(game_module, "play_from_steps", lambda *args: None)
+                assert _replayed(path, rules) == short, path
+    assert sum(made) > 0.9 * len(made) > 10_000
+
+
+def test_a_play_after_a_borne_off_game_is_a_problem_on_the_short_path_with_events(tmp_path, monkeypatch):
+    """A play recorded after the last checker is borne off is a problem in the
+    view's replay too, and the replay says what the long way says (the game over)."""
+    import bgcli.match.game as game_module
+    from bgcli.core.generator import legal_plays
+    from bgcli.match.replay import EventKind
+
+    source = SELFPLAY / "sp05003_7pt.mat"
+    lines = source.read_text().split("\n")
+    events = replays_of(source)[0].events
+    last = next(e for e in events if e.kind == EventKind.MOVE and e.after is not None and e.after.player[0] == 15)
+    play = legal_plays(last.after.swap(), (2, 1))[0]   # the loser's legal play, written after the game is over
+    cell = "21: " + " ".join(f"{step.start}/{step.end}" for step in play.steps)
+    path = tmp_path / "late.mat"
+    path.write_text("\n".join(lines[:last.line] + [f" 99) {cell}" if last.side == 1 else f" 99) {'':27} {cell}"]
+                              + lines[last.line:]))
+    problems = replays_of(path)[0].problems
+    assert any("after the game was over" in p.message and p.line == last.line + 1 for p in problems), problems
+    short = _replayed(str(path), None)
+    monkeypatch.setattr(game_module, "play_from_steps", lambda *args: None)
+    assert _replayed(str(path), None) == short

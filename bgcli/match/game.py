@@ -20,7 +20,9 @@ from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, re
 from bgcli.match.conventions import Reading
 from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
-from bgcli.match.plays import judge_play, quick_play
+from bgcli.core.judge import play_from_steps
+from bgcli.core.notation import play_text
+from bgcli.match.plays import die_steps, judge_play, quick_play
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
@@ -140,8 +142,7 @@ class GameReplay:
         else, or a play the short path cannot settle, goes through :meth:`apply`."""
         apply = self.apply
         if self.wants_events:
-            for action in actions:
-                apply(action)
+            self.apply_with_events(actions)
             return
         cube = self.cube
         actions = actions if isinstance(actions, (list, tuple)) else list(actions)
@@ -190,6 +191,42 @@ class GameReplay:
                 self.board = _trusted(sides[0], sides[1])
             if after is None:   # the play the short path could not settle, the long way
                 apply(action)
+
+    def apply_with_events(self, actions: Iterable[Action]) -> None:
+        """:meth:`apply` each action in turn, an event for each. A legal play in
+        the middle of a game, in turn, with no cube action waiting and written
+        one pair per die or so, takes a short path: its Play is made from the
+        written steps (:func:`~bgcli.core.judge.play_from_steps`) and its event
+        and the state after it are what :meth:`move` would make, without the
+        checks that cannot fire then. Anything else goes through :meth:`apply`."""
+        apply, cube = self.apply, self.cube
+        report = self.visitor.event
+        number, game, players = self.match.number, self.record.number, self.match.players
+        for action in actions:
+            side = action.side
+            if not (action.kind is _MOVE and side == self.on_roll and self.moves and action.dice
+                    and cube.offer is None and cube.beaver_by is None and self.waiting_dance is None
+                    and not self.over and not self.unchecked):
+                apply(action)
+                continue
+            dice = (max(action.dice), min(action.dice))
+            text = (action.play_text or "").strip()
+            before = self.board if side == 0 else self.board.swap()
+            steps = die_steps(before, dice, text, side) if text else None
+            play = play_from_steps(before, dice, steps) if steps is not None else None
+            if play is None:   # no play, another spelling, an illegal play: the long way
+                apply(action)
+                continue
+            self.index += 1
+            if action.line > self.last_line:
+                self.last_line = action.line
+            self.moves += 1
+            report(Event(number, game, action.line, action.move_number or 0, side, players[side], EventKind.MOVE,
+                         dice, play_text(play), self.state(side, dice), play.result, record=action, legal=play))
+            self.set_seen_by(side, play.result)
+            self.on_roll = 1 - side
+            if self.winner() is not None:
+                self.over = True
 
     def apply(self, action: Action) -> None:
         self.index += 1
