@@ -560,14 +560,14 @@ def test_rows_carry_their_bear_off_odds_once_per_side():
 def test_the_view_command_keeps_the_collector_off_from_the_replay_to_the_page(tmp_path, monkeypatch, run):
     """Switched back on between the replay and the page, the cycle collector walks
     every kept state of a long session once more: it is switched on again only
-    once the page is built."""
+    once the page is built, and what the page was made from is frozen first."""
     import gc
 
     import bgcli.cli.matches as matches
     import bgcli.render.view as view
 
     timeline = []
-    real_replays, real_page, real_enable = matches._replays_counted, view.match_html, gc.enable
+    real_replays, real_page, real_enable, real_freeze = matches._replays_counted, view.match_html, gc.enable, gc.freeze
 
     def replays(*args, **kwargs):
         found = real_replays(*args, **kwargs)
@@ -582,12 +582,18 @@ def test_the_view_command_keeps_the_collector_off_from_the_replay_to_the_page(tm
         timeline.append("collector on")
         real_enable()
 
+    def freeze():
+        timeline.append("frozen")
+        real_freeze()
+
     monkeypatch.setattr(matches, "_replays_counted", replays)
     monkeypatch.setattr(view, "match_html", page)
     monkeypatch.setattr(gc, "enable", enable)
+    monkeypatch.setattr(gc, "freeze", freeze)
     result = run("view", str(SELFPLAY / "sp05002_5pt.mat"), "-o", str(tmp_path / "page.html"))
     assert result.exit_code == 0, result.output
-    assert timeline[timeline.index("replayed"):] == ["replayed", "page", "collector on"]
+    # and what they made is frozen before the collector is on again: it would walk it all at once
+    assert timeline[timeline.index("replayed"):] == ["replayed", "page", "frozen", "collector on"]
 
 
 def test_a_games_events_share_their_match_states():

@@ -307,15 +307,16 @@ def view(file, output, home, engine, level, **rule_args):
     if engine and file == "-":
         raise click.UsageError("view --engine reads its match from a file, not standard input")
     # one pause over the replay and the page: the collector switched back on between them
-    # walked every kept state once more (a few tenths of a second for 200 matches); an
+    # walked every kept state once more (a few tenths of a second for 200 matches), and
+    # after them too, unless what they made is frozen (the command ends soon after); an
     # engine's rating runs with it on, as before
-    with collector_paused():
+    with collector_paused(frozen_after=not engine):
         matches = _replays_counted(file, rules)
         if not engine:
             page = match_html(matches, os.path.basename(file), home=home)
     if engine:
         ratings = _ratings_of(file, rules, engine.lower(), level)
-        with collector_paused():
+        with collector_paused(frozen_after=True):
             page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
     write_output(output, page)
     problems = sum(len(m.problems) for m in matches)
