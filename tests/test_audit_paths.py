@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import glob
+import io
 import re
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import bgcli.core.judge as judge
@@ -298,3 +299,52 @@ def test_a_folder_walk_opens_no_file_whose_suffix_only_matches_have(monkeypatch,
     found = list(archive.find_files([str(tmp_path)]))
     assert found == [str(tmp_path / "a.mat")]
     assert opened == [str(tmp_path / "b.txt")]
+
+
+# --- reading a .mat file in blocks ------------------------------------------------------
+
+
+def lines_one_by_one(raw: bytes) -> tuple[list[str], str | None]:
+    out: list[str] = []
+    try:
+        for line in mat.bounded_lines(io.BytesIO(raw), "f"):
+            out.append(mat.text_of(line[:-1] if line.endswith(b"\n") else line))
+    except MatchFileError as exc:
+        return out, str(exc)
+    return out, None
+
+
+def lines_in_blocks(raw: bytes, block: int) -> tuple[list[str], str | None]:
+    out: list[str] = []
+    try:
+        for line in mat.text_lines(io.BytesIO(raw), "f", block):
+            out.append(line)
+    except MatchFileError as exc:
+        return out, str(exc)
+    return out, None
+
+
+PIECE = st.sampled_from([b"\n", b"\r\n", b"a", b"  1) 31: 8/5 6/5", b"\xc3\xa9", b"\xe9", b"\xc3", b"\xa9", b"x" * 9,
+                         b"\xef\xbb\xbf", b"\r", b"\x0c"])
+
+
+@settings(deadline=None, max_examples=500, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(pieces=st.lists(PIECE, max_size=30), block=st.integers(1, 40))
+@example(pieces=[b"\xc3\xa9", b"\n", b"\xe9", b"\n"], block=64)     # UTF-8 and Latin-1 lines in one block
+@example(pieces=[b"x" * 9, b"abc", b"\n", b"a"], block=64)         # a line as long as the bound
+@example(pieces=[b"x" * 9, b"ab", b"\n", b"x" * 9, b"abc", b"\n"], block=64)
+@example(pieces=[b"a", b"\n", b"x" * 9, b"abcd"], block=5)         # a last line past the bound
+def test_lines_read_in_blocks_are_the_lines_read_one_by_one(monkeypatch, pieces, block):
+    """The same lines (UTF-8, else Latin-1 line by line), the same bound on
+    a line's length, the same error at the same line, whatever the block."""
+    monkeypatch.setattr(mat, "LINE_LIMIT", 12)
+    raw = b"".join(pieces)
+    assert lines_in_blocks(raw, block) == lines_one_by_one(raw)
+
+
+def test_a_file_read_in_blocks_reads_as_line_by_line(monkeypatch):
+    files = match_files()
+    blocks = {path: read_all(path) for path in files}
+    monkeypatch.setattr(mat, "text_lines", lambda handle, path: mat.bounded_lines(handle, path))
+    for path in files:
+        assert read_all(path) == blocks[path], path
