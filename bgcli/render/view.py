@@ -13,8 +13,8 @@ in a browser), so the page and ``bgcli show --svg`` never disagree. The
 bear-off odds are shared: one entry per distinct side all home, and each
 row names its two. Each game's rows are a table of their own, laid out by
 the browser only when they come into view. A 200-match file (42,420 rows)
-makes an 8 MB page (it was 38 MB with one SVG per row), built in under
-three times its audit (most of it the replay with its events).
+makes an 8 MB page (it was 38 MB with one SVG per row), built in about
+four times its audit (about half of it the replay with its events).
 
 The page needs nothing outside itself: inline CSS and script, system fonts,
 no URLs. ``#step=N`` in the address selects row N (rows count from 0), which
