@@ -69,13 +69,6 @@ class GameReplay:
         self.match_states: dict[tuple, MatchState] = {}   # the events' match states, by what varies in a game
         self.index = -1                        # the action being replayed, in record.actions
         self.resync = Resync(record.actions)   # where to go on after a slip
-        self.handlers: dict[ActionKind, Callable[[Action], None]] = {
-            ActionKind.MOVE: self.move, ActionKind.DANCE: self.move, ActionKind.ROLL: self.roll,
-            ActionKind.RESIGN: self.roll, ActionKind.ILLEGAL: self.illegal,
-            ActionKind.DOUBLE: self.double, ActionKind.BEAVER: self.beaver, ActionKind.TAKE: self.take,
-            ActionKind.DROP: self.drop, ActionKind.WIN: self.win, ActionKind.RACCOON: self.raccoon,
-            ActionKind.DRAW: self.draw,
-        }
 
     # --- helpers ----------------------------------------------------------
     @property
@@ -234,7 +227,7 @@ class GameReplay:
             self.last_line = action.line
         if action.kind != ActionKind.RACCOON:
             self.cube.beaver_by = None
-        handler = self.handlers.get(action.kind)
+        handler = _HANDLERS.get(action.kind)
         if handler is None:
             self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
             return
@@ -245,7 +238,7 @@ class GameReplay:
                 return
             if self.unchecked:
                 return
-        handler(action)
+        handler(self, action)
 
     def move(self, action: Action) -> None:
         side = action.side
@@ -589,6 +582,16 @@ class GameReplay:
         self.missing = Problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
                                f"game {g} has no result: the record stops before the game ends", self.match.number)
         return Unfinished(g, self.record.line, self.cube.value, self.crawford, score)
+
+
+# one method per action kind, shared by every game (not bound anew for each)
+_HANDLERS: dict[ActionKind, Callable[[GameReplay, Action], None]] = {
+    ActionKind.MOVE: GameReplay.move, ActionKind.DANCE: GameReplay.move, ActionKind.ROLL: GameReplay.roll,
+    ActionKind.RESIGN: GameReplay.roll, ActionKind.ILLEGAL: GameReplay.illegal,
+    ActionKind.DOUBLE: GameReplay.double, ActionKind.BEAVER: GameReplay.beaver, ActionKind.TAKE: GameReplay.take,
+    ActionKind.DROP: GameReplay.drop, ActionKind.WIN: GameReplay.win, ActionKind.RACCOON: GameReplay.raccoon,
+    ActionKind.DRAW: GameReplay.draw,
+}
 
 
 def _points(n: int) -> str:
