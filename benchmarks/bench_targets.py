@@ -19,7 +19,9 @@
    running ``import mat FILE`` for each, start to exit), when
    /usr/games/gnubg is there. Target: at least a quarter of gnubg's speed.
    Also ``bgcli audit --jobs 2 DIR`` (both cores; gnubg's import uses one).
-3. ``bgcli view FILE -o page.html`` of one file holding the self-play
+3. ``bgcli view FILE -o page.html`` of one file of 200 matches never seen
+   (random legal plays from the start, fixed seed: ``unseen_matches``), beside
+   ``bgcli audit FILE``; then of one file holding the self-play
    matches five times (200 matches), beside ``bgcli audit FILE``; and the
    page's size. Target: the view within three times the audit
    (``bench_view.py`` runs this one alone, and for the matches once too).
@@ -53,7 +55,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_batch import bgcli_run, gym_module, gym_pass, gym_states  # noqa: E402
 from bgcli.analysis.counts import position_class  # noqa: E402
 from bgcli.core.generator import legal_plays  # noqa: E402
-from bgcli.core.position import BAR, Position  # noqa: E402
+from bgcli.core.notation import play_text  # noqa: E402
+from bgcli.core.position import BAR, OFF, Position  # noqa: E402
 
 SELFPLAY = ROOT / "tests" / "data" / "oracle" / "selfplay"
 GNUBG = Path("/usr/games/gnubg")
@@ -84,6 +87,42 @@ def unseen_queries(n: int, seed: int = 19) -> list[tuple[Position, tuple[int, in
             position = rng.choice(plays).after if plays else position.swap()
     rng.shuffle(found)
     return found
+
+
+def unseen_matches(count: int, length: int = 3, seed: int = 20) -> str:
+    """``count`` matches to ``length`` points that repeat nothing: random legal plays from the
+    start (a fixed seed), written as GNU Backgammon's .mat text, no cube, gammons and
+    backgammons counted in full as gnubg writes them."""
+    rng = random.Random(seed)
+    out = []
+    for number in range(count):
+        names = (f"ann{number}", f"bob{number}")
+        out.append(f" {length} point match\n\n")
+        score, game = [0, 0], 0
+        while max(score) < length:
+            game += 1
+            out.append(f" Game {game}\n {names[0]} : {score[0]:<23}{names[1]} : {score[1]}\n")
+            position, side, cells = Position.start(), 0, []
+            dice = (rng.randint(2, 6), 0)
+            dice = (dice[0], rng.randint(1, dice[0] - 1))   # the opening roll: no double, the first column starts
+            while True:
+                plays = legal_plays(position, dice)
+                play = rng.choice(plays) if plays else None
+                cells.append(f"{max(dice)}{min(dice)}: {play_text(play) if play else ''}")
+                if play is not None and play.result.player[OFF] == 15:
+                    loser = play.result.opponent
+                    points = 1 if loser[OFF] else 3 if loser[BAR] or any(loser[p] for p in range(19, 25)) else 2
+                    break
+                position = play.after if play else position.swap()
+                side = 1 - side
+                dice = (rng.randint(1, 6), rng.randint(1, 6))
+            rows = [cells[i:i + 2] for i in range(0, len(cells), 2)]
+            for n, row in enumerate(rows, 1):
+                out.append(f"{n:3}) {row[0]:28}" + (f" {row[1]}" if len(row) > 1 else "") + "\n")
+            pad = 6 if side == 0 else 34
+            out.append(f"{'':{pad}}Wins {points} point{'s' if points > 1 else ''}\n\n")
+            score[side] += points
+    return "".join(out)
 
 
 def kinds(queries) -> str:
@@ -162,6 +201,12 @@ def main() -> None:
                 shutil.copy(path, folder / f"{copy:03d}_{path.name}")
         many = scratch / "many.mat"
         many.write_text("".join(p.read_text() for p in paths * 5))
+        fresh = scratch / "unseen.mat"
+        fresh.write_text(unseen_matches(200))
+        fresh_folder = scratch / "unseen"   # the same 200 matches, a file each, for the audit beside gnubg
+        fresh_folder.mkdir()
+        for number, match in enumerate(fresh.read_text().split(" 3 point match\n")[1:]):
+            (fresh_folder / f"u{number:03d}.mat").write_text(" 3 point match\n" + match)
         script = scratch / "import.py"
         script.write_text(GNUBG_IMPORT)
         page = scratch / "page.html"
@@ -191,7 +236,14 @@ def main() -> None:
                 if GNUBG.exists():
                     times["gnubg"].append(timed([str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
                                                 env=dict(os.environ, BENCH_FOLDER=str(folder))))
+                times["audit fresh files"].append(bgcli("audit", str(fresh_folder)))
+                if GNUBG.exists():
+                    times["gnubg fresh"].append(timed([str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
+                                                      env=dict(os.environ, BENCH_FOLDER=str(fresh_folder))))
             if "view" in only:
+                times["audit fresh"].append(bgcli("audit", str(fresh)))
+                times["view fresh"].append(bgcli("view", str(fresh), "-o", str(page)))
+                fresh_page = page.stat().st_size
                 times["audit one"].append(bgcli("audit", str(many)))
                 times["view"].append(bgcli("view", str(many), "-o", str(page)))
             if "start" in only:
@@ -220,8 +272,19 @@ def main() -> None:
             if compiled:
                 fast = report("the same, compiled core (mypyc)", times["audit compiled"], every, "games/s")
                 print(f"  compiled / pure: {fast / ours:.2f}" + (f"; compiled / gnubg: {fast / peer:.2f}" if times["gnubg"] else ""))
+            fresh_games = len(GAME.findall(fresh.read_text()))
+            print(f"  200 match files never seen ({fresh_games:,} games of random legal plays: longer, more hits and bar entries)")
+            ours = report("bgcli audit, start to exit", times["audit fresh files"], fresh_games, "games/s")
+            if times["gnubg fresh"]:
+                peer = report("gnubg importing the same files, start to exit", times["gnubg fresh"], fresh_games, "games/s")
+                print(f"  bgcli / gnubg: {ours / peer:.2f} (target 0.25)")
         if "view" in only:
-            print(f"\n3. one file of 200 matches ({games * 5:,} games)")
+            fresh_games = len(GAME.findall(fresh.read_text()))
+            audit, view = min(times["audit fresh"]), min(times["view fresh"])
+            print(f"\n3. one file of 200 matches never seen ({fresh_games:,} games, random legal plays)")
+            print(f"  bgcli audit {audit:.2f} s, bgcli view {view:.2f} s: view / audit {view / audit:.1f} (target 3); "
+                  f"the page {fresh_page / 1e6:.1f} MB")
+            print(f"   one file of the 40 self-play matches five times ({games * 5:,} games; the audit's caches meet each play five times)")
             audit, view = min(times["audit one"]), min(times["view"])
             print(f"  bgcli audit {audit:.2f} s, bgcli view {view:.2f} s: view / audit {view / audit:.1f} (target 3); "
                   f"the page {page.stat().st_size / 1e6:.1f} MB")
