@@ -214,10 +214,10 @@ Sides = tuple[tuple[int, ...], tuple[int, ...]]
 def _on_counts(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
                moves: Sequence[tuple[int, int]]) -> Any:
     """A play of every die of the roll, one step a die, made on the sides'
-    counts under every rule of a step: the usual play of two dice and a
-    double's four steps away from the bear-off unrolled, else (a bear-off,
-    an order to put right) the steps tried in the order given and then in
-    the other order or die assignment. (the mover's side, the opponent's,
+    counts under every rule of a step: the usual play of two dice unrolled,
+    else (a bear-off, a double, an order to put right) the steps tried in
+    the order given and then in the other order, die assignment or, for a
+    double, from the highest point down. (the mover's side, the opponent's,
     the steps as made, the hits), or None when no such way makes them: then
     the legal plays decide by the result."""
     if high != low:
@@ -237,10 +237,6 @@ def _on_counts(player: tuple[int, ...], opponent: tuple[int, ...], high: int, lo
         return None
     if len(moves) != 4:
         return None
-    steps = _four_steps(player, opponent, high, moves)
-    if steps is not None:  # four steps of the die away from the bear-off, in the order given, unrolled
-        mine, theirs, hits = steps
-        return mine, theirs, tuple(_flat(moves)), hits
     dies = (high, high, high, high)
     return _made(player, opponent, moves, dies) or _made(player, opponent, sorted(moves, key=_start, reverse=True), dies)
 
@@ -290,32 +286,6 @@ def _usual(player: tuple[int, ...], opponent: tuple[int, ...], s1: int, e1: int,
                 hit[BAR] += 1
         return tuple(me), tuple(hit), raw, hits
     return tuple(me), opponent, raw, hits
-
-
-def _four_steps(player: tuple[int, ...], opponent: tuple[int, ...], die: int, moves: Sequence[tuple[int, int]]) -> Any:
-    """A double's four steps made in the order given, each of exactly
-    ``die`` pips and none bearing off, under every rule of a step (a
-    checker on the start, an open landing, the bar first), as :func:`_made`
-    makes them on a Board: (the mover's side, the opponent's, the hits), or
-    None when a step is of another kind or may not be made."""
-    me = list(player)
-    opp: Any = opponent
-    hits = 0
-    for start, end in moves:
-        if start - end != die or end <= 0 or start > BAR or not me[start] or (me[BAR] and start != BAR):
-            return None
-        landing = opp[25 - end]
-        if landing >= 2:
-            return None
-        me[start] -= 1
-        me[end] += 1
-        if landing:
-            if opp is opponent:
-                opp = list(opponent)
-            opp[25 - end] = 0
-            opp[BAR] += 1
-            hits |= _HIT[end]
-    return tuple(me), tuple(opp), hits
 
 
 _flat = chain.from_iterable
