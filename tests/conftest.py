@@ -55,6 +55,17 @@ def invoke(*args, input=None):
     return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def bearoff_table_built():
+    """The exact bear-off table in the cache folder before any test runs: the
+    first command that needs it builds it and says so on standard error, and
+    on a new machine that would be whichever test came first (one that wants
+    standard error empty, say)."""
+    from bgcli.analysis.bearoff import table
+
+    table()
+
+
 @pytest.fixture
 def run():
     """``run(*args, input=None)``: see ``invoke``."""
