@@ -33,6 +33,7 @@ import bgcli.match.game as game_module
 from bgcli.core.rules import Rules
 from bgcli.errors import MatchFileError
 from bgcli.formats import mat
+from bgcli.match import plays
 from bgcli.match.plays import die_steps as _die_steps, quick_play
 from bgcli.match.events import EventKind
 from bgcli.scale.archive import audit_file
@@ -164,6 +165,42 @@ def test_a_pair_through_a_blot_or_a_block_stays_whole():
     # every way through hits a blot, so no legal play reaches what "24/21" (no hit) reaches
     assert all(p.hits for p in legal_plays(position, (2, 1)) if str(p).startswith("24/2"))
     assert play_from_steps(position, (2, 1), [(24, 21)]) is None
+
+
+# --- plays: the spelling of gnubg's .mat export, read without the notation's reader ----------
+
+plain_pair = st.tuples(st.integers(0, 30), st.integers(0, 30), st.booleans()).map(
+    lambda p: f"{p[0]}/{p[1]}{'*' if p[2] else ''}")
+blanks = st.sampled_from([" ", "  ", "\t", " \t"])
+
+
+@settings(max_examples=400)
+@given(pairs=st.lists(plain_pair, min_size=1, max_size=5), gaps=st.lists(blanks, min_size=5, max_size=5),
+       side=st.sampled_from([0, 1]))
+@example(pairs=["25/23*", "4/0"], gaps=[" "] * 5, side=0)
+@example(pairs=["26/20"], gaps=[" "] * 5, side=1)
+def test_plain_pairs_read_as_the_notation_reads_them(pairs, gaps, side):
+    text = "".join(pair + gap for pair, gap in zip(pairs, gaps)).rstrip()
+    plays._PAIRS.clear()
+    assert plays.written_pairs(text, side) == plays.read_pairs(text, side), text
+
+
+def test_plain_pairs_skip_the_notation_reader(monkeypatch):
+    def refused(*args, **kwargs):
+        raise AssertionError("the notation's reader was asked")
+
+    plays._PAIRS.clear()
+    monkeypatch.setattr(plays, "parse_play_text", refused)
+    assert plays.written_pairs("25/23* 13/10", 1) == ((25, 23), (13, 10))
+    assert plays.written_pairs("6/0 5/0 5/0 4/0", 0) == ((6, 0), (5, 0), (5, 0), (4, 0))
+
+
+def test_chains_and_repeats_are_read_as_pairs():
+    plays._PAIRS.clear()
+    assert plays.written_pairs("bar/20*/15", 1) == ((25, 20), (20, 15))
+    assert plays.written_pairs("13/9(2) 6/2", 1) == ((13, 9), (13, 9), (6, 2))
+    assert plays.written_pairs("61: 13/7 8/7", 1) is None
+    assert plays.written_pairs("13/x", 1) is None
 
 
 # --- the replay's short path for the usual plays ----------------------------------------

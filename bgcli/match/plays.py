@@ -10,6 +10,7 @@ anything else takes :func:`bgcli.core.notation.parse_play`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bgcli.core.position import _ROLLS, Position, trusted_position
@@ -110,27 +111,46 @@ def quick_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, 
 
 
 def written_pairs(text: str, side: int) -> Pairs | None:
-    """The (start, end) pairs of a play written one pair per die with no
-    repeat and no dice prefix (``13/8 8/5*``, as .mat files write plays), read
-    by the notation's reader; None for any other spelling, or text that is not
-    a play. Remembered by text, as the same few thousand texts make most plays."""
+    """The (start, end) pairs of a play written without a dice prefix, in
+    order, a chain's hops one by one and repeats expanded (``13/8 8/5*`` as
+    .mat files write plays; ``bar/20*/15``, ``8/5(2)`` as gnubg shows them),
+    read by the notation's reader; None for text that is not a play or starts
+    with dice. Remembered by text, as the same few thousand texts make most plays."""
     key = (text, side)
     if key in _PAIRS:
         return _PAIRS[key]
-    try:
-        written = parse_play_text(text, side=side)
-    except InvalidPlayError:
-        pairs = None
-    else:
-        plain = written.dice is None and all(len(m.points) == 2 and m.count == 1 for m in written.moves)
-        pairs = tuple(written.hops()) if plain and written.moves else None
-    if len(_PAIRS) > 100_000:
-        _PAIRS.clear()
-    _PAIRS[key] = pairs
+    if _PLAIN_PLAY(text):   # as gnubg's .mat export writes every play: read here, for speed
+        points = list(map(int, _NUMBERS(text)))
+        pairs = tuple(zip(points[::2], points[1::2]))
+        _remember(key, pairs)
+        return pairs
+    pairs = read_pairs(text, side)
+    _remember(key, pairs)
     return pairs
 
 
+def read_pairs(text: str, side: int) -> Pairs | None:
+    """``written_pairs`` by the notation's reader alone, nothing remembered."""
+    try:
+        written = parse_play_text(text, side=side)
+    except InvalidPlayError:
+        return None
+    return tuple(written.hops()) if written.dice is None and written.moves else None
+
+
 _PAIRS: dict[tuple[str, int], Pairs | None] = {}
+# The spelling of gnubg's .mat export (numbers only, 25 the bar and 0 off, one
+# a/b pair per die): a subset of what the notation's reader reads as plain
+# pairs, read the same (tests/test_plays.py checks both on random texts).
+_PLAIN_POINT = "(?:2[0-5]|1?[0-9])"   # 0 to 25
+_PLAIN_PLAY = re.compile(rf"{_PLAIN_POINT}/{_PLAIN_POINT}\*?(?:[ \t]+{_PLAIN_POINT}/{_PLAIN_POINT}\*?)*").fullmatch
+_NUMBERS = re.compile("[0-9]+").findall
+
+
+def _remember(key: tuple[str, int], pairs: Pairs | None) -> None:
+    if len(_PAIRS) > 100_000:
+        _PAIRS.clear()
+    _PAIRS[key] = pairs
 
 
 def die_steps(before: Position, dice: tuple[int, int], text: str, side: int = 1) -> Pairs | None:
