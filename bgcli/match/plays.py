@@ -121,9 +121,9 @@ def written_pairs(text: str, side: int) -> Pairs | None:
         return _PAIRS[key]
     if _PLAIN_PLAY(text):   # as gnubg's .mat export writes every play: read here, for speed
         points = list(map(int, _NUMBERS(text)))
-        pairs = tuple(zip(points[::2], points[1::2]))
-        _remember(key, pairs)
-        return pairs
+        plain = tuple(zip(points[::2], points[1::2]))
+        _remember(key, plain)
+        return plain
     pairs = read_pairs(text, side)
     _remember(key, pairs)
     return pairs
