@@ -174,18 +174,25 @@ plain_pair = st.tuples(st.integers(0, 30), st.integers(0, 30), st.booleans()).ma
 blanks = st.sampled_from([" ", "  ", "\t", " \t"])
 
 
+shown_point = st.one_of(st.integers(0, 30).map(str), st.sampled_from(["bar", "off", "Bar", "b", "o", "상3", "하12", "05"]))
+shown_move = st.tuples(st.lists(st.tuples(shown_point, st.booleans()), min_size=2, max_size=4),
+                       st.sampled_from(["", "", "(1)", "(2)", "(3)", "(4)", "(5)", "(0)"])).map(
+    lambda m: "/".join(p + ("*" if hit else "") for p, hit in m[0]) + m[1])
+
+
 @settings(max_examples=400)
-@given(pairs=st.lists(plain_pair, min_size=1, max_size=5), gaps=st.lists(blanks, min_size=5, max_size=5),
-       side=st.sampled_from([0, 1]))
+@given(pairs=st.lists(st.one_of(plain_pair, shown_move), min_size=1, max_size=5),
+       gaps=st.lists(blanks, min_size=5, max_size=5), side=st.sampled_from([0, 1]))
 @example(pairs=["25/23*", "4/0"], gaps=[" "] * 5, side=0)
 @example(pairs=["26/20"], gaps=[" "] * 5, side=1)
+@example(pairs=["bar/19*/18", "6/off(2)"], gaps=[" "] * 5, side=1)
 def test_plain_pairs_read_as_the_notation_reads_them(pairs, gaps, side):
     text = "".join(pair + gap for pair, gap in zip(pairs, gaps)).rstrip()
     plays._PAIRS.clear()
     assert plays.written_pairs(text, side) == plays.read_pairs(text, side), text
 
 
-def test_plain_pairs_skip_the_notation_reader(monkeypatch):
+def test_plain_and_shown_pairs_skip_the_notation_reader(monkeypatch):
     def refused(*args, **kwargs):
         raise AssertionError("the notation's reader was asked")
 
@@ -193,6 +200,7 @@ def test_plain_pairs_skip_the_notation_reader(monkeypatch):
     monkeypatch.setattr(plays, "parse_play_text", refused)
     assert plays.written_pairs("25/23* 13/10", 1) == ((25, 23), (13, 10))
     assert plays.written_pairs("6/0 5/0 5/0 4/0", 0) == ((6, 0), (5, 0), (5, 0), (4, 0))
+    assert plays.written_pairs("bar/20*/15 6/off(2)", 1) == ((25, 20), (20, 15), (6, 0), (6, 0))
 
 
 def test_chains_and_repeats_are_read_as_pairs():

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from bgcli.core.position import _ROLLS, Position, trusted_position
+from bgcli.core.position import _ROLLS, BAR, OFF, Position, trusted_position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, play_from_steps, quick_sides, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
@@ -98,11 +99,14 @@ def quick_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, 
     if rolled is None or not text:
         return None
     text = text.strip()
-    pairs = written_pairs(text, side)
+    pairs = _PAIRS.get((text, side), _UNREAD)   # written_pairs, its cache looked up here: most plays
+    if pairs is _UNREAD:
+        pairs = written_pairs(text, side)
     if pairs is None:
         return None
     high, low = rolled
-    moves = split_steps(theirs, high, low, pairs)
+    # split_steps splits nothing but one pair of a non-double's two dice
+    moves = pairs if high != low and len(pairs) != 1 else split_steps(theirs, high, low, pairs)
     sides = quick_sides(mine, theirs, high, low, moves)
     if sides is not None:
         return sides
@@ -117,13 +121,24 @@ def written_pairs(text: str, side: int) -> Pairs | None:
     read by the notation's reader; None for text that is not a play or starts
     with dice. Remembered by text, as the same few thousand texts make most plays."""
     key = (text, side)
-    if key in _PAIRS:
-        return _PAIRS[key]
+    known = _PAIRS.get(key, _UNREAD)
+    if known is not _UNREAD:
+        return known
     if _PLAIN_PLAY(text):   # as gnubg's .mat export writes every play: read here, for speed
         points = list(map(int, _NUMBERS(text)))
         plain = tuple(zip(points[::2], points[1::2]))
         _remember(key, plain)
         return plain
+    if _SHOWN_PLAY(text):   # as gnubg shows plays: chains, repeats, bar and off
+        shown: list[tuple[int, int]] = []
+        for move in text.split():
+            count = 1
+            if move[-1] == ")":
+                move, count = move[:-3], int(move[-2])
+            points = [_WORDS[word] if word in _WORDS else int(word) for word in move.replace("*", "").split("/")]
+            shown += list(zip(points, points[1:])) * count
+        _remember(key, tuple(shown))
+        return tuple(shown)
     pairs = read_pairs(text, side)
     _remember(key, pairs)
     return pairs
@@ -139,12 +154,19 @@ def read_pairs(text: str, side: int) -> Pairs | None:
 
 
 _PAIRS: dict[tuple[str, int], Pairs | None] = {}
+_UNREAD: Any = object()   # not in _PAIRS (None there: not pairs)
 # The spelling of gnubg's .mat export (numbers only, 25 the bar and 0 off, one
-# a/b pair per die): a subset of what the notation's reader reads as plain
-# pairs, read the same (tests/test_plays.py checks both on random texts).
+# a/b pair per die): a subset of what the notation's reader reads, read to the
+# same pairs (tests/test_audit_paths.py checks both on random texts).
 _PLAIN_POINT = "(?:2[0-5]|1?[0-9])"   # 0 to 25
 _PLAIN_PLAY = re.compile(rf"{_PLAIN_POINT}/{_PLAIN_POINT}\*?(?:[ \t]+{_PLAIN_POINT}/{_PLAIN_POINT}\*?)*").fullmatch
 _NUMBERS = re.compile("[0-9]+").findall
+# The spelling gnubg shows plays in (and other programs write): the plain one,
+# with chains, repeats, bar and off; also a subset of the notation's reader's.
+_SHOWN_POINT = rf"(?:bar|off|{_PLAIN_POINT})"
+_SHOWN_MOVE = rf"{_SHOWN_POINT}\*?(?:/{_SHOWN_POINT}\*?)+(?:\([1-4]\))?"
+_SHOWN_PLAY = re.compile(rf"{_SHOWN_MOVE}(?:[ \t]+{_SHOWN_MOVE})*").fullmatch
+_WORDS = {"bar": BAR, "off": OFF}
 
 
 def _remember(key: tuple[str, int], pairs: Pairs | None) -> None:
