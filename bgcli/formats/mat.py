@@ -330,10 +330,10 @@ def _fast_actions(text: str, number: int) -> list[Action] | None:
 
     The fields of every cell the regular expression has read are remembered by
     the cell's text (``Takes``, ``61: 13/7 8/7`` come back again and again),
-    and a row ``NN) A  B`` whose cells A and B are both remembered is split
-    without the regular expression: A holds no two spaces running, B starts with
-    a roll or a word, so no step of A can run on into B, and the expression
-    would read the same two cells."""
+    and a row ``NN) A  B`` whose cells A and B are each remembered or read
+    whole by the expression of one cell is split without the row's: A holds
+    no two spaces running, B starts with a roll or a word, so no step of A can
+    run on into B, and the row's expression would read the same two cells."""
     close = text.find(")")
     if close < 0 and "\t" not in text:
         # a blank line, or an unnumbered row of one remembered cell ("Wins 1 point")
@@ -354,14 +354,14 @@ def _fast_actions(text: str, number: int) -> list[Action] | None:
             start = len(text) - len(body)
             gap = body.find("  ")
             first = body[:gap] if gap >= 0 else body.rstrip(" ")
-            known = _CELLS.get(first)
+            known = _CELLS.get(first) or _one_cell(first)
             if known is not None:
                 second = body[gap:].lstrip(" ") if gap >= 0 else ""
                 if not second:
                     side = 1 if start - close - 1 > RIGHT_COLUMN_GAP else 0
                     return [_NEW_TUPLE(Action, (number, start + 1, int(head), side) + known)]
                 second = second.rstrip(" ")
-                other = _CELLS.get(second)
+                other = _CELLS.get(second) or _one_cell(second)
                 if other is not None:
                     move_number = int(head)
                     return [_NEW_TUPLE(Action, (number, start + 1, move_number, 0) + known),
@@ -389,6 +389,19 @@ def _fast_actions(text: str, number: int) -> list[Action] | None:
         other = _cell_fields(second, _CELL_FIELDS[1](groups))
     return [_NEW_TUPLE(Action, (number, start + 1, row_number, 0) + fields),
             _NEW_TUPLE(Action, (number, found.start(_SECOND + 1) + 1, row_number, 1) + other)]
+
+
+_ONE_CELL = re.compile(_cell_pattern(1))
+_ONE_CELL_FIELDS = operator.itemgetter(*[_ONE_CELL.groupindex[name + "1"] - 1 for name in _CELL_GROUPS[1:]])
+_one_cell_match = _ONE_CELL.fullmatch
+
+
+def _one_cell(cell: str) -> Tail | None:
+    """The fields of a cell not yet remembered, read by the expression of one
+    cell (cheaper than the row's) and remembered; None when it is not one
+    whole cell of the common shapes."""
+    found = _one_cell_match(cell)
+    return None if found is None else _cell_fields(cell, _ONE_CELL_FIELDS(found.groups()))
 
 
 def _cell_fields(cell: str, groups: tuple) -> Tail:
