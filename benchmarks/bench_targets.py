@@ -14,7 +14,8 @@
    bench_batch.py runs it: in this process, boards set from precomputed
    lists, writing nothing; installed from PyPI for the run only).
 2. ``bgcli audit DIR``, start to exit, first over 200 match files never
-   seen (``unseen_matches``, a file each), then over ``--copies`` copies of gnubg's
+   seen (``unseen_matches``, a file each, plays written as gnubg's .mat export
+   writes them; then the same in gnubg's display spelling), then over ``--copies`` copies of gnubg's
    self-play matches (tests/data/oracle/selfplay), every rule checked,
    beside GNU Backgammon importing the same files (``gnubg -t -q -r -p``
    running ``import mat FILE`` for each, start to exit), when
@@ -90,10 +91,13 @@ def unseen_queries(n: int, seed: int = 19) -> list[tuple[Position, tuple[int, in
     return found
 
 
-def unseen_matches(count: int, length: int = 3, seed: int = 20) -> str:
+def unseen_matches(count: int, length: int = 3, seed: int = 20, style: str = "mat") -> str:
     """``count`` matches to ``length`` points that repeat nothing: random legal plays from the
     start (a fixed seed), written as GNU Backgammon's .mat text, no cube, gammons and
-    backgammons counted in full as gnubg writes them."""
+    backgammons counted in full as gnubg writes them. Plays are written in ``style``:
+    ``mat``, as gnubg's .mat export writes them (a step a die, 25 the bar and 0 off:
+    ``13/9 13/9 6/2 5/1*``), or ``gnubg``, as gnubg shows them (``13/9(2) 6/2 5/1*``,
+    ``bar/19*/18``), which other programs write."""
     rng = random.Random(seed)
     out = []
     for number in range(count):
@@ -109,7 +113,7 @@ def unseen_matches(count: int, length: int = 3, seed: int = 20) -> str:
             while True:
                 plays = legal_plays(position, dice)
                 play = rng.choice(plays) if plays else None
-                cells.append(f"{max(dice)}{min(dice)}: {play_text(play) if play else ''}")
+                cells.append(f"{max(dice)}{min(dice)}: {play_text(play, style) if play else ''}")
                 if play is not None and play.result.player[OFF] == 15:
                     loser = play.result.opponent
                     points = 1 if loser[OFF] else 3 if loser[BAR] or any(loser[p] for p in range(19, 25)) else 2
@@ -204,10 +208,12 @@ def main() -> None:
         many.write_text("".join(p.read_text() for p in paths * 5))
         fresh = scratch / "unseen.mat"
         fresh.write_text(unseen_matches(200))
-        fresh_folder = scratch / "unseen"   # the same 200 matches, a file each, for the audit beside gnubg
-        fresh_folder.mkdir()
-        for number, match in enumerate(fresh.read_text().split(" 3 point match\n")[1:]):
-            (fresh_folder / f"u{number:03d}.mat").write_text(" 3 point match\n" + match)
+        # the same 200 matches, a file each, for the audit beside gnubg; then in gnubg's display spelling
+        fresh_folder, shown_folder = scratch / "unseen", scratch / "unseen-shown"
+        for folder_of, text in ((fresh_folder, fresh.read_text()), (shown_folder, unseen_matches(200, style="gnubg"))):
+            folder_of.mkdir()
+            for number, match in enumerate(text.split(" 3 point match\n")[1:]):
+                (folder_of / f"u{number:03d}.mat").write_text(" 3 point match\n" + match)
         script = scratch / "import.py"
         script.write_text(GNUBG_IMPORT)
         page = scratch / "page.html"
@@ -241,6 +247,12 @@ def main() -> None:
                 if GNUBG.exists():
                     times["gnubg fresh"].append(timed([str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
                                                       env=dict(os.environ, BENCH_FOLDER=str(fresh_folder))))
+                if compiled:
+                    times["audit fresh compiled"].append(installed_bgcli(compiled, ["audit", str(fresh_folder)]))
+                times["audit shown files"].append(bgcli("audit", str(shown_folder)))
+                if GNUBG.exists():
+                    times["gnubg shown"].append(timed([str(GNUBG), "-t", "-q", "-r", "-p", str(script)],
+                                                      env=dict(os.environ, BENCH_FOLDER=str(shown_folder))))
             if "view" in only:
                 times["audit fresh"].append(bgcli("audit", str(fresh)))
                 times["view fresh"].append(bgcli("view", str(fresh), "-o", str(page)))
@@ -262,10 +274,19 @@ def main() -> None:
                 print(f"  compiled / gym-backgammon: {fast / peer:.2f}; compiled / pure: {fast / ours:.2f}")
         if "audit" in only:
             fresh_games = len(GAME.findall(fresh.read_text()))
-            print(f"\n2. 200 match files never seen ({fresh_games:,} games of random legal plays: longer, more hits and bar entries)")
+            print(f"\n2. 200 match files never seen ({fresh_games:,} games of random legal plays: longer, more hits and "
+                  "bar entries), plays written as gnubg's .mat export writes them")
             ours = report("bgcli audit, start to exit", times["audit fresh files"], fresh_games, "games/s")
             if times["gnubg fresh"]:
                 peer = report("gnubg importing the same files, start to exit", times["gnubg fresh"], fresh_games, "games/s")
+                print(f"  bgcli / gnubg: {ours / peer:.2f} (target 0.25)")
+            if compiled:
+                fast = report("the same, compiled core", times["audit fresh compiled"], fresh_games, "games/s")
+                print(f"  compiled / pure: {fast / ours:.2f}" + (f"; compiled / gnubg: {fast / peer:.2f}" if times["gnubg fresh"] else ""))
+            print("   the same matches, plays in gnubg's display spelling (13/9(2), bar/19*/18)")
+            ours = report("bgcli audit, start to exit", times["audit shown files"], fresh_games, "games/s")
+            if times["gnubg shown"]:
+                peer = report("gnubg importing the same files, start to exit", times["gnubg shown"], fresh_games, "games/s")
                 print(f"  bgcli / gnubg: {ours / peer:.2f} (target 0.25)")
             every = games * opts.copies
             print(f"   {len(paths) * opts.copies:,} copies of gnubg's self-play files, {every:,} games (the caches meet each play again)")
