@@ -1,7 +1,14 @@
 """bgcli's build: pure Python unless asked, at build time, for the compiled core.
 
     pip install .                     # pure Python (the default; no compiler, no mypy)
-    BGCLI_COMPILE=1 pip install .     # the core's hot modules compiled to C with mypyc
+    BGCLI_COMPILE=1 pip install .     # the core's hot modules compiled to C with mypyc,
+                                      # and the C accelerator bgcli/core/_speedups.c
+
+The accelerator is a hand-written extension module (the C compiler only, no
+other dependency): the legal-play generator, the result Position IDs and a
+whole ``moves --batch`` line, each mirroring the Python code that stays the
+reference (tests/test_speedups.py compares them). ``BGCLI_PURE=1`` in the
+environment, read once at import, makes an installed accelerator unused.
 
 Everything else about the package is in pyproject.toml. With BGCLI_COMPILE
 set, pip's isolated build asks for mypy (which holds mypyc) before it builds,
@@ -15,7 +22,7 @@ import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 # The core's hot paths: the legal-play generator, the Position and its ID, the
 # Match ID and position parsing, and the judge of a recorded play. Each keeps
@@ -24,6 +31,9 @@ COMPILED = [
     "bgcli/core/position.py",
     "bgcli/core/generator.py",
 ]
+
+# The hand-written C modules, built beside mypyc's: module path -> its source.
+EXTENSIONS = {"bgcli/core/_speedups": "bgcli/core/_speedups.c"}
 
 # the commands that only ask what the build needs or what the package is
 METADATA_ONLY = {"egg_info", "dist_info"}
@@ -43,7 +53,7 @@ def remove_stale_extensions(root: Path, compiling: bool) -> list[Path]:
     build/lib* and this build does not make: setuptools reuses that folder, so
     the wheel would ship them (a pure build after a compiled one would not be
     pure). The removed files, for the tests."""
-    wanted = {module[:-3] for module in COMPILED} if compiling else set()
+    wanted = {module[:-3] for module in COMPILED} | set(EXTENSIONS) if compiling else set()
     removed = []
     for lib in root.glob("build/lib*"):
         for path in lib.rglob("*"):
@@ -76,7 +86,8 @@ def main() -> None:
     except ImportError:
         sys.exit("BGCLI_COMPILE=1 compiles bgcli's core with mypyc, which comes with mypy, and mypy is not installed "
                  "where the build runs: install mypy there first (pip install mypy), or let pip build in isolation")
-    setup(ext_modules=mypycify(COMPILED, opt_level="3"))
+    accelerators = [Extension(module.replace("/", "."), [source]) for module, source in EXTENSIONS.items()]
+    setup(ext_modules=mypycify(COMPILED, opt_level="3") + accelerators)
 
 
 if __name__ == "__main__":  # as pip's build runs it; tests/test_compiled.py imports it

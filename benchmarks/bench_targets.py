@@ -153,9 +153,10 @@ def bgcli(*args: str) -> float:
 def compiled_core(python: str) -> str:
     """``python``, stopping unless its installed bgcli (away from this checkout) is compiled."""
     done = subprocess.run([python, "-I", "-c", "import bgcli; print(bgcli.build)"], capture_output=True, text=True)
-    if done.stdout.strip() != "compiled (mypyc)":
+    if not done.stdout.strip().startswith("compiled (mypyc"):
         sys.exit(f"--compiled {python}: its bgcli is {done.stdout.strip() or done.stderr.strip()[-300:]}, not compiled "
                  "(BGCLI_COMPILE=1 pip install . with that python builds it)")
+    print(f"--compiled: {done.stdout.strip()}")
     return python
 
 

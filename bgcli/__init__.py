@@ -22,6 +22,7 @@ from bgcli.errors import (
 from bgcli.core.position import BAR, OFF, Position, parse_dice
 from bgcli.core.generator import Play, Step
 from bgcli.core.generator import legal_plays as _legal_plays
+from bgcli.core import generator as _generator
 
 __version__ = "0.1.0"
 
@@ -29,7 +30,10 @@ __version__ = "0.1.0"
 # modules are then extension modules, imported before the .py beside them.
 compiled = all(str(getattr(sys.modules[name], "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES))
                for name in ("bgcli.core.position", "bgcli.core.generator"))
-build = "compiled (mypyc)" if compiled else "pure Python"
+# Whether the C accelerator (bgcli/core/_speedups.c, built with the compiled core) is in use.
+speedups = _generator._speedups is not None
+build = ("compiled (mypyc, C speedups)" if speedups else "compiled (mypyc)") if compiled else \
+    ("pure Python, C speedups" if speedups else "pure Python")
 
 # name -> module that defines it, imported on first use
 _LAZY = {
@@ -81,5 +85,5 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "AmbiguousPlayError", "BgcliError", "IllegalPlayError", "InvalidDiceError", "InvalidPlayError",
     "InvalidPositionError", "MatchFileError", "BAR", "OFF", "Play", "Position", "Step", "legal_plays",
-    "parse_dice", "__version__", "build", "compiled", *_LAZY,
+    "parse_dice", "__version__", "build", "compiled", "speedups", *_LAZY,
 ]

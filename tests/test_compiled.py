@@ -24,7 +24,8 @@ import pytest
 from conftest import ORACLE, ROOT, committed
 
 # Makes every bgcli module load from its .py file, passing over the compiled
-# module beside it (importlib otherwise prefers the extension module).
+# module beside it (importlib otherwise prefers the extension module), and
+# a bgcli module with no .py (the C accelerator, bgcli.core._speedups) not load.
 SOURCE_ONLY = """
 import sys
 from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
@@ -38,7 +39,7 @@ class SourceOnly:
             spec = FileFinder(entry or ".", (SourceFileLoader, SOURCE_SUFFIXES)).find_spec(name)
             if spec is not None:
                 return spec
-        return None
+        raise ModuleNotFoundError(f"no module named {name!r} (only .py files here)", name=name)
 
 sys.meta_path.insert(0, SourceOnly)
 """
@@ -52,7 +53,8 @@ import bgcli
 from bgcli.core.generator import legal_plays, query_ids, sorted_keys
 from bgcli.core.position import Position, parse_dice
 
-print(json.dumps({"build": bgcli.build, "generator": bgcli.core.generator.__file__}))
+print(json.dumps({"build": bgcli.build, "generator": bgcli.core.generator.__file__,
+                  "speedups": bgcli.core.generator._speedups is not None}))
 for line in sys.stdin:
     pid, dice = line.split()
     position = Position.from_id(pid)
@@ -73,6 +75,9 @@ def python(code: str, *args: str, pure: bool, stdin: str, tmp_path) -> subproces
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": ""}, timeout=600)
 
 
+COMPILED_BUILD = "compiled (mypyc, C speedups)"  # what a BGCLI_COMPILE=1 install says it is
+
+
 @functools.lru_cache(maxsize=None)
 def oracle_queries() -> str:
     """The oracle's queries, one ``ID DICE`` line each, as ``moves --batch`` reads them."""
@@ -87,7 +92,7 @@ def compiled_installed(tmp_path_factory):
     found = python("import bgcli; print(bgcli.build)", pure=False, stdin="", tmp_path=where)
     if found.returncode != 0:
         pytest.skip(f"bgcli is not installed where {sys.executable} looks (pip install . first)")
-    if found.stdout.strip() != "compiled (mypyc)":
+    if found.stdout.strip() != COMPILED_BUILD:
         pytest.skip(f"the installed bgcli is {found.stdout.strip()}, not compiled: BGCLI_COMPILE=1 pip install . builds "
                     "the compiled core")
     return where
@@ -102,8 +107,9 @@ def described(pure: bool, where) -> list[str]:
 def test_compiled_and_pure_core_agree_on_the_oracle_queries(compiled_installed):
     compiled, pure = described(False, compiled_installed), described(True, compiled_installed)
     # each ran the core it was meant to: a compiled module, then the .py beside it
-    assert json.loads(compiled[0])["build"] == "compiled (mypyc)"
+    assert json.loads(compiled[0])["build"] == COMPILED_BUILD and json.loads(compiled[0])["speedups"]
     assert json.loads(pure[0])["build"] == "pure Python" and json.loads(pure[0])["generator"].endswith(".py")
+    assert not json.loads(pure[0])["speedups"]
     assert len(compiled) == len(pure) == oracle_queries().count("\n") + 1
     differ = [(query, mine, theirs) for query, mine, theirs in zip(oracle_queries().splitlines(), compiled[1:], pure[1:])
               if mine != theirs]
@@ -132,7 +138,7 @@ def test_compiled_and_pure_batch_output_is_the_same(compiled_installed):
 def test_version_names_the_build(compiled_installed):
     done = python("import runpy, sys; sys.argv[0] = 'bgcli'; runpy.run_module('bgcli', run_name='__main__')",
                   "--version", pure=False, stdin="", tmp_path=compiled_installed)
-    assert done.returncode == 0 and done.stdout.strip().endswith("compiled (mypyc)")
+    assert done.returncode == 0 and done.stdout.strip().endswith(COMPILED_BUILD)
     done = python("import runpy, sys; sys.argv[0] = 'bgcli'; runpy.run_module('bgcli', run_name='__main__')",
                   "--version", pure=True, stdin="", tmp_path=compiled_installed)
     assert done.returncode == 0 and done.stdout.strip().endswith("pure Python")
@@ -187,8 +193,13 @@ def test_a_compiled_build_asks_for_mypy_and_compiles_the_core(setup_module, monk
     monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
     setup_module.calls.clear()
     setup_module.main()
-    assert setup_module.calls == [{"ext_modules": ["extensions"]}] and setup_module.cleaned[-1] is True
+    assert setup_module.cleaned[-1] is True and len(setup_module.calls) == 1
+    mypyc_modules, accelerator = setup_module.calls[0]["ext_modules"]
+    assert mypyc_modules == "extensions"
     assert "bgcli/core/generator.py" in compiled and all((ROOT / path).is_file() for path in compiled)
+    # the C accelerator, built by the C compiler alone beside mypyc's modules
+    assert accelerator.name == "bgcli.core._speedups" and accelerator.sources == ["bgcli/core/_speedups.c"]
+    assert (ROOT / accelerator.sources[0]).is_file()
 
 
 def test_a_compiled_build_without_mypy_says_so(setup_module, monkeypatch):
@@ -231,12 +242,12 @@ def test_a_pure_build_drops_what_a_compiled_build_left(tmp_path):
     lib = tmp_path / "build" / "lib.test"
     (lib / "bgcli" / "core").mkdir(parents=True)
     leftovers = [lib / "bgcli" / "core" / f"generator{suffix}", lib / "bgcli" / "core" / f"judge{suffix}",
-                 lib / f"0123abcd__mypyc{suffix}"]
+                 lib / f"0123abcd__mypyc{suffix}", lib / "bgcli" / "core" / f"_speedups{suffix}"]
     kept = [lib / "bgcli" / "core" / "generator.py"]
     for path in leftovers + kept:
         path.write_text("")
     setup_module = load_setup()
     # a compiled build keeps the modules it makes and mypyc's library, not a module it no longer compiles
     assert setup_module.remove_stale_extensions(tmp_path, compiling=True) == [leftovers[1]]
-    assert sorted(setup_module.remove_stale_extensions(tmp_path, compiling=False)) == sorted([leftovers[0], leftovers[2]])
+    assert sorted(setup_module.remove_stale_extensions(tmp_path, compiling=False)) == sorted([leftovers[0], *leftovers[2:]])
     assert [path for path in lib.rglob("*") if path.is_file()] == kept

@@ -17,8 +17,8 @@ import re
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from bgcli.core.generator import _BOARD_BITS as _HITS  # a play key's hit marks start here
-from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_ids
-from bgcli.core.position import Dice, Position, parse_dice, parse_position_id
+from bgcli.core.generator import Play, _speedups, legal_keys, legal_plays, play_of, query_ids
+from bgcli.core.position import Dice, Position, checked_dice, parse_dice, parse_position_id
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidDiceError, InvalidPositionError
 from bgcli.output import quote
 
@@ -166,6 +166,7 @@ def plays_json(position: Position, dice: Dice, style: str, side: int) -> dict:
     }
 
 
+_moves_line = _speedups.moves_line if _speedups is not None else None
 _CANONICAL = frozenset({"gnubg", "korean"})  # the styles canonical_text writes
 _HIT_ANY = 1 << _HITS  # a play key this large or more hits a blot
 MAX_FRAGMENTS = 200_000  # texts a writer keeps: long batches meet many plays
@@ -212,7 +213,17 @@ class MovesWriter:
         return fragment
 
     def line(self, position: Position, dice: Dice, own: str | None = None) -> str:
-        """The line of ``position`` and ``dice``; ``own``: the position's ID, when the caller has it."""
+        """The line of ``position`` and ``dice``; ``own``: the position's ID,
+        when the caller has it. In C when built (``_py_line`` otherwise): the
+        generator, the order, the IDs and the JSON in one call, the play
+        texts still from this writer's caches and ``_fragment``."""
+        if _moves_line is not None and dice.__class__ is tuple:
+            checked_dice(dice)  # the pure path's error for what is not two dice
+            return _moves_line(position, dice, own, self.quiet, self.hitting, self._fragment)
+        return self._py_line(position, dice, own)
+
+    def _py_line(self, position: Position, dice: Dice, own: str | None = None) -> str:
+        """``line`` in pure Python: the reference that bgcli/core/_speedups.c's moves_line mirrors."""
         found = legal_keys(position, dice)   # no Play objects: keys and raw pairs are all a line needs
         if not found:
             return f'{{"position_id": "{own or position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'

@@ -25,7 +25,9 @@ from bgcli.core.position import (
     _CHUNK_BITS, _CHUNK_MASK, BAR, Point, Position, _side_bits, checked_dice, parse_dice, point_text, position_id,
     trusted_position,
 )
-from bgcli.core.position import interpreted
+from bgcli.core.position import _speedups, interpreted  # _speedups: the C accelerator, or None
+
+
 
 # The mover's side is one integer: byte p holds the count on point p. Moving a
 # checker from s by d adds _DELTA[d][s]. A play's key is the resulting board
@@ -82,6 +84,13 @@ def _hit_side(side: int, hits: int) -> int:
 
 
 def query_ids(position: Position, keys: Iterable[int], own: str | None = None) -> tuple[str, list[str]]:
+    """``position.id()`` and the result ID of each play key (``_py_query_ids``; in C when built)."""
+    if _speedups is not None:
+        return _speedups.query_ids(position.player, position.opponent, keys, own)
+    return _py_query_ids(position, keys, own)
+
+
+def _py_query_ids(position: Position, keys: Iterable[int], own: str | None = None) -> tuple[str, list[str]]:
     """``position.id()`` and, for each play key of ``legal_plays(position,
     ...)`` (``Play.key``), the Position ID of that play's result, as
     ``play.result_id()`` writes it: what ``bgcli moves --batch`` writes for
@@ -313,6 +322,14 @@ def legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, 
     steps in an order they can be played; ``play_of`` makes a Play of one.
     For callers that want a few things of many plays (``bgcli moves
     --batch``) without a Play object each."""
+    if _speedups is None:
+        return _py_legal_keys(position, dice)
+    high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
+    return _speedups.legal_keys(position.player, position.opponent, high, low)
+
+
+def _py_legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, ...]]:
+    """``legal_keys`` in pure Python: the reference that bgcli/core/_speedups.c mirrors, loop for loop."""
     high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
     player = position.player
     # opp[p]: the opponent's checkers on the mover's point p (1..24)

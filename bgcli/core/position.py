@@ -11,10 +11,30 @@ lists the legal plays, :mod:`bgcli.core.judge` decides a recorded play.
 from __future__ import annotations
 
 import binascii
+import os
 from dataclasses import dataclass
 from typing import Any, Sequence, TypeVar
 
 from bgcli.errors import InvalidDiceError, InvalidPositionError
+
+
+
+def _load_speedups() -> Any:
+    """The C accelerator (bgcli/core/_speedups.c, built beside the compiled
+    core with BGCLI_COMPILE=1, see setup.py), or None: a pure install, or
+    BGCLI_PURE=1 in the environment. It mirrors parse_position_id here and
+    the generator's legal_keys and query_ids and batch.MovesWriter.line,
+    exactly; the Python code is the reference."""
+    if os.environ.get("BGCLI_PURE", "").strip().lower() not in ("", "0", "no", "false"):
+        return None
+    try:
+        from bgcli.core import _speedups
+    except ImportError:
+        return None
+    return _speedups
+
+
+_speedups = _load_speedups()  # read once, at import
 
 Point = int
 OFF: Point = 0
@@ -217,6 +237,17 @@ def _side_bits(side: int) -> tuple[int, int]:
 
 
 def parse_position_id(text: str) -> Position:
+    """The position of a Position ID (``_py_parse_position_id``; in C when
+    built, a text it does not take read again by the Python code, which
+    words the error)."""
+    if _speedups is not None and text.__class__ is str:
+        sides = _speedups.parse_id(text)
+        if sides is not None:
+            return trusted_position(*sides)
+    return _py_parse_position_id(text)
+
+
+def _py_parse_position_id(text: str) -> Position:
     pid = text.strip()
     if len(pid) != 14 or not BASE64_DIGITS.issuperset(pid):
         raise InvalidPositionError(f"invalid position id {text!r}: expected 14 base64 characters")

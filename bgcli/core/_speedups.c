@@ -1,0 +1,1253 @@
+/* bgcli.core._speedups: the legal-play generator, result Position IDs and a
+ * `moves --batch` line in C, for the compiled build (BGCLI_COMPILE=1, see
+ * setup.py).
+ *
+ * The pure Python code in generator.py and batch.py is the reference: every
+ * function here mirrors one there, loop for loop, so that the plays come out
+ * in the same order with the same raw pairs (the first found of each result),
+ * which the play texts and the order of legal_plays depend on. Python's
+ * generator keeps a side as one integer (byte p = the count on point p, hit
+ * marks from bit 208 + p); here a board is 26 bytes and a 32-bit set of hit
+ * marks, and the Python integer is made only for what is handed back.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BAR 25
+#define SLOTS 26
+#define MAX_COUNT 15   /* checkers of a side: every count is 0..15 */
+#define KEY_BYTES 30   /* a key as a Python int: 26 board bytes, then the hit marks */
+#define ID_LENGTH 14
+
+/* --- boards and keys -------------------------------------------------------- */
+
+/* A play's result: the mover's counts and a bit per point where it hit.
+ * The pad is always zero, so two keys are equal when their bytes are. */
+typedef struct {
+    uint8_t b[SLOTS];
+    uint8_t pad[2];
+    uint32_t hits;
+} Key;
+
+typedef struct {
+    Key key;
+    uint8_t moves[8];   /* start, end, start, end, ... */
+    uint8_t n;          /* numbers in moves: 2, 4, 6 or 8 */
+} Entry;
+
+/* The plays found so far, in the order found (a Python dict's insertion
+ * order), with a hash index to find a key again. */
+typedef struct {
+    Entry *items;
+    Py_ssize_t len, cap;
+    Py_ssize_t *slots;   /* item number + 1; 0 is an empty slot */
+    size_t mask;
+} Found;
+
+static void found_free(Found *f)
+{
+    free(f->items);
+    free(f->slots);
+    f->items = NULL;
+    f->slots = NULL;
+    f->len = f->cap = 0;
+    f->mask = 0;
+}
+
+static inline uint64_t key_hash(const Key *k)
+{
+    uint64_t w[4];
+    memcpy(w, k, sizeof w);
+    uint64_t h = w[0] * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 31) ^ w[1]) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 29) ^ w[2]) * 0x94D049BB133111EBULL;
+    h = (h ^ (h >> 32) ^ w[3]) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
+
+static int found_grow(Found *f)
+{
+    Py_ssize_t cap = f->cap ? 2 * f->cap : 32;
+    Entry *items = realloc(f->items, (size_t)cap * sizeof(Entry));
+    if (items == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    f->items = items;
+    f->cap = cap;
+    size_t size = (size_t)cap * 2;   /* at most half full */
+    Py_ssize_t *slots = calloc(size, sizeof(Py_ssize_t));
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    free(f->slots);
+    f->slots = slots;
+    f->mask = size - 1;
+    for (Py_ssize_t i = 0; i < f->len; i++) {
+        size_t at = (size_t)key_hash(&f->items[i].key) & f->mask;
+        while (slots[at])
+            at = (at + 1) & f->mask;
+        slots[at] = i + 1;
+    }
+    return 0;
+}
+
+/* found[key] = moves (replace) or found.setdefault(key, moves) (not replace):
+ * a key found again keeps its place either way. 0, or -1 with MemoryError. */
+static int found_put(Found *f, const Key *key, const uint8_t *moves, int n, int replace)
+{
+    if (f->len == f->cap && found_grow(f) < 0)
+        return -1;
+    size_t at = (size_t)key_hash(key) & f->mask;
+    Py_ssize_t slot;
+    while ((slot = f->slots[at]) != 0) {
+        Entry *old = &f->items[slot - 1];
+        if (memcmp(&old->key, key, sizeof(Key)) == 0) {
+            if (replace) {
+                memcpy(old->moves, moves, (size_t)n);
+                old->n = (uint8_t)n;
+            }
+            return 0;
+        }
+        at = (at + 1) & f->mask;
+    }
+    Entry *e = &f->items[f->len];
+    e->key = *key;
+    memcpy(e->moves, moves, (size_t)n);
+    e->n = (uint8_t)n;
+    f->slots[at] = ++f->len;
+    return 0;
+}
+
+/* Found b into a (a is empty), leaving b empty. */
+static void found_take(Found *a, Found *b)
+{
+    found_free(a);
+    *a = *b;
+    memset(b, 0, sizeof *b);
+}
+
+/* The highest byte of a board that is not 0 (Python's (bit_length() - 1) >> 3), -1 for none. */
+static inline int highest(const uint8_t *b)
+{
+    for (int p = SLOTS - 1; p >= 0; p--)
+        if (b[p])
+            return p;
+    return -1;
+}
+
+/* The mover's side and the opponent's checkers on the mover's points. */
+typedef struct {
+    uint8_t player[SLOTS];
+    uint8_t opp[SLOTS];   /* opp[p]: the opponent's checkers on the mover's point p (its 25 - p) */
+} Query;
+
+static inline void step(Key *k, int s, int e)
+{
+    k->b[s]--;
+    k->b[e]++;
+}
+
+static inline uint32_t hit_mark(const Query *q, int e)
+{
+    return (e && q->opp[e] == 1) ? (uint32_t)1 << e : 0;
+}
+
+/* _steps: every legal single step of die from starts <= limit, as (start, end) pairs; their number. */
+static int steps(const uint8_t *b, int die, const Query *q, int limit, uint8_t *out)
+{
+    int n = 0;
+    if (b[BAR]) {
+        int end = BAR - die;
+        if (q->opp[end] < 2) {
+            out[0] = BAR;
+            out[1] = (uint8_t)end;
+            n = 1;
+        }
+        return n;
+    }
+    int high = highest(b);
+    int top = high < limit ? high : limit;
+    if (high > 6) {
+        for (int s = top; s > die; s--)
+            if (b[s] && q->opp[s - die] < 2) {
+                out[2 * n] = (uint8_t)s;
+                out[2 * n + 1] = (uint8_t)(s - die);
+                n++;
+            }
+        return n;
+    }
+    for (int s = top; s > 0; s--) {
+        if (!b[s])
+            continue;
+        int end = s - die;
+        if (end > 0) {
+            if (q->opp[end] < 2) {
+                out[2 * n] = (uint8_t)s;
+                out[2 * n + 1] = (uint8_t)end;
+                n++;
+            }
+        }
+        else if (end == 0 || s == high) {
+            out[2 * n] = (uint8_t)s;
+            out[2 * n + 1] = 0;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* One row of _step_table / _double_plays' moves: a point a checker may leave. */
+typedef struct {
+    uint8_t s, e;
+    uint8_t clear;      /* points clear..25 must be empty first (26: no condition) */
+    uint32_t hit;
+} Move;
+
+static inline int may_move(const Key *k, const Move *m)
+{
+    if (!k->b[m->s])
+        return 0;
+    for (int p = m->clear; p < SLOTS; p++)
+        if (k->b[p])
+            return 0;
+    return 1;
+}
+
+static inline void do_move(Key *k, const Move *m)
+{
+    step(k, m->s, m->e);
+    k->hits |= m->hit;
+}
+
+static inline void set_move(Move *m, const Query *q, int s, int die)
+{
+    int e = s - die;
+    m->s = (uint8_t)s;
+    if (e > 0) {
+        m->e = (uint8_t)e;
+        m->clear = SLOTS;
+        m->hit = q->opp[e] == 1 ? (uint32_t)1 << e : 0;
+    }
+    else {
+        /* a bear-off: every checker home, and with a larger die none above */
+        m->e = 0;
+        m->clear = (uint8_t)(e == 0 ? 7 : s + 1);
+        m->hit = 0;
+    }
+}
+
+/* _step_table: the rows of die for a play of two steps; their number. */
+static int step_table(const Query *q, int die, int other, int top, Move *table)
+{
+    int n = 0;
+    for (int s = top; s > 0; s--) {
+        if (q->player[s] || (s + other < 25 && q->player[s + other])) {
+            int e = s - die;
+            if (e > 0 && q->opp[e] >= 2)
+                continue;
+            set_move(&table[n++], q, s, die);
+        }
+    }
+    return n;
+}
+
+static int mixed_general(const Key *board, const Query *q, int high, int low, Found *found)
+{
+    Found singles[2];
+    memset(singles, 0, sizeof singles);
+    int dice[2][2] = {{high, low}, {low, high}};
+    int status = -1;
+    for (int order = 0; order < 2; order++) {
+        int d1 = dice[order][0], d2 = dice[order][1];
+        uint8_t firsts[2 * SLOTS], seconds[2 * SLOTS];
+        int n1 = steps(board->b, d1, q, 25, firsts);
+        for (int i = 0; i < n1; i++) {
+            int s1 = firsts[2 * i], e1 = firsts[2 * i + 1];
+            Key b1 = *board;
+            step(&b1, s1, e1);
+            b1.hits = hit_mark(q, e1);
+            int n2 = steps(b1.b, d2, q, 25, seconds);
+            for (int j = 0; j < n2; j++) {
+                int s2 = seconds[2 * j], e2 = seconds[2 * j + 1];
+                Key key = b1;
+                step(&key, s2, e2);
+                key.hits |= hit_mark(q, e2);
+                uint8_t moves[4] = {(uint8_t)s1, (uint8_t)e1, (uint8_t)s2, (uint8_t)e2};
+                if (found_put(found, &key, moves, 4, 0) < 0)
+                    goto done;
+            }
+            if (!n2 && !found->len) {
+                uint8_t moves[2] = {(uint8_t)s1, (uint8_t)e1};
+                if (found_put(&singles[order], &b1, moves, 2, 0) < 0)
+                    goto done;
+            }
+        }
+    }
+    if (!found->len)
+        found_take(found, singles[0].len ? &singles[0] : &singles[1]);
+    status = 0;
+done:
+    found_free(&singles[0]);
+    found_free(&singles[1]);
+    return status;
+}
+
+static int mixed_bearing(const Key *board, const Query *q, int high, int low, Found *found)
+{
+    int top = highest(board->b);
+    Move highs[SLOTS], lows[SLOTS];
+    int nh = step_table(q, high, low, top, highs);
+    int nl = step_table(q, low, high, top, lows);
+    for (int order = 0; order < 2; order++) {
+        const Move *firsts = order ? lows : highs, *seconds = order ? highs : lows;
+        int n1 = order ? nl : nh, n2 = order ? nh : nl;
+        for (int i = 0; i < n1; i++) {
+            if (!may_move(board, &firsts[i]))
+                continue;
+            Key k1 = *board;
+            do_move(&k1, &firsts[i]);
+            for (int j = 0; j < n2; j++) {
+                if (!may_move(&k1, &seconds[j]))
+                    continue;
+                Key key = k1;
+                do_move(&key, &seconds[j]);
+                uint8_t moves[4] = {firsts[i].s, firsts[i].e, seconds[j].s, seconds[j].e};
+                if (found_put(found, &key, moves, 4, 0) < 0)
+                    return -1;
+            }
+        }
+    }
+    if (found->len)
+        return 0;
+    for (int order = 0; order < 2 && !found->len; order++) {   /* one die only: the larger if it can */
+        const Move *table = order ? lows : highs;
+        int n = order ? nl : nh;
+        for (int i = 0; i < n; i++) {
+            if (!may_move(board, &table[i]))
+                continue;
+            Key key = *board;
+            do_move(&key, &table[i]);
+            uint8_t moves[2] = {table[i].s, table[i].e};
+            if (found_put(found, &key, moves, 2, 1) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int mixed_plays(const Key *board, const Query *q, int high, int low, Found *found)
+{
+    const uint8_t *player = q->player;
+    if (player[BAR])
+        return mixed_general(board, q, high, low, found);
+    int outside = 0;
+    for (int p = 7; p < 25; p++)
+        outside += player[p];
+    if (outside < 2)
+        return mixed_bearing(board, q, high, low, found);
+    /* nothing on the bar, two or more checkers outside home: no bear-off */
+    int firsts[24], seconds[24], n1 = 0, n2 = 0;
+    for (int p = 24; p > 0; p--) {
+        if (!player[p])
+            continue;
+        if (p > high && q->opp[p - high] < 2)
+            firsts[n1++] = p;
+        if (p > low && q->opp[p - low] < 2)
+            seconds[n2++] = p;
+    }
+    for (int i = 0; i < n1; i++) {
+        int s1 = firsts[i], e1 = s1 - high;
+        Key k1 = *board;
+        step(&k1, s1, e1);
+        k1.hits = hit_mark(q, e1);
+        int alone = player[s1] == 1;
+        for (int j = 0; j < n2; j++) {
+            int s2 = seconds[j];
+            if (s2 == s1 && alone)
+                continue;
+            int e2 = s2 - low;
+            Key key = k1;
+            step(&key, s2, e2);
+            key.hits |= hit_mark(q, e2);
+            uint8_t moves[4] = {(uint8_t)s1, (uint8_t)e1, (uint8_t)s2, (uint8_t)e2};
+            if (found_put(found, &key, moves, 4, 0) < 0)
+                return -1;
+        }
+        /* the same checker goes on (when e1 held a checker, a second one did above) */
+        if (!player[e1] && e1 > low && q->opp[e1 - low] < 2) {
+            int e2 = e1 - low;
+            Key key = k1;
+            step(&key, e1, e2);
+            key.hits |= hit_mark(q, e2);
+            uint8_t moves[4] = {(uint8_t)s1, (uint8_t)e1, (uint8_t)e1, (uint8_t)e2};
+            if (found_put(found, &key, moves, 4, 0) < 0)
+                return -1;
+        }
+    }
+    for (int j = 0; j < n2; j++) {   /* one checker, the low die first */
+        int s1 = seconds[j], e1 = s1 - low;
+        if (e1 > high && !player[e1] && q->opp[e1 - high] < 2) {
+            int e2 = e1 - high;
+            Key key = *board;
+            step(&key, s1, e2);
+            key.hits = hit_mark(q, e1) | hit_mark(q, e2);
+            uint8_t moves[4] = {(uint8_t)s1, (uint8_t)e1, (uint8_t)e1, (uint8_t)e2};
+            if (found_put(found, &key, moves, 4, 0) < 0)
+                return -1;
+        }
+    }
+    if (found->len)
+        return 0;
+    /* only one die can be played: the larger one if it can */
+    for (int order = 0; order < 2 && !found->len; order++) {
+        int die = order ? low : high, n = order ? n2 : n1;
+        const int *starts = order ? seconds : firsts;
+        for (int i = 0; i < n; i++) {
+            int s1 = starts[i], e1 = s1 - die;
+            Key key = *board;
+            step(&key, s1, e1);
+            key.hits = hit_mark(q, e1);
+            uint8_t moves[2] = {(uint8_t)s1, (uint8_t)e1};
+            if (found_put(found, &key, moves, 2, 1) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* _double_general's walk: by_count[n] holds the plays of n steps; best is the most steps seen. */
+typedef struct {
+    const Query *q;
+    int die;
+    int best;
+    Found by_count[5];
+} Walk;
+
+static int walk(Walk *w, const Key *b, int top, uint8_t *moves, int n, int left)
+{
+    int stepped = 0;
+    if (left) {
+        uint8_t found[2 * SLOTS];
+        int count = steps(b->b, w->die, w->q, top, found);
+        for (int i = 0; i < count; i++) {
+            int s = found[2 * i], e = found[2 * i + 1];
+            stepped = 1;
+            Key next = *b;
+            step(&next, s, e);
+            next.hits |= hit_mark(w->q, e);
+            moves[2 * n] = (uint8_t)s;
+            moves[2 * n + 1] = (uint8_t)e;
+            if (walk(w, &next, s, moves, n + 1, left - 1) < 0)
+                return -1;
+        }
+    }
+    if (!stepped && n >= w->best) {
+        w->best = n;
+        if (found_put(&w->by_count[n], b, moves, 2 * n, 0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int double_general(const Key *start, const Query *q, int die, Found *found)
+{
+    Key board = *start;
+    uint8_t moves[8];
+    int entered = 0;
+    int bar = board.b[BAR];
+    if (bar) {
+        int end = BAR - die;
+        if (q->opp[end] >= 2)
+            return 0;
+        entered = bar < 4 ? bar : 4;
+        board.b[BAR] = (uint8_t)(bar - entered);
+        board.b[end] = (uint8_t)(board.b[end] + entered);
+        for (int i = 0; i < entered; i++) {
+            moves[2 * i] = BAR;
+            moves[2 * i + 1] = (uint8_t)end;
+        }
+        board.hits |= hit_mark(q, end);
+        if (entered == 4 || bar > 4)
+            return found_put(found, &board, moves, 2 * entered, 0);
+    }
+    Walk w;
+    memset(&w, 0, sizeof w);
+    w.q = q;
+    w.die = die;
+    w.best = entered;
+    int status = walk(&w, &board, 25, moves, entered, 4 - entered);
+    if (status == 0 && w.best)
+        found_take(found, &w.by_count[w.best]);
+    for (int i = 0; i < 5; i++)
+        found_free(&w.by_count[i]);
+    return status;
+}
+
+static int double_plays(const Key *board, const Query *q, int die, Found *found)
+{
+    const uint8_t *player = q->player;
+    if (player[BAR])
+        return double_general(board, q, die, found);
+    /* a play is the multiset of its four starts, taken in non-increasing order (see generator.py) */
+    int outside = 0;
+    for (int p = 7; p < 25; p++)
+        outside += player[p];
+    int bearing = outside < 4;
+    Move moves[SLOTS];
+    int n = 0;
+    int top = highest(board->b);
+    for (int s = top; s > (bearing ? 0 : die); s--) {
+        int any = 0;
+        for (int k = 0; k < 4; k++)
+            if (s + k * die < SLOTS && player[s + k * die])
+                any = 1;
+        if (!any)
+            continue;
+        int e = s - die;
+        if (e > 0 && q->opp[e] >= 2)
+            continue;
+        set_move(&moves[n++], q, s, die);
+    }
+    for (int i1 = 0; i1 < n; i1++) {
+        if (!may_move(board, &moves[i1]))
+            continue;
+        Key k1 = *board;
+        do_move(&k1, &moves[i1]);
+        for (int i2 = i1; i2 < n; i2++) {
+            if (!may_move(&k1, &moves[i2]))
+                continue;
+            Key k2 = k1;
+            do_move(&k2, &moves[i2]);
+            for (int i3 = i2; i3 < n; i3++) {
+                if (!may_move(&k2, &moves[i3]))
+                    continue;
+                Key k3 = k2;
+                do_move(&k3, &moves[i3]);
+                for (int i4 = i3; i4 < n; i4++) {
+                    if (!may_move(&k3, &moves[i4]))
+                        continue;
+                    Key key = k3;
+                    do_move(&key, &moves[i4]);
+                    uint8_t raw[8] = {moves[i1].s, moves[i1].e, moves[i2].s, moves[i2].e,
+                                      moves[i3].s, moves[i3].e, moves[i4].s, moves[i4].e};
+                    if (found_put(found, &key, raw, 8, 1) < 0)
+                        return -1;
+                }
+            }
+        }
+    }
+    if (found->len)
+        return 0;
+    return double_general(board, q, die, found);   /* fewer than four steps */
+}
+
+/* legal_keys after the dice are checked: the plays into found. 0, or -1 with an exception. */
+static int generate(const Query *q, int high, int low, Found *found)
+{
+    Key board;
+    memset(&board, 0, sizeof board);
+    memcpy(board.b, q->player, SLOTS);
+    if (high == low)
+        return double_plays(&board, q, high, found);
+    return mixed_plays(&board, q, high, low, found);
+}
+
+/* --- Python values in and out --------------------------------------------------- */
+
+/* One side's 26 counts from bytes or a tuple of ints, each 0..15. 0, or -1 with an exception. */
+static int read_side(PyObject *side, uint8_t *out, const char *name)
+{
+    if (PyBytes_Check(side)) {
+        if (PyBytes_GET_SIZE(side) != SLOTS) {
+            PyErr_Format(PyExc_ValueError, "%s: expected 26 counts, got %zd", name, PyBytes_GET_SIZE(side));
+            return -1;
+        }
+        memcpy(out, PyBytes_AS_STRING(side), SLOTS);
+    }
+    else if (PyTuple_Check(side)) {
+        if (PyTuple_GET_SIZE(side) != SLOTS) {
+            PyErr_Format(PyExc_ValueError, "%s: expected 26 counts, got %zd", name, PyTuple_GET_SIZE(side));
+            return -1;
+        }
+        for (int p = 0; p < SLOTS; p++) {
+            long count = PyLong_AsLong(PyTuple_GET_ITEM(side, p));
+            if (count == -1 && PyErr_Occurred())
+                return -1;
+            if (count < 0 || count > MAX_COUNT) {
+                PyErr_Format(PyExc_ValueError, "%s: count %ld on point %d, expected 0 to 15", name, count, p);
+                return -1;
+            }
+            out[p] = (uint8_t)count;
+        }
+        return 0;
+    }
+    else {
+        PyErr_Format(PyExc_TypeError, "%s: expected bytes or a tuple of 26 counts, not %.100s", name,
+                     Py_TYPE(side)->tp_name);
+        return -1;
+    }
+    for (int p = 0; p < SLOTS; p++)
+        if (out[p] > MAX_COUNT) {
+            PyErr_Format(PyExc_ValueError, "%s: count %d on point %d, expected 0 to 15", name, out[p], p);
+            return -1;
+        }
+    return 0;
+}
+
+static int read_query(PyObject *player, PyObject *opponent, Query *q)
+{
+    uint8_t theirs[SLOTS];
+    if (read_side(player, q->player, "player") < 0 || read_side(opponent, theirs, "opponent") < 0)
+        return -1;
+    for (int p = 0; p < SLOTS; p++)
+        q->opp[p] = theirs[SLOTS - 1 - p];
+    return 0;
+}
+
+static int read_die(PyObject *value, int *die)
+{
+    long d = PyLong_Check(value) ? PyLong_AsLong(value) : -1;
+    if (d == -1 && PyErr_Occurred())
+        return -1;
+    if (!PyLong_Check(value) || PyBool_Check(value) || d < 1 || d > 6) {
+        PyErr_SetString(PyExc_ValueError, "expected dice from 1 to 6");
+        return -1;
+    }
+    *die = (int)d;
+    return 0;
+}
+
+static PyObject *key_int(const Key *k)
+{
+    unsigned char raw[KEY_BYTES];
+    memcpy(raw, k->b, SLOTS);
+    for (int i = 0; i < 4; i++)
+        raw[SLOTS + i] = (unsigned char)(k->hits >> (8 * i));
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(raw, KEY_BYTES, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(raw, KEY_BYTES, 1, 0);
+#endif
+}
+
+/* A key from a Python int of the generator's (a board and hit marks). 0, or -1 with an exception. */
+static int int_key(PyObject *value, Key *k)
+{
+    unsigned char raw[KEY_BYTES];
+    if (!PyLong_Check(value)) {
+        PyErr_Format(PyExc_TypeError, "expected an int key, not %.100s", Py_TYPE(value)->tp_name);
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t needed = PyLong_AsNativeBytes(value, raw, KEY_BYTES,
+                                             Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER |
+                                             Py_ASNATIVEBYTES_REJECT_NEGATIVE);
+    if (needed < 0)
+        return -1;
+    if (needed > KEY_BYTES) {
+        PyErr_SetString(PyExc_OverflowError, "key too large for a play");
+        return -1;
+    }
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)value, raw, KEY_BYTES, 1, 0) < 0)
+        return -1;
+#endif
+    memset(k, 0, sizeof *k);
+    memcpy(k->b, raw, SLOTS);
+    for (int i = 0; i < 4; i++)
+        k->hits |= (uint32_t)raw[SLOTS + i] << (8 * i);
+    return 0;
+}
+
+static PyObject *moves_tuple(const Entry *e)
+{
+    PyObject *moves = PyTuple_New(e->n);
+    if (moves == NULL)
+        return NULL;
+    for (int i = 0; i < e->n; i++) {
+        PyObject *number = PyLong_FromLong(e->moves[i]);
+        if (number == NULL) {
+            Py_DECREF(moves);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(moves, i, number);
+    }
+    return moves;
+}
+
+static PyObject *found_dict(const Found *found)
+{
+    PyObject *out = PyDict_New();
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < found->len; i++) {
+        PyObject *key = key_int(&found->items[i].key);
+        PyObject *moves = key ? moves_tuple(&found->items[i]) : NULL;
+        int failed = moves == NULL || PyDict_SetItem(out, key, moves) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(moves);
+        if (failed) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* --- Position IDs ----------------------------------------------------------------- */
+
+/* gnubg's Position ID bits: per slot one 1 bit per checker, then a 0; at most 96 bits (12 bytes). */
+typedef struct {
+    uint64_t w[2];
+    int length;
+} Bits;
+
+static inline int put_slots(Bits *bits, const uint8_t *side)
+{
+    for (int p = 1; p < SLOTS; p++) {
+        unsigned c = side[p];
+        if (c > MAX_COUNT || bits->length + (int)c + 1 > 96)
+            return -1;
+        uint64_t ones = ((uint64_t)1 << c) - 1;
+        int at = bits->length;
+        if (at < 64) {
+            bits->w[0] |= ones << at;
+            if (at + (int)c > 64)
+                bits->w[1] |= ones >> (64 - at);
+        }
+        else
+            bits->w[1] |= ones << (at - 64);
+        bits->length = at + (int)c + 1;
+    }
+    return 0;
+}
+
+static const char BASE64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* The 14 characters of the ID of first's slots, then second's; -1 (no exception) when they do not fit. */
+static int write_id(const uint8_t *first, const uint8_t *second, char *out)
+{
+    Bits bits = {{0, 0}, 0};
+    if (put_slots(&bits, first) < 0 || put_slots(&bits, second) < 0)
+        return -1;
+    uint8_t raw[12];
+    for (int i = 0; i < 8; i++)
+        raw[i] = (uint8_t)(bits.w[0] >> (8 * i));
+    for (int i = 0; i < 4; i++)
+        raw[8 + i] = (uint8_t)(bits.w[1] >> (8 * i));
+    char text[16];
+    for (int g = 0; g < 4; g++) {
+        uint32_t v = (uint32_t)raw[3 * g] << 16 | (uint32_t)raw[3 * g + 1] << 8 | raw[3 * g + 2];
+        text[4 * g] = BASE64[v >> 18];
+        text[4 * g + 1] = BASE64[(v >> 12) & 63];
+        text[4 * g + 2] = BASE64[(v >> 6) & 63];
+        text[4 * g + 3] = BASE64[v & 63];
+    }
+    memcpy(out, text, ID_LENGTH);
+    return 0;
+}
+
+/* The ID of a play's result (the mover's side as the key has it, then the
+ * opponent's with the hit blots on its bar), as Play.result_id writes it. */
+static int result_id(const Key *k, const uint8_t *opponent, char *out)
+{
+    uint8_t theirs[SLOTS];
+    const uint8_t *side = opponent;
+    if (k->hits) {
+        if (k->hits & ~(uint32_t)0x1FFFFFE) {
+            PyErr_SetString(PyExc_ValueError, "a key marks a hit off the points 1 to 24");
+            return -1;
+        }
+        memcpy(theirs, opponent, SLOTS);
+        for (int p = 1; p < 25; p++)
+            if (k->hits >> p & 1) {
+                if (!theirs[25 - p]) {
+                    PyErr_Format(PyExc_ValueError, "a key marks a hit on point %d, where the opponent has no checker", p);
+                    return -1;
+                }
+                theirs[25 - p]--;
+                theirs[BAR]++;
+            }
+        side = theirs;
+    }
+    if (write_id(k->b, side, out) < 0) {
+        PyErr_SetString(PyExc_ValueError, "a key holds more checkers than a Position ID can");
+        return -1;
+    }
+    return 0;
+}
+
+static int own_id(const Query *q, char *out)
+{
+    uint8_t theirs[SLOTS];
+    for (int p = 0; p < SLOTS; p++)
+        theirs[p] = q->opp[SLOTS - 1 - p];
+    if (write_id(theirs, q->player, out) < 0) {
+        PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
+        return -1;
+    }
+    return 0;
+}
+
+static int is_ready_str(PyObject *text, const char *what)
+{
+    if (!PyUnicode_Check(text)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a str, not %.100s", what, Py_TYPE(text)->tp_name);
+        return 0;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return 0;
+#endif
+    return 1;
+}
+
+/* parse_position_id's sides of a Position ID: (player, opponent) as tuples of
+ * 26 counts, or None for any text that is not plainly a valid ID (14 base64
+ * digits, 50 slots, 15 checkers a side at most, no point held by both), for
+ * the Python code to read again and word the error. */
+static int base64_value(Py_UCS4 c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return (int)(c - 'A');
+    if (c >= 'a' && c <= 'z')
+        return (int)(c - 'a') + 26;
+    if (c >= '0' && c <= '9')
+        return (int)(c - '0') + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
+    return -1;
+}
+
+static PyObject *side_tuple(const uint8_t *side)
+{
+    PyObject *out = PyTuple_New(SLOTS);
+    if (out == NULL)
+        return NULL;
+    for (int p = 0; p < SLOTS; p++) {
+        PyObject *count = PyLong_FromLong(side[p]);
+        if (count == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, p, count);
+    }
+    return out;
+}
+
+static PyObject *py_parse_id(PyObject *module, PyObject *text)
+{
+    (void)module;
+    if (!is_ready_str(text, "text"))
+        return NULL;
+    if (PyUnicode_GET_LENGTH(text) != ID_LENGTH || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
+        Py_RETURN_NONE;
+    const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
+    uint8_t raw[11] = {0};
+    uint32_t acc = 0;
+    int bits = 0, at = 0;
+    for (int i = 0; i < ID_LENGTH; i++) {
+        int v = base64_value(chars[i]);
+        if (v < 0)
+            Py_RETURN_NONE;
+        acc = acc << 6 | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            raw[at++] = (uint8_t)(acc >> bits);
+            acc &= ((uint32_t)1 << bits) - 1;
+        }
+    }
+    /* 84 bits: 10 bytes, the last 4 bits dropped as binascii does */
+    uint8_t counts[50];
+    int slot = 0, run = 0;
+    for (int bit = 0; bit < 80; bit++) {
+        int one = raw[bit >> 3] >> (bit & 7) & 1;
+        if (slot == 50) {
+            if (one)
+                Py_RETURN_NONE;   /* bits left after the 50 slots */
+            continue;
+        }
+        if (one)
+            run++;
+        else {
+            if (run > MAX_COUNT)
+                Py_RETURN_NONE;
+            counts[slot++] = (uint8_t)run;
+            run = 0;
+        }
+    }
+    if (slot < 50)
+        Py_RETURN_NONE;
+    uint8_t player[SLOTS], opponent[SLOTS];
+    int theirs = 0, mine = 0;
+    for (int p = 1; p < SLOTS; p++) {
+        opponent[p] = counts[p - 1];
+        player[p] = counts[24 + p];
+        theirs += opponent[p];
+        mine += player[p];
+    }
+    if (theirs > MAX_COUNT || mine > MAX_COUNT)
+        Py_RETURN_NONE;
+    for (int p = 1; p < 25; p++)
+        if (player[p] && opponent[25 - p])
+            Py_RETURN_NONE;
+    player[0] = (uint8_t)(MAX_COUNT - mine);
+    opponent[0] = (uint8_t)(MAX_COUNT - theirs);
+    PyObject *first = side_tuple(player);
+    PyObject *second = first ? side_tuple(opponent) : NULL;
+    PyObject *out = second ? PyTuple_Pack(2, first, second) : NULL;
+    Py_XDECREF(first);
+    Py_XDECREF(second);
+    return out;
+}
+
+/* --- the module's functions ------------------------------------------------------ */
+
+typedef struct {
+    PyObject *player;     /* "player", "opponent": a Position's attributes */
+    PyObject *opponent;
+} State;
+
+static PyObject *py_legal_keys(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "legal_keys(player, opponent, high, low) takes 4 arguments");
+        return NULL;
+    }
+    Query q;
+    int high, low;
+    if (read_query(args[0], args[1], &q) < 0 || read_die(args[2], &high) < 0 || read_die(args[3], &low) < 0)
+        return NULL;
+    if (high < low) {
+        int larger = low;
+        low = high;
+        high = larger;
+    }
+    Found found;
+    memset(&found, 0, sizeof found);
+    PyObject *out = generate(&q, high, low, &found) < 0 ? NULL : found_dict(&found);
+    found_free(&found);
+    return out;
+}
+
+static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "query_ids(player, opponent, keys, own) takes 4 arguments");
+        return NULL;
+    }
+    Query q;
+    PyObject *own = args[3];
+    if (read_query(args[0], args[1], &q) < 0)
+        return NULL;
+    if (own != Py_None && !PyUnicode_Check(own)) {
+        PyErr_SetString(PyExc_TypeError, "own: expected a str or None");
+        return NULL;
+    }
+    uint8_t theirs[SLOTS];
+    for (int p = 0; p < SLOTS; p++)
+        theirs[p] = q.opp[SLOTS - 1 - p];
+    PyObject *keys = PySequence_Fast(args[2], "keys: expected an iterable of ints");
+    if (keys == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(keys);
+    PyObject *ids = PyList_New(n);
+    PyObject *result = NULL;
+    if (ids == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Key k;
+        char text[ID_LENGTH];
+        if (int_key(PySequence_Fast_GET_ITEM(keys, i), &k) < 0 || result_id(&k, theirs, text) < 0)
+            goto done;
+        PyObject *id = PyUnicode_FromStringAndSize(text, ID_LENGTH);
+        if (id == NULL)
+            goto done;
+        PyList_SET_ITEM(ids, i, id);
+    }
+    if (own == Py_None) {
+        char text[ID_LENGTH];
+        if (own_id(&q, text) < 0)
+            goto done;
+        own = PyUnicode_FromStringAndSize(text, ID_LENGTH);
+        if (own == NULL)
+            goto done;
+    }
+    else
+        Py_INCREF(own);
+    result = PyTuple_Pack(2, own, ids);
+    Py_DECREF(own);
+done:
+    Py_DECREF(keys);
+    Py_XDECREF(ids);
+    return result;
+}
+
+/* The writer of one line: its text is ASCII pieces of ours and str pieces
+ * (play fragments, the position's ID), copied into one str. */
+typedef struct {
+    PyObject *out;
+    int kind;
+    void *data;
+    Py_ssize_t at;
+} Writer;
+
+static void write_ascii(Writer *w, const char *text, Py_ssize_t n)
+{
+    if (w->kind == PyUnicode_1BYTE_KIND)
+        memcpy((char *)w->data + w->at, text, (size_t)n);
+    else
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyUnicode_WRITE(w->kind, w->data, w->at + i, (Py_UCS4)(unsigned char)text[i]);
+    w->at += n;
+}
+
+static int write_str(Writer *w, PyObject *text, Py_ssize_t from)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text) - from;
+    if (n <= 0)
+        return 0;
+    if (w->kind == PyUnicode_1BYTE_KIND && PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND)
+        memcpy((char *)w->data + w->at, PyUnicode_1BYTE_DATA(text) + from, (size_t)n);
+    else if (PyUnicode_CopyCharacters(w->out, w->at, text, from, n) < 0)
+        return -1;
+    w->at += n;
+    return 0;
+}
+
+static int entry_order(const void *a, const void *b)
+{
+    const Key *x = &((const Entry *)a)->key, *y = &((const Entry *)b)->key;
+    if (x->hits != y->hits)
+        return x->hits < y->hits ? -1 : 1;
+    for (int p = SLOTS - 1; p >= 0; p--)
+        if (x->b[p] != y->b[p])
+            return x->b[p] < y->b[p] ? -1 : 1;
+    return 0;
+}
+
+/* MovesWriter.line: one query's JSON line, the plays in key order, each
+ * play's text from the writer's caches or, when they miss, fragment(). */
+static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "moves_line(position, dice, own, quiet, hitting, fragment) takes 6 arguments");
+        return NULL;
+    }
+    State *state = PyModule_GetState(module);
+    PyObject *position = args[0], *dice = args[1], *own = args[2], *quiet = args[3], *hitting = args[4];
+    PyObject *fragment = args[5];
+    if (!PyTuple_Check(dice) || PyTuple_GET_SIZE(dice) != 2) {
+        PyErr_SetString(PyExc_ValueError, "dice: expected a tuple of two dice");
+        return NULL;
+    }
+    int d0, d1;
+    if (read_die(PyTuple_GET_ITEM(dice, 0), &d0) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &d1) < 0)
+        return NULL;
+    if (own != Py_None && !is_ready_str(own, "own"))
+        return NULL;
+    if (!PyDict_Check(quiet) || !PyDict_Check(hitting)) {
+        PyErr_SetString(PyExc_TypeError, "quiet, hitting: expected dicts");
+        return NULL;
+    }
+    Query q;
+    PyObject *player = PyObject_GetAttr(position, state->player);
+    PyObject *opponent = player ? PyObject_GetAttr(position, state->opponent) : NULL;
+    int failed = opponent == NULL || read_query(player, opponent, &q) < 0;
+    Py_XDECREF(player);
+    Py_XDECREF(opponent);
+    if (failed)
+        return NULL;
+
+    Found found;
+    memset(&found, 0, sizeof found);
+    PyObject *result = NULL;
+    PyObject **parts = NULL;   /* per play: its fragment, then its raw pairs (for a miss) */
+    char *ids = NULL;
+    PyObject *own_text = NULL;
+    Py_ssize_t n = 0;
+    if (generate(&q, d0 > d1 ? d0 : d1, d0 > d1 ? d1 : d0, &found) < 0)
+        goto done;
+    n = found.len;
+    if (n == 0) {
+        if (own == Py_None || PyUnicode_GET_LENGTH(own) == 0) {
+            char text[ID_LENGTH];
+            if (own_id(&q, text) < 0)
+                goto done;
+            own_text = PyUnicode_FromStringAndSize(text, ID_LENGTH);
+            if (own_text == NULL)
+                goto done;
+        }
+        else
+            own_text = Py_NewRef(own);
+        result = PyUnicode_FromFormat("{\"position_id\": \"%U\", \"dice\": [%d, %d], \"plays\": []}\n", own_text, d0, d1);
+        goto done;
+    }
+    qsort(found.items, (size_t)n, sizeof(Entry), entry_order);   /* sorted(found): the keys are distinct */
+    parts = calloc((size_t)(2 * n), sizeof(PyObject *));
+    ids = malloc((size_t)n * ID_LENGTH);
+    if (parts == NULL || ids == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    uint8_t theirs[SLOTS];
+    for (int p = 0; p < SLOTS; p++)
+        theirs[p] = q.opp[SLOTS - 1 - p];
+    /* every look-up first, then the misses, as the Python line does (a miss may empty the caches) */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const Entry *e = &found.items[i];
+        PyObject *moves = parts[n + i] = moves_tuple(e);
+        if (moves == NULL)
+            goto done;
+        PyObject *part;
+        if (!e->key.hits)
+            part = PyDict_GetItemWithError(quiet, moves);
+        else {
+            PyObject *hits = PyLong_FromUnsignedLong(e->key.hits);
+            PyObject *pair = hits ? PyTuple_Pack(2, moves, hits) : NULL;
+            Py_XDECREF(hits);
+            if (pair == NULL)
+                goto done;
+            part = PyDict_GetItemWithError(hitting, pair);
+            Py_DECREF(pair);
+        }
+        if (part == NULL && PyErr_Occurred())
+            goto done;
+        parts[i] = Py_XNewRef(part);
+        if (result_id(&e->key, theirs, ids + i * ID_LENGTH) < 0)
+            goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (parts[i] != NULL)
+            continue;
+        PyObject *key = key_int(&found.items[i].key);
+        if (key == NULL)
+            goto done;
+        parts[i] = PyObject_CallFunctionObjArgs(fragment, position, key, parts[n + i], NULL);
+        Py_DECREF(key);
+        if (parts[i] == NULL)
+            goto done;
+    }
+    if (own == Py_None) {
+        char text[ID_LENGTH];
+        if (own_id(&q, text) < 0)
+            goto done;
+        own_text = PyUnicode_FromStringAndSize(text, ID_LENGTH);
+        if (own_text == NULL)
+            goto done;
+    }
+    else
+        own_text = Py_NewRef(own);
+
+    /* '{"position_id": "OWN", "dice": [A, B], "plays": [' + parts[0][4:] + id + parts[1] + id ... + '"}]}\n' */
+    char head[64];
+    int head_length = snprintf(head, sizeof head, "\", \"dice\": [%d, %d], \"plays\": [", d0, d1);
+    static const char opening[] = "{\"position_id\": \"", closing[] = "\"}]}\n";
+    Py_ssize_t total = (Py_ssize_t)(sizeof opening - 1) + PyUnicode_GET_LENGTH(own_text) + head_length +
+                       (Py_ssize_t)(sizeof closing - 1) + n * ID_LENGTH;
+    Py_UCS4 widest = PyUnicode_MAX_CHAR_VALUE(own_text);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!is_ready_str(parts[i], "a play's fragment"))
+            goto done;
+        Py_ssize_t length = PyUnicode_GET_LENGTH(parts[i]);
+        total += i ? length : (length > 4 ? length - 4 : 0);
+        Py_UCS4 width = PyUnicode_MAX_CHAR_VALUE(parts[i]);
+        if (width > widest)
+            widest = width;
+    }
+    Writer w;
+    w.out = PyUnicode_New(total, widest < 127 ? 127 : widest);
+    if (w.out == NULL)
+        goto done;
+    w.kind = PyUnicode_KIND(w.out);
+    w.data = PyUnicode_DATA(w.out);
+    w.at = 0;
+    write_ascii(&w, opening, sizeof opening - 1);
+    if (write_str(&w, own_text, 0) < 0)
+        goto failed_write;
+    write_ascii(&w, head, head_length);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (write_str(&w, parts[i], i ? 0 : 4) < 0)
+            goto failed_write;
+        write_ascii(&w, ids + i * ID_LENGTH, ID_LENGTH);
+    }
+    write_ascii(&w, closing, sizeof closing - 1);
+    result = w.out;
+    goto done;
+failed_write:
+    Py_DECREF(w.out);
+done:
+    if (parts != NULL) {
+        for (Py_ssize_t i = 0; i < 2 * n; i++)
+            Py_XDECREF(parts[i]);
+        free(parts);
+    }
+    free(ids);
+    Py_XDECREF(own_text);
+    found_free(&found);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"parse_id", py_parse_id, METH_O,
+     "parse_id(text): (player, opponent) of a valid Position ID, as parse_position_id reads it; None otherwise."},
+    {"legal_keys", (PyCFunction)(void (*)(void))py_legal_keys, METH_FASTCALL,
+     "legal_keys(player, opponent, high, low): the plays as generator.legal_keys finds them, {key: raw pairs}."},
+    {"query_ids", (PyCFunction)(void (*)(void))py_query_ids, METH_FASTCALL,
+     "query_ids(player, opponent, keys, own): (the position's ID or own, the result ID of each key)."},
+    {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,
+     "moves_line(position, dice, own, quiet, hitting, fragment): MovesWriter.line's JSON line."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int module_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    State *state = PyModule_GetState(module);
+    Py_VISIT(state->player);
+    Py_VISIT(state->opponent);
+    return 0;
+}
+
+static int module_clear(PyObject *module)
+{
+    State *state = PyModule_GetState(module);
+    Py_CLEAR(state->player);
+    Py_CLEAR(state->opponent);
+    return 0;
+}
+
+static void module_free(void *module)
+{
+    module_clear((PyObject *)module);
+}
+
+static struct PyModuleDef speedups_module = {
+    PyModuleDef_HEAD_INIT, "bgcli.core._speedups",
+    "bgcli's legal-play generator, result Position IDs and moves --batch line in C (see generator.py).",
+    sizeof(State), methods, NULL, module_traverse, module_clear, module_free,
+};
+
+PyMODINIT_FUNC PyInit__speedups(void)
+{
+    PyObject *module = PyModule_Create(&speedups_module);
+    if (module == NULL)
+        return NULL;
+    State *state = PyModule_GetState(module);
+    state->player = PyUnicode_InternFromString("player");
+    state->opponent = PyUnicode_InternFromString("opponent");
+    if (state->player == NULL || state->opponent == NULL) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

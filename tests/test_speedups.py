@@ -1,0 +1,206 @@
+"""The C accelerator (bgcli/core/_speedups.c, built with ``BGCLI_COMPILE=1
+pip install .``) gives exactly what the pure Python code gives.
+
+Each C function is compared with the Python function it mirrors, kept
+importable beside it: ``legal_keys`` with ``_py_legal_keys`` (the same keys,
+the same raw pairs for each, in the same insertion order), ``query_ids``
+with ``_py_query_ids``, ``moves_line`` with ``MovesWriter._py_line`` and
+``parse_id`` with ``_py_parse_position_id``; on every query of gnubg's
+oracle sample and on random legal positions (the bar, bear-offs, checkers
+off on both sides) with every roll. Where the accelerator is not built (the
+default install, an editable one) these tests skip; the pure install is
+checked to have none.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bgcli
+import bgcli.core.batch as batch
+from bgcli.core import generator, position
+from bgcli.core.batch import MovesWriter
+from bgcli.core.position import Position, _py_parse_position_id
+from bgcli.errors import InvalidPositionError
+
+from conftest import ORACLE, committed
+
+speedups = generator._speedups
+needs_speedups = pytest.mark.skipif(
+    speedups is None, reason="the C accelerator bgcli.core._speedups is not built here (BGCLI_COMPILE=1 pip install . "
+    "builds it; .ci/run tests it in its second environment)" if os.environ.get("BGCLI_PURE") in (None, "", "0")
+    else "BGCLI_PURE is set")
+
+STYLES = ["gnubg", "korean", "mat", "fibs"]
+ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def oracle_queries() -> list[tuple[Position, tuple[int, int]]]:
+    records = [json.loads(line) for line in committed(ORACLE / "legal_sample.jsonl").read_text().splitlines()]
+    return [(_py_parse_position_id(r["position_id"]), tuple(r["dice"])) for r in records]
+
+
+def c_keys(where: Position, dice) -> dict:
+    return speedups.legal_keys(where.player, where.opponent, max(dice), min(dice))
+
+
+def agree(where: Position, dice, writers: dict) -> None:
+    """C and Python agree on one query: plays, IDs and every style's line."""
+    pure = generator._py_legal_keys(where, dice)
+    fast = c_keys(where, dice)
+    assert list(fast.items()) == list(pure.items()), (where, dice)  # keys, raw pairs and their order
+    assert generator.legal_keys(where, dice) == fast
+    keys = sorted(pure)
+    assert speedups.query_ids(where.player, where.opponent, keys, None) == generator._py_query_ids(where, keys)
+    assert speedups.query_ids(bytes(where.player), bytes(where.opponent), keys, "OWN") == \
+        generator._py_query_ids(where, keys, "OWN")
+    for (style, side), (c_writer, py_writer) in writers.items():
+        for own in (None, where.id()):
+            assert c_writer.line(where, dice, own) == py_writer._py_line(where, dice, own), (style, side, where, dice)
+
+
+def fresh_writers() -> dict:
+    return {(style, side): (MovesWriter(style, side), MovesWriter(style, side)) for style in STYLES for side in (0, 1)}
+
+
+@needs_speedups
+def test_the_build_names_the_accelerator():
+    assert bgcli.speedups and bgcli.build.endswith("C speedups)" if bgcli.compiled else "C speedups")
+    assert batch._moves_line is speedups.moves_line
+
+
+@needs_speedups
+def test_c_and_python_agree_on_the_oracle_queries():
+    writers = fresh_writers()
+    for where, dice in oracle_queries():
+        agree(where, dice, writers)
+        assert speedups.parse_id(where.id()) == (where.player, where.opponent)
+
+
+@needs_speedups
+def test_the_line_agrees_when_the_text_caches_empty(monkeypatch):
+    """A writer keeps at most MAX_FRAGMENTS texts, then starts again: the C line looks every text up, then asks for
+    the misses, as the Python line does."""
+    monkeypatch.setattr(batch, "MAX_FRAGMENTS", 3)
+    writers = fresh_writers()
+    for where, dice in oracle_queries()[:300]:
+        for (style, side), (c_writer, py_writer) in writers.items():
+            assert c_writer.line(where, dice) == py_writer._py_line(where, dice)
+            assert (c_writer.kept, len(c_writer.quiet), len(c_writer.hitting)) == \
+                (py_writer.kept, len(py_writer.quiet), len(py_writer.hitting))
+
+
+@st.composite
+def positions(draw) -> Position:
+    """A legal position: checkers anywhere (the bar and off included), or the mover's all home, or all off
+    but a few; the opponent's on points the mover does not hold."""
+    region = draw(st.sampled_from(["anywhere", "home", "mostly off"]))
+    slots = {"anywhere": st.integers(0, 25), "home": st.integers(0, 6),
+             "mostly off": st.sampled_from([0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 25])}[region]
+    player = [0] * 26
+    for slot in draw(st.lists(slots, min_size=15, max_size=15)):
+        player[slot] += 1
+    # the opponent's point q is the mover's 25 - q; off (0) and the bar (25) are always free
+    free = [q for q in range(26) if q in (0, 25) or not player[25 - q]]
+    theirs = st.sampled_from(free) if draw(st.booleans()) else st.sampled_from([q for q in free if q < 7 or q == 25])
+    opponent = [0] * 26
+    for slot in draw(st.lists(theirs, min_size=15, max_size=15)):
+        opponent[slot] += 1
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+# kept across examples, so the C line meets both hits and misses of the caches; two styles, one not ASCII
+_WRITERS = {key: pair for key, pair in fresh_writers().items() if key in (("gnubg", 1), ("korean", 0))}
+
+
+@needs_speedups
+@settings(max_examples=300)
+@given(positions())
+def test_c_and_python_agree_on_random_positions_and_every_roll(where):
+    for dice in ROLLS:
+        agree(where, dice, _WRITERS)
+    assert speedups.parse_id(where.id()) == (where.player, where.opponent)
+
+
+@needs_speedups
+@settings(max_examples=400)
+@given(st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/ -=é", min_size=12, max_size=16))
+def test_parse_id_reads_what_the_python_code_reads(text):
+    """A valid ID gives the sides the Python code gives; anything else None, which the Python code then refuses."""
+    sides = speedups.parse_id(text)
+    try:
+        expected = _py_parse_position_id(text)
+    except InvalidPositionError:
+        assert sides is None
+        with pytest.raises(InvalidPositionError):
+            position.parse_position_id(text)
+        return
+    if sides is None:  # white space around an ID: the Python code strips it
+        assert text.strip() != text
+    else:
+        assert sides == (expected.player, expected.opponent)
+    assert position.parse_position_id(text) == expected
+
+
+@needs_speedups
+def test_bad_input_is_refused_not_read_out_of_bounds():
+    start = Position.start()
+    with pytest.raises(ValueError, match="26 counts"):
+        speedups.legal_keys(start.player[:25], start.opponent, 3, 1)
+    with pytest.raises(ValueError, match="26 counts"):
+        speedups.legal_keys(start.player, bytes(27), 3, 1)
+    with pytest.raises(ValueError, match="0 to 15"):
+        speedups.legal_keys((16,) + (0,) * 25, start.opponent, 3, 1)
+    with pytest.raises(TypeError):
+        speedups.legal_keys(list(start.player), start.opponent, 3, 1)
+    for high, low in ((7, 1), (3, 0), (True, 1)):
+        with pytest.raises(ValueError, match="dice"):
+            speedups.legal_keys(start.player, start.opponent, high, low)
+    writer = MovesWriter("gnubg", 1)
+    args = (None, writer.quiet, writer.hitting, writer._fragment)
+    for dice in ((7, 1), (3, 0), (3,), [3, 1]):
+        with pytest.raises(ValueError, match="dice"):
+            speedups.moves_line(start, dice, *args)
+    with pytest.raises(TypeError):
+        speedups.query_ids(start.player, start.opponent, ["key"], None)
+    with pytest.raises(OverflowError):
+        speedups.query_ids(start.player, start.opponent, [1 << 300], None)
+    with pytest.raises(ValueError, match="no checker"):  # a hit mark where the opponent has none
+        speedups.query_ids(start.player, start.opponent, [generator.side_int(start.player) | 1 << (208 + 3)], None)
+
+
+@needs_speedups
+def test_a_failing_text_is_the_lines_error():
+    start = Position.start()
+
+    def broken(where, key, moves):
+        raise RuntimeError("no text")
+
+    with pytest.raises(RuntimeError, match="no text"):
+        speedups.moves_line(start, (3, 1), None, {}, {}, broken)
+    with pytest.raises(TypeError, match="fragment"):
+        speedups.moves_line(start, (3, 1), None, {}, {}, lambda where, key, moves: 42)
+
+
+@needs_speedups
+def test_bgcli_pure_leaves_the_accelerator_unused(tmp_path):
+    done = subprocess.run([sys.executable, "-c", "import bgcli, bgcli.core.batch as b; "
+                           "print(bgcli.build, bgcli.speedups, b._moves_line)"],
+                          env={**os.environ, "BGCLI_PURE": "1"}, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == (["compiled", "(mypyc)"] if bgcli.compiled else ["pure", "Python"]) + ["False", "None"]
+
+
+def test_a_pure_install_has_no_accelerator():
+    """Run from a checkout or a plain ``pip install .``, no extension module is there to load."""
+    if bgcli.compiled:
+        pytest.skip("this bgcli is the compiled build (BGCLI_COMPILE=1), which has the accelerator")
+    assert importlib.util.find_spec("bgcli.core._speedups") is None
+    assert (bgcli.speedups, generator._speedups, batch._moves_line) == (False, None, None)
