@@ -217,8 +217,11 @@ def test_a_full_text_cache_is_emptied_and_nothing_changes(monkeypatch):
     monkeypatch.setattr(batch_module, "MAX_FRAGMENTS", 50)
     assert batch(lines) == expected
     writer = batch_module.moves_writer("gnubg", MatchState().on_roll)
-    assert 0 < writer.kept <= 50
-    assert len(writer.quiet) + len(writer.hitting) <= 50
+    if writer.texts is not None:  # the C line (bgcli.core._speedups) keeps its texts in C
+        assert 0 < len(writer.texts) <= 50 and writer.kept == 0
+    else:
+        assert 0 < writer.kept <= 50
+        assert len(writer.quiet) + len(writer.hitting) <= 50
     batch_module.moves_writer.cache_clear()
 
 

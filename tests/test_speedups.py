@@ -4,7 +4,8 @@ pip install .``) gives exactly what the pure Python code gives.
 Each C function is compared with the Python function it mirrors, kept
 importable beside it: ``legal_keys`` with ``_py_legal_keys`` (the same keys,
 the same raw pairs for each, in the same insertion order), ``query_ids``
-with ``_py_query_ids``, ``moves_line`` with ``MovesWriter._py_line`` and
+with ``_py_query_ids``, ``moves_line`` (its texts kept in a ``Texts``) with
+``MovesWriter._py_line`` and
 ``parse_id`` with ``_py_parse_position_id``; on every query of gnubg's
 oracle sample and on random legal positions (the bar, bear-offs, checkers
 off on both sides) with every roll. Where the accelerator is not built (the
@@ -85,16 +86,35 @@ def test_c_and_python_agree_on_the_oracle_queries():
 
 
 @needs_speedups
-def test_the_line_agrees_when_the_text_caches_empty(monkeypatch):
-    """A writer keeps at most MAX_FRAGMENTS texts, then starts again: the C line looks every text up, then asks for
-    the misses, as the Python line does."""
+def test_the_line_agrees_when_the_texts_kept_are_dropped(monkeypatch):
+    """A writer keeps at most MAX_FRAGMENTS texts, then starts again from none: in C as in Python."""
     monkeypatch.setattr(batch, "MAX_FRAGMENTS", 3)
     writers = fresh_writers()
+    sizes = set()
     for where, dice in oracle_queries()[:300]:
         for (style, side), (c_writer, py_writer) in writers.items():
             assert c_writer.line(where, dice) == py_writer._py_line(where, dice)
-            assert (c_writer.kept, len(c_writer.quiet), len(c_writer.hitting)) == \
-                (py_writer.kept, len(py_writer.quiet), len(py_writer.hitting))
+            sizes.add(len(c_writer.texts))
+    assert sizes == {1, 2, 3}
+
+
+@needs_speedups
+def test_texts_are_kept_by_their_steps_and_hits():
+    """The C line asks for a play's text once, then finds it again: by its raw pairs and its hit marks."""
+    asked = []
+
+    def text(where, key, moves):
+        asked.append((moves, key >> 208))
+        return f'"}}, {{"play": "{moves}", "position_id": "'
+
+    texts = speedups.Texts(100_000)
+    for where, dice in oracle_queries()[:200]:
+        line = speedups.moves_line(where, dice, None, texts, text)
+        keys = sorted(generator._py_legal_keys(where, dice).items())
+        assert [json.loads(line)["plays"][i]["play"] for i in range(len(keys))] == [str(moves) for _, moves in keys]
+    assert len(asked) == len(set(asked)) == len(texts)
+    texts.clear()
+    assert len(texts) == 0
 
 
 @st.composite
@@ -164,7 +184,7 @@ def test_bad_input_is_refused_not_read_out_of_bounds():
         with pytest.raises(ValueError, match="dice"):
             speedups.legal_keys(start.player, start.opponent, high, low)
     writer = MovesWriter("gnubg", 1)
-    args = (None, writer.quiet, writer.hitting, writer._fragment)
+    args = (None, writer.texts, writer._text)
     for dice in ((7, 1), (3, 0), (3,), [3, 1]):
         with pytest.raises(ValueError, match="dice"):
             speedups.moves_line(start, dice, *args)
@@ -183,10 +203,16 @@ def test_a_failing_text_is_the_lines_error():
     def broken(where, key, moves):
         raise RuntimeError("no text")
 
+    texts = speedups.Texts(10)
     with pytest.raises(RuntimeError, match="no text"):
-        speedups.moves_line(start, (3, 1), None, {}, {}, broken)
+        speedups.moves_line(start, (3, 1), None, texts, broken)
     with pytest.raises(TypeError, match="fragment"):
-        speedups.moves_line(start, (3, 1), None, {}, {}, lambda where, key, moves: 42)
+        speedups.moves_line(start, (3, 1), None, texts, lambda where, key, moves: 42)
+    with pytest.raises(TypeError, match="Texts"):
+        speedups.moves_line(start, (3, 1), None, {}, broken)
+    with pytest.raises(ValueError, match="limit"):
+        speedups.Texts(0)
+    assert len(texts) == 0
 
 
 @needs_speedups

@@ -729,17 +729,14 @@ static inline int put_slots(Bits *bits, const uint8_t *side)
 
 static const char BASE64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/* The 14 characters of the ID of first's slots, then second's; -1 (no exception) when they do not fit. */
-static int write_id(const uint8_t *first, const uint8_t *second, char *out)
+/* The 14 characters of an ID's bits. */
+static void bits_text(const Bits *bits, char *out)
 {
-    Bits bits = {{0, 0}, 0};
-    if (put_slots(&bits, first) < 0 || put_slots(&bits, second) < 0)
-        return -1;
     uint8_t raw[12];
     for (int i = 0; i < 8; i++)
-        raw[i] = (uint8_t)(bits.w[0] >> (8 * i));
+        raw[i] = (uint8_t)(bits->w[0] >> (8 * i));
     for (int i = 0; i < 4; i++)
-        raw[8 + i] = (uint8_t)(bits.w[1] >> (8 * i));
+        raw[8 + i] = (uint8_t)(bits->w[1] >> (8 * i));
     char text[16];
     for (int g = 0; g < 4; g++) {
         uint32_t v = (uint32_t)raw[3 * g] << 16 | (uint32_t)raw[3 * g + 1] << 8 | raw[3 * g + 2];
@@ -749,16 +746,54 @@ static int write_id(const uint8_t *first, const uint8_t *second, char *out)
         text[4 * g + 3] = BASE64[v & 63];
     }
     memcpy(out, text, ID_LENGTH);
+}
+
+/* bits followed by more; -1 when they do not fit in 96 bits. */
+static inline int append_bits(Bits *bits, const Bits *more)
+{
+    int at = bits->length;
+    if (at + more->length > 96)
+        return -1;
+    if (at == 0) {
+        bits->w[0] = more->w[0];
+        bits->w[1] = more->w[1];
+    }
+    else if (at < 64) {
+        bits->w[0] |= more->w[0] << at;
+        bits->w[1] |= more->w[0] >> (64 - at) | more->w[1] << at;
+    }
+    else
+        bits->w[1] |= more->w[0] << (at - 64);   /* more has at most 32 bits here */
+    bits->length = at + more->length;
+    return 0;
+}
+
+/* The 14 characters of the ID of first's slots, then second's; -1 (no exception) when they do not fit. */
+static int write_id(const uint8_t *first, const uint8_t *second, char *out)
+{
+    Bits bits = {{0, 0}, 0};
+    if (put_slots(&bits, first) < 0 || put_slots(&bits, second) < 0)
+        return -1;
+    bits_text(&bits, out);
     return 0;
 }
 
 /* The ID of a play's result (the mover's side as the key has it, then the
  * opponent's with the hit blots on its bar), as Play.result_id writes it. */
-static int result_id(const Key *k, const uint8_t *opponent, char *out)
+static int result_id(const Key *k, const uint8_t *opponent, const Bits *unhit, char *out)
 {
     uint8_t theirs[SLOTS];
     const uint8_t *side = opponent;
-    if (k->hits) {
+    if (!k->hits) {   /* the opponent's half as it is, encoded once per query */
+        Bits bits = {{0, 0}, 0};
+        if (put_slots(&bits, k->b) < 0 || append_bits(&bits, unhit) < 0) {
+            PyErr_SetString(PyExc_ValueError, "a key holds more checkers than a Position ID can");
+            return -1;
+        }
+        bits_text(&bits, out);
+        return 0;
+    }
+    {
         if (k->hits & ~(uint32_t)0x1FFFFFE) {
             PyErr_SetString(PyExc_ValueError, "a key marks a hit off the points 1 to 24");
             return -1;
@@ -957,6 +992,11 @@ static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_
     uint8_t theirs[SLOTS];
     for (int p = 0; p < SLOTS; p++)
         theirs[p] = q.opp[SLOTS - 1 - p];
+    Bits unhit = {{0, 0}, 0};
+    if (put_slots(&unhit, theirs) < 0) {
+        PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
+        return NULL;
+    }
     PyObject *keys = PySequence_Fast(args[2], "keys: expected an iterable of ints");
     if (keys == NULL)
         return NULL;
@@ -968,7 +1008,7 @@ static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_
     for (Py_ssize_t i = 0; i < n; i++) {
         Key k;
         char text[ID_LENGTH];
-        if (int_key(PySequence_Fast_GET_ITEM(keys, i), &k) < 0 || result_id(&k, theirs, text) < 0)
+        if (int_key(PySequence_Fast_GET_ITEM(keys, i), &k) < 0 || result_id(&k, theirs, &unhit, text) < 0)
             goto done;
         PyObject *id = PyUnicode_FromStringAndSize(text, ID_LENGTH);
         if (id == NULL)
@@ -1036,17 +1076,181 @@ static int entry_order(const void *a, const void *b)
     return 0;
 }
 
+/* --- Texts: the play texts a writer keeps ------------------------------------------- */
+
+/* A MovesWriter's play fragments (its JSON of a play's text), found by a code
+ * of what the text is made of: the raw pairs and, for each step, whether its
+ * end is a hit point (the same as the raw pairs and the hit marks, which are
+ * all landing points). At most `limit` are kept: then they are all dropped
+ * and kept again from nothing, as the Python writer does. */
+typedef struct {
+    PyObject_HEAD
+    uint64_t *codes;     /* 0: an empty slot (a code is never 0: it holds the count of steps) */
+    PyObject **texts;
+    size_t mask;         /* slots - 1; 0 before the first text */
+    Py_ssize_t len, limit;
+} Texts;
+
+static uint64_t text_code(const Entry *e)
+{
+    int steps = e->n / 2;
+    uint64_t code = (uint64_t)steps;
+    for (int i = 0; i < e->n; i++)
+        code |= (uint64_t)e->moves[i] << (3 + 5 * i);
+    for (int j = 0; j < steps; j++)
+        if (e->key.hits >> e->moves[2 * j + 1] & 1)
+            code |= (uint64_t)1 << (43 + j);
+    return code;
+}
+
+static inline size_t code_slot(uint64_t code, size_t mask)
+{
+    uint64_t h = code * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h ^ (h >> 32)) & mask;
+}
+
+static PyObject *texts_get(Texts *t, uint64_t code)
+{
+    if (!t->mask)
+        return NULL;
+    for (size_t at = code_slot(code, t->mask); t->codes[at]; at = (at + 1) & t->mask)
+        if (t->codes[at] == code)
+            return t->texts[at];
+    return NULL;
+}
+
+static void texts_clear(Texts *t)
+{
+    for (size_t i = 0; t->mask && i <= t->mask; i++) {
+        if (t->codes[i]) {
+            t->codes[i] = 0;
+            Py_CLEAR(t->texts[i]);
+        }
+    }
+    t->len = 0;
+}
+
+static int texts_resize(Texts *t, size_t size)
+{
+    uint64_t *codes = calloc(size, sizeof(uint64_t));
+    PyObject **texts = calloc(size, sizeof(PyObject *));
+    if (codes == NULL || texts == NULL) {
+        free(codes);
+        free(texts);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; t->mask && i <= t->mask; i++) {
+        if (!t->codes[i])
+            continue;
+        size_t at = code_slot(t->codes[i], size - 1);
+        while (codes[at])
+            at = (at + 1) & (size - 1);
+        codes[at] = t->codes[i];
+        texts[at] = t->texts[i];
+    }
+    free(t->codes);
+    free(t->texts);
+    t->codes = codes;
+    t->texts = texts;
+    t->mask = size - 1;
+    return 0;
+}
+
+/* Keep text (a new reference is taken) under code, which is not kept yet. */
+static int texts_put(Texts *t, uint64_t code, PyObject *text)
+{
+    if (t->len >= t->limit)
+        texts_clear(t);
+    if ((size_t)(t->len + 1) * 2 > t->mask + 1 && texts_resize(t, t->mask ? 2 * (t->mask + 1) : 1024) < 0)
+        return -1;
+    size_t at = code_slot(code, t->mask);
+    while (t->codes[at])
+        at = (at + 1) & t->mask;
+    t->codes[at] = code;
+    t->texts[at] = Py_NewRef(text);
+    t->len++;
+    return 0;
+}
+
+static PyObject *texts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t limit;
+    static char *names[] = {"limit", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n:Texts", names, &limit))
+        return NULL;
+    if (limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "Texts: the limit must be 1 or more");
+        return NULL;
+    }
+    Texts *t = (Texts *)type->tp_alloc(type, 0);
+    if (t == NULL)
+        return NULL;
+    t->codes = NULL;
+    t->texts = NULL;
+    t->mask = 0;
+    t->len = 0;
+    t->limit = limit;
+    return (PyObject *)t;
+}
+
+static void texts_dealloc(Texts *t)
+{
+    texts_clear(t);
+    free(t->codes);
+    free(t->texts);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+static Py_ssize_t texts_length(Texts *t)
+{
+    return t->len;
+}
+
+static PyObject *texts_clear_method(Texts *t, PyObject *unused)
+{
+    (void)unused;
+    texts_clear(t);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef texts_methods[] = {
+    {"clear", (PyCFunction)texts_clear_method, METH_NOARGS, "Drop every text kept."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods texts_sequence = {
+    .sq_length = (lenfunc)texts_length,
+};
+
+static PyTypeObject TextsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bgcli.core._speedups.Texts",
+    .tp_basicsize = sizeof(Texts),
+    .tp_dealloc = (destructor)texts_dealloc,
+    .tp_as_sequence = &texts_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Texts(limit): a MovesWriter's play fragments, at most limit of them, for moves_line.",
+    .tp_methods = texts_methods,
+    .tp_new = texts_new,
+};
+
 /* MovesWriter.line: one query's JSON line, the plays in key order, each
- * play's text from the writer's caches or, when they miss, fragment(). */
+ * play's fragment from texts or, when it is not there, fragment(position,
+ * key, moves) (then kept). */
 static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "moves_line(position, dice, own, quiet, hitting, fragment) takes 6 arguments");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "moves_line(position, dice, own, texts, fragment) takes 5 arguments");
         return NULL;
     }
     State *state = PyModule_GetState(module);
-    PyObject *position = args[0], *dice = args[1], *own = args[2], *quiet = args[3], *hitting = args[4];
-    PyObject *fragment = args[5];
+    PyObject *position = args[0], *dice = args[1], *own = args[2], *fragment = args[4];
+    if (!PyObject_TypeCheck(args[3], &TextsType)) {
+        PyErr_SetString(PyExc_TypeError, "texts: expected a Texts");
+        return NULL;
+    }
+    Texts *texts = (Texts *)args[3];
     if (!PyTuple_Check(dice) || PyTuple_GET_SIZE(dice) != 2) {
         PyErr_SetString(PyExc_ValueError, "dice: expected a tuple of two dice");
         return NULL;
@@ -1056,10 +1260,6 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
         return NULL;
     if (own != Py_None && !is_ready_str(own, "own"))
         return NULL;
-    if (!PyDict_Check(quiet) || !PyDict_Check(hitting)) {
-        PyErr_SetString(PyExc_TypeError, "quiet, hitting: expected dicts");
-        return NULL;
-    }
     Query q;
     PyObject *player = PyObject_GetAttr(position, state->player);
     PyObject *opponent = player ? PyObject_GetAttr(position, state->opponent) : NULL;
@@ -1072,7 +1272,7 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
     Found found;
     memset(&found, 0, sizeof found);
     PyObject *result = NULL;
-    PyObject **parts = NULL;   /* per play: its fragment, then its raw pairs (for a miss) */
+    PyObject **parts = NULL;   /* per play: its fragment (a new reference) */
     char *ids = NULL;
     PyObject *own_text = NULL;
     Py_ssize_t n = 0;
@@ -1094,7 +1294,7 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
         goto done;
     }
     qsort(found.items, (size_t)n, sizeof(Entry), entry_order);   /* sorted(found): the keys are distinct */
-    parts = calloc((size_t)(2 * n), sizeof(PyObject *));
+    parts = calloc((size_t)n, sizeof(PyObject *));
     ids = malloc((size_t)n * ID_LENGTH);
     if (parts == NULL || ids == NULL) {
         PyErr_NoMemory();
@@ -1103,39 +1303,30 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
     uint8_t theirs[SLOTS];
     for (int p = 0; p < SLOTS; p++)
         theirs[p] = q.opp[SLOTS - 1 - p];
-    /* every look-up first, then the misses, as the Python line does (a miss may empty the caches) */
+    Bits unhit = {{0, 0}, 0};
+    if (put_slots(&unhit, theirs) < 0) {
+        PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
+        goto done;
+    }
+    /* every look-up first, then the misses, as the Python line does (a miss may empty the texts) */
     for (Py_ssize_t i = 0; i < n; i++) {
         const Entry *e = &found.items[i];
-        PyObject *moves = parts[n + i] = moves_tuple(e);
-        if (moves == NULL)
-            goto done;
-        PyObject *part;
-        if (!e->key.hits)
-            part = PyDict_GetItemWithError(quiet, moves);
-        else {
-            PyObject *hits = PyLong_FromUnsignedLong(e->key.hits);
-            PyObject *pair = hits ? PyTuple_Pack(2, moves, hits) : NULL;
-            Py_XDECREF(hits);
-            if (pair == NULL)
-                goto done;
-            part = PyDict_GetItemWithError(hitting, pair);
-            Py_DECREF(pair);
-        }
-        if (part == NULL && PyErr_Occurred())
-            goto done;
-        parts[i] = Py_XNewRef(part);
-        if (result_id(&e->key, theirs, ids + i * ID_LENGTH) < 0)
+        parts[i] = Py_XNewRef(texts_get(texts, text_code(e)));
+        if (result_id(&e->key, theirs, &unhit, ids + i * ID_LENGTH) < 0)
             goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         if (parts[i] != NULL)
             continue;
         PyObject *key = key_int(&found.items[i].key);
-        if (key == NULL)
-            goto done;
-        parts[i] = PyObject_CallFunctionObjArgs(fragment, position, key, parts[n + i], NULL);
-        Py_DECREF(key);
+        PyObject *moves = key ? moves_tuple(&found.items[i]) : NULL;
+        if (moves != NULL)
+            parts[i] = PyObject_CallFunctionObjArgs(fragment, position, key, moves, NULL);
+        Py_XDECREF(key);
+        Py_XDECREF(moves);
         if (parts[i] == NULL)
+            goto done;
+        if (!is_ready_str(parts[i], "a play's fragment") || texts_put(texts, text_code(&found.items[i]), parts[i]) < 0)
             goto done;
     }
     if (own == Py_None) {
@@ -1157,8 +1348,6 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
                        (Py_ssize_t)(sizeof closing - 1) + n * ID_LENGTH;
     Py_UCS4 widest = PyUnicode_MAX_CHAR_VALUE(own_text);
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (!is_ready_str(parts[i], "a play's fragment"))
-            goto done;
         Py_ssize_t length = PyUnicode_GET_LENGTH(parts[i]);
         total += i ? length : (length > 4 ? length - 4 : 0);
         Py_UCS4 width = PyUnicode_MAX_CHAR_VALUE(parts[i]);
@@ -1188,7 +1377,7 @@ failed_write:
     Py_DECREF(w.out);
 done:
     if (parts != NULL) {
-        for (Py_ssize_t i = 0; i < 2 * n; i++)
+        for (Py_ssize_t i = 0; i < n; i++)
             Py_XDECREF(parts[i]);
         free(parts);
     }
@@ -1206,7 +1395,7 @@ static PyMethodDef methods[] = {
     {"query_ids", (PyCFunction)(void (*)(void))py_query_ids, METH_FASTCALL,
      "query_ids(player, opponent, keys, own): (the position's ID or own, the result ID of each key)."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,
-     "moves_line(position, dice, own, quiet, hitting, fragment): MovesWriter.line's JSON line."},
+     "moves_line(position, dice, own, texts, fragment): MovesWriter.line's JSON line."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1245,7 +1434,8 @@ PyMODINIT_FUNC PyInit__speedups(void)
     State *state = PyModule_GetState(module);
     state->player = PyUnicode_InternFromString("player");
     state->opponent = PyUnicode_InternFromString("opponent");
-    if (state->player == NULL || state->opponent == NULL) {
+    if (state->player == NULL || state->opponent == NULL || PyType_Ready(&TextsType) < 0 ||
+        PyModule_AddObjectRef(module, "Texts", (PyObject *)&TextsType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -188,6 +188,8 @@ class MovesWriter:
         self.quiet: dict[tuple, str] = {}   # plays that hit nothing, by their raw pairs
         self.hitting: dict[tuple, str] = {}  # the others, by (raw pairs, hit marks)
         self.kept = 0
+        # the C line's texts, kept in C by what they are made of (the raw pairs and the hit marks, as above)
+        self.texts = _speedups.Texts(MAX_FRAGMENTS) if _speedups is not None else None
         from bgcli.core.notation import canonical_text, play_text
 
         self.canonical_text, self.play_text = canonical_text, play_text
@@ -200,26 +202,31 @@ class MovesWriter:
             self.hitting.clear()
             self.kept = 0
         self.kept += 1
+        fragment = self._text(position, key, moves)
         hits = key >> _HITS
-        if self.canonical:
-            text = self.canonical_text(moves, hits, self.style, self.side)
-        else:
-            text = self.play_text(play_of(position, key, moves), self.style, side=self.side)
-        fragment = f'"}}, {{"play": "{text}", "position_id": "'
         if hits:
             self.hitting[moves, hits] = fragment
         else:
             self.quiet[moves] = fragment
         return fragment
 
+    def _text(self, position: Position, key: int, moves: tuple) -> str:
+        """``_fragment`` without keeping it: what the C line asks for a play it has no text of."""
+        hits = key >> _HITS
+        if self.canonical:
+            text = self.canonical_text(moves, hits, self.style, self.side)
+        else:
+            text = self.play_text(play_of(position, key, moves), self.style, side=self.side)
+        return f'"}}, {{"play": "{text}", "position_id": "'
+
     def line(self, position: Position, dice: Dice, own: str | None = None) -> str:
         """The line of ``position`` and ``dice``; ``own``: the position's ID,
         when the caller has it. In C when built (``_py_line`` otherwise): the
         generator, the order, the IDs and the JSON in one call, the play
-        texts still from this writer's caches and ``_fragment``."""
+        texts from ``_text`` (the Python notation code), kept in ``texts``."""
         if _moves_line is not None and dice.__class__ is tuple:
             checked_dice(dice)  # the pure path's error for what is not two dice
-            return _moves_line(position, dice, own, self.quiet, self.hitting, self._fragment)
+            return _moves_line(position, dice, own, self.texts, self._text)
         return self._py_line(position, dice, own)
 
     def _py_line(self, position: Position, dice: Dice, own: str | None = None) -> str:
