@@ -1084,9 +1084,13 @@ static int entry_order(const void *a, const void *b)
  * all landing points). At most `limit` are kept: then they are all dropped
  * and kept again from nothing, as the Python writer does. */
 typedef struct {
+    uint64_t code;       /* 0: an empty slot (a code is never 0: it holds the count of steps) */
+    PyObject *text;
+} TextSlot;
+
+typedef struct {
     PyObject_HEAD
-    uint64_t *codes;     /* 0: an empty slot (a code is never 0: it holds the count of steps) */
-    PyObject **texts;
+    TextSlot *slots;     /* a code and its text side by side: one cache line per look-up */
     size_t mask;         /* slots - 1; 0 before the first text */
     Py_ssize_t len, limit;
 } Texts;
@@ -1109,22 +1113,34 @@ static inline size_t code_slot(uint64_t code, size_t mask)
     return (size_t)(h ^ (h >> 32)) & mask;
 }
 
+#if defined(__GNUC__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)(address))
+#endif
+
+static inline void texts_prefetch(const Texts *t, uint64_t code)
+{
+    if (t->mask)
+        PREFETCH(&t->slots[code_slot(code, t->mask)]);
+}
+
 static PyObject *texts_get(Texts *t, uint64_t code)
 {
     if (!t->mask)
         return NULL;
-    for (size_t at = code_slot(code, t->mask); t->codes[at]; at = (at + 1) & t->mask)
-        if (t->codes[at] == code)
-            return t->texts[at];
+    for (size_t at = code_slot(code, t->mask); t->slots[at].code; at = (at + 1) & t->mask)
+        if (t->slots[at].code == code)
+            return t->slots[at].text;
     return NULL;
 }
 
 static void texts_clear(Texts *t)
 {
     for (size_t i = 0; t->mask && i <= t->mask; i++) {
-        if (t->codes[i]) {
-            t->codes[i] = 0;
-            Py_CLEAR(t->texts[i]);
+        if (t->slots[i].code) {
+            t->slots[i].code = 0;
+            Py_CLEAR(t->slots[i].text);
         }
     }
     t->len = 0;
@@ -1132,27 +1148,21 @@ static void texts_clear(Texts *t)
 
 static int texts_resize(Texts *t, size_t size)
 {
-    uint64_t *codes = calloc(size, sizeof(uint64_t));
-    PyObject **texts = calloc(size, sizeof(PyObject *));
-    if (codes == NULL || texts == NULL) {
-        free(codes);
-        free(texts);
+    TextSlot *slots = calloc(size, sizeof(TextSlot));
+    if (slots == NULL) {
         PyErr_NoMemory();
         return -1;
     }
     for (size_t i = 0; t->mask && i <= t->mask; i++) {
-        if (!t->codes[i])
+        if (!t->slots[i].code)
             continue;
-        size_t at = code_slot(t->codes[i], size - 1);
-        while (codes[at])
+        size_t at = code_slot(t->slots[i].code, size - 1);
+        while (slots[at].code)
             at = (at + 1) & (size - 1);
-        codes[at] = t->codes[i];
-        texts[at] = t->texts[i];
+        slots[at] = t->slots[i];
     }
-    free(t->codes);
-    free(t->texts);
-    t->codes = codes;
-    t->texts = texts;
+    free(t->slots);
+    t->slots = slots;
     t->mask = size - 1;
     return 0;
 }
@@ -1165,10 +1175,10 @@ static int texts_put(Texts *t, uint64_t code, PyObject *text)
     if ((size_t)(t->len + 1) * 2 > t->mask + 1 && texts_resize(t, t->mask ? 2 * (t->mask + 1) : 1024) < 0)
         return -1;
     size_t at = code_slot(code, t->mask);
-    while (t->codes[at])
+    while (t->slots[at].code)
         at = (at + 1) & t->mask;
-    t->codes[at] = code;
-    t->texts[at] = Py_NewRef(text);
+    t->slots[at].code = code;
+    t->slots[at].text = Py_NewRef(text);
     t->len++;
     return 0;
 }
@@ -1186,8 +1196,7 @@ static PyObject *texts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     Texts *t = (Texts *)type->tp_alloc(type, 0);
     if (t == NULL)
         return NULL;
-    t->codes = NULL;
-    t->texts = NULL;
+    t->slots = NULL;
     t->mask = 0;
     t->len = 0;
     t->limit = limit;
@@ -1197,8 +1206,7 @@ static PyObject *texts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 static void texts_dealloc(Texts *t)
 {
     texts_clear(t);
-    free(t->codes);
-    free(t->texts);
+    free(t->slots);
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
@@ -1308,13 +1316,22 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
         PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
         goto done;
     }
-    /* every look-up first, then the misses, as the Python line does (a miss may empty the texts) */
+    /* every look-up first, then the misses, as the Python line does (a miss may empty the texts);
+     * the table's slots are fetched from memory for every play at once, before they are read */
+    for (Py_ssize_t i = 0; i < n; i++)
+        texts_prefetch(texts, text_code(&found.items[i]));
     for (Py_ssize_t i = 0; i < n; i++) {
         const Entry *e = &found.items[i];
-        parts[i] = Py_XNewRef(texts_get(texts, text_code(e)));
         if (result_id(&e->key, theirs, &unhit, ids + i * ID_LENGTH) < 0)
             goto done;
     }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        parts[i] = texts_get(texts, text_code(&found.items[i]));
+        if (parts[i] != NULL)
+            PREFETCH(parts[i]);
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        Py_XINCREF(parts[i]);
     for (Py_ssize_t i = 0; i < n; i++) {
         if (parts[i] != NULL)
             continue;
