@@ -185,7 +185,7 @@ class WrittenPlay:
 
 
 @functools.lru_cache(maxsize=None)
-def _play_tree_class():
+def _play_tree_class() -> type:
     """The Transformer of ``play.lark``; built on first use because lark is
     imported only when the grammar is needed (the fast path and the writing
     of plays do without it: start-up time)."""
@@ -199,7 +199,7 @@ def _play_tree_class():
             self.text = text
             self.side = side
 
-        def start(self, items):
+        def start(self, items: list) -> WrittenPlay:
             dice = None
             moves: tuple[WrittenMove, ...] = ()
             for item in items:
