@@ -5,8 +5,9 @@ Each C function is compared with the Python function it mirrors, kept
 importable beside it: ``legal_keys`` with ``_py_legal_keys`` (the same keys,
 the same raw pairs for each, in the same insertion order), ``query_ids``
 with ``_py_query_ids``, ``moves_line`` (its texts kept in a ``Texts``) with
-``MovesWriter._py_line`` and
-``parse_id`` with ``_py_parse_position_id``; on every query of gnubg's
+``MovesWriter._py_line``,
+``query_line`` with run_moves' Python reading of a line of a Position ID and
+dice, and ``parse_id`` with ``_py_parse_position_id``; on every query of gnubg's
 oracle sample and on random legal positions (the bar, bear-offs, checkers
 off on both sides) with every roll. Where the accelerator is not built (the
 default install, an editable one) these tests skip; the pure install is
@@ -109,7 +110,7 @@ def test_texts_are_kept_by_their_steps_and_hits():
 
     texts = speedups.Texts(100_000)
     for where, dice in oracle_queries()[:200]:
-        line = speedups.moves_line(where, dice, None, texts, text)
+        line = speedups.moves_line(texts, text, where, dice, None)
         keys = sorted(generator._py_legal_keys(where, dice).items())
         assert [json.loads(line)["plays"][i]["play"] for i in range(len(keys))] == [str(moves) for _, moves in keys]
     assert len(asked) == len(set(asked)) == len(texts)
@@ -169,6 +170,54 @@ def test_parse_id_reads_what_the_python_code_reads(text):
     assert position.parse_position_id(text) == expected
 
 
+def python_query_line(writer: MovesWriter, line: str) -> str | None:
+    """What run_moves' Python loop writes for a batch line of a Position ID and dice, or None for any other line."""
+    found = batch._FAST_LINE(line)
+    if found is None:
+        return None
+    try:
+        where = _py_parse_position_id(found[1])
+    except InvalidPositionError:
+        return None
+    own = found[1] if found[1][13] in "AQgw" else None
+    return writer._py_line(where, batch._ROLLS[found.group(2, 3)], own)
+
+
+def c_query_line(writer: MovesWriter, line: str) -> str | None:
+    return speedups.query_line(writer.texts, writer._text, position.trusted_position, line)
+
+
+@needs_speedups
+def test_query_line_answers_the_oracle_lines_as_run_moves_does():
+    c_writer, py_writer = MovesWriter("gnubg", 1), MovesWriter("gnubg", 1)
+    for where, (a, b) in oracle_queries():
+        for line in (f"{where.id()} {a}{b}", f" \t{where.id()}  {b}-{a} ", f"{where.id()}\t{a} {b}\f"):
+            assert c_query_line(c_writer, line) == python_query_line(py_writer, line), line
+
+
+_BLANKS = st.sampled_from(["", " ", "\t", "  ", "\f", "\r", "\n", "é", "\u3131"])
+
+
+@st.composite
+def query_lines(draw) -> str:
+    """Lines near the shape of a Position ID and dice: most of them that shape, some a character off."""
+    pid = draw(st.one_of(positions().map(Position.id), st.text(alphabet="ABCgw+/09Qxz-é ", min_size=13, max_size=15)))
+    dice = draw(st.sampled_from(["31", "3-1", "3 1", "3,1", "3/1", "3x1", "66", "3  1", "3- 1", "7 1", "3", "311", "3*1"]))
+    return draw(_BLANKS) + pid + draw(st.sampled_from([" ", "\t ", "", "x"])) + dice + draw(_BLANKS)
+
+
+_QUERY_WRITERS = (MovesWriter("korean", 1), MovesWriter("korean", 1))
+
+
+@needs_speedups
+@settings(max_examples=400)
+@given(query_lines())
+def test_query_line_reads_what_the_fast_line_reads(line):
+    """An answer exactly where run_moves' regular expression reads a valid Position ID and dice, and the same one."""
+    c_writer, py_writer = _QUERY_WRITERS
+    assert c_query_line(c_writer, line) == python_query_line(py_writer, line)
+
+
 @needs_speedups
 def test_bad_input_is_refused_not_read_out_of_bounds():
     start = Position.start()
@@ -184,10 +233,9 @@ def test_bad_input_is_refused_not_read_out_of_bounds():
         with pytest.raises(ValueError, match="dice"):
             speedups.legal_keys(start.player, start.opponent, high, low)
     writer = MovesWriter("gnubg", 1)
-    args = (None, writer.texts, writer._text)
     for dice in ((7, 1), (3, 0), (3,), [3, 1]):
         with pytest.raises(ValueError, match="dice"):
-            speedups.moves_line(start, dice, *args)
+            speedups.moves_line(writer.texts, writer._text, start, dice, None)
     with pytest.raises(TypeError):
         speedups.query_ids(start.player, start.opponent, ["key"], None)
     with pytest.raises(OverflowError):
@@ -205,11 +253,11 @@ def test_a_failing_text_is_the_lines_error():
 
     texts = speedups.Texts(10)
     with pytest.raises(RuntimeError, match="no text"):
-        speedups.moves_line(start, (3, 1), None, texts, broken)
+        speedups.moves_line(texts, broken, start, (3, 1), None)
     with pytest.raises(TypeError, match="fragment"):
-        speedups.moves_line(start, (3, 1), None, texts, lambda where, key, moves: 42)
+        speedups.moves_line(texts, lambda where, key, moves: 42, start, (3, 1), None)
     with pytest.raises(TypeError, match="Texts"):
-        speedups.moves_line(start, (3, 1), None, {}, broken)
+        speedups.moves_line({}, broken, start, (3, 1), None)
     with pytest.raises(ValueError, match="limit"):
         speedups.Texts(0)
     assert len(texts) == 0

@@ -877,21 +877,16 @@ static PyObject *side_tuple(const uint8_t *side)
     return out;
 }
 
-static PyObject *py_parse_id(PyObject *module, PyObject *text)
+/* The sides of the 14 characters of a Position ID: 1, or 0 when they are not a valid one. */
+static int read_id(const Py_UCS1 *chars, uint8_t *player, uint8_t *opponent)
 {
-    (void)module;
-    if (!is_ready_str(text, "text"))
-        return NULL;
-    if (PyUnicode_GET_LENGTH(text) != ID_LENGTH || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
-        Py_RETURN_NONE;
-    const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(text);
     uint8_t raw[11] = {0};
     uint32_t acc = 0;
     int bits = 0, at = 0;
     for (int i = 0; i < ID_LENGTH; i++) {
         int v = base64_value(chars[i]);
         if (v < 0)
-            Py_RETURN_NONE;
+            return 0;
         acc = acc << 6 | (uint32_t)v;
         bits += 6;
         if (bits >= 8) {
@@ -907,21 +902,20 @@ static PyObject *py_parse_id(PyObject *module, PyObject *text)
         int one = raw[bit >> 3] >> (bit & 7) & 1;
         if (slot == 50) {
             if (one)
-                Py_RETURN_NONE;   /* bits left after the 50 slots */
+                return 0;   /* bits left after the 50 slots */
             continue;
         }
         if (one)
             run++;
         else {
             if (run > MAX_COUNT)
-                Py_RETURN_NONE;
+                return 0;
             counts[slot++] = (uint8_t)run;
             run = 0;
         }
     }
     if (slot < 50)
-        Py_RETURN_NONE;
-    uint8_t player[SLOTS], opponent[SLOTS];
+        return 0;
     int theirs = 0, mine = 0;
     for (int p = 1; p < SLOTS; p++) {
         opponent[p] = counts[p - 1];
@@ -930,18 +924,36 @@ static PyObject *py_parse_id(PyObject *module, PyObject *text)
         mine += player[p];
     }
     if (theirs > MAX_COUNT || mine > MAX_COUNT)
-        Py_RETURN_NONE;
+        return 0;
     for (int p = 1; p < 25; p++)
         if (player[p] && opponent[25 - p])
-            Py_RETURN_NONE;
+            return 0;
     player[0] = (uint8_t)(MAX_COUNT - mine);
     opponent[0] = (uint8_t)(MAX_COUNT - theirs);
+    return 1;
+}
+
+static PyObject *sides_tuple(const uint8_t *player, const uint8_t *opponent)
+{
     PyObject *first = side_tuple(player);
     PyObject *second = first ? side_tuple(opponent) : NULL;
     PyObject *out = second ? PyTuple_Pack(2, first, second) : NULL;
     Py_XDECREF(first);
     Py_XDECREF(second);
     return out;
+}
+
+static PyObject *py_parse_id(PyObject *module, PyObject *text)
+{
+    (void)module;
+    if (!is_ready_str(text, "text"))
+        return NULL;
+    if (PyUnicode_GET_LENGTH(text) != ID_LENGTH || PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
+        Py_RETURN_NONE;
+    uint8_t player[SLOTS], opponent[SLOTS];
+    if (!read_id(PyUnicode_1BYTE_DATA(text), player, opponent))
+        Py_RETURN_NONE;
+    return sides_tuple(player, opponent);
 }
 
 /* --- the module's functions ------------------------------------------------------ */
@@ -1246,19 +1258,22 @@ static PyTypeObject TextsType = {
 /* MovesWriter.line: one query's JSON line, the plays in key order, each
  * play's fragment from texts or, when it is not there, fragment(position,
  * key, moves) (then kept). */
+static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query, PyObject *position,
+                            PyObject *make_position, int d0, int d1, PyObject *own);
+
 static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "moves_line(position, dice, own, texts, fragment) takes 5 arguments");
+        PyErr_SetString(PyExc_TypeError, "moves_line(texts, fragment, position, dice, own) takes 5 arguments");
         return NULL;
     }
     State *state = PyModule_GetState(module);
-    PyObject *position = args[0], *dice = args[1], *own = args[2], *fragment = args[4];
-    if (!PyObject_TypeCheck(args[3], &TextsType)) {
+    PyObject *fragment = args[1], *position = args[2], *dice = args[3], *own = args[4];
+    if (!PyObject_TypeCheck(args[0], &TextsType)) {
         PyErr_SetString(PyExc_TypeError, "texts: expected a Texts");
         return NULL;
     }
-    Texts *texts = (Texts *)args[3];
+    Texts *texts = (Texts *)args[0];
     if (!PyTuple_Check(dice) || PyTuple_GET_SIZE(dice) != 2) {
         PyErr_SetString(PyExc_ValueError, "dice: expected a tuple of two dice");
         return NULL;
@@ -1276,6 +1291,18 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
     Py_XDECREF(opponent);
     if (failed)
         return NULL;
+    return build_line(texts, fragment, &q, position, NULL, d0, d1, own);
+}
+
+/* The line of a query: q and the dice (d0, d1 as written); own, the
+ * position's ID as given (a str) or None; position, the Position for
+ * fragment(position, key, moves), or NULL: then make_position(player,
+ * opponent) makes it, at the first text missing. */
+static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query, PyObject *position,
+                            PyObject *make_position, int d0, int d1, PyObject *own)
+{
+    const Query q = *query;
+    PyObject *made = NULL;   /* the position make_position made */
 
     Found found;
     memset(&found, 0, sizeof found);
@@ -1335,6 +1362,15 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
     for (Py_ssize_t i = 0; i < n; i++) {
         if (parts[i] != NULL)
             continue;
+        if (position == NULL) {
+            PyObject *sides = sides_tuple(q.player, theirs);
+            made = sides ? PyObject_CallFunctionObjArgs(make_position, PyTuple_GET_ITEM(sides, 0),
+                                                        PyTuple_GET_ITEM(sides, 1), NULL) : NULL;
+            Py_XDECREF(sides);
+            if (made == NULL)
+                goto done;
+            position = made;
+        }
         PyObject *key = key_int(&found.items[i].key);
         PyObject *moves = key ? moves_tuple(&found.items[i]) : NULL;
         if (moves != NULL)
@@ -1400,8 +1436,84 @@ done:
     }
     free(ids);
     Py_XDECREF(own_text);
+    Py_XDECREF(made);
     found_free(&found);
     return result;
+}
+
+/* A batch line of a Position ID and dice, as batch._FAST_LINE reads it:
+ * blanks, 14 base64 digits, blanks, a die, a separator (-,/x) or blanks or
+ * none, a die, blanks. 1 with the ID's start and the dice, else 0. */
+static inline int is_blank(Py_UCS1 c)
+{
+    return c == ' ' || c == '\t' || c == '\f' || c == '\r' || c == '\n';
+}
+
+static int read_query_line(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *id, int *a, int *b)
+{
+    Py_ssize_t i = 0;
+    while (i < n && is_blank(c[i]))
+        i++;
+    *id = i;
+    for (Py_ssize_t end = i + ID_LENGTH; i < end; i++)
+        if (i >= n || base64_value(c[i]) < 0)
+            return 0;
+    Py_ssize_t blanks = i;
+    while (i < n && is_blank(c[i]))
+        i++;
+    if (i == blanks || i >= n || c[i] < '1' || c[i] > '6')
+        return 0;
+    *a = c[i++] - '0';
+    if (i < n && (c[i] == '-' || c[i] == ',' || c[i] == '/' || c[i] == 'x'))
+        i++;
+    else
+        while (i < n && is_blank(c[i]))
+            i++;
+    if (i >= n || c[i] < '1' || c[i] > '6')
+        return 0;
+    *b = c[i++] - '0';
+    while (i < n && is_blank(c[i]))
+        i++;
+    return i == n;
+}
+
+/* run_moves' common line, a Position ID and dice, in one call: its JSON
+ * line, or None for any other line (or an ID that is not valid), which the
+ * Python loop reads and words the error of. */
+static PyObject *py_query_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "query_line(texts, fragment, make_position, line) takes 4 arguments");
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(args[0], &TextsType)) {
+        PyErr_SetString(PyExc_TypeError, "texts: expected a Texts");
+        return NULL;
+    }
+    PyObject *line = args[3];
+    if (!is_ready_str(line, "line"))
+        return NULL;
+    if (PyUnicode_KIND(line) != PyUnicode_1BYTE_KIND)
+        Py_RETURN_NONE;
+    const Py_UCS1 *chars = PyUnicode_1BYTE_DATA(line);
+    Py_ssize_t id;
+    int a, b;
+    Query q;
+    uint8_t theirs[SLOTS];
+    if (!read_query_line(chars, PyUnicode_GET_LENGTH(line), &id, &a, &b) || !read_id(chars + id, q.player, theirs))
+        Py_RETURN_NONE;
+    for (int p = 0; p < SLOTS; p++)
+        q.opp[p] = theirs[SLOTS - 1 - p];
+    /* the ID as written is the one written back when its unused last bits are 0, as gnubg writes them */
+    Py_UCS1 last = chars[id + ID_LENGTH - 1];
+    PyObject *own = (last == 'A' || last == 'Q' || last == 'g' || last == 'w') ?
+        PyUnicode_Substring(line, id, id + ID_LENGTH) : Py_NewRef(Py_None);
+    if (own == NULL)
+        return NULL;
+    PyObject *out = build_line((Texts *)args[0], args[1], &q, NULL, args[2], a > b ? a : b, a > b ? b : a, own);
+    Py_DECREF(own);
+    return out;
 }
 
 static PyMethodDef methods[] = {
@@ -1411,8 +1523,10 @@ static PyMethodDef methods[] = {
      "legal_keys(player, opponent, high, low): the plays as generator.legal_keys finds them, {key: raw pairs}."},
     {"query_ids", (PyCFunction)(void (*)(void))py_query_ids, METH_FASTCALL,
      "query_ids(player, opponent, keys, own): (the position's ID or own, the result ID of each key)."},
+    {"query_line", (PyCFunction)(void (*)(void))py_query_line, METH_FASTCALL,
+     "query_line(texts, fragment, make_position, line): run_moves' line of a Position ID and dice, or None."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,
-     "moves_line(position, dice, own, texts, fragment): MovesWriter.line's JSON line."},
+     "moves_line(texts, fragment, position, dice, own): MovesWriter.line's JSON line."},
     {NULL, NULL, 0, NULL},
 };
 

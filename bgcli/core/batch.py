@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
 from bgcli.core.generator import _BOARD_BITS as _HITS  # a play key's hit marks start here
 from bgcli.core.generator import Play, _speedups, legal_keys, legal_plays, play_of, query_ids
-from bgcli.core.position import Dice, Position, checked_dice, parse_dice, parse_position_id
+from bgcli.core.position import Dice, Position, checked_dice, parse_dice, parse_position_id, trusted_position
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidDiceError, InvalidPositionError
 from bgcli.output import quote
 
@@ -226,7 +226,7 @@ class MovesWriter:
         texts from ``_text`` (the Python notation code), kept in ``texts``."""
         if _moves_line is not None and dice.__class__ is tuple:
             checked_dice(dice)  # the pure path's error for what is not two dice
-            return _moves_line(position, dice, own, self.texts, self._text)
+            return _moves_line(self.texts, self._text, position, dice, own)
         return self._py_line(position, dice, own)
 
     def _py_line(self, position: Position, dice: Dice, own: str | None = None) -> str:
@@ -303,12 +303,22 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     EXIT_UNREADABLE when reading stopped at a BadLine."""
     import json
 
-    json_line = moves_writer(style, DEFAULT_SIDE).line  # a Position ID alone: the default match
+    writer = moves_writer(style, DEFAULT_SIDE)  # a Position ID alone: the default match
+    # the C line called straight, with no Python call between: the dice here are always two of 1..6
+    json_line = functools.partial(_moves_line, writer.texts, writer._text) if _moves_line is not None else writer.line
+    # with the C accelerator, a line of a Position ID and dice is read and answered in one call (None: any other)
+    quick = functools.partial(_speedups.query_line, writer.texts, writer._text, trusted_position) \
+        if _speedups is not None else None
     status = 0
     write = out.write
     fast = _FAST_LINE
     last_id, position, own = "", None, None  # the last line's: one position is often asked with many rolls
     for number, line in enumerate(lines, first):
+        if quick is not None and line.__class__ is str:
+            answer = quick(line)
+            if answer is not None:
+                write(answer)
+                continue
         found = fast(line) if line.__class__ is str else None
         if found is not None:  # the common line, a Position ID and dice: read here, as the words would be
             if found[1] != last_id:
