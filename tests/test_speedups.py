@@ -16,6 +16,7 @@ checked to have none.
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -216,6 +217,32 @@ def test_query_line_reads_what_the_fast_line_reads(line):
     """An answer exactly where run_moves' regular expression reads a valid Position ID and dice, and the same one."""
     c_writer, py_writer = _QUERY_WRITERS
     assert c_query_line(c_writer, line) == python_query_line(py_writer, line)
+
+
+@needs_speedups
+def test_run_moves_answers_its_id_and_dice_lines_in_c(monkeypatch):
+    """The batch's common line goes through query_line; any other line, or a bad ID, the Python way."""
+    asked = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(speedups, name)
+
+        @staticmethod
+        def query_line(*args):
+            answer = speedups.query_line(*args)
+            asked.append(answer is not None)
+            return answer
+
+    monkeypatch.setattr(batch, "_speedups", Counting())
+    start = Position.start().id()
+    lines = [f"{start} 31", f"{start} 3 1", "start 31", "////////////// 31", "# a comment", f"{start} 7 1"]
+    out = io.StringIO()
+    batch.run_moves(lines, "gnubg", out=out)
+    assert asked == [True, True, False, False, False, False]
+    written = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert written[0] == written[1] == written[2] and written[0]["position_id"] == start
+    assert "error" in written[3] and "error" in written[4] and len(written) == 5
 
 
 @needs_speedups
