@@ -709,6 +709,20 @@ typedef struct {
 
 static inline int put_slots(Bits *bits, const uint8_t *side)
 {
+#ifdef __SIZEOF_INT128__
+    unsigned __int128 v = (unsigned __int128)bits->w[1] << 64 | bits->w[0];
+    int at = bits->length;
+    for (int p = 1; p < SLOTS; p++) {
+        unsigned c = side[p];
+        if (c > MAX_COUNT || at + (int)c + 1 > 96)
+            return -1;
+        v |= (unsigned __int128)(((uint64_t)1 << c) - 1) << at;
+        at += (int)c + 1;
+    }
+    bits->w[0] = (uint64_t)v;
+    bits->w[1] = (uint64_t)(v >> 64);
+    bits->length = at;
+#else
     for (int p = 1; p < SLOTS; p++) {
         unsigned c = side[p];
         if (c > MAX_COUNT || bits->length + (int)c + 1 > 96)
@@ -724,6 +738,7 @@ static inline int put_slots(Bits *bits, const uint8_t *side)
             bits->w[1] |= ones << (at - 64);
         bits->length = at + (int)c + 1;
     }
+#endif
     return 0;
 }
 
@@ -826,6 +841,69 @@ static int own_id(const Query *q, char *out)
         PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
         return -1;
     }
+    return 0;
+}
+
+/* A key's place in sorted(found), as two words: the hit marks, then the
+ * counts from the bar down to point 1, four bits each (a count is 0..15;
+ * the borne-off count is left out, as the others and the 15 checkers give it). */
+typedef struct {
+    uint64_t high, low;
+    Py_ssize_t index;
+} SortKey;
+
+static inline SortKey sort_key(const Key *k, Py_ssize_t index)
+{
+    SortKey out = {(uint64_t)k->hits, 0, index};
+    for (int p = 25; p > 16; p--)
+        out.high = out.high << 4 | k->b[p];
+    for (int p = 16; p > 0; p--)
+        out.low = out.low << 4 | k->b[p];
+    return out;
+}
+
+static inline int sort_before(const SortKey *x, const SortKey *y)
+{
+    return x->high < y->high || (x->high == y->high && x->low < y->low);
+}
+
+static int sort_key_order(const void *a, const void *b)
+{
+    const SortKey *x = a, *y = b;
+    return sort_before(x, y) ? -1 : sort_before(y, x) ? 1 : 0;
+}
+
+/* found's plays in the order of their keys (they are distinct): an insertion
+ * sort of their sort keys for the few plays of most rolls, qsort beyond. */
+static int sort_entries(Found *found)
+{
+    Py_ssize_t n = found->len;
+    SortKey *keys = malloc((size_t)n * sizeof(SortKey));
+    Entry *sorted = malloc((size_t)n * sizeof(Entry));
+    if (keys == NULL || sorted == NULL) {
+        free(keys);
+        free(sorted);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        keys[i] = sort_key(&found->items[i].key, i);
+    if (n > 48)
+        qsort(keys, (size_t)n, sizeof(SortKey), sort_key_order);
+    else
+        for (Py_ssize_t i = 1; i < n; i++) {
+            SortKey key = keys[i];
+            Py_ssize_t j = i;
+            for (; j > 0 && sort_before(&key, &keys[j - 1]); j--)
+                keys[j] = keys[j - 1];
+            keys[j] = key;
+        }
+    for (Py_ssize_t i = 0; i < n; i++)
+        sorted[i] = found->items[keys[i].index];
+    free(keys);
+    free(found->items);
+    found->items = sorted;
+    found->cap = n;
     return 0;
 }
 
@@ -1077,16 +1155,6 @@ static int write_str(Writer *w, PyObject *text, Py_ssize_t from)
     return 0;
 }
 
-static int entry_order(const void *a, const void *b)
-{
-    const Key *x = &((const Entry *)a)->key, *y = &((const Entry *)b)->key;
-    if (x->hits != y->hits)
-        return x->hits < y->hits ? -1 : 1;
-    for (int p = SLOTS - 1; p >= 0; p--)
-        if (x->b[p] != y->b[p])
-            return x->b[p] < y->b[p] ? -1 : 1;
-    return 0;
-}
 
 /* --- Texts: the play texts a writer keeps ------------------------------------------- */
 
@@ -1328,7 +1396,8 @@ static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query
         result = PyUnicode_FromFormat("{\"position_id\": \"%U\", \"dice\": [%d, %d], \"plays\": []}\n", own_text, d0, d1);
         goto done;
     }
-    qsort(found.items, (size_t)n, sizeof(Entry), entry_order);   /* sorted(found): the keys are distinct */
+    if (sort_entries(&found) < 0)   /* sorted(found) */
+        goto done;
     parts = calloc((size_t)n, sizeof(PyObject *));
     ids = malloc((size_t)n * ID_LENGTH);
     if (parts == NULL || ids == NULL) {
@@ -1394,8 +1463,10 @@ static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query
         own_text = Py_NewRef(own);
 
     /* '{"position_id": "OWN", "dice": [A, B], "plays": [' + parts[0][4:] + id + parts[1] + id ... + '"}]}\n' */
-    char head[64];
-    int head_length = snprintf(head, sizeof head, "\", \"dice\": [%d, %d], \"plays\": [", d0, d1);
+    char head[] = "\", \"dice\": [A, B], \"plays\": [";
+    int head_length = (int)(sizeof head - 1);
+    head[12] = (char)('0' + d0);   /* the dice are 1..6 */
+    head[15] = (char)('0' + d1);
     static const char opening[] = "{\"position_id\": \"", closing[] = "\"}]}\n";
     Py_ssize_t total = (Py_ssize_t)(sizeof opening - 1) + PyUnicode_GET_LENGTH(own_text) + head_length +
                        (Py_ssize_t)(sizeof closing - 1) + n * ID_LENGTH;
