@@ -523,6 +523,68 @@ def test_a_wrong_mean_is_caught_even_when_consistent(table):
         bearoff.check(forged, sample=1, rng=Pick())
 
 
+def test_a_file_that_passed_the_whole_check_is_not_checked_whole_again(private_cache, monkeypatch):
+    """The digest of a file that passed the whole check is kept beside it: loading the same
+    contents again makes only the sampled check of the defining equation, a new sample each
+    time, and gives the same table."""
+    path, calls = private_cache
+    built = bearoff.table()
+    assert not (path.parent / bearoff.CHECKED_NAME).exists()   # built, not yet read back
+    whole, sampled = [], []
+    real_check, real_sample = bearoff.check, bearoff.check_sample
+    monkeypatch.setattr(bearoff, "check", lambda *args, **kw: whole.append(1) or real_check(*args, **kw))
+    monkeypatch.setattr(bearoff, "check_sample", lambda *args, **kw: sampled.append(1) or real_sample(*args, **kw))
+    first = fresh_load()
+    mark = path.parent / bearoff.CHECKED_NAME
+    assert whole == [1] and mark.read_bytes() == bearoff.checked_mark(path.read_bytes())
+    assert oct(mark.stat().st_mode & 0o777) == "0o600"
+    again = fresh_load()
+    assert whole == [1] and len(sampled) == 2 and calls == [1]
+    assert list(again.means) == list(first.means) == list(built.means) and list(again.probs) == list(built.probs)
+
+
+def test_a_mark_of_other_contents_leaves_the_whole_check_to_do(private_cache, table):
+    """A file whose contents are not the ones the kept digest names (a forged table with a good
+    checksum, a flipped bit) is checked as before, and rebuilt when it fails."""
+    path, calls = private_cache
+    bearoff.table()
+    fresh_load()   # checked whole: its mark written
+    mark = (path.parent / bearoff.CHECKED_NAME).read_bytes()
+    means = array("d", table.means)
+    means[100] += 0.25
+    path.write_bytes(bearoff.dumps(bearoff.BearoffTable(table.keys, means, table.first, table.length, table.probs)))
+    assert (path.parent / bearoff.CHECKED_NAME).read_bytes() == mark   # the mark of the good file stays
+    fresh_load()
+    assert calls == [1, 1]
+    data = bytearray(path.read_bytes())
+    (path.parent / bearoff.CHECKED_NAME).write_bytes(bearoff.checked_mark(bytes(data)))
+    data[-100] ^= 0x40   # the digest in the header no longer matches the contents
+    path.write_bytes(bytes(data))
+    fresh_load()
+    assert calls == [1, 1, 1]
+
+
+def test_a_marked_file_still_gets_the_sampled_check(table, monkeypatch):
+    """The one check that can answer differently for the same bytes (the defining equation on a
+    random sample) is made on a marked file too: a consistent but wrong mean is caught."""
+    i = table._index[bearoff.key((0, 0, 0, 0, 0, 2))]
+    start = table.offset[i]
+    probs, means = array("d", table.probs), array("d", table.means)
+    probs[start] -= 0.01
+    probs[start + 1] += 0.01
+    means[i] += 0.01
+    data = bearoff.dumps(bearoff.BearoffTable(table.keys, means, table.first, table.length, probs))
+
+    class Pick:
+        def sample(self, population, k):
+            return [i]
+
+    monkeypatch.setattr(bearoff.random, "Random", Pick)
+    monkeypatch.setattr(bearoff, "check", lambda *args, **kw: pytest.fail("the whole check was made again"))
+    with pytest.raises(bearoff.BadTableFile, match="not the best play"):
+        bearoff.loads(data, sample=1, checked=bearoff.checked_mark(data))
+
+
 def test_no_cache_folder_keeps_the_table_in_memory(private_cache, monkeypatch):
     path, calls = private_cache
     monkeypatch.setenv("BGCLI_NO_CACHE", "1")

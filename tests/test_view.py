@@ -644,9 +644,11 @@ def test_the_short_path_of_plays_with_events_changes_no_replay(monkeypatch):
     monkeypatch.setattr(game_module, "play_from_steps", counted)
     for rules in (None, Rules(beavers=True, auto_doubles=1)):
         for path in match_files():
+            monkeypatch.setattr(game_module, "_PLAYED", {})   # each play worked out here, not met in an earlier file
             short = _replayed(path, rules)
             with monkeypatch.context() as m:
                 m.setattr(game_module, "play_from_steps", lambda *args: None)
+                m.setattr(game_module, "_PLAYED", {})
                 assert _replayed(path, rules) == short, path
     assert sum(made) > 0.9 * len(made) > 10_000
 
@@ -669,6 +671,137 @@ def test_a_play_after_a_borne_off_game_is_a_problem_on_the_short_path_with_event
                               + lines[last.line:]))
     problems = replays_of(path)[0].problems
     assert any("after the game was over" in p.message and p.line == last.line + 1 for p in problems), problems
+    monkeypatch.setattr(game_module, "_PLAYED", {})
     short = _replayed(str(path), None)
     monkeypatch.setattr(game_module, "play_from_steps", lambda *args: None)
+    monkeypatch.setattr(game_module, "_PLAYED", {})
     assert _replayed(str(path), None) == short
+
+
+# --- the speed paths of a long session's page ------------------------------------------
+
+class Forgetful(dict):
+    """A cache that keeps nothing: every lookup misses, so the slow path runs each time."""
+
+    def __setitem__(self, key, value):
+        pass
+
+
+def _twice(tmp_path) -> Path:
+    """A file holding the same match twice, as a long session meets the same plays again."""
+    text = (SELFPLAY / "sp05002_5pt.mat").read_text()
+    path = tmp_path / "twice.mat"
+    path.write_text(text + "\n" + text)
+    return path
+
+
+def test_a_play_met_again_is_worked_out_once_and_replays_the_same(tmp_path, monkeypatch):
+    """The short path of the view's replay remembers each play by the board, the mover, the dice
+    and the text: a match met again costs no judging of its plays, and its events are the ones
+    the long way makes (and the short path without the cache)."""
+    import bgcli.match.game as game_module
+    from bgcli.core import notation
+
+    path = _twice(tmp_path)
+    judged, texts = [], []
+    real_judge, real_text = game_module.play_from_steps, notation.canonical_text
+    monkeypatch.setattr(game_module, "play_from_steps", lambda *args: judged.append(1) or real_judge(*args))
+    monkeypatch.setattr(game_module, "canonical_text", lambda *args: texts.append(args) or real_text(*args))
+    monkeypatch.setattr(game_module, "_PLAYED", {})
+    monkeypatch.setattr(game_module, "_SHOWN", {})
+    remembered = _replayed(str(path), None)
+    replays = replays_of(path)
+    moves = [e for e in replays[0].events if e.legal is not None]
+    assert len(judged) <= len(moves) < 2 * len(moves) == sum(1 for r in replays for e in r.events if e.legal)
+    # a play's text is written once per change of checkers, the text play_text writes
+    assert 0 < len(texts) == len(set(texts)) < len(moves)
+    assert all(e.play == notation.play_text(e.legal) for r in replays for e in r.events if e.legal is not None)
+    monkeypatch.setattr(game_module, "_PLAYED", Forgetful())
+    monkeypatch.setattr(game_module, "_SHOWN", Forgetful())
+    assert _replayed(str(path), None) == remembered
+    monkeypatch.setattr(game_module, "play_from_steps", lambda *args: None)   # the long way
+    assert _replayed(str(path), None) == remembered
+
+
+def test_the_short_paths_events_are_the_dataclasses_own(monkeypatch):
+    """The short path sets an event's fields in one go, not through the frozen dataclass's
+    __init__: the same fields, equal to (and hashing as) the event __init__ makes."""
+    from dataclasses import fields
+
+    from bgcli.match.replay import Event
+
+    names = [f.name for f in fields(Event)]
+    made_by_init = []
+    real = Event.__init__
+    monkeypatch.setattr(Event, "__init__", lambda self, *args, **kwargs: made_by_init.append(1) or real(self, *args, **kwargs))
+    replay = replays_of(SELFPLAY / "sp05002_5pt.mat")[0]
+    events = [e for e in replay.events if e.legal is not None]
+    assert len(made_by_init) < len(replay.events) - len(events) // 2
+    monkeypatch.undo()
+    for event in events:
+        assert list(vars(event)) == names
+        made = Event(**vars(event))
+        assert made == event and hash(made) == hash(event) and repr(made) == repr(event)
+
+
+def test_a_sides_half_of_the_position_id_is_worked_out_once(monkeypatch):
+    """Each row's Position ID is made from its two sides' halves, each side's worked out once
+    (a side comes back unchanged as the next row's opponent): the IDs position_id gives, and
+    the page the one made without remembering them."""
+    import bgcli.render.view as view
+
+    replays = replays_of(SELFPLAY / "sp05002_5pt.mat")
+    halves = []
+    real = view._half
+    monkeypatch.setattr(view, "_half", lambda side: halves.append(side) or real(side))
+    page = match_html(replays, "ids")
+    rows = Page(page).rows
+    events = replays[0].events
+    assert [row["data-pid"] for row in rows[:len(events)]] == [e.before.position.id() for e in events]
+    assert len(halves) == len(set(halves)) < len(rows)
+
+    class Forgetting(view._Identifiers):
+        def __init__(self):
+            super().__init__()
+            self.halves = Forgetful()
+
+    monkeypatch.setattr(view, "_Identifiers", Forgetting)
+    assert match_html(replays, "ids") == page
+
+
+def test_most_rows_are_written_by_one_format_as_the_general_row_writes_them(monkeypatch):
+    """A play with nothing else to say is written by _play_row: what _row writes for it, on
+    every file of tests/data; and it writes most rows."""
+    import bgcli.render.view as view
+    from test_audit_paths import match_files
+
+    written = []
+    real = view._play_row
+    monkeypatch.setattr(view, "_play_row", lambda step, event, names: written.append(1) or real(step, event, names))
+    pages = {}
+    rows = 0
+    for path in match_files():
+        try:
+            pages[path] = view_file(path)
+        except BgcliError:
+            continue
+        rows += pages[path].count('<tr class="step')
+    assert len(written) > 0.8 * rows
+    monkeypatch.setattr(view, "_play_row", lambda step, event, names: view._row(step, names))
+    for path, page in pages.items():
+        assert view_file(path) == page, path
+
+
+def test_the_board_escapes_text_as_xml_sax_did_without_its_imports():
+    """The board's text is escaped by html.escape(quote=False), which is xml.sax.saxutils.escape
+    (& < > only) without urllib, http and email loaded at the start of every page."""
+    from xml.sax.saxutils import escape
+
+    from bgcli.render import board
+
+    for text in ("a & b", "<script>", "x > y", "\"quoted\" 'single'", "&amp;", ""):
+        assert board.escape(text, quote=False) == escape(text)
+    loaded = subprocess.run([os.sys.executable, "-c", "import sys, bgcli.render.view; "
+                             "print(sorted(m for m in ('xml.sax', 'urllib.request', 'http.client') if m in sys.modules))"],
+                            capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"

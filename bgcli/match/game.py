@@ -21,7 +21,8 @@ from bgcli.match.conventions import Reading
 from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.core.judge import play_from_steps
-from bgcli.core.notation import play_text
+from bgcli.core.generator import Play
+from bgcli.core.notation import canonical_text, play_text
 from bgcli.match.plays import die_steps, judge_play, quick_play
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from bgcli.match.replay import MatchReplayer
 
 _MOVE = ActionKind.MOVE
+_MOVE_EVENT = EventKind.MOVE
+_new, _set = object.__new__, object.__setattr__
 _PLAYS = (ActionKind.MOVE, ActionKind.DANCE)   # what the short path of apply_all may settle
 
 
@@ -97,6 +100,10 @@ class GameReplay:
 
     def state(self, side: int, dice: tuple[int, int] = (0, 0), doubled: bool = False,
               turn: int | None = None) -> GameState:
+        return GameState(self.seen_by(side), self.match_state(side, dice, doubled, turn))
+
+    def match_state(self, side: int, dice: tuple[int, int] = (0, 0), doubled: bool = False,
+                    turn: int | None = None) -> MatchState:
         turn = side if turn is None else turn
         cube = self.cube
         # a game's events share their match states (frozen): the same few dozen come back every turn
@@ -110,7 +117,7 @@ class GameReplay:
                 turn=turn, doubled=doubled, resign=0, dice=dice,
                 match_length=rules.match_length, score=score if rules.match_length else (0, 0), jacoby=rules.jacoby,
             )
-        return GameState(self.seen_by(side), match)
+        return match
 
     def emit(self, action: Action, kind: EventKind, state: GameState, **fields) -> None:
         self.visitor.event(Event(self.match.number, self.record.number, action.line, action.move_number or 0,
@@ -191,10 +198,15 @@ class GameReplay:
         one pair per die or so, takes a short path: its Play is made from the
         written steps (:func:`~bgcli.core.judge.play_from_steps`) and its event
         and the state after it are what :meth:`move` would make, without the
-        checks that cannot fire then. Anything else goes through :meth:`apply`."""
+        checks that cannot fire then. Anything else goes through :meth:`apply`.
+        What the short path works out depends only on the board, the mover,
+        the dice and the text, so it is remembered by them (``_PLAYED``): a
+        session's plays come back (the opening, its replies, a file that holds
+        the same matches again), each worked out once."""
         apply, cube = self.apply, self.cube
         report = self.visitor.event
         number, game, players = self.match.number, self.record.number, self.match.players
+        played = _PLAYED
         for action in actions:
             side = action.side
             if not (action.kind is _MOVE and side == self.on_roll and self.moves and action.dice
@@ -202,23 +214,37 @@ class GameReplay:
                     and not self.over and not self.unchecked):
                 apply(action)
                 continue
-            dice = (max(action.dice), min(action.dice))
-            text = (action.play_text or "").strip()
-            before = self.board if side == 0 else self.board.swap()
-            steps = die_steps(before, dice, text, side) if text else None
-            play = play_from_steps(before, dice, steps) if steps is not None else None
-            if play is None:   # no play, another spelling, an illegal play: the long way
-                apply(action)
-                continue
+            high, low = action.dice
+            dice = (high, low) if high >= low else (low, high)
+            text = action.play_text
+            board = self.board
+            key = (board.player, board.opponent, side, dice, text)
+            found = played.get(key)
+            if found is None:
+                found = _short_play(board, side, dice, text)
+                if found is None:   # no play, another spelling, an illegal play: the long way
+                    apply(action)
+                    continue
+                if len(played) > 50_000:   # bounded: a process may replay many files (a page of 40,000 plays fits)
+                    played.clear()
+                played[key] = found
+            before, play, shown, board = found
             self.index += 1
             if action.line > self.last_line:
                 self.last_line = action.line
             self.moves += 1
-            report(Event(number, game, action.line, action.move_number or 0, side, players[side], EventKind.MOVE,
-                         dice, play_text(play), self.state(side, dice), play.result, record=action, legal=play))
-            self.set_seen_by(side, play.result)
+            # the event's fields set in one go: a frozen dataclass's __init__ sets them one by one,
+            # about 2 µs an event (test_view checks that the two make equal events)
+            event = _new(Event)
+            _set(event, "__dict__", {
+                "match": number, "game": game, "line": action.line, "move": action.move_number or 0, "side": side,
+                "player": players[side], "kind": _MOVE_EVENT, "dice": dice, "play": shown,
+                "before": GameState(before, self.match_state(side, dice)), "after": play.result, "points": None,
+                "cube": None, "record": action, "legal": play})
+            report(event)
+            self.board = board
             self.on_roll = 1 - side
-            if self.winner() is not None:
+            if board.player[OFF] == CHECKERS or board.opponent[OFF] == CHECKERS:
                 self.over = True
 
     def apply(self, action: Action) -> None:
@@ -582,6 +608,38 @@ class GameReplay:
         self.missing = Problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
                                f"game {g} has no result: the record stops before the game ends", self.match.number)
         return Unfinished(g, self.record.line, self.cube.value, self.crawford, score)
+
+
+# the short path of apply_with_events, by (player 0's side, player 1's side, the mover, the dice, the text)
+_PLAYED: dict[tuple, tuple[Position, Play, str, Position]] = {}
+_SHOWN: dict[tuple, str] = {}   # a play's text by its raw pairs and hit marks (Play.steps_key)
+
+
+def _short_play(board: Position, side: int, dice: tuple[int, int], text: str | None
+                ) -> tuple[Position, Play, str, Position] | None:
+    """What the short path of apply_with_events makes of a play: the position
+    before it from the mover's side, the legal Play, its text and the board
+    after it (from player 0's side); None when it is not a legal play written
+    one pair per die or so."""
+    text = (text or "").strip()
+    before = board if side == 0 else board.swap()
+    steps = die_steps(before, dice, text, side) if text else None
+    play = play_from_steps(before, dice, steps) if steps is not None else None
+    if play is None:
+        return None
+    if play.key is not None:
+        # the text play_text writes, from the play's raw pairs and hit marks (no Step objects),
+        # remembered by them: the same change of checkers comes back in many positions
+        change = play.steps_key()
+        shown = _SHOWN.get(change)
+        if shown is None:
+            if len(_SHOWN) > 100_000:   # bounded, as _PLAYED
+                _SHOWN.clear()
+            shown = _SHOWN[change] = canonical_text(*change)
+    else:
+        shown = play_text(play)
+    result = play.result
+    return before, play, shown, result if side == 0 else result.swap()
 
 
 # one method per action kind, shared by every game (not bound anew for each)

@@ -17,8 +17,8 @@ drawn as a money game with the cube centred and player 1 on roll.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from html import escape   # with quote=False what xml.sax.saxutils.escape does (& < >), without its imports (urllib, http, email)
 from typing import Sequence
-from xml.sax.saxutils import escape
 
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
@@ -292,7 +292,7 @@ class _Svg:
             anchor = "end" if anchor == "start" else "start"
         self.parts.append(
             f'<text{_cls(cls)}{data} x="{_fmt(self.x(x))}" y="{_fmt(y)}" font-size="{size}" fill="{fill}" '
-            f'font-weight="{weight}" text-anchor="{anchor}" dominant-baseline="central">{escape(content)}</text>')
+            f'font-weight="{weight}" text-anchor="{anchor}" dominant-baseline="central">{escape(content, quote=False)}</text>')
 
 
 def _cls(cls: str) -> str:
@@ -403,7 +403,7 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {_WIDTH} {_HEIGHT}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">\n'
-        f"<title>{escape(title)}</title>\n"
+        f"<title>{escape(title, quote=False)}</title>\n"
         f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" fill="#fbf8f1"/>\n'
         + "\n".join(svg.parts)
         + "\n</svg>\n"

@@ -23,6 +23,7 @@ makes a position linkable and lets a headless browser test the page.
 from __future__ import annotations
 
 import bisect
+from binascii import b2a_base64
 import contextlib
 import gc
 import html
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from bgcli.core.ids import match_id
-from bgcli.core.position import Position
+from bgcli.core.position import Position, _side_bits
 from bgcli.core.state import GameState, MatchState
 from bgcli.render import board as _board
 from bgcli.render.board import drawable, svg_board
@@ -156,8 +157,9 @@ class _Identifiers:
         self.sides: dict[tuple[int, ...], int] = {}   # a side's six home counts -> its entry
         self.entries: list[list] = []                 # [mean, dist] of each
         self.homes: dict[tuple[int, ...], str] = {}   # a side's 26 counts -> its entry as text, '' if not all home
-        self.position: Position | None = None         # the row before's position and ID
-        self.pid = ""
+        # a side's 26 counts -> its half of a Position ID (bits, bit length) and whether it is all home:
+        # each side is met twice or more (on roll, then unchanged as the opponent of the next row)
+        self.halves: dict[tuple[int, ...], tuple[int, int, bool]] = {}
 
     def fill(self, step: _Step) -> None:
         """A row's IDs: a transcript gone wrong can hold a state no Match ID
@@ -166,25 +168,37 @@ class _Identifiers:
         counts no Position ID can hold get no board, rather than the page failing."""
         state = step.state
         position = state.position
+        player, opponent = position.player, position.opponent
+        halves = self.halves
         try:
-            # a cube action leaves the position as it was: its ID is the row before's
-            step.pid = self.pid if position == self.position else position.id()
-            self.position, self.pid = position, step.pid
-        except (ValueError, OverflowError) as exc:
-            self.position = None
-            step.pid = step.mid = "none"
-            step.no_board = str(exc)
-            return
+            mine = halves.get(player)
+            if mine is None:
+                mine = halves[player] = _half(player)
+            theirs = halves.get(opponent)
+            if theirs is None:
+                theirs = halves[opponent] = _half(opponent)
+            # position_id's arithmetic, on the halves
+            pid = b2a_base64((theirs[0] | mine[0] << theirs[1]).to_bytes(10, "little"), newline=False)[:14].decode()
+            home = mine[2] or theirs[2]
+        except (ValueError, OverflowError, TypeError):
+            try:   # counts no Position ID can hold: position_id's own words for why
+                pid = position.id()
+            except (ValueError, OverflowError) as exc:
+                step.pid = step.mid = "none"
+                step.no_board = str(exc)
+                return
+            home = True
+        step.pid = pid
+        if home:
+            step.bearoff = self._bearoff(position)
         mid = self.mids.get(state.match)
         if mid is None:
             drawn, problem = drawable(state)
             if problem:
                 step.mid, step.draw = f"none ({problem})", match_id(drawn.match)
-            else:
-                step.mid = self.mids[state.match] = match_id(state.match)
-        else:
-            step.mid = mid
-        step.bearoff = self._bearoff(state.position)
+                return
+            mid = self.mids[state.match] = match_id(state.match)
+        step.mid = mid
 
     def _bearoff(self, position: Position) -> str:
         """The entries of the sides all home (bgcli.analysis.bearoff), '' when neither is."""
@@ -220,6 +234,14 @@ class _Identifiers:
             self.entries.append([round(found.mean(counts), 6), [round(p, 6) for p in found.dist(counts)]])
             entry = self.sides[counts] = len(self.entries) - 1
         return entry
+
+
+def _half(side: tuple[int, ...]) -> tuple[int, int, bool]:
+    """A side's half of a Position ID as bgcli.core.position.position_id makes it (its bits and
+    their length), and whether the side is all home; ValueError or OverflowError as position_id
+    raises them for counts no Position ID holds."""
+    bits, length = _side_bits(int.from_bytes(bytes(side), "little"))
+    return bits, length, not any(side[7:26])
 
 
 def _plural(n: int, word: str) -> str:
@@ -323,7 +345,12 @@ def _move_rows(replay: MatchReplay, index: int, steps: list[_Step], several: boo
                    f'<tbody class="game" id="m{replay.number}g{game}" data-match="{index}" data-head="{where}">'
                    f'<tr class="head"><th colspan="4">{_e(head)}</th></tr>')
         for step in rows:
-            out.append(_row(step, player_names, judged))
+            event = step.event
+            if (event is not None and event.kind is _MOVE_KIND and event.play and event.dice and not step.problems
+                    and not judged and not step.draw and not step.no_board):
+                out.append(_play_row(step, event, player_names))
+            else:
+                out.append(_row(step, player_names, judged))
         result = results.get(game)
         if result is not None:
             how = {"single": "a single game", "drop": "on a drop", "resignation": "by resignation"}.get(
@@ -341,6 +368,23 @@ def _move_rows(replay: MatchReplay, index: int, steps: list[_Step], several: boo
 
 # every game's table has the same columns (number, player, dice, action), its widths fixed
 _COLUMNS = '<colgroup><col class="n"><col class="who"><col class="dice"><col></colgroup>'
+
+
+def _play_row(step: _Step, event: Event, names: tuple[str, str]) -> str:
+    """What :func:`_row` writes for most rows, a play with nothing else to say (no problem, no
+    mark, a board drawn from its own IDs), in one format: a long session has tens of thousands."""
+    side, dice = event.side, event.dice or (0, 0)   # the caller saw dice
+    action = _PLAY_CELLS.get(event.play)
+    if action is None:
+        if len(_PLAY_CELLS) > 100_000:   # bounded: a process may write many pages
+            _PLAY_CELLS.clear()
+        action = _PLAY_CELLS[event.play] = _e(event.play)
+    mid = step.mid if len(step.mid) == 12 else _e(step.mid)
+    return (f'<tr class="step event {"ox"[side]} move" id="s{step.number}" data-line="{step.line}" '
+            f'data-pid="{step.pid}" data-mid="{mid}"{_BEAROFF_ATTRIBUTE % step.bearoff if step.bearoff else ""}>'
+            f'<td>{event.move or ""}</td>'
+            f'<td>{names[side] if event.player == step.replay.players[side] else _e(event.player)}</td>'
+            f'<td>{dice[0]}{dice[1]}</td><td>{action}</td></tr>')
 
 
 def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str:
@@ -391,6 +435,8 @@ def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str
 
 
 _PLAY_CELLS: dict[str, str] = {}
+_MOVE_KIND = EventKind.MOVE
+_BEAROFF_ATTRIBUTE = ' data-bearoff="%s"'
 
 
 # --- a rating's marks (view --engine) ---------------------------------------------------
