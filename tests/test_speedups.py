@@ -255,7 +255,10 @@ def test_bad_input_is_refused_not_read_out_of_bounds():
     with pytest.raises(ValueError, match="0 to 15"):
         speedups.legal_keys((16,) + (0,) * 25, start.opponent, 3, 1)
     with pytest.raises(TypeError):
-        speedups.legal_keys(list(start.player), start.opponent, 3, 1)
+        speedups.legal_keys(iter(start.player), start.opponent, 3, 1)
+    with pytest.raises(TypeError, match="int counts"):
+        speedups.legal_keys((1.0,) * 26, start.opponent, 3, 1)
+    assert speedups.legal_keys(list(start.player), bytes(start.opponent), 3, 1) == c_keys(start, (3, 1))
     for high, low in ((7, 1), (3, 0), (True, 1)):
         with pytest.raises(ValueError, match="dice"):
             speedups.legal_keys(start.player, start.opponent, high, low)

@@ -559,7 +559,7 @@ static int generate(const Query *q, int high, int low, Found *found)
 
 /* --- Python values in and out --------------------------------------------------- */
 
-/* One side's 26 counts from bytes or a tuple of ints, each 0..15. 0, or -1 with an exception. */
+/* One side's 26 counts from bytes or a tuple or list of ints, each 0..15. 0, or -1 with an exception. */
 static int read_side(PyObject *side, uint8_t *out, const char *name)
 {
     if (PyBytes_Check(side)) {
@@ -569,13 +569,19 @@ static int read_side(PyObject *side, uint8_t *out, const char *name)
         }
         memcpy(out, PyBytes_AS_STRING(side), SLOTS);
     }
-    else if (PyTuple_Check(side)) {
-        if (PyTuple_GET_SIZE(side) != SLOTS) {
-            PyErr_Format(PyExc_ValueError, "%s: expected 26 counts, got %zd", name, PyTuple_GET_SIZE(side));
+    else if (PyTuple_Check(side) || PyList_Check(side)) {
+        if (PySequence_Fast_GET_SIZE(side) != SLOTS) {
+            PyErr_Format(PyExc_ValueError, "%s: expected 26 counts, got %zd", name, PySequence_Fast_GET_SIZE(side));
             return -1;
         }
         for (int p = 0; p < SLOTS; p++) {
-            long count = PyLong_AsLong(PyTuple_GET_ITEM(side, p));
+            /* ints only: PyLong_AsLong of anything else could run Python code that changes a list */
+            PyObject *item = PySequence_Fast_GET_ITEM(side, p);
+            if (!PyLong_Check(item)) {
+                PyErr_Format(PyExc_TypeError, "%s: expected int counts, not %.100s", name, Py_TYPE(item)->tp_name);
+                return -1;
+            }
+            long count = PyLong_AsLong(item);
             if (count == -1 && PyErr_Occurred())
                 return -1;
             if (count < 0 || count > MAX_COUNT) {
@@ -587,7 +593,7 @@ static int read_side(PyObject *side, uint8_t *out, const char *name)
         return 0;
     }
     else {
-        PyErr_Format(PyExc_TypeError, "%s: expected bytes or a tuple of 26 counts, not %.100s", name,
+        PyErr_Format(PyExc_TypeError, "%s: expected bytes or a tuple or list of 26 counts, not %.100s", name,
                      Py_TYPE(side)->tp_name);
         return -1;
     }
@@ -1087,10 +1093,10 @@ static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
         return NULL;
     }
-    PyObject *keys = PySequence_Fast(args[2], "keys: expected an iterable of ints");
+    PyObject *keys = PySequence_Tuple(args[2]);   /* a tuple: nothing run below can change it */
     if (keys == NULL)
         return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(keys);
+    Py_ssize_t n = PyTuple_GET_SIZE(keys);
     PyObject *ids = PyList_New(n);
     PyObject *result = NULL;
     if (ids == NULL)
@@ -1098,7 +1104,7 @@ static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_
     for (Py_ssize_t i = 0; i < n; i++) {
         Key k;
         char text[ID_LENGTH];
-        if (int_key(PySequence_Fast_GET_ITEM(keys, i), &k) < 0 || result_id(&k, theirs, &unhit, text) < 0)
+        if (int_key(PyTuple_GET_ITEM(keys, i), &k) < 0 || result_id(&k, theirs, &unhit, text) < 0)
             goto done;
         PyObject *id = PyUnicode_FromStringAndSize(text, ID_LENGTH);
         if (id == NULL)
