@@ -13,6 +13,12 @@ is written straight from the integer.
 The rules it applies are :class:`bgcli.core.judge.Board`'s, written on
 integers; tests/test_legal.py checks the two against each other (a slow
 reference built on Board) and against gnubg's own lists.
+
+The compiled build (BGCLI_COMPILE=1, see setup.py) has the same search in C,
+bgcli/core/_speedups.c, which ``legal_keys`` and ``query_ids`` use when it is
+there: a change to a path here (``_py_legal_keys`` and what it calls, its
+loop order included, which decides each play's raw pairs and the order of
+the plays) must be made there too; tests/test_speedups.py compares the two.
 """
 from __future__ import annotations
 
