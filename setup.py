@@ -30,6 +30,7 @@ from setuptools import Extension, setup
 COMPILED = [
     "bgcli/core/position.py",
     "bgcli/core/generator.py",
+    "bgcli/core/notation.py",
 ]
 
 # The hand-written C modules, built beside mypyc's: module path -> its source.

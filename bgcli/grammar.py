@@ -24,7 +24,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from bgcli.errors import BgcliError
 
@@ -210,11 +210,18 @@ def write_cached(name: str, data: bytes) -> bool:
         os.close(folder)
 
 
+class TreeTransformer(Protocol):
+    """What ``parse`` needs of a transformer: Lark's ``transform(tree)``
+    (a Transformer, or a class of ours that walks the tree itself)."""
+
+    def transform(self, tree: Any) -> Any: ...
+
+
 def parse(
     name: str,
     text: str,
     error: Callable[[str, int, int], BgcliError],
-    transformer: Transformer | None = None,
+    transformer: Transformer | TreeTransformer | None = None,
     start: str | None = None,
 ):
     """Parse ``text`` with grammar ``name``; the one place where Lark's

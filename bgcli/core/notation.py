@@ -48,7 +48,7 @@ import functools
 import re
 from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
 from bgcli.core.position import BAR, OFF, Dice, Point, Position, parse_dice, roll_dice
@@ -184,61 +184,59 @@ class WrittenPlay:
         return body
 
 
-@functools.lru_cache(maxsize=None)
-def _play_tree_class() -> type:
-    """The Transformer of ``play.lark``; built on first use because lark is
-    imported only when the grammar is needed (the fast path and the writing
-    of plays do without it: start-up time)."""
-    from lark import Token, Transformer
+class _PlayTree:
+    """Turns the tree of ``play.lark`` into a WrittenPlay: a transformer in
+    Lark's protocol (``transform(tree)``, each rule's method given its
+    children transformed, tokens as they are), written without Lark's
+    Transformer class so that lark is imported only when the grammar is
+    needed (start-up time) and the module compiles with mypyc."""
 
-    class _PlayTree(Transformer):
-        """Turns the tree of ``play.lark`` into a WrittenPlay."""
+    def __init__(self, text: str, side: int):
+        self.text = text
+        self.side = side
 
-        def __init__(self, text: str, side: int):
-            super().__init__()
-            self.text = text
-            self.side = side
+    def transform(self, tree: Any) -> Any:
+        items = [self.transform(child) if hasattr(child, "data") else child for child in tree.children]
+        return getattr(self, str(tree.data))(items)
 
-        def start(self, items: list) -> WrittenPlay:
-            dice = None
-            moves: tuple[WrittenMove, ...] = ()
-            for item in items:
-                if isinstance(item, Token) and item.type == "DICE":
-                    digits = [int(c) for c in str(item) if c.isdigit()]
-                    dice = (max(digits), min(digits))
-                elif isinstance(item, tuple):
-                    moves = item
-            return WrittenPlay(moves, dice)
+    def start(self, items: list) -> WrittenPlay:
+        dice = None
+        moves: tuple[WrittenMove, ...] = ()
+        for item in items:
+            if isinstance(item, tuple):
+                moves = item
+            elif getattr(item, "type", None) == "DICE":
+                digits = [int(c) for c in str(item) if c.isdigit()]
+                dice = (max(digits), min(digits))
+        return WrittenPlay(moves, dice)
 
-        def moves(self, items):
-            return tuple(items)
+    def moves(self, items: list) -> tuple[WrittenMove, ...]:
+        return tuple(items)
 
-        def dance(self, items):
-            return ()
+    def dance(self, items: list) -> tuple[WrittenMove, ...]:
+        return ()
 
-        def submove(self, items):
-            count = 1
-            if items and isinstance(items[-1], int):
-                count = items.pop()
-            return WrittenMove(tuple(p for p, _ in items), tuple(h for _, h in items), count)
+    def submove(self, items: list) -> WrittenMove:
+        count = 1
+        if items and isinstance(items[-1], int):
+            count = items.pop()
+        return WrittenMove(tuple(p for p, _ in items), tuple(h for _, h in items), count)
 
-        def point(self, items):
-            try:
-                return parse_point(str(items[0]), side=self.side), len(items) > 1
-            except InvalidPlayError as exc:
-                raise InvalidPlayError(
-                    f"invalid play {quote(self.text)}: {_reason(exc)}, not {quote(items[0], 20)} "
-                    f"(column {items[0].column})"
-                ) from None
+    def point(self, items: list) -> tuple[Point, bool]:
+        try:
+            return parse_point(str(items[0]), side=self.side), len(items) > 1
+        except InvalidPlayError as exc:
+            raise InvalidPlayError(
+                f"invalid play {quote(self.text)}: {_reason(exc)}, not {quote(items[0], 20)} "
+                f"(column {items[0].column})"
+            ) from None
 
-        def repeat(self, items):
-            n = _small_number(str(items[0]))
-            if n is None or not 1 <= n <= _MAX_REPEAT:
-                raise InvalidPlayError(
-                    f"invalid play {quote(self.text)}: repeat ({quote(items[0], 20)[1:-1]}) must be 1 to {_MAX_REPEAT}")
-            return n
-
-    return _PlayTree
+    def repeat(self, items: list) -> int:
+        n = _small_number(str(items[0]))
+        if n is None or not 1 <= n <= _MAX_REPEAT:
+            raise InvalidPlayError(
+                f"invalid play {quote(self.text)}: repeat ({quote(items[0], 20)[1:-1]}) must be 1 to {_MAX_REPEAT}")
+        return n
 
 
 def _reason(exc: Exception) -> str:
@@ -327,7 +325,7 @@ def _slow_parse(text: str, side: int = BOTTOM) -> WrittenPlay:
 
     from bgcli import grammar
 
-    return grammar.parse("play", text, error, _play_tree_class()(text, side))
+    return grammar.parse("play", text, error, _PlayTree(text, side))
 
 
 # --- applying written steps ----------------------------------------------------------
