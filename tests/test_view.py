@@ -794,14 +794,47 @@ def test_most_rows_are_written_by_one_format_as_the_general_row_writes_them(monk
 
 def test_the_board_escapes_text_as_xml_sax_did_without_its_imports():
     """The board's text is escaped by html.escape(quote=False), which is xml.sax.saxutils.escape
-    (& < > only) without urllib, http and email loaded at the start of every page."""
+    (& < > only) without urllib, http and email loaded at the start of every page; the page's
+    script is read without importlib.resources."""
     from xml.sax.saxutils import escape
 
     from bgcli.render import board
 
     for text in ("a & b", "<script>", "x > y", "\"quoted\" 'single'", "&amp;", ""):
         assert board.escape(text, quote=False) == escape(text)
-    loaded = subprocess.run([os.sys.executable, "-c", "import sys, bgcli.render.view; "
-                             "print(sorted(m for m in ('xml.sax', 'urllib.request', 'http.client') if m in sys.modules))"],
-                            capture_output=True, text=True, check=True).stdout
+    loaded = subprocess.run([os.sys.executable, "-c", "import sys, bgcli.render.view as view; view._script(); print(sorted("
+                             "m for m in ('xml.sax', 'urllib.request', 'http.client', 'importlib.resources') "
+                             "if m in sys.modules))"], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
+
+
+def test_the_view_command_ends_its_process_without_freeing_its_page(tmp_path, monkeypatch):
+    """bgcli view leaves its replays and page for the process's end, and main then ends the
+    process at once (os._exit, with the command's status, output flushed) rather than freeing
+    every state of the replay one by one; run for real, the page is whole and the status right."""
+    import sys
+
+    import bgcli.cli.common as common
+
+    ended = []
+
+    def end(status):
+        ended.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr(common, "_left_for_exit", ())
+    monkeypatch.setattr(common.os, "_exit", end)
+    for name, status in (("sp05002_5pt.mat", 0), ("flawed_5pt.mat", 1)):
+        source = SELFPLAY / name if status == 0 else Path(__file__).parents[1] / "samples" / name
+        out = tmp_path / f"{name}.html"
+        monkeypatch.setattr(sys, "argv", ["bgcli", "view", str(source), "-o", str(out)])
+        with pytest.raises(SystemExit):
+            common.main()
+        assert ended[-1] == status
+        matches, page = common._left_for_exit
+        assert out.read_text(encoding="utf-8") == page and page.endswith("</html>\n") and matches[0].events
+        done = subprocess.run([os.sys.executable, "-m", "bgcli", "view", str(source), "-o", str(out)],
+                              capture_output=True, text=True)
+        assert done.returncode == status and done.stderr.startswith(f"wrote {out}")
+        assert out.read_text(encoding="utf-8") == page
+    assert ended == [0, 1]

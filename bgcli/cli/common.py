@@ -362,6 +362,18 @@ class Unwritable(Failure):
     exit_code = EXIT_UNREADABLE
 
 
+# What a command leaves for the process's end (bgcli view: its page and every state of its replay,
+# hundreds of thousands of objects for a long session): main then ends the process at once, without
+# freeing them one by one (a tenth of a second), once its output is flushed. Only the last is kept.
+_left_for_exit: tuple = ()
+
+
+def leave_for_exit(*things: object) -> None:
+    """Keep ``things`` alive to the end of the process, and end it without freeing them (see main)."""
+    global _left_for_exit
+    _left_for_exit = things
+
+
 def main() -> None:
     """Run bgcli; the one place that turns what escapes a command into an exit
     status: click's errors as click shows them; Ctrl-C one line and 130
@@ -406,8 +418,9 @@ def main() -> None:
             status = EXIT_CLOSED_PIPE
         _drop_standard_output()
     pool = sys.modules.get("bgcli.scale.pool")
-    if pool is not None and getattr(pool, "ended_workers", False):
-        # a pool whose worker was ended can leave a thread that Python's exit would wait on for ever
+    if _left_for_exit or pool is not None and getattr(pool, "ended_workers", False):
+        # a pool whose worker was ended can leave a thread that Python's exit would wait on for ever;
+        # what a command left for the end (leave_for_exit) is not worth freeing object by object
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

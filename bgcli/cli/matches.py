@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from bgcli.cli.common import Counter, result_output
+from bgcli.cli.common import Counter, leave_for_exit, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, rule_options, rules_from, say, say_block, write_output, Unwritable,
@@ -319,6 +319,8 @@ def view(file, output, home, engine, level, **rule_args):
         with collector_paused(frozen_after=True):
             page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
     write_output(output, page)
+    if not engine:
+        leave_for_exit(matches, page)   # the process ends soon: not worth freeing state by state
     problems = sum(len(m.problems) for m in matches)
     if output != "-":   # on standard output the page is the output: no line about a file
         say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}",

@@ -29,7 +29,7 @@ import gc
 import html
 import json
 import re
-from importlib import resources
+import os
 from string import Template
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
@@ -550,7 +550,10 @@ _GEOMETRY = {
 
 def _script() -> str:
     """The page's script (view.js beside this module), made safe to sit in a script element."""
-    text = resources.files("bgcli.render").joinpath("view.js").read_text(encoding="utf-8")
+    # read beside this module, where the package data puts it (importlib.resources would cost
+    # more to import than the page's script takes to read)
+    with open(os.path.join(os.path.dirname(__file__), "view.js"), encoding="utf-8") as handle:
+        text = handle.read()
     return re.sub("</(script)", r"<\/\1", text, flags=re.IGNORECASE)
 
 
@@ -578,7 +581,6 @@ def collector_paused(frozen_after: bool = False) -> Iterator[None]:
 def view_file(path: str, rules=None, home: str = "right", title: str | None = None) -> str:
     """The page for every match of a transcript file (``bgcli view FILE``)."""
     from bgcli.formats.files import replay_file
-    import os
 
     with collector_paused():
         return match_html(list(replay_file(path, rules)), title or os.path.basename(path), home)
