@@ -75,3 +75,13 @@ class FileReadError(BgcliError, OSError):
 
     def __str__(self) -> str:
         return f"cannot read {self.path}: {self.strerror}"
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the main process is, so that what it was writing
+    is cleaned up as on Ctrl-C (a half-written file's temporary is removed)."""
+
+
+def raise_terminated(signum, frame) -> None:
+    """The SIGTERM handler of the command line (worker processes set theirs back)."""
+    raise Terminated()

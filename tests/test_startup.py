@@ -8,7 +8,10 @@ state (no timings here: benchmarks/bench_targets.py measures them).
   registers, and ``bgcli --help`` lists every command with its short help;
 - the quick reading of ``start DICE`` / ``ID DICE`` gives what the words
   give (the same position, dice and side on roll), and the command writes
-  what it writes for the same position read the general way.
+  what it writes for the same position read the general way;
+- ``moves --batch -`` is answered before click is imported too: the same
+  output, statuses and messages as through click (bad lines, a closed pipe,
+  a full disk, SIGTERM), and no click while every line is an ID and dice.
 """
 from __future__ import annotations
 
@@ -152,3 +155,69 @@ def test_no_legal_play_through_the_quick_reading(run):
     result = run("moves", "27YBBwDg/wcAQA", "66")
     assert result.exit_code == 0 and result.stdout == ""
     assert "no legal play for 27YBBwDg/wcAQA with 66" in result.stderr
+
+
+# --- moves --batch - before click -------------------------------------------------------
+
+BATCH = ("4HPwATDgc/ABMA 31\nstart 66\n# a comment\n\nXGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10\n"
+         "4HPwATDgc/ABMA 3 1\nnot a position 31\n4HPwATDgc/ABMA 77\n").encode() + b"\xff\xfe 31\n" + b"sOfBFQCKz8EBBg 6-6"
+
+
+def batch_process(args: list[str], stdin: bytes, stdout=subprocess.PIPE, code: str | None = None):
+    command = [sys.executable, "-c", code, *args] if code else [sys.executable, "-m", "bgcli", *args]
+    return subprocess.run(command, input=stdin, stdout=stdout, stderr=subprocess.PIPE,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), cwd=ROOT, timeout=120)
+
+
+def test_the_batch_before_click_writes_what_the_command_writes():
+    quick = batch_process(["moves", "--batch", "-"], BATCH)
+    through_click = batch_process(["moves", "--style", "gnubg", "--batch", "-"], BATCH)   # an option: click's way
+    assert quick.returncode == through_click.returncode == 1   # the bad lines
+    assert quick.stdout == through_click.stdout and quick.stderr == through_click.stderr == b""
+    assert quick.stdout.count(b"\n") == 9 and b'"error": "line 7: ' in quick.stdout
+
+
+def test_the_batch_of_ids_and_dice_imports_no_click():
+    lines = "".join(f"{words[0]} {''.join(words[1:])}\n" for words in QUICK_WORDS if words[0] != "start").encode()
+    done = batch_process(["moves", "--batch", "-"], lines, code=SHOW_MODULES)
+    modules = set(done.stderr.decode().split())
+    assert done.returncode == 0 and done.stdout.count(b"\n") == 4
+    assert "bgcli.core.generator" in modules and "click" not in modules and "bgcli.cli.common" not in modules
+    # a line of another notation takes the command's reader, click and all, and is answered the same
+    done = batch_process(["moves", "--batch", "-"], lines + b"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10\n",
+                         code=SHOW_MODULES)
+    assert done.returncode == 0 and "bgcli.core.ids" in set(done.stderr.decode().split())
+
+
+@pytest.mark.parametrize("args", [["moves", "--batch", "-"], ["moves", "--style", "gnubg", "--batch", "-"]],
+                         ids=["before click", "through click"])
+def test_the_batch_to_a_closed_pipe_or_a_full_disk(args):
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        closed = batch_process(args, BATCH * 50, stdout=writer)
+    finally:
+        os.close(writer)
+    assert closed.returncode == 141 and closed.stderr == b""
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "wb") as full:
+            done = batch_process(args, BATCH * 50, stdout=full)
+        assert done.returncode == 2
+        assert done.stderr.decode() == "Error: cannot write standard output: no space left on device\n"
+
+
+@pytest.mark.parametrize("args", [["moves", "--batch", "-"], ["moves", "--style", "gnubg", "--batch", "-"]],
+                         ids=["before click", "through click"])
+def test_a_terminated_batch_says_so(args):
+    # SIGTERM arrives as the batch starts reading, as a kill from outside would
+    code = ("import os, signal, sys\n"
+            "import bgcli.core.batch as batch\n"
+            "real = batch.batch_lines\n"
+            "def lines(stream):\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "    yield from real(stream)\n"
+            "batch.batch_lines = lines\n"
+            "from bgcli.cli import main\n"
+            "main()\n")
+    done = batch_process(args, BATCH, code=code)
+    assert done.returncode == 143 and done.stderr == b"Error: terminated\n"

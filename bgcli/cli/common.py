@@ -12,7 +12,8 @@ import click
 from bgcli import __version__, build
 from bgcli.core.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
-    EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, os_reason,
+    EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, Terminated,
+    os_reason, raise_terminated,
 )
 
 STYLES = ("gnubg", "mat", "fibs", "korean")
@@ -239,15 +240,6 @@ class Unreadable(Failure):
 # --- words, jobs, output, and the exit statuses of main() ------------------------------
 
 
-class Terminated(BaseException):
-    """SIGTERM, raised where the main process is, so that what it was writing
-    is cleaned up as on Ctrl-C (a half-written file's temporary is removed)."""
-
-
-def _terminate(signum, frame) -> None:
-    raise Terminated()
-
-
 MAX_JOBS = 64
 _NEGATIVE_NUMBER = re.compile(r"-[0-9]")
 
@@ -385,7 +377,7 @@ def main() -> None:
     guard_standard_output()
     import signal
 
-    signal.signal(signal.SIGTERM, _terminate)   # worker processes set it back (bgcli.scale.workers)
+    signal.signal(signal.SIGTERM, raise_terminated)   # worker processes set it back (bgcli.scale.workers)
     try:
         try:
             with cli.make_context("bgcli", sys.argv[1:]) as ctx:
