@@ -27,7 +27,7 @@ from bgcli.render.board import svg_board
 from bgcli.formats.files import replay_file
 from bgcli.core.state import GameState
 from bgcli.core.position import Position
-from bgcli.render.view import _Identifiers, _Step, _SVG_NAMESPACE, match_html, view_file
+from bgcli.render.view import _Identifiers, _Step, _SVG_NAMESPACE, _steps, match_html, view_file
 
 from conftest import ORACLE, committed
 
@@ -838,3 +838,32 @@ def test_the_view_command_ends_its_process_without_freeing_its_page(tmp_path, mo
         assert done.returncode == status and done.stderr.startswith(f"wrote {out}")
         assert out.read_text(encoding="utf-8") == page
     assert ended == [0, 1]
+
+
+def test_a_rows_bear_off_entries_are_what_bearoff_gives_without_asking_the_position(monkeypatch):
+    """A row's bear-off entries come from its sides' remembered checks (counts right, all home)
+    and a point held by both, not from Position.problem on every row: what _bearoff says, on
+    every row of a file with races, and on flawed boards (a point held by both, 14 checkers)."""
+    from bgcli.core.position import Position as Board
+
+    replays = replays_of(SELFPLAY / "sp05002_5pt.mat")
+    steps = _steps(replays)
+    ids = _Identifiers()
+    with monkeypatch.context() as m:
+        m.setattr(Board, "problem", lambda self: pytest.fail("Position.problem asked"))
+        for step in steps:
+            ids.fill(step)
+    assert sum(1 for s in steps if s.bearoff) > 10
+    assert all(ids._bearoff(s.state.position) == s.bearoff for s in steps)
+    home = tuple([0, 3, 3, 3, 2, 2, 2] + [0] * 19)
+    start = Board.start().opponent
+    for player, opponent in ((home, start), (tuple([1] + list(home[1:6]) + [1] + [0] * 19), start),
+                             (home, tuple([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 15] + [0] * 6)),
+                             (tuple([0, 3, 3, 3, 2, 2, 1] + [0] * 19), start),
+                             (home, tuple([0] * 13 + [15] + [0] * 12))):   # the one with odds
+        board = Board(player, opponent)
+        step = _Step(0, None, 1, 1, GameState(board), None)   # type: ignore[arg-type]
+        fresh = _Identifiers()
+        fresh.fill(step)
+        assert step.bearoff == fresh._bearoff(board), (player, opponent)
+        assert bool(step.bearoff) == (not board.problem())

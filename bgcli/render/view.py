@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from bgcli.core.ids import match_id
-from bgcli.core.position import Position, _side_bits
+from bgcli.core.position import CHECKERS, Position, _shared_point, _side_bits
 from bgcli.core.state import GameState, MatchState
 from bgcli.render import board as _board
 from bgcli.render.board import drawable, svg_board
@@ -157,9 +157,10 @@ class _Identifiers:
         self.sides: dict[tuple[int, ...], int] = {}   # a side's six home counts -> its entry
         self.entries: list[list] = []                 # [mean, dist] of each
         self.homes: dict[tuple[int, ...], str] = {}   # a side's 26 counts -> its entry as text, '' if not all home
-        # a side's 26 counts -> its half of a Position ID (bits, bit length) and whether it is all home:
+        # a side's 26 counts -> its half of a Position ID (bits, bit length), whether it is all home
+        # and whether its counts are right:
         # each side is met twice or more (on roll, then unchanged as the opponent of the next row)
-        self.halves: dict[tuple[int, ...], tuple[int, int, bool]] = {}
+        self.halves: dict[tuple[int, ...], tuple[int, int, bool, bool]] = {}
 
     def fill(self, step: _Step) -> None:
         """A row's IDs: a transcript gone wrong can hold a state no Match ID
@@ -179,18 +180,21 @@ class _Identifiers:
                 theirs = halves[opponent] = _half(opponent)
             # position_id's arithmetic, on the halves
             pid = b2a_base64((theirs[0] | mine[0] << theirs[1]).to_bytes(10, "little"), newline=False)[:14].decode()
-            home = mine[2] or theirs[2]
         except (ValueError, OverflowError, TypeError):
             try:   # counts no Position ID can hold: position_id's own words for why
-                pid = position.id()
+                step.pid = position.id()
             except (ValueError, OverflowError) as exc:
                 step.pid = step.mid = "none"
                 step.no_board = str(exc)
                 return
-            home = True
-        step.pid = pid
-        if home:
             step.bearoff = self._bearoff(position)
+        else:
+            step.pid = pid
+            if mine[2] or theirs[2]:
+                # what _bearoff says: with both sides' counts right, position.problem() can only be a
+                # point held by both
+                flawed = not (mine[3] and theirs[3]) or _shared_point(player, opponent)
+                step.bearoff = "" if flawed else self._entries(player, opponent)
         mid = self.mids.get(state.match)
         if mid is None:
             drawn, problem = drawable(state)
@@ -207,6 +211,10 @@ class _Identifiers:
             return ""
         if position.problem():   # a flawed record's board: no odds
             return ""
+        return self._entries(player, opponent)
+
+    def _entries(self, player: tuple[int, ...], opponent: tuple[int, ...]) -> str:
+        """The two sides' entries in the page's table of sides all home, as a row names them."""
         # each side is met twice or more (on roll, then as the opponent): its entry looked up once
         homes = self.homes
         mine = homes.get(player)
@@ -236,12 +244,15 @@ class _Identifiers:
         return entry
 
 
-def _half(side: tuple[int, ...]) -> tuple[int, int, bool]:
+def _half(side: tuple[int, ...]) -> tuple[int, int, bool, bool]:
     """A side's half of a Position ID as bgcli.core.position.position_id makes it (its bits and
-    their length), and whether the side is all home; ValueError or OverflowError as position_id
-    raises them for counts no Position ID holds."""
+    their length), whether the side is all home, and whether its counts pass Position.problem's
+    checks of one side; ValueError or OverflowError as position_id raises them for counts no
+    Position ID holds."""
     bits, length = _side_bits(int.from_bytes(bytes(side), "little"))
-    return bits, length, not any(side[7:26])
+    right = len(side) == 26 and min(side[1:]) >= 0 and sum(side[1:]) <= CHECKERS and sum(side) == CHECKERS \
+        and side[0] >= 0
+    return bits, length, not any(side[7:26]), right
 
 
 def _plural(n: int, word: str) -> str:
