@@ -157,10 +157,10 @@ class _Identifiers:
         self.sides: dict[tuple[int, ...], int] = {}   # a side's six home counts -> its entry
         self.entries: list[list] = []                 # [mean, dist] of each
         self.homes: dict[tuple[int, ...], str] = {}   # a side's 26 counts -> its entry as text, '' if not all home
-        # a side's 26 counts -> its half of a Position ID (bits, bit length), whether it is all home
-        # and whether its counts are right:
+        # a side's 26 counts -> its half of a Position ID (bits, bit length) and whether it is all home:
         # each side is met twice or more (on roll, then unchanged as the opponent of the next row)
-        self.halves: dict[tuple[int, ...], tuple[int, int, bool, bool]] = {}
+        self.halves: dict[tuple[int, ...], tuple[int, int, bool]] = {}
+        self.right: dict[tuple[int, ...], bool] = {}   # a side's counts -> whether they are right (_right)
 
     def fill(self, step: _Step) -> None:
         """A row's IDs: a transcript gone wrong can hold a state no Match ID
@@ -191,9 +191,16 @@ class _Identifiers:
         else:
             step.pid = pid
             if mine[2] or theirs[2]:
-                # what _bearoff says: with both sides' counts right, position.problem() can only be a
-                # point held by both
-                flawed = not (mine[3] and theirs[3]) or _shared_point(player, opponent)
+                # what _bearoff says: with both sides' counts right (each side checked once),
+                # position.problem() can only be a point held by both
+                right = self.right
+                mine_right = right.get(player)
+                if mine_right is None:
+                    mine_right = right[player] = _right(player)
+                theirs_right = right.get(opponent)
+                if theirs_right is None:
+                    theirs_right = right[opponent] = _right(opponent)
+                flawed = not (mine_right and theirs_right) or _shared_point(player, opponent)
                 step.bearoff = "" if flawed else self._entries(player, opponent)
         mid = self.mids.get(state.match)
         if mid is None:
@@ -244,15 +251,18 @@ class _Identifiers:
         return entry
 
 
-def _half(side: tuple[int, ...]) -> tuple[int, int, bool, bool]:
+def _half(side: tuple[int, ...]) -> tuple[int, int, bool]:
     """A side's half of a Position ID as bgcli.core.position.position_id makes it (its bits and
-    their length), whether the side is all home, and whether its counts pass Position.problem's
-    checks of one side; ValueError or OverflowError as position_id raises them for counts no
-    Position ID holds."""
+    their length), and whether the side is all home; ValueError or OverflowError as position_id
+    raises them for counts no Position ID holds."""
     bits, length = _side_bits(int.from_bytes(bytes(side), "little"))
-    right = len(side) == 26 and min(side[1:]) >= 0 and sum(side[1:]) <= CHECKERS and sum(side) == CHECKERS \
+    return bits, length, not any(side[7:26])
+
+
+def _right(side: tuple[int, ...]) -> bool:
+    """Whether a side's counts pass Position.problem's checks of one side."""
+    return len(side) == 26 and min(side[1:]) >= 0 and sum(side[1:]) <= CHECKERS and sum(side) == CHECKERS \
         and side[0] >= 0
-    return bits, length, not any(side[7:26]), right
 
 
 def _plural(n: int, word: str) -> str:
