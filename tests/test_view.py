@@ -867,3 +867,23 @@ def test_a_rows_bear_off_entries_are_what_bearoff_gives_without_asking_the_posit
         fresh.fill(step)
         assert step.bearoff == fresh._bearoff(board), (player, opponent)
         assert bool(step.bearoff) == (not board.problem())
+
+
+def test_equal_match_states_are_one_state_and_the_page_finds_their_ids_by_identity(tmp_path, monkeypatch):
+    """The replay shares its match states by every field, across games and matches (a long
+    session meets the same few hundred): equal states are one object; the page then looks each
+    row's Match ID up by identity, hashing a state only the first time it meets it."""
+    from bgcli.core.state import MatchState
+
+    replays = replays_of(_twice(tmp_path))
+    states = [e.before.match for r in replays for e in r.events]
+    assert len({id(s) for s in states}) == len(set(states)) < len(states) // 2
+    hashed = []
+    real = MatchState.__hash__
+    monkeypatch.setattr(MatchState, "__hash__", lambda self: hashed.append(1) or real(self))
+    page = match_html(replays, "twice")
+    assert len(hashed) <= 2 * len(set(states))
+    monkeypatch.undo()
+    rows = Page(page).rows
+    assert [row["data-mid"] for row in rows[:len(replays[0].events)]] == [match_id(e.before.match)
+                                                                           for e in replays[0].events]

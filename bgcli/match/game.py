@@ -69,7 +69,6 @@ class GameReplay:
         self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
         self.cube_known = len(self.start_cubes) == 1
         self.wants_events = match.visitor.wants_events
-        self.match_states: dict[tuple, MatchState] = {}   # the events' match states, by what varies in a game
         self.index = -1                        # the action being replayed, in record.actions
         self.resync = Resync(record.actions)   # where to go on after a slip
 
@@ -106,16 +105,19 @@ class GameReplay:
                     turn: int | None = None) -> MatchState:
         turn = side if turn is None else turn
         cube = self.cube
-        # a game's events share their match states (frozen): the same few dozen come back every turn
-        key = (cube.value, cube.owner, side, turn, doubled, dice, self.crawford)
-        match = self.match_states.get(key)
+        rules = self.rules
+        length = rules.match_length
+        # events share their match states (frozen), by every field: the same few dozen come back every
+        # turn, and in every game at the same score (a page then finds each one's Match ID by identity)
+        key = (cube.value, cube.owner, side, turn, doubled, dice, self.crawford, self.start.score if length else (0, 0),
+               length, rules.jacoby)
+        match = _MATCH_STATES.get(key)
         if match is None:
-            rules = self.rules
-            score = self.start.score
-            match = self.match_states[key] = MatchState(
-                cube=cube.value, cube_owner=cube.owner, on_roll=side, crawford=self.crawford, game_state=1,
-                turn=turn, doubled=doubled, resign=0, dice=dice,
-                match_length=rules.match_length, score=score if rules.match_length else (0, 0), jacoby=rules.jacoby,
+            if len(_MATCH_STATES) > 100_000:   # bounded, as _PLAYED
+                _MATCH_STATES.clear()
+            match = _MATCH_STATES[key] = MatchState(
+                cube=key[0], cube_owner=key[1], on_roll=side, crawford=key[6], game_state=1,
+                turn=turn, doubled=doubled, resign=0, dice=dice, match_length=length, score=key[7], jacoby=key[9],
             )
         return match
 
@@ -613,6 +615,7 @@ class GameReplay:
 # the short path of apply_with_events, by (player 0's side, player 1's side, the mover, the dice, the text)
 _PLAYED: dict[tuple, tuple[Position, Play, str, Position]] = {}
 _SHOWN: dict[tuple, str] = {}   # a play's text by its raw pairs and hit marks (Play.steps_key)
+_MATCH_STATES: dict[tuple, MatchState] = {}   # the events' match states, by every field (GameReplay.match_state)
 
 
 def _short_play(board: Position, side: int, dice: tuple[int, int], text: str | None

@@ -154,6 +154,7 @@ class _Identifiers:
 
     def __init__(self) -> None:
         self.mids: dict[MatchState, str] = {}
+        self.by_id: dict[int, tuple[MatchState, str]] = {}   # the same by id(), with the state
         self.sides: dict[tuple[int, ...], int] = {}   # a side's six home counts -> its entry
         self.entries: list[list] = []                 # [mean, dist] of each
         self.homes: dict[tuple[int, ...], str] = {}   # a side's 26 counts -> its entry as text, '' if not all home
@@ -202,13 +203,21 @@ class _Identifiers:
                     theirs_right = right[opponent] = _right(opponent)
                 flawed = not (mine_right and theirs_right) or _shared_point(player, opponent)
                 step.bearoff = "" if flawed else self._entries(player, opponent)
-        mid = self.mids.get(state.match)
+        match = state.match
+        # the replay shares its match states: found by identity (the entry keeps the state alive, so
+        # its id is no other's), else by value
+        known = self.by_id.get(id(match))
+        if known is not None and known[0] is match:
+            step.mid = known[1]
+            return
+        mid = self.mids.get(match)
         if mid is None:
             drawn, problem = drawable(state)
             if problem:
                 step.mid, step.draw = f"none ({problem})", match_id(drawn.match)
                 return
-            mid = self.mids[state.match] = match_id(state.match)
+            mid = self.mids[match] = match_id(match)
+        self.by_id[id(match)] = (match, mid)
         step.mid = mid
 
     def _bearoff(self, position: Position) -> str:
