@@ -271,7 +271,7 @@ def main() -> None:
             peer = report("gym-backgammon get_valid_plays, in process, no output", times["gym"], n, "q/s")
             print(f"  bgcli / gym-backgammon: {ours / peer:.2f} (target 1, aim 2)")
             if compiled:
-                fast = report("the same, compiled core (mypyc)", times["batch compiled"], n, "q/s")
+                fast = report("the same, compiled core (mypyc and C)", times["batch compiled"], n, "q/s")
                 print(f"  compiled / gym-backgammon: {fast / peer:.2f}; compiled / pure: {fast / ours:.2f}")
         if "audit" in only:
             fresh_games = len(GAME.findall(fresh.read_text()))
@@ -299,7 +299,7 @@ def main() -> None:
             if times["gnubg"]:
                 print(f"  --jobs 2 / gnubg: {both / peer:.2f}")
             if compiled:
-                fast = report("the same, compiled core (mypyc)", times["audit compiled"], every, "games/s")
+                fast = report("the same, compiled core (mypyc and C)", times["audit compiled"], every, "games/s")
                 print(f"  compiled / pure: {fast / ours:.2f}" + (f"; compiled / gnubg: {fast / peer:.2f}" if times["gnubg"] else ""))
         if "view" in only:
             fresh_games = len(GAME.findall(fresh.read_text()))
