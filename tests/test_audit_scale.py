@@ -170,9 +170,13 @@ def test_the_cluster_has_a_scheduler_and_two_worker_processes():
 
 
 def test_dask_is_imported_only_for_a_scheduler():
-    code = ("import sys\nfrom bgcli.cli.common import main\nsys.argv = ['bgcli', 'audit', '--jobs', '2', *sys.argv[1:]]\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass\n"
-            "print('dask' in sys.modules or 'distributed' in sys.modules, file=sys.stderr)")
+    # the audit ends its process with os._exit: the modules are looked at there
+    code = ("import os, sys\nfrom bgcli.cli.common import main\nsys.argv = ['bgcli', 'audit', '--jobs', '2', *sys.argv[1:]]\n"
+            "def report():\n    print('dask' in sys.modules or 'distributed' in sys.modules, file=sys.stderr)\n"
+            "real = os._exit\n"
+            "def end(status):\n    report()\n    sys.stderr.flush()\n    real(status)\n"
+            "os._exit = end\n"
+            "try:\n    main()\nexcept SystemExit:\n    report()\n")
     run = subprocess.run([sys.executable, "-c", code, *map(str, selfplay(3))], capture_output=True, text=True, timeout=120)
     assert run.stderr.splitlines()[-1] == "False", run.stderr
 
@@ -499,3 +503,30 @@ def test_cluster_batches_keep_standard_input_apart():
     batches = list(cluster._batches(iter(jobs)))
     assert [len(b) for b in batches] == [5, 1, cluster.BATCH, 5]
     assert batches[1] == [Job("-")] and [job for b in batches for job in b] == jobs
+
+
+def test_the_audit_ends_its_process_without_freeing_its_caches(tmp_path, monkeypatch):
+    """bgcli audit (no Dask cluster) ends the process at once once its results are out (os._exit
+    with the command's status, output flushed): its caches of rows and plays are not worth
+    freeing one by one. A command run later by the same main does not inherit that."""
+    import bgcli.cli.common as common
+
+    ended = []
+
+    def end(status):
+        ended.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr(common.os, "_exit", end)
+    flawed = str(Path(__file__).parents[1] / "samples" / "flawed_5pt.mat")
+    out = tmp_path / "audit.json"
+    for args, status in ((["audit", flawed, "--json", "-o", str(out)], 1), (["rules"], None)):
+        monkeypatch.setattr(sys, "argv", ["bgcli", *args])
+        with pytest.raises(SystemExit) as stopped:
+            common.main()
+        if status is not None:
+            assert ended == [status] and json.loads(out.read_text().splitlines()[0])["problems"]
+        else:   # rules asks for nothing: Python's own exit, not the audit's
+            assert stopped.value.code == 0 and ended == [1]
+    done = subprocess.run([sys.executable, "-m", "bgcli", "audit", flawed], capture_output=True, text=True)
+    assert done.returncode == 1 and done.stdout.count("flawed_5pt.mat:") >= 1 and "1 file checked" in done.stderr

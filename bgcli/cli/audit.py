@@ -10,7 +10,7 @@ from itertools import islice
 
 import click
 
-from bgcli.cli.common import progress, result_output
+from bgcli.cli.common import leave_for_exit, progress, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
     rules_from, say,
@@ -134,6 +134,8 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
             auditor.close()
     for message in notes:
         say(f"note: {message}", err=True)
+    if not scheduler:   # a Dask client may still tidy up at exit; otherwise the caches are not worth freeing
+        leave_for_exit()
     if not counts["files"] and not bad_paths:
         raise Unreadable(f"no match files found in {' '.join(paths)}")
     if not as_json:

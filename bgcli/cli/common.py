@@ -361,9 +361,11 @@ _left_for_exit: tuple = ()
 
 
 def leave_for_exit(*things: object) -> None:
-    """Keep ``things`` alive to the end of the process, and end it without freeing them (see main)."""
+    """Keep ``things`` alive to the end of the process, and end it without
+    freeing them, or anything else the process holds, object by object (see
+    main): for a command done with large results or caches."""
     global _left_for_exit
-    _left_for_exit = things
+    _left_for_exit = things or (None,)
 
 
 def main() -> None:
@@ -374,6 +376,8 @@ def main() -> None:
     # before this module is: no import back up from here
     from bgcli.output import StandardOutputError, guard_standard_output, printable
 
+    global _left_for_exit
+    _left_for_exit = ()   # only the command this main runs asks for it (a test may run several in one process)
     guard_standard_output()
     import signal
 
