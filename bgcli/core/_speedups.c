@@ -605,13 +605,20 @@ static int read_side(PyObject *side, uint8_t *out, const char *name)
     return 0;
 }
 
+/* A side seen from the other player: slot p is slot 25 - p (the opponent's
+ * own counts <-> Query.opp, its checkers on the mover's points). */
+static void reversed_side(const uint8_t *from, uint8_t *to)
+{
+    for (int p = 0; p < SLOTS; p++)
+        to[p] = from[SLOTS - 1 - p];
+}
+
 static int read_query(PyObject *player, PyObject *opponent, Query *q)
 {
     uint8_t theirs[SLOTS];
     if (read_side(player, q->player, "player") < 0 || read_side(opponent, theirs, "opponent") < 0)
         return -1;
-    for (int p = 0; p < SLOTS; p++)
-        q->opp[p] = theirs[SLOTS - 1 - p];
+    reversed_side(theirs, q->opp);
     return 0;
 }
 
@@ -838,11 +845,22 @@ static int result_id(const Key *k, const uint8_t *opponent, const Bits *unhit, c
     return 0;
 }
 
+/* The opponent's half (its own counts, theirs) of every result ID of a
+ * query that hits no blot: encoded once per query. */
+static int unhit_bits(const uint8_t *theirs, Bits *unhit)
+{
+    *unhit = (Bits){{0, 0}, 0};
+    if (put_slots(unhit, theirs) < 0) {
+        PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
+        return -1;
+    }
+    return 0;
+}
+
 static int own_id(const Query *q, char *out)
 {
     uint8_t theirs[SLOTS];
-    for (int p = 0; p < SLOTS; p++)
-        theirs[p] = q->opp[SLOTS - 1 - p];
+    reversed_side(q->opp, theirs);
     if (write_id(theirs, q->player, out) < 0) {
         PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
         return -1;
@@ -1086,13 +1104,10 @@ static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     uint8_t theirs[SLOTS];
-    for (int p = 0; p < SLOTS; p++)
-        theirs[p] = q.opp[SLOTS - 1 - p];
-    Bits unhit = {{0, 0}, 0};
-    if (put_slots(&unhit, theirs) < 0) {
-        PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
+    reversed_side(q.opp, theirs);
+    Bits unhit;
+    if (unhit_bits(theirs, &unhit) < 0)
         return NULL;
-    }
     PyObject *keys = PySequence_Tuple(args[2]);   /* a tuple: nothing run below can change it */
     if (keys == NULL)
         return NULL;
@@ -1411,13 +1426,10 @@ static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query
         goto done;
     }
     uint8_t theirs[SLOTS];
-    for (int p = 0; p < SLOTS; p++)
-        theirs[p] = q.opp[SLOTS - 1 - p];
-    Bits unhit = {{0, 0}, 0};
-    if (put_slots(&unhit, theirs) < 0) {
-        PyErr_SetString(PyExc_ValueError, "a position with more checkers than a Position ID can hold");
+    reversed_side(q.opp, theirs);
+    Bits unhit;
+    if (unhit_bits(theirs, &unhit) < 0)
         goto done;
-    }
     /* every look-up first, then the misses, as the Python line does (a miss may empty the texts);
      * the table's slots are fetched from memory for every play at once, before they are read */
     for (Py_ssize_t i = 0; i < n; i++)
@@ -1580,8 +1592,7 @@ static PyObject *py_query_line(PyObject *module, PyObject *const *args, Py_ssize
     uint8_t theirs[SLOTS];
     if (!read_query_line(chars, PyUnicode_GET_LENGTH(line), &id, &a, &b) || !read_id(chars + id, q.player, theirs))
         Py_RETURN_NONE;
-    for (int p = 0; p < SLOTS; p++)
-        q.opp[p] = theirs[SLOTS - 1 - p];
+    reversed_side(theirs, q.opp);
     /* the ID as written is the one written back when its unused last bits are 0, as gnubg writes them */
     Py_UCS1 last = chars[id + ID_LENGTH - 1];
     PyObject *own = (last == 'A' || last == 'Q' || last == 'g' || last == 'w') ?
