@@ -396,8 +396,10 @@ def main() -> None:
         status = exc.exit_code
     except click.ClickException as exc:
         # click quotes most values with repr, but not all (its extra arguments, a file name): the
-        # message may hold what a stranger wrote, and goes to the terminal escaped as all output does
-        setattr(exc, "message", printable(exc.message))   # typed Final by click, set here only
+        # message may hold what a stranger wrote, and goes to the terminal escaped as all output does;
+        # bgcli's own help (`bgcli` with no command) is bgcli's text, shown with its newlines
+        if not isinstance(exc, click.exceptions.NoArgsIsHelpError):
+            setattr(exc, "message", printable(exc.message))   # typed Final by click, set here only
         exc.show()
         status = exc.exit_code
     except Terminated:
