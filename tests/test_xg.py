@@ -366,3 +366,36 @@ def test_bytes_after_the_records_stream_end_are_damage_not_a_hang(monkeypatch):
     worker.start()
     worker.join(30)
     assert done, "the reader did not finish"
+
+
+# --- habits of real files -----------------------------------------------------------------
+
+def bear_offs_past_the_edge(record: bytes) -> bytes:
+    """A move record as some files of eXtreme Gammon 2 write it: a checker
+    borne off with a die larger than its point stored as the point minus
+    the die (from the 5-point with a 6: code 4 to -2, read `5/-1`), not -1."""
+    if record[8] != xg.MOVE:
+        return record
+    dice = struct.unpack_from("<2i", record, 100)
+    codes = list(struct.unpack_from("<8i", record, 68))
+    for index in range(0, 8, 2):
+        start, end = codes[index], codes[index + 1]
+        if start < 0:
+            break
+        if end == -1 and max(dice) > start + 1:
+            codes[index + 1] = start - max(dice)
+    changed = bytearray(record)
+    struct.pack_into("<8i", changed, 68, *codes)
+    return bytes(changed)
+
+
+def test_habit_xg_bear_off_past_the_edge_is_a_bear_off():
+    records = good_records_of(DATA / "xg" / "3WNK_g1Z-PLsh_HyvQ5j4a.xg")
+    rewritten = [bear_offs_past_the_edge(r) for r in records]
+    assert sum(a != b for a, b in zip(records, rewritten)) >= 5   # the habit is really in the file
+    habit = read(container(rewritten))
+    original = read(container(records))
+    assert [g.actions for g in habit[0].games] != []
+    assert [[(a.kind, a.side, a.dice, a.play_text) for a in g.actions] for g in habit[0].games] == \
+        [[(a.kind, a.side, a.dice, a.play_text) for a in g.actions] for g in original[0].games]
+    assert habit[0].errors == ()

@@ -93,8 +93,13 @@ def _utf16(data: bytes, offset: int, units: int) -> str:
 
 
 def _point(code: int) -> int:
-    """XG's point code (0-23, 24 the bar, -1 off) as bgcli's point (1-24, 25, 0)."""
-    return code + 1
+    """XG's point code (0-23, 24 the bar, -1 off) as bgcli's point (1-24, 25, 0).
+
+    Some files of eXtreme Gammon 2 store a bear-off with a die larger than
+    the point as the point minus the die (-2 for a checker borne off the
+    5-point with a 6, read `5/-1`), where others store -1: every code below
+    the board is off, as XG's own .mat export of such a match writes it."""
+    return 0 if -6 <= code < 0 else code + 1
 
 
 def _play_text(codes) -> str:
@@ -629,7 +634,7 @@ def _play_from_boards(record: bytes, codes) -> str | None:
         start, end = codes[index], codes[index + 1]
         if start < 0:
             break
-        if not 0 <= start <= 24 or not -1 <= end <= 23:
+        if not 0 <= start <= 24 or not -6 <= end <= 23:   # off: -1, or the point minus a larger die
             return None   # not a step at all: the replay says so
         moved[start + 1] -= 1
         if end >= 0:
