@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 compiled = all(str(getattr(sys.modules[name], "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES))
                for name in ("bgcli.core.position", "bgcli.core.generator"))
 # Whether the C accelerator (bgcli/core/_speedups.c, built with the compiled core) is in use.
-speedups = _generator._speedups is not None
+speedups = _generator.accelerator is not None
 build = ("compiled (mypyc, C speedups)" if speedups else "compiled (mypyc)") if compiled else \
     ("pure Python, C speedups" if speedups else "pure Python")
 

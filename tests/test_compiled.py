@@ -54,7 +54,7 @@ from bgcli.core.generator import legal_plays, query_ids, sorted_keys
 from bgcli.core.position import Position, parse_dice
 
 print(json.dumps({"build": bgcli.build, "generator": bgcli.core.generator.__file__,
-                  "speedups": bgcli.core.generator._speedups is not None}))
+                  "speedups": bgcli.core.generator.accelerator is not None}))
 for line in sys.stdin:
     pid, dice = line.split()
     position = Position.from_id(pid)

@@ -43,12 +43,13 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imports(path: Path, known: set[str]) -> set[str]:
-    """bgcli modules that ``path`` imports anywhere, outside ``if TYPE_CHECKING:``."""
+def imports(path: Path, known: set[str], typing: bool = False) -> set[str]:
+    """bgcli modules that ``path`` imports anywhere, outside ``if TYPE_CHECKING:``
+    (inside it too with ``typing``)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skipped = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if not typing and isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             skipped.update(id(n) for child in node.body for n in ast.walk(child))
     found = set()
     for node in ast.walk(tree):
@@ -66,10 +67,14 @@ def imports(path: Path, known: set[str]) -> set[str]:
     return found
 
 
-def graph() -> dict[str, set[str]]:
-    files = {module_name(p): p for p in PACKAGE.rglob("*.py") if "grammars" not in p.parts}
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in PACKAGE.rglob("*.py") if "grammars" not in p.parts}
+
+
+def graph(typing: bool = False) -> dict[str, set[str]]:
+    files = modules()
     known = set(files)
-    return {name: imports(path, known) - {name} for name, path in files.items()}
+    return {name: imports(path, known, typing) - {name} for name, path in files.items()}
 
 
 def rank(name: str) -> int:
@@ -124,6 +129,69 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_cycle():
     assert not cycles(graph()), f"import cycles: {cycles(graph())}"
+
+
+def test_no_import_cycle_even_for_type_checking():
+    # a cycle hidden under ``if TYPE_CHECKING:`` is still two modules that need each other: the one
+    # below names what it needs of the one above as a Protocol (match.game.MatchContext)
+    assert not cycles(graph(typing=True)), f"import cycles: {cycles(graph(typing=True))}"
+
+
+def private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_imports(path: Path, name: str, known: set[str]) -> list[str]:
+    """The ``_private`` names of other bgcli modules that module ``name`` (at ``path``)
+    takes: ``from bgcli.x import _y`` and ``x._y`` on an imported bgcli module. A
+    private module (bgcli.core._speedups) may be imported inside its own package."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    modules: dict[str, str] = {}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 and \
+                node.module.split(".")[0] == "bgcli" and node.module != name:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if full in known:
+                    modules[alias.asname or alias.name] = full
+                elif private(alias.name) and not (node.module == package and alias.name in PRIVATE_MODULES):
+                    found.append(f"{name} takes {node.module}.{alias.name}")
+        elif isinstance(node, ast.Import):
+            modules.update((alias.asname or alias.name, alias.name) for alias in node.names
+                           if alias.name.split(".")[0] == "bgcli")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
+                and private(node.attr) and modules[node.value.id] != name:
+            found.append(f"{name} takes {modules[node.value.id]}.{node.attr}")
+    return found
+
+
+PRIVATE_MODULES = {"_speedups"}   # extension modules with no .py, private to their package
+
+
+def test_no_module_takes_another_modules_private_names():
+    files = modules()
+    known = set(files)
+    taken = [line for name, path in files.items() for line in private_imports(path, name, known)]
+    assert not taken, f"give these a public name or move them to their user: {taken}"
+
+
+def test_the_private_check_sees_a_private_import(tmp_path):
+    (tmp_path / "bgcli" / "render").mkdir(parents=True)
+    module = tmp_path / "bgcli" / "render" / "view.py"
+    module.write_text("from bgcli.core.position import CHECKERS, _side_bits\nfrom bgcli.render import board\n"
+                      "import bgcli.core.generator as g\nfrom bgcli.core import _speedups\n"
+                      "def f():\n    return board._WIDTH, board.GEOMETRY, g._HIT, _side_bits, _speedups\n",
+                      encoding="utf-8")
+    known = {"bgcli.render.view", "bgcli.render.board", "bgcli.core.position", "bgcli.core.generator"}
+    assert sorted(private_imports(module, "bgcli.render.view", known)) == [
+        "bgcli.render.view takes bgcli.core._speedups", "bgcli.render.view takes bgcli.core.generator._HIT",
+        "bgcli.render.view takes bgcli.core.position._side_bits", "bgcli.render.view takes bgcli.render.board._WIDTH"]
+    # inside its own package, the extension module is the package's own
+    assert sorted(private_imports(module, "bgcli.core.position", known | {"bgcli.core.position"})) == [
+        "bgcli.core.position takes bgcli.core.generator._HIT", "bgcli.core.position takes bgcli.render.board._WIDTH"]
 
 
 def test_the_cycle_finder_sees_a_cycle():

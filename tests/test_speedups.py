@@ -35,7 +35,7 @@ from bgcli.errors import InvalidPositionError
 
 from conftest import ORACLE, committed
 
-speedups = generator._speedups
+speedups = generator.accelerator
 needs_speedups = pytest.mark.skipif(
     speedups is None, reason="the C accelerator bgcli.core._speedups is not built here (BGCLI_COMPILE=1 pip install . "
     "builds it; .ci/run tests it in its second environment)" if os.environ.get("BGCLI_PURE") in (None, "", "0")
@@ -307,4 +307,4 @@ def test_a_pure_install_has_no_accelerator():
     if bgcli.compiled:
         pytest.skip("this bgcli is the compiled build (BGCLI_COMPILE=1), which has the accelerator")
     assert importlib.util.find_spec("bgcli.core._speedups") is None
-    assert (bgcli.speedups, generator._speedups, batch._moves_line) == (False, None, None)
+    assert (bgcli.speedups, generator.accelerator, batch._moves_line) == (False, None, None)

@@ -53,9 +53,9 @@ def _quick_moves(position, dice) -> int:
         sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "Error: interrupted\n")
         return EXIT_INTERRUPTED
     except StandardOutputError as exc:
-        from bgcli.cli.common import _drop_standard_output
+        from bgcli.cli.common import drop_standard_output
 
-        _drop_standard_output()
+        drop_standard_output()
         if exc.closed:   # the reader went away (| head): nothing to say, to nobody
             return EXIT_CLOSED_PIPE
         sys.stderr.write(f"Error: {exc}\n")
@@ -108,9 +108,9 @@ def _quick_batch() -> int:
         sys.stderr.write("Error: interrupted\n")
         return EXIT_INTERRUPTED
     except (BrokenPipeError, StandardOutputError) as exc:
-        from bgcli.cli.common import _drop_standard_output
+        from bgcli.cli.common import drop_standard_output
 
-        _drop_standard_output()
+        drop_standard_output()
         if isinstance(exc, StandardOutputError) and not exc.closed:   # a full disk: say so
             sys.stderr.write(f"Error: {exc}\n")
             return EXIT_UNREADABLE

@@ -17,7 +17,7 @@ from bgcli.cli.common import (
 )
 
 
-def _scheduler(ctx, param, value):
+def check_scheduler(ctx, param, value):
     if value is None:
         return None
     from bgcli.scale.cluster import parse_scheduler
@@ -34,7 +34,7 @@ def _scheduler(ctx, param, value):
 @click.argument("paths", nargs=-1, metavar="FILE...")
 @json_option
 @jobs_option("Audit the files in N worker processes")
-@click.option("--scheduler", metavar="ADDRESS", callback=_scheduler,
+@click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
               help=f"Audit on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address (tcp://host:8786), "
                    f"or local:N to start N worker processes here (N from 1 to {MAX_JOBS}). The workers read the files.")
 @click.option("--db", "db_path", metavar="FILE",
@@ -123,7 +123,7 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
     status = 0
     try:
         with closing(results):  # type: ignore[type-var]  # a generator: closing it stops the workers
-            for result in progress(results, _count(paths), "auditing"):
+            for result in progress(results, count_files(paths), "auditing"):
                 stored = isinstance(result, Unchanged)   # not audited again: the database's result
                 if db is not None:
                     result = db.resolve(result)
@@ -208,7 +208,7 @@ def _chain(head, rest):
     yield from rest
 
 
-def _count(paths) -> int:
+def count_files(paths) -> int:
     """How many files there are, for a progress bar on a terminal (walked twice)."""
     from bgcli.scale.archive import find_files
 

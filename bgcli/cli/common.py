@@ -414,7 +414,7 @@ def main() -> None:
             status = EXIT_UNREADABLE
         else:   # the reader went away (| head): nothing to say, to nobody
             status = EXIT_CLOSED_PIPE
-        _drop_standard_output()
+        drop_standard_output()
     pool = sys.modules.get("bgcli.scale.pool")
     if _left_for_exit or pool is not None and getattr(pool, "ended_workers", False):
         # a pool whose worker was ended can leave a thread that Python's exit would wait on for ever;
@@ -428,7 +428,7 @@ def main() -> None:
     sys.exit(status)
 
 
-def _drop_standard_output() -> None:
+def drop_standard_output() -> None:
     """Point standard output at /dev/null, so that nothing left in its buffer
     makes a second error when Python exits."""
     try:

@@ -10,7 +10,7 @@ from typing import Iterable
 
 import click
 
-from bgcli.cli.audit import _count, _scheduler
+from bgcli.cli.audit import count_files, check_scheduler
 from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
@@ -31,7 +31,7 @@ from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads whe
 @click.option("--timeout", type=click.FloatRange(0.1, 3600), default=60.0, show_default=True, metavar="SECONDS",
               help="The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
 @jobs_option("Rate the files in N worker processes")
-@click.option("--scheduler", metavar="ADDRESS", callback=_scheduler,
+@click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
               help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
 @click.option("--db", "db_path", metavar="FILE",
               help="Keep every file's rating in this SQLite database as the run goes; a file whose content, engine, "
@@ -128,7 +128,7 @@ def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
     status = 0
     try:
         with closing(results):  # type: ignore[type-var]
-            for result in progress(results, _count(paths), "rating"):
+            for result in progress(results, count_files(paths), "rating"):
                 result = as_rating(result)
                 if db is not None:
                     result = db.resolve(result)

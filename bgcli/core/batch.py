@@ -16,8 +16,9 @@ import io
 import re
 from typing import Any, Callable, Iterable, NamedTuple, Sequence
 
-from bgcli.core.generator import _BOARD_BITS as _HITS  # a play key's hit marks start here
-from bgcli.core.generator import Play, _speedups, legal_keys, legal_plays, play_of, query_ids
+from bgcli.core.generator import BOARD_BITS as _HITS  # a play key's hit marks start here
+from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_ids
+from bgcli.core.generator import accelerator as _speedups  # the C accelerator, or None
 from bgcli.core.position import Dice, Position, checked_dice, parse_dice, parse_position_id, trusted_position
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidDiceError, InvalidPositionError
 from bgcli.output import quote

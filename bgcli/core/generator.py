@@ -28,10 +28,10 @@ from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
-    _CHUNK_BITS, _CHUNK_MASK, BAR, Point, Position, _side_bits, checked_dice, parse_dice, point_text, position_id,
+    CHUNK_BITS, CHUNK_MASK, BAR, Point, Position, side_bits, checked_dice, parse_dice, point_text, position_id,
     trusted_position,
 )
-from bgcli.core.position import _speedups, interpreted  # _speedups: the C accelerator, or None
+from bgcli.core.position import accelerator, interpreted  # accelerator: the C accelerator, or None
 
 
 
@@ -39,11 +39,11 @@ from bgcli.core.position import _speedups, interpreted  # _speedups: the C accel
 # checker from s by d adds _DELTA[d][s]. A play's key is the resulting board
 # with one bit per hit point above the board bytes, so plays that reach the same
 # position (same board, same blots hit) share a key.
-_BOARD_BITS = 208  # 26 bytes
-_BOARD_MASK = (1 << _BOARD_BITS) - 1
+BOARD_BITS = 208  # 26 bytes
+_BOARD_MASK = (1 << BOARD_BITS) - 1
 _SHIFT = tuple(8 * p for p in range(26))
 _UNIT = tuple(1 << (8 * p) for p in range(26))
-_HIT = tuple(1 << (_BOARD_BITS + p) for p in range(26))
+HIT = tuple(1 << (BOARD_BITS + p) for p in range(26))
 _ABOVE = tuple(_BOARD_MASK ^ ((_UNIT[p] << 8) - 1) for p in range(26))  # bytes above p
 _DELTA = tuple(tuple(_UNIT[max(s - d, 0)] - _UNIT[s] for s in range(26)) for d in range(7))
 _b64 = binascii.b2a_base64
@@ -65,11 +65,11 @@ def play_changes(position: Position, keys: Iterable[int]) -> list[int]:
 class _LowChunkBits(dict):
     """Position ID bits of slots 1..5, keyed by a side's six low bytes (the
     borne-off count, which has no slot, then points 1..5): one mask fewer
-    than ``_CHUNK_BITS`` on a play's key. At most 54,264 keys (15 checkers
+    than ``CHUNK_BITS`` on a play's key. At most 54,264 keys (15 checkers
     in six places)."""
 
     def __missing__(self, key: int) -> tuple[int, int]:
-        bits = self[key] = _CHUNK_BITS[key >> 8]
+        bits = self[key] = CHUNK_BITS[key >> 8]
         return bits
 
 
@@ -91,8 +91,8 @@ def _hit_side(side: int, hits: int) -> int:
 
 def query_ids(position: Position, keys: Iterable[int], own: str | None = None) -> tuple[str, list[str]]:
     """``position.id()`` and the result ID of each play key (``_py_query_ids``; in C when built)."""
-    if _speedups is not None:
-        return _speedups.query_ids(position.player, position.opponent, keys, own)
+    if accelerator is not None:
+        return accelerator.query_ids(position.player, position.opponent, keys, own)
     return _py_query_ids(position, keys, own)
 
 
@@ -113,13 +113,13 @@ def _py_query_ids(position: Position, keys: Iterable[int], own: str | None = Non
     ``own``, when the caller has the position's ID already, is not made again.
     """
     opponent = int.from_bytes(bytes(position.opponent), "little")
-    theirs, their_length = _side_bits(opponent)
+    theirs, their_length = side_bits(opponent)
     blocks = []
     if own is None:
-        mine = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
+        mine = side_bits(int.from_bytes(bytes(position.player), "little"))[0]
         blocks.append((theirs | mine << their_length).to_bytes(12, "little"))
     append = blocks.append
-    low, low_mask, chunks, mask = _LOW_CHUNK_BITS, _LOW_MASK, _CHUNK_BITS, _CHUNK_MASK
+    low, low_mask, chunks, mask = _LOW_CHUNK_BITS, _LOW_MASK, CHUNK_BITS, CHUNK_MASK
     opponents = {0: theirs}  # the opponent's bits by set of hits
     uppers: dict[int, int] = {}  # slots 11..25 and hits (key >> 88) -> their bits, then the opponent's
     known = uppers.get
@@ -132,7 +132,7 @@ def _py_query_ids(position: Position, keys: Iterable[int], own: str | None = Non
             hits = top >> 120
             hit = opponents.get(hits)
             if hit is None:
-                hit = opponents[hits] = _side_bits(_hit_side(opponent, hits))[0]
+                hit = opponents[hits] = side_bits(_hit_side(opponent, hits))[0]
             b2, n2 = chunks[top & mask]
             b3, n3 = chunks[top >> 40 & mask]
             b4, n4 = chunks[top >> 80 & mask]
@@ -191,7 +191,7 @@ class Play:
     @property
     def steps(self) -> tuple[Step, ...]:
         if self._steps is None:
-            self._steps = _make_steps(self._moves, self._key >> _BOARD_BITS)
+            self._steps = _make_steps(self._moves, self._key >> BOARD_BITS)
         return self._steps
 
     @property
@@ -204,7 +204,7 @@ class Play:
         """A cheap hashable that names the steps (moves and hits), for caching
         what is derived from them, such as their text, without building them."""
         if self._moves is not None:
-            return (self._moves, self._key >> _BOARD_BITS)
+            return (self._moves, self._key >> BOARD_BITS)
         return self.steps
 
     @property
@@ -219,7 +219,7 @@ class Play:
         """The points (the mover's numbers) where the play hits a blot, lowest first."""
         if self._key is None:
             return tuple(sorted(step.end for step in self.steps if step.hit))
-        marks = self._key >> _BOARD_BITS
+        marks = self._key >> BOARD_BITS
         return tuple(p for p in range(1, 25) if marks >> p & 1)
 
     @property
@@ -242,23 +242,23 @@ class Play:
         key = self._key
         if key is None:
             return position_id(self.after)
-        # _side_bits inlined: five chunks of the mover's slots, then the hit marks
-        chunks = _CHUNK_BITS
+        # side_bits inlined: five chunks of the mover's slots, then the hit marks
+        chunks = CHUNK_BITS
         v = key >> 8
-        b0, n0 = chunks[v & _CHUNK_MASK]
+        b0, n0 = chunks[v & CHUNK_MASK]
         v >>= 40
-        b1, n1 = chunks[v & _CHUNK_MASK]
+        b1, n1 = chunks[v & CHUNK_MASK]
         v >>= 40
-        b2, n2 = chunks[v & _CHUNK_MASK]
+        b2, n2 = chunks[v & CHUNK_MASK]
         v >>= 40
-        b3, n3 = chunks[v & _CHUNK_MASK]
+        b3, n3 = chunks[v & CHUNK_MASK]
         v >>= 40
-        b4 = chunks[v & _CHUNK_MASK][0]
+        b4 = chunks[v & CHUNK_MASK][0]
         hits = v >> 40
         cache = self._query[1]
         opponent = cache.get(hits)
         if opponent is None:
-            opponent = cache[hits] = _side_bits(_hit_side(side_int(self._query[0].opponent), hits))[0]
+            opponent = cache[hits] = side_bits(_hit_side(side_int(self._query[0].opponent), hits))[0]
         # the mover's bits take 25 slot ends plus one bit per checker not borne off
         bits = b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0 | opponent << (40 - (key & 255))
         return _b64(bits.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
@@ -328,10 +328,10 @@ def legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, 
     steps in an order they can be played; ``play_of`` makes a Play of one.
     For callers that want a few things of many plays (``bgcli moves
     --batch``) without a Play object each."""
-    if _speedups is None:
+    if accelerator is None:
         return _py_legal_keys(position, dice)
     high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
-    return _speedups.legal_keys(position.player, position.opponent, high, low)
+    return accelerator.legal_keys(position.player, position.opponent, high, low)
 
 
 def _py_legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, ...]]:
@@ -396,7 +396,7 @@ def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low
         e1 = s1 - high
         k1 = board + dh[s1]
         if opp[e1] == 1:
-            k1 |= _HIT[e1]
+            k1 |= HIT[e1]
         alone = player[s1] == 1
         for s2 in seconds:
             if s2 == s1 and alone:
@@ -404,7 +404,7 @@ def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low
             e2 = s2 - low
             key = k1 + dl[s2]
             if opp[e2] == 1:
-                key |= _HIT[e2]
+                key |= HIT[e2]
             if key not in found:
                 found[key] = (s1, e1, s2, e2)
         # the same checker goes on (when e1 held a checker, a second one did above)
@@ -412,7 +412,7 @@ def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low
             e2 = e1 - low
             key = k1 + dl[e1]
             if opp[e2] == 1:
-                key |= _HIT[e2]
+                key |= HIT[e2]
             if key not in found:
                 found[key] = (s1, e1, e1, e2)
     for s1 in seconds:  # one checker, the low die first
@@ -421,9 +421,9 @@ def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low
             e2 = e1 - high
             key = board + dl[s1] + dh[e1]
             if opp[e1] == 1:
-                key |= _HIT[e1]
+                key |= HIT[e1]
             if opp[e2] == 1:
-                key |= _HIT[e2]
+                key |= HIT[e2]
             if key not in found:
                 found[key] = (s1, e1, e1, e2)
     if found:
@@ -434,7 +434,7 @@ def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low
             e1 = s1 - die
             key = board + _DELTA[die][s1]
             if opp[e1] == 1:
-                key |= _HIT[e1]
+                key |= HIT[e1]
             found[key] = (s1, e1)
         if found:
             break
@@ -453,7 +453,7 @@ def _step_table(player: tuple[int, ...], opp: bytes, die: int, other: int, top: 
             e = s - die
             if e > 0:
                 if opp[e] < 2:
-                    table.append((s, e, _SHIFT[s], delta[s], _HIT[e] if opp[e] == 1 else 0, 0))
+                    table.append((s, e, _SHIFT[s], delta[s], HIT[e] if opp[e] == 1 else 0, 0))
             else:
                 table.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[6] if e == 0 else _ABOVE[s]))
     return table
@@ -496,12 +496,12 @@ def _mixed_general(board: int, opp: bytes, high: int, low: int) -> dict:
         delta1, delta2 = _DELTA[d1], _DELTA[d2]
         for s1, e1 in _steps(board, d1, opp):
             b1 = board + delta1[s1]
-            h1 = _HIT[e1] if e1 and opp[e1] == 1 else 0
+            h1 = HIT[e1] if e1 and opp[e1] == 1 else 0
             seconds = _steps(b1, d2, opp)
             for s2, e2 in seconds:
                 key = b1 + delta2[s2] | h1
                 if e2 and opp[e2] == 1:
-                    key |= _HIT[e2]
+                    key |= HIT[e2]
                 if key not in found:
                     found[key] = (s1, e1, s2, e2)
             if not seconds and not found:
@@ -530,7 +530,7 @@ def _double_plays(board: int, player: tuple[int, ...], opp: bytes, die: int) -> 
             e = s - die
             if e > 0:
                 if opp[e] < 2:
-                    moves.append((s, e, _SHIFT[s], delta[s], _HIT[e] if opp[e] == 1 else 0, 0))
+                    moves.append((s, e, _SHIFT[s], delta[s], HIT[e] if opp[e] == 1 else 0, 0))
             else:
                 moves.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[6] if e == 0 else _ABOVE[s]))
     found: dict[int, tuple] = {}
@@ -572,7 +572,7 @@ def _double_general(board: int, opp: bytes, die: int) -> dict:
         board += entering * delta[BAR]
         prefix = (BAR, end) * entering
         if opp[end] == 1:
-            hits = _HIT[end]
+            hits = HIT[end]
         if entering == 4 or bar > 4:
             return {board | hits: prefix}
     by_count: list[dict] = [{}, {}, {}, {}, {}]
@@ -585,7 +585,7 @@ def _double_general(board: int, opp: bytes, die: int) -> dict:
         if left:
             for s, e in _steps(b, die, opp, top):
                 stepped = True
-                walk(b + delta[s], h | _HIT[e] if e and opp[e] == 1 else h, s, moves + (s, e), left - 1)
+                walk(b + delta[s], h | HIT[e] if e and opp[e] == 1 else h, s, moves + (s, e), left - 1)
         if not stepped:
             n = len(moves) // 2
             if n >= best:
@@ -630,4 +630,4 @@ def _hit_opponent(opponent: tuple[int, ...], hits: int) -> tuple[int, ...]:
 
 def _make_result(key: int, position: Position) -> Position:
     player = tuple((key & _BOARD_MASK).to_bytes(26, "little"))
-    return trusted_position(player, _hit_opponent(position.opponent, key >> _BOARD_BITS))
+    return trusted_position(player, _hit_opponent(position.opponent, key >> BOARD_BITS))

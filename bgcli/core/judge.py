@@ -15,7 +15,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any, Iterable, Sequence
 
-from bgcli.core.generator import _HIT, Play, Step, legal_plays, made_play, side_int
+from bgcli.core.generator import HIT, Play, Step, legal_plays, made_play, side_int
 from bgcli.core.position import BAR, OFF, Point, Position, checked_dice, point_text, trusted_position
 from bgcli.errors import IllegalPlayError
 
@@ -157,7 +157,7 @@ def play_key(position: Position, moves: Iterable[tuple[int, int]]) -> int | None
         if board.problem(start, end, strict=False):
             return None
         if board.move(start, end):
-            hits |= _HIT[end]
+            hits |= HIT[end]
     return side_int(board.me) | hits
 
 
@@ -280,8 +280,8 @@ def _usual(player: tuple[int, ...], opponent: tuple[int, ...], s1: int, e1: int,
     if h1 or h2:  # a blot hit goes to the bar (two landings on one blot hit it once)
         hit = list(opponent)
         for end, held in ((e1, h1), (e2, h2)):
-            if held and not hits & _HIT[end]:
-                hits |= _HIT[end]
+            if held and not hits & HIT[end]:
+                hits |= HIT[end]
                 hit[25 - end] = 0
                 hit[BAR] += 1
         return tuple(me), tuple(hit), raw, hits
@@ -319,7 +319,7 @@ def _made(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tu
                     opp = list(opponent)
                 opp[25 - end] = 0
                 opp[BAR] += 1
-                hits |= _HIT[end]
+                hits |= HIT[end]
         else:
             if distance > die or any(me[7:26]) or (die > start and any(me[start + 1:7])):
                 return None

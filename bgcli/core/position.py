@@ -34,7 +34,7 @@ def _load_speedups() -> Any:
     return _speedups
 
 
-_speedups = _load_speedups()  # read once, at import
+accelerator = _load_speedups()  # read once, at import
 
 Point = int
 OFF: Point = 0
@@ -109,7 +109,7 @@ class Position:
                 return f"{name} has {sum(side[1:])} checkers, more than 15"
             if sum(side) != CHECKERS or side[0] < 0:
                 return f"{name} has {sum(side[1:])} checkers on the board and bar and {side[0]} off, not 15 in all"
-        point = _shared_point(self.player, self.opponent)
+        point = shared_point(self.player, self.opponent)
         return f"point {point} is held by both sides" if point else ""
 
     def id_or_board(self) -> str:
@@ -165,7 +165,7 @@ class Position:
 _NONZERO = bytes([0] + [1] * 255)
 
 
-def _shared_point(player: Sequence[int], opponent: Sequence[int]) -> int:
+def shared_point(player: Sequence[int], opponent: Sequence[int]) -> int:
     """A point (1..24) held by both sides, or 0. Counts must be 0..255."""
     # one flag byte per point, the opponent's side reversed onto ours: a common
     # nonzero byte is a point held by both
@@ -194,8 +194,8 @@ def _side(counts: Sequence[int], name: str) -> tuple[int, ...]:
 def position_id(position: Position) -> str:
     """The 14-character Position ID: the opponent's slots first, then the
     player's; one 1 bit per checker and a 0 after each slot."""
-    first, length = _side_bits(int.from_bytes(bytes(position.opponent), "little"))
-    second = _side_bits(int.from_bytes(bytes(position.player), "little"))[0]
+    first, length = side_bits(int.from_bytes(bytes(position.opponent), "little"))
+    second = side_bits(int.from_bytes(bytes(position.player), "little"))[0]
     return binascii.b2a_base64((first | second << length).to_bytes(10, "little"), newline=False)[:14].decode("ascii")
 
 
@@ -216,22 +216,22 @@ class _ChunkBits(dict):
         return bits, length
 
 
-_CHUNK_BITS = _ChunkBits()
-_CHUNK_MASK = (1 << 40) - 1
+CHUNK_BITS = _ChunkBits()
+CHUNK_MASK = (1 << 40) - 1
 
 
-def _side_bits(side: int) -> tuple[int, int]:
+def side_bits(side: int) -> tuple[int, int]:
     """Bits and bit length of one side's 25 slots (points 1..24, bar), given
     the side as an int whose byte p is the count on point p."""
-    chunks = _CHUNK_BITS
+    chunks = CHUNK_BITS
     v = side >> 8
-    b0, n0 = chunks[v & _CHUNK_MASK]
+    b0, n0 = chunks[v & CHUNK_MASK]
     v >>= 40
-    b1, n1 = chunks[v & _CHUNK_MASK]
+    b1, n1 = chunks[v & CHUNK_MASK]
     v >>= 40
-    b2, n2 = chunks[v & _CHUNK_MASK]
+    b2, n2 = chunks[v & CHUNK_MASK]
     v >>= 40
-    b3, n3 = chunks[v & _CHUNK_MASK]
+    b3, n3 = chunks[v & CHUNK_MASK]
     b4, n4 = chunks[v >> 40]
     return b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0, n0 + n1 + n2 + n3 + n4
 
@@ -240,8 +240,8 @@ def parse_position_id(text: str) -> Position:
     """The position of a Position ID (``_py_parse_position_id``; in C when
     built, a text it does not take read again by the Python code, which
     words the error)."""
-    if _speedups is not None and text.__class__ is str:
-        sides = _speedups.parse_id(text)
+    if accelerator is not None and text.__class__ is str:
+        sides = accelerator.parse_id(text)
         if sides is not None:
             return trusted_position(*sides)
     return _py_parse_position_id(text)
@@ -265,7 +265,7 @@ def _py_parse_position_id(text: str) -> Position:
         raise InvalidPositionError(f"invalid position id {text!r}: {name} has {n} checkers")
     player = (CHECKERS - mine, *counts[25:])
     opponent = (CHECKERS - theirs, *counts[:25])
-    point = _shared_point(player, opponent)
+    point = shared_point(player, opponent)
     if point:
         raise InvalidPositionError(f"invalid position id {text!r}: point {point} is held by both sides")
     return Position(player, opponent)
@@ -284,11 +284,11 @@ def parse_dice(text: str | Sequence[int]) -> Dice:
     digits = [c for c in text.strip() if c not in " -,/x"]
     if len(digits) != 2 or not all(c in "123456" for c in digits):
         raise InvalidDiceError(f"invalid dice {text!r}: expected two numbers from 1 to 6, such as 31 or 3-1")
-    return _ROLLS[int(digits[0]), int(digits[1])]
+    return ROLLS[int(digits[0]), int(digits[1])]
 
 
 # every roll in either order -> (high, low)
-_ROLLS: dict[Any, Dice] = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+ROLLS: dict[Any, Dice] = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
 
 
 def checked_dice(dice: Any) -> Dice:
@@ -297,7 +297,7 @@ def checked_dice(dice: Any) -> Dice:
     try:
         high, low = dice
         if type(high) is int and type(low) is int:  # not bool, not 2.0
-            return _ROLLS[high, low]
+            return ROLLS[high, low]
     except (TypeError, ValueError, KeyError):
         pass
     raise InvalidDiceError(f"invalid dice {list(dice) if isinstance(dice, (list, tuple)) else dice!r}: "

@@ -87,7 +87,7 @@ def mwc_at(away: int, opponent_away: int, crawford_played: bool = True) -> float
     return float(get(away, opponent_away, bool(crawford_played) and min(away, opponent_away) == 1))
 
 
-def _after(side: MatchSide, points_won: int) -> float:
+def equity_after(side: MatchSide, points_won: int) -> float:
     """The match winning chance after this game ends with the player winning (positive) or losing ``points_won``."""
     away, opp = side.away, side.opponent_away
     if points_won > 0:
@@ -101,7 +101,7 @@ def _after(side: MatchSide, points_won: int) -> float:
 
 def win_lose(side: MatchSide) -> tuple[float, float]:
     """The match winning chances after winning and after losing a single game at the current cube."""
-    return _after(side, side.cube), _after(side, -side.cube)
+    return equity_after(side, side.cube), equity_after(side, -side.cube)
 
 
 def emg(mwc: float, side: MatchSide) -> float:
@@ -126,6 +126,6 @@ def cubeless_mwc(probabilities, side: MatchSide) -> float:
     gammon_win = p.win_gammon - p.win_backgammon
     single_loss = p.lose - p.lose_gammon
     gammon_loss = p.lose_gammon - p.lose_backgammon
-    return (single_win * _after(side, c) + gammon_win * _after(side, 2 * c) + p.win_backgammon * _after(side, 3 * c)
-            + single_loss * _after(side, -c) + gammon_loss * _after(side, -2 * c)
-            + p.lose_backgammon * _after(side, -3 * c))
+    return (single_win * equity_after(side, c) + gammon_win * equity_after(side, 2 * c) + p.win_backgammon * equity_after(side, 3 * c)
+            + single_loss * equity_after(side, -c) + gammon_loss * equity_after(side, -2 * c)
+            + p.lose_backgammon * equity_after(side, -3 * c))

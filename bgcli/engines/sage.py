@@ -247,6 +247,6 @@ def final_evaluation(state: "GameState", result: Position) -> Evaluation:
         centred = state.match.cube_owner < 0
         points = 1 if state.match.jacoby and centred else kind
         return Evaluation(probs, float(points))
-    chance = met._after(side, kind * side.cube)
+    chance = met.equity_after(side, kind * side.cube)
     return Evaluation(probs, met.emg(chance, side), chance)
 

@@ -11,13 +11,14 @@ reported as unchecked.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable
+from typing import Callable, Iterable, Protocol
 
 from bgcli.core.judge import dances as no_play
-from bgcli.core.position import _ROLLS, CHECKERS, OFF, Position, trusted_position as _trusted
+from bgcli.core.position import ROLLS, CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
-from bgcli.match.conventions import Reading
+from bgcli.core.rules import Rules
+from bgcli.match.conventions import PointsConvention, Reading
 from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.core.judge import play_from_steps
@@ -28,19 +29,33 @@ from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
 
-if TYPE_CHECKING:
-    from bgcli.match.replay import MatchReplayer
-
 _MOVE = ActionKind.MOVE
 _MOVE_EVENT = EventKind.MOVE
 _new, _set = object.__new__, object.__setattr__
 _PLAYS = (ActionKind.MOVE, ActionKind.DANCE)   # what the short path of apply_all may settle
 
 
+class MatchContext(Protocol):
+    """What a game's replay reads from the match around it (the match
+    replayer, :class:`bgcli.match.replay.MatchReplayer`, is one): named here so
+    that this module does not import the replayer that imports it."""
+
+    number: int
+    rules: Rules
+    visitor: MatchVisitor
+    players: tuple[str, str]
+    white: int                 # the column of White, for the White-first rule
+    written_cap: int           # a money session's written length, 0 for none
+    points_convention: PointsConvention
+
+    def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str,
+                severity: Severity = Severity.ERROR) -> None: ...
+
+
 class GameReplay:
     """The running state of one game and one method per action kind."""
 
-    def __init__(self, match: MatchReplayer, record: GameRecord, score: tuple[int, int], crawford: bool,
+    def __init__(self, match: MatchContext, record: GameRecord, score: tuple[int, int], crawford: bool,
                  crawford_unknown: bool = False):
         self.match = match
         self.record = record
@@ -168,7 +183,7 @@ class GameReplay:
                         break
                     sides[side], sides[1 - side] = after
                 else:   # a roll with no play: only when the counts prove there is none (else the legal plays say)
-                    rolled = _ROLLS.get(action.dice)
+                    rolled = ROLLS.get(action.dice)
                     after = sides[side], sides[1 - side]
                     if rolled is None or action.play_text or not no_play(after[0], after[1], rolled[0], rolled[1]):
                         after = None

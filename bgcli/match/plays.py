@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bgcli.core.position import _ROLLS, BAR, OFF, Position, trusted_position
+from bgcli.core.position import ROLLS, BAR, OFF, Position, trusted_position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, play_from_steps, quick_sides, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
@@ -95,7 +95,7 @@ def quick_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, 
     settles without listing the legal plays, and without problems. None when
     that way cannot say (no dice, bad dice, another spelling, an illegal
     play): then judge_play decides."""
-    rolled = _ROLLS.get(dice)   # None for no dice, or dice out of range
+    rolled = ROLLS.get(dice)   # None for no dice, or dice out of range
     if rolled is None or not text:
         return None
     text = text.strip()

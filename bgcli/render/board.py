@@ -239,7 +239,14 @@ _LEFT_HALF = _SIDE
 _BAR_X = _SIDE + _HALF
 _RIGHT_HALF = _BAR_X + _BAR
 
-_COLOURS = {
+# the numbers svg_board lays its board out with, for the viewer's script that draws the same board
+GEOMETRY = {
+    "width": _WIDTH, "height": _HEIGHT, "r": _R, "pw": _PW, "side": _SIDE, "bar": _BAR, "half": _HALF,
+    "top_band": _TOP_BAND, "label": _LABEL, "play_top": _PLAY_TOP, "play_height": _PLAY_HEIGHT,
+    "play_bottom": _PLAY_BOTTOM, "middle": _MIDDLE, "left_half": _LEFT_HALF, "bar_x": _BAR_X, "right_half": _RIGHT_HALF,
+}
+
+COLOURS = {
     "frame": "#5b3a1e", "felt": "#2f6b45", "dark": "#a3432f", "light": "#e8d3a8", "bar": "#4a2e17",
     "tray": "#3b2411", "x": "#f6f1e4", "x-edge": "#6d6455", "o": "#262626", "o-edge": "#000000",
     "text": "#1d1d1d", "label": "#f3e6c8",
@@ -313,12 +320,12 @@ def _point_x(point: int) -> float:
 def _stack(svg: _Svg, cx: float, first_y: float, step: float, count: int, side: str, label: str) -> None:
     """Up to five checkers from ``first_y`` onwards; a taller stack shows its
     height on the last one drawn."""
-    fill, edge = _COLOURS[side], _COLOURS[side + "-edge"]
+    fill, edge = COLOURS[side], COLOURS[side + "-edge"]
     data = f' data-point="{label}"'
     for i in range(min(count, 5)):
         svg.circle(cx, first_y + i * step, _R - 1, fill, edge, f"checker {side}", data)
     if count > 5:
-        svg.text(cx, first_y + 4 * step, str(count), 18, _COLOURS["o" if side == "x" else "x"], "count", data, "bold")
+        svg.text(cx, first_y + 4 * step, str(count), 18, COLOURS["o" if side == "x" else "x"], "count", data, "bold")
 
 
 def svg_board(game: GameState | Position, home: str = "right", size: int = 640, names: Sequence[str] | None = None,
@@ -337,7 +344,7 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
     m = board.match
     x_roll = m.on_roll == 1
     svg = _Svg(home == "left")
-    c = _COLOURS
+    c = COLOURS
 
     # frame, felt, bar and the two side columns
     svg.rect(0, _TOP_BAND, _WIDTH, _PLAY_HEIGHT + 2 * _LABEL, c["frame"], "frame")
@@ -433,7 +440,7 @@ def _cube(svg: _Svg, m: MatchState) -> None:
 def _dice(svg: _Svg, m: MatchState) -> None:
     """The rolled dice in the middle of the roller's right-hand half."""
     side = "x" if m.on_roll == 1 else "o"
-    fill, pip = (_COLOURS["x"], "#111") if side == "x" else (_COLOURS["o"], "#eee")
+    fill, pip = (COLOURS["x"], "#111") if side == "x" else (COLOURS["o"], "#eee")
     size = 40
     cx0 = _RIGHT_HALF + _HALF / 2 - size / 2 - 6 if side == "x" else _LEFT_HALF + _HALF / 2 - size / 2 - 6
     spots = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
@@ -467,8 +474,8 @@ def _bands(svg: _Svg, board: _Board) -> None:
             doing = (doing + ", " if doing else "") + f"resigns {_RESIGNS[min(m.resign, 3) - 1]}"
         if doing:
             parts.append(doing)
-        svg.circle(_LEFT_HALF - 28, y, 8, _COLOURS[side], _COLOURS[side + "-edge"], f"key {side}")
-        svg.text(_LEFT_HALF - 12, y, "  ·  ".join(parts), 16, _COLOURS["text"], f"band {side}", weight="bold", anchor="start")
+        svg.circle(_LEFT_HALF - 28, y, 8, COLOURS[side], COLOURS[side + "-edge"], f"key {side}")
+        svg.text(_LEFT_HALF - 12, y, "  ·  ".join(parts), 16, COLOURS["text"], f"band {side}", weight="bold", anchor="start")
     if not m.match_length:
         game = "money game" + (", Jacoby rule" if m.jacoby else "")
     else:

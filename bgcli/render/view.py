@@ -39,10 +39,9 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from bgcli.core.ids import match_id
-from bgcli.core.position import CHECKERS, Position, _shared_point, _side_bits
+from bgcli.core.position import CHECKERS, Position, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
-from bgcli.render import board as _board
-from bgcli.render.board import drawable, svg_board
+from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
@@ -205,7 +204,7 @@ class _Identifiers:
                 theirs_right = right.get(opponent)
                 if theirs_right is None:
                     theirs_right = right[opponent] = _right(opponent)
-                flawed = not (mine_right and theirs_right) or _shared_point(player, opponent)
+                flawed = not (mine_right and theirs_right) or shared_point(player, opponent)
                 step.bearoff = "" if flawed else self._entries(player, opponent)
         match = state.match
         # the replay shares its match states: found by identity (the entry keeps the state alive, so
@@ -268,7 +267,7 @@ def _half(side: tuple[int, ...]) -> tuple[int, int, bool]:
     """A side's half of a Position ID as bgcli.core.position.position_id makes it (its bits and
     their length), and whether the side is all home; ValueError or OverflowError as position_id
     raises them for counts no Position ID holds."""
-    bits, length = _side_bits(int.from_bytes(bytes(side), "little"))
+    bits, length = side_bits(int.from_bytes(bytes(side), "little"))
     return bits, length, not any(side[7:26])
 
 
@@ -558,7 +557,7 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right", 
     # the first board drawn here too, so the page shows a position before its script runs
     first = "<p>No actions to show.</p>" if not steps else _first_board(steps[0], home)
     data = _json_for_script({"home": home, "names": [list(r.players) for r in replays], "sides": identifiers.entries,
-                             "geometry": _GEOMETRY, "colours": _board._COLOURS})
+                             "geometry": _GEOMETRY, "colours": COLOURS})
     return _PAGE.substitute(
         title=_e(title), style=_STYLE, sections="\n".join(sections), board=first,
         moves="\n".join(move_lists), data=data, script=_script(), count=len(steps),
@@ -572,14 +571,8 @@ def _first_board(step: _Step, home: str) -> str:
     return svg_board(drawn, home, BOARD_SIZE, step.replay.players).replace(_SVG_NAMESPACE, "", 1)
 
 
-# the numbers svg_board lays its board out with, for the script that draws the same board
-_GEOMETRY = {
-    "width": _board._WIDTH, "height": _board._HEIGHT, "r": _board._R, "pw": _board._PW, "side": _board._SIDE,
-    "bar": _board._BAR, "half": _board._HALF, "top_band": _board._TOP_BAND, "label": _board._LABEL,
-    "play_top": _board._PLAY_TOP, "play_height": _board._PLAY_HEIGHT, "play_bottom": _board._PLAY_BOTTOM,
-    "middle": _board._MIDDLE, "left_half": _board._LEFT_HALF, "bar_x": _board._BAR_X, "right_half": _board._RIGHT_HALF,
-    "size": BOARD_SIZE, "size_height": round(BOARD_SIZE * _board._HEIGHT / _board._WIDTH),
-}
+# the numbers svg_board lays its board out with, and the size the page draws it at, for the script
+_GEOMETRY = {**GEOMETRY, "size": BOARD_SIZE, "size_height": round(BOARD_SIZE * GEOMETRY["height"] / GEOMETRY["width"])}
 
 
 def _script() -> str:

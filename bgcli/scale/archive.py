@@ -389,11 +389,11 @@ UPDATE meta SET value = '2' WHERE key = 'schema';
 
 def file_key(path: str):
     """A file's key in the database: its real absolute path (``a``, ``./a``
-    and ``$PWD/a`` are one file), as :func:`_to_db` keeps text."""
-    return _to_db(os.path.realpath(path))
+    and ``$PWD/a`` are one file), as :func:`to_db` keeps text."""
+    return to_db(os.path.realpath(path))
 
 
-def _to_db(text: str | None):
+def to_db(text: str | None):
     """Text as SQLite keeps it: a str when it is valid Unicode, else (a file
     name that is not UTF-8, held with surrogate escapes) its bytes, a BLOB,
     so that nothing is lost and nothing fails."""
@@ -414,7 +414,7 @@ def _escaped_bytes(text: str) -> bool:
         return False
 
 
-def _from_db(value):
+def from_db(value):
     return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
 
 
@@ -507,12 +507,12 @@ class ResultsDB:
             if os.sep == "/" else []
         moves = []
         for (key,) in old:
-            name = _from_db(key)
+            name = from_db(key)
             real = os.path.realpath(name)
             if os.path.isabs(name) or not os.path.lexists(name) and not self._read(
-                    "SELECT 1 FROM files WHERE path = ?", (_to_db(real),)):
+                    "SELECT 1 FROM files WHERE path = ?", (to_db(real),)):
                 continue
-            moves.append((key, _to_db(real)))
+            moves.append((key, to_db(real)))
         if not moves:
             return
         db = self.db
@@ -555,10 +555,10 @@ class ResultsDB:
         (games, error, digest), = self._read("SELECT games, error, digest FROM files WHERE path = ?", (key,))
         rows = self._read("SELECT line, match, game, move, player, kind, severity, message FROM problems "
                           "WHERE path = ? ORDER BY seq", (key,))
-        problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": _from_db(player),
-                          "kind": kind, "severity": severity, "message": _from_db(message)}
+        problems = tuple({"line": line, "match": match, "game": game, "move": move, "player": from_db(player),
+                          "kind": kind, "severity": severity, "message": from_db(message)}
                          for line, match, game, move, player, kind, severity, message in rows)
-        return FileResult(path, problems, games, _from_db(error), digest)
+        return FileResult(path, problems, games, from_db(error), digest)
 
     def store(self, result: FileResult) -> None:
         """Keep one file's result, in one transaction (a file that could not
@@ -581,12 +581,12 @@ class ResultsDB:
             db.execute("DELETE FROM problems WHERE path = ?", (key,))
             db.execute("INSERT OR REPLACE INTO files (path, digest, rules, games, error, problems, run, errors) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (key, result.digest, self.key, result.games, _to_db(result.error), len(result.problems),
+                       (key, result.digest, self.key, result.games, to_db(result.error), len(result.problems),
                         self.run, result.errors))
             db.executemany("INSERT INTO problems (path, seq, line, match, game, move, player, kind, message, severity) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           [(key, seq, p["line"], p["match"], p["game"], p["move"], _to_db(p["player"]), p["kind"],
-                             _to_db(p["message"]), p.get("severity", "error")) for seq, p in enumerate(result.problems)])
+                           [(key, seq, p["line"], p["match"], p["game"], p["move"], to_db(p["player"]), p["kind"],
+                             to_db(p["message"]), p.get("severity", "error")) for seq, p in enumerate(result.problems)])
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")

@@ -26,7 +26,7 @@ from bgcli import __version__
 from bgcli.core.rules import Rules
 from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
 from bgcli.judging.rating import MatchRating, PlayerRating, rate_replay
-from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, _from_db, _to_db, failure_text, file_digest, file_key, open_database
+from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, from_db, to_db, failure_text, file_digest, file_key, open_database
 
 
 @dataclass(frozen=True)
@@ -229,7 +229,7 @@ class RatingsDB:
                            (key, result.digest, self.key, result.matches, result.illegal, result.error,
                             json.dumps(list(result.decisions))))
                 db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               [(key, seq, _to_db(p["name"]), json.dumps(p), p.get("matches", 1), p["decisions"],
+                               [(key, seq, to_db(p["name"]), json.dumps(p), p.get("matches", 1), p["decisions"],
                                  p["error"], p["luck"], p["doubtful"], p["bad"], p["very_bad"])
                                 for seq, p in enumerate(result.players)])
                 db.execute("COMMIT")
@@ -252,7 +252,7 @@ class RatingsDB:
         out = []
         for name, matches, decisions, error, luck, doubtful, bad, very_bad in rows:
             pr = round(500.0 * error / decisions, 3) if decisions else None
-            out.append({"name": _from_db(name), "matches": matches, "decisions": decisions, "error": round(error, 6), "pr": pr,
+            out.append({"name": from_db(name), "matches": matches, "decisions": decisions, "error": round(error, 6), "pr": pr,
                         "luck": round(luck, 6), "doubtful": doubtful, "bad": bad, "very_bad": very_bad})
         return out
 
