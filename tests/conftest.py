@@ -18,6 +18,14 @@ settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """The seed of the run's order (pytest-randomly, in the test extra), last, where a failure is read: the
+    header that names it is not shown under -q. Hypothesis draws from its own seed, which the order leaves alone."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int) and config.pluginmanager.hasplugin("randomly") and config.getoption("randomly_reorganize"):
+        terminalreporter.write_line(f"tests in random order: python -m pytest -p randomly --randomly-seed={seed} ... replays it")
+
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 SAMPLES = ROOT / "samples"

@@ -530,3 +530,32 @@ def test_the_audit_ends_its_process_without_freeing_its_caches(tmp_path, monkeyp
             assert stopped.value.code == 0 and ended == [1]
     done = subprocess.run([sys.executable, "-m", "bgcli", "audit", flawed], capture_output=True, text=True)
     assert done.returncode == 1 and done.stdout.count("flawed_5pt.mat:") >= 1 and "1 file checked" in done.stderr
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_a_worker_ended_by_an_earlier_command_does_not_end_a_later_one(monkeypatch):
+    """main leaves with os._exit when the command it ran ended a pool worker
+    (a thread may be left waiting on it); a worker ended earlier in the same
+    process, by another command, is not this command's: rules exits as usual."""
+    import bgcli.cli.common as common
+
+    ended = []
+
+    def end(status):
+        ended.append(status)
+        raise SystemExit(status)
+
+    monkeypatch.setattr(common.os, "_exit", end)
+    before = pool.ended_workers
+    results = pool.OrderedPool(_sleep, 2).run([0, 60, 60])
+    assert next(results) == 0
+    results.close()   # the pool stopped with its workers at work: they are ended
+    assert pool.ended_workers > before
+    monkeypatch.setattr(sys, "argv", ["bgcli", "rules"])
+    with pytest.raises(SystemExit) as stopped:
+        common.main()
+    assert stopped.value.code == 0 and ended == []

@@ -377,7 +377,9 @@ def main() -> None:
     from bgcli.output import StandardOutputError, guard_standard_output, printable
 
     global _left_for_exit
-    _left_for_exit = ()   # only the command this main runs asks for it (a test may run several in one process)
+    # only the command this main runs decides how the process ends (a test may run several in one process)
+    _left_for_exit = ()
+    ended_before = _ended_workers()
     guard_standard_output()
     import signal
 
@@ -415,8 +417,7 @@ def main() -> None:
         else:   # the reader went away (| head): nothing to say, to nobody
             status = EXIT_CLOSED_PIPE
         drop_standard_output()
-    pool = sys.modules.get("bgcli.scale.pool")
-    if _left_for_exit or pool is not None and getattr(pool, "ended_workers", False):
+    if _left_for_exit or _ended_workers() > ended_before:
         # a pool whose worker was ended can leave a thread that Python's exit would wait on for ever;
         # what a command left for the end (leave_for_exit) is not worth freeing object by object
         for stream in (sys.stdout, sys.stderr):
@@ -426,6 +427,13 @@ def main() -> None:
                 pass
         os._exit(status)
     sys.exit(status)
+
+
+def _ended_workers() -> int:
+    """How many pool workers this process has ended so far (none when the
+    pool was never imported: importing it only to ask would slow every start)."""
+    pool = sys.modules.get("bgcli.scale.pool")
+    return getattr(pool, "ended_workers", 0) if pool is not None else 0
 
 
 def drop_standard_output() -> None:

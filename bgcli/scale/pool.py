@@ -127,12 +127,15 @@ def _start(workers: int):
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method), **worker_options())
 
 
-# Set once a worker was ended from here. A worker ended while it was sending a
-# result leaves half a message in the pool's pipe, and the pool's manager
-# thread then waits for the rest for ever, which Python's exit would join:
-# bgcli.cli's main leaves with os._exit when this is set (every worker is
-# already gone, and nothing else is left to do).
-ended_workers = False
+# How many workers were ended from here, in this process. A worker ended
+# while it was sending a result leaves half a message in the pool's pipe, and
+# the pool's manager thread then waits for the rest for ever, which Python's
+# exit would join: bgcli.cli's main leaves with os._exit when the command it
+# ran ended one (every worker is already gone, and nothing else is left to
+# do). A count, not a flag, so that main asks about its own command only: a
+# process that runs several commands (a test) must not end a later one the
+# same way because an earlier one ended a worker.
+ended_workers = 0
 
 
 def stop(pool) -> None:
@@ -146,7 +149,7 @@ def stop(pool) -> None:
         process.join(max(0.0, deadline - time.monotonic()))
     for process in processes:
         if process.is_alive():
-            ended_workers = True
+            ended_workers += 1
             process.terminate()
     for process in processes:
         process.join(5)
