@@ -1,14 +1,19 @@
-"""bgcli's build: pure Python unless asked, at build time, for the compiled core.
+"""bgcli's build: the C accelerator when a C compiler is there, the mypyc core when asked.
 
-    pip install .                     # pure Python (the default; no compiler, no mypy)
-    BGCLI_COMPILE=1 pip install .     # the core's hot modules compiled to C with mypyc,
-                                      # and the C accelerator bgcli/core/_speedups.c
+    pip install .                     # Python, with the C accelerator bgcli/core/_speedups.c
+                                      # built when a C compiler works (else pure Python, and
+                                      # one line saying so); no mypy needed
+    BGCLI_PURE=1 pip install .        # pure Python: the accelerator is not built
+    BGCLI_COMPILE=1 pip install .     # besides, the core's hot modules compiled with mypyc
 
 The accelerator is a hand-written extension module (the C compiler only, no
 other dependency): the legal-play generator, the result Position IDs and a
 whole ``moves --batch`` line, each mirroring the Python code that stays the
 reference (tests/test_speedups.py compares them). ``BGCLI_PURE=1`` in the
-environment, read once at import, makes an installed accelerator unused.
+environment, read once at import, also makes an installed accelerator unused.
+The build writes the digest of the C source into the module, so that a module
+built in place (an editable install) and left behind by a later edit of the
+source is noticed and not used (bgcli.core.position._load_speedups).
 
 Everything else about the package is in pyproject.toml. With BGCLI_COMPILE
 set, pip's isolated build asks for mypy (which holds mypyc) before it builds,
@@ -17,12 +22,15 @@ so only the compiled build needs it; building without isolation
 """
 from __future__ import annotations
 
+import binascii
 import os
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CCompilerError, CompileError, ExecError, LinkError, PlatformError
 
 # The core's hot paths: the legal-play generator, the Position and its ID, the
 # Match ID and position parsing, and the judge of a recorded play. Each keeps
@@ -40,21 +48,60 @@ EXTENSIONS = {"bgcli/core/_speedups": "bgcli/core/_speedups.c"}
 METADATA_ONLY = {"egg_info", "dist_info"}
 
 
-def wanted() -> bool:
-    value = os.environ.get("BGCLI_COMPILE", "").strip().lower()
+def switch(name: str, meaning: str) -> bool:
+    """Whether the environment variable ``name`` is set to 1 (yes, true)."""
+    value = os.environ.get(name, "").strip().lower()
     if value in ("", "0", "no", "false"):
         return False
     if value in ("1", "yes", "true"):
         return True
-    sys.exit(f"BGCLI_COMPILE={value!r}: expected 1 to compile the core with mypyc, or 0 (or unset) for pure Python")
+    sys.exit(f"{name}={value!r}: expected 1 {meaning}, or 0 (or unset)")
 
 
-def remove_stale_extensions(root: Path, compiling: bool) -> list[Path]:
+def wanted() -> bool:
+    """Whether the core is compiled with mypyc (BGCLI_COMPILE=1)."""
+    return switch("BGCLI_COMPILE", "to compile the core with mypyc")
+
+
+def accelerated() -> bool:
+    """Whether the C accelerator is built: unless BGCLI_PURE=1 asks for pure Python."""
+    return not switch("BGCLI_PURE", "for pure Python (no C accelerator)")
+
+
+def source_digest(source: Path) -> str:
+    """What the built module carries of its C source, to tell a stale build: its CRC-32 in hex (a
+    check against edits, not an attack; binascii, which bgcli imports at start anyway, computes it)."""
+    return format(binascii.crc32(source.read_bytes()), "08x")
+
+
+def accelerators(root: Path, optional: bool) -> list[Extension]:
+    """The hand-written C modules; an optional one that fails to build leaves pure Python."""
+    return [Extension(module.replace("/", "."), [source], optional=optional,
+                      define_macros=[("BGCLI_SOURCE_DIGEST", f'"{source_digest(root / source)}"')])
+            for module, source in EXTENSIONS.items()]
+
+
+class BuildExt(build_ext):
+    """build_ext, which says in one line why an optional module was not built
+    (setuptools' own warning is buried in its log) and goes on without it."""
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except (CCompilerError, CompileError, ExecError, LinkError, PlatformError, OSError) as exc:
+            if not getattr(ext, "optional", False):
+                raise
+            reason = " ".join(str(exc).split())[:120] or type(exc).__name__
+            print(f"bgcli: the C accelerator {ext.name} was not built ({reason}): bgcli runs as pure Python",
+                  file=sys.stderr)
+
+
+def remove_stale_extensions(root: Path, compiling: bool, accelerating: bool = False) -> list[Path]:
     """Remove the compiled modules that an earlier build of this tree left in
     build/lib* and this build does not make: setuptools reuses that folder, so
     the wheel would ship them (a pure build after a compiled one would not be
     pure). The removed files, for the tests."""
-    wanted = {module[:-3] for module in COMPILED} | set(EXTENSIONS) if compiling else set()
+    wanted = ({module[:-3] for module in COMPILED} if compiling else set()) | (set(EXTENSIONS) if accelerating else set())
     removed = []
     for lib in root.glob("build/lib*"):
         for path in lib.rglob("*"):
@@ -70,10 +117,14 @@ def remove_stale_extensions(root: Path, compiling: bool) -> list[Path]:
 
 
 def main() -> None:
-    compiling = wanted()
-    remove_stale_extensions(Path(__file__).resolve().parent, compiling)
+    compiling, accelerating = wanted(), accelerated()
+    root = Path(__file__).resolve().parent
+    remove_stale_extensions(root, compiling, accelerating or compiling)
     if not compiling:
-        setup()
+        if accelerating:
+            setup(ext_modules=accelerators(root, optional=True), cmdclass={"build_ext": BuildExt})
+        else:
+            setup()
         return
     if METADATA_ONLY.intersection(sys.argv[1:]):
         # pip's isolated build asks here what it must install first; it then runs the build with mypy there
@@ -87,8 +138,7 @@ def main() -> None:
     except ImportError:
         sys.exit("BGCLI_COMPILE=1 compiles bgcli's core with mypyc, which comes with mypy, and mypy is not installed "
                  "where the build runs: install mypy there first (pip install mypy), or let pip build in isolation")
-    accelerators = [Extension(module.replace("/", "."), [source]) for module, source in EXTENSIONS.items()]
-    setup(ext_modules=mypycify(COMPILED, opt_level="3") + accelerators)
+    setup(ext_modules=mypycify(COMPILED, opt_level="3") + accelerators(root, optional=False))
 
 
 if __name__ == "__main__":  # as pip's build runs it; tests/test_compiled.py imports it

@@ -23,6 +23,7 @@ from bgcli.core.position import BAR, OFF, Position, parse_dice
 from bgcli.core.generator import Play, Step
 from bgcli.core.generator import legal_plays as _legal_plays
 from bgcli.core import generator as _generator
+from bgcli.core import position as _position
 
 __version__ = "0.1.0"
 
@@ -30,10 +31,13 @@ __version__ = "0.1.0"
 # modules are then extension modules, imported before the .py beside them.
 compiled = all(str(getattr(sys.modules[name], "__file__", "")).endswith(tuple(EXTENSION_SUFFIXES))
                for name in ("bgcli.core.position", "bgcli.core.generator"))
-# Whether the C accelerator (bgcli/core/_speedups.c, built with the compiled core) is in use.
+# Whether the C accelerator (bgcli/core/_speedups.c, built by pip install . where a C
+# compiler works) is in use.
 speedups = _generator.accelerator is not None
 build = ("compiled (mypyc, C speedups)" if speedups else "compiled (mypyc)") if compiled else \
     ("pure Python, C speedups" if speedups else "pure Python")
+if _position.speedups_stale:
+    build += " (the C accelerator here is older than its source: pip install -e . rebuilds it)"
 
 # name -> module that defines it, imported on first use
 _LAZY = {

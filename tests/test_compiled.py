@@ -163,14 +163,17 @@ def setup_module(monkeypatch):
     monkeypatch.setattr(module, "setup", lambda **options: module.calls.append(options))
     # main() cleans build/ first (tested below on a folder of its own), not this checkout's
     module.cleaned = []
-    monkeypatch.setattr(module, "remove_stale_extensions", lambda root, compiling: module.cleaned.append(compiling))
+    monkeypatch.setattr(module, "remove_stale_extensions",
+                        lambda root, compiling, accelerating=False: module.cleaned.append(compiling))
     monkeypatch.delenv("BGCLI_COMPILE", raising=False)
     return module
 
 
-def test_a_build_is_pure_unless_asked(setup_module, monkeypatch):
+def test_a_default_build_adds_the_accelerator_as_an_optional_module(setup_module, monkeypatch):
+    """pip install . builds the C accelerator without mypyc; a build that fails leaves pure Python."""
     monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
     monkeypatch.setitem(sys.modules, "mypyc.build", None)  # not needed, not imported
+    monkeypatch.delenv("BGCLI_PURE", raising=False)
     for value in (None, "", "0", "no"):
         if value is None:
             monkeypatch.delenv("BGCLI_COMPILE", raising=False)
@@ -178,7 +181,44 @@ def test_a_build_is_pure_unless_asked(setup_module, monkeypatch):
             monkeypatch.setenv("BGCLI_COMPILE", value)
         setup_module.calls.clear()
         setup_module.main()
-        assert setup_module.calls == [{}] and setup_module.cleaned[-1] is False
+        [options] = setup_module.calls
+        [accelerator] = options["ext_modules"]
+        assert accelerator.name == "bgcli.core._speedups" and accelerator.optional
+        assert options["cmdclass"]["build_ext"] is setup_module.BuildExt
+        digest = dict(accelerator.define_macros)["BGCLI_SOURCE_DIGEST"]
+        assert digest == '"%s"' % setup_module.source_digest(ROOT / "bgcli/core/_speedups.c")
+        assert setup_module.cleaned[-1] is False
+
+
+def test_bgcli_pure_builds_no_accelerator(setup_module, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["setup.py", "bdist_wheel"])
+    monkeypatch.setenv("BGCLI_PURE", "1")
+    setup_module.main()
+    assert setup_module.calls == [{}]
+    monkeypatch.setenv("BGCLI_PURE", "maybe")
+    with pytest.raises(SystemExit, match="BGCLI_PURE='maybe': expected 1"):
+        setup_module.main()
+
+
+def test_a_failed_optional_build_says_so_in_one_line_and_goes_on(monkeypatch, capsys):
+    """No C compiler (or no Python headers): one line, and the install goes on in pure Python."""
+    setup_module = load_setup()
+    from setuptools.command.build_ext import build_ext
+    from setuptools.errors import CompileError
+
+    def fails(self, ext):
+        raise CompileError("command 'cc' failed: No such file or directory")
+
+    monkeypatch.setattr(build_ext, "build_extension", fails)
+    command = setup_module.BuildExt.__new__(setup_module.BuildExt)
+    optional = setup_module.Extension("bgcli.core._speedups", ["bgcli/core/_speedups.c"], optional=True)
+    command.build_extension(optional)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "C accelerator bgcli.core._speedups was not built" in err and "pure Python" in err
+    # the compiled build needs it: there the failure stops the build
+    required = setup_module.Extension("bgcli.core._speedups", ["bgcli/core/_speedups.c"])
+    with pytest.raises(CompileError):
+        command.build_extension(required)
 
 
 def test_a_compiled_build_asks_for_mypy_and_compiles_the_core(setup_module, monkeypatch):
@@ -227,13 +267,14 @@ def test_a_bad_choice_is_refused(setup_module, monkeypatch):
     assert setup_module.calls == []
 
 
-def test_this_checkout_runs_pure_python():
-    """Run from the source tree (no compiled modules in it), bgcli says it is pure."""
+def test_this_checkout_runs_python_with_or_without_the_accelerator():
+    """Run from the source tree (no mypyc modules in it), bgcli says it is Python, and whether C speeds it up."""
     import bgcli
 
     if not bgcli.core.generator.__file__.endswith(".py"):
         pytest.skip("this checkout holds compiled modules (an in-place build)")
-    assert (bgcli.compiled, bgcli.build) == (False, "pure Python")
+    assert bgcli.compiled is False
+    assert bgcli.build == ("pure Python, C speedups" if bgcli.speedups else "pure Python") or "older than its source" in bgcli.build
 
 
 def test_a_pure_build_drops_what_a_compiled_build_left(tmp_path):
@@ -248,6 +289,9 @@ def test_a_pure_build_drops_what_a_compiled_build_left(tmp_path):
         path.write_text("")
     setup_module = load_setup()
     # a compiled build keeps the modules it makes and mypyc's library, not a module it no longer compiles
-    assert setup_module.remove_stale_extensions(tmp_path, compiling=True) == [leftovers[1]]
-    assert sorted(setup_module.remove_stale_extensions(tmp_path, compiling=False)) == sorted([leftovers[0], *leftovers[2:]])
+    assert setup_module.remove_stale_extensions(tmp_path, compiling=True, accelerating=True) == [leftovers[1]]
+    # a default build keeps the accelerator only; BGCLI_PURE=1 (accelerating False) keeps nothing
+    assert sorted(setup_module.remove_stale_extensions(tmp_path, compiling=False, accelerating=True)) == \
+        sorted([leftovers[0], leftovers[2]])
+    assert setup_module.remove_stale_extensions(tmp_path, compiling=False) == [leftovers[3]]
     assert [path for path in lib.rglob("*") if path.is_file()] == kept

@@ -1,5 +1,6 @@
-"""The C accelerator (bgcli/core/_speedups.c, built with ``BGCLI_COMPILE=1
-pip install .``) gives exactly what the pure Python code gives.
+"""The C accelerator (bgcli/core/_speedups.c, built by ``pip install .`` and
+``pip install -e .`` where a C compiler works) gives exactly what the pure
+Python code gives.
 
 Each C function is compared with the Python function it mirrors, kept
 importable beside it: ``legal_keys`` with ``_py_legal_keys`` (the same keys,
@@ -9,18 +10,22 @@ with ``_py_query_ids``, ``moves_line`` (its texts kept in a ``Texts``) with
 ``query_line`` with run_moves' Python reading of a line of a Position ID and
 dice, and ``parse_id`` with ``_py_parse_position_id``; on every query of gnubg's
 oracle sample and on random legal positions (the bar, bear-offs, checkers
-off on both sides) with every roll. Where the accelerator is not built (the
-default install, an editable one) these tests skip; the pure install is
-checked to have none.
+off on both sides) with every roll. Where a C compiler works the developer
+install has the accelerator, so these tests run (a test checks it); with
+BGCLI_PURE=1 (.ci/run's second run of the suite, the reference) they skip.
 """
 from __future__ import annotations
 
+import binascii
 import importlib.util
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
+import types
 
 import pytest
 from hypothesis import given, settings
@@ -37,9 +42,8 @@ from conftest import ORACLE, committed
 
 speedups = generator.accelerator
 needs_speedups = pytest.mark.skipif(
-    speedups is None, reason="the C accelerator bgcli.core._speedups is not built here (BGCLI_COMPILE=1 pip install . "
-    "builds it; .ci/run tests it in its second environment)" if os.environ.get("BGCLI_PURE") in (None, "", "0")
-    else "BGCLI_PURE is set")
+    speedups is None, reason="the C accelerator bgcli.core._speedups is not built here (pip install -e . builds it "
+    "where a C compiler works)" if os.environ.get("BGCLI_PURE") in (None, "", "0") else "BGCLI_PURE is set")
 
 STYLES = ["gnubg", "korean", "mat", "fibs"]
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
@@ -302,9 +306,44 @@ def test_bgcli_pure_leaves_the_accelerator_unused(tmp_path):
     assert done.stdout.split() == (["compiled", "(mypyc)"] if bgcli.compiled else ["pure", "Python"]) + ["False", "None"]
 
 
-def test_a_pure_install_has_no_accelerator():
-    """Run from a checkout or a plain ``pip install .``, no extension module is there to load."""
-    if bgcli.compiled:
-        pytest.skip("this bgcli is the compiled build (BGCLI_COMPILE=1), which has the accelerator")
-    assert importlib.util.find_spec("bgcli.core._speedups") is None
-    assert (bgcli.speedups, generator.accelerator, batch._moves_line) == (False, None, None)
+def c_compiler() -> str | None:
+    """The C compiler a build here would use (Python's own CC, as setuptools takes it), if it is on the PATH."""
+    words = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    return shutil.which(words[0]) if words else None
+
+
+def test_the_accelerator_is_used_wherever_a_compiler_can_build_it():
+    """The default install builds the accelerator where a C compiler works, so a
+    developer's run of the suite compares C with Python (the tests above run);
+    BGCLI_PURE=1 leaves it unused, and nothing but the accelerator is loaded then."""
+    pure = os.environ.get("BGCLI_PURE", "").strip().lower() not in ("", "0", "no", "false")
+    if pure:
+        assert (bgcli.speedups, generator.accelerator, batch._moves_line) == (False, None, None)
+        return
+    if c_compiler() is None:
+        pytest.skip("no C compiler here: the install is pure Python, as it should be")
+    assert not position.speedups_stale, f"{bgcli.build}: the accelerator was built from an older _speedups.c"
+    assert bgcli.speedups, ("a C compiler is here but the accelerator is not built: pip install -e '.[test]' "
+                            "builds it (or set BGCLI_PURE=1 for the pure Python reference)")
+
+
+def test_an_accelerator_older_than_its_source_is_not_used(tmp_path, monkeypatch):
+    """A module built in place (an editable install) carries the digest of the
+    _speedups.c it was built from; after an edit of that file it is left unused
+    (and ``bgcli --version`` says why), not trusted to mirror code it never saw."""
+    source = tmp_path / "_speedups.c"
+    source.write_bytes(b"/* the C source */\n")
+    digest = format(binascii.crc32(source.read_bytes()), "08x")
+    built = types.ModuleType("bgcli.core._speedups")
+    built.__file__ = str(tmp_path / "_speedups.so")
+    monkeypatch.setitem(sys.modules, "bgcli.core._speedups", built)
+    monkeypatch.setattr(bgcli.core, "_speedups", built, raising=False)  # where `from bgcli.core import` looks first
+    monkeypatch.delenv("BGCLI_PURE", raising=False)
+    monkeypatch.setattr(position, "speedups_stale", False)
+    built.source_digest = digest
+    assert position._load_speedups() is built and not position.speedups_stale
+    source.write_bytes(b"/* the C source, edited */\n")
+    assert position._load_speedups() is None and position.speedups_stale
+    # a wheel carries no source: the module is taken as built
+    source.unlink()
+    assert position._load_speedups() is built

@@ -1639,6 +1639,12 @@ static void module_free(void *module)
     module_clear((PyObject *)module);
 }
 
+/* setup.py passes the digest of this file, so that a module built in place and
+   left behind by a later edit of the source is not used (position._load_speedups) */
+#ifndef BGCLI_SOURCE_DIGEST
+#define BGCLI_SOURCE_DIGEST ""
+#endif
+
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT, "bgcli.core._speedups",
     "bgcli's legal-play generator, result Position IDs and moves --batch line in C (see generator.py).",
@@ -1654,7 +1660,8 @@ PyMODINIT_FUNC PyInit__speedups(void)
     state->player = PyUnicode_InternFromString("player");
     state->opponent = PyUnicode_InternFromString("opponent");
     if (state->player == NULL || state->opponent == NULL || PyType_Ready(&TextsType) < 0 ||
-        PyModule_AddObjectRef(module, "Texts", (PyObject *)&TextsType) < 0) {
+        PyModule_AddObjectRef(module, "Texts", (PyObject *)&TextsType) < 0 ||
+        PyModule_AddStringConstant(module, "source_digest", BGCLI_SOURCE_DIGEST) < 0) {
         Py_DECREF(module);
         return NULL;
     }

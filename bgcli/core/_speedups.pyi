@@ -1,9 +1,11 @@
-# The C accelerator's functions (bgcli/core/_speedups.c, built with BGCLI_COMPILE=1; see setup.py).
+# The C accelerator's functions (bgcli/core/_speedups.c, built by pip install . where a C compiler works; see setup.py).
 from typing import Callable, Iterable
 
 from bgcli.core.position import Position
 
 Side = bytes | tuple[int, ...]
+
+source_digest: str  # of the _speedups.c it was built from (setup.py)
 
 def legal_keys(player: Side, opponent: Side, high: int, low: int) -> dict[int, tuple[int, ...]]: ...
 def query_ids(player: Side, opponent: Side, keys: Iterable[int], own: str | None) -> tuple[str, list[str]]: ...

@@ -20,20 +20,32 @@ from bgcli.errors import InvalidDiceError, InvalidPositionError
 
 
 def _load_speedups() -> Any:
-    """The C accelerator (bgcli/core/_speedups.c, built beside the compiled
-    core with BGCLI_COMPILE=1, see setup.py), or None: a pure install, or
-    BGCLI_PURE=1 in the environment. It mirrors parse_position_id here and
-    the generator's legal_keys and query_ids and batch.MovesWriter.line,
+    """The C accelerator (bgcli/core/_speedups.c, built by ``pip install .``
+    where a C compiler works, see setup.py), or None: not built, BGCLI_PURE=1
+    in the environment, or built in place from an older _speedups.c than the
+    one beside it (an editable install edited since: ``speedups_stale`` is
+    then set, and ``bgcli --version`` says so). It mirrors parse_position_id
+    here and the generator's legal_keys and query_ids and batch.MovesWriter.line,
     exactly; the Python code is the reference."""
+    global speedups_stale
     if os.environ.get("BGCLI_PURE", "").strip().lower() not in ("", "0", "no", "false"):
         return None
     try:
         from bgcli.core import _speedups
     except ImportError:
         return None
+    # a wheel holds no C source; a source tree does, and its module may be older than it
+    source = os.path.join(os.path.dirname(_speedups.__file__ or ""), "_speedups.c")
+    if os.path.exists(source):
+        with open(source, "rb") as file:
+            digest = format(binascii.crc32(file.read()), "08x")   # as setup.py's source_digest
+        if getattr(_speedups, "source_digest", "") != digest:
+            speedups_stale = True
+            return None
     return _speedups
 
 
+speedups_stale = False  # the accelerator beside its source was built from another version of it
 accelerator = _load_speedups()  # read once, at import
 
 Point = int
