@@ -17,7 +17,6 @@ BGCLI_PURE=1 (.ci/run's second run of the suite, the reference) they skip.
 from __future__ import annotations
 
 import binascii
-import importlib.util
 import io
 import json
 import os
