@@ -48,3 +48,70 @@ def test_a_command_missing_its_argument_says_so_in_lines(monkeypatch, capsys, co
     if status == 2:   # a usage error: click's usage line, then the error line
         assert err.splitlines()[0].startswith(f"Usage: bgcli {command}")
         assert err.splitlines()[-1].startswith("Error:")
+
+
+# --- help when a user slips ------------------------------------------------------------------
+
+def test_a_mistyped_command_gets_a_suggestion(run):
+    result = run("movs", "start", "31")
+    assert result.exit_code == 2 and "Did you mean moves?" in result.output
+    assert "Did you mean" not in run("zzzz").output   # nothing close: no guess
+
+
+def test_a_mistyped_option_gets_a_suggestion(run):
+    result = run("moves", "--jsn", "start", "31")
+    assert result.exit_code == 2 and "--json" in result.output.splitlines()[-1]
+
+
+@pytest.mark.parametrize("hit", ["x", "X"])
+def test_a_hit_written_x_is_told_it_is_written_star(run, hit):
+    result = run("check", "start", "31", f"8/5 6/5{hit}")
+    assert result.exit_code == 1
+    assert result.output.strip().endswith("(a hit is written *, as in 6/5*)")
+
+
+def test_a_step_to_its_own_point_does_not_move(run):
+    result = run("check", "start", "31", "8/5 6/6")
+    assert result.exit_code == 1 and result.output.strip().endswith("6/6 does not move")
+    assert "moves backwards" in run("check", "start", "31", "8/5 6/7").output
+
+
+def test_a_position_id_with_its_case_swapped_says_so(run):
+    result = run("moves", "4HPwATDgc/ABMA".swapcase(), "31")
+    assert result.exit_code == 1 and "case looks swapped" in result.output and "4HPwATDgc/ABMA is a position" in result.output
+    for typed, case in (("4HPWATDGC/ABMA", "upper"), ("4hpwatdgc/abma", "lower")):
+        result = run("moves", typed, "31")
+        assert result.exit_code == 1 and f"letters are case-sensitive: this one is all {case} case" in result.output
+    assert "case" not in run("moves", "AAAAAAAAAAAAAA", "31").output   # no letters out of case: no guess
+
+
+@pytest.mark.parametrize("command", [["audit"], ["score"], ["replay"], ["view", "-o", "-"], ["export", "--to", "mat"]],
+                         ids=" ".join)
+def test_a_chouette_given_to_a_match_command_is_one_line_naming_chouette(run, command):
+    from conftest import SAMPLES
+
+    result = run(*command, SAMPLES / "chouette.txt")
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert result.exit_code == 2
+    assert errors == [f"Error: {SAMPLES / 'chouette.txt'}:4:1: this is a chouette: use `bgcli chouette`"]
+
+
+@pytest.mark.parametrize("name, text", [("empty.mat", ""), ("blank.sgf", "\n  \n"), ("bom.txt", "\ufeff")])
+def test_an_empty_file_is_said_to_be_empty(run, tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    for command in ("audit", "score"):
+        result = run(command, path)
+        assert result.exit_code == 2
+        assert f"Error: {path}:1:1: the file is empty: no match in it" in result.output.splitlines()
+
+
+def test_shell_completion_is_there_as_documented():
+    import os
+
+    env = dict(os.environ, _BGCLI_COMPLETE="bash_source")
+    script = subprocess.run([sys.executable, "-m", "bgcli"], capture_output=True, text=True, env=env, timeout=120)
+    assert script.returncode == 0 and "_bgcli_completion" in script.stdout
+    env.update(_BGCLI_COMPLETE="bash_complete", COMP_WORDS="bgcli mov", COMP_CWORD="1")
+    words = subprocess.run([sys.executable, "-m", "bgcli"], capture_output=True, text=True, env=env, timeout=120)
+    assert words.stdout.split() == ["plain,moves"]

@@ -150,6 +150,19 @@ class LazyGroup(click.Group):
             importlib.import_module(f"bgcli.cli.{COMMAND_MODULES[cmd_name]}")
         return self.commands.get(cmd_name)
 
+    def resolve_command(self, ctx, args):
+        """click's, with a suggestion for a name that is close to a command's (``movs``: moves)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            import difflib
+
+            name = args[0] if args else ""
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2) if name else []
+            if close and name not in self.list_commands(ctx):
+                setattr(exc, "message", f"{exc.message} Did you mean {' or '.join(close)}?")   # Final in click
+            raise
+
     def load_all(self) -> MutableMapping[str, click.Command]:
         """Every command, its module imported: ``commands`` complete."""
         for name in self.list_commands(None):
@@ -368,6 +381,9 @@ def leave_for_exit(*things: object) -> None:
     _left_for_exit = things or (None,)
 
 
+COMPLETE_VARIABLE = "_BGCLI_COMPLETE"   # click's name for it: `eval "$(_BGCLI_COMPLETE=bash_source bgcli)"`
+
+
 def main() -> None:
     """Run bgcli; the one place that turns what escapes a command into an exit
     status: click's errors as click shows them; Ctrl-C one line and 130
@@ -377,6 +393,11 @@ def main() -> None:
     from bgcli.output import StandardOutputError, guard_standard_output, printable
 
     global _left_for_exit
+    instruction = os.environ.get(COMPLETE_VARIABLE)
+    if instruction:   # the shell asks for completions (docs/commands.md says how to turn them on)
+        from click.shell_completion import shell_complete
+
+        sys.exit(shell_complete(cli, {}, "bgcli", COMPLETE_VARIABLE, instruction))
     # only the command this main runs decides how the process ends (a test may run several in one process)
     _left_for_exit = ()
     ended_before = _ended_workers()

@@ -77,7 +77,9 @@ def shape_problem(start: Point, end: Point) -> str:
         return f"{point_text(start)}/{point_text(end)} starts from off"
     if end == BAR:
         return f"{point_text(start)}/{point_text(end)} ends on the bar"
-    if end >= start:
+    if end == start:
+        return f"{point_text(start)}/{point_text(end)} does not move"
+    if end > start:
         return f"{point_text(start)}/{point_text(end)} moves backwards"
     return ""
 

@@ -319,9 +319,19 @@ def numbered_text(text: str, *, side: int = BOTTOM) -> str:
         return text
 
 
+def _hit_hint(text: str, column: int) -> str:
+    """A hint when the parse stopped at an ``x`` written after a point: some
+    write a hit so, notation writes it ``*``."""
+    at = column - 1
+    if 0 < at < len(text) and text[at] in "xX" and text[at - 1].isalnum():
+        written = text[:at].split()[-1]
+        return f" (a hit is written *, as in {written}*)"
+    return ""
+
+
 def _slow_parse(text: str, side: int = BOTTOM) -> WrittenPlay:
     def error(message: str, line: int, column: int) -> InvalidPlayError:
-        return InvalidPlayError(f"invalid play {quote(text)}: {message}")
+        return InvalidPlayError(f"invalid play {quote(text)}: {message}{_hit_hint(text, column)}")
 
     from bgcli import grammar
 

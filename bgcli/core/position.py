@@ -260,6 +260,27 @@ def parse_position_id(text: str) -> Position:
 
 
 def _py_parse_position_id(text: str) -> Position:
+    try:
+        return _read_position_id(text)
+    except InvalidPositionError as exc:
+        raise InvalidPositionError(f"{exc}{_case_hint(text.strip())}") from None
+
+
+def _case_hint(pid: str) -> str:
+    """A hint for a Position ID whose letters' case is wrong (caps lock, or
+    copied in capitals): its letters are case-sensitive base64."""
+    if len(pid) != 14 or not BASE64_DIGITS.issuperset(pid) or pid.swapcase() == pid:
+        return ""
+    try:
+        _read_position_id(pid.swapcase())
+    except InvalidPositionError:
+        if pid.isupper() or pid.islower():
+            return f" (a Position ID's letters are case-sensitive: this one is all {'upper' if pid.isupper() else 'lower'} case)"
+        return ""
+    return f" (its letters' case looks swapped, as with caps lock on: {pid.swapcase()} is a position)"
+
+
+def _read_position_id(text: str) -> Position:
     pid = text.strip()
     if len(pid) != 14 or not BASE64_DIGITS.issuperset(pid):
         raise InvalidPositionError(f"invalid position id {text!r}: expected 14 base64 characters")

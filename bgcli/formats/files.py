@@ -75,6 +75,24 @@ def _head(handle: IO[bytes]) -> bytes:
     return handle.peek(registry.HEAD_SIZE)[:registry.HEAD_SIZE]   # type: ignore[attr-defined]
 
 
+def not_a_match(head: bytes) -> tuple[str, int]:
+    """What the first bytes of a file say it is instead of a match, in one
+    line for the user, or ``""``: an empty file (nothing but blanks), or a
+    chouette record, which ``bgcli chouette`` reads (its first line that is
+    not a comment starts ``Chouette:``; read as a match it would be a
+    syntax error a line)."""
+    text = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if not text.strip() and len(head) < registry.HEAD_SIZE:
+        return "the file is empty: no match in it", 1
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if line and not line.startswith((b"#", b";")):
+            if line.startswith(b"Chouette:"):
+                return "this is a chouette: use `bgcli chouette`", number
+            break
+    return "", 0
+
+
 def iter_records(path: str | Path) -> Iterator[MatchRecord]:
     """Stream the match records of a file of any format bgcli reads. Raises
     OSError when it cannot be opened and MatchFileError when nothing in it
@@ -90,7 +108,11 @@ def iter_parts(path: str | Path) -> Iterator[MatchPart]:
     handle, close = _open(path)
     try:
         handle = _peekable(handle)
-        kind = registry.choose(path, _head(handle))
+        head = _head(handle)
+        other, line = not_a_match(head)
+        if other:
+            raise MatchFileError(other, path, line, 1)
+        kind = registry.choose(path, head)
         if kind is None:
             raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
                                  path, 1, 1)
