@@ -65,6 +65,68 @@ def test_gnubg_sgf_replays_like_the_mat_it_came_from(name):
     assert not replay_match(ours[0]).problems
 
 
+# gnubg's saves of Backgammon Studio matches with a roll never played
+# ("32: ????" before a resignation); make_sgf.py says how they were made
+UNPLAYED_ROLLS = {
+    "studio_mrpurple_lasse_3pt": "MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt",
+    "studio_gibraltar_mike_llabba_13pt": "Gibraltar_Mike - Llabba 13pt Backgammon Studio 2023_03_22 21_22_47.txt",
+}
+
+
+def plays_and_rolls(record):
+    """Every move and roll of a replay, the rolls never played included."""
+    return [(e.game, e.side, e.kind, e.dice, e.before.position.id()) for e in replay_match(record).events
+            if e.kind in ("move", "roll")]
+
+
+@pytest.mark.parametrize("name", sorted(UNPLAYED_ROLLS))
+def test_habit_gnubg_sgf_roll_after_the_last_play_is_a_roll_not_a_set_up_game(name):
+    # gnubg writes ;PL[W]DI[32] after the last play of a game whose source
+    # recorded a roll that was never played: every game loads, that roll
+    # included, as gnubg loads them
+    text = committed(DATA / f"{name}.sgf").read_text(encoding="utf-8")
+    assert re.search(r";PL\[[WB]\]DI\[[1-6]{2}\]\)", text)
+    ours = read_sgf(text, name)
+    original = read_any(str(committed(SHARED / "corpus/backgammon-studio" / UNPLAYED_ROLLS[name])))
+    assert not ours[0].errors
+    assert len(ours[0].games) == len(original[0].games)
+    assert plays_and_rolls(ours[0]) == plays_and_rolls(original[0])
+    assert any(e[2] == "roll" for e in plays_and_rolls(ours[0]))
+    assert not [p for p in replay_match(ours[0]).problems if p.kind != "incomplete"]
+
+
+@pytest.mark.parametrize("name", sorted(UNPLAYED_ROLLS))
+def test_habit_sgf_export_of_a_roll_before_a_resignation_writes_gnubgs_dice_node(name, tmp_path):
+    from conftest import invoke
+
+    source = committed(SHARED / "corpus/backgammon-studio" / UNPLAYED_ROLLS[name])
+    result = invoke("export", str(source), "--to", "sgf", "-o", str(tmp_path / "out.sgf"))
+    assert result.exit_code == 0, result.output   # no --force: nothing is left out
+    text = (tmp_path / "out.sgf").read_text(encoding="utf-8")
+    gnubg_nodes = re.findall(r";PL\[[WB]\]DI\[[1-6]{2}\]", committed(DATA / f"{name}.sgf").read_text(encoding="utf-8"))
+    assert re.findall(r";PL\[[WB]\]DI\[[1-6]{2}\]", text) == gnubg_nodes
+    assert plays_and_rolls(read_sgf(text)[0]) == plays_and_rolls(read_any(str(source))[0])
+
+
+def test_a_dice_node_in_the_middle_of_a_game_is_still_a_set_up():
+    text = "(;GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n;PL[B]DI[33]\n;B[61xrrq]RE[W+1])"
+    record = read_sgf(text)[0]
+    assert "set-up position" in str(record.errors[0]) and not record.games
+
+
+def test_the_rule_tags_survive_an_sgf_round_trip():
+    # CubeLimit 1024 is the sites' way of saying no limit: the rules do not
+    # need it, but the tag the file gave is not lost through SGF or .mat
+    source = str(committed(SHARED / "corpus/backgammon-studio" / UNPLAYED_ROLLS["studio_mrpurple_lasse_3pt"]))
+    record = read_any(source)[0]
+    assert record.tags["CubeLimit"] == "1024"
+    back = read_sgf(sgf_text(record))[0]
+    assert back.tags["CubeLimit"] == "1024"
+    assert replay_match(back).rules == replay_match(record).rules
+    limited = type(record)(record.length, record.games, record.line, {**record.tags, "CubeLimit": "64"})
+    assert read_sgf(sgf_text(limited))[0].tags["CubeLimit"] == "64"
+
+
 def test_values_and_coordinates():
     text = ("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[Ann]PB[Bob]DT[2020-01-02]PC[Here]RU[Crawford]RE[W+2R]\n"
             ";W[31hefe]\n;B[64xrmi]\n;W[66]\n;B[double]\n;W[take]\n;B[21ybwx])")
@@ -129,7 +191,8 @@ def test_written_like_gnubg_saves_it(name):
     """Our SGF of the match equals gnubg's, node for node, but for the
     application name, gnubg's statistics (GS), the order of a play's steps
     (gnubg's importer sorts them; we keep the recorded order), and the tags
-    gnubg drops, which bgcli keeps (WR, BR, OT and its own XT)."""
+    gnubg drops, which bgcli keeps (WR, BR, OT and its own XT, and XR for rule
+    tags such as the site's CubeLimit)."""
     source = str(committed(SOURCES[name]))
     theirs = (DATA / f"{name}.sgf").read_text(encoding="utf-8")
     record = read_any(source)[0]
@@ -139,7 +202,7 @@ def test_written_like_gnubg_saves_it(name):
     ours = sgf_text(type(record)(record.length, record.games, record.line, tags))
 
     def normal(text):
-        text = re.sub(r"AP\[[^\]]*\]|GS(\[[^\]]*\])+|(?:XT|WR|BR|OT)\[[^\]]*\]", "", text)
+        text = re.sub(r"AP\[[^\]]*\]|GS(\[[^\]]*\])+|(?:XT|XR|WR|BR|OT)\[[^\]]*\]", "", text)
 
         def steps(found):
             pairs = sorted(found.group(2)[i:i + 2] for i in range(0, len(found.group(2)), 2))

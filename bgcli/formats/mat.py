@@ -38,6 +38,7 @@ from bgcli.formats.writing import (
     GameWriter,
     check_style,
     play_in,
+    rule_tags,
     steps_to_write,
 )
 from bgcli.core.rules import RULE_TAGS, Rules
@@ -800,7 +801,7 @@ class MatWriter(GameWriter):
         others = [(k, v) for k, v in tags.items() if k.lower() not in _DROPPED_TAGS and k.lower() not in kept
                   and k.lower() not in _RULE_TAGS]
         others = [(k, v) for k, v in others if self._tag_name_fits(k)]
-        others += list(match.rules.tags().items())   # every rule that is not the standard one
+        others += rule_tags(match)   # every rule that is not the standard one
         if others:
             lines.append("")
             lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]

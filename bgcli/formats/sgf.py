@@ -32,7 +32,7 @@ from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
-from bgcli.formats.writing import GameToWrite, GameWriter, other_tags, steps_to_write
+from bgcli.formats.writing import GameToWrite, GameWriter, other_tags, rule_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
 from bgcli.core.rules import Rules
 
@@ -46,6 +46,8 @@ _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
 _SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
 # Setup properties: a game from a set-up position cannot be a match record.
 _SETUP = ("AB", "AW", "AE", "PL", "CV", "CP", "DI")
+_BOARD_SETUP = ("AB", "AW", "AE", "CV", "CP", "W", "B")   # "W", "B": a play in the same node is no unplayed roll
+_DICE = re.compile(r"([1-6])([1-6])")
 
 
 # The tags SGF has a property for (WR and BR: White's and Black's rank; OT: the clock)
@@ -270,6 +272,7 @@ class _Builder:
 
     def _game(self, nodes: list[_Node], info: dict, errors: list, number: int) -> GameRecord | None:
         root = nodes[0]
+        nodes, rolled = _unplayed_roll(nodes)
         for node in nodes:
             setup = [p for p in _SETUP if p in node.props]
             if setup:
@@ -293,6 +296,17 @@ class _Builder:
                     if action.kind in (DOUBLE, BEAVER):
                         cube = action.cube
                     actions.append(action)
+        if rolled is not None:
+            player = _SIDES.get(rolled.props["PL"][0].strip().upper()) if "PL" in rolled.props else None
+            dice = _DICE.fullmatch(rolled.props["DI"][0].strip())
+            if player is None or dice is None:
+                errors.append(self._error(rolled, f"cannot read the roll PL[{''.join(rolled.props.get('PL', []))}]"
+                                                  f"DI[{''.join(rolled.props['DI'])}] after the last play"))
+            else:
+                if player == 0 or last_side != 0:
+                    row += 1
+                actions.append(Action(rolled.line, rolled.column, row, player, ActionKind.ROLL,
+                                      (int(dice.group(1)), int(dice.group(2))), raw=rolled.props["DI"][0]))
         for value in root.props.get("RE", []):
             found = _RESULT.fullmatch(value.strip())
             if value.strip() in ("0", "Draw"):   # SGF's draw (gnubg writes none: bgcli does, for agreed draws)
@@ -328,6 +342,21 @@ class _Builder:
         steps = [(_point(letters[i], side), _point(letters[i + 1], side)) for i in range(0, len(letters), 2)]
         text = " ".join(f"{a}/{b}" for a, b in steps)
         return Action(*where, MOVE if steps else DANCE, dice, text, raw=value)
+
+
+def _unplayed_roll(nodes: list[_Node]) -> tuple[list[_Node], _Node | None]:
+    """The game's nodes without a roll that was never played, and that roll.
+
+    gnubg writes a dice node, ``;PL[B]DI[33]``, after the last play of a game
+    when its source recorded a roll that the player did not play (XG's
+    ``33: ????`` before a resignation, or a record that ends there). In SGF
+    the two are set-up properties, but after the last play they set up
+    nothing: they are that roll. A node of them elsewhere (or with a board,
+    AB/AW/AE, or a cube, CV/CP) is a set-up position."""
+    last = len(nodes) - 1
+    if last < 1 or "DI" not in nodes[last].props or any(p in nodes[last].props for p in _BOARD_SETUP):
+        return nodes, None
+    return nodes[:last], nodes[last]
 
 
 def _point(letter: str, side: int) -> int:
@@ -430,23 +459,30 @@ class SgfWriter(GameWriter):
             # gnubg's SGF has no property for the rules beyond Crawford and
             # Jacoby: bgcli's other rule tags go in a property of its own, XR,
             # which gnubg passes over
-            root += "".join(f"XR[{_escape(key)}={_escape(value)}]" for key, value in info.rules.tags().items()
-                            if key not in ("Crawford", "Jacoby"))   # RU says those
+            root += "".join(f"XR[{_escape(key)}={_escape(value)}]" for key, value in rule_tags(info)
+                            if key.lower() not in ("crawford", "jacoby"))   # RU says those
         result = game.result
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw
         elif result is not None:
             root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
-        for event in game.events:
-            if event.kind == EventKind.ROLL and event.dice is not None:
-                self.left_out.append(f"line {event.line}: the roll {max(event.dice)}{min(event.dice)} made before the "
-                                     "resignation (gnubg's SGF has no node for a roll without a play)")
+        for number, event in enumerate(game.events, 1):
+            if event.kind == EventKind.ROLL and event.dice is not None and number < len(game.events):
+                # gnubg writes a roll never played only at the end of a game (PL/DI, below)
+                self.left_out.append(f"line {event.line}: the roll {max(event.dice)}{min(event.dice)} made in the "
+                                     "middle of the game without a play (SGF has a node for such a roll only "
+                                     "at the end of a game)")
                 continue
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
                 self.left_out.append(f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
                                      f"(SGF writes only that a {event.kind.value} was offered)")
         nodes = [n for n in (_node(event) for event in game.events) if n is not None]
+        last = game.events[-1] if game.events else None
+        if last is not None and last.kind == EventKind.ROLL and last.dice is not None:
+            # a roll never played (before a resignation, or where the record
+            # stops), as gnubg writes it: the player on roll and the dice
+            nodes.append(f"PL[{'WB'[last.side]}]DI[{max(last.dice)}{min(last.dice)}]")
         self.out.append(root + "".join("\n;" + n for n in nodes) + ")\n")
 
     def end_match(self) -> str:

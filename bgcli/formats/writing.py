@@ -19,6 +19,7 @@ from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
 from bgcli.core.position import Position, roll_dice
+from bgcli.core.rules import Rules
 from bgcli.core.generator import Step
 from bgcli.core.judge import Board, die_for
 from bgcli.core.notation import STYLES, parse_play_text, play_text
@@ -106,6 +107,23 @@ class GameWriter(MatchVisitor):
 # which hold what such a tag said, rather than the tag as read.
 RULE_TAGS = frozenset({"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts",
                        "beaver", "beavers"})
+
+
+def rule_tags(match: MatchStart) -> list[tuple[str, str]]:
+    """The rules as tags (what differs from the standard rules), then each rule
+    tag of the file that says the same rules in words the first leave out
+    (a site's ``CubeLimit "1024"``, its way of saying no limit): so a tag the
+    file gave is not lost by a conversion, and never contradicts the rules."""
+    rules = match.rules
+    out = list(rules.tags().items())
+    written = {key.lower() for key, _ in out}
+    standard = Rules(match_length=rules.match_length).with_profile(rules.profile)
+    for key, value in match.tags.items():
+        if (key.lower() in RULE_TAGS and key.lower() not in written
+                and standard.with_tags({key: value}) != standard and rules.with_tags({key: value}) == rules):
+            out.append((key, value))
+            written.add(key.lower())
+    return out
 
 
 def other_tags(tags: dict[str, str], written: set[str]) -> list[tuple[str, str]]:

@@ -15,6 +15,12 @@ SOURCES = {
     "sp05003_7pt": os.path.join(DATA, "oracle/selfplay/sp05003_7pt.mat"),      # doubles, takes, drops
     "sp05007_money": os.path.join(DATA, "oracle/selfplay/sp05007_money.mat"),  # money, Jacoby, redoubles
     "galaxy801715": os.path.join(DATA, "corpus/galaxy/match801715.txt"),       # another dialect, a Crawford game
+    # rolls never played ("32: ????" before a resignation): gnubg writes a
+    # dice node, ;PL[W]DI[32], after the last play of the game
+    "studio_mrpurple_lasse_3pt": os.path.join(DATA, "corpus/backgammon-studio/"
+                                              "MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt"),
+    "studio_gibraltar_mike_llabba_13pt": os.path.join(DATA, "corpus/backgammon-studio/"
+                                                      "Gibraltar_Mike - Llabba 13pt Backgammon Studio 2023_03_22 21_22_47.txt"),
 }
 gnubg.command("set display off")
 for name, source in SOURCES.items():
