@@ -439,9 +439,9 @@ def test_xg_resigns_is_read_in_a_real_file():
     assert replay.winner == "Nils Varley"
 
 
-def test_a_roll_before_a_resignation_is_written_to_mat_and_said_for_sgf(tmp_path, run):
+def test_a_roll_before_a_resignation_is_written_to_mat_and_sgf(tmp_path, run):
     # the roll is part of the record: .mat writes it as XG does ("62: ????"),
-    # SGF has no node for it, so the export says so and writes nothing
+    # SGF as gnubg does (a dice node after the last play, ;PL[W]DI[62])
     source = tmp_path / "r.mat"
     source.write_text(HEADER + OPENING + "  2) 62: Concedes" + " " * 20 + "Wins 1 point\n", encoding="utf-8")
     (before,) = replayed(tmp_path, source.read_text(encoding="utf-8"))
@@ -453,5 +453,9 @@ def test_a_roll_before_a_resignation_is_written_to_mat_and_said_for_sgf(tmp_path
     (after,) = fixture(replay_file(str(out)))
     assert [(e.player, e.dice) for e in after.events if e.kind == "roll"] == rolls
     assert after.problems == [] and [(r.winner, r.points) for r in after.results] == [("Bob", 1)]
-    result = run("export", source, "--to", "sgf")
-    assert result.exit_code == 1 and "the roll 62 made before the resignation" in result.output
+    sgf_out = tmp_path / "out.sgf"
+    assert run("export", source, "--to", "sgf", "-o", sgf_out).exit_code == 0
+    assert ";PL[W]DI[62])" in sgf_out.read_text(encoding="utf-8")
+    (back,) = fixture(replay_file(str(sgf_out)))
+    assert [(e.player, e.dice) for e in back.events if e.kind == "roll"] == rolls
+    assert back.problems == [] and [(r.winner, r.points) for r in back.results] == [("Bob", 1)]

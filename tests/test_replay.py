@@ -14,7 +14,10 @@ from bgcli.match.conventions import EXACT, GALAXY, points_convention
 
 def one_move(text: str, dice=(6, 1)) -> MatchRecord:
     move = Action(5, 1, 1, 0, ActionKind.MOVE, dice=dice, play_text=text)
-    return MatchRecord(1, (GameRecord(1, ("Ann", "Bob"), (0, 0), (move,), 3),), 1)
+    # the game goes on after the move (a roll with no play as the last cell
+    # of a record is where the record stops, not a dance)
+    after = Action(5, 30, 1, 1, ActionKind.DOUBLE, cube=2)
+    return MatchRecord(1, (GameRecord(1, ("Ann", "Bob"), (0, 0), (move, after), 3),), 1)
 
 
 def play_problems(text: str, dice=(6, 1)) -> list:

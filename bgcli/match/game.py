@@ -599,6 +599,11 @@ class GameReplay:
         """The game's result at its end. A game without a ``Wins`` line gets
         its problem in ``missing``, not yet reported: the driver settles it
         with the next game's score line."""
+        if self.result is None:
+            # a roll with no play is the last thing the game records (a FIBS
+            # export cut off at "57) 53:"): the record stops there, it does not
+            # say the roll could not be played; the missing end says the rest
+            self.waiting_dance = None
         self.flush_dance()
         if self.result is not None:
             return self.result
