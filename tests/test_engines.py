@@ -10,6 +10,7 @@ from bgcli.core.ids import parse_position
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.core.notation import play_text
+from bgcli.core.rules import Rules
 from bgcli.core.state import GameState, MatchState
 from bgcli.engines import ENGINE_NAMES, Level, level_of, open_engine, trust
 from bgcli.engines.protocol import CubeAction, CubeDecision, Evaluation, Probabilities
@@ -184,7 +185,7 @@ def test_sage_cube_decision_and_match_equity(sage):
     assert decision.action in (CubeAction.DOUBLE_PASS, CubeAction.TOO_GOOD)
     assert decision.double_pass == pytest.approx(1.0)
     # a 5-point match at 0-0: the answers carry match winning chances that agree with the normalised equity
-    game = GameState(Position.start(), MatchState(match_length=5))
+    game = GameState(Position.start(), MatchState(rules=Rules(match_length=5)))
     found = sage.evaluate(game)
     assert 0.5 < found.mwc < 0.6 and found.equity > 0
     cube = sage.cube_decision(game)

@@ -15,6 +15,7 @@ from bgcli.core.ids import parse_position
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.core.notation import play_text
+from bgcli.core.rules import Rules
 from bgcli.core.state import GameState, MatchState
 from bgcli.engines import open_engine
 from bgcli.engines.gnubg import find_gnubg
@@ -241,9 +242,9 @@ def test_hint_batch_keeps_going_after_a_bad_line():
 def test_no_cube_decision_says_why():
     owned = GameState(Position.start(), MatchState(cube=2, cube_owner=0, on_roll=1))
     assert cube_problem(owned) == "the opponent owns the cube"
-    crawford = GameState(Position.start(), MatchState(match_length=5, score=(4, 2), crawford=True))
+    crawford = GameState(Position.start(), MatchState(rules=Rules(match_length=5), score=(4, 2), crawford=True))
     assert "Crawford" in cube_problem(crawford)
-    dead = GameState(Position.start(), MatchState(match_length=5, score=(3, 1), cube=2, cube_owner=0, on_roll=0))
+    dead = GameState(Position.start(), MatchState(rules=Rules(match_length=5), score=(3, 1), cube=2, cube_owner=0, on_roll=0))
     assert "covers" in cube_problem(dead)
     with pytest.raises(BgcliError, match="opponent owns the cube"):
         hint(owned, None, open_engine("exact"))

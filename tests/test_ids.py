@@ -32,7 +32,8 @@ from bgcli.core.ids import (
     xgid,
 )
 from bgcli.core.position import Position
-from bgcli.core.state import GameState, MatchState
+from bgcli.core.rules import Rules
+from bgcli.core.state import GNUBG_MONEY_SESSION, GameState, MatchState
 
 from conftest import DATA, ORACLE, committed
 
@@ -85,13 +86,13 @@ def test_every_form_is_recognised(text, kind):
 
 def test_start_gives_default_match_state():
     game = parse_position("start")
-    assert game == GameState(Position.start(), MatchState())
+    assert game == GameState(Position.start()) == GameState(Position.start(), GNUBG_MONEY_SESSION)
     assert game.match.match_length == 0 and game.match.cube_owner == -1 and game.match.dice == (0, 0)
 
 
 def test_bare_position_id_gives_money_centred_no_dice():
     game = parse_position("AAAA6W4XACgAAA")
-    assert game.match == MatchState()
+    assert game.match == GNUBG_MONEY_SESSION
     assert game.position.id() == "AAAA6W4XACgAAA"
 
 
@@ -245,11 +246,10 @@ def match_states(draw) -> MatchState:
         doubled=doubled,
         resign=draw(st.integers(0, 3)),
         dice=dice,
-        match_length=length,
         score=score,
-        jacoby=draw(st.booleans()),
-        beavers=draw(st.booleans()),
-        cube_limit=1 << draw(st.integers(cube_log, 12)),  # XGID's maxcube holds the cube
+        # XGID's maxcube holds the cube; 0 is no limit
+        rules=Rules(match_length=length, jacoby=draw(st.booleans()), beavers=draw(st.booleans()),
+                    cube_limit=draw(st.sampled_from([0, *(1 << k for k in range(cube_log, 13))]))),
         names=(draw(st.sampled_from(["gnubg", "Bob", "x_y"])), draw(st.sampled_from(["root", "Alice", "12"]))),
     )
 
@@ -260,7 +260,8 @@ def games(draw) -> GameState:
 
 
 def as_gnubg_id_carries(m: MatchState) -> MatchState:
-    return replace(m, beavers=False, cube_limit=1024, names=("", ""), score=m.score if m.match_length else (0, 0))
+    return replace(m, rules=Rules(match_length=m.match_length, jacoby=m.rules.jacoby), names=("", ""),
+                   score=m.score if m.match_length else (0, 0))
 
 
 def as_xgid_carries(m: MatchState) -> MatchState:
@@ -271,8 +272,9 @@ def as_xgid_carries(m: MatchState) -> MatchState:
         game_state=1,
         resign=0,
         crawford=m.crawford and not money,
-        jacoby=m.jacoby and money,
-        beavers=m.beavers and money,
+        # XG's maxcube 10 (a cube of 1024) is no limit; with none, a higher cube is written as the maxcube
+        rules=Rules(match_length=m.match_length, jacoby=m.rules.jacoby and money, beavers=m.rules.beavers and money,
+                    cube_limit=0 if m.rules.cube_limit == 1024 else m.rules.cube_limit or (m.cube if m.cube > 1024 else 0)),
         names=("", ""),
     )
 
@@ -285,9 +287,7 @@ def as_fibs_carries(m: MatchState) -> MatchState:
         game_state=1,
         resign=0,
         crawford=m.crawford and one_away,  # FIBS can tell the Crawford game only when someone is 1-away
-        jacoby=not m.match_length,
-        beavers=False,
-        cube_limit=1024,
+        rules=Rules(match_length=m.match_length, jacoby=not m.match_length),
     )
 
 

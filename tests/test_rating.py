@@ -160,15 +160,16 @@ def test_no_cube_turn_before_the_doublers_own_roll_nor_for_the_player_who_does_n
 
 
 def test_crawford_game_and_dead_cubes_have_no_cube_turn():
+    from bgcli.core.rules import Rules
     from bgcli.core.state import GameState, MatchState
 
     position = Position.start()
-    crawford = GameState(position, MatchState(match_length=5, score=(4, 2), crawford=True, on_roll=0))
+    crawford = GameState(position, MatchState(rules=Rules(match_length=5), score=(4, 2), crawford=True, on_roll=0))
     assert not can_double(crawford)
-    post = GameState(position, MatchState(match_length=5, score=(4, 2), on_roll=0))
+    post = GameState(position, MatchState(rules=Rules(match_length=5), score=(4, 2), on_roll=0))
     assert not can_double(post)                                   # the leader after the Crawford game
-    assert can_double(GameState(position, MatchState(match_length=5, score=(4, 2), on_roll=1)))
-    dead = GameState(position, MatchState(match_length=5, score=(1, 3), cube=4, cube_owner=0, on_roll=0))
+    assert can_double(GameState(position, MatchState(rules=Rules(match_length=5), score=(4, 2), on_roll=1)))
+    dead = GameState(position, MatchState(rules=Rules(match_length=5), score=(1, 3), cube=4, cube_owner=0, on_roll=0))
     assert not can_double(dead)                                   # 4 more points win the match already
     assert not can_double(GameState(position, MatchState(cube_owner=1, on_roll=0)))
     assert can_double(GameState(position, MatchState(cube_owner=0, on_roll=0)))

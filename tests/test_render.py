@@ -18,6 +18,7 @@ from bgcli.core.position import BAR, OFF, Position
 from bgcli.render.board import DEFAULT_NAMES, ascii_board, svg_board
 
 from bgcli.core.ids import parse_gnubg_id
+from bgcli.core.rules import Rules
 from bgcli.core.state import GameState, MatchState
 
 from conftest import DATA
@@ -247,7 +248,7 @@ def test_svg_cube_and_dice():
     middle = float(parse_svg(svg_board(Position.start())).get("viewBox").split()[3]) / 2
     rects, values = cube(parse_svg(svg_board(Position.start())))
     assert [r.get("class") for r in rects] == ["cube centred"] and values == ["64"]
-    game = GameState(Position.start(), MatchState(cube=4, cube_owner=1, dice=(5, 3), match_length=7, score=(3, 1)))
+    game = GameState(Position.start(), MatchState(cube=4, cube_owner=1, dice=(5, 3), rules=Rules(match_length=7), score=(3, 1)))
     root = parse_svg(svg_board(game))
     rects, values = cube(root)
     assert [r.get("class") for r in rects] == ["cube owned"] and values == ["4"]
@@ -260,7 +261,7 @@ def test_svg_cube_and_dice():
 
 
 def test_svg_text_names_pips_and_match():
-    game = GameState(Position.start(), MatchState(match_length=7, score=(3, 1), dice=(2, 1)))
+    game = GameState(Position.start(), MatchState(rules=Rules(match_length=7), score=(3, 1), dice=(2, 1)))
     root = parse_svg(svg_board(game, names=("Ann & Co", "Bob")))
     texts = {t.get("class"): t.text for t in root.iter(SVG + "text")}
     assert texts["band o"].startswith("O: Ann & Co") and "3 points" in texts["band o"] and "pips 167" in texts["band o"]

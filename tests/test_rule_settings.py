@@ -115,3 +115,59 @@ def test_a_json_document_with_beavers_reads_back_without_problems(tmp_path):
     assert [r.points for r in replay.results] == [4]
     (record,) = read_any(str(path))
     assert record.tags.get("Beavers") == "On"
+
+
+# --- one Rules value, carried by the match state -----------------------------------------
+
+def test_the_match_state_has_no_setting_of_its_own():
+    """Each rule setting is one field with one default: the match state
+    carries a Rules value, and no field of its own repeats one of its
+    settings (Jacoby, beavers, the cube limit and the match length were once
+    fields of both, with other defaults)."""
+    from bgcli.core.state import MatchState
+
+    state_fields = {f.name for f in fields(MatchState)}
+    settings_ = {f.name for f in fields(Rules)} - {"crawford"}   # MatchState.crawford: this game is the Crawford game
+    assert not state_fields & settings_
+    assert MatchState().rules == Rules()
+    assert MatchState(rules=Rules(match_length=7)).match_length == 7
+
+
+def test_a_position_alone_is_read_with_gnubg_session_rules_and_a_match_with_the_file_rules(tmp_path):
+    """A bare position is gnubg's new money session (Jacoby on, as its Match
+    ID cAkAAAAAAAAA says); a recorded session starts from Rules() (Jacoby off)
+    and its events' states carry the replay's rules."""
+    from bgcli.core.ids import match_id, parse_position
+
+    alone = parse_position("4HPwATDgc/ABMA")
+    assert alone.match.rules == Rules(jacoby=True) and match_id(alone.match) == "cAkAAAAAAAAA"
+    path = tmp_path / "money.mat"
+    path.write_text(MONEY)
+    replay = next(replay_file(path, Rules(beavers=True)))
+    states = {event.before.match.rules for event in replay.events}
+    assert states == {replay.rules} and replay.rules.beavers and not replay.rules.jacoby
+
+
+@pytest.mark.parametrize("limit,max_cube", [(0, 10), (1, 0), (64, 6), (2048, 11)])
+def test_the_xgid_maxcube_is_the_rules_cube_limit(limit, max_cube):
+    from bgcli.core.ids import describe, parse_xgid, xgid
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState, MatchState
+
+    game = GameState(Position.start(), MatchState(rules=Rules(cube_limit=limit)))
+    text = xgid(game)
+    assert text.endswith(f":{max_cube}")
+    assert parse_xgid(text).match.rules.cube_limit == limit
+    assert describe(parse_xgid(text))["cube_limit"] == limit
+
+
+def test_no_cube_limit_writes_an_xgid_that_holds_a_cube_above_1024():
+    """No limit is XG's maxcube 10, or the cube's own above it: an XGID of a
+    4096 cube is read back (it once said maxcube 10 and could not be)."""
+    from bgcli.core.ids import parse_xgid, xgid
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState, MatchState
+
+    game = GameState(Position.start(), MatchState(cube=4096, cube_owner=0))
+    assert xgid(game).endswith(":12:-1:1:00:0:0:0:0:12")
+    assert parse_xgid(xgid(game)).match.cube == 4096

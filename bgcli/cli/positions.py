@@ -233,9 +233,9 @@ def _say_what_is_lost(text: str, to: str, number: int) -> None:   # to: fibs
     for (nothing the user gave is lost silently)."""
     match = read_position(text).match
     lost = []
-    if not match.match_length and not match.jacoby:
+    if not match.match_length and not match.rules.jacoby:
         lost.append("Jacoby off (read back, it is on)")
-    if not match.match_length and match.beavers:
+    if not match.match_length and match.rules.beavers:
         lost.append("beavers")
     if lost:
         say(f"note: line {number}: a FIBS board cannot carry {' or '.join(lost)}", err=True)

@@ -23,7 +23,8 @@ from bgcli import grammar
 from bgcli.errors import InvalidPositionError
 from bgcli.core.position import BAR, BASE64_DIGITS, CHECKERS, OFF, Position
 from bgcli.output import quote
-from bgcli.core.state import GAME_STATES, GameState, MatchState
+from bgcli.core.rules import Rules
+from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, GameState, MatchState
 from bgcli.core.value import Win
 
 FIBS_UNLIMITED = 9999  # FIBS writes this match length for unlimited play
@@ -98,7 +99,7 @@ def match_id(state: MatchState) -> str:
         length=state.match_length,
         score0=score[0],
         score1=score[1],
-        no_jacoby=int(not state.jacoby),
+        no_jacoby=int(not state.rules.jacoby),
     )
     bits = 0
     for name, start, _ in _MATCH_FIELDS:
@@ -132,9 +133,8 @@ def parse_match_id(text: str) -> MatchState:
         doubled=bool(f["doubled"]),
         resign=f["resign"],
         dice=(f["die0"], f["die1"]),
-        match_length=f["length"],
         score=(f["score0"], f["score1"]),
-        jacoby=not f["no_jacoby"],
+        rules=Rules(match_length=f["length"], jacoby=not f["no_jacoby"]),
     )
     problem = state.problem()
     if problem:
@@ -183,11 +183,18 @@ def xgid(game: GameState) -> str:
     owner = {1: 1, -1: 0, 0: -1}[m.cube_owner]
     mover = m.turn if m.doubled else m.on_roll
     dice = "D" if m.doubled else ("00" if m.dice == (0, 0) else f"{m.dice[0]}{m.dice[1]}")
-    flags = int(m.crawford) if m.match_length else int(m.jacoby) | int(m.beavers) << 1
+    rules = m.rules
+    flags = int(m.crawford) if rules.match_length else int(rules.jacoby) | int(rules.beavers) << 1
+    # no cube limit is XG's maxcube 10 (a cube of 1024), or the cube's own when it is higher
+    max_cube = _log2(rules.cube_limit) if rules.cube_limit else max(XG_NO_LIMIT, _log2(m.cube))
     return (
         f"XGID={''.join(chars)}:{_log2(m.cube)}:{owner}:{1 if mover == 1 else -1}:{dice}:"
-        f"{m.score[1]}:{m.score[0]}:{flags}:{m.match_length}:{_log2(m.cube_limit)}"
+        f"{m.score[1]}:{m.score[0]}:{flags}:{rules.match_length}:{max_cube}"
     )
+
+
+# XG's maxcube for no cube limit, and the XGID's when its tenth field is left out
+XG_NO_LIMIT = 10
 
 
 def parse_xgid(text: str) -> GameState:
@@ -239,7 +246,7 @@ def _xgid_state(text: str, fields: list) -> GameState:
     score_top = _bounded(fields[6], "top player's score", 0, 32767, bad)
     flags = _bounded(fields[7], "Crawford/Jacoby field", 0, 3, bad)
     length = _bounded(fields[8], "match length", 0, 32767, bad)
-    max_cube = _bounded(fields[9], "maxcube", 0, 15, bad) if len(fields) > 9 else 10
+    max_cube = _bounded(fields[9], "maxcube", 0, 15, bad) if len(fields) > 9 else XG_NO_LIMIT
     bottom, top = [0] * 26, [0] * 26
     for i, c in enumerate(pos):
         if c == "-":
@@ -283,11 +290,10 @@ def _xgid_state(text: str, fields: list) -> GameState:
         turn=mover,
         doubled=doubled,
         dice=dice,
-        match_length=length,
         score=(score_top, score_bottom),
-        jacoby=bool(flags & 1) if not length else False,
-        beavers=bool(flags & 2) if not length else False,
-        cube_limit=1 << max_cube,
+        rules=Rules(match_length=length, jacoby=bool(flags & 1) if not length else False,
+                    beavers=bool(flags & 2) if not length else False,
+                    cube_limit=0 if max_cube == XG_NO_LIMIT else 1 << max_cube),
     )
     return _checked_game(match, bottom, top, on_roll, bad)
 
@@ -388,9 +394,9 @@ def _fibs_state(text: str, name1: str, name0: str, tokens: list) -> GameState:
         turn=(1 - on_roll) if was_doubled else on_roll,
         doubled=bool(was_doubled),
         dice=dice,
-        match_length=length,
         score=(score0, score1),
-        jacoby=not length,
+        # a FIBS board has no place for Jacoby: a money game is read with gnubg's session setting (on)
+        rules=Rules(match_length=length, jacoby=not length),
         names=(name0, name1),
     )
     return _checked_game(match, side1, side0, on_roll, bad)
@@ -490,7 +496,7 @@ def _transformer_class():
                                            "text; give one position at a time (one a line in a batch)")
             position = Position.from_id(valid[0])
             match = _first_valid(matches, parse_match_id)
-            return "pasted", GameState(position, match if match is not None else MatchState())
+            return "pasted", GameState(position, match if match is not None else GNUBG_MONEY_SESSION)
 
     return _PositionTransformer
 
@@ -677,9 +683,9 @@ def describe(game: GameState) -> dict:
         "score": {"player": m.score[me], "opponent": m.score[other], "player0": m.score[0], "player1": m.score[1]},
         "dice": list(m.dice) if m.dice != (0, 0) else None,
         "crawford": m.crawford,
-        "jacoby": m.jacoby,
-        "beavers": m.beavers,
-        "cube_limit": m.cube_limit,
+        "jacoby": m.rules.jacoby,
+        "beavers": m.rules.beavers,
+        "cube_limit": m.rules.cube_limit,
         "doubled": m.doubled,
         "resign": str(Win(m.resign)) if m.resign else "none",
         "game_state": GAME_STATES[m.game_state],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bgcli.core.position import Position
+from bgcli.core.rules import Rules
 
 GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
 
@@ -17,7 +18,14 @@ GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
 @dataclass(frozen=True)
 class MatchState:
     """Every field of gnubg's Match ID, with gnubg's player numbers 0 and 1,
-    and a few more that XGID and FIBS carry."""
+    and a few more that XGID and FIBS carry.
+
+    The settings of the match (its length, the Jacoby rule, beavers, the cube
+    limit...) are not fields of their own: they are the ``rules`` the state
+    carries, one :class:`~bgcli.core.rules.Rules` with its one set of
+    defaults. The identifiers read their bits into it and write them from it.
+    ``crawford`` here says that *this game* is the Crawford game; whether the
+    Crawford rule is in force is ``rules.crawford``."""
 
     cube: int = 1  # cube value (1, 2, 4, ...)
     cube_owner: int = -1  # -1 centred, else 0 or 1
@@ -28,12 +36,17 @@ class MatchState:
     doubled: bool = False
     resign: int = 0  # 0 none, else the Win resigned (bgcli.core.value): 1 single, 2 gammon, 3 backgammon
     dice: tuple[int, int] = (0, 0)
-    match_length: int = 0  # 0 = money
     score: tuple[int, int] = (0, 0)  # points of player 0 and player 1
-    jacoby: bool = True  # bit 66 is set when Jacoby is NOT in force
-    beavers: bool = False  # XGID money flag bit 1
-    cube_limit: int = 1024  # XGID maxcube (as a value: 2 ** maxcube; 1 = cubeless)
     names: tuple[str, str] = ("", "")  # names of player 0 and player 1 (FIBS)
+    # the match's length (0 = money), Jacoby (Match ID bit 66 is set when it is NOT in force, XGID money flag
+    # bit 0), beavers (XGID money flag bit 1) and cube limit (XGID maxcube; 0 = none, XG's maxcube 10)
+    rules: Rules = Rules()
+
+    @property
+    def match_length(self) -> int:
+        """The match length of the rules (0 = money): read by nearly every
+        user of a state, so named here too; it is not a field of its own."""
+        return self.rules.match_length
 
     def problem(self) -> str:
         """Why these fields cannot be written as a Match ID, or ''."""
@@ -58,13 +71,22 @@ class MatchState:
         return ""
 
 
+# A position given without its match (``start``, a bare Position ID, a board of
+# 26 numbers, a GameState made without one) is read as gnubg reads it: a new
+# money session under gnubg's own settings, in which the Jacoby rule is on.
+# Its Match ID, XGID and engine evaluation say so. This is gnubg's session
+# setting, not a second default of the rules: a match file's rules start from
+# Rules(), in which Jacoby is off until a tag or option turns it on.
+GNUBG_MONEY_SESSION = MatchState(rules=Rules(jacoby=True))
+
+
 @dataclass(frozen=True)
 class GameState:
     """A position with its match context; the position is seen from the
     side of ``match.on_roll``."""
 
     position: Position
-    match: MatchState = MatchState()  # frozen, so one shared default is safe
+    match: MatchState = GNUBG_MONEY_SESSION  # frozen, so one shared default is safe
 
 
 # The largest cube any format can hold: gnubg's Match ID keeps the cube's

@@ -56,7 +56,7 @@ def cube_problem(state: "GameState") -> str:
         return "the opponent owns the cube"
     if side.crawford:
         return "this is the Crawford game: no cube"
-    if match.cube_limit and match.cube * 2 > match.cube_limit:
+    if match.rules.cube_limit and match.cube * 2 > match.rules.cube_limit:
         return f"the cube is at its limit ({match.cube})"
     if not side.is_money and match.cube >= side.away:
         return f"the cube ({match.cube}) already covers the {side.away} point(s) the player needs"

@@ -92,7 +92,8 @@ class SageEngine:
 
     def _flags(self, state: "GameState") -> dict:
         money = not state.match.match_length
-        return {"jacoby": money and state.match.jacoby, "beaver": money and state.match.beavers}
+        rules = state.match.rules
+        return {"jacoby": money and rules.jacoby, "beaver": money and rules.beavers}
 
     def _pre_roll(self, state: "GameState") -> tuple:
         side = met.MatchSide.of(state)
@@ -245,7 +246,7 @@ def final_evaluation(state: "GameState", result: Position) -> Evaluation:
     side = met.MatchSide.of(state)
     if side.is_money:
         centred = state.match.cube_owner < 0
-        points = 1 if state.match.jacoby and centred else kind
+        points = 1 if state.match.rules.jacoby and centred else kind
         return Evaluation(probs, float(points))
     chance = met.equity_after(side, kind * side.cube)
     return Evaluation(probs, met.emg(chance, side), chance)

@@ -42,6 +42,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import IO, Iterator
 
+from bgcli.core.rules import Rules
 from bgcli.errors import MatchFileError
 from bgcli.match.records import (
     Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
@@ -740,9 +741,9 @@ def read_position(path: str):
         raise MatchFileError(f"the position's board: {exc}", path, 0, 0) from None
     match = MatchState(cube=1 << min(abs(cube_code), 15), cube_owner=-1 if cube_code == 0 else 0 if cube_code > 0 else 1,
                        on_roll=side, turn=side, crawford=bool(game[20]), dice=(dice[0], dice[1]),
-                       match_length=0 if length >= UNLIMITED else max(length, 0),
-                       score=(_i32(game, 12), _i32(game, 16)), jacoby=bool(header[101]), beavers=bool(header[102]),
-                       names=names)
+                       score=(_i32(game, 12), _i32(game, 16)), names=names,
+                       rules=Rules(match_length=0 if length >= UNLIMITED else max(length, 0),
+                                   jacoby=bool(header[101]), beavers=bool(header[102])))
     problem = match.problem()
     if problem:
         raise MatchFileError(f"the position's match state cannot be read: {problem}", path, 0, 0)

@@ -60,6 +60,13 @@ class GameReplay:
         self.match = match
         self.record = record
         self.rules = match.rules
+        # the match states of this rules' events (one hash of the rules a game, not one an event)
+        states = _MATCH_STATES.get(self.rules)
+        if states is None:
+            if len(_MATCH_STATES) > 1_000:   # bounded, as _PLAYED
+                _MATCH_STATES.clear()
+            states = _MATCH_STATES[self.rules] = {}
+        self.match_states = states
         self.start = GameStart(match.number, record.number, record.line, score, crawford)
         self.board = Position.start()   # from the side of player 0 (the left column)
         self.cube = CubeState()
@@ -124,15 +131,15 @@ class GameReplay:
         length = rules.match_length
         # events share their match states (frozen), by every field: the same few dozen come back every
         # turn, and in every game at the same score (a page then finds each one's Match ID by identity)
-        key = (cube.value, cube.owner, side, turn, doubled, dice, self.crawford, self.start.score if length else (0, 0),
-               length, rules.jacoby)
-        match = _MATCH_STATES.get(key)
+        key = (cube.value, cube.owner, side, turn, doubled, dice, self.crawford, self.start.score if length else (0, 0))
+        states = self.match_states
+        match = states.get(key)
         if match is None:
-            if len(_MATCH_STATES) > 100_000:   # bounded, as _PLAYED
-                _MATCH_STATES.clear()
-            match = _MATCH_STATES[key] = MatchState(
+            if len(states) > 100_000:   # bounded, as _PLAYED
+                states.clear()
+            match = states[key] = MatchState(
                 cube=key[0], cube_owner=key[1], on_roll=side, crawford=key[6], game_state=1,
-                turn=turn, doubled=doubled, resign=0, dice=dice, match_length=length, score=key[7], jacoby=key[9],
+                turn=turn, doubled=doubled, resign=0, dice=dice, score=key[7], rules=rules,
             )
         return match
 
@@ -635,7 +642,8 @@ class GameReplay:
 # the short path of apply_with_events, by (player 0's side, player 1's side, the mover, the dice, the text)
 _PLAYED: dict[tuple, tuple[Position, Play, str, Position]] = {}
 _SHOWN: dict[tuple, str] = {}   # a play's text by its raw pairs and hit marks (Play.steps_key)
-_MATCH_STATES: dict[tuple, MatchState] = {}   # the events' match states, by every field (GameReplay.match_state)
+# the events' match states, by their rules and then every other field (GameReplay.match_state)
+_MATCH_STATES: dict[Rules, dict[tuple, MatchState]] = {}
 
 
 def _short_play(board: Position, side: int, dice: tuple[int, int], text: str | None

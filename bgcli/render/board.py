@@ -477,7 +477,7 @@ def _bands(svg: _Svg, board: _Board) -> None:
         svg.circle(_LEFT_HALF - 28, y, 8, COLOURS[side], COLOURS[side + "-edge"], f"key {side}")
         svg.text(_LEFT_HALF - 12, y, "  ·  ".join(parts), 16, COLOURS["text"], f"band {side}", weight="bold", anchor="start")
     if not m.match_length:
-        game = "money game" + (", Jacoby rule" if m.jacoby else "")
+        game = "money game" + (", Jacoby rule" if m.rules.jacoby else "")
     else:
         game = f"{m.match_length}-point match" + (", Crawford game" if m.crawford else "")
     foot = f"{game}  ·  Position ID {board.position.id()}  ·  Match ID {match_id(m)}"
@@ -497,6 +497,6 @@ def drawable(state: GameState) -> tuple[GameState, str]:
     player = 1 if match.on_roll == 1 else 0
     near = [replace(match, game_state=2),   # a score past the match length: the match is over
             replace(match, game_state=2, cube=1, cube_owner=-1, doubled=False),
-            replace(match, match_length=0, score=(0, 0), cube=1, cube_owner=-1, doubled=False),
+            replace(match, rules=replace(match.rules, match_length=0), score=(0, 0), cube=1, cube_owner=-1, doubled=False),
             MatchState(on_roll=player, turn=player)]
     return GameState(state.position, next(m for m in near if not m.problem())), problem

@@ -99,8 +99,8 @@ def _first_line(events: list[Event], replay: MatchReplay, game: int) -> int:
 def _opening(replay: MatchReplay, game: int) -> GameState:
     """The state before the first roll of a game that records no action."""
     score = next((g.score for g in replay.unfinished if g.game == game), (0, 0))
-    match = MatchState(on_roll=1, turn=1, match_length=replay.length, score=score if replay.length else (0, 0),
-                       jacoby=replay.rules.jacoby)
+    match = MatchState(on_roll=1, turn=1, score=score if replay.length else (0, 0),
+                       rules=replace(replay.rules, match_length=replay.length))
     return GameState(Position.start(), match)
 
 
