@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from conftest import DATA, committed, invoke
 
+from bgcli.formats.files import replay_file
+
 
 
 def audit_lines(path) -> tuple[int, list[str]]:
@@ -43,3 +45,35 @@ def test_a_dance_claimed_in_the_middle_of_a_game_is_still_an_error(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     status, found = audit_lines(path)
     assert status == 1 and any(": dance: " in line for line in found), found
+
+
+LIVE_EVENT = """; [Site ""]
+; [Event "A live event, transcribed"]
+
+ 9 point match
+
+ Game 1
+ Alice : 5                      Bob : 7
+  1) 31: 8/5 6/5                 21: 13/11 24/23
+  2)  Doubles => 2               Takes
+  3) 62: ????                    Wins {points} point and the match
+"""
+
+
+def test_habit_galaxy_wins_the_match_length_and_the_match_is_a_warning_anywhere(tmp_path):
+    # a resignation that wins the match written with the match length, the
+    # winner's final score (Galaxy's habit, here with an empty Site tag)
+    path = tmp_path / "live.mat"
+    path.write_text(LIVE_EVENT.format(points=9))
+    status, lines = audit_lines(path)
+    assert status == 0, lines
+    assert len(lines) == 1 and "warning: points" in lines[0] and "match length" in lines[0], lines
+    (replay,) = replay_file(str(path))
+    assert replay.score == (5, 9) and replay.winner == "Bob"
+
+
+def test_a_wins_line_that_is_neither_the_worth_nor_the_final_score_is_an_error(tmp_path):
+    path = tmp_path / "live.mat"
+    path.write_text(LIVE_EVENT.format(points=7))
+    status, lines = audit_lines(path)
+    assert status == 1 and any(": points: " in line and "warning" not in line for line in lines), lines

@@ -11,8 +11,10 @@
   the match`` in the middle of a game) as the points still needed: accepted
   in Galaxy's files (its site tag, or its ``Losses`` lines). Elsewhere a
   value that is exactly the points still needed, for a game worth at least
-  that, is a warning (FIBS-era archives exported by Snowie write it so), any
-  other value that the game is not worth an error;
+  that, is a warning (FIBS-era archives exported by Snowie write it so), and
+  so is ``Wins N points and the match`` with N the match length for a game
+  that wins the match (Galaxy's habit, in live-event transcriptions too); any
+  other value that the game is not worth is an error;
 - Galaxy saves an unlimited game as a single-game match of an even length
   (``16 point match``): a money game with the Jacoby rule
   (:func:`galaxy_unlimited`).
@@ -31,13 +33,15 @@ class Reading(Enum):
     WORTH = "worth"      # what the game is worth
     HABIT = "habit"      # a habit of the file's own server: no problem
     NEEDED = "needed"    # the points the winner still needed, in a file not known for it: a warning
+    FINAL = "final"      # "and the match" with the match length (the winner's final score), in a file not
+                         # known for it (Galaxy's habit, in live-event files too): a warning
 
     @property
     def rank(self) -> int:
         return _RANKS[self]
 
 
-_RANKS = {Reading.WORTH: 0, Reading.HABIT: 1, Reading.NEEDED: 2}
+_RANKS = {Reading.WORTH: 0, Reading.HABIT: 1, Reading.NEEDED: 2, Reading.FINAL: 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +63,8 @@ class PointsConvention:
             return Reading.WORTH
         if 0 < needed == written < worth:
             return Reading.HABIT if self.needed_for_match else Reading.NEEDED
-        if self.final_score and and_match and 0 < needed <= worth and written == length:
-            return Reading.HABIT
+        if and_match and 0 < needed <= worth and written == length:
+            return Reading.HABIT if self.final_score else Reading.FINAL
         return None
 
     def accepts(self, written: int, worth: int, needed: int) -> bool:

@@ -572,6 +572,11 @@ class GameReplay:
                              f"Wins {_points(points)}: the points {player} still needed to win the match; the game "
                              f"is worth {_points(expected)} (a habit that cannot be checked)",
                              Severity.WARNING)
+            elif reading[0] == Reading.FINAL:
+                self.problem(action, ProblemKind.POINTS,
+                             f"Wins {_points(points)} and the match: the match length, {player}'s final score, as "
+                             f"Backgammon Galaxy writes a game that wins the match; the game is worth "
+                             f"{_points(expected)} (a habit that cannot be checked)", Severity.WARNING)
         if self.wants_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
             self.emit(action, kind_, self.state(side), points=action.points)
