@@ -24,7 +24,9 @@ import pytest
 from click.testing import CliRunner
 
 from bgcli.scale import archive, pool
-from bgcli.scale.archive import FileResult, Job, ResultsDB, audit_files, find_files
+from bgcli.scale.archive import AuditDB, AuditJob, FileResult, find_files
+from bgcli.scale.jobs import FileTask, Unchanged, file_digest
+from bgcli.scale.runner import run_on_pool
 from bgcli.cli import cli
 
 from conftest import ORACLE as DATA, ROOT, SELFPLAY, read_in_background
@@ -159,14 +161,14 @@ def test_a_scheduler_and_workers_started_apart_read_the_files_themselves(tmp_pat
 
 @needs_dask
 def test_the_cluster_has_a_scheduler_and_two_worker_processes():
-    from bgcli.scale.cluster import DaskAuditor
+    from bgcli.scale.cluster import DaskRunner
 
-    jobs = [Job(str(path)) for path in [*selfplay(6), *flawed(6)]]
-    with DaskAuditor("local:2") as auditor:
-        workers = auditor.client.run(os.getpid)
+    tasks = [FileTask(str(path)) for path in [*selfplay(6), *flawed(6)]]
+    with DaskRunner("local:2") as runner:
+        workers = runner.client.run(os.getpid)
         assert len(workers) == 2 and os.getpid() not in workers.values() and len(set(workers.values())) == 2
-        got = list(auditor.audit(iter(jobs), None))
-    assert got == list(audit_files(jobs))
+        got = list(runner.run(iter(tasks), AuditJob()))
+    assert got == list(run_on_pool(AuditJob(), tasks))
 
 
 def test_dask_is_imported_only_for_a_scheduler():
@@ -320,17 +322,17 @@ def test_a_worker_that_dies_costs_only_its_file(monkeypatch, tmp_path):
     files = [str(path) for path in selfplay(5)]
     killer = tmp_path / "killer.mat"
     shutil.copy(files[0], killer)
-    real = archive.audit_file
+    real = AuditJob.run
 
-    def audit_file(path, *args):
+    def run(self, path, *args):
         if path == str(killer):
             os._exit(3)   # as the kernel's out-of-memory killer would end it
-        return real(path, *args)
+        return real(self, path, *args)
 
-    monkeypatch.setattr(archive, "audit_file", audit_file)   # the forked workers have it too
-    jobs = [Job(path) for path in files[:2] + [str(killer)] + files[2:]]
-    got = list(audit_files(jobs, workers=2))
-    assert [result.path for result in got] == [job.path for job in jobs]
+    monkeypatch.setattr(AuditJob, "run", run)   # the forked workers have it too
+    tasks = [FileTask(path) for path in files[:2] + [str(killer)] + files[2:]]
+    got = list(run_on_pool(AuditJob(), tasks, workers=2))
+    assert [result.path for result in got] == [task.path for task in tasks]
     assert got[2].error == f"cannot audit {killer}: the process auditing it died"
     assert all(result.error is None for index, result in enumerate(got) if index != 2)
 
@@ -439,10 +441,10 @@ def test_the_database_is_bgcli_s_or_left_alone(tmp_path, monkeypatch):
     # a database that cannot be written (a full disk, a lock held too long): one line, exit 2
     import sqlite3 as sql
 
-    def full(self, result):
+    def full(self, *args):
         raise sql.OperationalError("database or disk is full")
 
-    monkeypatch.setattr(ResultsDB, "_store", full)
+    monkeypatch.setattr(AuditDB, "_store", full)
     result = CliRunner().invoke(cli, ["audit", "--db", str(tmp_path / "full.sqlite"), str(good)])
     assert result.exit_code == 2
     assert result.output.splitlines()[-1] == (f"Error: cannot write to the results database {tmp_path / 'full.sqlite'}: "
@@ -481,28 +483,28 @@ def test_a_killed_audit_resumes_with_nothing_lost_or_counted_twice(tmp_path):
 
 def test_results_database_api(tmp_path):
     path = str(flawed(1)[0])
-    with ResultsDB(str(tmp_path / "r.sqlite")) as db:
-        job = db.job(path)
-        assert job == Job(path, True, None)
-        result = archive.audit_file(path, None, job.known, job.keep)
-        assert isinstance(result, FileResult) and result.digest == archive.file_digest(path)
+    with AuditDB(str(tmp_path / "r.sqlite")) as db:
+        task = db.task(path)
+        assert task == FileTask(path, True, None)
+        result = archive.audit_file(path, None, task.known, task.keep)
+        assert isinstance(result, FileResult) and result.digest == file_digest(path)
         assert db.resolve(result) == result
-        job = db.job(path)
-        assert job.known == result.digest
-        unchanged = archive.audit_file(path, None, job.known, job.keep)
-        assert unchanged == archive.Unchanged(path, result.digest)
+        task = db.task(path)
+        assert task.known == result.digest
+        unchanged = archive.audit_file(path, None, task.known, task.keep)
+        assert unchanged == Unchanged(path, result.digest)
         assert db.resolve(unchanged) == result
-        assert db.job("-") == Job("-")
+        assert db.task("-") == FileTask("-")
 
 
 def test_cluster_batches_keep_standard_input_apart():
     from bgcli.scale import cluster
 
-    jobs = [Job(f"{n}.mat") for n in range(cluster.BATCH + 10)]
-    jobs.insert(5, Job("-"))
-    batches = list(cluster._batches(iter(jobs)))
+    tasks = [FileTask(f"{n}.mat") for n in range(cluster.BATCH + 10)]
+    tasks.insert(5, FileTask("-"))
+    batches = list(cluster._batches(iter(tasks)))
     assert [len(b) for b in batches] == [5, 1, cluster.BATCH, 5]
-    assert batches[1] == [Job("-")] and [job for b in batches for job in b] == jobs
+    assert batches[1] == [FileTask("-")] and [task for b in batches for task in b] == tasks
 
 
 def test_the_audit_ends_its_process_without_freeing_its_caches(tmp_path, monkeypatch):

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from bgcli.cli import cli
 from bgcli.match.replay import Problem, ProblemKind, Severity
-from bgcli.scale.archive import ResultsDB, audit_file
+from bgcli.scale.archive import AuditDB, audit_file
 
 HEADER = " 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
 OPENING = "  1) 31: 8/5 6/5                 21: 13/11 24/23\n"
@@ -90,7 +90,7 @@ def test_the_database_keeps_severities_and_the_report_counts_them(tmp_path):
 def test_a_database_of_schema_1_gains_severities_and_audits_its_files_again(tmp_path):
     db = str(tmp_path / "old.sqlite")
     cut = write(tmp_path, "cut.mat", CUT)
-    with ResultsDB(db) as results:
+    with AuditDB(db) as results:
         results.store(audit_file(cut, keep=True))   # type: ignore[arg-type]
     # make it look like schema 1: no severity columns, a stored problem without one
     con = sqlite3.connect(db)
@@ -101,8 +101,8 @@ def test_a_database_of_schema_1_gains_severities_and_audits_its_files_again(tmp_
         UPDATE meta SET value = '1' WHERE key = 'schema';
     """)
     con.close()
-    with ResultsDB(db) as results:
-        job = results.job(cut)
+    with AuditDB(db) as results:
+        job = results.task(cut)
         assert job.keep and job.known == ""           # stored, but to be audited again
         assert results.stored(cut).problems[0]["severity"] == "error"   # the column's default, until then
     run = CliRunner().invoke(cli, ["audit", "--json", "--db", db, cut])

@@ -169,3 +169,30 @@ def test_one_file_under_three_names_is_rated_and_counted_once(tmp_path, monkeypa
     rows = [json.loads(line) for line in run("--db", db, "--report", "players", "--json").stdout.splitlines()]
     assert rows and all(row["matches"] == 1 for row in rows)
 
+
+
+@pytest.mark.parametrize("column, damage, why", [
+    ("decisions", "[{\"game\": 1", "its decisions are not JSON"),
+    ("decisions", "{}", "its decisions are not what bgcli rate stores"),
+    ("figures", "[1, 2]", "its player's figures are not what bgcli rate stores"),
+])
+def test_a_damaged_stored_rating_is_one_line_naming_the_database_and_the_file(tmp_path, column, damage, why):
+    """A stored rating changed by hand or by a failing disk: every later run
+    that would read it back says so in one line (exit 2), never a traceback;
+    the database is left as it is, and the other files' results stay."""
+    import sqlite3
+
+    db = tmp_path / "ratings.sqlite"
+    assert run("--db", db, THREE, ONE).exit_code == 0
+    table = "files" if column == "decisions" else "players"
+    with sqlite3.connect(db) as connection:
+        connection.execute(f"UPDATE {table} SET {column} = ? WHERE path = ?", (damage, str(THREE.resolve())))
+    before = db.read_bytes()
+    again = run("--json", "--db", db, THREE)
+    assert again.exit_code == 2 and again.stdout == ""
+    assert again.stderr == (f"Error: the ratings database {db} is damaged: the stored result of {str(THREE.resolve())!r} "
+                            f"(its row in the table files) cannot be read: {why}"
+                            + again.stderr.split(why, 1)[1])
+    assert len(again.stderr.splitlines()) == 1 and "Traceback" not in again.stderr
+    assert db.read_bytes() == before
+    assert json.loads(run("--json", "--db", db, ONE).stdout)["file"] == str(ONE)   # the others read back still

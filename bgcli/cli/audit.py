@@ -1,32 +1,18 @@
 """The audit command: many match files, checked against every rule, on this
 machine's cores or a Dask cluster, with an optional results database.
-The work is in bgcli.scale.archive (and bgcli.scale.cluster); this module reads the
+The work is the audit job of bgcli.scale.archive, run by bgcli.scale.runner
+(bgcli.cli.archives: what audit and rate share); this module reads the
 options and writes the results."""
 from __future__ import annotations
 
-import sys
-from contextlib import closing
-from itertools import islice
-
 import click
 
-from bgcli.cli.common import leave_for_exit, progress, result_output
+from bgcli.cli.archives import ArchiveRun, check_scheduler, with_database
+from bgcli.cli.common import leave_for_exit, result_output
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
     rules_from, say,
 )
-
-
-def check_scheduler(ctx, param, value):
-    if value is None:
-        return None
-    from bgcli.scale.cluster import parse_scheduler
-
-    try:
-        parse_scheduler(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-    return value
 
 
 @cli.command()
@@ -68,76 +54,27 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args)
         bgcli audit --db results.sqlite --report
         bgcli audit --scheduler local:4 archive/
     """
-    from bgcli.scale.archive import DatabaseError, ResultsDB
+    from bgcli.scale.archive import AuditDB
 
     check_archive_options(paths, db_path, report, jobs, scheduler)
     rules = rules_from(**rule_args)
-    try:
-        db = ResultsDB(db_path, rules, create=not report) if db_path else None
-    except DatabaseError as exc:
-        raise Unreadable(str(exc)) from None
-    try:
-        if report:
-            sys.exit(_report(db, as_json, strict))
-        sys.exit(_audit(paths, rules, as_json, jobs, scheduler, db, strict))
-    except DatabaseError as exc:   # locked, full disk: one line, and what is stored stays
-        raise Unreadable(str(exc)) from None
-    finally:
-        if db is not None:
-            db.close()
+    open_db = (lambda: AuditDB(db_path, rules, create=not report)) if db_path else None
+    with_database(open_db, (lambda db: _report(db, as_json, strict)) if report else
+                  (lambda db: _audit(paths, rules, as_json, jobs, scheduler, db, strict)))
 
 
 def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> int:
-    from bgcli.scale.archive import Job, Unchanged, audit_files, find_files
+    from bgcli.scale.archive import AuditJob
 
-    bad_paths = []
-
-    notes: list[str] = []
-
-    def note(message: str, error: bool) -> None:
-        if error:
-            say(f"Error: {message}", err=True)
-            bad_paths.append(message)
-        else:   # what was skipped: said once the files are done, in the same place however they were spread
-            notes.append(message)
-
-    files = find_files(paths, note)
-    work = (db.job(path) if db is not None else Job(path) for path in files)
-    auditor = None
-    if scheduler:
-        from bgcli.scale.cluster import ClusterError, DaskAuditor, parse_scheduler
-
-        wanted = None
-        if parse_scheduler(scheduler)[0] == "local":   # never more worker processes than files
-            head = list(islice(work, MAX_JOBS))
-            wanted = sum(1 for job in head if job.path != "-")
-            work = _chain(head, work)
-        try:
-            auditor = DaskAuditor(scheduler, wanted)
-        except ClusterError as exc:
-            raise Unreadable(str(exc)) from None
-        results = auditor.audit(work, rules)
-    else:
-        results = audit_files(work, rules, jobs)
+    run = ArchiveRun(AuditJob(rules), paths, jobs, scheduler, db)
     counts = {"files": 0, "unread": 0, "errors": 0, "warnings": 0, "bad": 0, "stored": 0}
     status = 0
-    try:
-        with closing(results):  # type: ignore[type-var]  # a generator: closing it stops the workers
-            for result in progress(results, count_files(paths), "auditing"):
-                stored = isinstance(result, Unchanged)   # not audited again: the database's result
-                if db is not None:
-                    result = db.resolve(result)
-                counts["stored"] += stored
-                status = max(status, _write(result, as_json, counts, strict, stored))
-    finally:
-        if auditor is not None:
-            auditor.close()
-    for message in notes:
-        say(f"note: {message}", err=True)
+    for result, stored in run:
+        counts["stored"] += stored
+        status = max(status, _write(result, as_json, counts, strict, stored))
     if not scheduler:   # a Dask client may still tidy up at exit; otherwise the caches are not worth freeing
         leave_for_exit()
-    if not counts["files"] and not bad_paths:
-        raise Unreadable(f"no match files found in {' '.join(paths)}")
+    run.finish()
     if not as_json:
         checked = counts["files"] - counts["unread"]
         if counts["errors"] or counts["warnings"]:
@@ -151,7 +88,7 @@ def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> 
         if counts["unread"]:
             summary += f"; {counts['unread']} file{'s' if counts['unread'] != 1 else ''} could not be read"
         click.echo(summary, err=True)
-    return EXIT_UNREADABLE if bad_paths else status
+    return run.status(status)
 
 
 def _plural(count: int, word: str) -> str:
@@ -201,17 +138,3 @@ def _report(db, as_json: bool, strict: bool = False) -> int:
     if totals["unreadable"]:
         return EXIT_UNREADABLE
     return EXIT_PROBLEMS if totals["errors"] or (strict and totals["problems"]) else 0
-
-
-def _chain(head, rest):
-    yield from head
-    yield from rest
-
-
-def count_files(paths) -> int:
-    """How many files there are, for a progress bar on a terminal (walked twice)."""
-    from bgcli.scale.archive import find_files
-
-    if not sys.stderr.isatty():
-        return 0
-    return sum(1 for _ in find_files(paths))

@@ -1,19 +1,15 @@
 """The rate command: the judgement of whole matches by an engine. The work is
-in bgcli.judging.rating (one match) and bgcli.scale.rating (files, workers,
-the database); this module reads the options and writes the results."""
+in bgcli.judging.rating (one match) and bgcli.scale.rating (the rating job and
+its database), run over files by bgcli.scale.runner (bgcli.cli.archives: what
+audit and rate share); this module reads the options and writes the results."""
 from __future__ import annotations
-
-import sys
-from contextlib import closing
-from itertools import islice
-from typing import Iterable
 
 import click
 
-from bgcli.cli.audit import count_files, check_scheduler
-from bgcli.cli.common import progress, result_output
+from bgcli.cli.archives import ArchiveRun, check_scheduler, with_database
+from bgcli.cli.common import result_output
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
 from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 
@@ -72,74 +68,29 @@ def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, repor
         bgcli rate --db ratings.sqlite --jobs 2 archive/
         bgcli rate --db ratings.sqlite --report players
     """
-    from bgcli.scale.archive import DatabaseError
     from bgcli.scale.rating import EngineSpec, RatingsDB
 
     check_archive_options(paths, db_path, report, jobs, scheduler)
     rules = rules_from(**rule_args)
     spec = EngineSpec(engine.lower(), level, timeout)
-    try:
-        db = RatingsDB(db_path, spec, rules, create=not report) if db_path else None
-    except DatabaseError as exc:
-        raise Unreadable(str(exc)) from None
-    try:
-        if report:
-            sys.exit(_report(db, as_json))
-        sys.exit(_rate(paths, spec, rules, as_json, jobs, scheduler, db))
-    except DatabaseError as exc:
-        raise Unreadable(str(exc)) from None
-    finally:
-        if db is not None:
-            db.close()
+    open_db = (lambda: RatingsDB(db_path, spec, rules, create=not report)) if db_path else None
+    with_database(open_db, (lambda db: _report(db, as_json)) if report else
+                  (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db)))
 
 
 def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
     from bgcli.errors import EngineUnavailableError
-    from bgcli.scale.archive import Job, audit_files, find_files
-    from bgcli.scale.rating import as_rating, chain, rate_batch
+    from bgcli.scale.rating import RateJob
 
-    bad_paths = []
-
-    def note(message: str, error: bool) -> None:
-        click.echo(f"{'Error' if error else 'note'}: {message}", err=True)
-        if error:
-            bad_paths.append(message)
-
-    files = find_files(paths, note)
-    work: Iterable = (db.job(path) if db is not None else Job(path) for path in files)
-    context = (spec, rules)
-    runner = None
-    if scheduler:
-        from bgcli.scale.cluster import ClusterError, DaskAuditor, parse_scheduler
-
-        wanted = None
-        if parse_scheduler(scheduler)[0] == "local":
-            head = list(islice(work, MAX_JOBS))
-            wanted = sum(1 for job in head if job.path != "-")
-            work = chain(head, work)
-        try:
-            runner = DaskAuditor(scheduler, wanted)
-        except ClusterError as exc:
-            raise Unreadable(str(exc)) from None
-        results = runner.audit(iter(work), context, rate_batch)
-    else:
-        results = audit_files(work, context, jobs, rate_batch)
+    run = ArchiveRun(RateJob(spec, rules), paths, jobs, scheduler, db)
     counts = {"files": 0, "unread": 0, "illegal": 0}
     status = 0
     try:
-        with closing(results):  # type: ignore[type-var]
-            for result in progress(results, count_files(paths), "rating"):
-                result = as_rating(result)
-                if db is not None:
-                    result = db.resolve(result)
-                status = max(status, _write(result, as_json, counts))
+        for result, _stored in run:
+            status = max(status, _write(result, as_json, counts))
     except EngineUnavailableError as exc:
         raise Unreadable(str(exc)) from None
-    finally:
-        if runner is not None:
-            runner.close()
-    if not counts["files"] and not bad_paths:
-        raise Unreadable(f"no match files found in {' '.join(paths)}")
+    run.finish()
     if not as_json:
         rated = counts["files"] - counts["unread"]
         summary = f"{rated} file{'s' if rated != 1 else ''} rated ({spec.name} {spec.level}-ply)"
@@ -148,7 +99,7 @@ def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
         if counts["unread"]:
             summary += f"; {counts['unread']} file{'s' if counts['unread'] != 1 else ''} could not be rated"
         click.echo(summary, err=True)
-    return EXIT_UNREADABLE if bad_paths else status
+    return run.status(status)
 
 
 def _write(result, as_json: bool, counts: dict) -> int:

@@ -1,11 +1,11 @@
-"""Auditing on a Dask distributed cluster (``pip install 'bgcli[dask]'``).
+"""Running a per-file job on a Dask distributed cluster (``pip install 'bgcli[dask]'``).
 
-``bgcli audit --scheduler ADDRESS`` sends the files to the workers of the
+``bgcli audit --scheduler ADDRESS`` (and rate's) sends the files to the workers of the
 scheduler at ADDRESS (``tcp://host:8786``), or with ``local:N`` to N worker
 processes started here. Files travel as paths in batches: the workers read
 them themselves, so every worker must see the files at the same paths
 (shared storage) and have bgcli installed. Results come back in the order
-of the files, the same as an audit on one machine gives.
+of the files, the same as a run on one machine gives (bgcli.scale.runner).
 
 Dask is imported only here, and this module only when ``--scheduler`` is used.
 """
@@ -15,11 +15,11 @@ import logging
 import os
 import signal
 from collections import deque
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
-from bgcli.scale.archive import MAX_WORKERS, STDIN, FileResult, Job, audit_batch
 from bgcli.errors import BgcliError
-from bgcli.core.rules import Rules
+from bgcli.scale.archive import MAX_WORKERS
+from bgcli.scale.jobs import STDIN, FileJob, FileTask, lost, run_batch
 
 BATCH = 32      # files per task
 WINDOW = 3      # tasks in flight per worker thread
@@ -93,17 +93,17 @@ def probe(address: str, connect_seconds: float | None = None, answer_seconds: fl
         connection.close()
 
 
-def _batches(jobs: Iterator[Job]) -> Iterator[list[Job]]:
-    """Jobs in batches of BATCH; standard input alone in its own (it is read here)."""
-    batch: list[Job] = []
-    for job in jobs:
-        if job.path == STDIN:
+def _batches(tasks: Iterator[FileTask]) -> Iterator[list[FileTask]]:
+    """Tasks in batches of BATCH; standard input alone in its own (it is read here)."""
+    batch: list[FileTask] = []
+    for task in tasks:
+        if task.path == STDIN:
             if batch:
                 yield batch
-            yield [job]
+            yield [task]
             batch = []
             continue
-        batch.append(job)
+        batch.append(task)
         if len(batch) == BATCH:
             yield batch
             batch = []
@@ -111,9 +111,9 @@ def _batches(jobs: Iterator[Job]) -> Iterator[list[Job]]:
         yield batch
 
 
-class DaskAuditor:
+class DaskRunner:
     """A connection to a Dask scheduler (or a local cluster it started) that
-    audits streams of files in order."""
+    runs a per-file job over streams of files, in order."""
 
     def __init__(self, address: str, workers_wanted: int | None = None):
         """``workers_wanted`` caps a local cluster's size (never more worker
@@ -126,7 +126,7 @@ class DaskAuditor:
         where, count = parse_scheduler(address)
         self.cluster: Any = None
         self.client: Any = None
-        # memory flat however long the audit: Dask keeps the last 1,000 messages of each
+        # memory flat however long the run: Dask keeps the last 1,000 messages of each
         # connection (every batch of paths sent), an hour of system monitor samples,
         # 10,000 log lines and a statistical profile of every worker's code; a few are
         # enough here, and no profile (the workers of a scheduler started apart keep theirs)
@@ -160,48 +160,42 @@ class DaskAuditor:
     def threads(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
 
-    def audit(self, jobs: Iterator[Job], rules: Any, batch: Callable[[list[Job], Any], list] | None = None
-              ) -> Iterator[Any]:
-        """Audit files (:class:`bgcli.scale.archive.Job`) on the workers, in order; standard
+    def run(self, tasks: Iterator[FileTask], job: FileJob) -> Iterator[Any]:
+        """``job`` over files (:class:`bgcli.scale.jobs.FileTask`) on the workers, in order; standard
         input is read here. A batch whose worker died is sent again file by
-        file, and a file that kills its worker is reported with that error.
-        ``batch`` does another work than the audit (bgcli.scale.rating rates)."""
-        self.batch = batch or audit_batch
-        jobs = iter(jobs)
-        pending: deque = deque()   # (future or None, jobs of the task)
+        file, and a file that kills its worker is reported with that error."""
+        pending: deque = deque()   # (future or None, tasks of the batch)
         window = WINDOW * self.threads()
-        tasks = _batches(jobs)
+        batches = _batches(iter(tasks))
         while True:
             while len(pending) < window:
-                task = next(tasks, None)
-                if task is None:
+                batch = next(batches, None)
+                if batch is None:
                     break
-                pending.append(self._submit(task, rules))
+                pending.append(self._submit(batch, job))
             if not pending:
                 return
-            future, task = pending.popleft()
+            future, batch = pending.popleft()
             if future is None:
-                yield from self.batch(task, rules)
+                yield from run_batch(batch, job)
                 continue
             try:
                 results = future.result()
             except Exception as exc:
-                if len(task) > 1:
+                if len(batch) > 1:
                     # send each of its files again, before anything else
-                    for job in reversed(task):
-                        pending.appendleft(self._submit([job], rules))
+                    for task in reversed(batch):
+                        pending.appendleft(self._submit([task], job))
                     continue
-                path = task[0].path
-                results = [FileResult(path, error=f"cannot audit {path}: the worker auditing it failed "
-                                                  f"({type(exc).__name__})")]
+                results = [lost(job, batch[0].path, f"the worker {{doing}} it failed ({type(exc).__name__})")]
             yield from results
 
-    def _submit(self, task: list[Job], rules: Rules | None) -> tuple[Any, list]:
-        if task[0].path == STDIN:
-            return None, task
+    def _submit(self, batch: list[FileTask], job: FileJob) -> tuple[Any, list]:
+        if batch[0].path == STDIN:
+            return None, batch
         # a worker opens the absolute path (its working folder is its own) and reports the one given
-        sent = [job._replace(source=os.path.abspath(job.source or job.path)) for job in task]
-        return self.client.submit(self.batch, sent, rules, pure=False), task
+        sent = [task._replace(source=os.path.abspath(task.source or task.path)) for task in batch]
+        return self.client.submit(run_batch, sent, job, pure=False), batch
 
     def close(self) -> None:
         for part in (self.client, self.cluster):
@@ -212,11 +206,11 @@ class DaskAuditor:
                     pass
         self.client = self.cluster = None
 
-    def __enter__(self) -> "DaskAuditor":
+    def __enter__(self) -> "DaskRunner":
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
 
-__all__ = ["ClusterError", "DaskAuditor", "parse_scheduler"]
+__all__ = ["ClusterError", "DaskRunner", "parse_scheduler"]

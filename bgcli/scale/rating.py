@@ -1,11 +1,11 @@
 """Rating archives of match files: each file rated on its own, many at a
 time, the results kept in a database that lets an interrupted run resume.
 
-It rides on the audit's machinery (bgcli.scale.archive: the files found, the
-ordered process pool, the digests; bgcli.scale.cluster: Dask) with its own
-work per file, :func:`rate_batch`, and its own database, :class:`RatingsDB`.
+The rating is a per-file job, :class:`RateJob` (bgcli.scale.jobs), run over
+files by bgcli.scale.runner as the audit is, with its own database,
+:class:`RatingsDB` (bgcli.scale.results).
 
-- :func:`rate_file` rates one file and never raises for anything the file or
+- :class:`RateJob` rates one file and never raises for anything the file or
   the engine does: a file that cannot be read, or an engine that fails or
   runs past its time limit on it, gives a :class:`RatingResult` with its
   error, and the next file is rated with a fresh engine. Only a missing engine
@@ -16,17 +16,16 @@ work per file, :func:`rate_batch`, and its own database, :class:`RatingsDB`.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import stat
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, ClassVar, Sequence
 
 from bgcli import __version__
 from bgcli.core.rules import Rules
 from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
 from bgcli.judging.rating import MatchRating, PlayerRating, rate_replay
-from bgcli.scale.archive import STDIN, DatabaseError, Job, Unchanged, from_db, to_db, failure_text, file_digest, file_key, open_database
+from bgcli.scale.jobs import failure_text
+from bgcli.scale.results import Damaged, ResultsDatabase, from_db, to_db
 
 
 @dataclass(frozen=True)
@@ -100,46 +99,35 @@ def summary(ratings: Sequence[MatchRating]) -> tuple[tuple[dict, ...], tuple[dic
     return tuple(p.to_dict() for p in players.values()), tuple(decisions), illegal
 
 
-def rate_file(path: str, spec: EngineSpec, rules: Rules | None = None, known: str | None = None, keep: bool = False,
-              source: str | None = None) -> RatingResult | Unchanged:
-    """Rate one file (``-``: standard input); see the module docstring."""
-    from bgcli.formats.files import visit_file
+@dataclass(frozen=True)
+class RateJob:
+    """The rating of a file by an engine, a per-file job (bgcli.scale.jobs); see the module docstring."""
 
-    digest = None
-    where = source or path
-    try:
-        if keep and where != STDIN and stat.S_ISREG(os.stat(where).st_mode):
-            digest = file_digest(where)
-            if known is not None and digest == known:
-                return Unchanged(path, digest)
-        engine, luck = engines_for(spec)
-        ratings = rate_replay(engine, lambda visitor: visit_file(where, visitor, rules), luck_engine=luck)
+    spec: EngineSpec = EngineSpec()
+    rules: Rules | None = None
+    verb: ClassVar[str] = "rate"
+    doing: ClassVar[str] = "rating"
+
+    def run(self, path: str, where: str, digest: str | None) -> RatingResult:
+        from bgcli.formats.files import visit_file
+
+        engine, luck = engines_for(self.spec)
+        ratings = rate_replay(engine, lambda visitor: visit_file(where, visitor, self.rules), luck_engine=luck)
         players, decisions, illegal = summary(ratings)
         return RatingResult(path, players, decisions, len(ratings), illegal, None, digest)
-    except EngineUnavailableError:
-        raise
-    except EngineError as exc:
-        drop_engines(spec)
-        return RatingResult(path, error=f"cannot rate {path}: {exc}", digest=digest)
-    except Exception as exc:  # a bug met by one file must not stop the others
+
+    def failed(self, path: str, error: str, digest: str | None = None) -> RatingResult:
+        return RatingResult(path, error=error, digest=digest)
+
+    def failure(self, exc: Exception, path: str, where: str) -> str:
+        if isinstance(exc, EngineUnavailableError):
+            raise exc   # no file could be rated: the run stops
+        if isinstance(exc, EngineError):
+            drop_engines(self.spec)
+            return f"cannot rate {path}: {exc}"
         if not isinstance(exc, (OSError, BgcliError, RecursionError, MemoryError)):
-            drop_engines(spec)   # an engine in an unknown state is not asked again
-        return RatingResult(path, error=failure_text(exc, path, where, "rate"),
-                            digest=None if isinstance(exc, OSError) else digest)
-
-
-def rate_batch(jobs: Sequence[Job], context: tuple[EngineSpec, Rules | None]) -> list[RatingResult | Unchanged]:
-    """Rate jobs one after another: one task of a worker (the audit's pool and Dask call it)."""
-    spec, rules = context
-    return [rate_file(path, spec, rules, known, keep, source) for path, keep, known, source in jobs]
-
-
-def as_rating(result: Any) -> RatingResult | Unchanged:
-    """A result of the pool: the audit's own error result (a worker that died) becomes a rating's."""
-    if isinstance(result, (RatingResult, Unchanged)):
-        return result
-    message = str(getattr(result, "error", "") or "").replace("cannot audit", "cannot rate").replace("auditing", "rating")
-    return RatingResult(result.path, error=message or f"cannot rate {result.path}")
+            drop_engines(self.spec)   # an engine in an unknown state is not asked again
+        return failure_text(exc, path, where, self.verb)
 
 
 # --- the results database ------------------------------------------------------------------
@@ -175,75 +163,62 @@ def rating_key(spec: EngineSpec, rules: Rules | None) -> str:
                        "rules": asdict(rules or Rules())}, sort_keys=True)
 
 
-class RatingsDB:
-    """The ratings of an archive in SQLite, one transaction per file (a kill
-    leaves every file whose result was given out); a second run skips the
-    files whose content, engine, level and rules are unchanged."""
+# What a stored rating's rows must hold for the rate command to show them again
+# (its text and its JSON lines): a row lacking one is damaged.
+_DECISION_KEYS = ("game", "move", "line", "player", "kind", "played", "best", "error")
+_PLAYER_KEYS = ("name", "decisions", "error", "error_rate", "pr", "luck", "result", "luck_adjusted", "doubtful", "bad",
+                "very_bad")
+
+
+def _stored_dicts(text: Any, what: str, keys: Sequence[str], many: bool = True) -> tuple[dict, ...]:
+    """The dicts stored as JSON in ``text`` (a list of them, or with ``many`` false one), each with ``keys``;
+    else Damaged, saying what is wrong."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise Damaged(f"its {what} are not JSON ({type(exc).__name__}: {exc})") from None
+    if many and not isinstance(value, list):
+        raise Damaged(f"its {what} are not what bgcli rate stores")
+    items = value if many else [value]
+    for item in items:
+        if not isinstance(item, dict) or any(key not in item for key in keys):
+            raise Damaged(f"its {what} are not what bgcli rate stores")
+    return tuple(items)
+
+
+class RatingsDB(ResultsDatabase):
+    """The ratings of an archive in SQLite (bgcli.scale.results); a second run
+    skips the files whose content, engine, level and rules are unchanged."""
+
+    MADE_BY = MADE_BY
+    KIND = "ratings"
+    CONTENTS = "ratings"
+    SCHEMA = SCHEMA
+    VERSION = SCHEMA_VERSION
+    SETTINGS = "key"
 
     def __init__(self, path: str, spec: EngineSpec | None = None, rules: Rules | None = None, create: bool = True):
-        self.path = path
-        self.key = rating_key(spec or EngineSpec(), rules)
-        self.db = open_database(path, made_by=MADE_BY, kind="ratings", contents="ratings",
-                                schema=SCHEMA, version=SCHEMA_VERSION, create=create)
+        super().__init__(path, rating_key(spec or EngineSpec(), rules), create)
 
-    def close(self) -> None:
-        self.db.close()
-
-    def __enter__(self) -> "RatingsDB":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def _read(self, sql: str, values: tuple = ()) -> list:
-        try:
-            return self.db.execute(sql, values).fetchall()
-        except sqlite3.Error as exc:
-            raise DatabaseError(f"cannot read the ratings database {self.path}: {exc}") from None
-
-    def job(self, path: str) -> Job:
-        if path == STDIN:
-            return Job(path)
-        row = self._read("SELECT digest FROM files WHERE path = ? AND key = ?", (file_key(path), self.key))[:1]
-        return Job(path, True, row[0][0] if row else None)
-
-    def stored(self, path: str) -> RatingResult:
-        key = file_key(path)
+    def read_stored(self, key, path: str) -> RatingResult:
         (digest, matches, illegal, error, decisions), = self._read(
             "SELECT digest, matches, illegal, error, decisions FROM files WHERE path = ?", (key,))
-        players = tuple(json.loads(figures) for figures, in
+        players = tuple(_stored_dicts(figures, "player's figures", _PLAYER_KEYS, many=False)[0] for figures, in
                         self._read("SELECT figures FROM players WHERE path = ? ORDER BY seq", (key,)))
-        return RatingResult(path, players, tuple(json.loads(decisions)), matches, illegal, error, digest)
+        return RatingResult(path, players, _stored_dicts(decisions, "decisions", _DECISION_KEYS), matches, illegal,
+                            error, digest)
 
-    def store(self, result: RatingResult) -> None:
-        """Keep one file's result (not standard input, nor a file that could not be read)."""
-        if result.digest is None or result.path == STDIN:
-            return
-        db = self.db
-        key = file_key(result.path)   # a, ./a and $PWD/a are one file
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                db.execute("DELETE FROM players WHERE path = ?", (key,))
-                db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (key, result.digest, self.key, result.matches, result.illegal, result.error,
-                            json.dumps(list(result.decisions))))
-                db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                               [(key, seq, to_db(p["name"]), json.dumps(p), p.get("matches", 1), p["decisions"],
-                                 p["error"], p["luck"], p["doubtful"], p["bad"], p["very_bad"])
-                                for seq, p in enumerate(result.players)])
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:
-            raise DatabaseError(f"cannot write to the ratings database {self.path}: {exc}") from None
-
-    def resolve(self, result: RatingResult | Unchanged) -> RatingResult:
-        if isinstance(result, Unchanged):
-            return self.stored(result.path)
-        self.store(result)
-        return result
+    def write_stored(self, key, result: RatingResult) -> None:
+        def store(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM players WHERE path = ?", (key,))
+            db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (key, result.digest, self.key, result.matches, result.illegal, result.error,
+                        json.dumps(list(result.decisions))))
+            db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           [(key, seq, to_db(p["name"]), json.dumps(p), p.get("matches", 1), p["decisions"],
+                             p["error"], p["luck"], p["doubtful"], p["bad"], p["very_bad"])
+                            for seq, p in enumerate(result.players)])
+        self._write(store)
 
     def players(self) -> list[dict]:
         """Each player's figures over every stored file: matches, decisions, error, PR, luck and marks."""
@@ -257,9 +232,4 @@ class RatingsDB:
         return out
 
 
-def chain(head: list, rest: Iterable) -> Iterable:
-    yield from head
-    yield from rest
-
-
-__all__ = ["EngineSpec", "RatingResult", "RatingsDB", "as_rating", "engines_for", "rate_batch", "rate_file", "summary"]
+__all__ = ["EngineSpec", "RateJob", "RatingResult", "RatingsDB", "engines_for", "summary"]
