@@ -200,3 +200,33 @@ def test_a_standard_gnubg_file_gets_no_rule_tags():
 
 def test_unknown_rules_name_in_a_tag_is_reported(tmp_path):
     assert (2, "syntax") in problems(tmp_path, '; [Rules "chess"]\n' + money())
+
+
+def test_the_profiles_are_named_in_one_registry_that_the_cli_reads():
+    """core/rules.py's PROFILES is the one place a profile is named: the
+    rules command's choices and every --rules option come from it, and no
+    other module of bgcli spells a profile's name (a hard-coded copy once
+    sat in cli/matches.py)."""
+    from pathlib import Path
+
+    import click
+
+    import bgcli
+    from bgcli.cli import cli
+    from bgcli.core.rules import PROFILE_FIELDS
+
+    context = click.Context(cli)
+    for command in ("rules", "audit", "export", "replay", "score", "view"):
+        params = {p.name: p for p in cli.get_command(context, command).params}
+        param = params["name"] if command == "rules" else params["profile"]
+        assert isinstance(param.type, click.Choice) and tuple(param.type.choices) == tuple(PROFILES)
+    for profile in PROFILES.values():
+        assert set(profile.settings) <= set(PROFILE_FIELDS) and profile.summary
+        assert Rules().with_profile(profile.name).profile == profile.name
+    # a name that is also a notation style ("korean" names the points too) cannot be told apart in the text
+    from bgcli.core.notation import STYLES
+
+    root = Path(bgcli.__file__).parent
+    named = {path.relative_to(root).as_posix() for path in root.rglob("*.py")
+             for name in set(PROFILES) - {"standard", *STYLES} if f'"{name}"' in path.read_text(encoding="utf-8")}
+    assert named == {"core/rules.py"}

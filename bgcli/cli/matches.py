@@ -11,6 +11,7 @@ from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, rule_options, rules_from, say, say_block, write_output, Unwritable,
 )
+from bgcli.core.rules import PROFILES   # the registry of named rules (the rule options read it too)
 from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
@@ -369,7 +370,7 @@ def _ratings_of(file: str, rules, engine: str, level: int):
 
 @cli.command("rules")
 @result_output
-@click.argument("name", required=False, type=click.Choice(("standard", "plyyard", "korean"), case_sensitive=False))
+@click.argument("name", required=False, type=click.Choice(tuple(PROFILES), case_sensitive=False))
 @json_option
 def rules_command(name, as_json):
     """Say what each named set of rules means (or the one NAME).
@@ -382,16 +383,16 @@ def rules_command(name, as_json):
         bgcli rules
         bgcli rules korean
     """
-    from bgcli.core.rules import PROFILE_SUMMARIES, PROFILES, Rules
+    from bgcli.core.rules import Rules
 
     names = [name.lower()] if name else list(PROFILES)
     if as_json:
-        emit([{"name": profile, "summary": PROFILE_SUMMARIES[profile],
+        emit([{"name": profile, "summary": PROFILES[profile].summary,
                "rules": list(Rules().with_profile(profile).describe())} for profile in names])
         return
     for index, profile in enumerate(names):
         if index:
             click.echo("")
-        click.echo(f"{profile}: {PROFILE_SUMMARIES[profile]}")
+        click.echo(f"{profile}: {PROFILES[profile].summary}")
         for line in Rules().with_profile(profile).describe():
             click.echo(f"  - {line}")

@@ -8,7 +8,7 @@ a game is worth under them is :mod:`bgcli.core.value`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 
@@ -36,11 +36,11 @@ class Rules:
     def with_profile(self, name: str) -> "Rules":
         """These rules with the settings of profile ``name`` (other settings kept)."""
         try:
-            settings = PROFILES[name.lower()]
+            profile = PROFILES[name.lower()]
         except KeyError:
             raise ValueError(f"unknown rules {name!r}: expected one of {', '.join(PROFILES)}") from None
-        values: dict[str, Any] = {field: settings.get(field, getattr(Rules, field)) for field in _PROFILE_FIELDS}
-        return replace(self, profile=name.lower(), **values)
+        values: dict[str, Any] = {key: profile.settings.get(key, getattr(Rules, key)) for key in PROFILE_FIELDS}
+        return replace(self, profile=profile.name, **values)
 
     def with_tags(self, tags: dict[str, str]) -> "Rules":
         """Apply the rule tags of a match file (:data:`SETTINGS`): ``[Rules]``
@@ -120,21 +120,31 @@ class Rules:
         return lines
 
 
-# The named bundles of the rule texts. Each lists the settings it changes
-# from the standard game; choosing a profile resets every such setting.
-PROFILES: dict[str, dict[str, Any]] = {
-    "standard": {},
-    # a cubeless site where White always starts and each game stands alone
-    "plyyard": {"cubeless": True, "white_first": True, "draws": True, "standalone_games": True},
-    # the traditional Korean game: no cube, and its own count of a win
-    "korean": {"cubeless": True, "home_gammons": True},
-}
-PROFILE_SUMMARIES = {
-    "standard": "the international rules, as GNU Backgammon plays them",
-    "plyyard": "a cubeless site where White always rolls first and each game stands alone",
-    "korean": "the traditional Korean game: no cube, and a win counts 1, 2 or 3 by where the loser's checkers are",
-}
-_PROFILE_FIELDS = ("cubeless", "white_first", "draws", "standalone_games", "home_gammons", "cube_cap_needed")
+@dataclass(frozen=True)
+class Profile:
+    """A named bundle of the rule texts: its name (the ``--rules`` option,
+    the ``[Rules]`` tag, the JSON ``profile``), what it is in one line (for
+    ``bgcli rules``), and the settings it changes from the standard game."""
+
+    name: str
+    summary: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+# The registry of profiles: every command, option, tag and document that
+# names a profile asks it (the CLI's choices come from here). A new profile
+# is one entry; the settings it may change are PROFILE_FIELDS.
+PROFILES: dict[str, Profile] = {profile.name: profile for profile in (
+    Profile("standard", "the international rules, as GNU Backgammon plays them"),
+    Profile("plyyard", "a cubeless site where White always rolls first and each game stands alone",
+            {"cubeless": True, "white_first": True, "draws": True, "standalone_games": True}),
+    Profile("korean", "the traditional Korean game: no cube, and a win counts 1, 2 or 3 by where the loser's "
+                      "checkers are", {"cubeless": True, "home_gammons": True}),
+)}
+# The settings a profile decides: choosing a profile resets each of them to the
+# profile's value (the standard one where the profile says none), so that
+# --rules korean after a file's [Rules "PlyYard"] leaves nothing of PlyYard.
+PROFILE_FIELDS = ("cubeless", "white_first", "draws", "standalone_games", "home_gammons", "cube_cap_needed")
 
 
 # --- the settings: each one's field, tag, JSON key and option, described once ---------
