@@ -1,8 +1,8 @@
 """The audit's fast paths give what the slow paths give.
 
-- .mat rows: ``mat._fast_actions`` (one pass, cells remembered by their text,
+- .mat rows: ``mat._row_actions`` (one pass, cells remembered by their text,
   rows of remembered cells split without the regular expression) equals
-  ``_place(_fast_row(...))``, with the cache empty and full, over every row of
+  ``_place(_row_segments(...))``, with the cache empty and full, over every row of
   the corpus and generated rows; whole files read the same with the fast
   row path and without it; cube and result cells are read without the
   grammar;
@@ -34,7 +34,7 @@ from bgcli.core.rules import Rules
 from bgcli.errors import MatchFileError
 from bgcli.formats import mat
 from bgcli.match import plays
-from bgcli.match.plays import die_steps as _die_steps, quick_play
+from bgcli.match.plays import die_steps as _die_steps, sides_after_play
 from bgcli.match.events import EventKind
 from bgcli.scale.archive import audit_file
 from bgcli.core.position import Position
@@ -65,7 +65,7 @@ def rows() -> list[tuple[int, str]]:
 
 
 def slow_actions(text: str, number: int):
-    segments = mat._fast_row(text)
+    segments = mat._row_segments(text)
     return None if segments is None else mat._place(segments, text, number, "-")
 
 
@@ -74,10 +74,10 @@ def test_fast_rows_equal_the_regular_expression_cold_and_warm():
     assert len(every) > 5000
     mat._CELLS.clear()
     for number, text in every:
-        assert mat._fast_actions(text, number) == slow_actions(text, number), text
+        assert mat._row_actions(text, number) == slow_actions(text, number), text
     assert len(mat._CELLS) > 1000
     for number, text in every:   # now nearly every row is split without the expression
-        assert mat._fast_actions(text, number) == slow_actions(text, number), text
+        assert mat._row_actions(text, number) == slow_actions(text, number), text
 
 
 CELL = st.sampled_from([
@@ -95,8 +95,8 @@ def test_generated_rows_fast_and_slow_agree(number, lead, cells, gaps, tail):
     head = "" if number is None else f"{lead}{number})"
     text = head + "".join(gap + cell for gap, cell in zip(gaps, cells)) + tail
     for cell in cells:   # remembered cells, as after a first pass
-        mat._fast_actions(f"  1) {cell}", 1)
-    assert mat._fast_actions(text, 7) == slow_actions(text, 7), text
+        mat._row_actions(f"  1) {cell}", 1)
+    assert mat._row_actions(text, 7) == slow_actions(text, 7), text
 
 
 def read_all(path: str):
@@ -112,11 +112,11 @@ def test_files_read_the_same_without_the_fast_row(monkeypatch):
     fast = {path: read_all(path) for path in files}
     assert sum(isinstance(records, list) for records in fast.values()) > 100
     # the one-pass rows against the regular expression and _place
-    monkeypatch.setattr(mat, "_fast_actions", slow_actions)
+    monkeypatch.setattr(mat, "_row_actions", slow_actions)
     for path in files:
         assert read_all(path) == fast[path], path
     # every row through _Reader.feed and the grammar
-    monkeypatch.setattr(mat, "_fast_actions", lambda text, number: None)
+    monkeypatch.setattr(mat, "_row_actions", lambda text, number: None)
     for path in files:
         assert read_all(path) == fast[path], path
 
@@ -129,7 +129,7 @@ def test_cube_and_result_cells_need_no_grammar(monkeypatch):
     for text in ("  2)  Doubles => 2                Takes", "  7)                              Drops",
                  "      Wins 2 points", "                                  Wins 4 points and the match",
                  "      Losses 1 point"):
-        assert mat._FAST_ROW.match(text), text
+        assert mat._COMMON_ROW.match(text), text
         assert mat.read_row(text, 3)
 
 
@@ -229,16 +229,16 @@ def test_the_short_path_of_plays_changes_no_audit(monkeypatch):
     settled = []
 
     def counted(*args):
-        sides = quick_play(*args)
+        sides = sides_after_play(*args)
         settled.append(sides is not None)
         return sides
 
-    monkeypatch.setattr(game_module, "quick_play", counted)
+    monkeypatch.setattr(game_module, "sides_after_play", counted)
     for rules in (None, Rules(beavers=True, auto_doubles=1)):
         fast = audit_all(rules)
         assert sum(1 for _, _, problems in fast.values() if problems) > 50
         with monkeypatch.context() as m:
-            m.setattr(game_module, "quick_play", lambda *args: None)
+            m.setattr(game_module, "sides_after_play", lambda *args: None)
             m.setattr(game_module, "no_play", lambda *args: False)
             assert audit_all(rules) == fast
     assert sum(settled) > 0.9 * len(settled) > 10_000

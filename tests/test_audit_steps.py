@@ -56,7 +56,7 @@ def check(position: Position, dice, moves) -> None:
     want = reaches_a_legal_play(position, dice, moves)
     assert (got is None) == (want is None), (position.id(), dice, moves, got)
     assert result_of_steps(position, dice, moves) == (got.result if got is not None else None)
-    quick = judge.quick_sides(position.player, position.opponent, *dice, moves)
+    quick = judge.sides_after_steps(position.player, position.opponent, *dice, moves)
     if quick is not None:   # the short way says only what the long way says
         assert got is not None and quick == (got.result.player, got.result.opponent), (position.id(), dice, moves)
     if got is not None:
@@ -74,7 +74,7 @@ def test_every_legal_play_of_the_oracle_sample_is_itself():
 
 
 def test_the_short_way_settles_the_usual_plays_of_the_oracle_sample():
-    """quick_sides settles every legal play that takes one step a die for
+    """sides_after_steps settles every legal play that takes one step a die for
     every die of the roll, bear-offs included (as written in the play's
     order), with what result_of_steps gives; and nothing else."""
     settled = bearing_off = 0
@@ -82,14 +82,14 @@ def test_the_short_way_settles_the_usual_plays_of_the_oracle_sample():
         for play in legal_plays(position, dice):
             moves = [(step.start, step.end) for step in play.steps]
             every_die = len(moves) == (4 if dice[0] == dice[1] else 2)
-            quick = judge.quick_sides(position.player, position.opponent, *dice, moves)
+            quick = judge.sides_after_steps(position.player, position.opponent, *dice, moves)
             assert (quick is not None) == every_die, (position.id(), dice, moves)
             if quick is not None:
                 settled += 1
                 bearing_off += any(not end for _, end in moves)
                 assert quick == (play.result.player, play.result.opponent)
                 # and in the other order, when that order may be played
-                again = judge.quick_sides(position.player, position.opponent, *dice, moves[::-1])
+                again = judge.sides_after_steps(position.player, position.opponent, *dice, moves[::-1])
                 assert again is None or again == quick
     assert settled > 10_000 and bearing_off > 500, (settled, bearing_off)
 
@@ -106,7 +106,7 @@ def test_the_short_way_of_a_bear_off_keeps_every_rule():
         (Position.start(), (6, 5), [(6, 0), (6, 1)], False),   # checkers outside the home board
     ]
     for position, dice, moves, legal in cases:
-        quick = judge.quick_sides(position.player, position.opponent, *dice, moves)
+        quick = judge.sides_after_steps(position.player, position.opponent, *dice, moves)
         assert (quick is not None) == legal, (position.id(), dice, moves)
         assert (result_of_steps(position, dice, moves) is not None) == (reaches_a_legal_play(position, dice, moves) is not None)
     # a larger die from a lower point while a higher one holds a checker
@@ -116,12 +116,12 @@ def test_the_short_way_of_a_bear_off_keeps_every_rule():
     opponent[24] = 15
     position = Position(tuple(player), tuple(opponent))
     assert reaches_a_legal_play(position, (6, 5), [(2, 0), (1, 0)]) is None
-    assert judge.quick_sides(position.player, position.opponent, 6, 5, [(2, 0), (1, 0)]) is None
-    assert judge.quick_sides(position.player, position.opponent, 6, 5, [(6, 0), (2, 0)]) is not None
+    assert judge.sides_after_steps(position.player, position.opponent, 6, 5, [(2, 0), (1, 0)]) is None
+    assert judge.sides_after_steps(position.player, position.opponent, 6, 5, [(6, 0), (2, 0)]) is not None
     # a checker on the bar: nothing bears off
     player[6], player[25] = 0, 1
     position = Position(tuple(player), tuple(opponent))
-    assert judge.quick_sides(position.player, position.opponent, 3, 1, [(2, 0), (1, 0)]) is None
+    assert judge.sides_after_steps(position.player, position.opponent, 3, 1, [(2, 0), (1, 0)]) is None
 
 
 def test_random_moves_in_the_oracle_sample():

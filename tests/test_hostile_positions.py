@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, InvalidPlayError, InvalidPositionError
 from bgcli.core.ids import fibs, parse_position, position_kind, xgid
-from bgcli.core.notation import MAX_PLAY_TEXT, _fast_parse, _slow_parse, parse_play, parse_play_text, parse_point
+from bgcli.core.notation import MAX_PLAY_TEXT, _read_common_play, _grammar_play, parse_play, parse_play_text, parse_point
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.output import quote
@@ -164,9 +164,9 @@ def test_long_unexpected_token_is_cut_in_the_message():
     ["１３/７ ８/７", "１３/７, ８/７", "13/７ 8/7", "13/7 8/7(２)", "²4/18", "24/1８", "상１/상7", "상 １/상7", "61: 24/18 13/1３"],
 )
 def test_play_text_takes_ascii_digits_only_on_both_paths(text):
-    assert _fast_parse(text) is None
+    assert _read_common_play(text) is None
     with pytest.raises(InvalidPlayError):
-        _slow_parse(text)
+        _grammar_play(text)
     play_error(text)
 
 
@@ -231,9 +231,9 @@ def test_mutated_positions_give_only_short_position_errors(text):
 @FAST
 @given(st.one_of(*(_mutants(b) for b in ("24/18 13/11", "61: 25/24 13/7*", "bar/22*/19(2)", "상1/상7 상12/하11"))))
 def test_mutated_plays_read_the_same_on_both_paths(text):
-    fast = _fast_parse(text)
+    fast = _read_common_play(text)
     try:
-        slow = _slow_parse(text)
+        slow = _grammar_play(text)
     except InvalidPlayError as exc:
         one_short_line(exc)
         assert fast is None, text
@@ -244,9 +244,9 @@ def test_mutated_plays_read_the_same_on_both_paths(text):
 @FAST
 @given(st.text(alphabet=st.sampled_from("0123456789/-*() ,:bo상하\uff11\u00b2\u0663\u2003"), max_size=40))
 def test_generated_play_text_reads_the_same_on_both_paths(text):
-    fast = _fast_parse(text)
+    fast = _read_common_play(text)
     try:
-        slow = _slow_parse(text)
+        slow = _grammar_play(text)
     except InvalidPlayError as exc:
         one_short_line(exc)
         assert fast is None, text

@@ -25,7 +25,7 @@ from bgcli.errors import InvalidPlayError
 from bgcli.core.ids import parse_position
 from bgcli.formats.files import read_any
 from bgcli.formats.jsondoc import json_text, read_json
-from bgcli.formats.mat import _fast_row, _grammar_line, _place, mat_text, read_matches, read_row
+from bgcli.formats.mat import _row_segments, _grammar_line, _place, mat_text, read_matches, read_row
 from bgcli.match.replay import ProblemKind, replay_match
 from bgcli.core.position import BAR, OFF, Position
 from bgcli.core.generator import legal_plays
@@ -458,7 +458,7 @@ def test_korean_rows_read_the_same_by_the_fast_path_and_the_grammar():
             if ")" not in line or ":" not in line:
                 continue
             fast = read_row(line, number)
-            assert _fast_row(line) is not None, line        # the fast path knows the names
+            assert _row_segments(line) is not None, line        # the fast path knows the names
             slow = _place(_grammar_line("row", line, number, "-", "move row"), line, number, "-")
             assert fast == slow, line
 

@@ -4,6 +4,7 @@ through others (not even lazily, inside a function)."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 from conftest import ROOT
@@ -207,3 +208,58 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
     module = tmp_path / "bgcli" / "core" / "model.py"
     module.write_text("def f():\n    from bgcli.cli import main\n", encoding="utf-8")
     assert imports(module, {"bgcli.cli", "bgcli.core.model"}) == {"bgcli.cli"}
+
+
+# --- fast paths: named for what they do, fenced, tested against their owners -------------
+
+SPEED_WORDS = re.compile(r"(?:^|_)(?:fast|quick|slow|py|speedy|turbo)(?:_|$)", re.I)
+# core/batch.py's speed-named functions are being renamed with its move out of the core (the
+# rules' helper owns it); nothing else may carry such a name
+SPEED_NAMES_PENDING = {"bgcli.core.batch"}
+
+
+def speed_names(path: Path) -> list[str]:
+    """Functions, classes and module-level names of ``path`` named for speed."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = [node.name for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    names += [target.id for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+              for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+              if isinstance(target, ast.Name)]
+    return [name for name in names if SPEED_WORDS.search(name)]
+
+
+def test_no_function_is_named_for_speed():
+    named = {name: speed_names(path) for name, path in modules().items() if name not in SPEED_NAMES_PENDING}
+    named = {name: found for name, found in named.items() if found}
+    assert not named, f"name these for what they do (a fast path is a fenced mirror of its owner): {named}"
+
+
+def test_the_speed_name_check_sees_one(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("_FAST_ROW = 1\ndef quick_play(): pass\nclass Board: pass\ndef _py_keys(): pass\n"
+                      "def breakfast(): pass\nrow = 2\n", encoding="utf-8")
+    assert speed_names(module) == ["quick_play", "_py_keys", "_FAST_ROW"]
+
+
+FENCE = re.compile(r"[Ff]enced mirror of [^:]*:\s*(?:#\s*)?((?:tests/\w+\.py::\w+(?:,\s*)?)+)")
+
+
+def fences() -> list[tuple[str, str, str]]:
+    """(module, test file, test) for every ``# Fenced mirror of OWNER: tests/x.py::test_y`` comment."""
+    found = []
+    for name, path in modules().items():
+        text = re.sub(r"\n\s*#\s*", " ", path.read_text(encoding="utf-8"))   # a comment over several lines
+        for match in FENCE.finditer(text):
+            for test in re.split(r",\s*", match.group(1).strip()):
+                file, _, function = test.partition("::")
+                found.append((name, file, function))
+    return found
+
+
+def test_every_fenced_mirror_names_a_test_that_exists():
+    found = fences()
+    assert len(found) >= 10
+    missing = [(name, file, function) for name, file, function in found
+               if not (ROOT / file).is_file()
+               or not re.search(rf"^def {function}\(", (ROOT / file).read_text(encoding="utf-8"), re.M)]
+    assert not missing, f"fenced mirrors whose test is gone: {missing}"

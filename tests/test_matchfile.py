@@ -261,7 +261,7 @@ def test_fast_path_agrees_with_grammar_on_every_row():
     rows = row_lines(match_files() + sorted(glob.glob(str(DATA / "*"))))
     fast = 0
     for text in rows:
-        segments = matchfile._fast_row(text)
+        segments = matchfile._row_segments(text)
         try:
             slow = grammar_row(text)
         except MatchFileError:
@@ -286,7 +286,7 @@ CELL = st.sampled_from([
 def test_generated_rows_fast_and_grammar_agree(number, left, right, gap):
     head = "" if number is None else f"{number:3d}) "
     text = head + (left or "") + " " * gap + (right or "")
-    segments = matchfile._fast_row(text)
+    segments = matchfile._row_segments(text)
     try:
         slow = grammar_row(text)
     except MatchFileError:

@@ -22,8 +22,8 @@ from bgcli.core.notation import (
     STYLES,
     WrittenMove,
     WrittenPlay,
-    _fast_parse,
-    _slow_parse,
+    _read_common_play,
+    _grammar_play,
     apply_written,
     parse_play,
     parse_play_text,
@@ -212,9 +212,9 @@ def test_fast_path_agrees_with_grammar_on_oracle_texts():
         for play in plays:
             for style in STYLES:
                 for text in (play_text(play, style), play_text(play, style, dice=dice)):
-                    fast = _fast_parse(text)
+                    fast = _read_common_play(text)
                     assert fast is not None, text
-                    assert fast == _slow_parse(text), text
+                    assert fast == _grammar_play(text), text
                     seen += 1
     assert seen > 1000
 
@@ -222,9 +222,9 @@ def test_fast_path_agrees_with_grammar_on_oracle_texts():
 @settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(from_lark(grammar.parser("play")))
 def test_fast_path_agrees_with_grammar_on_generated_text(text):
-    fast = _fast_parse(text)
+    fast = _read_common_play(text)
     try:
-        slow = _slow_parse(text)
+        slow = _grammar_play(text)
     except InvalidPlayError:
         assert fast is None, text
         return

@@ -3,12 +3,12 @@
 Python code gives.
 
 Each C function is compared with the Python function it mirrors, kept
-importable beside it: ``legal_keys`` with ``_py_legal_keys`` (the same keys,
+importable beside it: ``legal_keys`` with ``_generate_keys`` (the same keys,
 the same raw pairs for each, in the same insertion order), ``query_ids``
-with ``_py_query_ids``, ``moves_line`` (its texts kept in a ``Texts``) with
+with ``_encode_result_ids``, ``moves_line`` (its texts kept in a ``Texts``) with
 ``MovesWriter._py_line``,
 ``query_line`` with run_moves' Python reading of a line of a Position ID and
-dice, and ``parse_id`` with ``_py_parse_position_id``; on every query of gnubg's
+dice, and ``parse_id`` with ``_decode_position_id``; on every query of gnubg's
 oracle sample and on random legal positions (the bar, bear-offs, checkers
 off on both sides) with every roll. Where a C compiler works the developer
 install has the accelerator, so these tests run (a test checks it); with
@@ -34,7 +34,7 @@ import bgcli
 import bgcli.core.batch as batch
 from bgcli.core import generator, position
 from bgcli.core.batch import MovesWriter
-from bgcli.core.position import Position, _py_parse_position_id
+from bgcli.core.position import Position, _decode_position_id
 from bgcli.errors import InvalidPositionError
 
 from conftest import ORACLE, committed
@@ -50,7 +50,7 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 
 def oracle_queries() -> list[tuple[Position, tuple[int, int]]]:
     records = [json.loads(line) for line in committed(ORACLE / "legal_sample.jsonl").read_text().splitlines()]
-    return [(_py_parse_position_id(r["position_id"]), tuple(r["dice"])) for r in records]
+    return [(_decode_position_id(r["position_id"]), tuple(r["dice"])) for r in records]
 
 
 def c_keys(where: Position, dice) -> dict:
@@ -59,14 +59,14 @@ def c_keys(where: Position, dice) -> dict:
 
 def agree(where: Position, dice, writers: dict) -> None:
     """C and Python agree on one query: plays, IDs and every style's line."""
-    pure = generator._py_legal_keys(where, dice)
+    pure = generator._generate_keys(where, dice)
     fast = c_keys(where, dice)
     assert list(fast.items()) == list(pure.items()), (where, dice)  # keys, raw pairs and their order
     assert generator.legal_keys(where, dice) == fast
     keys = sorted(pure)
-    assert speedups.query_ids(where.player, where.opponent, keys, None) == generator._py_query_ids(where, keys)
+    assert speedups.query_ids(where.player, where.opponent, keys, None) == generator._encode_result_ids(where, keys)
     assert speedups.query_ids(bytes(where.player), bytes(where.opponent), keys, "OWN") == \
-        generator._py_query_ids(where, keys, "OWN")
+        generator._encode_result_ids(where, keys, "OWN")
     for (style, side), (c_writer, py_writer) in writers.items():
         for own in (None, where.id()):
             assert c_writer.line(where, dice, own) == py_writer._py_line(where, dice, own), (style, side, where, dice)
@@ -115,7 +115,7 @@ def test_texts_are_kept_by_their_steps_and_hits():
     texts = speedups.Texts(100_000)
     for where, dice in oracle_queries()[:200]:
         line = speedups.moves_line(texts, text, where, dice, None)
-        keys = sorted(generator._py_legal_keys(where, dice).items())
+        keys = sorted(generator._generate_keys(where, dice).items())
         assert [json.loads(line)["plays"][i]["play"] for i in range(len(keys))] == [str(moves) for _, moves in keys]
     assert len(asked) == len(set(asked)) == len(texts)
     texts.clear()
@@ -161,7 +161,7 @@ def test_parse_id_reads_what_the_python_code_reads(text):
     """A valid ID gives the sides the Python code gives; anything else None, which the Python code then refuses."""
     sides = speedups.parse_id(text)
     try:
-        expected = _py_parse_position_id(text)
+        expected = _decode_position_id(text)
     except InvalidPositionError:
         assert sides is None
         with pytest.raises(InvalidPositionError):
@@ -180,7 +180,7 @@ def python_query_line(writer: MovesWriter, line: str) -> str | None:
     if found is None:
         return None
     try:
-        where = _py_parse_position_id(found[1])
+        where = _decode_position_id(found[1])
     except InvalidPositionError:
         return None
     own = found[1] if found[1][13] in "AQgw" else None

@@ -27,18 +27,20 @@ def main() -> None:
     the moves command writes (tests/test_startup.py compares them)."""
     if sys.argv[1:2] == ["moves"]:
         if sys.argv[2:] == ["--batch", "-"] and _quiet_batch():
-            sys.exit(_quick_batch())
+            sys.exit(_batch_before_click())
         from bgcli.core.batch import quick_query
 
         query = quick_query(sys.argv[2:])
         if query is not None:
-            sys.exit(_quick_moves(*query))
+            sys.exit(_moves_before_click(*query))
     from bgcli.cli.common import main as run
 
     run()
 
 
-def _quick_moves(position, dice) -> int:
+# Fenced mirror of the moves command (bgcli.cli.positions) for start-up time:
+# tests/test_startup.py::test_the_quick_command_writes_what_the_general_reading_writes
+def _moves_before_click(position, dice) -> int:
     """The moves command's text output for ``position`` and ``dice``, and its exit status."""
     from bgcli.core.batch import DEFAULT_SIDE, plays_json
     from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_UNREADABLE
@@ -83,7 +85,8 @@ def _read_position(text: str):
     return read_position(text)
 
 
-def _quick_batch() -> int:
+# Fenced mirror of moves --batch through click: tests/test_startup.py::test_the_batch_before_click_writes_what_the_command_writes
+def _batch_before_click() -> int:
     """``bgcli moves --batch -``: standard input's queries answered on
     standard output as the moves command answers them (bgcli.core.batch.run_moves
     with the command's reader), and its exit statuses, before click is imported:

@@ -16,7 +16,7 @@ reference built on Board) and against gnubg's own lists.
 
 The compiled build (BGCLI_COMPILE=1, see setup.py) has the same search in C,
 bgcli/core/_speedups.c, which ``legal_keys`` and ``query_ids`` use when it is
-there: a change to a path here (``_py_legal_keys`` and what it calls, its
+there: a change to a path here (``_generate_keys`` and what it calls, its
 loop order included, which decides each play's raw pairs and the order of
 the plays) must be made there too; tests/test_speedups.py compares the two.
 """
@@ -89,14 +89,15 @@ def _hit_side(side: int, hits: int) -> int:
     return side
 
 
+# The C accelerator's query_ids is a fenced mirror of _encode_result_ids: tests/test_speedups.py::test_c_and_python_agree_on_random_positions_and_every_roll
 def query_ids(position: Position, keys: Iterable[int], own: str | None = None) -> tuple[str, list[str]]:
-    """``position.id()`` and the result ID of each play key (``_py_query_ids``; in C when built)."""
+    """``position.id()`` and the result ID of each play key (``_encode_result_ids``; in C when built)."""
     if accelerator is not None:
         return accelerator.query_ids(position.player, position.opponent, keys, own)
-    return _py_query_ids(position, keys, own)
+    return _encode_result_ids(position, keys, own)
 
 
-def _py_query_ids(position: Position, keys: Iterable[int], own: str | None = None) -> tuple[str, list[str]]:
+def _encode_result_ids(position: Position, keys: Iterable[int], own: str | None = None) -> tuple[str, list[str]]:
     """``position.id()`` and, for each play key of ``legal_plays(position,
     ...)`` (``Play.key``), the Position ID of that play's result, as
     ``play.result_id()`` writes it: what ``bgcli moves --batch`` writes for
@@ -322,6 +323,7 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     return plays
 
 
+# The C accelerator's legal_keys is a fenced mirror of _generate_keys: tests/test_speedups.py::test_c_and_python_agree_on_random_positions_and_every_roll
 def legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, ...]]:
     """The plays of ``legal_plays`` as the generator finds them: each play's
     key (``Play.key``) and its raw pairs (start, end, start, end, ...), the
@@ -329,12 +331,12 @@ def legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, 
     For callers that want a few things of many plays (``bgcli moves
     --batch``) without a Play object each."""
     if accelerator is None:
-        return _py_legal_keys(position, dice)
+        return _generate_keys(position, dice)
     high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
     return accelerator.legal_keys(position.player, position.opponent, high, low)
 
 
-def _py_legal_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, ...]]:
+def _generate_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[int, ...]]:
     """``legal_keys`` in pure Python: the reference that bgcli/core/_speedups.c mirrors, loop for loop."""
     high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
     player = position.player

@@ -590,7 +590,7 @@ def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
     if len(text) > MAX_TEXT:
         raise InvalidPositionError(
             f"invalid position {_short(shown)}: {len(text):,} characters, more than any position needs ({MAX_TEXT:,})")
-    fast = _fast_read(text)
+    fast = _read_id_or_start(text)
     if fast is not None:
         return fast
     pasted = _XG_PASTE.match(text)
@@ -613,16 +613,18 @@ _XG_PASTE = re.compile(r"[ \t]*(XGID=[^\s]+)[ \t]*\r?\n.*\Z", re.S)
 _XG_NAMES = re.compile(r"^[ \t]*X:(\S(?:.*?\S)?)[ \t]{2,}O:(\S(?:.*?\S)?)[ \t]*\r?$", re.M)
 
 
-_FAST_ID = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?[ \t\f\r\n]*")
+# Fenced mirror of the grammar's start, Position ID and GNUbg ID (grammars/position.lark):
+# tests/test_mirrors.py::test_an_id_or_start_reads_as_the_grammar_reads_it
+_BARE_ID = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?[ \t\f\r\n]*")
 
 
-def _fast_read(text: str) -> tuple[str, GameState] | None:
+def _read_id_or_start(text: str) -> tuple[str, GameState] | None:
     """The commonest forms (``start``, a Position ID, a GNUbg ID) without
     building the parser; anything else, or anything wrong, goes through the
     grammar, which stays the definition of the syntax (tests compare them)."""
     if text.strip(_WS) == "start":
         return "start_position", GameState(Position.start())
-    found = _FAST_ID.fullmatch(text)
+    found = _BARE_ID.fullmatch(text)
     if found is None:
         return None
     try:

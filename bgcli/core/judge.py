@@ -213,6 +213,8 @@ def _from_steps(position: Position, dice: Sequence[int], moves: Sequence[tuple[i
 Sides = tuple[tuple[int, ...], tuple[int, ...]]
 
 
+# Fenced mirror of the generator (legal_plays) for plays of one step a die:
+# tests/test_audit_steps.py::test_random_moves_in_random_positions, tests/test_audit_steps.py::test_the_short_way_settles_the_usual_plays_of_the_oracle_sample
 def _on_counts(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
                moves: Sequence[tuple[int, int]]) -> Any:
     """A play of every die of the roll, one step a die, made on the sides'
@@ -243,7 +245,7 @@ def _on_counts(player: tuple[int, ...], opponent: tuple[int, ...], high: int, lo
     return _made(player, opponent, moves, dies) or _made(player, opponent, sorted(moves, key=_start, reverse=True), dies)
 
 
-def quick_sides(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
+def sides_after_steps(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: int,
                 moves: Sequence[tuple[int, int]]) -> Sides | None:
     """``result_of_steps`` for the plays a record holds most, on the two
     sides' counts (no Position made): a play of every die of the roll, one

@@ -247,31 +247,33 @@ def _reason(exc: Exception) -> str:
 # Lark, because a match audit reads thousands of them. The grammar stays the
 # definition: the tests check that both readers agree. Anything unusual
 # (spaces inside a chain, commas, dance words) goes to Lark.
+# Fenced mirror of the grammar's play (grammars/play.lark, _grammar_play):
+# tests/test_notation.py::test_fast_path_agrees_with_grammar_on_generated_text
 _POINT = r"(?:bar|off|b|o|[상하]?[0-9]{1,2})"  # [0-9], not \d: ASCII digits, as in the grammar
 _SUBMOVE = rf"{_POINT}\*?(?:[/-]{_POINT}\*?)+(?:\([0-9]\))?"
-_FAST_PLAY = re.compile(
+_COMMON_PLAY = re.compile(
     rf"[ \t]*(?:([1-6])([1-6]):[ \t]*)?((?:{_SUBMOVE})(?:[ \t]+{_SUBMOVE})*)?[ \t]*", re.IGNORECASE
 )
-_FAST_SUBMOVE = re.compile(_SUBMOVE, re.IGNORECASE)
-_FAST_POINT = re.compile(rf"({_POINT})(\*?)", re.IGNORECASE)
-_FAST_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
+_COMMON_SUBMOVE = re.compile(_SUBMOVE, re.IGNORECASE)
+_COMMON_POINT = re.compile(rf"({_POINT})(\*?)", re.IGNORECASE)
+_POINT_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 
 
-def _fast_parse(text: str, side: int = BOTTOM) -> WrittenPlay | None:
+def _read_common_play(text: str, side: int = BOTTOM) -> WrittenPlay | None:
     """Read the common forms of the player on ``side``; None means "ask the grammar"."""
-    match = _FAST_PLAY.fullmatch(text)
+    match = _COMMON_PLAY.fullmatch(text)
     if match is None:
         return None
     moves = []
-    for chunk in _FAST_SUBMOVE.findall(match.group(3) or ""):
+    for chunk in _COMMON_SUBMOVE.findall(match.group(3) or ""):
         count = 1
         if chunk.endswith(")"):
             chunk, count = chunk[:-3], int(chunk[-2])
             if not 1 <= count <= _MAX_REPEAT:
                 return None
         points, hits = [], []
-        for word, star in _FAST_POINT.findall(chunk):
-            point = _FAST_WORDS.get(word.lower())
+        for word, star in _COMMON_POINT.findall(chunk):
+            point = _POINT_WORDS.get(word.lower())
             if point is None:
                 if not word.isdigit():  # a Korean name
                     if not 1 <= int(word[1:]) <= 12:
@@ -300,10 +302,10 @@ def parse_play_text(text: str, *, side: int = BOTTOM) -> WrittenPlay:
     if len(text) > MAX_PLAY_TEXT:
         raise InvalidPlayError(
             f"invalid play {quote(text)}: {len(text):,} characters, more than any play needs ({MAX_PLAY_TEXT})")
-    fast = _fast_parse(text, side)
+    fast = _read_common_play(text, side)
     if fast is not None:
         return fast
-    return _slow_parse(text, side)
+    return _grammar_play(text, side)
 
 
 def numbered_text(text: str, *, side: int = BOTTOM) -> str:
@@ -329,7 +331,7 @@ def _hit_hint(text: str, column: int) -> str:
     return ""
 
 
-def _slow_parse(text: str, side: int = BOTTOM) -> WrittenPlay:
+def _grammar_play(text: str, side: int = BOTTOM) -> WrittenPlay:
     def error(message: str, line: int, column: int) -> InvalidPlayError:
         return InvalidPlayError(f"invalid play {quote(text)}: {message}{_hit_hint(text, column)}")
 

@@ -248,18 +248,19 @@ def side_bits(side: int) -> tuple[int, int]:
     return b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0, n0 + n1 + n2 + n3 + n4
 
 
+# The C accelerator's parse_id is a fenced mirror of _decode_position_id: tests/test_speedups.py::test_parse_id_reads_what_the_python_code_reads
 def parse_position_id(text: str) -> Position:
-    """The position of a Position ID (``_py_parse_position_id``; in C when
+    """The position of a Position ID (``_decode_position_id``; in C when
     built, a text it does not take read again by the Python code, which
     words the error)."""
     if accelerator is not None and text.__class__ is str:
         sides = accelerator.parse_id(text)
         if sides is not None:
             return trusted_position(*sides)
-    return _py_parse_position_id(text)
+    return _decode_position_id(text)
 
 
-def _py_parse_position_id(text: str) -> Position:
+def _decode_position_id(text: str) -> Position:
     try:
         return _read_position_id(text)
     except InvalidPositionError as exc:

@@ -194,7 +194,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
         line = line.rstrip("\r\n")
         if reader.game is not None and not reader.expect_score and not reader.pending:
             # the common case first, for speed: a move row (or a blank line) inside a game
-            actions = _fast_actions(line, number)
+            actions = _row_actions(line, number)
             if actions is not None:
                 if actions:
                     reader.game["actions"].extend(actions)
@@ -217,13 +217,13 @@ def parse_elo(text: str) -> float | None:
 # grammar's STEP terminal, with the Korean point names bgcli writes); anything
 # rarer goes to the grammar. A cell's play is kept as written: the replay reads
 # it as the player of the cell's column writes it (Korean names depend on that).
-_FAST_STEP = r"(?:[0-9]{1,2}|[상하][0-9]{1,2}|bar|off)\*?(?:/(?:[0-9]{1,2}|[상하][0-9]{1,2}|off)\*?)+(?:\([0-9]\))?"
+_COMMON_STEP = r"(?:[0-9]{1,2}|[상하][0-9]{1,2}|bar|off)\*?(?:/(?:[0-9]{1,2}|[상하][0-9]{1,2}|off)\*?)+(?:\([0-9]\))?"
 
 
 def _cell_pattern(n: int) -> str:
     """The common spellings of one cell, with group names ending in ``n``."""
     return (
-        rf"(?P<cell{n}>(?P<roll{n}>[1-6][1-6]):(?:(?P<play{n}>(?:[ \t]+{_FAST_STEP})+)|[ \t]+(?P<dance{n}>Cannot Move)|[ \t]+(?P<unknown{n}>\?+))?"
+        rf"(?P<cell{n}>(?P<roll{n}>[1-6][1-6]):(?:(?P<play{n}>(?:[ \t]+{_COMMON_STEP})+)|[ \t]+(?P<dance{n}>Cannot Move)|[ \t]+(?P<unknown{n}>\?+))?"
         rf"|Doubles => (?P<double{n}>[0-9]{{1,9}})|(?P<take{n}>Takes)|(?P<drop{n}>Drops)"
         rf"|Wins (?P<wins{n}>[0-9]{{1,9}}) points?(?P<match{n}> and the match)?"
         rf"|Losses (?P<loses{n}>[0-9]{{1,9}}) points?)"
@@ -231,11 +231,13 @@ def _cell_pattern(n: int) -> str:
     )
 
 
+# Fenced mirror of the grammar's move row (grammars/matchfile.lark, _grammar_line):
+# tests/test_matchfile.py::test_generated_rows_fast_and_grammar_agree, tests/test_audit_paths.py::test_generated_rows_fast_and_slow_agree
 # A whole row of the common shapes: "NN)", then up to two cells.
-_FAST_ROW = re.compile(r"[ \t]*(?:(?P<number>[0-9]{1,9})\)[ \t]*)?(?:" + _cell_pattern(1) + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
-_FAST_SCORE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]*$")
+_COMMON_ROW = re.compile(r"[ \t]*(?:(?P<number>[0-9]{1,9})\)[ \t]*)?(?:" + _cell_pattern(1) + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
+_SCORE_LINE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]*$")
 # a name is words with blanks between (never a run of blanks that could be the name's or the gap's: linear time)
-_FAST_TAG = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z]\w*(?:[ ]+\w+)*)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
+_TAG_LINE = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z]\w*(?:[ ]+\w+)*)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
 _LINE_END = re.compile(r"\r\n?|\n")
 _BLANK = re.compile(r"[ \t]*$")
 _COMMENT = re.compile(r"[ \t]*[;#]")
@@ -274,20 +276,20 @@ class Segment(NamedTuple):
 
 # Positions in Match.groups() of each cell's groups, looked up once.
 _CELL_GROUPS = ("cell", "roll", "play", "dance", "unknown", "double", "take", "drop", "wins", "match", "loses")
-_CELL_INDEX = [[_FAST_ROW.groupindex[name + n] - 1 for name in _CELL_GROUPS] for n in ("1", "2")]
+_CELL_INDEX = [[_COMMON_ROW.groupindex[name + n] - 1 for name in _CELL_GROUPS] for n in ("1", "2")]
 _CELL_FIELDS = [operator.itemgetter(*index[1:]) for index in _CELL_INDEX]
 
 
-def _fast_row(text: str) -> list[Segment] | None:
+def _row_segments(text: str) -> list[Segment] | None:
     """Read a move row of the common shapes; None when unsure (the grammar decides)."""
-    found = _FAST_ROW.match(text)
+    found = _COMMON_ROW.match(text)
     if not found:
         return None
     groups = found.groups()
     cells = []
     for index, fields in zip(_CELL_INDEX, _CELL_FIELDS):
         if groups[index[0]] is not None:
-            cells.append(_fast_cell(found.span(index[0] + 1), fields(groups)))
+            cells.append(_cell_from_groups(found.span(index[0] + 1), fields(groups)))
     number = groups[0]
     if number is None:
         return [Segment(None, 0, cells)]
@@ -297,7 +299,7 @@ def _fast_row(text: str) -> list[Segment] | None:
 _new_cell = functools.partial(tuple.__new__, Cell)   # a NamedTuple's own __new__ is slow
 
 
-def _fast_cell(span: tuple[int, int], fields: tuple) -> Cell:
+def _cell_from_groups(span: tuple[int, int], fields: tuple) -> Cell:
     start, end = span
     roll, play, dance, unknown, double, take, drop, wins, and_match, loses = fields
     if roll:
@@ -325,8 +327,8 @@ _CELLS: dict[str, Tail] = {}
 _NEW_TUPLE = tuple.__new__   # an Action (a named tuple) made from its fields in order, without __new__'s keywords
 
 
-def _fast_actions(text: str, number: int) -> list[Action] | None:
-    """``_place(_fast_row(text))`` in one pass, for speed: the actions of a
+def _row_actions(text: str, number: int) -> list[Action] | None:
+    """``_place(_row_segments(text))`` in one pass, for speed: the actions of a
     move row of the common shapes, or None when unsure (the grammar decides).
 
     The fields of every cell the regular expression has read are remembered by
@@ -367,7 +369,7 @@ def _fast_actions(text: str, number: int) -> list[Action] | None:
                     move_number = int(head)
                     return [_NEW_TUPLE(Action, (number, start + 1, move_number, 0) + known),
                             _NEW_TUPLE(Action, (number, len(text) - len(body[gap:].lstrip(" ")) + 1, move_number, 1) + other)]
-    found = _FAST_ROW.match(text)
+    found = _COMMON_ROW.match(text)
     if found is None:
         return None
     groups = found.groups()
@@ -409,7 +411,7 @@ def _cell_fields(cell: str, groups: tuple) -> Tail:
     """The fields of a cell's Action from kind to the end, remembered."""
     if len(_CELLS) > 50_000:
         _CELLS.clear()
-    found = _fast_cell((0, 0), groups)
+    found = _cell_from_groups((0, 0), groups)
     fields = _CELLS[cell] = (found.kind, found.dice, found.play, found.cube, found.points, found.and_match, cell, ())
     return fields
 
@@ -542,7 +544,7 @@ def _grammar_line(start: str, text: str, number: int, path: str, what: str):
 
 def read_row(text: str, number: int = 1, path: str = "-") -> list[Action]:
     """The actions of one move row (fast path, else the grammar)."""
-    actions = _fast_actions(text, number)
+    actions = _row_actions(text, number)
     if actions is not None:
         return actions
     return _place(_grammar_line("row", text, number, path, "move row"), text, number, path)
@@ -637,7 +639,7 @@ class _Reader:
     def _comment(self, number: int, text: str) -> None:
         tag = None
         if _TAG_START.match(text):
-            found = _FAST_TAG.match(text)
+            found = _TAG_LINE.match(text)
             if found:
                 tag = (found.group(1), found.group(2)[1:-1])
             else:
@@ -705,7 +707,7 @@ class _Reader:
 
     def _score_line(self, number: int, text: str) -> None:
         self.expect_score = False
-        found = _FAST_SCORE.match(text)
+        found = _SCORE_LINE.match(text)
         if found:
             left, left_score, right, right_score = found.group(1), int(found.group(2)), found.group(3), int(found.group(4))
         else:

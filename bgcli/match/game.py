@@ -24,7 +24,7 @@ from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem,
 from bgcli.core.judge import play_from_steps
 from bgcli.core.generator import Play
 from bgcli.core.notation import canonical_text, play_text
-from bgcli.match.plays import die_steps, judge_play, quick_play
+from bgcli.match.plays import die_steps, judge_play, sides_after_play
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
@@ -159,7 +159,7 @@ class GameReplay:
         play in the middle of a game that is nothing but a legal play of its
         roll, in turn, with no cube action waiting, takes a short path: only
         where its checkers end is worked out, on the sides' counts
-        (:func:`~bgcli.match.plays.quick_play`), and the state moves on as
+        (:func:`~bgcli.match.plays.sides_after_play`), and the state moves on as
         :meth:`move` would move it; so does a roll with no play when the
         counts prove there is none (:func:`~bgcli.core.judge.dances`: the
         bar and every entry held), without listing the legal plays. Anything
@@ -185,7 +185,7 @@ class GameReplay:
             settled = 0
             while True:
                 if action.kind is _MOVE:
-                    after = quick_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
+                    after = sides_after_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
                     if after is None:
                         break
                     sides[side], sides[1 - side] = after
@@ -245,7 +245,7 @@ class GameReplay:
             key = (board.player, board.opponent, side, dice, text)
             found = played.get(key)
             if found is None:
-                found = _short_play(board, side, dice, text)
+                found = _legal_written_play(board, side, dice, text)
                 if found is None:   # no play, another spelling, an illegal play: the long way
                     apply(action)
                     continue
@@ -651,7 +651,9 @@ _SHOWN: dict[tuple, str] = {}   # a play's text by its raw pairs and hit marks (
 _MATCH_STATES: dict[Rules, dict[tuple, MatchState]] = {}
 
 
-def _short_play(board: Position, side: int, dice: tuple[int, int], text: str | None
+# Fenced mirror of GameReplay.move through judge_play, for the replay's short path with events:
+# tests/test_mirrors.py::test_the_replays_short_path_is_the_judge_on_generated_plays, tests/test_view.py::test_the_short_path_of_plays_with_events_changes_no_replay
+def _legal_written_play(board: Position, side: int, dice: tuple[int, int], text: str | None
                 ) -> tuple[Position, Play, str, Position] | None:
     """What the short path of apply_with_events makes of a play: the position
     before it from the mover's side, the legal Play, its text and the board

@@ -16,7 +16,7 @@ from typing import Any
 
 from bgcli.core.position import ROLLS, BAR, OFF, Position, trusted_position
 from bgcli.core.generator import Play, legal_plays
-from bgcli.core.judge import Sides, play_from_steps, quick_sides, result_of_steps
+from bgcli.core.judge import Sides, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.match.diagnosis import wrong_roll
@@ -87,7 +87,9 @@ def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, wa
     return Judgement(after, text, problems=(problem,))
 
 
-def quick_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, int] | None, text: str,
+# Fenced mirror of judge_play (the judge, over the generator) for the audit's short path:
+# tests/test_mirrors.py::test_the_audits_short_path_is_the_judge_on_generated_plays
+def sides_after_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, int] | None, text: str,
                side: int) -> Sides | None:
     """The sides after the play ``text`` of ``dice`` (as written, either
     order) from the mover's side ``mine`` and the opponent's ``theirs``, when
@@ -107,7 +109,7 @@ def quick_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple[int, 
     high, low = rolled
     # split_steps splits nothing but one pair of a non-double's two dice
     moves = pairs if high != low and len(pairs) != 1 else split_steps(theirs, high, low, pairs)
-    sides = quick_sides(mine, theirs, high, low, moves)
+    sides = sides_after_steps(mine, theirs, high, low, moves)
     if sides is not None:
         return sides
     after = result_of_steps(trusted_position(mine, theirs), rolled, moves)
@@ -158,6 +160,7 @@ _UNREAD: Any = object()   # not in _PAIRS (None there: not pairs)
 # The spelling of gnubg's .mat export (numbers only, 25 the bar and 0 off, one
 # a/b pair per die): a subset of what the notation's reader reads, read to the
 # same pairs (tests/test_audit_paths.py checks both on random texts).
+# Fenced mirror of the notation's reader (read_pairs): tests/test_audit_paths.py::test_plain_pairs_read_as_the_notation_reads_them
 _PLAIN_POINT = "(?:2[0-5]|1?[0-9])"   # 0 to 25
 _PLAIN_PLAY = re.compile(rf"{_PLAIN_POINT}/{_PLAIN_POINT}\*?(?:[ \t]+{_PLAIN_POINT}/{_PLAIN_POINT}\*?)*").fullmatch
 _NUMBERS = re.compile("[0-9]+").findall
