@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import bgcli.core.ids as ids
 from bgcli.core.generator import legal_plays
 from bgcli.core.notation import play_text
+from bgcli.core.rules import Rules
 from bgcli.core.state import MatchState
 from bgcli.match.game import _legal_written_play
 from bgcli.match.plays import judge_play, sides_after_play
@@ -25,7 +26,8 @@ from test_legal import positions
 SPACE = st.sampled_from(["", " ", "  ", "\t", "\n", " \r\n", "\f", "\u00a0"])
 MATCH_STATES = st.builds(
     MatchState, cube=st.sampled_from([1, 2, 4, 64]), cube_owner=st.integers(-1, 1), on_roll=st.integers(0, 1),
-    crawford=st.booleans(), turn=st.integers(0, 1), match_length=st.sampled_from([0, 1, 5, 7, 25]),
+    crawford=st.booleans(), turn=st.integers(0, 1),
+    rules=st.sampled_from([Rules(match_length=n) for n in (0, 1, 5, 7, 25)]),
     score=st.tuples(st.integers(0, 4), st.integers(0, 4)), dice=st.sampled_from([(0, 0), (3, 1), (6, 6)]))
 
 
