@@ -160,3 +160,85 @@ def test_any_damage_is_a_match_file_error_or_a_read(data):
             pass
     except MatchFileError:
         pass
+
+
+# --- bounded by what a real match holds (untrusted input, round three) --------------------------
+
+DOCUMENT = gzip.decompress(PACKED)
+
+
+def packed_with(document_parts, level: int = 1) -> bytes:
+    """A .bgf file whose document is ``document_parts`` joined, gzip'd a piece at a time."""
+    import zlib
+
+    packer = zlib.compressobj(level, zlib.DEFLATED, 31)
+    return HEAD + b"\n" + b"".join(packer.compress(part) for part in document_parts) + packer.flush()
+
+
+def with_nulls(count: int) -> list[bytes]:
+    """The golden document with one more key, "zz", holding a list of ``count`` Smile nulls
+    (one byte each): the decoder's dearest bytes; the key goes last, so the shared names stay right."""
+    assert DOCUMENT.endswith(b"\xfb")
+    chunk = b"\x21" * (1 << 20)
+    return [DOCUMENT[:-1] + b"\x81zz\xf8", *[chunk] * (count >> 20), b"\x21" * (count & 0xFFFFF), b"\xf9\xfb"]
+
+
+def test_a_document_larger_than_a_real_match_is_refused_before_it_is_decoded():
+    # the attack was 256 MB of nulls in a 255 kB file, decoded for 94 s at 2.35 GB and called clean;
+    # one byte past the bound is enough to show the bound is that of a real match, not 256 MB
+    raw = packed_with(with_nulls(bgf.DOCUMENT_LIMIT + 1 - len(DOCUMENT) - 5))
+    assert len(raw) < 200_000
+    with pytest.raises(MatchFileError, match=f"t.bgf:0: the match decompresses to more than "
+                                             f"{bgf.DOCUMENT_LIMIT >> 20} MB, more than a real match holds"):
+        read(raw)
+
+
+def test_the_bound_holds_a_25_point_match_of_long_analysed_games():
+    # the bound's reasoning, on the real files: the most a turn takes, times the longest game thrice,
+    # times the games of a 25-point match, fits
+    most = 0.0
+    for name in NAMES:
+        document = bgf._document(io.BytesIO((DATA / "bgf" / f"{name}.bgf").read_bytes()), name)
+        raw = gzip.decompress((DATA / "bgf" / f"{name}.bgf").read_bytes().split(b"\n", 1)[1])
+        turns = sum(len(game["moves"]) for game in document["games"])
+        most = max(most, len(raw) / turns)
+        assert max(len(game["moves"]) for game in document["games"]) * 3 <= 250
+    assert most * 250 * 49 < bgf.DOCUMENT_LIMIT
+
+
+def test_every_real_document_holds_far_fewer_values_than_the_bound_allows():
+    class Counting(bgf._Smile):
+        def value(self, depth: int = 0):
+            self.count = getattr(self, "count", 0) + 1
+            return super().value(depth)
+
+    for name in NAMES:
+        raw = gzip.decompress((DATA / "bgf" / f"{name}.bgf").read_bytes().split(b"\n", 1)[1])
+        decoder = Counting(raw)
+        decoder.value()
+        # at the bound's own proportion of values to bytes, with room to spare
+        assert decoder.count * 1.5 < len(raw) * bgf.VALUE_LIMIT / bgf.DOCUMENT_LIMIT, name
+
+
+def test_a_list_of_nulls_stops_at_the_value_bound(monkeypatch):
+    monkeypatch.setattr(bgf, "VALUE_LIMIT", 50_000)
+    with pytest.raises(MatchFileError, match="more than 50,000 values, more than a real match holds"):
+        read(packed_with(with_nulls(100_000)))
+
+
+def test_bytes_after_the_document_are_refused():
+    # the document decoded, then megabytes of nulls read for nothing and the file called clean
+    with pytest.raises(MatchFileError, match="does not decode: 1,000,000 bytes after the end of the document"):
+        read(packed_with([DOCUMENT, b"\x00" * 1_000_000]))
+    assert read(packed_with([DOCUMENT, b"\xff"])) == read(GOOD)   # Smile's own end marker is no damage
+
+
+def test_an_oversized_bgf_is_one_line_naming_the_file(tmp_path):
+    path = tmp_path / "big.bgf"
+    path.write_bytes(packed_with(with_nulls(bgf.DOCUMENT_LIMIT)))
+    result = CliRunner().invoke(cli, ["audit", str(path)])
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert errors == [f"Error: {path}:0: the match decompresses to more than {bgf.DOCUMENT_LIMIT >> 20} MB, "
+                      "more than a real match holds: not read"]
+    assert "Traceback" not in result.output

@@ -19,9 +19,12 @@ each play and cube decision is kept on the actions
 (:class:`~bgcli.match.records.StoredAnalysis`).
 
 A binary file has no lines: the "line" of an action is the number of its
-entry among all the games' moves, counted from 1. The document is decoded
-whole, up to a bound; a file cut short, a bad compressed stream or Smile
-data that does not decode is a MatchFileError saying where.
+entry among all the games' moves, counted from 1. The document is
+decompressed in one call, up to a bound of what a real match holds
+(:data:`DOCUMENT_LIMIT`, :data:`VALUE_LIMIT`), then decoded whole; a file cut
+short, a bad compressed stream, Smile data that does not decode or that goes
+on after the document, and a document past the bound are a MatchFileError
+saying where.
 """
 from __future__ import annotations
 
@@ -36,8 +39,18 @@ from bgcli.match.records import (
 )
 
 HEADER_LIMIT = 4096            # the JSON line
-PACKED_LIMIT = 64 << 20        # a .bgf file
-DOCUMENT_LIMIT = 256 << 20     # its document, decompressed
+# What a real match can hold, decompressed. Measured on the real files in tests/data: a turn with BGBlitz's
+# full analysis (8 candidate plays) takes at most 2.2 kB of Smile, the longest game 81 turns, the largest
+# document 574 kB (7 games). A match to N points has at most 2N - 1 games: a 25-point match of 49 games,
+# each three times the longest seen (250 turns), fully analysed, is 27 MB. 32 MB is above that (a money
+# session of 14,000 analysed turns); a bigger document is made to be big, not a match, and is refused
+# before it is decoded. The file itself is never larger than its document (deflate does not expand it).
+DOCUMENT_LIMIT = 32 << 20
+PACKED_LIMIT = DOCUMENT_LIMIT
+# Real documents take 6.4 to 6.8 bytes a value (the same files); a document of one-byte values (a list of
+# millions of nulls) costs the decoder most per byte, so the values are counted too: a quarter of the
+# bound's bytes is more values than any real document of that size holds.
+VALUE_LIMIT = DOCUMENT_LIMIT // 4
 DEPTH_LIMIT = 64
 SMILE = b":)\n"
 NOT_JUDGED = -98.0             # BGBlitz writes -99 (or -999) for "no error computed"
@@ -60,6 +73,7 @@ class _Smile:
         self.shared_values = bool(data[3] & 2)
         self.names: list[str] = []
         self.values: list[str] = []
+        self.left = VALUE_LIMIT   # values still allowed
 
     def fail(self, message: str) -> SmileError:
         return SmileError(f"{message} at byte {self.pos}")
@@ -113,6 +127,9 @@ class _Smile:
     def value(self, depth: int = 0) -> Any:
         if depth > DEPTH_LIMIT:
             raise self.fail(f"values nested more than {DEPTH_LIMIT} deep")
+        self.left -= 1
+        if self.left < 0:
+            raise self.fail(f"more than {VALUE_LIMIT:,} values, more than a real match holds")
         b = self.byte()
         if b < 0x20:
             index = b - 1
@@ -145,9 +162,12 @@ class _Smile:
             return self.values[index]
         if b == 0xF8:
             items = []
-            while self.data[self.pos:self.pos + 1] != b"\xf9":
-                if self.pos >= len(self.data):
+            data, end = self.data, len(self.data)
+            while True:
+                if self.pos >= end:
                     raise self.fail("the data ends inside a list")
+                if data[self.pos] == 0xF9:
+                    break
                 items.append(self.value(depth + 1))
             self.pos += 1
             return items
@@ -187,8 +207,15 @@ class _Smile:
 
 
 def decode_smile(data: bytes) -> Any:
-    """The value a Smile document holds."""
-    return _Smile(data).value()
+    """The value a Smile document holds: one value, then nothing but Smile's
+    optional end marker (bytes after it are not part of any match, and would
+    otherwise be read for nothing)."""
+    decoder = _Smile(data)
+    found = decoder.value()
+    rest = len(data) - decoder.pos
+    if rest and data[decoder.pos:] != b"\xff":
+        raise decoder.fail(f"{rest:,} bytes after the end of the document")
+    return found
 
 
 def _document(handle: IO[bytes], path: str) -> dict:
@@ -206,7 +233,7 @@ def _document(handle: IO[bytes], path: str) -> dict:
         raise fail("a BGBlitz file written as plain JSON (useSmile false), which bgcli does not read yet")
     packed = handle.read(PACKED_LIMIT + 1)
     if len(packed) > PACKED_LIMIT:
-        raise fail(f"the file is larger than {PACKED_LIMIT >> 20} MB, more than bgcli reads as BGBlitz")
+        raise fail(f"the file is larger than {PACKED_LIMIT >> 20} MB, more than a real match holds: not read")
     data = packed
     if packed[:2] == b"\x1f\x8b" or packed[:1] == b"\x78":
         inflater = zlib.decompressobj(31 if packed[:2] == b"\x1f\x8b" else 15)
@@ -215,7 +242,8 @@ def _document(handle: IO[bytes], path: str) -> dict:
         except zlib.error as exc:
             raise fail(f"the compressed match cannot be decompressed ({exc}): the file is damaged") from None
         if len(data) > DOCUMENT_LIMIT:
-            raise fail(f"the match decompresses to more than {DOCUMENT_LIMIT >> 20} MB: not read")
+            raise fail(f"the match decompresses to more than {DOCUMENT_LIMIT >> 20} MB, more than a real match holds: "
+                       "not read")
         if not inflater.eof:
             raise fail(f"the file is cut short: its compressed match ends after {len(data)} bytes")
     elif header.get("compress"):
