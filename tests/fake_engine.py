@@ -73,3 +73,23 @@ class FakeEngine:
 
 def before_roll(state: GameState) -> GameState:
     return replace(state, match=replace(state.match, dice=(0, 0)))
+
+
+def fake_gnubg(folder, answer: str) -> str:
+    """A program that stands in for GNU Backgammon as bgcli's gnubg backend
+    starts it (``PROGRAM -t -q -r -p driver.py``): it reads each request line
+    and runs ``answer`` (Python, with ``out``, the answers' pipe as a binary
+    file, and ``request``, the request's text) instead of asking gnubg, so a
+    test can make the engine answer anything. Returns the program's path."""
+    import sys
+    from pathlib import Path
+
+    path = Path(folder) / "fake-gnubg"
+    path.write_text(f"#!{sys.executable}\n"
+                    "import os, sys\n"
+                    "out = os.fdopen(int(os.environ['BGCLI_ANSWER_FD']), 'wb')\n"
+                    "for request in sys.stdin:\n"
+                    + "".join(f"    {line}\n" for line in answer.splitlines())
+                    + "    out.flush()\n")
+    path.chmod(0o755)
+    return str(path)

@@ -116,19 +116,18 @@ class GnubgEngine:
             self._stop()
             reason = str(exc) if isinstance(exc, EngineError) else "it stopped"
             raise EngineError(f"gnubg failed on {trust.where(state, dice)}: {reason}") from None
-        try:
-            answer = json.loads(line)
-        except ValueError:
-            raise EngineError(f"gnubg gave an answer that is not JSON on {trust.where(state, dice)}") from None
-        if not isinstance(answer, dict):
-            raise EngineError(f"gnubg gave an answer that is not an object on {trust.where(state, dice)}")
-        if "error" in answer:
-            raise EngineError(f"gnubg failed on {trust.where(state, dice)}: {answer['error']}")
-        return answer
+        return trust.answer(line, self.name, trust.where(state, dice))
 
     def _read_line(self, timeout: float) -> bytes:
+        """The next line of the answers' pipe, read with a bound: a line longer
+        than any answer (trust.ANSWER_LIMIT) is an error as soon as it is that
+        long, not a buffer grown until the time limit."""
         deadline = time.monotonic() + timeout
-        while b"\n" not in self._buffer:
+        chunks = [self._buffer]
+        held, newline = len(self._buffer), self._buffer.find(b"\n")
+        while newline < 0:
+            if held > trust.ANSWER_LIMIT:
+                raise EngineError(f"an answer longer than {trust.ANSWER_LIMIT:,} bytes")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise EngineError(f"no answer in {timeout:g} s")
@@ -138,8 +137,11 @@ class GnubgEngine:
             chunk = os.read(self._answers, 1 << 16)
             if not chunk:
                 raise EngineError("it stopped")
-            self._buffer += chunk
-        line, _, self._buffer = self._buffer.partition(b"\n")
+            found = chunk.find(b"\n")
+            newline = held + found if found >= 0 else -1
+            chunks.append(chunk)
+            held += len(chunk)
+        line, _, self._buffer = b"".join(chunks).partition(b"\n")
         return line
 
     def close(self) -> None:

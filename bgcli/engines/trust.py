@@ -7,6 +7,7 @@ equity a finite number, and no answer is missing.
 """
 from __future__ import annotations
 
+import json
 import math
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -27,6 +28,34 @@ def where(state: "GameState", dice: Sequence[int] | None = None) -> str:
     except ValueError:
         text = state.position.id_or_board()
     return text + (f" with {dice[0]}{dice[1]}" if dice else "")
+
+
+# The longest answer an engine can rightly give, in bytes: gnubg lists at most 3,060 plays for a roll (its
+# MAX_MOVES), each about 215 bytes of JSON (the play, its result's ID, the equity, five probabilities and
+# the level; measured on gnubg's answers), 660 kB. A line longer than this is not an answer: it is refused
+# as soon as it is this long, instead of being held until the time limit.
+ANSWER_LIMIT = 2 << 20
+
+
+def answer(line: bytes, engine: str, where: str) -> dict:
+    """One line an engine answered, as the JSON object it must be; anything
+    else (not JSON, nested past what the parser can follow, not an object, an
+    error the engine reports) is an EngineError of one line naming the engine
+    and ``where`` (the position asked about), as a bad line of a file is a
+    one-line error naming the file."""
+    if len(line) > ANSWER_LIMIT:
+        raise EngineError(f"{engine} gave an answer longer than {ANSWER_LIMIT:,} bytes on {where}")
+    try:
+        found = json.loads(line)
+    except RecursionError:
+        raise EngineError(f"{engine} gave an answer nested deeper than any answer is, on {where}") from None
+    except ValueError:   # UnicodeDecodeError too
+        raise EngineError(f"{engine} gave an answer that is not JSON on {where}") from None
+    if not isinstance(found, dict):
+        raise EngineError(f"{engine} gave an answer that is not an object on {where}")
+    if "error" in found:
+        raise EngineError(f"{engine} failed on {where}: {str(found['error'])[:200]}")
+    return found
 
 
 def probabilities(values: Sequence[float], engine: str, state: "GameState", dice=None) -> Probabilities:

@@ -1,0 +1,108 @@
+"""Engines are untrusted input too: whatever an engine answers (not JSON, JSON
+nested deeper than a parser can follow, a flood without a newline), bgcli gives
+one line naming the engine and the position, never a traceback, and never holds
+more of an answer than any real answer takes (bgcli.engines.trust.answer,
+trust.ANSWER_LIMIT)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgcli.cli import cli
+from bgcli.core.position import Position
+from bgcli.core.state import GameState
+from bgcli.engines import trust
+from bgcli.engines.gnubg import GnubgEngine
+from bgcli.engines.protocol import Level
+from bgcli.errors import EngineError
+from fake_engine import fake_gnubg
+
+DEEP = '"[" * 200_000 + "]" * 200_000'
+
+
+def hint_with(monkeypatch, program: str, *args: str):
+    import bgcli.engines.gnubg as backend
+
+    monkeypatch.setattr(backend, "find_gnubg", lambda: program)
+    return CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--timeout", "30", *args])
+
+
+def one_error(result) -> str:
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    return lines[0]
+
+
+@pytest.mark.parametrize("args", [("start", "31"), ("start",)])
+def test_deeply_nested_json_from_the_engine_is_one_line(monkeypatch, tmp_path, args):
+    # was a RecursionError traceback (hint) while rate worded the same answer in one line
+    program = fake_gnubg(tmp_path, f"out.write(({DEEP} + '\\n').encode())")
+    result = hint_with(monkeypatch, program, *args)
+    assert result.exit_code != 0
+    assert one_error(result).startswith("Error: gnubg gave an answer nested deeper than any answer is, on "
+                                        "4HPwATDgc/ABMA")
+
+
+def test_an_engine_flooding_its_pipe_without_a_newline_is_refused_at_the_bound(tmp_path):
+    # was a buffer grown until the time limit (161 MB in 20 s); now refused when it passes the bound,
+    # long before the time limit, having held about the bound
+    program = fake_gnubg(tmp_path, "while True:\n    out.write(b'x' * 65536)")
+    engine = GnubgEngine(Level(0), timeout=20, program=program)
+    with pytest.raises(EngineError, match=f"an answer longer than {trust.ANSWER_LIMIT:,} bytes"):
+        engine.cube_decision(GameState(Position.start()))
+    engine.close()
+
+
+def test_the_engine_works_again_after_a_flood(tmp_path):
+    flood = fake_gnubg(tmp_path, "out.write(b'x' * (3 << 20))")
+    engine = GnubgEngine(Level(0), timeout=60, program=flood)
+    with pytest.raises(EngineError, match="longer than"):
+        engine.cube_decision(GameState(Position.start()))
+    answer = {"probs": [0.5, 0.1, 0.0, 0.1, 0.0], "optimal": 0.0, "no_double": 0.0, "double_take": -0.5,
+              "double_pass": 1.0}
+    (tmp_path / "sane").mkdir()
+    engine.program = fake_gnubg(tmp_path / "sane", f"out.write(({json.dumps(json.dumps(answer))} + '\\n').encode())")
+    assert engine.cube_decision(GameState(Position.start())).double_pass == 1.0
+    engine.close()
+
+
+def test_a_real_answer_is_far_below_the_bound():
+    # gnubg's most plays for one roll (3,060) at the size of a real play's entry in its answer
+    item = {"move": "bar/22* 13/10(2) 6/3*", "result": "4HPwATDgc/ABMA", "equity": -0.12345678901234567,
+            "probs": [0.12345678901234567] * 5, "plies": 2}
+    assert len(json.dumps({"plays": [item] * 3060})) * 2 < trust.ANSWER_LIMIT
+
+
+@pytest.mark.parametrize("line, says", [
+    (b"[" * 100_000, "nested deeper than any answer"),
+    (b"not json", "not JSON"),
+    (b"\xff\xfe", "not JSON"),
+    (b"[1, 2]", "not an object"),
+    (b'{"error": "' + b"e" * 1000 + b'"}', "failed on X: eee"),
+    (b'{"a": "' + b"x" * (trust.ANSWER_LIMIT) + b'"}', "longer than"),
+])
+def test_every_bad_answer_is_one_engine_error(line, says):
+    with pytest.raises(EngineError, match=says) as caught:
+        trust.answer(line, "gnubg", "X")
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300
+
+
+json_values = st.recursive(st.none() | st.booleans() | st.floats() | st.text(max_size=5),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                           max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.binary(max_size=200), json_values.map(lambda v: json.dumps(v).encode()),
+                 st.integers(1, 50_000).map(lambda n: b'{"a": ' + b"[" * n + b"]" * n + b"}")))
+def test_any_line_is_an_answer_or_an_engine_error(line):
+    try:
+        found = trust.answer(line, "gnubg", "X")
+    except EngineError:
+        return
+    assert isinstance(found, dict)
