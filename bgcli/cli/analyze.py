@@ -11,15 +11,15 @@ from typing import Iterable
 
 import click
 
-from bgcli.cli.hint import LEVEL_HELP, opened
+from bgcli.cli.hint import opened
 from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
     read_position, refuse_jobs_without_batch, run_in_chunks,
 )
+from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
-from bgcli.engines import ENGINE_NAMES
 from bgcli.errors import BgcliError
 
 _WIDE = 17  # the label column of the text output
@@ -120,13 +120,11 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
 @cli.command(cls=WordsCommand)
 @result_output
 @click.argument("words", nargs=-1, metavar="POSITION")
-@click.option("--batch", metavar="FILE",
-              help="Read one position per line from FILE (- for standard input); write one JSON object per line.")
+@batch_option("Read one position per line from FILE; write one JSON object per line.")
 @jobs_option("With --batch: work on N processes; the output keeps the input's order")
-@click.option("--engine", "engine_name", type=click.Choice(ENGINE_NAMES), default=None,
-              help="Add this engine's evaluation of the position before the roll (see bgcli hint).")
-@click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES",
-              help="With --engine: " + LEVEL_HELP)
+@engine_option(None, "Add this engine's evaluation of the position before the roll (see bgcli hint).",
+               name="engine_name")
+@level_option("With --engine: " + LEVEL_HELP)
 @json_option
 def analyze(words, batch, jobs, engine_name, level, as_json):
     """Analyse POSITION: pip, Keith and Thorp counts, its class, the rolls
@@ -151,11 +149,10 @@ def analyze(words, batch, jobs, engine_name, level, as_json):
         printf 'start\\n4wEAAAAAAAAAAA\\n' | bgcli analyze --batch -
     """
     refuse_jobs_without_batch(batch)
+    batch, words = batch_source(batch, words)
     if batch is not None:
         if engine_name:
             raise click.UsageError("--engine goes with one POSITION, not --batch (bgcli hint --batch judges many)")
-        if words:
-            raise click.UsageError("give either POSITION or --batch FILE, not both")
         lines = progress(batch_lines(open_binary(batch)), label="analysing", unit="lines")
         announce_bearoff_table()
         sys.exit(run_batch(lines) if jobs == 1 else run_batch_parallel(lines, jobs))

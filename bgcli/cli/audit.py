@@ -49,10 +49,10 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args)
     Examples:
         bgcli audit samples/sp05001_3pt.mat
         bgcli audit --json --jobs 2 samples/
-        bgcli audit --strict archive/                  # an unfinished record fails too
-        bgcli audit --db results.sqlite archive/       # again later: only new or changed files
+        bgcli audit --strict samples/                  # an unfinished record fails too
+        bgcli audit --db results.sqlite samples/       # again later: only new or changed files
         bgcli audit --db results.sqlite --report
-        bgcli audit --scheduler local:4 archive/
+        bgcli audit --scheduler local:2 samples/
     """
     from bgcli.scale.archive import AuditDB
 

@@ -6,16 +6,16 @@ import sys
 import click
 
 from bgcli.cli.common import result_output
-from bgcli.cli.common import EXIT_PROBLEMS, Unreadable, cli, emit, json_option, say
+from bgcli.cli.common import EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, cli, emit, json_option, say
 from bgcli.errors import BgcliError, os_reason
 
 
 @cli.command("chouette")
 @result_output
-@click.argument("file", type=click.Path(allow_dash=True))
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @json_option
-def chouette_command(file, as_json):
-    """Settle a chouette: each game's amounts, the running totals, the problems.
+def chouette_command(files, as_json):
+    """Settle chouettes: each game's amounts, the running totals, the problems.
 
     FILE is bgcli's chouette format (a `Chouette:` line naming the players,
     `Stake:`, then per game `Game N`, `Box: A  Captain: B  Team: C, D` and
@@ -24,13 +24,31 @@ def chouette_command(file, as_json):
     layout, box on the left). Problems (line, kind, message) are those of
     the rotation, the team's doubles, the answers, members acting after
     dropping, and, for games with moves, those of `bgcli audit`.
-    Exit status: 0 clean, 1 problems found, 2 the file could not be read.
+    Several FILEs are settled one after another (with --json, one line
+    each). Exit status: 0 clean, 1 problems found, 2 a file could not be
+    read (the others are settled all the same).
 
     \b
     Examples:
         bgcli chouette samples/chouette.txt
         bgcli chouette --json samples/chouette_flawed.txt
     """
+    status = 0
+    for number, file in enumerate(files):
+        if number and not as_json:
+            click.echo()
+        try:
+            status = max(status, _settle(file, as_json))
+        except Unreadable as exc:
+            if len(files) == 1:
+                raise
+            exc.show()
+            status = EXIT_UNREADABLE
+    sys.exit(status)
+
+
+def _settle(file: str, as_json: bool) -> int:
+    """One chouette file settled and written out; its exit status."""
     from bgcli.judging.chouette import settle_file
 
     try:
@@ -47,7 +65,7 @@ def chouette_command(file, as_json):
         for problem in settlement.problems:
             game = f" game {problem.game}:" if problem.game else ""
             say(f"{file}:{problem.line}:{game} {problem.kind}: {problem.message}")
-    sys.exit(EXIT_PROBLEMS if settlement.problems else 0)
+    return EXIT_PROBLEMS if settlement.problems else 0
 
 
 def table(settlement) -> list[str]:

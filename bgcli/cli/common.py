@@ -39,6 +39,55 @@ def home_option(function):
     )(function)
 
 
+# --- the options that several commands share: one declaration each (docs/options.md has the table,
+# tests/test_options.py keeps it and the commands in step) ----------------------------------------
+
+TIMEOUT_LIMITS = (0.1, 3600.0)   # seconds: one engine call, the same bounds for every command that asks one
+LEVEL_HELP = ("How deep the engine looks, in GNU Backgammon's plies: 0 is the raw network, 1 looks one roll ahead; "
+              "eXtreme Gammon counts one more (0 = XG 1-ply, 1 = XG 2-ply, 2 = XG 3-ply, 3 = XG 4-ply).")
+
+
+def batch_option(help: str):
+    """``--batch [FILE]``: lines from FILE, ``-`` standard input; the FILE may
+    also be the one word after the options (see :func:`batch_source`)."""
+    return click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+                        help=f"{help} FILE is - for standard input, and may also follow the options.")
+
+
+def batch_source(batch: str | None, words) -> tuple[str | None, tuple]:
+    """``--batch``'s FILE and the words left: ``--batch`` given without a
+    value takes the one word after the options. A usage error when words
+    are left beside a batch."""
+    if batch is None:
+        return None, tuple(words)
+    if batch == "":
+        if len(words) != 1:
+            raise click.UsageError("--batch needs one FILE (- for standard input)")
+        batch, words = words[0], ()
+    if words:
+        raise click.UsageError("give either POSITION words or --batch FILE, not both")
+    return batch, ()
+
+
+def engine_option(default: str | None, help: str, name: str = "engine"):
+    """``--engine NAME``: one of the engines of bgcli.engines (any letter case)."""
+    from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
+
+    return click.option("--engine", name, type=click.Choice(ENGINE_NAMES, case_sensitive=False), default=default,
+                        show_default=default is not None, help=help)
+
+
+def level_option(help: str = LEVEL_HELP):
+    """``--level PLIES``: 0 to 4, gnubg's plies; 2 unless given."""
+    return click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES", help=help)
+
+
+def timeout_option(help: str):
+    """``--timeout SECONDS``: one engine call's limit, within TIMEOUT_LIMITS."""
+    return click.option("--timeout", type=click.FloatRange(*TIMEOUT_LIMITS), default=60.0, show_default=True,
+                        metavar="SECONDS", help=help)
+
+
 def formats_doc(function):
     """Fills ``{read}`` (the formats read, with their suffixes), ``{written}``
     and ``{suffixes}`` in a command's help from the format registry."""

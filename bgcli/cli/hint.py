@@ -17,12 +17,11 @@ from bgcli.cli.common import (
     EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
     run_in_chunks, split_position_and_dice, style_option,
 )
+from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, timeout_option
 from bgcli.cli.positions import BadLine, batch_lines, open_binary, read_dice
-from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 from bgcli.errors import BgcliError, EngineUnavailableError
 
-LEVEL_HELP = ("How deep the engine looks, in GNU Backgammon's plies: 0 is the raw network, 1 looks one roll ahead; "
-              "eXtreme Gammon counts one more (0 = XG 1-ply, 1 = XG 2-ply, 2 = XG 3-ply, 3 = XG 4-ply).")
+
 
 
 class Unavailable(Failure):
@@ -33,13 +32,11 @@ class Unavailable(Failure):
 
 def engine_options(function):
     """--engine, --level and --timeout, shared by the commands that ask an engine."""
-    function = click.option("--timeout", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
-                            metavar="SECONDS", help="The time limit of one engine call: gnubg is stopped at it; sage, in this process, fails the call when it returns past it.")(function)
-    function = click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES",
-                            help=LEVEL_HELP)(function)
-    return click.option("--engine", "engine_name", type=click.Choice(ENGINE_NAMES), default="sage", show_default=True,
-                        help="sage: the Open Sage engine (bgsage); gnubg: GNU Backgammon run as a program; "
-                             "exact: bgcli's exact bear-off figures.")(function)
+    function = timeout_option("The time limit of one engine call: gnubg is stopped at it; sage, in this process, "
+                              "fails the call when it returns past it.")(function)
+    function = level_option(LEVEL_HELP)(function)
+    return engine_option("sage", "sage: the Open Sage engine (bgsage); gnubg: GNU Backgammon run as a program; "
+                                 "exact: bgcli's exact bear-off figures.", name="engine_name")(function)
 
 
 _OPEN: dict = {}
@@ -155,8 +152,7 @@ def _chunk(args, engine_args: tuple, style: str) -> tuple[int, str]:
 @result_output
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
 @engine_options
-@click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",
-              help="Read `POSITION [DICE]` lines from FILE (- for standard input); write one JSON object per line.")
+@batch_option("Read `POSITION [DICE]` lines from FILE; write one JSON object per line.")
 @jobs_option("With --batch: work on N processes, each with its own engine; the output keeps the input's order")
 @json_option
 @style_option
@@ -187,13 +183,8 @@ def hint(words, engine_name, level, timeout, batch, jobs, as_json, style):
 
     engine_args = (engine_name, level, timeout)
     refuse_jobs_without_batch(batch)
+    batch, words = batch_source(batch, words)
     if batch is not None:
-        if batch == "":
-            if len(words) != 1:
-                raise click.UsageError("--batch needs one FILE (- for standard input)")
-            batch, words = words[0], ()
-        if words:
-            raise click.UsageError("give either POSITION [DICE] or --batch FILE, not both")
         lines = batch_lines(open_binary(batch))
         opened(*engine_args)  # a missing engine: one line and exit 2 before any work
         if jobs == 1:

@@ -8,11 +8,11 @@ import click
 
 from bgcli.cli.common import Counter, leave_for_exit, result_output
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, OUTPUT_PATH, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, rule_options, rules_from, say, say_block, write_output, Unwritable,
 )
 from bgcli.core.rules import PROFILES   # the registry of named rules (the rule options read it too)
-from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
+from bgcli.cli.common import engine_option, level_option
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
 
@@ -76,7 +76,7 @@ def replay(files, as_json, boards, home, **rule_args):
     Examples:
         bgcli replay samples/sp05001_3pt.mat
         bgcli replay --json samples/sp05001_3pt.mat | head -3
-        bgcli replay --boards samples/sp05001_3pt.mat | less
+        bgcli replay --boards samples/sp05001_3pt.mat | head -40
     """
     from bgcli.match.replay import EventKind, MatchVisitor
 
@@ -205,7 +205,7 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
 
 
 @cli.command()
-@click.argument("file", type=click.Path(allow_dash=True))
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("--to", "to", type=click.Choice(registry.WRITTEN, case_sensitive=False), default=None,
               help="The format to write; left out, the suffix of -o's file says it.")
 @output_option
@@ -215,8 +215,11 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
                                             "saying on stderr what was left out.")
 @rule_options
 @formats_doc
-def export(file, to, output, notation, force, **rule_args):
-    """Convert a match file to another format: it reads {read}; it writes {written}.
+def export(files, to, output, notation, force, **rule_args):
+    """Convert match files to another format: it reads {read}; it writes {written}.
+
+    The matches of several FILEs are written one after another in one
+    output, as one file of several matches would be.
 
     `mat` is exactly the layout GNU Backgammon writes, whatever dialect was
     read; `sgf` is gnubg's SGF (GM[6]); `json` is one document per match with
@@ -242,16 +245,18 @@ def export(file, to, output, notation, force, **rule_args):
         if to is None:
             raise click.UsageError(f"give --to ({', '.join(registry.WRITTEN)}), or -o FILE with one of their suffixes")
     to = to.lower()
-    refuse_input_as_output(output, [file])
+    refuse_input_as_output(output, files)
+    file = files[0] if len(files) == 1 else f"{len(files)} files"   # the input, as errors name it
     counter = Counter("exporting", "games")
     try:
         # written as it is read, into a temporary that becomes the output only when all is well
         with AtomicOutput(output or "-") as out:
             try:
                 # the records keep the plays as written, so a file comes back in its own order
-                left_out = export_to(out.write, records_of(counted_parts(file, counter)), to, notation, rules_from(**rule_args))
+                parts = (part for path in files for part in counted_parts(path, counter))
+                left_out = export_to(out.write, records_of(parts), to, notation, rules_from(**rule_args))
             except OSError as exc:
-                raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
+                raise Unreadable(f"cannot read {exc.filename or file}: {os_reason(exc)}") from None
             except BgcliError as exc:
                 raise Unreadable(str(exc)) from None
             if left_out:
@@ -273,18 +278,18 @@ def export(file, to, output, notation, force, **rule_args):
 # --- view -------------------------------------------------------------------
 
 @cli.command()
-@click.argument("file", type=click.Path(allow_dash=True))
-@click.option("-o", "--output", type=OUTPUT_PATH, required=True, metavar="FILE",
-              help="The HTML file to write (- for standard output); written whole or not at all.")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@output_option
 @home_option
-@click.option("--engine", type=click.Choice(ENGINE_NAMES, case_sensitive=False), default=None,
-              help="Rate the match with this engine (as bgcli rate does) and mark each decision's error and the "
-                   "equity after every action on its row.")
-@click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="N",
-              help="With --engine: how deep it looks, in GNU Backgammon's plies.")
+@engine_option(None, "Rate the match with this engine (as bgcli rate does) and mark each decision's error and the "
+                     "equity after every action on its row.")
+@level_option("With --engine: how deep it looks, in GNU Backgammon's plies.")
 @rule_options
-def view(file, output, home, engine, level, **rule_args):
-    """Write one self-contained HTML page for a match file.
+def view(files, output, home, engine, level, **rule_args):
+    """Write one self-contained HTML page for match files.
+
+    The page goes to standard output, or to the file -o names (written
+    whole or not at all). The matches of several FILEs are on one page.
 
     The page has the move list, a board that follows the selected move
     (arrow keys step, n/p jump between problems), the score and the audit's
@@ -297,33 +302,37 @@ def view(file, output, home, engine, level, **rule_args):
     \b
     Example:
         bgcli view samples/flawed_5pt.mat -o match.html
+        bgcli view samples/sp05001_3pt.mat > match.html
         bgcli view --engine sage samples/flawed_5pt.mat -o match.html
     """
     import os
 
     from bgcli.render.view import collector_paused, match_html
 
-    refuse_input_as_output(output, [file])
+    refuse_input_as_output(output, files)
     rules = rules_from(**rule_args)
-    if engine and file == "-":
+    if engine and "-" in files:
         raise click.UsageError("view --engine reads its match from a file, not standard input")
+    if engine and len(files) > 1:   # a rating knows its match by its number in its file
+        raise click.UsageError("view --engine rates the matches of one FILE")
+    title = ", ".join(os.path.basename(file) for file in files)
     # one pause over the replay and the page: the collector switched back on between them
     # walked every kept state once more (a few tenths of a second for 200 matches), and
     # after them too, unless what they made is frozen (the command ends soon after); an
     # engine's rating runs with it on, as before
     with collector_paused(frozen_after=not engine):
-        matches = _replays_counted(file, rules)
+        matches = [match for file in files for match in _replays_counted(file, rules)]
         if not engine:
-            page = match_html(matches, os.path.basename(file), home=home)
+            page = match_html(matches, title, home=home)
     if engine:
-        ratings = _ratings_of(file, rules, engine.lower(), level)
+        ratings = _ratings_of(files[0], rules, engine.lower(), level)
         with collector_paused(frozen_after=True):
-            page = match_html(matches, os.path.basename(file), home=home, ratings=ratings)
+            page = match_html(matches, title, home=home, ratings=ratings)
     write_output(output, page)
     if not engine:
         leave_for_exit(matches, page)   # the process ends soon: not worth freeing state by state
     problems = sum(len(m.problems) for m in matches)
-    if output != "-":   # on standard output the page is the output: no line about a file
+    if output not in (None, "-"):   # on standard output the page is the output: no line about a file
         say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}",
             err=True)
     # as audit does: exit 1 when the audit found an error (the page is written all the same)

@@ -16,6 +16,7 @@ from bgcli.cli.common import (
     jobs_option, json_option, output_option, read_position, say,
     style_option, write_output,
 )
+from bgcli.cli.common import batch_option, batch_source
 from bgcli.core.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
     DEFAULT_SIDE, MAX_LINE, MEANT_AS_DICE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
     position_and_dice, quick_query, read_dice, run_moves,
@@ -46,9 +47,7 @@ def open_binary(path: str):
 @cli.command(cls=WordsCommand)
 @result_output
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
-@click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",
-              help="Read `POSITION DICE` lines from FILE (- for standard input; the FILE may also follow the "
-                   "options); write one JSON object per line.")
+@batch_option("Read `POSITION DICE` lines from FILE; write one JSON object per line.")
 @jobs_option("With --batch: work on N processes; the output keeps the input's order")
 @json_option
 @style_option
@@ -71,16 +70,11 @@ def moves(words, batch, jobs, as_json, style):
         bgcli moves 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
         bgcli moves --json 4HPwATDgc/ABMA 6-6
         printf 'start 31\\nstart 66\\n' | bgcli moves --batch -
-        bgcli moves --batch --jobs 2 positions.txt
+        bgcli moves --batch --jobs 2 samples/positions.txt
     """
     refuse_jobs_without_batch(batch)
+    batch, words = batch_source(batch, words)
     if batch is not None:
-        if batch == "":  # --batch without a value: the FILE is the one word
-            if len(words) != 1:
-                raise click.UsageError("--batch needs one FILE (- for standard input)")
-            batch, words = words[0], ()
-        if words:
-            raise click.UsageError("give either POSITION [DICE] or --batch FILE, not both")
         lines = progress(batch_lines(open_binary(batch)), label="moves", unit="lines")
         sys.exit(run_batch(lines, style) if jobs == 1 else run_batch_parallel(lines, style, jobs))
     if not words:
@@ -200,7 +194,7 @@ def convert(to, positions):
         bgcli convert --to xgid start
         bgcli convert --to gnubg 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
         bgcli convert --to json 4HPwATDgc/ABMA:cAkAAAAAAAAA
-        cat ids.txt | bgcli convert --to fibs -
+        printf 'start\\n4HPwATDgc/ABMA\\n' | bgcli convert --to fibs -
     """
     status = 0
 

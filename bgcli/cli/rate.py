@@ -11,21 +11,18 @@ from bgcli.cli.common import result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
-from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
+from bgcli.cli.common import engine_option, level_option, timeout_option
 
 
 @cli.command()
 @result_output
 @click.argument("paths", nargs=-1, metavar="FILE...")
 @json_option
-@click.option("--engine", type=click.Choice(ENGINE_NAMES, case_sensitive=False), default="sage", show_default=True,
-              help="The engine that judges: sage (bgsage, pip install 'bgcli[engine]'), gnubg (GNU Backgammon "
-                   "run as a separate program), exact (bear-offs only).")
-@click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="N",
-              help="How deep the engine looks, in GNU Backgammon's plies (0 = the raw network); eXtreme Gammon "
-                   "counts one more (gnubg's 2-ply is XG's 3-ply). Luck is always measured at 0-ply, as gnubg does.")
-@click.option("--timeout", type=click.FloatRange(0.1, 3600), default=60.0, show_default=True, metavar="SECONDS",
-              help="The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
+@engine_option("sage", "The engine that judges: sage (bgsage, pip install 'bgcli[engine]'), gnubg (GNU Backgammon "
+                       "run as a separate program), exact (bear-offs only).")
+@level_option("How deep the engine looks, in GNU Backgammon's plies (0 = the raw network); eXtreme Gammon "
+              "counts one more (gnubg's 2-ply is XG's 3-ply). Luck is always measured at 0-ply, as gnubg does.")
+@timeout_option("The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
 @jobs_option("Rate the files in N worker processes")
 @click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
               help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
@@ -64,8 +61,8 @@ def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, repor
     \b
     Examples:
         bgcli rate samples/sp05001_3pt.mat
-        bgcli rate --json --engine gnubg --level 2 match.mat
-        bgcli rate --db ratings.sqlite --jobs 2 archive/
+        bgcli rate --json --engine gnubg --level 0 samples/sp05007_money.mat
+        bgcli rate --db ratings.sqlite --level 0 --jobs 2 samples/
         bgcli rate --db ratings.sqlite --report players
     """
     from bgcli.scale.rating import EngineSpec, RatingsDB

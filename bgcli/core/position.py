@@ -275,7 +275,7 @@ def _case_hint(pid: str) -> str:
     try:
         _read_position_id(pid.swapcase())
     except InvalidPositionError:
-        if pid.isupper() or pid.islower():
+        if (pid.isupper() or pid.islower()) and sum(c.isalpha() for c in pid) >= 6:   # a few letters, all one case
             return f" (a Position ID's letters are case-sensitive: this one is all {'upper' if pid.isupper() else 'lower'} case)"
         return ""
     return f" (its letters' case looks swapped, as with caps lock on: {pid.swapcase()} is a position)"
