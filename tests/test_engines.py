@@ -13,7 +13,8 @@ from bgcli.core.notation import play_text
 from bgcli.core.rules import Rules
 from bgcli.core.state import GameState, MatchState
 from bgcli.engines import ENGINE_NAMES, Level, level_of, open_engine, trust
-from bgcli.engines.protocol import CubeAction, CubeDecision, Evaluation, Probabilities
+from bgcli.core.cube import CubeAction, proper_action
+from bgcli.engines.protocol import Evaluation, Probabilities
 from bgcli.errors import EngineError, EngineUnavailableError
 
 HAVE_SAGE = importlib.util.find_spec("bgsage") is not None
@@ -88,11 +89,11 @@ def test_a_play_the_engine_lists_and_bgcli_does_not_is_refused():
 
 
 def test_cube_actions():
-    p = Probabilities(0.7, 0.1, 0.0, 0.05, 0.0)
-    assert CubeDecision(p, 0.3, 0.2, 1.0).action is CubeAction.NO_DOUBLE
-    assert CubeDecision(p, 0.5, 0.7, 1.0).action is CubeAction.DOUBLE_TAKE
-    assert CubeDecision(p, 0.5, 1.4, 1.0).action is CubeAction.DOUBLE_PASS
-    assert CubeDecision(p, 1.2, 1.6, 1.0).action is CubeAction.TOO_GOOD
+    # the engine gives the equities; the cube module names the action in gnubg's words
+    assert proper_action(0.3, 0.2, 1.0) is CubeAction.NO_DOUBLE_TAKE
+    assert proper_action(0.5, 0.7, 1.0) is CubeAction.DOUBLE_TAKE
+    assert proper_action(0.5, 1.4, 1.0) is CubeAction.DOUBLE_PASS
+    assert proper_action(1.2, 1.6, 1.0) is CubeAction.TOO_GOOD_PASS
 
 
 # --- open_engine -------------------------------------------------------------------------------------------
@@ -182,7 +183,8 @@ def test_sage_cube_decision_and_match_equity(sage):
     # money: a big lead in a race is a double and a pass
     race = GameState(Position.from_board26([0, 2, 2, 2, 2, 2, 2] + [0] * 12 + [-3, -3, -3, -3, -3, 0, 0]))
     decision = sage.cube_decision(race)
-    assert decision.action in (CubeAction.DOUBLE_PASS, CubeAction.TOO_GOOD)
+    action = proper_action(decision.no_double, decision.double_take, decision.double_pass)
+    assert action in (CubeAction.DOUBLE_PASS, CubeAction.TOO_GOOD_PASS)
     assert decision.double_pass == pytest.approx(1.0)
     # a 5-point match at 0-0: the answers carry match winning chances that agree with the normalised equity
     game = GameState(Position.start(), MatchState(rules=Rules(match_length=5)))

@@ -19,8 +19,9 @@ from bgcli.core.rules import Rules
 from bgcli.core.state import GameState, MatchState
 from bgcli.engines import open_engine
 from bgcli.engines.gnubg import find_gnubg
-from bgcli.engines.hint import cube_problem, hint
-from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
+from bgcli.core.cube import CubeTurn, Reason, may_double, proper_action
+from bgcli.engines.hint import hint
+from bgcli.errors import EngineError, EngineUnavailableError
 
 HINTS = [json.loads(line) for line in (Path(__file__).parent / "data" / "engine" / "hints.jsonl").open()]
 PLAYS = [h for h in HINTS if h["kind"] == "play"]
@@ -166,8 +167,8 @@ def test_sage_cube_decisions_are_close_to_gnubgs():
     for item in CUBES:
         found = engine.cube_decision(parse_position(item["gnubgid"]))
         assert found.no_double == pytest.approx(item["no_double"], abs=0.15)
-        theirs = item["no_double"] < min(item["double_take"], item["double_pass"])
-        agree += found.should_double == theirs
+        theirs = proper_action(item["no_double"], item["double_take"], item["double_pass"]).doubles
+        agree += proper_action(found.no_double, found.double_take, found.double_pass).doubles == theirs
     engine.close()
     assert agree / len(CUBES) >= 0.8
 
@@ -241,13 +242,30 @@ def test_hint_batch_keeps_going_after_a_bad_line():
 
 def test_no_cube_decision_says_why():
     owned = GameState(Position.start(), MatchState(cube=2, cube_owner=0, on_roll=1))
-    assert cube_problem(owned) == "the opponent owns the cube"
+    assert str(may_double(CubeTurn.of(owned))) == "the opponent owns the cube"
     crawford = GameState(Position.start(), MatchState(rules=Rules(match_length=5), score=(4, 2), crawford=True))
-    assert "Crawford" in cube_problem(crawford)
+    assert "Crawford" in str(may_double(CubeTurn.of(crawford)))
     dead = GameState(Position.start(), MatchState(rules=Rules(match_length=5), score=(3, 1), cube=2, cube_owner=0, on_roll=0))
-    assert "covers" in cube_problem(dead)
-    with pytest.raises(BgcliError, match="opponent owns the cube"):
-        hint(owned, None, open_engine("exact"))
+    assert "covers" in str(may_double(CubeTurn.of(dead)))
+    # an answer, not an error: the engine is not even asked (exact cannot judge the opening)
+    found = hint(owned, None, open_engine("exact"))
+    assert found.refusal is not None and found.refusal.reason is Reason.OWNED and found.cube is None
+    assert found.to_dict()["cube"] == {"may_double": False, "reason": "owned", "why": "the opponent owns the cube"}
+
+
+def test_hint_where_the_player_may_not_double_answers_with_the_reason():
+    from bgcli.core.ids import gnubg_id
+
+    crawford = gnubg_id(GameState(Position.start(), MatchState(rules=Rules(match_length=5), score=(4, 2), crawford=True)))
+    owned = gnubg_id(GameState(Position.start(), MatchState(cube=2, cube_owner=0, on_roll=1)))
+    result = CliRunner().invoke(cli, ["hint", "--engine", "exact", crawford])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1] == "  You cannot double: this is the Crawford game: no cube."
+    batch = CliRunner().invoke(cli, ["hint", "--engine", "exact", "--batch", "-"], input=f"{crawford}\n{owned}\n")
+    assert batch.exit_code == 0, batch.output
+    rows = [json.loads(line) for line in batch.output.splitlines()]
+    assert [row["cube"]["reason"] for row in rows] == ["crawford", "owned"]
+    assert all("error" not in row for row in rows)
 
 
 @needs_sage
@@ -260,8 +278,11 @@ def test_hint_text_and_cube_with_sage():
     assert lines[1].split()[:3] == ["1.", "8/5", "6/5"] and len(lines) == 17
     cube = runner.invoke(cli, ["hint", "--json", "--level", "0", "start"])
     data = json.loads(cube.output)
-    assert set(data["cube"]) == {"no_double", "double_take", "double_pass", "action"}
-    assert data["cube"]["action"] == "no double" and data["dice"] is None
+    assert set(data["cube"]) >= {"no_double", "double_take", "double_pass", "action"}
+    assert data["cube"]["action"] == "No double, take" and data["dice"] is None
+    assert data["cube"]["may_double"] and data["cube"]["answer"] == "take" and not data["cube"]["double"]
+    text = runner.invoke(cli, ["hint", "--level", "0", "start"]).output.splitlines()
+    assert text[-1].startswith("  Proper cube action: No double, take (") and text[2].startswith("  1. No double")
 
 
 @needs_sage

@@ -12,7 +12,7 @@ from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.formats.files import replay_file, visit_file
 from bgcli.judging.rating import (
-    BAD, DOUBTFUL, VERY_BAD, DecisionKind, Mark, PlayerRating, Rater, can_double, mark, rate_replay,
+    BAD, DOUBTFUL, VERY_BAD, DecisionKind, Mark, PlayerRating, Rater, mark, rate_replay,
 )
 from bgcli.match.replay import EventKind
 from bgcli.scale.archive import audit_file
@@ -157,6 +157,13 @@ def test_no_cube_turn_before_the_doublers_own_roll_nor_for_the_player_who_does_n
                      and e.kind == EventKind.MOVE)
         assert can_double(event.before)
         assert event.before.match.cube_owner in (-1, event.side)
+
+
+def can_double(state) -> bool:
+    """The rating's question, asked of the cube module as rate asks it."""
+    from bgcli.core.cube import CubeTurn, may_double
+
+    return may_double(CubeTurn.of(state)) is None
 
 
 def test_crawford_game_and_dead_cubes_have_no_cube_turn():

@@ -85,17 +85,11 @@ def hint_text(found, style: str) -> list[str]:
     what = f"{found.dice[0]}{found.dice[1]}" if found.dice else "cube decision"
     name = found.engine if found.engine == "exact" else f"{found.engine} {level.name()} (XG {level.xg_name()})"
     lines = [f"{name}, {kind}, {gnubg_id(found.state)}, {what}"]
-    if found.cube is not None:
-        c = found.cube
-        lines.append(f"  cubeless: {_percents(c.probabilities)}")
-        rows = (("No double", c.no_double, c.no_double_mwc), ("Double, take", c.double_take, c.double_take_mwc),
-                ("Double, pass", c.double_pass, c.double_pass_mwc))
-        best = max(c.no_double, min(c.double_take, c.double_pass))
-        for name, value, mwc in rows:
-            diff = f"  ({_signed(value - best)})" if value != best else ""
-            chance = f"  {100 * mwc:5.1f}%" if mwc is not None else ""
-            lines.append(f"  {name:<14}{_signed(value)}{chance}{diff}")
-        lines.append(f"  Right action: {c.action.value}")
+    if found.refusal is not None:
+        lines.append(f"  You cannot double: {found.refusal}.")
+        return lines
+    if found.cube is not None and found.action is not None:
+        lines.extend(_cube_lines(found))
         return lines
     if not found.plays:
         lines.append("  no legal play")
@@ -112,8 +106,31 @@ def hint_text(found, style: str) -> list[str]:
     return lines
 
 
+def _cube_lines(found) -> list[str]:
+    """The cube analysis as GNU Backgammon's hint prints it: its three lines in
+    its order, each but the first with its difference to the first, and the
+    proper action in its words with its percentage (bgcli adds the match winning chances)."""
+    from bgcli.core.cube import Line, ranked
+
+    c, action = found.cube, found.action
+    values = {Line.NO_DOUBLE: (c.no_double, c.no_double_mwc), Line.DOUBLE_TAKE: (c.double_take, c.double_take_mwc),
+              Line.DOUBLE_PASS: (c.double_pass, c.double_pass_mwc)}
+    order = ranked(action, c.no_double, c.double_take, c.double_pass)
+    first = values[order[0]][0]
+    lines = [f"  cubeless: {_percents(c.probabilities)}"]
+    for number, line in enumerate(order, 1):
+        value, mwc = values[line]
+        chance = f"  {100 * mwc:5.1f}%" if mwc is not None else ""
+        diff = f"  ({_signed(value - first)})" if number > 1 else ""
+        lines.append(f"  {number}. {str(line):<20}{_signed(value)}{chance}{diff}")
+    share = found.percent
+    lines.append(f"  Proper cube action: {action}" + (f" ({100 * share:.1f}%)" if share is not None else ""))
+    return lines
+
+
 def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, out=None) -> int:
-    """One JSON object a line; a bad line gets {"error": ...} (status 1), a line too long ends the batch (2)."""
+    """One JSON object a line; a bad line gets {"error": ...} (status 1), a line too long ends the batch (2).
+    A position where the player may not double is an answer (its reason), not an error."""
     from bgcli.engines.hint import hint
 
     from bgcli.core.batch import WORD as _WORD
@@ -158,7 +175,10 @@ def _chunk(args, engine_args: tuple, style: str) -> tuple[int, str]:
 @style_option
 def hint(words, engine_name, level, timeout, batch, jobs, as_json, style):
     """Judge POSITION: with DICE the legal plays ranked best first, without
-    them the cube decision of the player on roll.
+    them the cube decision of the player on roll: the proper cube action in
+    GNU Backgammon's own words (a redouble, too good, optional, a beaver...),
+    or, where the player may not double (the opponent owns the cube, the
+    Crawford game, a dead cube), why not (exit 0).
 
     Each play shows its equity (cubeful, per unit of the cube; in a match
     normalised so that winning a single game is +1, with the match winning

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import importlib
 
+from bgcli.core.cube import CubeAction   # the proper cube action's words are the cube module's
 from bgcli.engines.protocol import (
-    CubeAction, CubeDecision, Engine, Evaluation, Level, PlayEvaluation, Probabilities,
+    CubeDecision, Engine, Evaluation, Level, PlayEvaluation, Probabilities,
 )
 
 # name -> (module, class): the default first

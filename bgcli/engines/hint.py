@@ -2,17 +2,17 @@
 
 bgcli lists the legal plays; the engine only evaluates them (see
 :mod:`bgcli.engines.protocol`). The figures are the engine's, checked by
-:mod:`bgcli.engines.trust`; the ranking, the differences and the question
-"is this a cube turn" are bgcli's.
+:mod:`bgcli.engines.trust`; the ranking and the differences are bgcli's;
+whether the player may double, and the proper cube action in GNU
+Backgammon's words, are the cube module's (:mod:`bgcli.core.cube`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from bgcli.engines import met
+from bgcli.core.cube import CubeAction, CubeTurn, Refusal, may_double, percent, proper_action_of
 from bgcli.engines.protocol import CubeDecision, PlayEvaluation
-from bgcli.errors import BgcliError
 
 if TYPE_CHECKING:
     from bgcli.core.state import GameState
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Hint:
-    """An engine's judgement of a position: ranked plays (with dice) or a cube decision (without)."""
+    """An engine's judgement of a position: ranked plays (with dice), or without
+    dice the cube decision with its proper action, or why the player may not double."""
 
     state: "GameState"
     dice: tuple[int, int] | None
@@ -29,16 +30,33 @@ class Hint:
     level: int
     plays: tuple[PlayEvaluation, ...] = ()
     cube: CubeDecision | None = None
+    action: CubeAction | None = None     # the proper cube action, with ``cube``
+    refusal: Refusal | None = None       # without dice: why the player may not double
+
+    @property
+    def percent(self) -> float | None:
+        """The figure gnubg prints after the proper action (a fraction), or None."""
+        if self.cube is None or self.action is None:
+            return None
+        c = self.cube
+        return percent(self.action, c.no_double, c.double_take, c.double_pass)
 
     def to_dict(self, style: str = "gnubg") -> dict:
         from bgcli.core.notation import play_text
 
         out: dict = {"position_id": self.state.position.id(), "dice": list(self.dice) if self.dice else None,
                      "engine": self.engine, "level": self.level}
-        if self.cube is not None:
+        if self.refusal is not None:
+            out["cube"] = {"may_double": False, "reason": self.refusal.reason.value, "why": str(self.refusal)}
+            return out
+        if self.cube is not None and self.action is not None:
             c = self.cube
             out["cube"] = {"no_double": c.no_double, "double_take": c.double_take, "double_pass": c.double_pass,
-                           "action": c.action.value}
+                           "action": str(self.action), "may_double": True, "double": self.action.doubles,
+                           "answer": str(self.action.answer), "percent": self.percent}
+            if c.no_double_mwc is not None:
+                out["cube"].update(no_double_mwc=c.no_double_mwc, double_take_mwc=c.double_take_mwc,
+                                   double_pass_mwc=c.double_pass_mwc)
             return out
         best = self.plays[0].evaluation.equity if self.plays else 0.0
         side = self.state.match.on_roll
@@ -48,38 +66,28 @@ class Hint:
         return out
 
 
-def cube_problem(state: "GameState") -> str:
-    """Why the player on roll of ``state`` has no cube decision, or ''."""
-    match = state.match
-    side = met.MatchSide.of(state)
-    if match.cube_owner not in (-1, match.on_roll):
-        return "the opponent owns the cube"
-    if side.crawford:
-        return "this is the Crawford game: no cube"
-    if match.rules.cube_limit and match.cube * 2 > match.rules.cube_limit:
-        return f"the cube is at its limit ({match.cube})"
-    if not side.is_money and match.cube >= side.away:
-        return f"the cube ({match.cube}) already covers the {side.away} point(s) the player needs"
-    return ""
-
-
 def hint(state: "GameState", dice: tuple[int, int] | None, engine: "Engine") -> Hint:
     """The plays of ``dice`` in ``state`` ranked by ``engine``, or, without dice, its cube decision.
 
     Dice may also come from the state (an XGID or Match ID with a roll).
-    Without them, a state where the player on roll cannot double is an error
-    that says why."""
+    Without them, where the player on roll may not double (the opponent owns
+    the cube, the Crawford game, a dead cube, ...), the answer says why
+    (``refusal``), with no engine call: GNU Backgammon's "You cannot double"."""
     from bgcli.core.generator import legal_plays
 
     if dice is None and state.match.dice[0]:
         dice = (state.match.dice[0], state.match.dice[1])
     level = engine.level.ply
     if dice is None:
-        problem = cube_problem(state)
-        if problem:
-            raise BgcliError(f"no cube decision in {state.position.id()}: {problem}; give DICE for the plays")
+        turn = CubeTurn.of(state)
+        refusal = may_double(turn)
+        if refusal is not None:
+            return Hint(state, None, engine.name, level, refusal=refusal)
         before = replace(state, match=replace(state.match, dice=(0, 0)))
-        return Hint(state, None, engine.name, level, cube=engine.cube_decision(before))
+        decision = engine.cube_decision(before)
+        action = proper_action_of(turn, decision.no_double, decision.double_take, decision.double_pass,
+                                  gammons=decision.probabilities.win_gammon > 0)
+        return Hint(state, None, engine.name, level, cube=decision, action=action)
     high, low = max(dice), min(dice)
     plays = legal_plays(state.position, (high, low))
     rolled = replace(state, match=replace(state.match, dice=(high, low)))

@@ -22,7 +22,6 @@ Conventions, the same for every backend:
 """
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, Sequence
 
@@ -103,19 +102,11 @@ class PlayEvaluation:
     ply: int | None = None
 
 
-class CubeAction(enum.Enum):
-    """The right actions at a cube turn, as gnubg names them."""
-
-    NO_DOUBLE = "no double"
-    DOUBLE_TAKE = "double, take"
-    DOUBLE_PASS = "double, pass"
-    TOO_GOOD = "too good to double, pass"
-
-
 @dataclass(frozen=True)
 class CubeDecision:
     """A cube turn, for the player who may double: the cubeless probabilities and
-    the cubeful equity after each action (normalised, and as match winning chances in match play)."""
+    the cubeful equity after each action (normalised, and as match winning chances in match play).
+    The proper action they make is the cube module's (:func:`bgcli.core.cube.proper_action_of`)."""
 
     probabilities: Probabilities
     no_double: float
@@ -124,24 +115,6 @@ class CubeDecision:
     no_double_mwc: float | None = None
     double_take_mwc: float | None = None
     double_pass_mwc: float | None = None
-
-    @property
-    def should_double(self) -> bool:
-        return min(self.double_take, self.double_pass) > self.no_double
-
-    @property
-    def should_take(self) -> bool:
-        # the taker's side of the doubler's equities: take when taking costs less than passing
-        return self.double_take <= self.double_pass
-
-    @property
-    def action(self) -> CubeAction:
-        if not self.should_double:
-            # too good: holding beats doubling and the opponent would pass
-            if self.no_double > self.double_pass and not self.should_take:
-                return CubeAction.TOO_GOOD
-            return CubeAction.NO_DOUBLE
-        return CubeAction.DOUBLE_TAKE if self.should_take else CubeAction.DOUBLE_PASS
 
 
 class Engine(Protocol):

@@ -40,6 +40,9 @@ import inspect
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
+from bgcli.core.cube import (
+    Answer, CubeAction, CubeTurn, doubled_equity, may_double, optimal_equity, proper_action_of,
+)
 from bgcli.core.position import Position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
@@ -295,26 +298,6 @@ def _opponent_on_roll(state: GameState, position: Position) -> GameState:
     return GameState(position.swap(), replace(match, on_roll=other, turn=other, dice=(0, 0), doubled=False))
 
 
-def can_double(state: GameState) -> bool:
-    """Whether the player on roll may double (GNU Backgammon's rule): the cube
-    centred or theirs, not the Crawford game, and in a match a cube that is
-    not dead (it would not already win them the match) and not the leader's
-    after the Crawford game."""
-    match = state.match
-    me = match.on_roll
-    if match.cube_owner not in (-1, me):
-        return False
-    if not match.match_length:
-        return True
-    if match.crawford:
-        return False
-    length, score = match.match_length, match.score
-    if score[me] + match.cube >= length:
-        return False
-    post_crawford = length - 1 in score
-    return not (post_crawford and score[me] == length - 1)
-
-
 class _Judge:
     """The engine calls of one rating, with the cube decision of a double kept for its answer."""
 
@@ -439,7 +422,7 @@ class Rater(MatchVisitor):
                 if play is not None:
                     yield play
             elif event.kind == EventKind.DOUBLE:
-                cube = judge.cube(event.before) if can_double(event.before) else None
+                cube = judge.cube(event.before) if may_double(CubeTurn.of(event.before)) is None else None
                 doubled_by = event.side
                 if cube is not None:
                     yield self._double(event, cube)
@@ -454,29 +437,29 @@ class Rater(MatchVisitor):
 
     def _cube_turn(self, event: Event) -> Decision | None:
         state = event.before
-        if state.position == Position.start() or not can_double(state):
+        if state.position == Position.start() or may_double(CubeTurn.of(state)) is not None:
             return None    # the opening roll has no cube turn, nor a player who may not double
         cube = self.judge.cube(state)
-        optimal = max(cube.no_double, min(cube.double_take, cube.double_pass))
+        optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
         error = max(0.0, optimal - cube.no_double)
         error_mwc = None
         if cube.no_double_mwc is not None and cube.double_take_mwc is not None and cube.double_pass_mwc is not None:
-            error_mwc = max(0.0, max(cube.no_double_mwc, min(cube.double_take_mwc, cube.double_pass_mwc))
+            error_mwc = max(0.0, optimal_equity(cube.no_double_mwc, cube.double_take_mwc, cube.double_pass_mwc)
                             - cube.no_double_mwc)
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
-        return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(cube), error=error,
+        return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(state, cube), error=error,
                               error_mwc=error_mwc, counted=counted, equity=cube.no_double)
 
     def _double(self, event: Event, cube: CubeDecision) -> Decision:
-        optimal = max(cube.no_double, min(cube.double_take, cube.double_pass))
-        doubled = min(cube.double_take, cube.double_pass)
+        optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
+        doubled = doubled_equity(cube.double_take, cube.double_pass)
         error = max(0.0, optimal - doubled)
         error_mwc = None
         if cube.no_double_mwc is not None and cube.double_take_mwc is not None and cube.double_pass_mwc is not None:
-            doubled_mwc = min(cube.double_take_mwc, cube.double_pass_mwc)
+            doubled_mwc = doubled_equity(cube.double_take_mwc, cube.double_pass_mwc)
             error_mwc = max(0.0, max(cube.no_double_mwc, doubled_mwc) - doubled_mwc)
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
-        return self._decision(event, DecisionKind.DOUBLE, "double", _best_cube(cube), error=error,
+        return self._decision(event, DecisionKind.DOUBLE, "double", _best_cube(event.before, cube), error=error,
                               error_mwc=error_mwc, counted=counted, equity=doubled)
 
     def _answer(self, event: Event, cube: CubeDecision) -> Decision:
@@ -489,7 +472,8 @@ class Rater(MatchVisitor):
             error_mwc = max(0.0, gap if took else -gap)
         counted = abs(cube.double_take - cube.double_pass) >= CUBE_TRIVIAL
         kind = DecisionKind.DROP if not took else DecisionKind.TAKE
-        best = "take" if cube.double_take <= cube.double_pass else "pass"
+        # the proper answer as the cube module gives it (a beaver is a take that redoubles)
+        best = "pass" if _proper(event.before, cube).answer is Answer.PASS else "take"
         return self._decision(event, kind, "pass" if not took else event.kind.value, best, error=error,
                               error_mwc=error_mwc, counted=counted,
                               equity=None if not took else -cube.double_take)
@@ -538,12 +522,18 @@ class Rater(MatchVisitor):
 
 def _trivial_cube(cube: CubeDecision) -> bool:
     nd, dt, dp = cube.no_double, cube.double_take, cube.double_pass
-    return (abs(nd - min(dt, dp)) < CUBE_TRIVIAL or nd - dt > CUBE_FAR or nd - dp > CUBE_FAR
+    return (abs(nd - doubled_equity(dt, dp)) < CUBE_TRIVIAL or nd - dt > CUBE_FAR or nd - dp > CUBE_FAR
             or (nd < CUBE_LOST and dt < CUBE_LOST))
 
 
-def _best_cube(cube: CubeDecision) -> str:
-    return "double" if min(cube.double_take, cube.double_pass) > cube.no_double else "no double"
+def _proper(state: GameState, cube: CubeDecision) -> CubeAction:
+    """The proper cube action of the player on roll of ``state`` (who doubles or may), the cube module's."""
+    return proper_action_of(CubeTurn.of(state), cube.no_double, cube.double_take,
+                            cube.double_pass, gammons=cube.probabilities.win_gammon > 0)
+
+
+def _best_cube(state: GameState, cube: CubeDecision) -> str:
+    return "double" if _proper(state, cube).doubles else "no double"
 
 
 def _add_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished,
@@ -611,4 +601,4 @@ def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> lis
 
 
 __all__ = ["BAD", "DOUBTFUL", "VERY_BAD", "Decision", "DecisionKind", "Mark", "MatchRating", "PlayerRating", "Rater",
-           "can_double", "mark", "rate_replay"]
+           "mark", "rate_replay"]

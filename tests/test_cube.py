@@ -1,0 +1,219 @@
+"""The one cube module (bgcli.core.cube) against GNU Backgammon's own cube analysis, and its rules.
+
+tests/data/cube/cases.jsonl holds gnubg 1.07's 2-ply cube analysis of cube
+decisions bgcli never saw (tests/data/cube/make_cube.py says how they were made).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bgcli.core import cube
+from bgcli.core.cube import (
+    Answer, CubeAction, CubeTurn, Holder, Reason, may_double, percent, proper_action, proper_action_of, ranked,
+    refusals,
+)
+from bgcli.core.ids import parse_position
+from bgcli.core.rules import Rules
+
+DATA = Path(__file__).parent / "data" / "cube" / "cases.jsonl"
+CASES = [json.loads(line) for line in DATA.read_text().splitlines()]
+ROOT = Path(__file__).resolve().parent.parent / "bgcli"
+
+
+def _turn(case: dict) -> CubeTurn:
+    return CubeTurn.of(parse_position(case["xgid"]))
+
+
+def _figures(case: dict) -> tuple[float, float, float]:
+    return case["no_double"], case["double_take"], case["double_pass"]
+
+
+def test_the_golden_data_cover_every_kind_of_cube_decision():
+    assert len(CASES) >= 200
+    said = {case["proper"] for case in CASES}
+    for words in ("No double, take", "No redouble, take", "Double, take", "Redouble, take", "Double, pass",
+                  "Redouble, pass", "Too good to double, pass", "Too good to redouble, pass", "No double, beaver",
+                  "No redouble, beaver", "Optional double, take", "Optional double, pass", None):
+        assert words in said, words
+    assert {case["words"] for case in CASES} >= {"Never double, take (dead cube)", "Never redouble, take (dead cube)"}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{n}-{c['kind']}" for n, c in enumerate(CASES)])
+def test_the_proper_action_is_gnubgs_in_its_own_words(case):
+    turn = _turn(case)
+    refused = may_double(turn)
+    # gnubg's hint says "You cannot double." exactly where bgcli finds a reason
+    assert (refused is None) == (case["proper"] is not None), (refused, case["hint"])
+    action = proper_action_of(turn, *_figures(case), gammons=case["probs"][1] > 0)
+    if case["words"] != "Unknown cube decision":   # gnubg's word when the opponent owns the cube
+        assert str(action) == case["words"]
+    if case["proper"] is None:
+        return
+    assert str(action) == case["proper"]
+    found = percent(action, *_figures(case))
+    assert (found is None) == (case["percent"] is None)
+    if found is not None:
+        assert f"{100 * found:.1f}" == f"{case['percent']:.1f}"
+    lines = [line[3:16].strip() for line in case["hint"] if line[:2] in ("1.", "2.", "3.")]
+    assert [str(line) for line in ranked(action, *_figures(case))] == lines
+
+
+def test_gnubgs_tie_breaks():
+    # a won game: no double = double/pass = +1, no gammons: gnubg says "Double, pass"
+    assert proper_action(1.0, 2.0, 1.0, gammons=False) is CubeAction.DOUBLE_PASS
+    # the same tie where holding may still win a gammon: optional
+    assert proper_action(1.0, 1.93, 1.0) is CubeAction.OPTIONAL_DOUBLE_PASS
+    assert proper_action(1.0, 1.93, 1.0, redouble=True) is CubeAction.OPTIONAL_REDOUBLE_PASS
+    # double/take equal to no double (within 1e-5): optional
+    assert proper_action(0.3, 0.300005, 1.0) is CubeAction.OPTIONAL_DOUBLE_TAKE
+    assert proper_action(0.3, 0.30002, 1.0, redouble=True) is CubeAction.REDOUBLE_TAKE
+    # double/take equal to double/pass: the doubled player passes
+    assert proper_action(0.5, 1.0, 1.0) is CubeAction.DOUBLE_PASS
+    # too good only when no double is strictly above double/pass
+    assert proper_action(1.0000007, 1.94, 1.0, redouble=True) is CubeAction.TOO_GOOD_RE_PASS
+    assert proper_action(1.2, 0.9, 1.0) is CubeAction.TOO_GOOD_TAKE
+    assert proper_action(1.2, 0.9, 1.0, redouble=True) is CubeAction.TOO_GOOD_RE_TAKE
+    # beavers: money, a taker ahead but not past a sure single win at the doubled cube
+    assert proper_action(0.1, -0.17, 1.0, beavers=True) is CubeAction.NO_DOUBLE_BEAVER
+    assert proper_action(-1.0, -2.0, 1.0, beavers=True, redouble=True) is CubeAction.NO_REDOUBLE_BEAVER
+    assert proper_action(-1.0, -2.44, 1.0, beavers=True) is CubeAction.NO_DOUBLE_TAKE
+    assert proper_action(0.1, -0.17, 1.0) is CubeAction.NO_DOUBLE_TAKE
+    assert proper_action(-0.2, -0.1, 1.0, beavers=True) is CubeAction.DOUBLE_BEAVER
+    assert proper_action(-0.1, -0.1, 1.0, beavers=True) is CubeAction.OPTIONAL_DOUBLE_BEAVER
+    assert proper_action(0.0, 0.0, 0.0, dead=True) is CubeAction.NEVER_DOUBLE
+
+
+def test_each_action_says_whether_to_double_and_the_answer():
+    for action in CubeAction:
+        assert str(action) == action.value
+        assert action.answer in Answer
+    assert CubeAction.TOO_GOOD_PASS.answer is Answer.PASS and not CubeAction.TOO_GOOD_PASS.doubles
+    assert CubeAction.OPTIONAL_DOUBLE_TAKE.doubles and CubeAction.OPTIONAL_DOUBLE_TAKE.optional
+    assert CubeAction.NO_DOUBLE_BEAVER.answer is Answer.BEAVER and not CubeAction.NO_DOUBLE_BEAVER.doubles
+    assert CubeAction.REDOUBLE_PASS.doubles and not CubeAction.NEVER_REDOUBLE.doubles
+
+
+equities = st.floats(min_value=-3.0, max_value=3.0, allow_nan=False)
+
+
+@given(equities, equities, equities, st.booleans(), st.booleans(), st.booleans())
+def test_the_proper_action_is_the_best_for_both_sides(nd, dt, dp, redouble, beavers, gammons):
+    """Whatever the tie-breaks, the action chosen is never worse for the doubler than
+    another by more than gnubg's tolerance, and the answer is the taker's best."""
+    action = proper_action(nd, dt, dp, redouble=redouble, beavers=beavers, gammons=gammons)
+    doubled = min(dt, dp)
+    if action.doubles:
+        assert doubled >= nd - 1e-5   # a won game's no double a rounding above double/pass is still a double
+    else:
+        assert doubled < nd
+    if action.doubles and not action.too_good:
+        assert (action.answer is Answer.PASS) == (dp <= dt)
+    assert ("redouble" in str(action).lower()) == (redouble and "beaver" not in str(action)) or "beaver" in str(action)
+
+
+# --- may this player double ------------------------------------------------------------
+
+turns = st.builds(
+    CubeTurn,
+    cube=st.sampled_from([1, 2, 4, 8, 64]),
+    holder=st.sampled_from(list(Holder)),
+    away=st.integers(0, 11), opponent_away=st.integers(1, 11), crawford=st.booleans(),
+    rules=st.builds(Rules, match_length=st.sampled_from([0, 11]), cubeless=st.booleans(),
+                    cube_cap_needed=st.booleans(), cube_limit=st.sampled_from([0, 4, 64, 1024]),
+                    beavers=st.booleans()),
+)
+
+
+@given(turns)
+def test_each_rule_refuses_exactly_where_it_applies(turn):
+    found = {r.reason for r in refusals(turn)}
+    rules = turn.rules
+    assert (Reason.CUBELESS in found) == rules.cubeless
+    assert (Reason.CRAWFORD in found) == (turn.crawford and not rules.cubeless)
+    assert (Reason.OWNED in found) == (turn.holder is Holder.OPPONENT)
+    assert (Reason.LIMIT in found) == bool(rules.cube_limit and turn.cube * 2 > rules.cube_limit)
+    covered = not turn.money and turn.cube >= turn.away
+    assert (Reason.CAPPED in found) == (covered and rules.cube_cap_needed)
+    assert (Reason.DEAD in found) == (covered and not rules.cube_cap_needed)
+    assert (may_double(turn) is None) == (not found)
+    for refusal in refusals(turn):
+        assert str(refusal) and "{" not in str(refusal)
+        assert refusal.reason.breaks_rules == (refusal.reason is not Reason.DEAD)
+
+
+def test_the_reasons_in_words():
+    rules = Rules(match_length=5)
+    assert str(may_double(CubeTurn(holder=Holder.OPPONENT))) == "the opponent owns the cube"
+    assert str(may_double(CubeTurn(away=1, opponent_away=3, crawford=True, rules=rules))) == \
+        "this is the Crawford game: no cube"
+    assert str(may_double(CubeTurn(cube=2, away=2, opponent_away=3, rules=rules))) == \
+        "the cube (2) already covers the 2 point(s) the player needs"
+    assert str(may_double(CubeTurn(cube=64, rules=Rules(cube_limit=64)))) == "the cube is at its limit (64)"
+    assert str(may_double(CubeTurn(rules=Rules(cubeless=True)))) == "these rules have no doubling cube"
+    assert may_double(CubeTurn(cube=2, holder=Holder.PLAYER, away=3, opponent_away=3, rules=rules)) is None
+    refusal = may_double(CubeTurn(cube=2, away=2, opponent_away=3, rules=Rules(match_length=5, cube_cap_needed=True)))
+    assert refusal is not None and refusal.said_of("Ann") == \
+        "Ann doubles, but the cube at 2 is already as much as the 2 points Ann still needs"
+
+
+def test_beavers_and_raccoons():
+    assert cube.beaver_refusal(Rules(beavers=True)) is None
+    refused = cube.beaver_refusal(Rules())
+    assert refused is not None and refused.said_of("Bob", action="beavers") == \
+        "Bob beavers but beavers are not allowed (use --beavers)"
+    refused = cube.beaver_refusal(Rules(match_length=7, beavers=True))
+    assert refused is not None and refused.reason is Reason.MATCH_BEAVER
+    assert cube.raccoon_refusal(Rules(beavers=True), 0, 1) is None
+    refused = cube.raccoon_refusal(Rules(beavers=True), 1, 1)
+    assert refused is not None and refused.reason is Reason.NOT_DOUBLER
+    assert cube.starting_cubes(Rules(auto_doubles=2)) == [1, 2, 4]
+    assert cube.starting_cubes(Rules(match_length=5, auto_doubles=2)) == [1]
+
+
+def test_a_turn_reads_the_match_state():
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState, MatchState
+
+    state = GameState(Position.start(), MatchState(match_length=7, score=(2, 6), on_roll=0, cube=2, cube_owner=0))
+    turn = CubeTurn.of(state)
+    assert (turn.away, turn.opponent_away, turn.holder, turn.redouble) == (5, 1, Holder.PLAYER, True)
+    assert CubeTurn.of(state, player=1).holder is Holder.OPPONENT
+
+
+# --- one owner: no second copy of the cube rule --------------------------------------
+
+_COPIES = [
+    # the doubled equity or the proper action worked out by hand
+    re.compile(r"min\(\s*[\w.]*double_take\s*,\s*[\w.]*double_pass\s*\)"),
+    re.compile(r"min\(\s*[\w.]*double_pass\s*,\s*[\w.]*double_take\s*\)"),
+    # gnubg's words for a cube action written out
+    # (gnubg's capitals: the stored analyses of other programs' files name their lines in lower case)
+    re.compile(r"""["'](?:No (?:re)?double, (?:take|beaver)|(?:Redouble|Double), (?:take|pass|beaver)|Too good to)"""),
+    # who may double, decided by hand
+    re.compile(r"cube_owner not in \(-1, [\w.]*(?:on_roll|side|me)\b"),
+    re.compile(r"def (?:can_double|cube_problem)\b"),
+]
+
+
+def test_no_module_but_the_cube_module_decides_the_cube():
+    offenders = []
+    for path in sorted(ROOT.rglob("*.py")):
+        if path.name == "cube.py" and path.parent.name == "core":
+            continue
+        text = path.read_text()
+        for pattern in _COPIES:
+            for found in pattern.finditer(text):
+                line = text.count("\n", 0, found.start()) + 1
+                offenders.append(f"{path.relative_to(ROOT.parent)}:{line}: {found.group(0)}")
+    assert not offenders, "the cube is decided outside bgcli/core/cube.py:\n" + "\n".join(offenders)
+
+
+@pytest.mark.parametrize("module", ["bgcli/engines/hint.py", "bgcli/judging/rating.py", "bgcli/match/game.py",
+                                    "bgcli/cli/hint.py"])
+def test_hint_rate_audit_ask_the_cube_module(module):
+    assert "bgcli.core.cube" in (ROOT.parent / module).read_text()
