@@ -217,3 +217,79 @@ def test_no_module_but_the_cube_module_decides_the_cube():
                                     "bgcli/cli/hint.py"])
 def test_hint_rate_audit_ask_the_cube_module(module):
     assert "bgcli.core.cube" in (ROOT.parent / module).read_text()
+
+
+# --- hint with gnubg itself: its words and its equities ------------------------------------
+
+def _gnubg_present() -> bool:
+    from bgcli.engines.gnubg import find_gnubg
+
+    return find_gnubg() is not None
+
+
+def _sample(each: int = 3) -> list[dict]:
+    """Every kind of answer gnubg gave, ``each`` of each."""
+    taken: dict = {}
+    return [case for case in CASES if taken.setdefault(case["proper"], []).append(case) or
+            len(taken[case["proper"]]) <= each]
+
+
+SAMPLE = _sample()
+
+
+@pytest.mark.skipif(not _gnubg_present(), reason="GNU Backgammon is not installed")
+def test_hint_with_gnubg_gives_gnubgs_words_and_equities():
+    from click.testing import CliRunner
+
+    from bgcli.cli import cli
+
+    lines = "".join(case["xgid"] + "\n" for case in SAMPLE)
+    result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", "--batch", "-"], input=lines)
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert len(rows) == len(SAMPLE)
+    for case, row in zip(SAMPLE, rows):
+        found = row["cube"]
+        if case["proper"] is None:
+            assert found["may_double"] is False
+            continue
+        assert found["action"] == case["proper"], case["xgid"]
+        for key in ("no_double", "double_take", "double_pass"):
+            assert found[key] == pytest.approx(case[key], abs=1e-6)
+        if case["percent"] is not None:
+            assert f"{100 * found['percent']:.1f}" == f"{case['percent']:.1f}"
+    text = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", SAMPLE[1]["xgid"]]).output.splitlines()
+    proper = next(line for line in SAMPLE[1]["hint"] if line.startswith("Proper cube action"))
+    assert text[-1] == "  " + proper
+
+
+# --- the audit asks it -------------------------------------------------------------------
+
+def _problems(tmp_path, text: str, rules: Rules) -> list[str]:
+    from bgcli.formats.files import replay_file
+
+    path = tmp_path / "m.mat"
+    path.write_text(text, encoding="utf-8")
+    return [p.message for r in replay_file(str(path), rules) for p in r.problems]
+
+
+def test_a_beaver_in_a_match_breaks_the_rules_even_with_beavers_on(tmp_path):
+    game = (" 5 point match\n\n Game 1\n Ann : 0                              Bob : 0\n"
+            "  1) 31: 8/5 6/5                      Doubles => 2\n"
+            "  2)  Beavers => 4                    21: 13/11 24/23\n"
+            "  3)  Doubles => 8                    Drops\n"
+            "      Wins 4 points\n")
+    found = _problems(tmp_path, game, Rules(match_length=5, beavers=True))
+    assert "Ann beavers in a match, but beavers are for money play" in found
+
+
+def test_the_audits_cube_messages_come_from_the_cube_module(tmp_path):
+    head = " 5 point match\n\n Game 1\n Ann : 0                              Bob : 0\n"
+    owned = head + ("  1) 31: 8/5 6/5                      Doubles => 2\n"
+                    "  2)  Takes                           Doubles => 4\n"
+                    "  3)  Takes                           Doubles => 8\n")
+    found = _problems(tmp_path, owned, Rules(match_length=5, cube_limit=4))
+    turn = CubeTurn(cube=4, holder=Holder.OPPONENT, away=5, opponent_away=5, rules=Rules(match_length=5, cube_limit=4))
+    said = [r.said_of("Bob", "Ann") for r in refusals(turn, 8)]
+    assert said == ["Bob doubles but Ann owns the cube", "Doubles => 8 goes past the cube limit of 4"]
+    assert all(message in found for message in said)

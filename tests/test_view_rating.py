@@ -42,3 +42,16 @@ def test_view_engine_option(monkeypatch, tmp_path):
     assert 'class="equity"' in out.read_text()
     refused = CliRunner().invoke(cli, ["view", "--engine", "sage", "-", "-o", str(out)], input=THREE.read_text())
     assert refused.exit_code == 2
+
+
+def test_a_cube_error_names_the_proper_action_in_gnubgs_words():
+    from bgcli.core.cube import CubeAction
+
+    replays = list(replay_file(str(THREE)))
+    ratings = rate_replay(FakeEngine(), lambda v: visit_file(str(THREE), v))
+    page = match_html(replays, "three", ratings=ratings)
+    cube_errors = [d for d in ratings[0].decisions if d.is_cube and d.error]
+    assert cube_errors
+    words = {str(action) for action in CubeAction}
+    for d in cube_errors:
+        assert d.action in words and f"−{d.error:.3f}, {d.action}" in page.replace("&#x27;", "'")

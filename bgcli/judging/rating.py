@@ -127,6 +127,7 @@ class Decision:
     counted: bool = False
     equity: float | None = None
     cube: int = 1                 # the cube's value before the action
+    action: str = ""              # a cube decision: the proper cube action in GNU Backgammon's words
 
     @property
     def mark(self) -> Mark:
@@ -153,6 +154,8 @@ class Decision:
         if self.error_mwc is not None or self.luck_mwc is not None:
             data["error_mwc"] = _round(self.error_mwc)
             data["luck_mwc"] = _round(self.luck_mwc)
+        if self.action:
+            data["action"] = self.action
         return data
 
 
@@ -447,8 +450,9 @@ class Rater(MatchVisitor):
             error_mwc = max(0.0, optimal_equity(cube.no_double_mwc, cube.double_take_mwc, cube.double_pass_mwc)
                             - cube.no_double_mwc)
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
-        return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(state, cube), error=error,
-                              error_mwc=error_mwc, counted=counted, equity=cube.no_double)
+        proper = _proper(state, cube)
+        return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(proper), error=error,
+                              error_mwc=error_mwc, counted=counted, equity=cube.no_double, action=str(proper))
 
     def _double(self, event: Event, cube: CubeDecision) -> Decision:
         optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
@@ -459,8 +463,9 @@ class Rater(MatchVisitor):
             doubled_mwc = doubled_equity(cube.double_take_mwc, cube.double_pass_mwc)
             error_mwc = max(0.0, max(cube.no_double_mwc, doubled_mwc) - doubled_mwc)
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
-        return self._decision(event, DecisionKind.DOUBLE, "double", _best_cube(event.before, cube), error=error,
-                              error_mwc=error_mwc, counted=counted, equity=doubled)
+        proper = _proper(event.before, cube)
+        return self._decision(event, DecisionKind.DOUBLE, "double", _best_cube(proper), error=error,
+                              error_mwc=error_mwc, counted=counted, equity=doubled, action=str(proper))
 
     def _answer(self, event: Event, cube: CubeDecision) -> Decision:
         # the doubler's equities: the taker loses what the doubler gains
@@ -473,10 +478,11 @@ class Rater(MatchVisitor):
         counted = abs(cube.double_take - cube.double_pass) >= CUBE_TRIVIAL
         kind = DecisionKind.DROP if not took else DecisionKind.TAKE
         # the proper answer as the cube module gives it (a beaver is a take that redoubles)
-        best = "pass" if _proper(event.before, cube).answer is Answer.PASS else "take"
+        proper = _proper(event.before, cube)
+        best = "pass" if proper.answer is Answer.PASS else "take"
         return self._decision(event, kind, "pass" if not took else event.kind.value, best, error=error,
                               error_mwc=error_mwc, counted=counted,
-                              equity=None if not took else -cube.double_take)
+                              equity=None if not took else -cube.double_take, action=str(proper))
 
     def _play(self, event: Event) -> Decision | None:
         state, dice = event.before, event.dice
@@ -532,8 +538,8 @@ def _proper(state: GameState, cube: CubeDecision) -> CubeAction:
                             cube.double_pass, gammons=cube.probabilities.win_gammon > 0)
 
 
-def _best_cube(state: GameState, cube: CubeDecision) -> str:
-    return "double" if _proper(state, cube).doubles else "no double"
+def _best_cube(proper: CubeAction) -> str:
+    return "double" if proper.doubles else "no double"
 
 
 def _add_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished,

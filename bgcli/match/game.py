@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Protocol
 
+from bgcli.core.cube import CubeTurn, Reason, beaver_refusal, raccoon_refusal, refusals, starting_cubes
 from bgcli.core.judge import dances as no_play
 from bgcli.core.position import ROLLS, CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
@@ -88,7 +89,7 @@ class GameReplay:
         # roll, which a .mat file does not record: until the cube is seen,
         # any of these starting values is possible.
         rules = self.rules
-        self.start_cubes = [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
+        self.start_cubes = starting_cubes(rules)
         self.cube_known = len(self.start_cubes) == 1
         self.wants_events = match.visitor.wants_events
         self.index = -1                        # the action being replayed, in record.actions
@@ -393,18 +394,15 @@ class GameReplay:
             self.problem(action, ProblemKind.TURN, f"{player} doubles out of turn: it is {self.player(self.on_roll)}'s turn")
         if self.crawford and self.crawford_unknown:
             self.crawford = False   # a double: this was not the Crawford game
-        if self.rules.cubeless:
-            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but these rules have no doubling cube")
-        elif self.crawford:
-            self.problem(action, ProblemKind.CUBE, f"{player} doubles in the Crawford game, where the cube is not used")
         cube = self.cube
-        needed = self.rules.match_length - self.start.score[side]
-        if self.rules.cube_cap_needed and self.rules.match_length and cube.value >= needed:
-            self.problem(action, ProblemKind.CUBE, f"{player} doubles, but the cube at {cube.value} is already as much as "
-                                                   f"the {_points(needed)} {player} still needs")
-        if cube.owner not in (-1, side):
-            self.problem(action, ProblemKind.CUBE, f"{player} doubles but {self.player(cube.owner)} owns the cube")
         offered = action.cube if action.cube is not None else cube.value * 2   # "=> 0" is a wrong value, not none
+        # the cube module says who may double; a dead cube's double is legal (only pointless)
+        turn = CubeTurn.at(cube.value, cube.owner, side, self.start.score, self.crawford, self.rules)
+        broken = [refusal for refusal in refusals(turn, offered) if refusal.reason.breaks_rules]
+        owner = self.player(cube.owner) if cube.owner in (0, 1) else ""
+        for refusal in broken:
+            if refusal.reason is not Reason.LIMIT:   # said after the value written, as ever
+                self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner))
         if not self.cube_known:
             if offered // 2 in self.start_cubes and offered % 2 == 0:
                 cube.value = offered // 2
@@ -412,9 +410,9 @@ class GameReplay:
         if offered != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,
                          f"Doubles => {offered} but the cube is at {cube.value}: a double makes it {cube.value * 2}")
-        limit = self.rules.cube_limit
-        if limit and offered > limit:
-            self.problem(action, ProblemKind.CUBE, f"Doubles => {offered} goes past the cube limit of {limit}")
+        for refusal in broken:
+            if refusal.reason is Reason.LIMIT:
+                self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner))
         if self.past_largest(action, cube.value * 2):
             return
         cube.double(side)
@@ -464,9 +462,9 @@ class GameReplay:
         offer = self._answer(action, EventKind.BEAVER)
         if offer is None:
             return
-        if not self.rules.beavers:
-            self.problem(action, ProblemKind.CUBE,
-                         f"{self.player(action.side)} beavers but beavers are not allowed (use --beavers)")
+        refusal = beaver_refusal(self.rules)
+        if refusal is not None:
+            self.problem(action, ProblemKind.CUBE, refusal.said_of(self.player(action.side), action="beavers"))
         value = action.cube if action.cube is not None else offer.value * 2
         if value != offer.value * 2:
             self.problem(action, ProblemKind.CUBE,
@@ -480,11 +478,11 @@ class GameReplay:
         side, player, cube = action.side, self.player(action.side), self.cube
         if self.wants_events:
             self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
-        if cube.beaver_by is None or side == cube.beaver_by:
-            self.problem(action, ProblemKind.CUBE, f"{player} raccoons, but only the doubler may, right after a beaver")
-            return
-        if not self.rules.beavers:
-            self.problem(action, ProblemKind.CUBE, f"{player} raccoons but beavers are not allowed (use --beavers)")
+        refusal = raccoon_refusal(self.rules, side, cube.beaver_by)
+        if refusal is not None:
+            self.problem(action, ProblemKind.CUBE, refusal.said_of(player, action="raccoons"))
+            if refusal.reason is Reason.NOT_DOUBLER:
+                return
         value = action.cube if action.cube is not None else cube.value * 2
         if value != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,

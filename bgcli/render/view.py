@@ -506,7 +506,8 @@ def _judgement(decisions: Sequence) -> tuple[str, str]:
         if d.error:
             found = d.mark.value
             what = d.verdict or "error"
-            best = f", best {d.best}" if d.best and d.best != d.played else ""
+            # a cube decision names the proper action in gnubg's words (the cube module's, through the rating)
+            best = f", {d.action}" if d.is_cube and d.action else f", best {d.best}" if d.best and d.best != d.played else ""
             parts.append(f'<span class="judge {found.replace(" ", "")}">{_e(what)} −{d.error:.3f}'
                          f'{_e(best)}{" (" + _e(found) + ")" if found else ""}</span>')
             if order.index(found) > order.index(worst):

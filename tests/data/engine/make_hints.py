@@ -64,7 +64,7 @@ out.close()
 def states(count: int):
     from bgcli.core.ids import gnubg_id
     from bgcli.core.generator import legal_plays
-    from bgcli.engines.hint import cube_problem
+    from bgcli.core.cube import CubeTurn, may_double
     from bgcli.formats.files import replay_file
     from bgcli.match.replay import EventKind
 
@@ -79,7 +79,7 @@ def states(count: int):
                 if len(legal_plays(before.position, event.dice)) >= 2:
                     plays.append({"gnubgid": gnubg_id(rolled), "kind": "play", "dice": list(event.dice)})
                 unrolled = replace(before, match=replace(before.match, dice=(0, 0), turn=before.match.on_roll))
-                if not cube_problem(unrolled) and not before.position.is_over():
+                if may_double(CubeTurn.of(unrolled)) is None and not before.position.is_over():
                     cubes.append({"gnubgid": gnubg_id(unrolled), "kind": "cube"})
     n_cubes = count // 5
     n_plays = count - n_cubes
