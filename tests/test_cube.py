@@ -179,7 +179,8 @@ def test_a_turn_reads_the_match_state():
     from bgcli.core.position import Position
     from bgcli.core.state import GameState, MatchState
 
-    state = GameState(Position.start(), MatchState(match_length=7, score=(2, 6), on_roll=0, cube=2, cube_owner=0))
+    state = GameState(Position.start(), MatchState(rules=Rules(match_length=7), score=(2, 6), on_roll=0, cube=2,
+                                                     cube_owner=0))
     turn = CubeTurn.of(state)
     assert (turn.away, turn.opponent_away, turn.holder, turn.redouble) == (5, 1, Holder.PLAYER, True)
     assert CubeTurn.of(state, player=1).holder is Holder.OPPONENT
@@ -242,9 +243,15 @@ def test_hint_with_gnubg_gives_gnubgs_words_and_equities():
     from click.testing import CliRunner
 
     from bgcli.cli import cli
+    from bgcli.cli import hint as hint_cli
 
     lines = "".join(case["xgid"] + "\n" for case in SAMPLE)
-    result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", "--batch", "-"], input=lines)
+    try:
+        result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", "--batch", "-"], input=lines)
+        text = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", SAMPLE[1]["xgid"]]).output
+    finally:   # the engine this process opened is not left for other tests
+        for key in [key for key in hint_cli._OPEN if key[0] == "gnubg"]:
+            hint_cli._OPEN.pop(key).close()
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert len(rows) == len(SAMPLE)
@@ -258,9 +265,8 @@ def test_hint_with_gnubg_gives_gnubgs_words_and_equities():
             assert found[key] == pytest.approx(case[key], abs=1e-6)
         if case["percent"] is not None:
             assert f"{100 * found['percent']:.1f}" == f"{case['percent']:.1f}"
-    text = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", SAMPLE[1]["xgid"]]).output.splitlines()
     proper = next(line for line in SAMPLE[1]["hint"] if line.startswith("Proper cube action"))
-    assert text[-1] == "  " + proper
+    assert text.splitlines()[-1] == "  " + proper
 
 
 # --- the audit asks it -------------------------------------------------------------------

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from bgcli.core.ids import gnubg_id, parse_position, xgid
 from bgcli.core.position import Position
+from bgcli.core.rules import Rules
 from bgcli.core.state import GameState, MatchState
 
 HERE = Path(__file__).resolve().parent
@@ -79,21 +80,22 @@ def context(rng: random.Random, kind: str) -> tuple[MatchState, bool]:
     me = 1
     if kind.startswith("money"):
         cube, owner = rng.choice([(1, -1), (1, -1), (2, me), (4, me), (2, 1 - me)] if kind == "money" else [(1, -1)])
-        return MatchState(cube=cube, cube_owner=owner, on_roll=me, turn=me, jacoby=rng.random() < 0.5,
-                          beavers=rng.random() < 0.6), False
+        return MatchState(cube=cube, cube_owner=owner, on_roll=me, turn=me,
+                          rules=Rules(jacoby=rng.random() < 0.5, beavers=rng.random() < 0.6)), False
     length = rng.choice([3, 5, 7, 9, 11])
     if kind == "crawford":
         score_me, score_them = rng.choice([(length - 1, rng.randrange(length - 1)), (rng.randrange(length - 1), length - 1)])
-        return MatchState(match_length=length, score=(score_them, score_me), on_roll=me, turn=me, crawford=True, jacoby=False), False
+        return MatchState(rules=Rules(match_length=length), score=(score_them, score_me), on_roll=me, turn=me,
+                          crawford=True), False
     if kind == "post-crawford":
         score_me, score_them = rng.choice([(length - 1, rng.randrange(length - 1)), (rng.randrange(length - 1), length - 1)])
         cube, owner = rng.choice([(1, -1), (1, -1), (2, me)])
-        return MatchState(match_length=length, score=(score_them, score_me), cube=cube, cube_owner=owner,
-                          on_roll=me, turn=me, jacoby=False), False
+        return MatchState(rules=Rules(match_length=length), score=(score_them, score_me), cube=cube,
+                          cube_owner=owner, on_roll=me, turn=me), False
     score_me, score_them = rng.randrange(length - 1), rng.randrange(length - 1)
     cube, owner = rng.choice([(1, -1), (1, -1), (1, -1), (2, me), (2, 1 - me), (4, me), (8, me)])
-    return MatchState(match_length=length, score=(score_them, score_me), cube=cube, cube_owner=owner,
-                      on_roll=me, turn=me, jacoby=False), False
+    return MatchState(rules=Rules(match_length=length), score=(score_them, score_me), cube=cube, cube_owner=owner,
+                      on_roll=me, turn=me), False
 
 
 ROUNDS = (   # (seed, how many of each kind): two rounds, the second larger, duplicates dropped
@@ -121,7 +123,7 @@ def cases(folder: Path) -> list[dict]:
         if (x, kind) in seen:
             continue
         seen.add((x, kind))
-        rows.append({"kind": kind, "gnubgid": gnubg_id(state), "xgid": x, "beavers": match.beavers, "plies": 2})
+        rows.append({"kind": kind, "gnubgid": gnubg_id(state), "xgid": x, "beavers": match.rules.beavers, "plies": 2})
     return rows
 
 
