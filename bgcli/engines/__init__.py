@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 
-from bgcli.core.cube import CubeAction   # the proper cube action's words are the cube module's
 from bgcli.engines.protocol import (
     CubeDecision, Engine, Evaluation, Level, PlayEvaluation, Probabilities,
 )
@@ -49,5 +48,5 @@ def open_engine(name: str = DEFAULT_ENGINE, level: "int | Level" = DEFAULT_LEVEL
     return getattr(module, class_name)(level_of(level), timeout=timeout)
 
 
-__all__ = ["CubeAction", "CubeDecision", "DEFAULT_ENGINE", "DEFAULT_LEVEL", "ENGINE_NAMES", "Engine", "Evaluation",
+__all__ = ["CubeDecision", "DEFAULT_ENGINE", "DEFAULT_LEVEL", "ENGINE_NAMES", "Engine", "Evaluation",
            "Level", "PlayEvaluation", "Probabilities", "level_of", "open_engine"]
