@@ -8,8 +8,10 @@ whole state as a GNU Backgammon ID (bgcli.core.ids writes it: the position,
 the cube, the score, Crawford, Jacoby) and the level, which the driver sets
 with ``set evaluation chequerplay|cubedecision evaluation plies N`` (and the
 same for ``set analysis``). gnubg's hint evaluates with its own move filters
-at the level; a play asked for by name (``force``) that the filter left at a
-lower level makes the driver ask again with a filter that takes every play.
+at the level; the plays asked for by name (``force``: the play made, when
+rating) are scored as gnubg's ``analyse match`` scores the play made (its
+analysis filter, the play made at the level the filter reached, and with the
+best play at the full level where the filter kept one play only).
 
 Each call has a time limit: a gnubg that does not answer in time, or that
 died, is an EngineError for that call and is stopped; the next call starts
@@ -194,19 +196,46 @@ class GnubgEngine:
 
         rolled = replace(state, match=replace(state.match, dice=(max(dice), min(dice)), turn=state.match.on_roll,
                                               doubled=False, resign=0, game_state=1))
-        listed = self._plays(rolled, state, dice, False)
-        # a forced play the filter left shallow while others went deep: ask again, every play at the level
-        # (when no play went deep, gnubg's filter kept one play only and the answer stands, as in its analysis)
-        wanted = {trust.result_key(p) for p in force}
-        deep = {key for key, (_, plies) in listed.items() if plies == self.level.ply}
-        if deep and wanted - deep & set(listed):
-            listed = self._plays(rolled, state, dice, True)
+        # the plays made are scored as gnubg's analysis scores them (its filter, and the play made at the
+        # level the filter reached, or with the best at the full level when the filter kept one play only)
+        wanted = [trust.result_key(p) for p in force]
+        listed = self._plays(rolled, state, dice, False, [Position.from_id(key).swap().id() for key in wanted])
         trust.same_plays((trust.result_key(p) for p in plays), listed, self.name, state, dice)
         return trust.ranked({key: found for key, (found, _) in listed.items()}, plays, self.name, state, dice,
                             {key: plies for key, (_, plies) in listed.items()})
 
-    def _plays(self, rolled: "GameState", state: "GameState", dice, every: bool) -> dict[str, tuple[Evaluation, Any]]:
-        answer = self._call(self._request("plays", rolled, dice=list(dice), all=every), state, dice)
+    def best_plays(self, state: "GameState", rolls: Sequence[tuple[int, int]]) -> list[tuple[str, Evaluation] | None]:
+        """For each roll, the best play of the player on roll of ``state`` (its result's Position ID, the
+        mover on roll, and its evaluation; None: no legal play), in one call: the figures of
+        :meth:`evaluate_plays`'s best play, roll by roll."""
+        answer = self._call({**self._request("best", self._pre_roll(state)), "rolls": [list(r) for r in rolls]},
+                            state)
+        found = answer.get("rolls")
+        if not isinstance(found, list) or len(found) != len(rolls):
+            raise EngineError(f"gnubg gave no best play for each of {len(rolls)} rolls in {trust.where(state)}")
+        side = met.MatchSide.of(state)
+        out: list[tuple[str, Evaluation] | None] = []
+        for roll, item in zip(rolls, found):
+            if item is None:
+                out.append(None)
+                continue
+            if not isinstance(item, dict):
+                raise EngineError(f"gnubg gave a best play that is not an object in {trust.where(state, roll)}")
+            equity = trust.number(item.get("equity"), "an equity", self.name, state, roll)
+            try:
+                key = Position.from_id(str(item.get("result"))).swap().id()  # the mover back on roll
+            except ValueError:
+                raise EngineError(f"gnubg gave a best play with no position in {trust.where(state, roll)}") from None
+            out.append((key, trust.evaluation(item.get("probs"), equity,
+                                              None if side.is_money else met.mwc(equity, side), self.name, state, roll)))
+        return out
+
+    def _plays(self, rolled: "GameState", state: "GameState", dice, every: bool,
+               force: Sequence[str] = ()) -> dict[str, tuple[Evaluation, Any]]:
+        request = self._request("plays", rolled, dice=list(dice), all=every)
+        if force:
+            request["force"] = list(force)
+        answer = self._call(request, state, dice)
         side = met.MatchSide.of(state)
         out: dict[str, tuple[Evaluation, Any]] = {}
         for item in answer.get("plays") or []:

@@ -14,6 +14,10 @@ one before it. Requests:
   "equity", "probs", "plies"}]}``, ``result`` the Position ID after the play
   (the opponent on roll). With ``all`` every play is evaluated at ``plies``
   (the move filter accepts them all), else gnubg's own move filter decides.
+  With ``force`` (the results of plays made) gnubg's analysis instead: its
+  analysis filter, and each play made scored as ``analyse match`` scores it.
+- ``{"op": "best", "gnubgid", "rolls": [[a, b], ...], "plies"}``: for each roll,
+  the best play's ``{"equity", "probs"}`` or null (no legal play): ``{"rolls": [...]}``.
 - ``{"op": "cube", "gnubgid", "plies"}``: the cube decision of the player on
   roll: ``{"probs", "optimal", "no_double", "double_take", "double_pass", "text"}``.
 - ``{"op": "quit"}``.
@@ -71,28 +75,110 @@ def _filters(accept_all):
     return old
 
 
+# gnubg's default move filter for analysis ("show analysis": wider than the hint's), by level: for each
+# lower level, (keep the first N, up to M more, within this equity); N = -1 skips the level
+ANALYSIS_FILTER = {1: [(0, 16, 0.32)], 2: [(0, 16, 0.32), (-1, 0, 0.0)],
+                   3: [(0, 16, 0.32), (-1, 0, 0.0), (0, 4, 0.08)],
+                   4: [(0, 16, 0.32), (-1, 0, 0.0), (0, 4, 0.08), (-1, 0, 0.0)]}
+# gnubg's analysis: a played play this far from the best that the filter left alone (no play went
+# deeper) is evaluated at the full level, with the best one (its "doubtful" threshold)
+DOUBTFUL = 0.03
+
+
+def _analysis_filters():
+    old = gnubg.getevalhintfilter()
+    _set_filters([{"ply": ply, "level": level, "acceptmoves": accept, "extramoves": extra, "threshold": threshold}
+                  for ply, levels in ANALYSIS_FILTER.items()
+                  for level, (accept, extra, threshold) in enumerate(levels)])
+    return old
+
+
+def _hint(count, old_filters):
+    try:
+        return (gnubg.hint(count) or {}).get("hint", [])
+    except Exception as exc:  # no legal play: gnubg has no hint to give
+        if "no legal" in str(exc).lower() or "no moves" in str(exc).lower():
+            return []
+        raise
+    finally:
+        if old_filters is not None:
+            _set_filters(old_filters)
+
+
+def _score(item, board, plies):
+    """gnubg's score of one play at ``plies`` (what its analysis does to the play made): the position
+    after it evaluated for the opponent on roll, with the opponent's cube, and turned back."""
+    info = gnubg.cubeinfo()
+    theirs = dict(info, move=1 - info["move"])
+    after = _apply(board, gnubg.parsemove(item["move"]))
+    context = gnubg.evalcontext(1, plies, 1, 1, 0.0)
+    optimal = gnubg.cfevaluate(after, theirs, context)[0]
+    if info["matchto"]:
+        equity = gnubg.mwc2eq(1.0 - gnubg.eq2mwc(optimal, theirs), info)
+    else:
+        equity = -optimal
+    p = gnubg.evaluate(after, theirs, context)[:5]
+    item.update(equity=equity, probs=[1.0 - p[0], p[3], p[4], p[1], p[2]], plies=plies)
+
+
+def _analyse(out, board, force, plies):
+    """The plays of ``force`` (result IDs) scored as gnubg's analysis scores the play made: at the deepest
+    level the filter reached; and when the filter kept one play only and the play made is more than
+    DOUBTFUL from it, both at the full level. The deep plays then best first."""
+    if not out:
+        return out
+    deepest = max(item["plies"] for item in out)
+    top = out[0]
+    for item in out:
+        if item["result"] not in force:
+            continue
+        if item["plies"] < deepest:
+            _score(item, board, deepest)
+        if deepest < plies and abs(item["equity"] - top["equity"]) > DOUBTFUL:
+            _score(top, board, plies)
+            _score(item, board, plies)
+    level = max(item["plies"] for item in out)
+    return sorted(out, key=lambda item: (item["plies"] != level, -item["equity"]))
+
+
 def plays(request):
+    """gnubg's hint; with ``force`` (result IDs of plays made) its analysis of them (the analysis filter)."""
     _setup(request)
     a, b = request["dice"]
     _command("set dice %d %d" % (a, b))
     board = gnubg.board()
-    old = _filters(request.get("all"))
-    try:
-        hint = gnubg.hint(100000)
-    except Exception as exc:  # no legal play: gnubg has no hint to give
-        if "no legal" in str(exc).lower() or "no moves" in str(exc).lower():
-            return {"plays": []}
-        raise
-    finally:
-        if old is not None:
-            _set_filters(old)
+    force = set(request.get("force") or ())
+    if request.get("all"):
+        old = _filters(True)
+    elif force:
+        old = _analysis_filters()
+    else:
+        old = None
     out = []
-    for move in (hint or {}).get("hint", []):
+    for move in _hint(100000, old):
         steps = gnubg.parsemove(move["move"])
         out.append({"move": move["move"], "result": gnubg.positionid(_apply(board, steps)),
                     "equity": move["equity"], "probs": list(move["details"]["probs"]),
                     "plies": move.get("context", {}).get("plies")})
+    if force and not request.get("all"):
+        out = _analyse(out, board, force, int(request["plies"]))
     return {"plays": out}
+
+
+def best(request):
+    """For each roll of ``rolls``, the best play's equity and probabilities (gnubg's hint at ``plies``) for
+    the player on roll of ``gnubgid``, or null where the roll has no legal play: a position's luck in one call."""
+    _setup(request)
+    found = []
+    for a, b in request["rolls"]:
+        _command("set dice %d %d" % (a, b))
+        hint = _hint(1, None)
+        if hint:
+            result = gnubg.positionid(_apply(gnubg.board(), gnubg.parsemove(hint[0]["move"])))
+            found.append({"equity": hint[0]["equity"], "probs": list(hint[0]["details"]["probs"]), "result": result})
+        else:
+            found.append(None)
+    return {"rolls": found}
 
 
 def cube(request):
@@ -123,7 +209,7 @@ def main():
             op = request.get("op")
             if op == "quit":
                 break
-            answer = {"plays": plays, "cube": cube}[op](request)
+            answer = {"plays": plays, "cube": cube, "best": best}[op](request)
         except Exception as exc:
             answer = {"error": "%s: %s" % (type(exc).__name__, exc)}
         answers.write(json.dumps(answer) + "\n")

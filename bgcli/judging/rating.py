@@ -47,7 +47,7 @@ from bgcli.core.position import Position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
 from bgcli.core.state import GameState
-from bgcli.engines.protocol import CubeDecision, Engine, PlayEvaluation
+from bgcli.engines.protocol import CubeDecision, Engine, Evaluation, PlayEvaluation
 from bgcli.errors import EngineError
 from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
@@ -325,33 +325,55 @@ class _Judge:
 
     def best_after(self, state: GameState, dice: tuple[int, int]) -> tuple[float, float | None]:
         """The luck engine's equity (and MWC) for the player on roll after the best play of ``dice``."""
-        at_roll = _at_roll(state, dice)
+        return self.best_after_rolls(state, [dice])[dice]
+
+    def best_after_rolls(self, state: GameState, rolls: Sequence[tuple[int, int]]) -> dict[tuple[int, int],
+                                                                                          tuple[float, float | None]]:
+        """:meth:`best_after` for each of ``rolls``: in one engine call where the luck engine answers
+        ``best_plays`` (the same figures as asking roll by roll), else one call a roll."""
+        batch = getattr(self.luck_engine, "best_plays", None)
+        found = batch(_before_roll(state), list(rolls)) if batch is not None else [None] * len(rolls)
+        out = {}
+        for roll, best in zip(rolls, found):
+            if best is None:
+                best = self._best_alone(state, roll)
+            elif best[0] not in {p.result.id() for p in legal_plays(state.position, roll)}:
+                raise EngineError(f"{self.luck_engine.name}'s best play of {roll[0]}{roll[1]} in "
+                                  f"{state.position.id()} is not a legal play")
+            if best is None:
+                # no legal play: the opponent is on roll in the same position
+                theirs = self.luck_engine.evaluate(_opponent_on_roll(_at_roll(state, roll), state.position))
+                out[roll] = -theirs.equity, None if theirs.mwc is None else 1.0 - theirs.mwc
+            else:
+                out[roll] = best[1].equity, best[1].mwc
+        return out
+
+    def _best_alone(self, state: GameState, dice: tuple[int, int]) -> tuple[str, Evaluation] | None:
         plays = legal_plays(state.position, dice)
         if not plays:
-            # no legal play: the opponent is on roll in the same position
-            found = self.luck_engine.evaluate(_opponent_on_roll(at_roll, state.position))
-            return -found.equity, None if found.mwc is None else 1.0 - found.mwc
-        best = self.ranked(at_roll, dice, plays, None, self.luck_engine)[0].evaluation
-        return best.equity, best.mwc
+            return None
+        best = self.ranked(_at_roll(state, dice), dice, plays, None, self.luck_engine)[0]
+        return best.play.result.id(), best.evaluation
 
     def luck(self, state: GameState, dice: tuple[int, int], opening: bool) -> tuple[float, float | None]:
         """GNU Backgammon's luck of ``dice`` (and in MWC): the best equity after this roll minus the mean over all rolls."""
-        values: dict[tuple[int, int], tuple[float, float | None]] = {}
         total = total_mwc = 0.0
         if opening and dice[0] != dice[1]:
             # the opening roll: 15 rolls for each player, never a double
             other = _opponent_on_roll(_before_roll(state), state.position)
-            for roll in ROLLS:
-                if roll[0] == roll[1]:
-                    continue
-                values[roll] = equity, mwc = self.best_after(state, roll)
-                theirs, theirs_mwc = self.best_after(other, roll)
+            rolls = [roll for roll in ROLLS if roll[0] != roll[1]]
+            values = self.best_after_rolls(state, rolls)
+            theirs_all = self.best_after_rolls(other, rolls)
+            for roll in rolls:
+                equity, mwc = values[roll]
+                theirs, theirs_mwc = theirs_all[roll]
                 total += equity - theirs
                 total_mwc += (mwc or 0.0) + (0.0 if theirs_mwc is None else 1.0 - theirs_mwc)
             count = 30.0
         else:
+            values = self.best_after_rolls(state, ROLLS)
             for roll in ROLLS:
-                values[roll] = equity, mwc = self.best_after(state, roll)
+                equity, mwc = values[roll]
                 weight = 1 if roll[0] == roll[1] else 2
                 total += weight * equity
                 total_mwc += weight * (mwc or 0.0)
