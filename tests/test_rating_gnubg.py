@@ -76,7 +76,7 @@ def compare(rating, golden: dict, stored: bool = False) -> None:
 
 
 @needs_gnubg
-@pytest.mark.parametrize("name", ["sp05025_3pt.mat"])
+@pytest.mark.parametrize("name", ["sp05025_3pt.mat", "galaxy_match12031463_game5.txt"])
 def test_bgcli_gives_gnubgs_analyse_match_figures_stored(name, engines):
     golden = json.loads((DATA / name).with_suffix(".golden.json").read_text())
     compare(rated(DATA / name, engines), golden, stored=True)
@@ -84,8 +84,9 @@ def test_bgcli_gives_gnubgs_analyse_match_figures_stored(name, engines):
 
 @needs_gnubg
 def test_bgcli_gives_gnubgs_analyse_match_figures_live(tmp_path, engines):
-    match = tmp_path / "sp05000_1pt.mat"
-    shutil.copy(DATA / "sp05000_1pt.mat", match)
+    # a game of a real match where the cube changes hands (double, take, redouble, take) at 4-5 to 7
+    match = tmp_path / "galaxy_match12031463_game5.txt"
+    shutil.copy(DATA / "galaxy_match12031463_game5.txt", match)
     subprocess.run([GNUBG, "-t", "-q", "-r", "-p", str(DATA / "make_golden.py")], check=True, timeout=600,
                    env=dict(os.environ, GOLDEN_FILES=str(match)), capture_output=True)
     golden = json.loads(match.with_suffix(".golden.json").read_text())
@@ -93,9 +94,59 @@ def test_bgcli_gives_gnubgs_analyse_match_figures_live(tmp_path, engines):
     compare(rated(match, engines), golden)
 
 
+@needs_gnubg
+@pytest.mark.parametrize("case", json.loads((DATA / "plays.golden.json").read_text()), ids=lambda c: c["play"])
+def test_a_play_made_is_scored_as_gnubgs_analysis_scores_it(case, engines):
+    """Each play gnubg's analysis took to 2-ply has its equity and level in bgcli's ranking, and the error
+    of the play made is gnubg's: the filter that kept one play only (the play made and the best both
+    taken to 2-ply), the play made left shallow (it alone taken deeper), either side owning the cube."""
+    from bgcli.core.generator import legal_plays
+    from bgcli.core.ids import parse_gnubg_id
+    from bgcli.core.position import Position
+
+    state = parse_gnubg_id(case["gnubgid"])
+    dice = state.match.dice
+    plays = legal_plays(state.position, dice)
+    by_result = {p.result.id(): p for p in plays}
+    theirs = [(by_result[Position.from_id(g["result"]).swap().id()], g) for g in case["plays"]]
+    made = theirs[case["made"]][0]
+    ranked = engines[0].evaluate_plays(state, dice, plays, force=[made])
+    mine = {r.play.result.id(): r for r in ranked}
+    for play, golden in theirs:
+        if golden["plies"] == 2:
+            assert mine[play.result.id()].ply == 2
+            assert mine[play.result.id()].evaluation.equity == pytest.approx(golden["equity"], abs=ACROSS_MACHINES)
+    error = ranked[0].evaluation.equity - mine[made.result.id()].evaluation.equity
+    assert error == pytest.approx(theirs[0][1]["equity"] - theirs[case["made"]][1]["equity"], abs=ACROSS_MACHINES)
+
+
+@needs_gnubg
+def test_a_rolls_luck_in_one_call_is_the_luck_roll_by_roll(engines):
+    """The 21 rolls' best plays asked in one call give exactly the figures asked roll by roll."""
+    from bgcli.core.ids import parse_gnubg_id
+    from bgcli.judging.rating import ROLLS, _Judge
+
+    class RollByRoll:
+        def __init__(self, engine):
+            self.name, self.level, self._engine = engine.name, engine.level, engine
+
+        def __getattr__(self, name):
+            if name == "best_plays":
+                raise AttributeError(name)
+            return getattr(self._engine, name)
+
+    # a cube owned by the opponent, a bear-off, the opening position, two checkers on the bar (some rolls dance)
+    for text in ("5nrABwAzzgkARw:EoHyAEAAKAAE", "bbcFAAzfxwYAAA:UglnAAAACAAE", "4HPwATDgc/ABMA:cAnlAAAAAAAE",
+                 "5nrABwAzzgEIYw:EoHlAEAAKAAE"):
+        state = parse_gnubg_id(text)
+        batched = _Judge(engines[0], engines[1]).best_after_rolls(state, ROLLS)
+        alone = _Judge(engines[0], RollByRoll(engines[1])).best_after_rolls(state, ROLLS)  # type: ignore[arg-type]
+        assert batched == alone
+
+
 def test_the_golden_data_is_there():
-    names = sorted(p.name for p in DATA.glob("*.golden.json"))
-    assert len(names) == 5
+    names = sorted(p.name for p in DATA.glob("*.golden.json") if p.name != "plays.golden.json")
+    assert len(names) == 7
     for name in names:
         data = json.loads((DATA / name).read_text())
         assert len(data["players"]) == 2 and data["moves"]

@@ -219,6 +219,17 @@ class GnubgEngine:
             if item is None:
                 out.append(None)
                 continue
+            if isinstance(item, dict) and isinstance(item.get("opponent"), dict):
+                # no legal play: the opponent's evaluation on roll in the same position, turned back as
+                # the rating turns back evaluate()'s (the same figures as asking for it alone)
+                theirs = item["opponent"]
+                equity = trust.number(theirs.get("equity"), "an equity", self.name, state, roll)
+                found_theirs = trust.evaluation(theirs.get("probs"), equity,
+                                                None if side.is_money else met.mwc(equity, side.flipped()),
+                                                self.name, state, roll)
+                out.append((state.position.id(), Evaluation(found_theirs.probabilities.flipped(), -equity,
+                                                            None if found_theirs.mwc is None else 1.0 - found_theirs.mwc)))
+                continue
             if not isinstance(item, dict):
                 raise EngineError(f"gnubg gave a best play that is not an object in {trust.where(state, roll)}")
             equity = trust.number(item.get("equity"), "an equity", self.name, state, roll)

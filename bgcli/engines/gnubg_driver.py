@@ -17,7 +17,9 @@ one before it. Requests:
   With ``force`` (the results of plays made) gnubg's analysis instead: its
   analysis filter, and each play made scored as ``analyse match`` scores it.
 - ``{"op": "best", "gnubgid", "rolls": [[a, b], ...], "plies"}``: for each roll,
-  the best play's ``{"equity", "probs"}`` or null (no legal play): ``{"rolls": [...]}``.
+  the best play's ``{"equity", "probs", "result"}``, or where the roll has no legal
+  play ``{"opponent": {"equity", "probs"}}``, the opponent on roll in the same
+  position (as ``cube`` gives its ``optimal``): ``{"rolls": [...]}``.
 - ``{"op": "cube", "gnubgid", "plies"}``: the cube decision of the player on
   roll: ``{"probs", "optimal", "no_double", "double_take", "double_pass", "text"}``.
 - ``{"op": "quit"}``.
@@ -177,7 +179,14 @@ def best(request):
             result = gnubg.positionid(_apply(gnubg.board(), gnubg.parsemove(hint[0]["move"])))
             found.append({"equity": hint[0]["equity"], "probs": list(hint[0]["details"]["probs"]), "result": result})
         else:
-            found.append(None)
+            # no legal play: the opponent on roll in the same position, as the "cube" request evaluates it
+            board = gnubg.board()
+            info = gnubg.cubeinfo()
+            theirs = dict(info, move=1 - info["move"])
+            swapped = (board[1], board[0])
+            context = gnubg.evalcontext(1, int(request["plies"]), 1, 1, 0.0)
+            found.append({"opponent": {"equity": gnubg.cfevaluate(swapped, theirs, context)[0],
+                                       "probs": list(gnubg.evaluate(swapped, theirs, context)[:5])}})
     return {"rolls": found}
 
 

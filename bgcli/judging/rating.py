@@ -337,7 +337,8 @@ class _Judge:
         for roll, best in zip(rolls, found):
             if best is None:
                 best = self._best_alone(state, roll)
-            elif best[0] not in {p.result.id() for p in legal_plays(state.position, roll)}:
+            elif best[0] not in ({p.result.id() for p in legal_plays(state.position, roll)}
+                                 or {state.position.id()}):   # no legal play: the position stays
                 raise EngineError(f"{self.luck_engine.name}'s best play of {roll[0]}{roll[1]} in "
                                   f"{state.position.id()} is not a legal play")
             if best is None:
