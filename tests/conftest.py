@@ -80,6 +80,16 @@ def run():
     return invoke
 
 
+def ctrl_c_as_a_terminal_gives() -> None:
+    """A subprocess's ``preexec_fn`` for a test that sends it Ctrl-C (SIGINT):
+    the signal's default action, as under a terminal, even when the tests
+    themselves run where it is ignored (a shell starts a background job, ``&``,
+    with SIGINT ignored, and a child inherits that: bgcli would never see it)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def read_in_background(fd: int) -> tuple[threading.Thread, bytearray]:
     """A started thread reading ``fd`` (a terminal's master end, or a pipe) until its
     other end closes, and the bytes it has read so far."""

@@ -29,7 +29,7 @@ from bgcli.scale.jobs import FileTask, Unchanged, file_digest
 from bgcli.scale.runner import run_on_pool
 from bgcli.cli import cli
 
-from conftest import ORACLE as DATA, ROOT, SELFPLAY, read_in_background
+from conftest import ORACLE as DATA, ROOT, SELFPLAY, ctrl_c_as_a_terminal_gives, read_in_background
 
 FLAWED = DATA / "audit_sample"
 
@@ -342,7 +342,8 @@ def test_a_worker_that_dies_costs_only_its_file(monkeypatch, tmp_path):
 def test_ctrl_c_is_one_line_and_130(tmp_path, spread):
     folder = archive_folder(tmp_path, copies=12)
     process = subprocess.Popen([sys.executable, "-m", "bgcli", "audit", "--json", *spread, str(folder)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=ctrl_c_as_a_terminal_gives)
     try:
         assert process.stdout.readline()   # under way
         os.killpg(process.pid, signal.SIGINT)   # as a terminal's Ctrl-C: the whole process group

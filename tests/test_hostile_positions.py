@@ -294,7 +294,7 @@ from bgcli.cli.common import MAX_JOBS  # noqa: E402
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, run_batch_parallel  # noqa: E402
 from bgcli.output import OutputError, write_atomically, write_text  # noqa: E402
 
-from conftest import ROOT, invoke  # noqa: E402
+from conftest import ROOT, ctrl_c_as_a_terminal_gives, invoke  # noqa: E402
 # the opponent has a checker on the bar: the board's first number is negative
 BAR_BOARD = "-1 -1 0 0 0 0 5 0 3 0 0 0 -5 5 0 0 0 -3 0 -5 0 0 0 0 2 0"
 
@@ -554,7 +554,7 @@ def test_write_atomically_replaces_whole_files_and_keeps_links_and_modes(tmp_pat
 def test_ctrl_c_exits_130_with_one_line(jobs):
     proc = subprocess.Popen([sys.executable, "-m", "bgcli", "moves", "--batch", "-", "--jobs", jobs], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=ctrl_c_as_a_terminal_gives)
     try:
         proc.stdin.write(b"start 31\n" * 5000)  # two chunks for the workers; then it waits for more
         proc.stdin.flush()
