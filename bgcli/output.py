@@ -32,6 +32,45 @@ STDOUT = "-"  # the path that means standard output
 QUOTE_LIMIT = 60  # characters of the input shown in a message
 
 
+# The files AtomicOutputs of this process are to replace (their real paths), until they commit or discard:
+# a command's -o FILE, which must not be read back as one of its inputs.
+_WRITING: set[str] = set()
+
+
+def own_output(path: str, info: os.stat_result | None = None) -> str | None:
+    """How a message names ``path`` when it is where this process writes its
+    output: ``"standard output"`` when standard output is redirected to it,
+    ``"the output file"`` when an :class:`AtomicOutput` is to replace it (``-o
+    FILE``, its old version); else None. The same file under another name
+    (a link, ``./x``) is the same file: compared by device and inode, and by
+    real path for an output not written yet. ``info``: the path's status, when
+    the caller has it. Costs nothing when standard output is not a file and
+    no output is open."""
+    try:
+        out: os.stat_result | None = os.fstat(1)
+    except OSError:
+        out = None
+    if out is not None and not stat.S_ISREG(out.st_mode):
+        out = None
+    if out is None and not _WRITING:
+        return None
+    if info is None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+    if info is not None and out is not None and os.path.samestat(info, out):
+        return "standard output"
+    for target in _WRITING:
+        try:
+            same = info is not None and os.path.samestat(info, os.stat(target))
+        except OSError:
+            same = False
+        if same or os.path.realpath(path) == target:
+            return "the output file"
+    return None
+
+
 class StandardOutputError(Exception):
     """Standard output could not be written: its reader went away (``EPIPE``)
     or the disk is full. Not an OSError, so that no handler of a read error
@@ -209,11 +248,13 @@ class AtomicOutput:
             self._handle = self._anonymous()   # a device, a fifo, a terminal, /dev/stdout: nothing to rename over
             return
         self._target = os.path.realpath(path)  # a link stays a link: its target is replaced
+        _WRITING.add(self._target)
         try:
             descriptor, self._temporary = _create_beside(self._target)
             self._handle = os.fdopen(descriptor, "wb")
         except OSError as exc:
             self._remove()
+            _WRITING.discard(self._target)
             raise _failure(path, self._target, exc) from None
 
     def _anonymous(self):
@@ -260,6 +301,7 @@ class AtomicOutput:
             self._done = True
             self._handle.close()
             self._remove()
+            _WRITING.discard(self._target)
 
     def _copy_out(self) -> None:
         import codecs
@@ -284,6 +326,7 @@ class AtomicOutput:
             self._done = True
             self._handle.close()
             self._remove()
+            _WRITING.discard(self._target)
 
     def _remove(self) -> None:
         if self._temporary is not None:

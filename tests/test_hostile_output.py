@@ -211,3 +211,80 @@ def test_a_reader_that_leaves_after_the_first_byte_makes_a_long_output_141(tmp_p
         os.close(reader)
     _, errors = process.communicate(timeout=120)
     assert process.returncode == 141 and errors == b""
+
+
+# --- an output file is never an input (untrusted input, round three) -----------------------------
+
+def _bgcli_into(path, *args: str) -> subprocess.CompletedProcess:
+    """bgcli with standard output redirected to the file ``path``, as a shell's ``> path`` does
+    (the file made empty before bgcli starts)."""
+    with open(path, "wb") as out:
+        return subprocess.run([sys.executable, "-m", "bgcli", *args], stdout=out, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT, timeout=120)
+
+
+@pytest.mark.parametrize("given", ["folder", "glob"])
+def test_audit_of_a_folder_into_a_file_in_it_does_not_read_its_own_output(tmp_path, given):
+    # `bgcli audit --json DIR > DIR/out.json` read the half-written out.json as a match: an error, exit 2
+    write(tmp_path, "a.mat", SAMPLE)
+    out = tmp_path / "out.json"
+    result = _bgcli_into(out, "audit", "--json", str(tmp_path) if given == "folder" else str(tmp_path / "*"))
+    assert result.returncode == 0, result.stderr
+    assert [json.loads(line)["file"] for line in out.read_text().splitlines()] == [str(tmp_path / "a.mat")]
+    assert result.stderr == f"note: skipped {out}: it is this command's own output (standard output)\n"
+
+
+def test_rate_of_a_folder_into_a_file_in_it_does_not_rate_its_own_output(tmp_path):
+    # the issue's own case (the exact engine, quick: it judges bear-offs only, so the sample's rating
+    # fails with its own error; what matters is that out.json is never rated)
+    write(tmp_path, "a.mat", SAMPLE)
+    out = tmp_path / "out.json"
+    result = _bgcli_into(out, "rate", "--json", "--engine", "exact", str(tmp_path))
+    assert [json.loads(line)["file"] for line in out.read_text().splitlines()] == [str(tmp_path / "a.mat")]
+    assert f"note: skipped {out}: it is this command's own output (standard output)" in result.stderr
+
+
+def test_the_old_output_of_o_is_not_read_back(tmp_path):
+    # `-o DIR/out.json` a second time read the first run's out.json as an input
+    write(tmp_path, "a.mat", SAMPLE)
+    out = tmp_path / "out.json"
+    for _ in range(2):
+        result = invoke("audit", "--json", tmp_path, "-o", out)
+        assert result.exit_code == 0, result.output
+        assert [json.loads(line)["file"] for line in out.read_text().splitlines()] == [str(tmp_path / "a.mat")]
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("command", [["score"], ["replay"], ["audit", "--json"]])
+def test_a_named_input_that_is_standard_output_is_one_error(tmp_path, command):
+    # `bgcli export --to mat *.mat > all.mat` with all.mat left from the last run: the shell names all.mat
+    # as an input and empties it; bgcli would read what it is writing
+    write(tmp_path, "a.mat", SAMPLE)
+    out = tmp_path / "all.mat"
+    result = _bgcli_into(out, *command, str(tmp_path / "a.mat"), str(out))
+    assert result.returncode == 2, result.stderr
+    assert f"cannot read {out}: it is this command's own output (standard output)" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert out.read_text().strip(), "the other input's result is still written"
+
+
+def test_own_output_names_standard_output_and_open_outputs_only(tmp_path):
+    from bgcli.output import AtomicOutput, own_output
+
+    target = write(tmp_path, "t.json", "{}")
+    other = write(tmp_path, "other.json", "{}")
+    assert own_output(target) is None
+    output = AtomicOutput(target)
+    assert own_output(target) == own_output(str(tmp_path / "." / "t.json")) == "the output file"
+    assert own_output(other) is None
+    os.link(target, tmp_path / "hard.json")
+    assert own_output(str(tmp_path / "hard.json")) == "the output file"
+    output.discard()
+    assert own_output(target) is None
+
+
+def test_export_of_its_own_output_is_one_error(tmp_path):
+    out = tmp_path / "all.json"
+    result = _bgcli_into(out, "export", "--to", "json", str(out))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.endswith(f"cannot read {out}: it is this command's own output (standard output)\n")

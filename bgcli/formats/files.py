@@ -8,13 +8,15 @@ already read, not opened again.
 """
 from __future__ import annotations
 
+import errno
 import io
+import os
 import sys
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
 
 from bgcli.errors import FileReadError, MatchFileError
-from bgcli.output import quote
+from bgcli.output import own_output, quote
 from bgcli.formats import registry
 from bgcli.match.records import MatchPart, MatchRecord, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
@@ -44,9 +46,14 @@ def _open(path: str) -> tuple[IO[bytes], bool]:
     if path == "-":
         return sys.stdin.buffer, False
     try:
-        return open(path, "rb"), True
+        handle = open(path, "rb")
     except OSError as exc:
         raise FileReadError(path, exc) from None
+    how = own_output(path, os.fstat(handle.fileno()))
+    if how is not None:   # half written by this very command (or last run's output about to be replaced)
+        handle.close()
+        raise FileReadError(path, OSError(errno.EINVAL, f"it is this command's own output ({how})"))
+    return handle, True
 
 
 def _peekable(handle: IO[bytes]) -> IO[bytes]:

@@ -31,6 +31,7 @@ from bgcli import __version__
 from bgcli.errors import os_reason
 from bgcli.formats import registry
 from bgcli.formats.files import visit_file
+from bgcli.output import own_output
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
 from bgcli.core.rules import Rules
 from bgcli.scale.jobs import STDIN, FileTask, Unchanged, failure_text, run_file
@@ -64,7 +65,7 @@ def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -
             for found in matches:
                 if os.path.isdir(found):
                     yield from _walk_reported(found, note)
-                elif _regular_or_unreadable(found, note):
+                elif _regular_or_unreadable(found, note) and not _own_output(found, note):
                     yield found
         else:
             yield path
@@ -74,6 +75,8 @@ def _walk_reported(folder: str, note: Note) -> Iterator[str]:
     found = False
     skipped: list[tuple[str, str]] = []
     for path in _walk(folder, note):
+        if _own_output(path, note):
+            continue
         why = not_a_match(path)
         if why is not None:
             skipped.append((path, why))
@@ -117,6 +120,16 @@ def not_a_match(path: str) -> str | None:
     if not _MATCH_SIGNS.search(head):
         return "no 'N point match' or 'Game N' line in the first 16 KB"
     return None
+
+
+def _own_output(path: str, note: Note) -> bool:
+    """Whether ``path``, found in a folder or by a glob, is where this command
+    writes (``rate --json DIR > DIR/out.json``, ``-o DIR/out.json``): never
+    read as an input (it would be half written, or last run's output), with a note."""
+    how = own_output(path)
+    if how is not None:
+        note(f"skipped {path}: it is this command's own output ({how})", False)
+    return how is not None
 
 
 def _is_glob(path: str) -> bool:
