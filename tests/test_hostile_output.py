@@ -129,7 +129,7 @@ HOSTILE_WORD = "\x1b]0;owned\x07\x1b[31m\x9b2J\u202e\nforged"
 
 @pytest.mark.parametrize("args", [
     ["rules", "standard", HOSTILE_WORD],                  # click's "Got unexpected extra argument (...)"
-    ["export", "a.mat", "b.mat", HOSTILE_WORD],
+    ["rules", "standard", "extra", HOSTILE_WORD],         # "Got unexpected extra arguments (...)"; export took one
     ["rules", HOSTILE_WORD],                              # a choice
     ["moves", "--jobs", HOSTILE_WORD, "--batch", "-"],    # a number
     ["moves", "--bogus" + HOSTILE_WORD, "start"],         # an unknown option
