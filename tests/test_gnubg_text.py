@@ -71,4 +71,4 @@ def test_a_text_export_is_known_by_its_first_line_whatever_its_name(tmp_path):
     path.write_bytes((EXPORTS / "match956620.txt").read_bytes())
     (replay,) = list(replay_file(str(path)))
     assert replay.problems == [] and replay.winner == "lasse"
-    assert sniff(path) == "mat"   # read by the .mat reader, which hands it on
+    assert sniff(path) == "gnubg-text"   # a format of its own in the registry, known by its head

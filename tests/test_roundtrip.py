@@ -32,6 +32,7 @@ SOURCES = sorted([
     *(GOLDEN / "xg" / f"{name}.xg" for name in ("B4_SrGcsKAQmoTyHlgJCbM", "MYdvw1qGuyaRUH__")),
     *(GOLDEN / "bgf" / f"{name}.bgf" for name in ("B4_SrGcsKAQmoTyHlgJCbM", "XCu3RJ0UvDg_Tldl")),
     *(GOLDEN / "mat" / "uwvEbd63UvdX7SDin5o_Iw.mat",),
+    DATA / "corpus" / "gnubg-text-export" / "match956620.txt",
 ])
 
 

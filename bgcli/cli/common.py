@@ -93,7 +93,7 @@ def formats_doc(function):
     and ``{suffixes}`` in a command's help from the format registry."""
     from bgcli.formats import registry
 
-    read = ", ".join(f"{f.name} ({' '.join(f.suffixes)})" for f in registry.FORMATS)
+    read = ", ".join(f"{f.name} ({' '.join(f.suffixes) or 'by its first line'})" for f in registry.FORMATS)
     function.__doc__ = (function.__doc__ or "").replace("{read}", read).replace(
         "{written}", ", ".join(registry.WRITTEN)).replace("{suffixes}", ", ".join(registry.SUFFIXES))
     return function

@@ -18,6 +18,7 @@ from typing import IO, Callable, Iterable, Iterator
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.output import own_output, quote
 from bgcli.formats import registry
+from bgcli.formats.protocol import Lack
 from bgcli.match.records import MatchPart, MatchRecord, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
 from bgcli.core.rules import Rules
@@ -123,7 +124,7 @@ def iter_parts(path: str | Path) -> Iterator[MatchPart]:
         if kind is None:
             raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
                                  path, 1, 1)
-        yield from kind.load().read_stream(handle, path)
+        yield from kind.read(handle, path)
     finally:
         if close:
             handle.close()
@@ -177,21 +178,20 @@ def export_to(write: Callable[[str], object], records: Iterable[MatchRecord], to
     kind = registry.by_name(to)
     if not kind.writes:
         raise ValueError(f"bgcli reads {kind.name} but does not write it: write one of {', '.join(WRITTEN)}")
-    module = kind.load()
     left_out: list[str] = []
 
     def outputs() -> Iterator:
         for number, record in enumerate(records, 1):
-            writer = module.writer(notation)
+            writer = kind.writer(notation)
             writer.comments = record.comments
             output = replay_match(record, number, rules, visitor=writer)
             left_out.extend(writer.left_out)
-            if not writer.writes_comments:
+            if Lack.COMMENTS in kind.cannot_hold:
                 left_out.extend(f"line {line}: a comment, which {to} has no place for ({quote(text, 40)})"
                                 for line, text in record.comments)
             yield output
 
-    for piece in module.chunks(outputs()):
+    for piece in kind.chunks(outputs()):
         write(piece)
     return left_out
 

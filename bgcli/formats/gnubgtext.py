@@ -11,25 +11,31 @@ doubles``, ``* NAME accepts``, ``* NAME rejects``, ``* NAME resigns ...``)
 and gnubg's analysis, which is skipped; the game ends with ``NAME wins N
 points``. The players' columns are the order of the score line.
 
-The .mat reader hands such a file here (``bgcli.formats.mat.read_stream``).
+The registry knows such a file by its first line (gnubg names it .txt, as
+the sites name their .mat exports), whatever its suffix.
 The file is one game of a match by design: the record says so
 (``MatchHeader.whole`` False), so that its end is not a match cut short.
 """
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import IO, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
+from bgcli.formats.mat import bounded_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
-HEAD = re.compile(rb"The score \(after [0-9]+ games?\) is: ")
 _SCORE = re.compile(r"The score \(after ([0-9]{1,9}) games?\) is: (.+?) ([0-9]{1,9}), (.+?) ([0-9]{1,9})"
                     r"(?: \(match to ([0-9]{1,9}) points?\))?(?:, [\w -]+)?\s*$")
 _MOVE_NUMBER = re.compile(r"Move number [0-9]{1,9}: +(.+?) to play ([1-6])([1-6])\s*$")
 _WINS = re.compile(r"(.+) wins ([0-9]{1,9}) points?( and the match)?\s*$")
 _INFO = re.compile(r"(Date|Place|Event|Round|Annotator|Comment): *(.*?)\s*$")
 _TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat tags
+
+
+def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The registry's reader: the parts of a binary stream, read line by line."""
+    return iter_parts(bounded_lines(handle, path), path)
 
 
 def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:

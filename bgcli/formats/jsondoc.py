@@ -45,6 +45,7 @@ from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.match.replay import EventKind, MatchStart, replay_match
 from bgcli.formats.writing import (
+    RULE_TAGS,
     GameToWrite,
     GameWriter,
     check_style,
@@ -59,7 +60,6 @@ JSON_FORMAT = "bgcli-match"
 class JsonWriter(GameWriter):
     """A replay visitor that builds one JSON document per match."""
 
-    writes_comments = True
 
     def __init__(self, notation: str = "gnubg"):
         super().__init__()
@@ -74,7 +74,11 @@ class JsonWriter(GameWriter):
             "format": JSON_FORMAT, "version": 1,
             "players": list(match.players), "match_length": match.length,
             "rules": rules.to_dict(),
-            "tags": dict(match.tags), "games": [],
+            # a rule tag that says what "rules" says is left to "rules" (read back, the rules give it
+            # again): else each write and read of a document would add the rules' own tags to it
+            "tags": {key: value for key, value in match.tags.items()
+                     if not (key.lower() in RULE_TAGS and rules.with_tags({key: value}) == rules)},
+            "games": [],
             "comments": [{"line": line, "text": text} for line, text in self.comments],
         }
 

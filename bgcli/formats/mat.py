@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, NamedTuple
 
 from bgcli import grammar
-from bgcli.formats import gnubgtext
 from bgcli.errors import MatchFileError
+from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import text_of
 from bgcli.output import quote
 from bgcli.match.records import (
@@ -151,11 +151,8 @@ def _too_long(path: str, number: int) -> MatchFileError:
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
     """The registry's reader: the parts of a binary stream, read line by line.
-    GNU Backgammon's ``export match text`` (known by its first line) is handed
-    to its own reader, :mod:`bgcli.formats.gnubgtext`."""
-    peek = getattr(handle, "peek", None)
-    if peek is not None and gnubgtext.HEAD.match(peek(256)[:256].lstrip(b"\xef\xbb\xbf \t\r\n")):
-        return gnubgtext.iter_parts(bounded_lines(handle, path), path)
+    (GNU Backgammon's ``export match text``, also a .txt, is a format of its
+    own that the registry knows by its first line: :mod:`bgcli.formats.gnubgtext`.)"""
     return iter_parts(text_lines(handle, path), path)
 
 
@@ -778,7 +775,6 @@ class MatWriter(GameWriter):
     """A replay visitor that writes gnubg's .mat layout; ``date``
     ("YYYY.MM.DD") replaces the EventDate tag; without either, today."""
 
-    writes_comments = True
 
     def __init__(self, notation: str = "mat", date: str | None = None):
         super().__init__()
@@ -818,7 +814,7 @@ class MatWriter(GameWriter):
     def _name(self, name: str) -> str:
         clean = _UNWRITABLE_NAME.sub(" ", name).strip()
         if clean != name.strip():
-            self.left_out.append(f"the player name {quote(name, 40)}: .mat cannot hold a line break or a colon in a name")
+            self.leave_out(Lack.NAME_COLONS, f"the player name {quote(name, 40)}: .mat cannot hold a line break or a colon in a name")
         return clean
 
     def _comment_lines(self) -> list[str]:
@@ -828,7 +824,7 @@ class MatWriter(GameWriter):
         for line, text in self.comments:
             for part in text.splitlines() or [""]:
                 if _LOOKS_LIKE_TAG.match(part):
-                    self.left_out.append(f"line {line}: a comment line {quote(part, 40)} that .mat would read as a tag")
+                    self.leave_out(Lack.COMMENTS_LIKE_TAGS, f"line {line}: a comment line {quote(part, 40)} that .mat would read as a tag")
                     continue
                 out.append(part.rstrip() if part.startswith(";") else f"; {part}".rstrip())   # the .mat reader keeps the ";"
         return out
@@ -836,13 +832,13 @@ class MatWriter(GameWriter):
     def _tag_value(self, key: str, value: str) -> str:
         clean = _UNWRITABLE_TAG.sub(" ", value)
         if clean != value:
-            self.left_out.append(f"tag {quote(key, 40)}: .mat cannot hold a line break or a quote in a tag")
+            self.leave_out(Lack.TAG_QUOTES, f"tag {quote(key, 40)}: .mat cannot hold a line break or a quote in a tag")
         return clean
 
     def _tag_name_fits(self, key: str) -> bool:
         if _TAG_NAME.fullmatch(key):
             return True
-        self.left_out.append(f"tag {quote(key, 40)}: not a name a .mat tag can have")
+        self.leave_out(Lack.TAG_NAMES, f"tag {quote(key, 40)}: not a name a .mat tag can have")
         return False
 
     def write_game(self, game: GameToWrite, index: int) -> None:

@@ -1,22 +1,19 @@
 """The match formats bgcli reads and writes: one entry each.
 
-An entry says what can be known without importing the format's module (so
-that the command line can list the formats and a folder walk can pick files
-without loading any reader): its name, its file suffixes, how the head of a
-file in it looks, whether it is text and whether bgcli writes it. The rest is
-in the format's own module (``module``), which provides:
+Each entry is the format as every command asks it (it implements
+:class:`bgcli.formats.protocol.Format`: name, extensions, ``sniff``,
+``read``, ``writer``, ``cannot_hold``). What can be known without importing
+the format's module is written here (so that the command line can list the
+formats and a folder walk can pick files without loading any reader): its
+name, its file suffixes, how the head of a file in it looks, whether it is
+text, whether bgcli writes it and what it cannot hold. The rest is in the
+format's own module (``module``), a
+:class:`~bgcli.formats.protocol.FormatModule`: ``read_stream(handle, path)``
+and, for a format bgcli writes, ``writer(notation)``, ``chunks(outputs)``
+and ``join(outputs)``.
 
-- ``read_stream(handle, path)``: the parts of a binary stream (a
-  :class:`~bgcli.match.records.MatchHeader`, each
-  :class:`~bgcli.match.records.GameRecord`, a
-  :class:`~bgcli.match.records.MatchEnd`, for each match), as the .mat
-  reader gives them;
-- for a format bgcli writes, ``writer(notation)``, a
-  :class:`~bgcli.formats.writing.GameWriter`, and ``join(outputs)``, the
-  text of what the writers gave for each match (``chunks(outputs)``: the
-  same text in pieces, as the outputs come).
-
-Adding a format is one module and one entry in :data:`FORMATS`.
+Adding a format is one module and one entry in :data:`FORMATS`
+(docs/layout.md).
 """
 from __future__ import annotations
 
@@ -25,6 +22,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from types import ModuleType
+from typing import IO, TYPE_CHECKING, Iterable, Iterator
+
+from bgcli.formats.protocol import Format, Lack
+
+if TYPE_CHECKING:
+    from bgcli.formats.writing import GameWriter
+    from bgcli.match.records import MatchPart
 
 HEAD_SIZE = 256   # the bytes a head is recognised from
 
@@ -38,6 +42,10 @@ class MatchFormat:
     text: bool                  # a text format (else binary)
     writes: bool                # bgcli writes it
     description: str
+    # its head names it whatever the file's suffix (a binary format's magic, or a text
+    # that no other format begins with); else a suffix wins over what the head looks like
+    sure: bool = False
+    cannot_hold: frozenset[Lack] = frozenset()   # what an export to it leaves out, and says so
     _loaded: list[ModuleType] = field(default_factory=list, compare=False, repr=False)
 
     def load(self) -> ModuleType:
@@ -45,24 +53,55 @@ class MatchFormat:
             self._loaded.append(importlib.import_module(self.module))
         return self._loaded[0]
 
+    @property
+    def extensions(self) -> tuple[str, ...]:
+        return self.suffixes
+
+    def sniff(self, head: bytes) -> bool:
+        """Whether the first bytes of a file look like this format (the
+        format with no head: any text that is not binary)."""
+        stripped = head.lstrip(_SKIPPED)
+        if self.head is None:
+            return not looks_binary(head)
+        return self.head.match(stripped) is not None
+
+    def read(self, handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+        return self.load().read_stream(handle, path)
+
+    def writer(self, notation: str | None = None) -> GameWriter:
+        if not self.writes:
+            raise ValueError(f"bgcli reads {self.name} but does not write it: write one of {', '.join(WRITTEN)}")
+        return self.load().writer(notation)
+
+    def chunks(self, outputs: Iterable[str]) -> Iterator[str]:
+        return self.load().chunks(outputs)
+
     def __str__(self) -> str:
         return self.name
 
+
+# every writer leaves these out (GameWriter.note): bgcli does not write them yet
+_NOT_WRITTEN = frozenset({Lack.RACCOONS, Lack.ILLEGAL_PLAY_NOTES})
 
 # Heads are tried in this order (the more particular first: a BGBlitz file
 # begins with a JSON header); the format with no head takes any other text.
 FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("mat", "bgcli.formats.mat", (".mat", ".txt", ".gam"), None, True, True,
-                "Jellyfish .mat and the sites' .txt exports"),
+                "Jellyfish .mat and the sites' .txt exports",
+                cannot_hold=_NOT_WRITTEN | {Lack.NAME_COLONS, Lack.TAG_QUOTES, Lack.TAG_NAMES, Lack.COMMENTS_LIKE_TAGS}),
     MatchFormat("xg", "bgcli.formats.xg", (".xg",), re.compile(rb"RGMH"), False, False,
-                "eXtreme Gammon's match file"),
+                "eXtreme Gammon's match file", sure=True),
     MatchFormat("bgf", "bgcli.formats.bgf", (".bgf",), re.compile(rb'\{\s*"format"\s*:\s*"BGF"'), False, False,
-                "BGBlitz's match file"),
+                "BGBlitz's match file", sure=True),
+    # gnubg writes it as .txt, the suffix of the sites' .mat exports: known by its first line alone
+    MatchFormat("gnubg-text", "bgcli.formats.gnubgtext", (), re.compile(rb"The score \(after [0-9]+ games?\) is: "),
+                True, False, "GNU Backgammon's export match text (one game a file)", sure=True),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
-                "GNU Backgammon's SGF (GM[6])"),
+                "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,
-                "bgcli's JSON match document"),
+                "bgcli's JSON match document", cannot_hold=_NOT_WRITTEN),
 )
+_CHECKED: Format = FORMATS[0]   # the entries implement the protocol (mypy checks this line)
 
 NAMES = tuple(f.name for f in FORMATS)
 WRITTEN = tuple(f.name for f in FORMATS if f.writes)
@@ -88,9 +127,8 @@ def of_name(path: str) -> MatchFormat | None:
 def of_head(head: bytes) -> MatchFormat | None:
     """The format whose head ``head`` has; the text format when it is any
     other text; None for binary data no format recognises."""
-    stripped = head.lstrip(_SKIPPED)
     for kind in FORMATS:
-        if kind.head is not None and kind.head.match(stripped):
+        if kind.head is not None and kind.sniff(head):
             return kind
     if looks_binary(head):
         return None
@@ -98,11 +136,12 @@ def of_head(head: bytes) -> MatchFormat | None:
 
 
 def choose(path: str, head: bytes) -> MatchFormat | None:
-    """The format to read a file in: a binary format its head says for sure,
-    else the one its suffix names, else the one its head looks like; None
-    for binary data that is none of them."""
+    """The format to read a file in: a format its head says for sure (a
+    binary format's magic, gnubg's text export), else the one its suffix
+    names, else the one its head looks like; None for binary data that is
+    none of them."""
     by_head = of_head(head)
-    if by_head is not None and not by_head.text:
+    if by_head is not None and by_head.sure:
         return by_head
     named = of_name(path) if path != "-" else None
     if named is not None and not (named.text and by_head is None):

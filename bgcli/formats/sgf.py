@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import IO, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
+from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.core.value import Outcome
@@ -421,7 +422,6 @@ class SgfWriter(GameWriter):
     """A replay visitor that writes the match as gnubg saves it: one game
     tree per game."""
 
-    writes_comments = True
 
     def __init__(self, application: str | None = None):
         super().__init__()
@@ -469,13 +469,13 @@ class SgfWriter(GameWriter):
         for number, event in enumerate(game.events, 1):
             if event.kind == EventKind.ROLL and event.dice is not None and number < len(game.events):
                 # gnubg writes a roll never played only at the end of a game (PL/DI, below)
-                self.left_out.append(f"line {event.line}: the roll {max(event.dice)}{min(event.dice)} made in the "
+                self.leave_out(Lack.ROLL_WITHOUT_PLAY, f"line {event.line}: the roll {max(event.dice)}{min(event.dice)} made in the "
                                      "middle of the game without a play (SGF has a node for such a roll only "
                                      "at the end of a game)")
                 continue
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
-                self.left_out.append(f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
+                self.leave_out(Lack.OFFERED_CUBE, f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
                                      f"(SGF writes only that a {event.kind.value} was offered)")
         nodes = [n for n in (_node(event) for event in game.events) if n is not None]
         last = game.events[-1] if game.events else None

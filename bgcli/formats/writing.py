@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from bgcli.errors import BgcliError
+from bgcli.formats.protocol import Lack
 from bgcli.match.records import Action, ActionKind
 from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
@@ -51,19 +52,20 @@ _RESULT_EVENTS = frozenset({EventKind.WIN, EventKind.RESIGN, EventKind.DRAW})
 
 
 class GameWriter(MatchVisitor):
-    writes_comments = False   # a writer that places ``comments``
     """A visitor that collects each game and calls :meth:`write_game`.
 
     ``left_out`` lists, one line each, what the file held that the written
     text does not: lines that could not be read, a game whose rest could not
-    be replayed, a record the format has no place for. The command line
-    refuses to write such an export unless told to (``--force``)."""
+    be replayed, a record the format has no place for (:meth:`leave_out`,
+    one of what the format's registry entry says it cannot hold). The
+    command line refuses to write such an export unless told to (``--force``)."""
 
     def __init__(self) -> None:
         self.info: MatchStart | None = None
         self.game: GameToWrite | None = None
         self.index = 0
         self.left_out: list[str] = []
+        self.lacking: set[Lack] = set()   # what this writer left out for want of a place (tests check the registry says so)
         self.comments: tuple[tuple[int, str], ...] = ()   # the record's comments (line, text), set before the replay
 
     def problem(self, problem: Problem) -> None:
@@ -74,9 +76,14 @@ class GameWriter(MatchVisitor):
 
     def note(self, action: Action) -> None:
         if action.kind == ActionKind.RACCOON:
-            self.left_out.append(f"line {action.line}: a raccoon, which bgcli does not write yet")
+            self.leave_out(Lack.RACCOONS, f"line {action.line}: a raccoon, which bgcli does not write yet")
         elif action.kind == ActionKind.ILLEGAL:
-            self.left_out.append(f"line {action.line}: Snowie's note on an illegal play")
+            self.leave_out(Lack.ILLEGAL_PLAY_NOTES, f"line {action.line}: Snowie's note on an illegal play")
+
+    def leave_out(self, lack: Lack, message: str) -> None:
+        """Say that something of the record is not written, for want of a place in the format."""
+        self.lacking.add(lack)
+        self.left_out.append(message)
 
     def begin_match(self, match: MatchStart) -> None:
         self.info = match
