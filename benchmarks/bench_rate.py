@@ -9,9 +9,9 @@ On the same matches, one after the other:
   ``analyse match`` with chequer play and cube decisions at 2-ply (luck at its
   default 0-ply): the time of the analyses alone (measured inside gnubg), and
   of the whole program from start to exit;
-- ``bgcli rate --json`` with the default engine (sage) at ``--level``
-  (2 by default: gnubg's 2-ply, XG's 3-ply), from start to exit (the engine's
-  start-up included, and measured alone on the smallest match);
+- ``bgcli rate --json`` with each engine of ``--engines`` (sage, the default
+  engine, and gnubg) at ``--level`` (2 by default: gnubg's 2-ply, XG's
+  3-ply), from start to exit (the engine's start-up included);
 
 then the agreement: the per-play errors of bgcli against gnubg's (Pearson's
 correlation over every checker play both judged, and the mean absolute
@@ -98,7 +98,7 @@ def bgcli() -> list[str]:
     return [str(here)] if here.exists() else [sys.executable, "-m", "bgcli"]
 
 
-def run_bgcli(files: list[Path], level: int) -> tuple[dict, float]:
+def run_bgcli(files: list[Path], level: int, engine: str = "sage") -> tuple[dict, float]:
     """bgcli rate over the files (money sessions apart, with --jacoby): results by path, and the wall time."""
     found: dict = {}
     wall = 0.0
@@ -106,7 +106,8 @@ def run_bgcli(files: list[Path], level: int) -> tuple[dict, float]:
         if not group:
             continue
         start = time.perf_counter()
-        done = subprocess.run([*bgcli(), "rate", "--json", "--level", str(level), *extra, *map(str, group)],
+        done = subprocess.run([*bgcli(), "rate", "--json", "--engine", engine, "--level", str(level), *extra,
+                               *map(str, group)],
                               capture_output=True, text=True)
         wall += time.perf_counter() - start
         if done.returncode not in (0, 1):
@@ -129,21 +130,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path)
     parser.add_argument("--level", type=int, default=2, help="bgcli's level (gnubg's numbering); gnubg is at 2-ply")
+    parser.add_argument("--engines", default="sage,gnubg", help="bgcli's engines, comma separated (sage,gnubg)")
     args = parser.parse_args()
     files = [f.resolve() for f in args.files] or sorted(p for p in DATA.iterdir() if p.suffix in (".mat", ".txt"))
 
     theirs, gnubg_wall = run_gnubg(files)
-    ours, bgcli_wall = run_bgcli(files, args.level)
-    smallest = min(files, key=lambda f: f.stat().st_size)
-    _, startup = run_bgcli([smallest], args.level)
     analyse = sum(v["seconds"] for v in theirs.values())
     print(f"{len(files)} matches, {sum(len(v['moves']) for v in theirs.values())} checker plays")
     print(f"gnubg analyse match 2-ply : {analyse:7.1f} s analysing ({gnubg_wall:.1f} s with start-up and import)")
-    print(f"bgcli rate sage {args.level}-ply     : {bgcli_wall:7.1f} s from start to exit "
-          f"(one small match alone: {startup:.1f} s)")
-    print(f"bgcli / gnubg             : {bgcli_wall / gnubg_wall:.2f} of gnubg's whole run, "
-          f"{bgcli_wall / analyse:.2f} of its analyses alone")
+    runs = []
+    for engine in args.engines.split(","):
+        ours, bgcli_wall = run_bgcli(files, args.level, engine)
+        runs.append((engine, ours))
+        print(f"bgcli rate {engine} {args.level}-ply   : {bgcli_wall:7.1f} s from start to exit: "
+              f"{bgcli_wall / gnubg_wall:.2f} of gnubg's whole run, {bgcli_wall / analyse:.2f} of its analyses alone")
+    for engine, ours in runs:
+        print(f"\n--- {engine} against gnubg's analyse match")
+        agreement(files, ours, theirs)
 
+
+def agreement(files: list[Path], ours: dict, theirs: dict) -> None:
     mine_all, theirs_all = [], []
     rows = []
     for path in files:

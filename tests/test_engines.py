@@ -261,3 +261,30 @@ def test_a_sage_call_that_ran_past_the_time_limit_is_an_error(monkeypatch):
         engine.evaluate(START)
     engine.timeout = 5.0
     assert engine.evaluate(START).equity is not None
+
+
+@needs_sage
+def test_sage_answers_a_rolls_luck_in_one_call_with_the_figures_roll_by_roll():
+    """The luck engine's best play of each of the 21 rolls, in one call, is exactly what asking roll by roll
+    gives (a cube owned by the opponent, a bear-off, the opening, two checkers on the bar: dances)."""
+    from bgcli.core.ids import parse_gnubg_id
+    from bgcli.engines import open_engine
+    from bgcli.judging.rating import ROLLS, _Judge
+
+    luck, judge = open_engine("sage", 0), open_engine("sage", 2)
+
+    class RollByRoll:
+        def __init__(self, engine):
+            self.name, self.level, self._engine = engine.name, engine.level, engine
+
+        def __getattr__(self, name):
+            if name == "best_plays":
+                raise AttributeError(name)
+            return getattr(self._engine, name)
+
+    for text in ("5nrABwAzzgkARw:EoHyAEAAKAAE", "bbcFAAzfxwYAAA:UglnAAAACAAE", "4HPwATDgc/ABMA",
+                 "5nrABwAzzgEIYw:EoHlAEAAKAAE"):
+        state = parse_gnubg_id(text)
+        batched = _Judge(judge, luck).best_after_rolls(state, ROLLS)
+        assert batched == _Judge(judge, RollByRoll(luck)).best_after_rolls(state, ROLLS)  # type: ignore[arg-type]
+    assert judge.best_plays(parse_gnubg_id("4HPwATDgc/ABMA"), ROLLS) == [None] * 21  # deeper: roll by roll

@@ -186,6 +186,32 @@ class SageEngine:
         plies = {key: self.level.ply if key in done or key in finished else 0 for key in keys}
         return trust.ranked(found, plays, self.name, state, dice, plies, play_keys)
 
+    def best_plays(self, state: "GameState", rolls: Sequence[tuple[int, int]]) -> list[tuple[str, Evaluation] | None]:
+        """For each roll, the best play of the player on roll of ``state`` (its result's Position ID and its
+        evaluation) as :meth:`evaluate_plays` ranks it; at the raw network every roll's plays in one call.
+        None where the roll has no legal play, and for every roll at a deeper level (ask roll by roll)."""
+        from bgcli.core.generator import legal_plays
+
+        if self.level.ply:
+            return [None] * len(rolls)
+        per_roll = []
+        for roll in rolls:
+            plays = legal_plays(state.position, roll)
+            keys = [trust.result_key(p) for p in plays]
+            self._check_plays(state, roll, keys, [p.result for p in plays])
+            per_roll.append((plays, keys))
+        todo = {key: p.result for plays, keys in per_roll for p, key in zip(plays, keys) if p.result.player[OFF] != 15}
+        found = self._post(state, rolls[0], list(todo.values()), self._raw, list(todo)) if todo else {}
+        out: list[tuple[str, Evaluation] | None] = []
+        for plays, keys in per_roll:
+            best: tuple[str, Evaluation] | None = None
+            for play, key in zip(plays, keys):   # the first of equal plays, as the ranking keeps bgcli's order
+                value = found[key] if key in found else final_evaluation(state, play.result)
+                if best is None or value.equity > best[1].equity:
+                    best = (key, value)
+            out.append(best)
+        return out
+
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
         keys = keys or [r.id() for r in results]
         flags = self._flags(state)
