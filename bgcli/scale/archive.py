@@ -369,9 +369,11 @@ class AuditDB(ResultsDatabase):
         return FileResult(path, problems, games, from_db(error), digest)
 
     def write_stored(self, key, result: FileResult) -> None:
-        if self.run is None:
-            self._write(lambda db: setattr(self, "run", db.execute(
-                "INSERT INTO runs (version, rules) VALUES (?, ?)", (__version__, self.key)).lastrowid))
+        if self.run is None:   # this run's row, in a transaction of its own: every file stored after it names it
+            def begin(db: sqlite3.Connection) -> None:
+                self.run = db.execute("INSERT INTO runs (version, rules) VALUES (?, ?)", (__version__, self.key)).lastrowid
+
+            self._write(begin)
         self._write(lambda db: self._store(db, key, result))
 
     def _store(self, db: sqlite3.Connection, key, result: FileResult) -> None:
