@@ -77,3 +77,84 @@ def test_a_wins_line_that_is_neither_the_worth_nor_the_final_score_is_an_error(t
     path.write_text(LIVE_EVENT.format(points=7))
     status, lines = audit_lines(path)
     assert status == 1 and any(": points: " in line and "warning" not in line for line in lines), lines
+
+
+def slipped(tmp_path, cell: str, column: int = 0):
+    """sp05001_3pt.mat with one cell of its second row mistyped."""
+    lines = committed(DATA / "oracle/selfplay/sp05001_3pt.mat").read_text().splitlines()
+    row = next(i for i, line in enumerate(lines) if line.startswith("  2) 41: 11/7 8/7"))
+    lines[row] = lines[row].replace(*cell)
+    path = tmp_path / "slip.mat"
+    path.write_text("\n".join(lines) + "\n")
+    return path, row + 1
+
+
+def test_habit_one_mistyped_cell_is_one_problem_and_the_row_is_kept(tmp_path):
+    # "13/7x 8/7": a mistyped hit mark; the row's other play is still read
+    # and judged, and the game goes on from the position the record implies
+    path, line = slipped(tmp_path, ("41: 11/7 8/7 ", "41: 11/7x 8/7"))
+    status, lines = audit_lines(path)
+    errors = [found for found in lines if "warning" not in found]
+    assert status == 1 and len(errors) == 1, lines
+    assert errors[0].startswith(f"{path}:{line}: game 1 move 2 (gnubg): play: invalid play '11/7x 8/7'")
+    (replay,) = replay_file(str(path))
+    (bob,) = [e for e in replay.events if e.kind == "move" and e.game == 1 and e.move == 2 and e.side == 1]
+    assert sorted(bob.play.split()) == ["13/7", "13/8"] and bob.legal is not None
+
+
+def test_a_mistyped_cell_beside_a_wrong_play_is_two_problems(tmp_path):
+    # the other cell is judged: its own mistake is found
+    path, line = slipped(tmp_path, ("41: 11/7 8/7                65: 13/7 13/8",
+                                    "41: 11/7x 8/7               65: 13/7 13/2"))
+    status, lines = audit_lines(path)
+    assert status == 1 and [found.split(": ")[2] for found in lines if f":{line}:" in found] == ["play", "play"], lines
+
+
+def test_habit_old_log_with_a_run_of_missing_plays_is_one_summary_line(tmp_path):
+    # an old FIBS log that lost one player's plays for five rows of a game:
+    # one line for the run, not five near-identical ones
+    lines = committed(DATA / "oracle/selfplay/sp05001_3pt.mat").read_text().splitlines()
+    game = 0
+    for index, line in enumerate(lines):
+        game += line.startswith(" Game")
+        number = line[:4].strip().rstrip(")")
+        if game == 2 and number.isdigit() and 3 <= int(number) <= 7:
+            lines[index] = line[:9] + " " * 23 + line[32:]
+    path = tmp_path / "lost.mat"
+    path.write_text("\n".join(lines) + "\n")
+    status, found = audit_lines(path)
+    dances = [line for line in found if ": dance: " in line]
+    assert status == 1 and len(dances) == 1, found
+    assert "and 4 more rolls of this game with no play recorded" in dances[0] and "(lines 23-26)" in dances[0]
+
+
+def test_messages_agree_in_number_and_mark_a_cut_list():
+    from bgcli.core.position import Position
+    from bgcli.match.plays import SHOWN_PLAYS, judge_play
+
+    many = judge_play(Position.start(), (4, 3), "", 0, False).dance
+    assert "legal plays exist" in many and many.endswith(", …)") and many.count(",") == SHOWN_PLAYS
+    # one checker on the bar, fourteen off; the opponent holds the 20 and the
+    # 14 (their 5 and 11 points): 65 enters with the 6 and the 5 cannot move
+    mine, theirs = [0] * 26, [0] * 26
+    mine[25], mine[0] = 1, 14
+    theirs[5], theirs[11], theirs[0] = 2, 2, 11
+    one = judge_play(Position(tuple(mine), tuple(theirs)), (6, 5), "", 0, False).dance
+    assert one == "no play is recorded for 65 but 1 legal play exists (bar/19)"
+
+
+def test_score_of_a_record_that_breaks_the_rules_exits_1_and_says_see_audit():
+    flawed = committed(DATA.parent.parent / "samples" / "flawed_5pt.mat")
+    result = invoke("score", str(flawed))
+    assert result.exit_code == 1
+    assert f"{flawed}:44:" in result.output and "see `bgcli audit`" in result.output
+    assert invoke("score", str(committed(DATA / "oracle/selfplay/sp05001_3pt.mat"))).exit_code == 0
+
+
+def test_a_mistyped_play_kept_as_written_is_not_lost_by_an_sgf_export(tmp_path):
+    # .mat and JSON keep the cell as written; SGF's steps cannot hold it: said, not dropped
+    path, line = slipped(tmp_path, ("41: 11/7 8/7 ", "41: 11/7x 8/7"))
+    assert invoke("export", str(path), "--to", "mat", "-o", str(tmp_path / "out.mat")).exit_code == 0
+    assert "11/7x 8/7" in (tmp_path / "out.mat").read_text()
+    refused = invoke("export", str(path), "--to", "sgf", "-o", str(tmp_path / "out.sgf"))
+    assert refused.exit_code == 1 and f"line {line}: the play '11/7x 8/7'" in refused.output

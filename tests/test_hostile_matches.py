@@ -156,7 +156,7 @@ def write(tmp_path, name: str, text: str) -> str:
 
 
 def test_export_of_a_file_with_an_unreadable_row_writes_nothing_without_force(tmp_path):
-    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) 41: 11/7 %%garbled%%", 1))
+    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) %%garbled%% 8/7", 1))
     target = tmp_path / "out.mat"
     refused = run(["export", "--to", "mat", source, "-o", str(target)])
     assert refused.exit_code == 1 and not target.exists()
@@ -338,7 +338,7 @@ def test_a_lone_surrogate_in_a_json_name_is_one_error_and_the_other_files_go_on(
 
 
 def test_score_says_what_it_could_not_read_and_exits_non_zero(tmp_path):
-    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) 41: 11/7 %%garbled%%", 1))
+    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) %%garbled%% 8/7", 1))
     result = run(["score", source])
     assert result.exit_code == 1
     assert f"Error: {source}:8: " in result.output and "left out of the score" in result.output

@@ -237,7 +237,7 @@ def test_scoring_edge_cases_of_the_bear_off():
 def test_an_unreadable_line_is_a_syntax_problem_of_its_game(tmp_path):
     text = (HEADER + "  1) 31: 8/5 6/5                 21: 13/11 24/23\n  2)  Doubles => 2                Drops\n"
             "      Wins 1 point\n\n Game 2\n Alice : 1                      Bob : 0\n"
-            "  1) 31: 8/5 6/5 %%garbled%%       21: 13/11 24/23\n  2) 52: 13/8 13/11\n")
+            "  1) %%garbled%% 8/5 6/5          21: 13/11 24/23\n  2) 52: 13/8 13/11\n")
     (replay,) = list(replay_file(write(tmp_path, text)))
     syntax = [p for p in replay.problems if p.kind == "syntax"]
     assert [(p.line, p.game) for p in syntax] == [(11, 2)]

@@ -136,13 +136,17 @@ def score(files, as_json, **rule_args):
     Scores are points won, not capped at the match length; money sessions
     show the totals. A game the record stops in is listed as unfinished.
     A line that cannot be read is named on stderr, left out of the score,
-    and the exit status is 1 (2 when a file cannot be read at all).
+    and the exit status is 1 (2 when a file cannot be read at all); so is a
+    record that breaks a rule (an illegal play, a wrong cube, a result the
+    game is not worth): the totals are what was read and judged, and stderr
+    says how many errors there are and to see `bgcli audit` for them.
 
     \b
     Examples:
         bgcli score samples/sp05001_3pt.mat
         bgcli score --json --jacoby samples/sp05007_money.mat
     """
+    from bgcli.match.events import Severity
     from bgcli.match.replay import ProblemKind, ReplayBuilder, Unfinished
 
     unread = []   # lines that could not be read: the totals leave them out, so the status says so
@@ -155,10 +159,19 @@ def score(files, as_json, **rule_args):
         def end_match(self):
             match = super().end_match()
             show_score(match, as_json, Unfinished)
+            broken = []
             for problem in match.problems:
                 if problem.kind == ProblemKind.SYNTAX:
                     say(f"Error: {self.path}:{problem.line}: {problem.message} (left out of the score)", err=True)
                     unread.append(problem)
+                elif problem.severity == Severity.ERROR:
+                    broken.append(problem)
+            if broken:
+                first = broken[0]
+                count = f"{len(broken)} error{'s' if len(broken) != 1 else ''}"
+                say(f"Error: {self.path}:{first.line}: {first.message} ({count} in this match, the totals are what "
+                    f"was read and judged: see `bgcli audit`)", err=True)
+                unread.extend(broken)
             return match
 
     status = each_match(files, rules_from(**rule_args), Scorer, "scoring")

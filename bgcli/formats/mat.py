@@ -540,11 +540,61 @@ def _grammar_line(start: str, text: str, number: int, path: str, what: str):
 
 
 def read_row(text: str, number: int = 1, path: str = "-") -> list[Action]:
-    """The actions of one move row (fast path, else the grammar)."""
+    """The actions of one move row (fast path, else the grammar). A play cell
+    the grammar cannot read (``41: 11/7x 8/7``) does not cost the row: the
+    other cell is read, and the bad one becomes a move of its roll with the
+    play as written, which the replay judges (one problem, at its column, and
+    the game goes on from the position the rest of the record implies)."""
     actions = _row_actions(text, number)
     if actions is not None:
         return actions
-    return _place(_grammar_line("row", text, number, path, "move row"), text, number, path)
+    try:
+        return _place(_grammar_line("row", text, number, path, "move row"), text, number, path)
+    except MatchFileError as exc:
+        kept = _without_bad_play(text, number, path, exc.column)
+        if kept is None:
+            raise
+        return kept
+
+
+# a roll at the start of a cell, and the words that start a cell of their own
+_CELL_ROLL = re.compile(r"(?<!\S)([1-6])([1-6]):")
+_CELL_START = re.compile(r"(?<!\S)(?:[0-9]{2}:|Doubles|Takes|Drops|Passes|Accepts|Rejects|Beavers|Raccoons|Wins|Loses"
+                         r"|Losses|Concedes|Resigns|Cannot|Agreed|\?\?\?\?)", re.IGNORECASE)
+
+
+def _without_bad_play(text: str, number: int, path: str, column: int) -> list[Action] | None:
+    """The row read with the play cell around ``column`` (1-based) taken out
+    and put back as a move of its roll with the play as written; None when
+    the error is not in a play cell whose roll reads, or the rest of the row
+    does not read either."""
+    head = _ROW_START.match(text)
+    if head is None or column <= head.end():
+        return None
+    rolls = [found for found in _CELL_ROLL.finditer(text, head.end()) if found.start() < column - 1]
+    if not rolls:
+        return None
+    roll = rolls[-1]
+    following = _CELL_START.search(text, roll.end())
+    end = following.start() if following is not None else len(text.rstrip())
+    play = text[roll.end():end].strip()
+    if not play or column - 1 >= end:
+        return None
+    rest = text[:roll.start()] + " " * (end - roll.start()) + text[end:]
+    try:
+        others = _place(_grammar_line("row", rest, number, path, "move row"), rest, number, path)
+    except MatchFileError:
+        return None
+    if len(others) > 1:
+        return None
+    if others:
+        side = 1 - others[0].side
+    else:
+        side = 1 if roll.start() - head.end() > RIGHT_COLUMN_GAP else 0
+    move_number = int(head.group(0).strip()[:-1])
+    bad = Action(number, roll.start() + 1, move_number, side, MOVE, (int(roll.group(1)), int(roll.group(2))), play,
+                 raw=text[roll.start():end].rstrip())
+    return sorted([*others, bad], key=lambda action: action.column)
 
 
 def _place(segments: list[Segment], text: str, number: int, path: str) -> list[Action]:

@@ -473,6 +473,9 @@ class SgfWriter(GameWriter):
                                      "middle of the game without a play (SGF has a node for such a roll only "
                                      "at the end of a game)")
                 continue
+            if event.kind == EventKind.MOVE and event.play and steps_to_write(event) is None:
+                self.left_out.append(f"line {event.line}: the play {event.play!r} as written, which SGF cannot "
+                                     "hold (its steps are points, and these do not read as steps)")
             offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
                 self.leave_out(Lack.OFFERED_CUBE, f"line {event.line}: the recorded {event.kind.value} to {event.cube} "

@@ -11,6 +11,7 @@ reported as unchecked.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Iterable, Protocol
 
 from bgcli.core.cube import CubeTurn, Reason, beaver_refusal, raccoon_refusal, refusals, starting_cubes
@@ -27,7 +28,7 @@ from bgcli.core.generator import Play
 from bgcli.core.notation import canonical_text, play_text
 from bgcli.match.plays import die_steps, judge_play, sides_after_play
 from bgcli.match.records import Action, ActionKind, GameRecord
-from bgcli.match.resync import Resync
+from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
 
 _MOVE = ActionKind.MOVE
@@ -85,6 +86,7 @@ class GameReplay:
         self.missing: Problem | None = None   # a game without its result line: settled by the next score line
         self.last_line = record.line
         self.waiting_dance: Problem | None = None   # a dance problem, unless the game ends at once
+        self.dance_run: list[Problem] = []   # dance problems in a row, said in one line when the run ends
         # Automatic doubles (money play) raise the cube before the opening
         # roll, which a .mat file does not record: until the cube is seen,
         # any of these starting values is possible.
@@ -104,6 +106,8 @@ class GameReplay:
         return self.match.players[side]
 
     def problem(self, action: Action, kind: ProblemKind, message: str, severity: Severity = Severity.ERROR) -> None:
+        if self.dance_run:
+            self.end_dance_run()
         self.match.problem(action.line, self.record.number, action.move_number or 0, self.player(action.side),
                            kind, message, severity)
 
@@ -151,8 +155,24 @@ class GameReplay:
 
     def flush_dance(self) -> None:
         if self.waiting_dance is not None:
-            self.visitor.problem(self.waiting_dance)
+            self.dance_run.append(self.waiting_dance)
             self.waiting_dance = None
+
+    def end_dance_run(self) -> None:
+        """Say the game's run of rolls with no play recorded (where one was
+        legal) in one line: a log that lost many plays of a game is one
+        problem of the record, not dozens of near-identical lines."""
+        run = self.dance_run
+        if not run:
+            return
+        self.dance_run = []
+        first = run[0]
+        if len(run) > 1:
+            more = len(run) - 1
+            lines = f"line {run[1].line}" if more == 1 else f"lines {run[1].line}-{run[-1].line}"
+            first = replace(first, message=f"{first.message}; and {more} more roll{'s' if more > 1 else ''} of this "
+                                           f"game with no play recorded where one was legal ({lines})")
+        self.visitor.problem(first)
 
     # --- actions ------------------------------------------------------------
     def apply_all(self, actions: Iterable[Action]) -> None:
@@ -325,6 +345,8 @@ class GameReplay:
         if problems or judged.dance:
             # one slip, one problem: go on from what the rest of the record says happened
             wrong_play = bool(problems) and problems[0][0] == ProblemKind.PLAY and after is not None
+            if after is None and text:
+                after = readable_steps(before, dice, text, side)   # a typo beside readable steps (11/7x 8/7)
             after = self.resync.resume(side, before, dice, after, self.index, want_rivals=wrong_play)
             if wrong_play and self.resync.written_fits_best:
                 # the play as written fits the rest of the game better than any
@@ -615,6 +637,7 @@ class GameReplay:
             # say the roll could not be played; the missing end says the rest
             self.waiting_dance = None
         self.flush_dance()
+        self.end_dance_run()
         if self.result is not None:
             return self.result
         g = self.record.number

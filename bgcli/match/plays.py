@@ -25,6 +25,9 @@ from bgcli.match.events import ProblemKind
 Pairs = tuple[tuple[int, int], ...]
 
 
+SHOWN_PLAYS = 6   # a message lists this many legal plays at most, and "…" where it cuts the list
+
+
 @dataclass(frozen=True, slots=True)
 class Judgement:
     """What a recorded play comes to."""
@@ -62,9 +65,11 @@ def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, wa
         plays = legal_plays(before, dice)
         if not plays:
             return Judgement(before, "")
-        some = ", ".join(sorted(play_text(p) for p in plays)[:6])
-        return Judgement(before, "", dance=f"no play is recorded for {dice[0]}{dice[1]} but {len(plays)} legal "
-                                           f"play{'s' if len(plays) > 1 else ''} exist ({some})")
+        texts = sorted(play_text(p) for p in plays)
+        some = ", ".join(texts[:SHOWN_PLAYS]) + (", …" if len(texts) > SHOWN_PLAYS else "")
+        exist = "legal play exists" if len(plays) == 1 else "legal plays exist"
+        return Judgement(before, "", dance=f"no play is recorded for {dice[0]}{dice[1]} but {len(plays)} {exist} "
+                                           f"({some})")
     try:
         play = parse_play(text, before, dice, side=side)
         return Judgement(play.result, play_text(play) if want_text else text, play)

@@ -19,6 +19,7 @@ nothing but broken plays costs no more than a few clean games.
 """
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from bgcli.core.generator import legal_plays
@@ -107,6 +108,23 @@ class Resync:
             if board.player[OFF] == CHECKERS or board.opponent[OFF] == CHECKERS:
                 return LOOKAHEAD + 1
         return LOOKAHEAD + 1
+
+
+_STEP = re.compile(r"(?<![0-9])(bar|[0-9]{1,2})/(off|[0-9]{1,2})(?![0-9])", re.IGNORECASE)
+
+
+def readable_steps(before: Position, dice: tuple[int, int], text: str, side: int) -> Position | None:
+    """What a play the grammar cannot read gives, when its steps read alone
+    (``11/7x 8/7``: a stray letter beside the steps 11/7 8/7) and make a
+    legal play of the roll; else None. The play is still a problem of the
+    record: this is only where the game goes on from."""
+    steps = " ".join(f"{start}/{end}" for start, end in _STEP.findall(text))
+    if not steps:
+        return None
+    try:
+        return parse_play(steps, before, dice, side=side).result
+    except BgcliError:
+        return None
 
 
 def _seen_from_left(position: Position, side: int) -> Position:
