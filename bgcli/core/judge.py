@@ -1,5 +1,12 @@
-"""Judging a recorded play: the rules of one step, and whether written steps
-make a legal play.
+"""Judging a recorded play: whether written steps make a legal play, and why not.
+
+The generator (:mod:`bgcli.core.generator`) owns legality: a written play is
+legal exactly when it is one of ``legal_plays`` for the roll (by its result,
+as gnubg decides), and every reader asks this module or
+:func:`bgcli.core.notation.parse_play`, which ask the generator. The
+:class:`Board` here words why steps cannot be made; the short way on the
+sides' counts (``_on_counts``) is a fenced mirror of the generator for the
+plays a record holds most (tests/test_audit_steps.py, tests/test_legality_owner.py).
 
 :class:`Board` states every rule of moving one checker; ``run_steps`` and
 ``apply_steps`` play steps on it. The judge of a recorded play

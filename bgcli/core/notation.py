@@ -525,6 +525,14 @@ def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, pl
             found.setdefault(result, done)
         else:
             others.append((result, done, len(steps), pips))
+    if found:
+        # the generator owns legality: steps the Board lets through are a play only when they
+        # reach a legal play's result (the Board only says why steps cannot be made)
+        results = {p.result for p in plays}
+        outside = [result for result in found if result not in results]
+        for result in outside:
+            del found[result]
+            failures.append("the steps reach a position that no legal play of the roll reaches")
     if not found and others:
         legal_ids = {p.result_id() for p in plays}
         for result, done, _, _ in others:
