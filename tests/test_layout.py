@@ -22,7 +22,7 @@ LAYERS = {
     "bgcli.match.visitor": 4.2, "bgcli.match.diagnosis": 4.1, "bgcli.match.plays": 4.3, "bgcli.match.resync": 4.1,
     "bgcli.match.game": 4.4,
     "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 4.5,
-    "bgcli.formats.registry": 0.5, "bgcli.formats.protocol": 0.4,
+    "bgcli.formats.registry": 0.5, "bgcli.formats.protocol": 0.4, "bgcli.notebook": 0.5,
     "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
     "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9, "bgcli.scale.runner": 9.5,

@@ -28,7 +28,7 @@ from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
-    CHUNK_BITS, CHUNK_MASK, BAR, Point, Position, side_bits, checked_dice, parse_dice, point_text, position_id,
+    CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, parse_dice, point_text, position_id,
     trusted_position,
 )
 from bgcli.core.position import accelerator, interpreted  # accelerator: the C accelerator, or None
@@ -278,8 +278,65 @@ class Play:
         return f"Play(steps={self.steps!r}, result={self.result!r})"
 
     def __str__(self) -> str:
-        # plain steps; bgcli.core.notation.play_text writes the notations
-        return " ".join(map(str, self.steps))
+        # the canonical notation, gnubg's (24/23 24/21, 8/5(2), 13/7*/1); bgcli.core.notation.play_text
+        # writes the other styles
+        return " ".join(chains_text(self.steps, point_text))
+
+
+def chains_text(steps: Sequence[Step], name) -> list[str]:
+    """gnubg's layout of a play's steps, each point written ``name(point)``:
+    sort, merge one checker's steps, count duplicates (the one place it is
+    written; bgcli.core.notation.play_text and ``str(play)`` ask it)."""
+    hit_points = {s.end for s in steps if s.hit}
+    ordered = sorted(((s.start, s.end) for s in steps), reverse=True)
+    chains: list[list[Point] | None] = [[s, e] for s, e in ordered]
+    for i, chain in enumerate(chains):
+        if chain is None:
+            continue
+        for j in range(i + 1, len(chains)):
+            other = chains[j]
+            if other is not None and other[0] == chain[-1] and chain[-1] != OFF:
+                chain.append(other[1])
+                chains[j] = None
+    # identical chains are written once with a count; a point's "*" is
+    # written once, at its first appearance (gnubg: "8/2* 6/2", "8/4*(2)")
+    counts: dict[tuple[Point, ...], int] = {}
+    for chain in chains:
+        if chain is not None:
+            counts[tuple(chain)] = counts.get(tuple(chain), 0) + 1
+    unmarked = set(hit_points)
+    out = []
+    for points, n in counts.items():
+        parts = []
+        for k, p in enumerate(points):
+            if 0 < k < len(points) - 1 and p not in hit_points:
+                continue  # a merged point is shown only where a blot was hit
+            mark = ""
+            if k > 0 and p in unmarked:
+                mark = "*"
+                unmarked.discard(p)
+            parts.append(name(p) + mark)
+        out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
+    return out
+
+
+def in_written_order(steps: Sequence[Step]) -> list[Step]:
+    """The steps in the order gnubg's layout writes them (``chains_text``):
+    highest start first, each checker's next step after the one that brought
+    it, for the styles that write every step (FIBS dashes)."""
+    ordered = sorted(steps, key=lambda s: (s.start, s.end), reverse=True)
+    out: list[Step] = []
+    while ordered:
+        step = ordered.pop(0)
+        out.append(step)
+        while step.end != OFF:
+            following = next((s for s in ordered if s.start == step.end), None)
+            if following is None:
+                break
+            ordered.remove(following)
+            out.append(following)
+            step = following
+    return out
 
 
 def made_play(position: Position, moves: tuple[int, ...], key: int, result: Position) -> Play:

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
 from bgcli.core.position import BAR, OFF, Dice, Point, Position, parse_dice, roll_dice
-from bgcli.core.generator import Play, Step, legal_plays
+from bgcli.core.generator import Play, Step, chains_text, in_written_order, legal_plays
 from bgcli.core.judge import Board, run_steps, shape_problem
 from bgcli.output import quote
 
@@ -640,7 +640,8 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
     if style == "mat":
         body = " ".join(f"{s.start}/{s.end}" + ("*" if s.hit else "") for s in play.steps)
     elif style == "fibs":
-        body = " ".join(f"{point_name(s.start, style)}-{point_name(s.end, style)}" for s in play.steps)
+        # every step written, in the order gnubg's layout writes the checkers (24-23 24-22, as 24/23 24/22)
+        body = " ".join(f"{point_name(s.start, style)}-{point_name(s.end, style)}" for s in in_written_order(play.steps))
     else:
         if style == "korean":
             _own_half(side)  # a bad side is an error, not a cached text
@@ -731,35 +732,5 @@ def canonical_text(moves: Sequence[int], hits: int, style: str = "gnubg", side: 
 
 
 def _canonical_moves(steps: Sequence[Step], style: str, side: int = BOTTOM) -> list[str]:
-    """gnubg's layout: sort, merge one checker's steps, count duplicates."""
-    hit_points = {s.end for s in steps if s.hit}
-    ordered = sorted(((s.start, s.end) for s in steps), reverse=True)
-    chains: list[list[Point] | None] = [[s, e] for s, e in ordered]
-    for i, chain in enumerate(chains):
-        if chain is None:
-            continue
-        for j in range(i + 1, len(chains)):
-            other = chains[j]
-            if other is not None and other[0] == chain[-1] and chain[-1] != OFF:
-                chain.append(other[1])
-                chains[j] = None
-    # identical chains are written once with a count; a point's "*" is
-    # written once, at its first appearance (gnubg: "8/2* 6/2", "8/4*(2)")
-    counts: dict[tuple[Point, ...], int] = {}
-    for chain in chains:
-        if chain is not None:
-            counts[tuple(chain)] = counts.get(tuple(chain), 0) + 1
-    unmarked = set(hit_points)
-    out = []
-    for points, n in counts.items():
-        parts = []
-        for k, p in enumerate(points):
-            if 0 < k < len(points) - 1 and p not in hit_points:
-                continue  # a merged point is shown only where a blot was hit
-            mark = ""
-            if k > 0 and p in unmarked:
-                mark = "*"
-                unmarked.discard(p)
-            parts.append(point_name(p, style, side=side) + mark)
-        out.append("/".join(parts) + (f"({n})" if n > 1 else ""))
-    return out
+    """gnubg's layout (bgcli.core.generator.chains_text, which str(play) writes) with the points named in ``style``."""
+    return chains_text(steps, lambda point: point_name(point, style, side=side))

@@ -106,6 +106,16 @@ class Position:
     def id(self) -> str:
         return position_id(self)
 
+    def __str__(self) -> str:
+        """The canonical text of a position: its GNU Backgammon Position ID."""
+        return position_id(self)
+
+    def _repr_svg_(self) -> str:
+        """The board, drawn in a notebook (bgcli.notebook)."""
+        from bgcli.notebook import board_svg
+
+        return board_svg(self)
+
     def validated(self) -> "Position":
         problem = self.problem()
         if problem:

@@ -88,6 +88,12 @@ class GameState:
     position: Position
     match: MatchState = GNUBG_MONEY_SESSION  # frozen, so one shared default is safe
 
+    def _repr_svg_(self) -> str:
+        """The board with its cube and score, drawn in a notebook (bgcli.notebook)."""
+        from bgcli.notebook import board_svg
+
+        return board_svg(self)
+
 
 # The largest cube any format can hold: gnubg's Match ID keeps the cube's
 # logarithm in 4 bits, so 2 ** 15.

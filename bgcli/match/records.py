@@ -130,6 +130,18 @@ class MatchRecord:
     def header(self) -> MatchHeader:
         return MatchHeader(self.length, self.line, self.tags, self.path, self.whole)
 
+    def __str__(self) -> str:
+        """The canonical text of a match: the .mat file gnubg would write."""
+        from bgcli.notebook import match_text
+
+        return match_text(self)
+
+    def _repr_html_(self) -> str:
+        """The match's summary in a notebook: players, length, each game's score and result."""
+        from bgcli.notebook import match_summary_html
+
+        return match_summary_html(self)
+
     def site_is(self, name: str) -> bool:
         """Whether the ``Site`` tag names ``name`` (case and spaces ignored)."""
         return site_is(self.tags, name)
