@@ -1,0 +1,140 @@
+"""The engines against GNU Backgammon 2-ply on held-out positions: the agreement table, in one run.
+
+    python benchmarks/bench_agreement.py                 # sage at levels 0-2, gnubg 2-ply
+    python benchmarks/bench_agreement.py --filters 5:0.08,8:0.16  # sage's move filter, several settings
+
+Checker plays: benchmarks/data/ranked.jsonl (made by benchmarks/make_ranked.py: 300 positions from
+gnubg self-play with seeds nothing else used, every legal play at gnubg's 2-ply). For each engine
+setting it ranks the legal plays and takes its best; gnubg's 2-ply equity of that play against
+gnubg's 2-ply best tells what it gives up. Printed per setting: the share of positions where the
+choice is within 0.001 of gnubg's best, the mean and worst equity given up, the positions giving up
+more than 0.1, and the time.
+
+Cube decisions: tests/data/cube/cases.jsonl (895 cube decisions, gnubg 2-ply's cube analysis; the
+ones where the player may double). The class of the proper action (no double, double/take,
+double/pass, too good) from each engine's three equities through bgcli's cube module, against the
+class of gnubg's own words.
+
+Targets (issue 27): best play within 0.001 in at least 95%, no play giving up more than 0.1; cube class
+the same in at least 92%.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bgcli.core.cube import CubeAction, CubeTurn, proper_action_of  # noqa: E402
+from bgcli.core.generator import legal_plays  # noqa: E402
+from bgcli.core.ids import parse_gnubg_id  # noqa: E402
+from bgcli.core.position import Position  # noqa: E402
+from bgcli.core.rules import Rules  # noqa: E402
+from bgcli.engines import open_engine, sage  # noqa: E402
+
+RANKED = ROOT / "benchmarks" / "data" / "ranked.jsonl"
+CUBES = ROOT / "tests" / "data" / "cube" / "cases.jsonl"
+
+
+def play_cases(count: int | None) -> list:
+    out = []
+    for line in RANKED.read_text().splitlines()[:count]:
+        item = json.loads(line)
+        state = parse_gnubg_id(item["gnubgid"])
+        dice = tuple(item["dice"])
+        plays = legal_plays(state.position, dice)
+        equity = {Position.from_id(p["result"]).swap().id(): p["equity"] for p in item["plays"]}
+        out.append((state, dice, plays, equity))
+    return out
+
+
+def cube_class(action: CubeAction) -> str:
+    if action.too_good:
+        return "too good"
+    if action.doubles:
+        return "double/" + ("pass" if action.answer.value == "pass" else "take")
+    return "no double"
+
+
+def plays_row(name: str, engine, cases) -> tuple:
+    within = big = 0
+    lost = []
+    start = time.perf_counter()
+    for state, dice, plays, equity in cases:
+        choice = engine.evaluate_plays(state, dice, plays)[0].play
+        given = max(equity.values()) - equity[choice.result.id()]
+        lost.append(given)
+        within += given <= 0.001
+        big += given > 0.1
+    seconds = time.perf_counter() - start
+    n = len(cases)
+    return (name, f"{100 * within / n:.1f}%", f"{sum(lost) / n:.4f}", f"{max(lost):.3f}", str(big),
+            f"{1000 * seconds / n:.0f} ms")
+
+
+def cube_row(name: str, engine, cases) -> tuple:
+    same = 0
+    start = time.perf_counter()
+    for item, state, rules in cases:
+        found = engine.cube_decision(state)
+        mine = proper_action_of(CubeTurn.of(state, rules), found.no_double, found.double_take, found.double_pass)
+        same += cube_class(mine) == cube_class(CubeAction(item["proper"]))
+    n = len(cases)
+    return name, f"{100 * same / n:.1f}%", f"{1000 * (time.perf_counter() - start) / n:.0f} ms"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=None, help="the first N positions only")
+    parser.add_argument("--levels", default="0,1,2", help="sage's levels (gnubg's numbering)")
+    parser.add_argument("--filters", default="", help="sage's move filters to try: MOVES:THRESHOLD,...")
+    parser.add_argument("--no-gnubg", action="store_true", help="leave bgcli's gnubg backend out")
+    parser.add_argument("--no-cube", action="store_true")
+    args = parser.parse_args()
+    cases = play_cases(args.count)
+    print(f"checker plays: {len(cases)} held-out positions, every legal play at gnubg 2-ply")
+    head = ("engine", "within 0.001", "mean lost", "worst", "> 0.1", "time/pos")
+    rows = []
+    filters = [tuple(f.split(":")) for f in args.filters.split(",") if f] or [(sage.FILTER_MOVES, sage.FILTER_THRESHOLD)]
+    for level in (int(x) for x in args.levels.split(",")):
+        engine = open_engine("sage", level)
+        for moves, threshold in (filters if level else filters[:1]):
+            sage.FILTER_MOVES, sage.FILTER_THRESHOLD = int(moves), float(threshold)
+            label = f"sage {level}-ply" + (f" filter {moves}:{threshold}" if level else "")
+            rows.append(plays_row(label, engine, cases))
+            print("  ".join(rows[-1]), flush=True)
+        engine.close()
+    if not args.no_gnubg:
+        engine = open_engine("gnubg", 2, timeout=120)
+        rows.append(plays_row("gnubg 2-ply (hint filter)", engine, cases))
+        engine.close()
+    print()
+    print(" | ".join(head))
+    print(" | ".join("---" for _ in head))
+    for row in rows:
+        print(" | ".join(row))
+    if args.no_cube:
+        return
+    cubes = []
+    for line in CUBES.read_text().splitlines():
+        item = json.loads(line)
+        if item["proper"] is None:
+            continue
+        state = parse_gnubg_id(item["gnubgid"])
+        rules = Rules(beavers=bool(item.get("beavers")))
+        cubes.append((item, state, rules))
+    print(f"\ncube decisions: {len(cubes)} where the player may double, gnubg 2-ply's cube analysis")
+    print("engine | same class | time/decision")
+    print("--- | --- | ---")
+    for level in (int(x) for x in args.levels.split(",")):
+        engine = open_engine("sage", level)
+        print(" | ".join(cube_row(f"sage {level}-ply", engine, cubes)), flush=True)
+        engine.close()
+
+
+if __name__ == "__main__":
+    main()
