@@ -264,3 +264,27 @@ def test_float_noise_of_an_engine_is_not_a_wrong_answer_but_a_real_error_is():
     assert found.win == 0.0
     with pytest.raises(EngineError, match="not all numbers from 0 to 1"):
         trust.probabilities([-0.01, 0.0, 0.0, 0.0, 0.0], "gnubg", state)
+
+
+def test_luck_asked_from_a_second_thread_gives_the_same_rating():
+    """A luck engine of its own process (``separate``) is asked for the whole game's luck from a second
+    thread while the judging engine works: every decision is the one of asking in turn."""
+
+    import threading
+
+    class Separate(FakeEngine):
+        separate = True
+        threads: set = set()
+
+        def evaluate_plays(self, state, dice, plays):
+            self.threads.add(threading.current_thread() is threading.main_thread())
+            return super().evaluate_plays(state, dice, plays)
+
+    engine = FakeEngine()
+    path = DATA / "galaxy_match12031463_game5.txt"
+    alone, = rate_replay(engine, lambda v: visit_file(str(path), v, None), luck_engine=FakeEngine(level=0))
+    threaded, = rate_replay(engine, lambda v: visit_file(str(path), v, None), luck_engine=Separate(level=0))
+    assert [d.luck for d in threaded.decisions] == [d.luck for d in alone.decisions]
+    assert threaded.decisions == alone.decisions
+    assert any(d.luck for d in alone.decisions)
+    assert Separate.threads == {False}   # every luck question came from the second thread

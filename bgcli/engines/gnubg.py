@@ -55,6 +55,8 @@ class GnubgEngine:
     """GNU Backgammon at one level, in a subprocess kept between calls."""
 
     name = "gnubg"
+    # its calls wait on a process of its own: another engine may be asked meanwhile from another thread
+    separate = True
 
     def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, program: str | None = None):
         if not 0 <= level.ply <= MAX_PLY:

@@ -401,6 +401,7 @@ class Rater(MatchVisitor):
         self.rating: MatchRating | None = None
         self._events: list[Event] = []
         self._illegal: set[tuple[int, int]] = set()   # (game, line) of plays the replay calls illegal
+        self._luck: dict[int, Any] = {}                # event index -> the future of its roll's luck
 
     def begin_match(self, match: MatchStart) -> None:
         self.rating = MatchRating(match.number, match.length, match.players,
@@ -423,9 +424,30 @@ class Rater(MatchVisitor):
     def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:
         assert self.rating is not None
         rating = self.rating
-        for decision in self._judge_game(self._events):
-            rating.decisions.append(decision)
-            rating.ratings[decision.side].take(decision)
+        self._luck = {}
+        pool = None
+        if self.judge.luck_engine is not self.judge.engine and getattr(self.judge.luck_engine, "separate", False):
+            # the luck engine runs in a process of its own, which mostly waits: its questions for the whole
+            # game are asked from a second thread while the judging engine answers the plays and cubes
+            # (the same calls, in the same order for each engine; an error is raised where its luck is used)
+            from concurrent.futures import ThreadPoolExecutor
+
+            pool = ThreadPoolExecutor(max_workers=1)
+            for index, event in enumerate(self._events):
+                if event.kind == EventKind.MOVE and event.dice:
+                    state = event.before
+                    self._luck[index] = pool.submit(self.judge.luck, state, event.dice,
+                                                    state.position == Position.start())
+        try:
+            for decision in self._judge_game(self._events):
+                rating.decisions.append(decision)
+                rating.ratings[decision.side].take(decision)
+        finally:
+            if pool is not None:
+                for future in self._luck.values():
+                    future.cancel()
+                pool.shutdown(wait=True)
+            self._luck = {}
         _add_result(rating, game, result, [d for d in rating.decisions if d.game == game.number])
         self._events = []
 
@@ -437,14 +459,14 @@ class Rater(MatchVisitor):
         judge = self.judge
         cube: CubeDecision | None = None    # of the double waiting for its answer
         doubled_by: int | None = None       # who doubled this turn (no cube turn before their roll)
-        for event in events:
+        for index, event in enumerate(events):
             if event.kind == EventKind.MOVE and event.dice:
                 if doubled_by != event.side:
                     decision = self._cube_turn(event)
                     if decision is not None:
                         yield decision
                 doubled_by = None
-                play = self._play(event)
+                play = self._play(event, self._luck.get(index))
                 if play is not None:
                     yield play
             elif event.kind == EventKind.DOUBLE:
@@ -507,14 +529,18 @@ class Rater(MatchVisitor):
                               error_mwc=error_mwc, counted=counted,
                               equity=None if not took else -cube.double_take, action=str(proper))
 
-    def _play(self, event: Event) -> Decision | None:
+    def _play(self, event: Event, asked: Any = None) -> Decision | None:
+        """``asked``: the future of this roll's luck, asked already (see :meth:`end_game`)."""
         state, dice = event.before, event.dice
         assert dice is not None
         plays = legal_plays(state.position, dice)
         illegal = (event.game, event.line) in self._illegal or (event.legal is None and bool(plays) and bool(event.play))
         if not illegal and event.legal is None and plays:
             return None   # a roll with no play right before the end: a resignation after rolling, no decision
-        luck, luck_mwc = self.judge.luck(state, dice, opening=state.position == Position.start())
+        if asked is not None:
+            luck, luck_mwc = asked.result()
+        else:
+            luck, luck_mwc = self.judge.luck(state, dice, opening=state.position == Position.start())
         if illegal:
             equity = None
             if event.after is not None:
