@@ -158,3 +158,28 @@ def test_a_mistyped_play_kept_as_written_is_not_lost_by_an_sgf_export(tmp_path):
     assert "11/7x 8/7" in (tmp_path / "out.mat").read_text()
     refused = invoke("export", str(path), "--to", "sgf", "-o", str(tmp_path / "out.sgf"))
     assert refused.exit_code == 1 and f"line {line}: the play '11/7x 8/7'" in refused.output
+
+
+def test_habit_money_session_headers_restart_at_0_0_the_games_win(tmp_path):
+    # gnubg's money session with every game header rewritten to 0-0, as some
+    # programs write a session (gnubg and Jellyfish write running totals)
+    import re
+
+    source = committed(DATA / "oracle/selfplay/sp05007_money.mat")
+    path = tmp_path / "restart.mat"
+    path.write_text(re.sub(r"(?m)^ gnubg : \d+( +)root : \d+$", r" gnubg : 0\1root : 0", source.read_text()))
+    status, lines = audit_lines(path)
+    assert status == 0 and len(lines) == 1 and "warning: score" in lines[0] and "restart at 0-0" in lines[0], lines
+    (replay,) = replay_file(str(path))
+    (original,) = replay_file(str(source))
+    assert replay.score == original.score and replay.score != (0, 0)
+    result = invoke("score", str(path))
+    assert result.exit_code == 0 and f"{original.score[0]} - {original.score[1]}" in result.output
+
+
+def test_a_money_header_that_disagrees_otherwise_is_still_an_error(tmp_path):
+    source = committed(DATA / "oracle/selfplay/sp05007_money.mat")
+    path = tmp_path / "wrong.mat"
+    path.write_text(source.read_text().replace(" gnubg : 2 ", " gnubg : 5 ", 1))
+    status, lines = audit_lines(path)
+    assert status == 1 and any(": score: " in line and "warning" not in line for line in lines), lines

@@ -111,6 +111,7 @@ class MatchReplayer:
         self.starts: list[tuple[int, int]] = []     # (line, number) of each game, for placing syntax problems
         self.score = [0, 0]
         self.crawford_done = False
+        self.headers_restart = False   # a money session whose game headers each start at 0-0
         self.match_over_line: int | None = None
         self.pending: tuple[GameReplay, GameResult | Unfinished] | None = None   # a game waiting for its result
         self.last: tuple[int, int, GameResult | Unfinished] | None = None       # last line, number, result
@@ -155,7 +156,18 @@ class MatchReplayer:
             if self.match_over_line is not None:
                 self.problem(game_record.line, g, 0, "", ProblemKind.MATCH,
                              f"game {g} is played after the match ended at line {self.match_over_line}")
-            if recorded is not None and recorded != tuple(score) and not rules.standalone_games:
+            if (recorded == (0, 0) and not rules.match_length and recorded != tuple(score)
+                    and not rules.standalone_games):
+                # a money session whose game headers restart at 0-0 after a game
+                # is won (each game's score written alone), where gnubg and
+                # Jellyfish write running totals: the games' totals stand
+                if not self.headers_restart:
+                    self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
+                                 f"game {g} starts at 0-0 but the games before give {score[0]}-{score[1]}: the game "
+                                 f"headers of this money session restart at 0-0 (a habit that cannot be checked); "
+                                 f"the totals are the games'", Severity.WARNING)
+                self.headers_restart = True
+            elif recorded is not None and recorded != tuple(score) and not rules.standalone_games:
                 self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
                              f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
                              f"{score[0]}-{score[1]}")
