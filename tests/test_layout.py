@@ -263,3 +263,14 @@ def test_every_fenced_mirror_names_a_test_that_exists():
                if not (ROOT / file).is_file()
                or not re.search(rf"^def {function}\(", (ROOT / file).read_text(encoding="utf-8"), re.M)]
     assert not missing, f"fenced mirrors whose test is gone: {missing}"
+
+
+def test_the_layout_page_names_only_what_exists():
+    """docs/layout.md's owners table and its 'where a new thing goes' name files and tests that are there."""
+    text = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
+    paths = set(re.findall(r"`((?:bgcli|grammars|tests|docs)/[\w./]+)", text))
+    assert len(paths) > 20
+    missing = sorted(path for path in paths if not (ROOT / path).exists())
+    assert not missing, f"docs/layout.md names what is not there: {missing}"
+    tests = re.findall(r"`(tests/\w+\.py)::(\w+)`", text)
+    assert all(re.search(rf"^def {name}\(", (ROOT / file).read_text(encoding="utf-8"), re.M) for file, name in tests)
