@@ -278,6 +278,13 @@
     return head + (number ? ", move " + number : "") + ", line " + row.dataset.line + ": " + cells[1].textContent + " " + what;
   }
 
+  // The page is the one thing that scrolls: a row off screen is brought to a third of the way down
+  // (the page cannot scroll past its end, so no blank band comes into view below the list).
+  function reveal(row) {
+    var r = row.getBoundingClientRect();
+    if (r.top < 8 || r.bottom > innerHeight - 8) window.scrollBy(0, r.top - innerHeight / 3);
+  }
+
   function select(i, scroll) {
     if (!rows.length) return;
     i = Math.max(0, Math.min(rows.length - 1, i));
@@ -295,7 +302,15 @@
     var messages = document.getElementById("messages");
     messages.innerHTML = "";
     row.querySelectorAll(".msg").forEach(function (m) { messages.appendChild(m.cloneNode(true)); });
-    if (scroll) row.scrollIntoView({block: "nearest"});
+    if (scroll) {
+      reveal(row);
+      // the games far from the screen are laid out when they come near it (content-visibility):
+      // once they are, the row may have moved, and is brought back
+      var frames = 0;
+      (function again() {
+        requestAnimationFrame(function () { reveal(row); if (++frames < 6 && row === rows[current]) again(); });
+      })();
+    }
     try { history.replaceState(null, "", "#step=" + i); } catch (e) { /* some browsers refuse on file: */ }
   }
 

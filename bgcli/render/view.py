@@ -621,14 +621,13 @@ body { margin: 0; padding: 12px 16px; font: 14px/1.4 "DejaVu Sans", Verdana, Ari
        color: var(--ink); background: #fbf8f1; }
 h1 { font-size: 20px; margin: 0 0 4px; }
 h2 { font-size: 16px; margin: 12px 0 4px; }
-/* wide screens: the board stays in view while the page scrolls; the summary is never a scroll box
-   (at 1366x768 it must show whole), only the move list scrolls inside, and never shorter than the screen's half */
+/* wide screens: the board stays in view while the page scrolls; the page has the one scrollbar: neither
+   the summary (at 1366x768 it must show whole) nor the move list is a scroll box of its own */
 .layout { display: grid; gap: 16px; grid-template-columns: minmax(360px, 620px) minmax(320px, 1fr); align-items: start; }
-.viewer { position: sticky; top: 0; max-height: 100vh; overflow: auto; }
+.viewer { position: sticky; top: 0; }
 .side { min-width: 0; }
 .summary { border-bottom: 1px solid var(--line); }
-.movelist { max-height: max(50vh, calc(100vh - 24px)); overflow: auto; }
-#board svg { width: 100%; height: auto; max-height: 70vh; display: block; }
+#board svg { width: 100%; height: auto; max-height: 60vh; display: block; }
 .ids { font-size: 13px; margin: 6px 0 0; }
 .ids code { font: 13px "DejaVu Sans Mono", Menlo, Consolas, monospace; background: #efe9dc; padding: 1px 4px;
             user-select: all; }
@@ -681,8 +680,7 @@ tr.result td { font-style: italic; padding: 3px 6px 10px; }
 tr.step.selected { background: var(--sel); outline: 2px solid #d4a800; outline-offset: -2px; }
 @media (max-width: 900px) {
   .layout { display: block; }
-  .viewer { position: static; max-height: none; }
-  .movelist { max-height: none; overflow: visible; }
+  .viewer { position: static; }
 }
 """
 
