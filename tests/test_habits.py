@@ -183,3 +183,17 @@ def test_a_money_header_that_disagrees_otherwise_is_still_an_error(tmp_path):
     path.write_text(source.read_text().replace(" gnubg : 2 ", " gnubg : 5 ", 1))
     status, lines = audit_lines(path)
     assert status == 1 and any(": score: " in line and "warning" not in line for line in lines), lines
+
+
+def test_habit_studio_wins_4016_points_at_a_resignation_that_ends_the_match(tmp_path):
+    source = committed(DATA / "corpus/backgammon-studio/MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt")
+    status, lines = audit_lines(source)
+    assert status == 0 and len(lines) == 1 and "warning: points: Wins 4016 points" in lines[0], lines
+    assert "Backgammon Studio" in lines[0]
+    (replay,) = replay_file(str(source))
+    assert replay.score == (0, 5) and replay.winner == "Lasse"
+    # the same figure in a game that does not end the match is an error
+    path = tmp_path / "mid.mat"
+    path.write_text(source.read_text().replace("3 point match", "25 point match"))
+    status, lines = audit_lines(path)
+    assert status == 1 and any("points: Wins 4016" in line and "warning" not in line for line in lines), lines

@@ -66,8 +66,9 @@ def test_planted_defect_is_the_first_problem(case):
 CORPUS_FILES = committed_glob(CORPUS / "galaxy", "*.txt") + committed_glob(CORPUS / "backgammon-studio", "*.txt")
 
 # Each problem the audit finds in the real files, explained: Backgammon
-# Studio wrote `Wins 4016 point` for two resignations at cube 4 (a 4, 8 or
-# 12 point result); no rule gives 4016.
+# Studio wrote `Wins 4016 point` for two resignations at cube 4 that end the
+# match (a 4, 8 or 12 point result, any of which wins it); no rule gives
+# 4016: a warning that names Studio's habit.
 EXPLAINED = {
     "Minchy - Llabba 13pt Backgammon Studio 2023_02_24 19_44_27.txt": [(220, "points")],
     "MrPurple - Lasse 3pt Backgammon Studio 2024_05_11 20_10_33.txt": [(58, "points")],

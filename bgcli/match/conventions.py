@@ -13,8 +13,10 @@
   value that is exactly the points still needed, for a game worth at least
   that, is a warning (FIBS-era archives exported by Snowie write it so), and
   so is ``Wins N points and the match`` with N the match length for a game
-  that wins the match (Galaxy's habit, in live-event transcriptions too); any
-  other value that the game is not worth is an error;
+  that wins the match (Galaxy's habit, in live-event transcriptions too),
+  and so is a resignation that ends the match written with a figure no game
+  at its cube is worth (Backgammon Studio's ``Wins 4016 point``); any other
+  value that the game is not worth is an error;
 - Galaxy saves an unlimited game as a single-game match of an even length
   (``16 point match``): a money game with the Jacoby rule
   (:func:`galaxy_unlimited`).
@@ -35,13 +37,15 @@ class Reading(Enum):
     NEEDED = "needed"    # the points the winner still needed, in a file not known for it: a warning
     FINAL = "final"      # "and the match" with the match length (the winner's final score), in a file not
                          # known for it (Galaxy's habit, in live-event files too): a warning
+    PAST = "past"        # a resignation that ends the match written with a figure no game at its cube is
+                         # worth (Backgammon Studio's "Wins 4016 point"): a warning
 
     @property
     def rank(self) -> int:
         return _RANKS[self]
 
 
-_RANKS = {Reading.WORTH: 0, Reading.HABIT: 1, Reading.NEEDED: 2, Reading.FINAL: 3}
+_RANKS = {Reading.WORTH: 0, Reading.HABIT: 1, Reading.NEEDED: 2, Reading.FINAL: 3, Reading.PAST: 4}
 
 
 @dataclass(frozen=True, slots=True)

@@ -583,10 +583,23 @@ class GameReplay:
         if reading is None and convention.forfeits(points, needed, action.and_match):
             # the loser gave up the match in the middle of a game: the winner gets what they needed
             how, winner, reading = Outcome.RESIGNATION, side, (Reading.HABIT, needed)
+        if (reading is None and how == Outcome.RESIGNATION and rules.match_length
+                and points > max(3 * cube, rules.match_length)
+                and (enough := [v for v in worth if v >= needed])):
+            # Backgammon Studio writes a figure of its own (4016) for a
+            # resignation that ends the match: no game at this cube is worth
+            # it, and any resignation wins the match
+            reading = (Reading.PAST, min(enough))
         if reading is None:
             self.problem(action, ProblemKind.POINTS, wrong)
         else:
             expected = reading[1]
+            if reading[0] == Reading.PAST:
+                self.problem(action, ProblemKind.POINTS,
+                             f"Wins {_points(points)}: more than any game at cube {cube} is worth, as Backgammon "
+                             f"Studio writes a resignation that ends the match; any resignation wins {player} the "
+                             f"match, the least worth {_points(expected)} (a habit that cannot be checked)",
+                             Severity.WARNING)
             if reading[0] == Reading.NEEDED:
                 self.problem(action, ProblemKind.POINTS,
                              f"Wins {_points(points)}: the points {player} still needed to win the match; the game "
