@@ -196,3 +196,24 @@ def test_a_damaged_stored_rating_is_one_line_naming_the_database_and_the_file(tm
     assert len(again.stderr.splitlines()) == 1 and "Traceback" not in again.stderr
     assert db.read_bytes() == before
     assert json.loads(run("--json", "--db", db, ONE).stdout)["file"] == str(ONE)   # the others read back still
+
+
+def test_text_and_json_name_gnubgs_kinds_of_cube_error(monkeypatch):
+    """Each player's cube errors by gnubg's kinds (missed double below/above the cash point, wrong double
+    below the double point/above too good, wrong take, wrong pass): counted in the JSON, one line a
+    player with any in the text, and each cube error in the list named by its kind."""
+
+    class Eager(FakeEngine):
+        pass
+
+    monkeypatch.setattr(scale_rating, "engines_for", lambda spec: (Eager(cube_bias=5.0), FakeEngine(0)))
+    data = json.loads(run("--json", THREE).stdout.splitlines()[0])
+    kinds = {p["name"]: {k: v["count"] for k, v in p["cube_errors"].items() if v["count"]} for p in data["players"]}
+    assert any(kinds.values())
+    assert {d["cube_error"] for d in data["decisions"] if "cube_error" in d} <= {
+        "missed double below cash point", "missed double above cash point", "wrong double below double point",
+        "wrong double above too good point", "wrong take", "wrong pass"}
+    text = run(THREE).stdout
+    for name, found in kinds.items():
+        line = next(line for line in text.splitlines() if line.startswith(f"  cube errors of {name}:"))
+        assert all(kind in line for kind in found)

@@ -288,3 +288,41 @@ def test_luck_asked_from_a_second_thread_gives_the_same_rating():
     assert threaded.decisions == alone.decisions
     assert any(d.luck for d in alone.decisions)
     assert Separate.threads == {False}   # every luck question came from the second thread
+
+
+@pytest.mark.parametrize("kind, action, expected", [
+    ("NO_DOUBLE", "Double, take", "missed double below cash point"),
+    ("NO_DOUBLE", "Redouble, pass", "missed double above cash point"),
+    ("DOUBLE", "No double, take", "wrong double below double point"),
+    ("DOUBLE", "Too good to double, pass", "wrong double above too good point"),
+    ("TAKE", "Double, pass", "wrong take"),
+    ("DROP", "Double, take", "wrong pass"),
+])
+def test_gnubgs_kinds_of_cube_error(kind, action, expected):
+    from bgcli.judging.rating import CubeError, Decision, DecisionKind, PlayerRating
+
+    decision = Decision(1, 1, 3, 10, 0, "a", DecisionKind[kind], "x", "y", error=0.05, action=action)
+    assert decision.cube_error == CubeError(expected)
+    assert decision.to_dict()["cube_error"] == expected
+    player = PlayerRating("a")
+    player.take(decision)
+    player.take(decision)
+    assert player.to_dict()["cube_errors"][expected] == {"count": 2, "error": 0.1}
+    right = Decision(1, 1, 3, 10, 0, "a", DecisionKind[kind], "x", "y", error=0.0, action=action)
+    assert right.cube_error is None and "cube_error" not in right.to_dict()
+
+
+@pytest.mark.parametrize("luck, expected", [(0.61, "very lucky"), (0.31, "lucky"), (0.3, ""), (-0.29, ""),
+                                            (-0.31, "unlucky"), (-0.7, "very unlucky"), (None, "")])
+def test_lucky_and_unlucky_rolls_marked_as_gnubg_marks_them(luck, expected):
+    from bgcli.judging.rating import Decision, DecisionKind, PlayerRating
+
+    decision = Decision(1, 1, 3, 10, 0, "a", DecisionKind.PLAY, "x", "y", error=0.0, luck=luck)
+    assert decision.luck_mark.value == expected
+    assert decision.to_dict().get("luck_mark", "") == expected
+    player = PlayerRating("a")
+    player.take(decision)
+    counts = {k: player.to_dict()[k] for k in ("very_lucky", "lucky", "unlucky", "very_unlucky")}
+    assert sum(counts.values()) == (1 if expected else 0)
+    if expected:
+        assert counts[expected.replace(" ", "_")] == 1

@@ -21,9 +21,14 @@ import pytest
 
 from bgcli.core.rules import Rules
 from bgcli.formats.files import visit_file
-from bgcli.judging.rating import DecisionKind, rate_replay
+from bgcli.judging.rating import CubeError, DecisionKind, rate_replay
 
 DATA = Path(__file__).parent / "data" / "rating"
+# gnubg.match()'s names of its kinds of cube error
+GNUBG_CUBE_ERRORS = {"missed-double-below-cp": CubeError.MISSED_BELOW_CASH, "missed-double-above-cp": CubeError.MISSED_ABOVE_CASH,
+                     "wrong-double-below-dp": CubeError.WRONG_BELOW_DOUBLE,
+                     "wrong-double-above-tg": CubeError.WRONG_ABOVE_TOO_GOOD, "wrong-take": CubeError.WRONG_TAKE,
+                     "wrong-drop": CubeError.WRONG_PASS}
 GNUBG = shutil.which("gnubg") or next((p for p in ("/usr/games/gnubg", "/usr/bin/gnubg") if os.access(p, os.X_OK)), None)
 needs_gnubg = pytest.mark.skipif(GNUBG is None or importlib.util.find_spec("bgcli.engines.gnubg") is None,
                                  reason="GNU Backgammon (or bgcli's gnubg backend) is not installed")
@@ -61,6 +66,11 @@ def compare(rating, golden: dict, stored: bool = False) -> None:
         assert player.checker_error == pytest.approx(theirs["checker_error"], abs=total)
         assert player.cube_error == pytest.approx(theirs["cube_error"], abs=total)
         assert player.luck == pytest.approx(theirs["luck"], abs=total)
+        for kind, (count, error) in theirs.get("cube_errors", {}).items():
+            # gnubg's kinds of cube error: how many and the error of each
+            mine = player.cube_errors[GNUBG_CUBE_ERRORS[kind].value]
+            assert mine[0] == count, kind
+            assert mine[1] == pytest.approx(error, abs=total)
         if match_play:
             assert player.checker_error_mwc == pytest.approx(theirs["checker_error_mwc"], abs=total)
             assert player.cube_error_mwc == pytest.approx(theirs["cube_error_mwc"], abs=total)

@@ -145,10 +145,15 @@ def text_of(result) -> str:
         if d["kind"] == "play":
             what = f"play {d['played']}, best {d['best']}"
         else:
-            verdict = {"no double": "missed double", "double": "wrong double", "take": "wrong take",
-                       "drop": "wrong pass"}[d["kind"]]
+            verdict = d.get("cube_error") or {"no double": "missed double", "double": "wrong double",
+                                              "take": "wrong take", "drop": "wrong pass"}[d["kind"]]
             what = f"{verdict} (best: {d['best']})"
         lines.append(f"{where}: {what}: error {error:.3f} ({mark(error).value})")
+    for p in result.players:
+        # gnubg's kinds of cube error, where the player made any
+        kinds = [f"{kind} {v['count']} ({v['error']:.3f})" for kind, v in p.get("cube_errors", {}).items() if v["count"]]
+        if kinds:
+            lines.append(f"  cube errors of {p['name']}: {', '.join(kinds)}")
     width = max([len(p["name"]) for p in result.players] + [6])
     lines.append(f"  {'player':<{width}}  decisions  error   rate     PR    luck  result  luck-adj.  doubtful  bad  very bad")
     for p in result.players:

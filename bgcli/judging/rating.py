@@ -105,6 +105,52 @@ def mark(error: float | None) -> Mark:
     return Mark.NONE
 
 
+# GNU Backgammon's luck thresholds ("show analysis"): a roll's luck above LUCKY is lucky, above VERY_LUCKY
+# very lucky, and the same below zero unlucky
+LUCKY, VERY_LUCKY = 0.3, 0.6
+
+
+class LuckMark(str, enum.Enum):
+    """GNU Backgammon's marks of a roll's luck (thresholds LUCKY, VERY_LUCKY)."""
+
+    NONE = ""
+    VERY_LUCKY = "very lucky"
+    LUCKY = "lucky"
+    UNLUCKY = "unlucky"
+    VERY_UNLUCKY = "very unlucky"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def luck_mark(luck: float | None) -> LuckMark:
+    if luck is None:
+        return LuckMark.NONE
+    if luck > VERY_LUCKY:
+        return LuckMark.VERY_LUCKY
+    if luck > LUCKY:
+        return LuckMark.LUCKY
+    if luck < -VERY_LUCKY:
+        return LuckMark.VERY_UNLUCKY
+    if luck < -LUCKY:
+        return LuckMark.UNLUCKY
+    return LuckMark.NONE
+
+
+class CubeError(str, enum.Enum):
+    """GNU Backgammon's kinds of cube error, as its analysis counts them apart."""
+
+    MISSED_BELOW_CASH = "missed double below cash point"   # should have doubled, and the opponent take
+    MISSED_ABOVE_CASH = "missed double above cash point"   # should have doubled, and the opponent pass
+    WRONG_BELOW_DOUBLE = "wrong double below double point"  # doubled too early
+    WRONG_ABOVE_TOO_GOOD = "wrong double above too good point"  # doubled a position too good: play on
+    WRONG_TAKE = "wrong take"
+    WRONG_PASS = "wrong pass"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Decision:
     """One judged action. ``error`` and ``luck`` are normalised equity
@@ -142,6 +188,26 @@ class Decision:
                 DecisionKind.TAKE: "wrong take", DecisionKind.DROP: "wrong pass"}.get(self.kind, "")
 
     @property
+    def luck_mark(self) -> LuckMark:
+        return luck_mark(self.luck)
+
+    @property
+    def cube_error(self) -> CubeError | None:
+        """Which of gnubg's kinds of cube error this is (None: no error, or not a cube decision)."""
+        if not self.error or not self.is_cube:
+            return None
+        if self.kind == DecisionKind.TAKE:
+            return CubeError.WRONG_TAKE
+        if self.kind == DecisionKind.DROP:
+            return CubeError.WRONG_PASS
+        proper = _cube_action(self.action)
+        if self.kind == DecisionKind.NO_DOUBLE:
+            passes = proper is not None and proper.answer.value == "pass"
+            return CubeError.MISSED_ABOVE_CASH if passes else CubeError.MISSED_BELOW_CASH
+        too_good = proper is not None and proper.too_good
+        return CubeError.WRONG_ABOVE_TOO_GOOD if too_good else CubeError.WRONG_BELOW_DOUBLE
+
+    @property
     def is_cube(self) -> bool:
         return self.kind in (DecisionKind.NO_DOUBLE, DecisionKind.DOUBLE, DecisionKind.TAKE, DecisionKind.DROP)
 
@@ -156,7 +222,21 @@ class Decision:
             data["luck_mwc"] = _round(self.luck_mwc)
         if self.action:
             data["action"] = self.action
+        if self.cube_error is not None:
+            data["cube_error"] = self.cube_error.value
+        if self.luck_mark != LuckMark.NONE:
+            data["luck_mark"] = self.luck_mark.value
         return data
+
+
+def _cube_action(words: str):
+    """The cube module's action of gnubg's words, or None."""
+    from bgcli.core.cube import CubeAction
+
+    try:
+        return CubeAction(words)
+    except ValueError:
+        return None
 
 
 def _round(value: float | None, digits: int = 6) -> float | None:
@@ -184,6 +264,12 @@ class PlayerRating:
     doubtful: int = 0
     bad: int = 0
     very_bad: int = 0
+    very_lucky: int = 0
+    lucky: int = 0
+    unlucky: int = 0
+    very_unlucky: int = 0
+    # gnubg's kinds of cube error: how many and the error summed (normalised equity), by CubeError value
+    cube_errors: dict = field(default_factory=lambda: {kind.value: [0, 0.0] for kind in CubeError})
     result: float | None = 0.0    # points won (money) or match winning chance won, game by game
     luck_adjusted: float | None = 0.0
     match_play: bool = False
@@ -212,6 +298,14 @@ class PlayerRating:
             self.rolls += 1
             self.luck += decision.luck
             self.luck_mwc += decision.luck_mwc or 0.0
+            marked = decision.luck_mark
+            if marked != LuckMark.NONE:
+                name = marked.name.lower()
+                setattr(self, name, getattr(self, name) + 1)
+        kind = decision.cube_error
+        if kind is not None:
+            self.cube_errors[kind.value][0] += 1
+            self.cube_errors[kind.value][1] += decision.error or 0.0
         if decision.kind == DecisionKind.ILLEGAL:
             self.illegal += 1
             return
@@ -241,8 +335,11 @@ class PlayerRating:
     def add(self, other: "PlayerRating") -> None:
         for name in ("matches", "decisions", "checker_decisions", "cube_decisions", "unforced", "illegal",
                      "checker_error", "cube_error", "checker_error_mwc", "cube_error_mwc", "luck", "luck_mwc",
-                     "rolls", "doubtful", "bad", "very_bad"):
+                     "rolls", "doubtful", "bad", "very_bad", "very_lucky", "lucky", "unlucky", "very_unlucky"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        for kind, (count, error) in other.cube_errors.items():
+            self.cube_errors[kind][0] += count
+            self.cube_errors[kind][1] += error
         for name in ("result", "luck_adjusted"):
             mine, theirs = getattr(self, name), getattr(other, name)
             setattr(self, name, None if mine is None or theirs is None else mine + theirs)
@@ -257,6 +354,10 @@ class PlayerRating:
             "unforced": self.unforced, "illegal": self.illegal,
             "checker_error": _round(self.checker_error), "cube_error": _round(self.cube_error),
             "result": _round(self.result), "luck_adjusted": _round(self.luck_adjusted),
+            "very_lucky": self.very_lucky, "lucky": self.lucky, "unlucky": self.unlucky,
+            "very_unlucky": self.very_unlucky,
+            "cube_errors": {kind: {"count": count, "error": _round(error)}
+                            for kind, (count, error) in self.cube_errors.items()},
         }
         if self.match_play:
             data.update(error_mwc=_round(self.error_mwc), checker_error_mwc=_round(self.checker_error_mwc),
@@ -655,5 +756,6 @@ def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> lis
     return found
 
 
-__all__ = ["BAD", "DOUBTFUL", "VERY_BAD", "Decision", "DecisionKind", "Mark", "MatchRating", "PlayerRating", "Rater",
+__all__ = ["BAD", "DOUBTFUL", "LUCKY", "VERY_BAD", "VERY_LUCKY", "CubeError", "Decision", "DecisionKind", "LuckMark",
+           "Mark", "luck_mark", "MatchRating", "PlayerRating", "Rater",
            "mark", "rate_replay"]

@@ -9,7 +9,9 @@ its default, 0-ply cubeful) and writes NAME.golden.json beside the file:
   (player 0 is the left column of the .mat file): unforced moves, checker
   error (EMG and MWC), close or actual cube decisions, cube error (EMG and
   MWC: the sum of its parts, since gnubg.match() gives the cube's
-  "error-skill" per close decision), luck (EMG and MWC);
+  "error-skill" per close decision), and those parts (``cube_errors``: for
+  each of gnubg's kinds of cube error, how many and the error), luck (EMG
+  and MWC);
 - ``moves``: for every checker play gnubg analysed, in order: game, player,
   dice, the error (the played play's equity minus the best one's) and the
   luck of the roll.
@@ -49,6 +51,9 @@ for path in files:
                          "wrong-double-above-tg", "wrong-take", "wrong-drop"):
                 row["cube_error"] += stats["cube"][f"err-{kind}-skill"]
                 row["cube_error_mwc"] += stats["cube"][f"err-{kind}-cost"]
+                counted = row.setdefault("cube_errors", {}).setdefault(kind, [0, 0.0])
+                counted[0] += stats["cube"][kind]
+                counted[1] += stats["cube"][f"err-{kind}-skill"]
             row["luck"] += stats["dice"]["luck"]
             row["luck_mwc"] += stats["dice"]["luck-cost"]
         for record in game["game"]:
