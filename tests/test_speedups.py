@@ -34,7 +34,7 @@ import bgcli
 import bgcli.core.batch as batch
 from bgcli.core import generator, position
 from bgcli.core.batch import MovesWriter
-from bgcli.core.position import Position, _decode_position_id
+from bgcli.core.position import Position, _decode_position_id, trusted_position
 from bgcli.errors import InvalidPositionError
 
 from conftest import ORACLE, committed
@@ -346,3 +346,48 @@ def test_an_accelerator_older_than_its_source_is_not_used(tmp_path, monkeypatch)
     # a wheel carries no source: the module is taken as built
     source.unlink()
     assert position._load_speedups() is built
+
+
+# --- sides that are no backgammon position (untrusted input, round three) ------------------------
+
+@st.composite
+def crowded_sides(draw) -> Position:
+    """Sides of 0 to 30 checkers on the points and bar (a count 0 to 15 a slot, up to 16 on one), no
+    point held by both: mostly more than 15 on a side, which no Position ID holds as such."""
+    player, opponent = [0] * 26, [0] * 26
+    for slot in draw(st.lists(st.integers(1, 25), max_size=30)):
+        player[slot] += player[slot] < 15
+    for slot in draw(st.lists(st.sampled_from([q for q in range(1, 26) if q == 25 or not player[25 - q]]), max_size=30)):
+        opponent[slot] += opponent[slot] < 15
+    if draw(st.integers(0, 9)) == 0:   # a slot of 16, which the C reader refuses first
+        player[draw(st.integers(1, 25))] = 16
+    return trusted_position(tuple(player), tuple(opponent))
+
+
+def query_ids_outcome(ask):
+    try:
+        return ask()
+    except ValueError as exc:
+        return type(exc), str(exc)
+
+
+@needs_speedups
+@settings(max_examples=300)
+@given(crowded_sides(), st.sampled_from(ROLLS))
+def test_c_and_python_query_ids_agree_on_sides_of_more_than_15(where, dice):
+    # C refused a side of more than 15 checkers and Python gave IDs (of other positions, or cut short):
+    # now both refuse, in the same words, and agree on everything else
+    keys = sorted(generator._generate_keys(where, dice))
+    pure = query_ids_outcome(lambda: generator._encode_result_ids(where, keys))
+    fast = query_ids_outcome(lambda: speedups.query_ids(where.player, where.opponent, keys, None))
+    assert fast == pure, (where.player, where.opponent, dice)
+    crowded = max(sum(where.player[1:]), sum(where.opponent[1:])) > 15
+    assert crowded == (pure[0] is ValueError)
+
+
+def test_query_ids_refuses_a_side_of_more_than_15_checkers():
+    crowded = trusted_position((0,) + (0,) * 5 + (15, 1) + (0,) * 18, (0,) * 19 + (15,) + (0,) * 6)
+    with pytest.raises(ValueError, match="player on roll has 16 checkers, more than 15"):
+        generator.query_ids(crowded, sorted(generator._generate_keys(crowded, (2, 1))))
+    with pytest.raises(ValueError, match="opponent has 16 checkers, more than 15"):
+        generator.query_ids(crowded.swap(), [])

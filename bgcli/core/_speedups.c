@@ -1088,6 +1088,19 @@ static PyObject *py_legal_keys(PyObject *module, PyObject *const *args, Py_ssize
     return out;
 }
 
+/* -1 with generator.refuse_sides' ValueError when the 25 slots from ``slots`` (a side's points and bar)
+ * hold more than 15 checkers: no backgammon position, and an ID would not hold it or would name another. */
+static int more_than_15(const uint8_t *slots, const char *name)
+{
+    int n = 0;
+    for (int p = 0; p < 25; p++)
+        n += slots[p];
+    if (n <= MAX_COUNT)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s has %d checkers, more than 15", name, n);
+    return -1;
+}
+
 static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -1097,7 +1110,8 @@ static PyObject *py_query_ids(PyObject *module, PyObject *const *args, Py_ssize_
     }
     Query q;
     PyObject *own = args[3];
-    if (read_query(args[0], args[1], &q) < 0)
+    if (read_query(args[0], args[1], &q) < 0 || more_than_15(q.player + 1, "player on roll") < 0
+        || more_than_15(q.opp, "opponent") < 0)
         return NULL;
     if (own != Py_None && !PyUnicode_Check(own)) {
         PyErr_SetString(PyExc_TypeError, "own: expected a str or None");

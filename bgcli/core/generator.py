@@ -28,7 +28,8 @@ from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
-    CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, parse_dice, point_text, position_id,
+    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, parse_dice, point_text,
+    position_id,
     trusted_position,
 )
 from bgcli.core.position import accelerator, interpreted  # accelerator: the C accelerator, or None
@@ -115,6 +116,9 @@ def _encode_result_ids(position: Position, keys: Iterable[int], own: str | None 
     """
     opponent = int.from_bytes(bytes(position.opponent), "little")
     theirs, their_length = side_bits(opponent)
+    # each of the 25 slots is its count of ones and a zero: the length says how many checkers the opponent has
+    if their_length > 25 + CHECKERS or sum(position.player) - position.player[0] > CHECKERS:
+        refuse_sides(position)
     blocks = []
     if own is None:
         mine = side_bits(int.from_bytes(bytes(position.player), "little"))[0]
@@ -144,6 +148,21 @@ def _encode_result_ids(position: Position, keys: Iterable[int], own: str | None 
     if own is None:
         return text[:14], [text[i:i + 14] for i in range(16, 16 * len(blocks), 16)]
     return own, [text[i:i + 14] for i in range(0, 16 * len(blocks), 16)]
+
+
+def refuse_sides(position: Position) -> None:
+    """Raise the ValueError that ``query_ids`` gives (in C and in Python, in
+    the same words) for sides that are no backgammon position: a count off 0
+    to 15 on a slot, then a side with more than 15 checkers on its points and
+    bar (Position.problem's words). Such a side either does not fit in a
+    Position ID or would make the ID of another position, so no ID is given."""
+    for name, side in (("player", position.player), ("opponent", position.opponent)):
+        for point, count in enumerate(side):
+            if not 0 <= count <= CHECKERS:
+                raise ValueError(f"{name}: count {count} on point {point}, expected 0 to 15")
+    for name, side in (("player on roll", position.player), ("opponent", position.opponent)):
+        if sum(side[1:]) > CHECKERS:
+            raise ValueError(f"{name} has {sum(side[1:])} checkers, more than 15")
 
 
 def sorted_keys(plays: Iterable[Play]) -> list[int]:
