@@ -29,8 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
     CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, parse_dice, point_text,
-    position_id,
-    trusted_position,
+    position_id, trusted_position,
 )
 from bgcli.core.position import accelerator, interpreted  # accelerator: the C accelerator, or None
 
