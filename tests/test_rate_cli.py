@@ -217,3 +217,12 @@ def test_text_and_json_name_gnubgs_kinds_of_cube_error(monkeypatch):
     for name, found in kinds.items():
         line = next(line for line in text.splitlines() if line.startswith(f"  cube errors of {name}:"))
         assert all(kind in line for kind in found)
+
+
+def test_the_summary_names_the_level_only_where_the_engine_has_levels():
+    from bgcli.engines import describe
+
+    assert describe("sage", 2) == "sage 2-ply" and describe("gnubg", 0) == "gnubg 0-ply"
+    assert describe("exact", 2) == "exact"   # exact figures: no depth, the level is ignored
+    result = run("--engine", "exact", ONE)
+    assert "(exact)" in result.stderr and "ply" not in result.stderr.splitlines()[-1]

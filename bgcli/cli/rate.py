@@ -89,8 +89,10 @@ def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
         raise Unreadable(str(exc)) from None
     run.finish()
     if not as_json:
+        from bgcli.engines import describe
+
         rated = counts["files"] - counts["unread"]
-        summary = f"{rated} file{'s' if rated != 1 else ''} rated ({spec.name} {spec.level}-ply)"
+        summary = f"{rated} file{'s' if rated != 1 else ''} rated ({describe(spec.name, spec.level)})"
         if counts["illegal"]:
             summary += f", {counts['illegal']} illegal play{'s' if counts['illegal'] != 1 else ''}"
         if counts["unread"]:

@@ -20,6 +20,8 @@ _BACKENDS = {
     "exact": ("bgcli.engines.exact", "ExactEngine"),
 }
 ENGINE_NAMES = tuple(_BACKENDS)
+# engines whose answer is the same at every level (exact figures): no level is named for them
+_NO_LEVELS = frozenset({"exact"})
 DEFAULT_ENGINE = "sage"
 DEFAULT_LEVEL = 2
 
@@ -31,6 +33,13 @@ def level_of(level: "int | Level") -> Level:
     if isinstance(level, bool) or not isinstance(level, int) or level < 0:
         raise ValueError(f"invalid level {level!r}: expected a number of plies, 0 or more (gnubg's numbering)")
     return Level(level)
+
+
+def describe(name: str, level: int) -> str:
+    """The engine and its level as a header says it: ``sage 2-ply``; ``exact`` alone (exact figures have
+    no depth: its level is accepted and ignored)."""
+    name = name.lower()
+    return name if name in _NO_LEVELS else f"{name} {level}-ply"
 
 
 def open_engine(name: str = DEFAULT_ENGINE, level: "int | Level" = DEFAULT_LEVEL, *, timeout: float = 60.0) -> Engine:
@@ -49,4 +58,4 @@ def open_engine(name: str = DEFAULT_ENGINE, level: "int | Level" = DEFAULT_LEVEL
 
 
 __all__ = ["CubeDecision", "DEFAULT_ENGINE", "DEFAULT_LEVEL", "ENGINE_NAMES", "Engine", "Evaluation",
-           "Level", "PlayEvaluation", "Probabilities", "level_of", "open_engine"]
+           "Level", "PlayEvaluation", "Probabilities", "describe", "level_of", "open_engine"]
