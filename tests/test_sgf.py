@@ -226,6 +226,8 @@ def test_gnubg_loads_our_sgf_to_the_same_match():
     import importlib.util
 
     files = [str(committed(SOURCES[name])) for name in sorted(SOURCES)]
+    # and a roll never played before a resignation, written as gnubg's dice node
+    files += [str(committed(SHARED / "corpus/backgammon-studio" / UNPLAYED_ROLLS[name])) for name in sorted(UNPLAYED_ROLLS)]
     spec = importlib.util.spec_from_file_location("gnubg_check_sgf", Path(__file__).parent / "gnubg_check_sgf.py")
     checker = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(checker)
