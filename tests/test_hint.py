@@ -311,3 +311,25 @@ def test_hint_batch_on_two_processes_keeps_the_order(tmp_path):
                                str(path)], capture_output=True, text=True)
     assert serial.exit_code == parallel.returncode == 0
     assert parallel.stdout == serial.output and len(parallel.stdout.splitlines()) == len(lines)
+
+
+@needs_sage
+def test_jacoby_on_a_money_position_and_not_on_a_match():
+    """--jacoby plays a money position with the Jacoby rule (the engine is told: the equities change,
+    not the chances); a match position is judged as it is; the same in --batch."""
+    runner = CliRunner()
+
+    def plays(*args, batch_input=None):
+        result = runner.invoke(cli, ["hint", "--json", "--level", "0", *args], input=batch_input)
+        assert result.exit_code == 0, result.output
+        return [json.loads(line)["plays"] for line in result.output.splitlines()]
+
+    money = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"   # money, no Jacoby, 52 rolled
+    plain, = plays(money)
+    jacoby, = plays("--jacoby", money)
+    assert [p["play"] for p in plain] and {p["play"] for p in plain} == {p["play"] for p in jacoby}
+    assert [p["probabilities"] for p in plain] == [p["probabilities"] for p in jacoby]
+    assert [p["equity"] for p in plain] != [p["equity"] for p in jacoby]
+    match = "4HPwATDgc/ABMA:cAnlAAAAAAAE"   # a 7-point match, 21 rolled
+    assert plays(match) == plays("--jacoby", match)
+    assert plays("--jacoby", "--batch", "-", batch_input=f"{money}\n") == [jacoby]

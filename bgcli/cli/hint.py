@@ -57,9 +57,14 @@ def opened(name: str, level: int, timeout: float):
     return _OPEN[key]
 
 
-def _state_and_dice(words: list[str]):
+def _state_and_dice(words: list[str], jacoby: bool = False):
     text, dice_text = split_position_and_dice(words)
     state = read_position(text)
+    if jacoby and not state.match.match_length:
+        # the Jacoby rule (money play only): gammons count single while the cube is centred
+        from dataclasses import replace
+
+        state = replace(state, match=replace(state.match, rules=replace(state.match.rules, jacoby=True)))
     return state, (read_dice(dice_text) if dice_text is not None else None)
 
 
@@ -128,7 +133,7 @@ def _cube_lines(found) -> list[str]:
     return lines
 
 
-def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, out=None) -> int:
+def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, out=None, jacoby: bool = False) -> int:
     """One JSON object a line; a bad line gets {"error": ...} (status 1), a line too long ends the batch (2).
     A position where the player may not double is an answer (its reason), not an error."""
     from bgcli.engines.hint import hint
@@ -148,7 +153,7 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
                 raise BgcliError(EMPTY_LINE)
             if is_comment(line):
                 continue
-            state, dice = _state_and_dice(words)
+            state, dice = _state_and_dice(words, jacoby)
             out.write(json.dumps(hint(state, dice, engine).to_dict(style), ensure_ascii=False) + "\n")
         except BgcliError as exc:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
@@ -157,12 +162,12 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
     return status
 
 
-def _chunk(args, engine_args: tuple, style: str) -> tuple[int, str]:
+def _chunk(args, engine_args: tuple, style: str, jacoby: bool = False) -> tuple[int, str]:
     import io
 
     block, first = args
     out = io.StringIO()
-    return run_batch(block, engine_args, style, first, out), out.getvalue()
+    return run_batch(block, engine_args, style, first, out, jacoby), out.getvalue()
 
 
 @cli.command(cls=WordsCommand)
@@ -171,9 +176,11 @@ def _chunk(args, engine_args: tuple, style: str) -> tuple[int, str]:
 @engine_options
 @batch_option("Read `POSITION [DICE]` lines from FILE; write one JSON object per line.")
 @jobs_option("With --batch: work on N processes, each with its own engine; the output keeps the input's order")
+@click.option("--jacoby", is_flag=True, help="Money positions: play with the Jacoby rule (gammons count single while "
+                                            "the cube is centred); a match position is judged as it is.")
 @json_option
 @style_option
-def hint(words, engine_name, level, timeout, batch, jobs, as_json, style):
+def hint(words, engine_name, level, timeout, batch, jobs, as_json, style, jacoby):
     """Judge POSITION: with DICE the legal plays ranked best first, without
     them the cube decision of the player on roll: the proper cube action in
     GNU Backgammon's own words (a redouble, too good, optional, a beaver...),
@@ -208,13 +215,14 @@ def hint(words, engine_name, level, timeout, batch, jobs, as_json, style):
         lines = batch_lines(open_binary(batch))
         opened(*engine_args)  # a missing engine: one line and exit 2 before any work
         if jobs == 1:
-            sys.exit(run_batch(lines, engine_args, style))
-        sys.exit(run_in_chunks(lines, jobs, 50, functools.partial(_chunk, engine_args=engine_args, style=style),
-                               lambda block: run_batch(block, engine_args, style)))
+            sys.exit(run_batch(lines, engine_args, style, jacoby=jacoby))
+        sys.exit(run_in_chunks(lines, jobs, 50, functools.partial(_chunk, engine_args=engine_args, style=style,
+                                                                  jacoby=jacoby),
+                               lambda block: run_batch(block, engine_args, style, jacoby=jacoby)))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli hint start 31)")
     try:
-        state, dice = _state_and_dice(list(words))
+        state, dice = _state_and_dice(list(words), jacoby)
         found = judge(state, dice, opened(*engine_args))
     except BgcliError as exc:
         raise Failure(str(exc)) from None
