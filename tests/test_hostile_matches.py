@@ -621,3 +621,19 @@ def test_any_name_in_any_format_reaches_the_terminal_escaped_and_json_exact(tmp_
                     assert not documents, "a lone surrogate is an error, never a name"
                 else:
                     assert documents[0]["players"][0] == "A" + read, "JSON gives back the very name"
+
+
+# --- huge numbers in a JSON document (untrusted input, round three) ---------------------------------
+
+@pytest.mark.parametrize("digits, says", [
+    (4000, "'points' of a result is 1000000000000000000000000000000000000..., not 0 to "),   # cut as any quote
+    (5000, "a number of thousands of digits, which no match holds"),   # was Python's words on its own limit
+])
+def test_a_number_of_thousands_of_digits_in_a_json_document_is_one_short_line(tmp_path, digits, says):
+    document = invoke("export", "--to", "json", ROOT / "samples" / "sp05001_3pt.mat").output
+    path = write(tmp_path, "m.json", document.replace('"points": 1', '"points": 1' + "0" * digits, 1))
+    result = subprocess.run([sys.executable, "-m", "bgcli", "score", path], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: {path}:0: not a bgcli match document: {says}")
+    assert len(result.stderr) < 200 and result.stderr.count("\n") == 1

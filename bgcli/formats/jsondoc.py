@@ -207,6 +207,8 @@ def read_json(text: str | dict | list, path: str = "-") -> list[MatchRecord]:
         try:
             data = json.loads(text)
         except ValueError as exc:
+            if "integer string conversion" in str(exc):   # Python's own limit, worded for a reader
+                raise MatchFileError("not a bgcli match document: a number of thousands of digits, which no match holds", path, 0, 0) from None
             raise MatchFileError(f"not JSON: {str(exc)[:120]}", path, getattr(exc, "lineno", 0), getattr(exc, "colno", 0)) from None
         except RecursionError:
             raise MatchFileError("not a bgcli match document: nested too deeply", path, 1, 1) from None
@@ -259,7 +261,7 @@ class _JsonReader:
         if not isinstance(value, int):
             return value   # the default
         if not low <= value <= high:
-            raise self.fail(f"{key!r} of {what} is {value}, not {low} to {high}")
+            raise self.fail(f"{key!r} of {what} is {_short(value)}, not {low} to {high}")
         return value
 
     def dice(self, value: object) -> tuple[int, int]:
