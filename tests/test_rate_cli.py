@@ -226,3 +226,24 @@ def test_the_summary_names_the_level_only_where_the_engine_has_levels():
     assert describe("exact", 2) == "exact"   # exact figures: no depth, the level is ignored
     result = run("--engine", "exact", ONE)
     assert "(exact)" in result.stderr and "ply" not in result.stderr.splitlines()[-1]
+
+
+def test_thresholds_mark_the_decisions_again(monkeypatch):
+    """--thresholds D,B,VB: each decision marked with them, in the list and in each player's counts (JSON and
+    text); the default is gnubg's; a bad value is a usage error naming it."""
+    from bgcli.judging.rating import Thresholds
+
+    monkeypatch.setattr(scale_rating, "engines_for", lambda spec: (FakeEngine(), FakeEngine(0)))
+    default = json.loads(run("--json", THREE).stdout.splitlines()[0])
+    strict = json.loads(run("--json", "--thresholds", "0.001,0.002,0.004", THREE).stdout.splitlines()[0])
+    assert [d["error"] for d in default["decisions"]] == [d["error"] for d in strict["decisions"]]
+    for data, limits in ((default, Thresholds()), (strict, Thresholds(0.001, 0.002, 0.004))):
+        for player in data["players"]:
+            errors = [d["error"] for d in data["decisions"] if d["player"] == player["name"] and d["kind"] != "illegal"]
+            assert player["doubtful"] == sum(1 for e in errors if e is not None and limits.bad >= e > limits.doubtful)
+            assert player["very_bad"] == sum(1 for e in errors if e is not None and e > limits.very_bad)
+    assert sum(p["very_bad"] for p in strict["players"]) > sum(p["very_bad"] for p in default["players"])
+    text = run("--thresholds", "0.001,0.002,0.004", THREE).stdout
+    assert text.count("(very bad)") >= sum(p["very_bad"] for p in strict["players"])
+    bad = run("--thresholds", "0.06,0.03,0.12", THREE)
+    assert bad.exit_code == 2 and "--thresholds" in bad.output and "rising" in bad.output

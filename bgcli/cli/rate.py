@@ -31,8 +31,11 @@ from bgcli.cli.common import engine_option, level_option, timeout_option
                    "level and rules are unchanged is not rated again (a killed run resumes).")
 @click.option("--report", type=click.Choice(("players",)), default=None,
               help="With --db and no FILE: each player's figures over the whole database (matches, decisions, PR, luck).")
+@click.option("--thresholds", metavar="D,B,VB", callback=lambda ctx, param, value: _thresholds(value),
+              help="The errors above which a decision is marked doubtful, bad and very bad (default gnubg's: "
+                   "0.03,0.06,0.12), in the output (a database keeps gnubg's).")
 @rule_options
-def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, report, **rule_args):
+def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, report, thresholds, **rule_args):
     """Judge every decision of every game of match files, and rate the players.
 
     For each checker play: the played and the best play and the error; for
@@ -72,10 +75,21 @@ def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, repor
     spec = EngineSpec(engine.lower(), level, timeout)
     open_db = (lambda: RatingsDB(db_path, spec, rules, create=not report)) if db_path else None
     with_database(open_db, (lambda db: _report(db, as_json)) if report else
-                  (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db)))
+                  (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds)))
 
 
-def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
+def _thresholds(value):
+    if value is None:
+        return None
+    from bgcli.judging.rating import Thresholds
+
+    try:
+        return Thresholds.parse(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds=None) -> int:
     from bgcli.errors import EngineUnavailableError
     from bgcli.scale.rating import RateJob
 
@@ -84,7 +98,7 @@ def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
     status = 0
     try:
         for result, _stored in run:
-            status = max(status, _write(result, as_json, counts))
+            status = max(status, _write(result, as_json, counts, thresholds))
     except EngineUnavailableError as exc:
         raise Unreadable(str(exc)) from None
     run.finish()
@@ -101,7 +115,7 @@ def _rate(paths, spec, rules, as_json, jobs, scheduler, db) -> int:
     return run.status(status)
 
 
-def _write(result, as_json: bool, counts: dict) -> int:
+def _write(result, as_json: bool, counts: dict, thresholds=None) -> int:
     counts["files"] += 1
     if result.error is not None:
         counts["unread"] += 1
@@ -110,10 +124,14 @@ def _write(result, as_json: bool, counts: dict) -> int:
             emit(result.to_dict())
         return EXIT_UNREADABLE
     counts["illegal"] += result.illegal
+    if thresholds is not None:
+        from bgcli.judging.rating import remark
+
+        remark(result.decisions, result.players, thresholds)
     if as_json:
         emit(result.to_dict())
     else:
-        click.echo(text_of(result))
+        click.echo(text_of(result, thresholds))
     return EXIT_PROBLEMS if result.illegal else 0
 
 
@@ -131,9 +149,11 @@ def _result(player: dict, key: str) -> str:
     return f"{100 * value:+.1f}%" if "luck_mwc" in player else f"{value:+.2f}"
 
 
-def text_of(result) -> str:
+def text_of(result, thresholds=None) -> str:
     """A file's rating for people: the marked and illegal decisions, then a table of the players."""
-    from bgcli.judging.rating import Mark, mark
+    from bgcli.judging.rating import Mark, Thresholds
+
+    mark = (thresholds or Thresholds()).mark
 
     lines = [f"{result.path}"]
     for d in result.decisions:

@@ -93,6 +93,54 @@ class Mark(str, enum.Enum):
         return self.value
 
 
+@dataclass(frozen=True)
+class Thresholds:
+    """The errors above which a decision is marked doubtful, bad and very bad (gnubg's defaults, or a user's)."""
+
+    doubtful: float = DOUBTFUL
+    bad: float = BAD
+    very_bad: float = VERY_BAD
+
+    @classmethod
+    def parse(cls, text: str) -> "Thresholds":
+        """``D,B,VB``: three errors in normalised equity, rising (ValueError saying what is wrong)."""
+        parts = text.split(",")
+        try:
+            values = [float(part) for part in parts]
+        except ValueError:
+            raise ValueError(f"thresholds {text!r} are not numbers: expected DOUBTFUL,BAD,VERY_BAD, like 0.03,0.06,0.12") from None
+        if len(values) != 3:
+            raise ValueError(f"thresholds {text!r}: expected three numbers DOUBTFUL,BAD,VERY_BAD, like 0.03,0.06,0.12")
+        if not 0 <= values[0] <= values[1] <= values[2] or values[2] != values[2] or values[2] == float("inf"):
+            raise ValueError(f"thresholds {text!r}: expected three finite numbers, 0 or more, rising")
+        return cls(*values)
+
+    def mark(self, error: float | None) -> Mark:
+        if error is None:
+            return Mark.NONE
+        if error > self.very_bad:
+            return Mark.VERY_BAD
+        if error > self.bad:
+            return Mark.BAD
+        if error > self.doubtful:
+            return Mark.DOUBTFUL
+        return Mark.NONE
+
+
+def remark(decisions: Sequence[dict], players: Sequence[dict], thresholds: Thresholds) -> None:
+    """Each player's doubtful, bad and very bad decisions counted again with ``thresholds``, in place, from
+    the decisions as ``Decision.to_dict`` writes them (illegal plays are never marked)."""
+    counts = {p["name"]: {"doubtful": 0, "bad": 0, "very_bad": 0} for p in players}
+    for decision in decisions:
+        if decision["kind"] == DecisionKind.ILLEGAL.value or decision["player"] not in counts:
+            continue
+        found = thresholds.mark(decision["error"])
+        if found != Mark.NONE:
+            counts[decision["player"]][found.name.lower()] += 1
+    for player in players:
+        player.update(counts[player["name"]])
+
+
 def mark(error: float | None) -> Mark:
     if error is None:
         return Mark.NONE
@@ -757,5 +805,5 @@ def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> lis
 
 
 __all__ = ["BAD", "DOUBTFUL", "LUCKY", "VERY_BAD", "VERY_LUCKY", "CubeError", "Decision", "DecisionKind", "LuckMark",
-           "Mark", "luck_mark", "MatchRating", "PlayerRating", "Rater",
+           "Mark", "Thresholds", "luck_mark", "remark", "MatchRating", "PlayerRating", "Rater",
            "mark", "rate_replay"]
