@@ -106,3 +106,60 @@ def test_any_line_is_an_answer_or_an_engine_error(line):
     except EngineError:
         return
     assert isinstance(found, dict)
+
+
+# --- answers that are JSON objects but not answers ----------------------------------------------------
+
+BIG = int("1" + "0" * 400)   # a whole number float() cannot hold: OverflowError, not ValueError
+CUBE = {"probs": [0.5, 0.1, 0.0, 0.1, 0.0], "optimal": 0.0, "no_double": 0.0, "double_take": -0.5, "double_pass": 1.0}
+
+
+def all_plays(**changed) -> dict:
+    """A complete answer for the start with 31 (every legal play, at 2-ply), the first play's fields changed."""
+    from bgcli.core.generator import legal_plays
+
+    plays = [{"move": str(p), "result": p.result.swap().id(), "equity": -0.1 * n, "probs": CUBE["probs"], "plies": 2}
+             for n, p in enumerate(legal_plays(Position.start(), (3, 1)))]
+    plays[0].update(changed)
+    return {"plays": plays}
+
+
+@pytest.mark.parametrize("answer", [
+    dict(CUBE, optimal=BIG, no_double=BIG),
+    dict(CUBE, probs=[BIG, 0.1, 0.0, 0.1, 0.0]),
+    dict(CUBE, probs="01000"),                    # five characters, not five numbers
+    dict(CUBE, probs={"win": 0.5}),
+    dict(CUBE, probs=[0.5] * 200_000),            # quoted cut short in the message
+    {"plays": 5},
+    {"plays": {"a": 1}},
+    all_plays(plies="deep"),                      # compared with the other plays' levels: a TypeError
+    all_plays(plies=[2]),
+    all_plays(plies=99),
+    all_plays(equity=BIG),
+    all_plays(result=None, move="x" * 100_000),
+], ids=["huge-equity", "huge-probability", "probabilities-text", "probabilities-object", "probabilities-long",
+        "plays-number", "plays-object", "level-text", "level-list", "level-99", "play-huge-equity", "play-no-result"])
+def test_an_answer_of_the_wrong_shape_is_one_engine_error(tmp_path, answer):
+    program = fake_gnubg(tmp_path, f"out.write(({json.dumps(json.dumps(answer))} + '\\n').encode())")
+    engine = GnubgEngine(Level(2), timeout=60, program=program)
+    try:
+        with pytest.raises(EngineError) as caught:
+            if "plays" in answer:
+                from bgcli.core.generator import legal_plays
+
+                engine.evaluate_plays(GameState(Position.start()), (3, 1), legal_plays(Position.start(), (3, 1)))
+            else:
+                engine.cube_decision(GameState(Position.start()))
+    finally:
+        engine.close()
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300, str(caught.value)[:300]
+
+
+def test_the_complete_answer_the_shapes_above_change_is_read(tmp_path):
+    from bgcli.core.generator import legal_plays
+
+    program = fake_gnubg(tmp_path, f"out.write(({json.dumps(json.dumps(all_plays()))} + '\\n').encode())")
+    engine = GnubgEngine(Level(2), timeout=60, program=program)
+    found = engine.evaluate_plays(GameState(Position.start()), (3, 1), legal_plays(Position.start(), (3, 1)))
+    engine.close()
+    assert len(found) == 16 and found[0].evaluation.equity == 0.0

@@ -32,6 +32,7 @@ from bgcli.core.position import Position
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation
 from bgcli.errors import EngineError, EngineUnavailableError
+from bgcli.output import quote
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
@@ -251,15 +252,23 @@ class GnubgEngine:
         answer = self._call(request, state, dice)
         side = met.MatchSide.of(state)
         out: dict[str, tuple[Evaluation, Any]] = {}
-        for item in answer.get("plays") or []:
+        plays = answer.get("plays") or []
+        if not isinstance(plays, list):
+            raise EngineError(f"gnubg gave plays that are not a list in {trust.where(state, dice)}")
+        for item in plays:
             if not isinstance(item, dict):
                 raise EngineError(f"gnubg gave a play that is not an object in {trust.where(state, dice)}")
             try:
                 key = Position.from_id(str(item.get("result"))).swap().id()  # the mover back on roll
             except ValueError:
-                raise EngineError(f"gnubg gave the play {item.get('move')!r} with no position in {trust.where(state, dice)}") from None
+                raise EngineError(f"gnubg gave the play {quote(item.get('move'))} with no position in "
+                                  f"{trust.where(state, dice)}") from None
+            plies = item.get("plies")
+            if plies is not None and (type(plies) is not int or not 0 <= plies <= MAX_PLY):
+                raise EngineError(f"gnubg gave the play {quote(item.get('move'))} a level {quote(plies)}, not 0 to "
+                                  f"{MAX_PLY}, in {trust.where(state, dice)}")
             equity = trust.number(item.get("equity"), "an equity", self.name, state, dice)
             found = trust.evaluation(item.get("probs"), equity, None if side.is_money else met.mwc(equity, side),
                                      self.name, state, dice)
-            out[key] = (found, item.get("plies"))
+            out[key] = (found, plies)
         return out

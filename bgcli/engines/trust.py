@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from bgcli.engines.protocol import CubeDecision, Evaluation, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError
+from bgcli.output import quote
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
@@ -61,9 +62,12 @@ def answer(line: bytes, engine: str, where: str) -> dict:
 def probabilities(values: Sequence[float], engine: str, state: "GameState", dice=None) -> Probabilities:
     """Five numbers (win, win gammon, win backgammon, lose gammon, lose backgammon) checked as probabilities."""
     try:
+        if isinstance(values, (str, bytes, dict)):   # "01000" is five characters, not five numbers
+            raise TypeError
         numbers = [float(v) for v in values]
-    except (TypeError, ValueError):
-        raise EngineError(f"{engine} gave probabilities {values!r} that are not numbers in {where(state, dice)}") from None
+    except (TypeError, ValueError, OverflowError):   # OverflowError: a whole number of 400 digits
+        raise EngineError(f"{engine} gave probabilities {quote(values)} that are not numbers in "
+                          f"{where(state, dice)}") from None
     if len(numbers) != 5:
         raise EngineError(f"{engine} gave {len(numbers)} probabilities, not 5, in {where(state, dice)}")
     # single-precision rounding a hair past 0 or 1 (gnubg gives -1.2e-07) is noise, not a wrong answer
@@ -82,10 +86,10 @@ def number(value, what: str, engine: str, state: "GameState", dice=None) -> floa
     """An equity or a chance that must be a finite number."""
     try:
         found = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):   # OverflowError: a whole number of 400 digits
         found = math.nan
     if not math.isfinite(found):
-        raise EngineError(f"{engine} gave {what} {value!r}, not a number, in {where(state, dice)}")
+        raise EngineError(f"{engine} gave {what} {quote(value)}, not a number, in {where(state, dice)}")
     return found
 
 
