@@ -115,3 +115,24 @@ def test_shell_completion_is_there_as_documented():
     env.update(_BGCLI_COMPLETE="bash_complete", COMP_WORDS="bgcli mov", COMP_CWORD="1")
     words = subprocess.run([sys.executable, "-m", "bgcli"], capture_output=True, text=True, env=env, timeout=120)
     assert words.stdout.split() == ["plain,moves"]
+
+
+# --- the docs say what the code does ----------------------------------------------------------
+
+def test_replay_help_names_every_action_its_json_writes():
+    import re as _re
+
+    help_text = " ".join(cli.get_command(None, "replay").help.split())
+    docs = (ROOT / "docs" / "commands" / "replay.md").read_text(encoding="utf-8")
+    listed = set(_re.findall(r"`(\w+)`", docs.split("`action` is", 1)[1].split(";", 1)[0]))
+    assert {"raccoon", "draw", "roll"} <= listed
+    for action in listed:
+        assert action in help_text, action
+
+
+def test_the_audit_page_names_every_suffix_a_folder_walk_takes():
+    from bgcli.formats import registry
+
+    page = " ".join((ROOT / "docs" / "commands" / "audit.md").read_text(encoding="utf-8").split())
+    walk = page.split("A folder is walked", 1)[1].split(")", 1)[0]
+    assert [s for s in registry.SUFFIXES if f"`{s}`" not in walk] == []

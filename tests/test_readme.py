@@ -1,4 +1,5 @@
-"""The README's examples run, and print what the README says they print."""
+"""The examples of the README and of every page of docs/ run, and print
+what the page says they print; their ```python blocks are doctests."""
 from __future__ import annotations
 
 import os
@@ -13,13 +14,23 @@ from bgcli.cli import cli
 
 from conftest import ROOT
 
+# the README, then every reference page
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+
+
+def page_lines():
+    """(page, line) of every line of every page, in order."""
+    for page in PAGES:
+        for line in page.read_text(encoding="utf-8").splitlines():
+            yield page, line
+
 
 def examples() -> list[tuple[str, list[str]]]:
     """(command, expected output lines) for each `$ bgcli ...` in a code block."""
     found = []
     inside = False
     current = None
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for _, line in page_lines():
         if line.startswith("```"):
             inside, current = not inside, None
         elif inside and line.startswith("$ "):
@@ -31,9 +42,9 @@ def examples() -> list[tuple[str, list[str]]]:
 
 
 def blocks() -> list[tuple[int, int, list[str]]]:
-    """(first line, closing line, lines) of each fenced code block of the README."""
+    """(first line, closing line, lines) of each fenced code block of the pages, lines numbered across them."""
     found, start, current = [], None, []
-    for number, line in enumerate((ROOT / "README.md").read_text().splitlines()):
+    for number, (_, line) in enumerate(page_lines()):
         if line.startswith("```"):
             if start is None:
                 start, current = number, []
@@ -96,9 +107,9 @@ def test_readme_example(command, expected, tmp_path, monkeypatch):
 
 
 def python_examples() -> list[str]:
-    """The text of each ```python block of the README."""
+    """The text of each ```python block of the pages."""
     blocks, current = [], None
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for _, line in page_lines():
         if current is None and line.startswith("```python"):
             current = []
         elif current is not None and line.startswith("```"):
@@ -188,3 +199,28 @@ def test_readme_example_in_a_shell(command, expected, tmp_path):
         return
     lines = [l.replace(str(tmp_path) + os.sep, "") for l in done.stdout.splitlines()]
     assert [l.rstrip() for l in lines] == [l.rstrip() for l in expected]
+
+
+def test_python_m_doctest_works_over_the_pages():
+    # as docs/development.md says: `python -m doctest` over every page with doctests, from the project root
+    import subprocess
+    import sys
+
+    pages = [str(page.relative_to(ROOT)) for page in PAGES if ">>> " in page.read_text(encoding="utf-8")]
+    assert "README.md" in pages
+    done = subprocess.run([sys.executable, "-m", "doctest", "-o", "ELLIPSIS", *pages], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_the_pages_name_rules_by_what_they_say_not_by_file():
+    for page, line in page_lines():
+        assert not re.search(r"\bseeds? \d{3}", line), f"{page.name}: {line}"
+
+
+def test_the_readme_is_a_front_door():
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) < 300
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    for page in PAGES[1:]:
+        if page.name != "index.md":
+            assert str(page.relative_to(ROOT / "docs")) in index, f"docs/index.md does not list {page.name}"

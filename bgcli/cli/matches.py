@@ -68,7 +68,7 @@ def replay(files, as_json, boards, home, **rule_args):
     """List every action of match files in order, with the position before it.
 
     `--json` writes one object per action: match, game, line, player, action
-    (move, roll, double, take, drop, beaver, resign, win), dice, play, and
+    (move, roll, double, take, drop, beaver, raccoon, resign, win, draw), dice, play, and
     the Position ID and Match ID of the state before it (player on roll
     first). Actions are written as the file is read; `-` reads standard input.
 
