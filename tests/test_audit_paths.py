@@ -321,9 +321,10 @@ def test_auditing_a_plain_file_does_not_import_lark():
               "print('lark' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
-    # an odd row still reaches the grammar, and its error
+    # an odd row still reaches the grammar, and its error (a row whose roll
+    # cannot be read: a bad play cell is read as a move the replay judges)
     script = ("import sys\nfrom bgcli.formats import mat\nfrom bgcli.errors import MatchFileError\n"
-              "try:\n    mat.read_row('  1) 31: 8/5 6/5 64: 24/18 13/9 x', 1)\n"
+              "try:\n    mat.read_row('  1) x1: 8/5 6/5 64: 24/18 13/9', 1)\n"
               "except MatchFileError as exc:\n    print('lark' in sys.modules, exc)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.startswith("True ") and "unexpected 'x'" in done.stdout, done.stdout

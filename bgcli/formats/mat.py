@@ -578,7 +578,7 @@ def _without_bad_play(text: str, number: int, path: str, column: int) -> list[Ac
     following = _CELL_START.search(text, roll.end())
     end = following.start() if following is not None else len(text.rstrip())
     play = text[roll.end():end].strip()
-    if not play or column - 1 >= end:
+    if not play or column - 1 >= end or "   " in play:   # a wide gap: another cell the pattern did not know
         return None
     rest = text[:roll.start()] + " " * (end - roll.start()) + text[end:]
     try:
