@@ -63,6 +63,7 @@ def compare(rating, golden: dict, stored: bool = False) -> None:
         summed = sum(1 for d in rating.decisions if d.side == side) if stored else 1
         total = each * summed
         assert player.unforced == theirs["unforced"]
+        assert player.close_cube == theirs["close_cube"]   # gnubg's count of cube decisions, beside XG's
         assert player.checker_error == pytest.approx(theirs["checker_error"], abs=total)
         assert player.cube_error == pytest.approx(theirs["cube_error"], abs=total)
         assert player.luck == pytest.approx(theirs["luck"], abs=total)

@@ -61,6 +61,9 @@ CHECKER_SPREAD = 1e-4
 CUBE_TRIVIAL = 0.001
 CUBE_FAR = 0.2
 CUBE_LOST = -0.9
+# GNU Backgammon's close cube decisions (its "close or actual cube decisions"): a cube turn whose proper
+# action is worth less than this more than double/take (capped at +1), and every double, take and pass
+CUBE_CLOSE = 0.16
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]   # the 21 distinct rolls, high die first
 _ILLEGAL_KINDS = (ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE)
@@ -222,6 +225,7 @@ class Decision:
     equity: float | None = None
     cube: int = 1                 # the cube's value before the action
     action: str = ""              # a cube decision: the proper cube action in GNU Backgammon's words
+    close: bool = False           # a cube decision gnubg counts as close (every double, take and pass is)
 
     @property
     def mark(self) -> Mark:
@@ -301,6 +305,7 @@ class PlayerRating:
     checker_decisions: int = 0
     cube_decisions: int = 0
     unforced: int = 0             # gnubg's "unforced moves": plays with more than one legal play
+    close_cube: int = 0           # gnubg's "close or actual cube decisions" (Decision.close)
     illegal: int = 0
     checker_error: float = 0.0
     cube_error: float = 0.0
@@ -366,6 +371,8 @@ class PlayerRating:
             self.checker_error_mwc += decision.error_mwc or 0.0
         if decision.kind == DecisionKind.PLAY:
             self.unforced += 1
+        if decision.close:
+            self.close_cube += 1
         if decision.counted:
             self.decisions += 1
             if decision.is_cube:
@@ -381,7 +388,7 @@ class PlayerRating:
             self.doubtful += 1
 
     def add(self, other: "PlayerRating") -> None:
-        for name in ("matches", "decisions", "checker_decisions", "cube_decisions", "unforced", "illegal",
+        for name in ("matches", "decisions", "checker_decisions", "cube_decisions", "unforced", "close_cube", "illegal",
                      "checker_error", "cube_error", "checker_error_mwc", "cube_error_mwc", "luck", "luck_mwc",
                      "rolls", "doubtful", "bad", "very_bad", "very_lucky", "lucky", "unlucky", "very_unlucky"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -399,7 +406,7 @@ class PlayerRating:
             "error_rate": _round(self.error_rate, 3), "pr": _round(self.pr, 3), "luck": _round(self.luck),
             "doubtful": self.doubtful, "bad": self.bad, "very_bad": self.very_bad,
             "matches": self.matches, "checker_decisions": self.checker_decisions, "cube_decisions": self.cube_decisions,
-            "unforced": self.unforced, "illegal": self.illegal,
+            "unforced": self.unforced, "close_cube": self.close_cube, "illegal": self.illegal,
             "checker_error": _round(self.checker_error), "cube_error": _round(self.cube_error),
             "result": _round(self.result), "luck_adjusted": _round(self.luck_adjusted),
             "very_lucky": self.very_lucky, "lucky": self.lucky, "unlucky": self.unlucky,
@@ -629,6 +636,8 @@ class Rater(MatchVisitor):
                 cube = None
 
     def _decision(self, event: Event, kind: DecisionKind, played: str, best: str, **values) -> Decision:
+        if kind in (DecisionKind.DOUBLE, DecisionKind.TAKE, DecisionKind.DROP):
+            values.setdefault("close", True)
         return Decision(event.match, event.game, event.move, event.line, event.side, event.player, kind, played,
                         best, cube=event.before.match.cube, **values)
 
@@ -645,8 +654,11 @@ class Rater(MatchVisitor):
                             - cube.no_double_mwc)
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
         proper = _proper(state, cube)
+        # gnubg's "close" cube decision: the proper action's equity less double/take's (at most +1) under 0.16
+        close = max(cube.no_double, min(cube.double_take, cube.double_pass)) - min(cube.double_take, 1.0) < CUBE_CLOSE
         return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(proper), error=error,
-                              error_mwc=error_mwc, counted=counted, equity=cube.no_double, action=str(proper))
+                              error_mwc=error_mwc, counted=counted, equity=cube.no_double, action=str(proper),
+                              close=close)
 
     def _double(self, event: Event, cube: CubeDecision) -> Decision:
         optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
