@@ -19,7 +19,8 @@ from bgcli.errors import (
     InvalidPositionError,
     MatchFileError,
 )
-from bgcli.core.position import BAR, OFF, Position, parse_dice
+from bgcli.core.position import BAR, OFF, Position
+from bgcli.core.spelling import parse_dice
 from bgcli.core.generator import Play, Step
 from bgcli.core.generator import legal_plays as _legal_plays
 from bgcli.core import generator as _generator

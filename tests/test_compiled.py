@@ -51,7 +51,8 @@ DESCRIBE = """
 import json, sys
 import bgcli
 from bgcli.core.generator import legal_plays, query_ids, sorted_keys
-from bgcli.core.position import Position, parse_dice
+from bgcli.core.position import Position
+from bgcli.core.spelling import parse_dice
 
 print(json.dumps({"build": bgcli.build, "generator": bgcli.core.generator.__file__,
                   "speedups": bgcli.core.generator.accelerator is not None}))

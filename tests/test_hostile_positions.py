@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, InvalidPlayError, InvalidPositionError
 from bgcli.core.ids import fibs, parse_position, position_kind, xgid
-from bgcli.core.notation import MAX_PLAY_TEXT, _read_common_play, _grammar_play, parse_play, parse_play_text, parse_point
+from bgcli.core.notation import MAX_PLAY_TEXT, _read_common_play, _grammar_play, parse_play, parse_play_text
+from bgcli.core.spelling import parse_point
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.output import quote

@@ -29,10 +29,8 @@ from bgcli.formats.mat import _row_segments, _grammar_line, _place, mat_text, re
 from bgcli.match.replay import ProblemKind, replay_match
 from bgcli.core.position import BAR, OFF, Position
 from bgcli.core.generator import legal_plays
-from bgcli.core.notation import (
-    BOTTOM, STYLES, TOP, apply_written, korean_name, numbered_text, parse_play, parse_play_text, parse_point,
-    play_text, point_name,
-)
+from bgcli.core.notation import apply_written, numbered_text, parse_play, parse_play_text, play_text
+from bgcli.core.spelling import BOTTOM, STYLES, TOP, korean_name, parse_point, point_name
 from bgcli.render.board import ascii_board, svg_board
 from bgcli.core.state import GameState, MatchState
 from conftest import SELFPLAY as SELFPLAY_DIR

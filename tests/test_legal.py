@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import InvalidDiceError
-from bgcli.core.position import BAR, OFF, Position, parse_dice, position_id
+from bgcli.core.position import BAR, OFF, Position, position_id
+from bgcli.core.spelling import parse_dice
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.judge import apply_steps
 

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.errors import BgcliError, IllegalPlayError, InvalidDiceError, InvalidPositionError
-from bgcli.core.position import BAR, OFF, Position, parse_dice
+from bgcli.core.position import BAR, OFF, Position
+from bgcli.core.spelling import parse_dice
 from bgcli.core.generator import Step
 from bgcli.core.judge import apply_steps
 

@@ -19,7 +19,6 @@ from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from bgcli.core.position import BAR, OFF, Position
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.notation import (
-    STYLES,
     WrittenMove,
     WrittenPlay,
     _read_common_play,
@@ -27,10 +26,9 @@ from bgcli.core.notation import (
     apply_written,
     parse_play,
     parse_play_text,
-    parse_point,
     play_text,
-    point_name,
 )
+from bgcli.core.spelling import STYLES, parse_point, point_name
 
 from conftest import ORACLE, committed
 

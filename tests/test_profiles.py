@@ -224,7 +224,7 @@ def test_the_profiles_are_named_in_one_registry_that_the_cli_reads():
         assert set(profile.settings) <= set(PROFILE_FIELDS) and profile.summary
         assert Rules().with_profile(profile.name).profile == profile.name
     # a name that is also a notation style ("korean" names the points too) cannot be told apart in the text
-    from bgcli.core.notation import STYLES
+    from bgcli.core.spelling import STYLES
 
     root = Path(bgcli.__file__).parent
     named = {path.relative_to(root).as_posix() for path in root.rglob("*.py")

@@ -18,7 +18,8 @@ from bgcli.cli.common import (
     run_in_chunks, split_position_and_dice, style_option,
 )
 from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, timeout_option
-from bgcli.cli.positions import BadLine, batch_lines, open_binary, read_dice
+from bgcli.cli.positions import BadLine, batch_lines, open_binary
+from bgcli.core.spelling import parse_dice
 from bgcli.errors import BgcliError, EngineUnavailableError
 
 
@@ -65,7 +66,7 @@ def _state_and_dice(words: list[str], jacoby: bool = False):
         from dataclasses import replace
 
         state = replace(state, match=replace(state.match, rules=replace(state.match.rules, jacoby=True)))
-    return state, (read_dice(dice_text) if dice_text is not None else None)
+    return state, (parse_dice(dice_text) if dice_text is not None else None)
 
 
 def _signed(value: float) -> str:

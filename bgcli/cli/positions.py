@@ -19,8 +19,9 @@ from bgcli.cli.common import (
 from bgcli.cli.common import batch_option, batch_source
 from bgcli.core.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
     DEFAULT_SIDE, MAX_LINE, MEANT_AS_DICE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
-    position_and_dice, quick_query, read_dice, run_moves,
+    position_and_dice, quick_query, run_moves,
 )
+from bgcli.core.spelling import is_die, parse_dice, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
 from bgcli.render.convert import FORMATS, convert as convert_one
 
@@ -113,8 +114,6 @@ def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, ch
 
 # --- check ------------------------------------------------------------------
 
-_CHECK_DICE = re.compile(r"[1-6][-, ]?[1-6]")   # not "6/5": that is a play
-_SINGLE_DIE = re.compile(r"[1-6]")
 
 
 def check_words(words: list[str]) -> tuple[str, str | None, str]:
@@ -124,9 +123,10 @@ def check_words(words: list[str]) -> tuple[str, str | None, str]:
     position_words = words[:26] if is_board_of_numbers(words[:26]) else words[:1]
     rest = list(words[len(position_words):])
     dice = None
-    if len(rest) >= 3 and _SINGLE_DIE.fullmatch(rest[0]) and _SINGLE_DIE.fullmatch(rest[1]):
+    if len(rest) >= 3 and is_die(rest[0]) and is_die(rest[1]):
         dice = rest.pop(0) + rest.pop(0)
-    elif rest and (_CHECK_DICE.fullmatch(rest[0]) or MEANT_AS_DICE.fullmatch(rest[0])) and (
+    # a roll spelt as a play step (6/5, 6-5) is the dice only when a play follows
+    elif rest and (roll_of(rest[0]) is not None or MEANT_AS_DICE.fullmatch(rest[0])) and (
             len(rest) >= 2 or not re.search(r"[-/]", rest[0])):
         dice = rest.pop(0)
     if not rest:
@@ -161,7 +161,7 @@ def check(words, as_json, style):
     position, dice, text = check_words(list(words))
     try:
         game = read_position(position)
-        rolled = read_dice(dice.replace(" ", "")) if dice is not None else dice_for(game, None)
+        rolled = parse_dice(dice) if dice is not None else dice_for(game, None)
         side = game.match.on_roll   # Korean names depend on the side that moves
         legal = parse_play(text, game.position, rolled, side=side)
     except BgcliError as exc:

@@ -19,9 +19,9 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 from bgcli.core.generator import BOARD_BITS as _HITS  # a play key's hit marks start here
 from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_ids
 from bgcli.core.generator import accelerator as _speedups  # the C accelerator, or None
-from bgcli.core.position import Dice, Position, checked_dice, parse_dice, parse_position_id, trusted_position
-from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidDiceError, InvalidPositionError
-from bgcli.output import quote
+from bgcli.core.position import Dice, Position, checked_dice, parse_position_id, trusted_position
+from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, parse_dice, roll_of
+from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError
 
 MAX_LINE = 1 << 20  # bytes in one line of a batch
 EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
@@ -29,8 +29,6 @@ EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
 WORD = re.compile(r"[^ \t\f\r\n]+")  # words are split on the white space the grammars ignore, no other
 MEANT_AS_DICE = re.compile(r"(?=.*[0-9])[^/*()]{1,3}")   # short, a digit, nothing of a play: 3x, 77, 61a
 _DICE_LIKE = re.compile(r"(?=.*\d)[^A-Za-wyz]{1,12}")  # a word meant as dice: a digit, no letter but x
-_DICE = re.compile(r"^[1-6](?:[-,/x]?[1-6])$")
-_DIGIT = re.compile(r"^[1-6]$")
 
 
 class BadLine(NamedTuple):
@@ -79,9 +77,9 @@ def split_position_and_dice(words: Sequence[str]) -> tuple[str, str | None]:
     """
     if len(words) == 26:
         return " ".join(words), None  # a board of 26 numbers without dice
-    if len(words) >= 3 and _DIGIT.match(words[-1]) and _DIGIT.match(words[-2]):
+    if len(words) >= 3 and is_die(words[-1]) and is_die(words[-2]):
         return " ".join(words[:-2]), f"{words[-2]}{words[-1]}"
-    if len(words) >= 2 and _DICE.match(words[-1]):
+    if len(words) >= 2 and roll_of(words[-1]) is not None:
         return " ".join(words[:-1]), words[-1]
     return " ".join(words), None
 
@@ -91,13 +89,6 @@ def read_position(text: str):
     from bgcli.core.ids import parse_position
 
     return parse_position(text)
-
-
-def read_dice(text: str) -> Dice:
-    """parse_dice with the input cut short in its message."""
-    if len(text) > 20:
-        raise InvalidDiceError(f"invalid dice {quote(text)}: expected two numbers from 1 to 6, such as 31 or 3-1")
-    return parse_dice(text)
 
 
 def dice_for(game, dice_text: str | None) -> Dice:
@@ -130,7 +121,7 @@ def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_po
                 before = read(" ".join(words[:-n]))
             except InvalidPositionError:
                 continue
-            return before, read_dice(" ".join(words[-n:]))
+            return before, parse_dice(" ".join(words[-n:]))
     if problem is not None:
         raise problem
     return game, dice_for(game, dice_text)
@@ -265,11 +256,12 @@ def moves_line(game, dice: Dice, style: str) -> str:
 
 # A batch line of a Position ID and dice (31, 3-1, "3 1"...): what
 # position_and_dice reads as that ID and roll, for a shortcut past the words.
-_FAST_LINE = re.compile(
-    r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})[ \t\f\r\n]+([1-6])(?:[-,/x]?|[ \t\f\r\n]+)([1-6])[ \t\f\r\n]*").fullmatch
+# The dice are the spellings module's ROLL_PATTERN (a mirror of its roll_of,
+# tested against it); the C accelerator's read_query_line mirrors this line.
+_BLANK = f"[{re.escape(BLANKS)}]"
+_FAST_LINE = re.compile(rf"{_BLANK}*([A-Za-z0-9+/]{{14}}){_BLANK}+{ROLL_PATTERN}{_BLANK}*").fullmatch
 _ROLLS: dict[Any, Dice] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
 _QUICK_POSITION = re.compile(r"start|[A-Za-z0-9+/]{14}").fullmatch
-_QUICK_DICE = re.compile(r"([1-6])[-,/x]?([1-6])").fullmatch
 DEFAULT_SIDE = 1  # the side on roll of a position read without a match (MatchState's default)
 
 
@@ -280,13 +272,11 @@ def quick_query(words: Sequence[str]) -> tuple[Position, Dice] | None:
     DEFAULT_SIDE on roll); None for any other words, or wrong ones, which
     position_and_dice reads or words the error of."""
     if len(words) == 2:
-        found = _QUICK_DICE(words[1])
-        dice = found.group(1, 2) if found else None
-    elif len(words) == 3 and len(words[1]) == len(words[2]) == 1:
-        dice = (words[1], words[2])
+        roll = roll_of(words[1])
+    elif len(words) == 3 and is_die(words[1]) and is_die(words[2]):
+        roll = roll_of(words[1] + words[2])
     else:
         return None
-    roll = _ROLLS.get(dice)
     if roll is None or not _QUICK_POSITION(words[0]):
         return None
     if words[0] == "start":

@@ -28,9 +28,10 @@ from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
-    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, parse_dice, point_text,
-    position_id, trusted_position,
+    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, position_id,
+    trusted_position,
 )
+from bgcli.core.spelling import parse_dice, point_text
 from bgcli.core.position import accelerator, interpreted  # accelerator: the C accelerator, or None
 
 

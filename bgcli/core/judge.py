@@ -23,7 +23,8 @@ from itertools import chain
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.generator import HIT, Play, Step, legal_plays, made_play, side_int
-from bgcli.core.position import BAR, OFF, Point, Position, checked_dice, point_text, trusted_position
+from bgcli.core.position import BAR, OFF, Point, Position, checked_dice, trusted_position
+from bgcli.core.spelling import point_text
 from bgcli.errors import IllegalPlayError
 
 class Board:

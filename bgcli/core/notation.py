@@ -51,19 +51,17 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
-from bgcli.core.position import BAR, OFF, Dice, Point, Position, parse_dice, roll_dice
+from bgcli.core.position import BAR, OFF, Dice, Point, Position, roll_dice
+# the words of dice, points, bar and off, and the styles, are the spellings module's
+from bgcli.core.spelling import (
+    BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, own_half, parse_dice, parse_point, point_name, small_number,
+)
 from bgcli.core.generator import Play, Step, chains_text, in_written_order, legal_plays
 from bgcli.core.judge import Board, run_steps, shape_problem
 from bgcli.output import quote
 
 if TYPE_CHECKING:  # the grammar and the match state are imported when needed: start-up time
     from bgcli.core.state import GameState
-
-STYLES = ("gnubg", "mat", "fibs", "korean")
-
-# The sides of the board, as gnubg numbers its players: player 0 (O) is drawn
-# at the top, player 1 (X) at the bottom.
-TOP, BOTTOM = 0, 1
 
 # A play has at most four steps; a repeat beyond that cannot be a play.
 _MAX_REPEAT = 4
@@ -72,72 +70,6 @@ _MAX_REPEAT = 4
 # parse time and message length).
 MAX_PLAY_TEXT = 200
 _LIST_LIMIT = 6  # legal plays named in an error message when there are this few
-
-
-# --- points --------------------------------------------------------------------
-
-def parse_point(text: str, *, side: int = BOTTOM) -> Point:
-    """Read one point of the player on ``side``: ``0``..``25``, ``bar``/``b``,
-    ``off``/``o`` or a Korean name ``상1``..``상12`` / ``하1``..``하12``
-    (optionally ``상 1``). Numbers are ASCII digits only, as in the grammar
-    (``１３`` and ``²`` are not points)."""
-    own = _own_half(side)
-    word = text.strip(" \t").lower()
-    if word in ("bar", "b"):
-        return BAR
-    if word in ("off", "o"):
-        return OFF
-    if word[:1] in ("상", "하"):
-        n = _small_number(word[1:].strip(" \t"))
-        if n is not None and 1 <= n <= 12:
-            return n if word[0] == own else 25 - n
-        raise InvalidPlayError(f"invalid point {quote(text, 20)}: the Korean halves have points 1 to 12")
-    n = _small_number(word)
-    if n is not None and n <= 25:
-        return n
-    raise InvalidPlayError(f"invalid point {quote(text, 20)}: points are 0 to 25, bar, off or Korean names")
-
-
-def _own_half(side: int) -> str:
-    """The half of the board holding the home of the player on ``side``
-    (its points 1 to 12): 하, the lower, for the bottom player, 상 for the top."""
-    if side == BOTTOM:
-        return "하"
-    if side == TOP:
-        return "상"
-    raise ValueError(f"invalid side {side!r}: expected {TOP} (gnubg's player 0, top) or {BOTTOM} (player 1, bottom)")
-
-
-def _small_number(digits: str) -> int | None:
-    """The value of a run of ASCII digits of at most three significant ones, else None."""
-    significant = digits.lstrip("0")
-    if not (digits.isascii() and digits.isdigit()) or len(significant) > 3:
-        return None
-    return int(significant or "0")
-
-
-def point_name(point: Point, style: str = "gnubg", *, side: int = BOTTOM) -> str:
-    """Write one point of the player on ``side`` in a style (see the module docstring)."""
-    if style == "mat":
-        return str(point)
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    if style == "korean":
-        return korean_name(point, side)
-    return str(point)
-
-
-def korean_name(point: Point, side: int = BOTTOM) -> str:
-    """The traditional Korean name of point 1..24 of the player on ``side``:
-    하n / 상(25 - n) for the bottom player, 상n / 하(25 - n) for the top one."""
-    own = _own_half(side)
-    if not 1 <= point <= 24:
-        raise ValueError(f"invalid point {point!r}: the Korean names are for points 1 to 24")
-    if point <= 12:
-        return f"{own}{point}"
-    return f"{'상' if own == '하' else '하'}{25 - point}"
 
 
 # --- the written play ------------------------------------------------------------
@@ -206,8 +138,13 @@ class _PlayTree:
             if isinstance(item, tuple):
                 moves = item
             elif getattr(item, "type", None) == "DICE":
-                digits = [int(c) for c in str(item) if c.isdigit()]
-                dice = (max(digits), min(digits))
+                # the grammar says where the dice stand; the spellings module what they may be
+                written = str(item).rstrip(BLANKS + ":")
+                try:
+                    dice = parse_dice(written)
+                except InvalidDiceError as exc:
+                    raise InvalidPlayError(f"invalid play {quote(self.text)}: dice {quote(written, 20)} "
+                                           f"(column {item.column}): {_reason(exc)}") from None
         return WrittenPlay(moves, dice)
 
     def moves(self, items: list) -> tuple[WrittenMove, ...]:
@@ -232,7 +169,7 @@ class _PlayTree:
             ) from None
 
     def repeat(self, items: list) -> int:
-        n = _small_number(str(items[0]))
+        n = small_number(str(items[0]))
         if n is None or not 1 <= n <= _MAX_REPEAT:
             raise InvalidPlayError(
                 f"invalid play {quote(self.text)}: repeat ({quote(items[0], 20)[1:-1]}) must be 1 to {_MAX_REPEAT}")
@@ -249,14 +186,15 @@ def _reason(exc: Exception) -> str:
 # (spaces inside a chain, commas, dance words) goes to Lark.
 # Fenced mirror of the grammar's play (grammars/play.lark, _grammar_play):
 # tests/test_notation.py::test_fast_path_agrees_with_grammar_on_generated_text
-_POINT = r"(?:bar|off|b|o|[상하]?[0-9]{1,2})"  # [0-9], not \d: ASCII digits, as in the grammar
+_WORDS = "|".join(sorted(POINT_WORDS, key=len, reverse=True))   # bar|off|b|o: the longest first
+_POINT = rf"(?:{_WORDS}|[상하]?[0-9]{{1,2}})"  # [0-9], not \d: ASCII digits, as in the grammar
 _SUBMOVE = rf"{_POINT}\*?(?:[/-]{_POINT}\*?)+(?:\([0-9]\))?"
+_DIE = f"([{DIE_DIGITS}])"   # the dice prefix gnubg writes (61:); any other spelling goes to the grammar
 _COMMON_PLAY = re.compile(
-    rf"[ \t]*(?:([1-6])([1-6]):[ \t]*)?((?:{_SUBMOVE})(?:[ \t]+{_SUBMOVE})*)?[ \t]*", re.IGNORECASE
+    rf"[ \t]*(?:{_DIE}{_DIE}:[ \t]*)?((?:{_SUBMOVE})(?:[ \t]+{_SUBMOVE})*)?[ \t]*", re.IGNORECASE
 )
 _COMMON_SUBMOVE = re.compile(_SUBMOVE, re.IGNORECASE)
 _COMMON_POINT = re.compile(rf"({_POINT})(\*?)", re.IGNORECASE)
-_POINT_WORDS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
 
 
 def _read_common_play(text: str, side: int = BOTTOM) -> WrittenPlay | None:
@@ -273,12 +211,12 @@ def _read_common_play(text: str, side: int = BOTTOM) -> WrittenPlay | None:
                 return None
         points, hits = [], []
         for word, star in _COMMON_POINT.findall(chunk):
-            point = _POINT_WORDS.get(word.lower())
+            point = POINT_WORDS.get(word.lower())
             if point is None:
                 if not word.isdigit():  # a Korean name
                     if not 1 <= int(word[1:]) <= 12:
                         return None
-                    point = int(word[1:]) if word[0] == _own_half(side) else 25 - int(word[1:])
+                    point = int(word[1:]) if word[0] == own_half(side) else 25 - int(word[1:])
                 elif int(word) > 25:
                     return None
                 else:
@@ -296,7 +234,7 @@ def _read_common_play(text: str, side: int = BOTTOM) -> WrittenPlay | None:
 def parse_play_text(text: str, *, side: int = BOTTOM) -> WrittenPlay:
     """Read play text (syntax only) of the player on ``side``, which only
     Korean names depend on. Raises InvalidPlayError."""
-    _own_half(side)  # a bad side is an error whatever the text
+    own_half(side)  # a bad side is an error whatever the text
     if not isinstance(text, str):
         raise InvalidPlayError(f"invalid play {quote(repr(text))}: expected text")
     if len(text) > MAX_PLAY_TEXT:
@@ -644,7 +582,7 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
         body = " ".join(f"{point_name(s.start, style)}-{point_name(s.end, style)}" for s in in_written_order(play.steps))
     else:
         if style == "korean":
-            _own_half(side)  # a bad side is an error, not a cached text
+            own_half(side)  # a bad side is an error, not a cached text
             cache_key: tuple = (style, side, play.steps_key())
         else:
             cache_key = (style, play.steps_key())

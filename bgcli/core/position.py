@@ -65,11 +65,6 @@ def pip_count(side: Sequence[int]) -> int:
     return sum(point * count for point, count in enumerate(side))
 
 
-def point_text(point: object) -> str:
-    """A point as a step writes it: ``bar``, ``off`` or its number."""
-    return "bar" if point == BAR else "off" if point == OFF else str(point)
-
-
 _Class = TypeVar("_Class", bound=type)
 
 
@@ -318,17 +313,6 @@ def _read_position_id(text: str) -> Position:
 # --- Dice -------------------------------------------------------------------
 
 Dice = tuple[int, int]
-
-
-def parse_dice(text: str | Sequence[int]) -> Dice:
-    """Read dice written ``31``, ``3-1``, ``3 1``, ``3,1`` or given as numbers;
-    the larger die comes first."""
-    if not isinstance(text, str):
-        return checked_dice(text)
-    digits = [c for c in text.strip() if c not in " -,/x"]
-    if len(digits) != 2 or not all(c in "123456" for c in digits):
-        raise InvalidDiceError(f"invalid dice {text!r}: expected two numbers from 1 to 6, such as 31 or 3-1")
-    return ROLLS[int(digits[0]), int(digits[1])]
 
 
 # every roll in either order -> (high, low)

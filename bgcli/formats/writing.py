@@ -23,7 +23,8 @@ from bgcli.core.position import Position, roll_dice
 from bgcli.core.rules import Rules
 from bgcli.core.generator import Step
 from bgcli.core.judge import Board, die_for
-from bgcli.core.notation import STYLES, parse_play_text, play_text
+from bgcli.core.notation import parse_play_text, play_text
+from bgcli.core.spelling import STYLES
 
 
 @dataclass

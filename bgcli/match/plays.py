@@ -14,10 +14,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bgcli.core.position import ROLLS, BAR, OFF, Position, trusted_position
+from bgcli.core.position import ROLLS, Position, trusted_position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
+from bgcli.core.spelling import POINT_WORDS
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.match.diagnosis import wrong_roll
 from bgcli.match.events import ProblemKind
@@ -142,7 +143,7 @@ def written_pairs(text: str, side: int) -> Pairs | None:
             count = 1
             if move[-1] == ")":
                 move, count = move[:-3], int(move[-2])
-            points = [_WORDS[word] if word in _WORDS else int(word) for word in move.replace("*", "").split("/")]
+            points = [POINT_WORDS[word] if word in POINT_WORDS else int(word) for word in move.replace("*", "").split("/")]
             shown += list(zip(points, points[1:])) * count
         _remember(key, tuple(shown))
         return tuple(shown)
@@ -174,7 +175,6 @@ _NUMBERS = re.compile("[0-9]+").findall
 _SHOWN_POINT = rf"(?:bar|off|{_PLAIN_POINT})"
 _SHOWN_MOVE = rf"{_SHOWN_POINT}\*?(?:/{_SHOWN_POINT}\*?)+(?:\([1-4]\))?"
 _SHOWN_PLAY = re.compile(rf"{_SHOWN_MOVE}(?:[ \t]+{_SHOWN_MOVE})*").fullmatch
-_WORDS = {"bar": BAR, "off": OFF}
 
 
 def _remember(key: tuple[str, int], pairs: Pairs | None) -> None:

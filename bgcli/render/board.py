@@ -23,7 +23,7 @@ from typing import Sequence
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
-from bgcli.core.notation import BOTTOM, STYLES, korean_name
+from bgcli.core.spelling import BOTTOM, STYLES, korean_name
 
 DEFAULT_NAMES = ("player 0", "player 1")
 _RESIGNS = ("single game", "gammon", "backgammon")

@@ -1,0 +1,168 @@
+"""One owner of the spellings (bgcli/core/spelling.py): every entry point
+reads dice, points, the bar and off exactly as it does.
+
+The dice spellings accepted by the command line's moves, check and hint,
+by a batch line (the words, the regular expression of a Position ID and
+dice, the C accelerator's line reader when built) and by a play's dice
+prefix (the grammar, asked through its transformer) are the owner's, with
+the same value, on candidate spellings hypothesis makes. The regular
+expression and the C reader are fenced mirrors, compared with the owner
+directly. A test also fails if a second dice reader appears in the core or
+the CLI, or a second list of the styles.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import bgcli
+import bgcli.core.batch as batch
+from bgcli.cli.hint import _state_and_dice
+from bgcli.cli.positions import check_words
+from bgcli.core.batch import WORD, position_and_dice, quick_query, run_moves
+from bgcli.core.notation import parse_play_text
+from bgcli.core.position import trusted_position
+from bgcli.core.spelling import (
+    BAR_WORDS, BLANKS, OFF_WORDS, POINT_WORDS, ROLL_PATTERN, STYLES, Style, parse_dice, parse_point, roll_of,
+)
+from bgcli.errors import BgcliError
+
+ID = "4HPwATDgc/ABMA"   # the start, written as gnubg writes it
+# what people type for dice, right or wrong: digits, separators, blanks, a letter or two
+CANDIDATES = st.text(alphabet="0123456789-,/xX. \t\f:ab", min_size=1, max_size=6)
+FAST = settings(max_examples=400, deadline=None)
+
+
+def reads(function, *args):
+    """What an entry point reads: its dice, or None when it refuses them."""
+    try:
+        return function(*args)
+    except BgcliError:
+        return None
+
+
+def line_dice(line: str, pure: bool) -> tuple[int, int] | None:
+    """The dice run_moves answers a batch line with, or None for an error line."""
+    out = io.StringIO()
+    saved = batch._speedups, batch._moves_line
+    if pure:
+        batch._speedups, batch._moves_line = None, None
+        batch.moves_writer.cache_clear()   # a writer made without the accelerator holds no C texts
+    try:
+        run_moves([line], "gnubg", out=out)
+    finally:
+        batch._speedups, batch._moves_line = saved
+        if pure:
+            batch.moves_writer.cache_clear()
+    answer = json.loads(out.getvalue())
+    return None if "error" in answer else tuple(answer["dice"])
+
+
+@FAST
+@given(CANDIDATES)
+def test_every_entry_point_reads_the_owners_dice(text):
+    words = WORD.findall(text)
+    # the dice are one word, or two words of one character each ("3 1"): more words are the
+    # position's too (a pasted text may hold other words), which is no matter of spelling
+    if not words or ":" in text or len(words) > 2 or (len(words) == 2 and max(map(len, words)) > 1):
+        return
+    owner = roll_of(text)
+    assert reads(parse_dice, text) == owner
+    # moves on the command line: the quick reading and the words
+    quick = quick_query(["start", *words])
+    assert (quick[1] if quick else None) in (None, owner)
+    assert (reads(position_and_dice, ["start", *words]) or (None, None))[1] == owner
+    # a batch line, of the start and of a Position ID (the regular expression, the C reader when built)
+    for line in (f"start {text}", f"{ID} {text}", f"  {ID}\t{text} "):
+        assert line_dice(line, pure=True) == owner, line
+        assert line_dice(line, pure=False) == owner, line
+    # check: its dice before a play
+    position, dice, _play = check_words(["start", *words, "13/8"])
+    assert (reads(parse_dice, dice) if dice is not None else None) == owner
+    # hint's dice argument
+    assert (reads(_state_and_dice, ["start", *words]) or (None, None))[1] == owner
+
+
+@FAST
+@given(st.text(alphabet="0123456789-,/xX. \t\fab", min_size=1, max_size=5))
+def test_a_plays_dice_prefix_is_read_by_the_owner(text):
+    """61: 13/7 — the grammar says where the dice stand, the owner what they are."""
+    if not text.strip(BLANKS):
+        return
+    try:
+        written = parse_play_text(f"{text}: 13/8").dice
+    except BgcliError:
+        written = None
+    assert written == roll_of(text)
+
+
+@FAST
+@given(CANDIDATES)
+def test_the_regular_expression_mirrors_the_owner(text):
+    found = re.fullmatch(ROLL_PATTERN, text.strip(BLANKS))
+    owner = roll_of(text)
+    assert (found is not None) == (owner is not None)
+    if found:
+        assert tuple(sorted(map(int, found.groups()), reverse=True)) == owner
+    line = batch._FAST_LINE(f"{ID} {text}")
+    assert (batch._ROLLS[line.group(2, 3)] if line else None) == (owner if text[:1] not in BLANKS or owner else None)
+
+
+@pytest.mark.skipif(batch._speedups is None, reason="the C accelerator is not built here")
+@FAST
+@given(CANDIDATES)
+def test_the_c_line_reader_mirrors_the_owner(text):
+    writer = batch.moves_writer("gnubg", batch.DEFAULT_SIDE)
+    answer = batch._speedups.query_line(writer.texts, writer._text, trusted_position, f"{ID} {text}")
+    owner = roll_of(text)
+    assert (tuple(json.loads(answer)["dice"]) if answer is not None else None) == owner
+
+
+def test_the_spellings_bgcli_accepts():
+    for text in ("31", "13", "3-1", "3,1", "3/1", "3x1", "3 1", " 3\t1 ", "66"):
+        assert parse_dice(text) == ((3, 1) if text != "66" else (6, 6))
+    for text in ("3", "311", "3--1", "3 - 1", "-31", "3X1", "71", "0-1", "３１", "3:1", ""):
+        with pytest.raises(BgcliError, match="invalid dice"):
+            parse_dice(text)
+
+
+@FAST
+@given(st.text(alphabet="barofBAROF", min_size=1, max_size=4))
+def test_bar_and_off_are_the_owners_words_in_the_grammar_and_its_fast_path(word):
+    owner = POINT_WORDS.get(word.lower())
+    try:
+        read = parse_play_text(f"{word}/20 24/{word}").moves
+        points = (read[0].points[0], read[1].points[1])
+    except BgcliError:
+        points = None
+    assert points == ((owner, owner) if owner is not None else None)
+    assert reads(parse_point, word) == owner
+
+
+def test_the_grammar_terminals_name_the_owners_words():
+    grammar = (Path(bgcli.__file__).parent.parent / "grammars" / "play.lark").read_text(encoding="utf-8")
+    assert f"BAR: /{'|'.join(BAR_WORDS)}/i" in grammar and f"OFF: /{'|'.join(OFF_WORDS)}/i" in grammar
+
+
+def test_one_dice_reader_and_one_list_of_styles():
+    """No module of the core or the CLI but the owner spells a die as a
+    regular expression, or lists the styles (the XGID's own dice field, a
+    format's syntax, is the one exception)."""
+    root = Path(bgcli.__file__).parent
+    dice_readers, style_lists = set(), set()
+    for path in [*root.glob("core/*.py"), *root.glob("cli/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(root).as_posix()
+        if "[1-6]" in text:
+            dice_readers.add(name)
+        if re.search(r"""\(\s*["']gnubg["'],\s*["']mat["']""", text):
+            style_lists.add(name)
+    assert dice_readers == {"core/spelling.py", "core/ids.py"}
+    assert style_lists == set()
+    assert STYLES == tuple(style.value for style in Style) == ("gnubg", "mat", "fibs", "korean")
