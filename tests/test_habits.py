@@ -9,6 +9,8 @@ that a real defect beside it is still found. docs/formats.md lists them.
 from __future__ import annotations
 
 from conftest import DATA, committed, invoke
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgcli.formats.files import replay_file
 
@@ -197,3 +199,27 @@ def test_habit_studio_wins_4016_points_at_a_resignation_that_ends_the_match(tmp_
     path.write_text(source.read_text().replace("3 point match", "25 point match"))
     status, lines = audit_lines(path)
     assert status == 1 and any("points: Wins 4016" in line and "warning" not in line for line in lines), lines
+
+
+ROWS = [line for line in committed(DATA / "oracle/selfplay/sp05003_7pt.mat").read_text().splitlines()
+        if line[:5].strip().rstrip(")").isdigit() and line.count(":") == 2 and "/" in line.split(":")[1]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(ROWS), st.integers(0, 40), st.sampled_from("xX#?!q"))
+def test_a_stray_character_in_a_play_cell_costs_that_cell_only(row, at, letter):
+    from bgcli.formats import mat
+
+    clean = mat.read_row(row)
+    left = clean[0]
+    start = left.column - 1 + 4   # inside the left play, after "NN: "
+    end = start + len(left.play_text)
+    place = start + at % max(1, len(left.play_text))
+    slipped = row[:place] + letter + row[place:end] + row[end + 1:] if end < len(row) and row[end] == " " else None
+    if slipped is None:
+        return
+    actions = mat.read_row(slipped)
+    # the other player's cell is read as it was; the slipped one keeps its roll and side
+    assert [(a.side, a.kind, a.dice, a.play_text) for a in actions[1:]] == \
+        [(a.side, a.kind, a.dice, a.play_text) for a in clean[1:]]
+    assert (actions[0].side, actions[0].dice) == (left.side, left.dice)
