@@ -215,7 +215,8 @@ def test_a_stray_character_in_a_play_cell_costs_that_cell_only(row, at, letter):
     start = left.column - 1 + 4   # inside the left play, after "NN: "
     end = start + len(left.play_text)
     place = start + at % max(1, len(left.play_text))
-    slipped = row[:place] + letter + row[place:end] + row[end + 1:] if end < len(row) and row[end] == " " else None
+    # the letter takes one of the spaces after the cell (when it has two: the column stays where it was)
+    slipped = row[:place] + letter + row[place:end] + row[end + 1:] if row[end:end + 2] == "  " else None
     if slipped is None:
         return
     actions = mat.read_row(slipped)
