@@ -38,3 +38,25 @@ def match_summary_html(record: Any) -> str:
     return (f"<table class=\"bgcli-match\"><caption>{escape(left)} - {escape(right)}, {length}, "
             f"{len(record.games)} game{'s' if len(record.games) != 1 else ''}</caption>"
             "<tr><th>game</th><th>score</th><th>result</th></tr>" + "".join(rows) + "</table>")
+
+
+def replay_summary_html(replay: Any) -> str:
+    """A small HTML table of a replayed match (bgcli.replay_file): each
+    game's winner, how, cube and points and the score after it, the
+    problems found, and who won."""
+    left, right = replay.players
+    length = f"{replay.length} point match" if replay.length else "money session"
+    rows = []
+    for game in replay.games():
+        if hasattr(game, "winner"):
+            cells = (game.game, game.winner if game.winner_side >= 0 else "draw", game.result.value, game.cube,
+                     game.points, f"{game.score[0]}-{game.score[1]}")
+        else:
+            cells = (game.game, "", "unfinished", game.cube, "", f"{game.score[0]}-{game.score[1]}")
+        rows.append("<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in cells) + "</tr>")
+    problems = len(replay.problems)
+    winner = f"{escape(replay.winner)} wins" if replay.winner else "no winner yet"
+    return (f"<table class=\"bgcli-replay\"><caption>{escape(left)} - {escape(right)}, {length}: "
+            f"{replay.score[0]}-{replay.score[1]}, {winner}; {problems} problem{'s' if problems != 1 else ''}</caption>"
+            "<tr><th>game</th><th>winner</th><th>how</th><th>cube</th><th>points</th><th>score</th></tr>"
+            + "".join(rows) + "</table>")

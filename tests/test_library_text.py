@@ -121,3 +121,10 @@ def test_the_summary_escapes_names(name):
     record = bgcli.read_any(SAMPLES / "sp05001_3pt.mat")[0]
     games = tuple(replace(g, players=(name, "root")) for g in record.games)
     assert "<b>" not in replace(record, games=games)._repr_html_()
+
+
+def test_a_notebook_shows_a_replayed_matchs_summary():
+    replay = next(iter(bgcli.replay_file(SAMPLES / "flawed_5pt.mat")))
+    html = replay._repr_html_()
+    assert html.startswith("<table") and f"{replay.score[0]}-{replay.score[1]}, gnubg wins; 1 problem" in html
+    assert html.count("<tr>") == 1 + len(replay.games())

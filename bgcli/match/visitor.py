@@ -73,6 +73,12 @@ class MatchReplay:
             return None
         return self.players[0] if self.score[0] > self.score[1] else self.players[1]
 
+    def _repr_html_(self) -> str:
+        """The match's summary in a notebook: each game's result and the score (bgcli.notebook)."""
+        from bgcli.notebook import replay_summary_html
+
+        return replay_summary_html(self)
+
     def games(self) -> list[GameResult | Unfinished]:
         """Finished and unfinished games in order."""
         return sorted([*self.results, *self.unfinished], key=lambda g: (g.line, g.game))
