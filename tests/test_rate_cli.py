@@ -172,9 +172,9 @@ def test_one_file_under_three_names_is_rated_and_counted_once(tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("column, damage, why", [
-    ("decisions", "[{\"game\": 1", "its decisions are not JSON"),
-    ("decisions", "{}", "its decisions are not what bgcli rate stores"),
-    ("figures", "[1, 2]", "its player's figures are not what bgcli rate stores"),
+    ("decisions", "[{\"game\": 1", "its decisions (table files) are not JSON"),
+    ("decisions", "{}", "its decisions (table files) are not what bgcli rate stores"),
+    ("figures", "[1, 2]", "its player's figures (table players) are not what bgcli rate stores"),
 ])
 def test_a_damaged_stored_rating_is_one_line_naming_the_database_and_the_file(tmp_path, column, damage, why):
     """A stored rating changed by hand or by a failing disk: every later run
@@ -191,7 +191,7 @@ def test_a_damaged_stored_rating_is_one_line_naming_the_database_and_the_file(tm
     again = run("--json", "--db", db, THREE)
     assert again.exit_code == 2 and again.stdout == ""
     assert again.stderr == (f"Error: the ratings database {db} is damaged: the stored result of {str(THREE.resolve())!r} "
-                            f"(its row in the table files) cannot be read: {why}"
+                            f"cannot be read: {why}"
                             + again.stderr.split(why, 1)[1])
     assert len(again.stderr.splitlines()) == 1 and "Traceback" not in again.stderr
     assert db.read_bytes() == before

@@ -172,7 +172,7 @@ _PLAYER_KEYS = ("name", "decisions", "error", "error_rate", "pr", "luck", "resul
 
 def _stored_dicts(text: Any, what: str, keys: Sequence[str], many: bool = True) -> tuple[dict, ...]:
     """The dicts stored as JSON in ``text`` (a list of them, or with ``many`` false one), each with ``keys``;
-    else Damaged, saying what is wrong."""
+    else Damaged, saying what is wrong (``what``: which column of which table)."""
     try:
         value = json.loads(text)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -203,9 +203,9 @@ class RatingsDB(ResultsDatabase):
     def read_stored(self, key, path: str) -> RatingResult:
         (digest, matches, illegal, error, decisions), = self._read(
             "SELECT digest, matches, illegal, error, decisions FROM files WHERE path = ?", (key,))
-        players = tuple(_stored_dicts(figures, "player's figures", _PLAYER_KEYS, many=False)[0] for figures, in
+        players = tuple(_stored_dicts(figures, "player's figures (table players)", _PLAYER_KEYS, many=False)[0] for figures, in
                         self._read("SELECT figures FROM players WHERE path = ? ORDER BY seq", (key,)))
-        return RatingResult(path, players, _stored_dicts(decisions, "decisions", _DECISION_KEYS), matches, illegal,
+        return RatingResult(path, players, _stored_dicts(decisions, "decisions (table files)", _DECISION_KEYS), matches, illegal,
                             error, digest)
 
     def write_stored(self, key, result: RatingResult) -> None:

@@ -179,7 +179,7 @@ class ResultsDatabase:
         except (Damaged, ValueError, TypeError, KeyError, IndexError, AttributeError, UnicodeError) as exc:
             reason = " ".join(str(exc).split()) or type(exc).__name__
             raise DatabaseError(f"the {self.KIND} database {self.path} is damaged: the stored result of "
-                                f"{from_db(key)!r} (its row in the table files) cannot be read: {reason[:200]}") from None
+                                f"{from_db(key)!r} cannot be read: {reason[:200]}") from None
 
     def store(self, result: Any) -> None:
         """Keep one file's result, in one transaction (a file that could not
