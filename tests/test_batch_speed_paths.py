@@ -22,9 +22,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import bgcli.core.batch as batch_module
+import bgcli.cli.batch as batch_module
 from bgcli.cli import cli, moves_json, moves_json_line, run_batch, run_batch_parallel
-from bgcli.core.batch import WORD, position_and_dice
+from bgcli.cli.batch import WORD, position_and_dice
 from bgcli.core.state import MatchState
 from bgcli.errors import BgcliError
 from bgcli.core.ids import parse_position

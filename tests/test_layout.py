@@ -26,7 +26,7 @@ LAYERS = {
     "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
     "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9, "bgcli.scale.runner": 9.5,
-    "bgcli.scale.workers": 0.5, "bgcli.scale.pool": 0.6, "bgcli.scale.jobs": 0.6, "bgcli.scale.results": 0.7, "bgcli.core.batch": 3.5, "bgcli.render.convert": 9.5,
+    "bgcli.scale.workers": 0.5, "bgcli.scale.pool": 0.6, "bgcli.scale.jobs": 0.6, "bgcli.scale.results": 0.7, "bgcli.render.convert": 9.5,
     "bgcli.render.board": 9, "bgcli.render.view": 10,
     # rating: a match judged over the replay and the engine protocol; its per-file job and database as the audit's (scale.jobs, scale.results)
     "bgcli.judging.rating": 6, "bgcli.scale.rating": 10,
@@ -213,9 +213,7 @@ def test_the_layer_check_sees_an_upward_import(tmp_path):
 # --- fast paths: named for what they do, fenced, tested against their owners -------------
 
 SPEED_WORDS = re.compile(r"(?:^|_)(?:fast|quick|slow|py|speedy|turbo)(?:_|$)", re.I)
-# core/batch.py's speed-named functions are being renamed with its move out of the core (the
-# rules' helper owns it); nothing else may carry such a name
-SPEED_NAMES_PENDING = {"bgcli.core.batch"}
+
 
 
 def speed_names(path: Path) -> list[str]:
@@ -229,7 +227,7 @@ def speed_names(path: Path) -> list[str]:
 
 
 def test_no_function_is_named_for_speed():
-    named = {name: speed_names(path) for name, path in modules().items() if name not in SPEED_NAMES_PENDING}
+    named = {name: speed_names(path) for name, path in modules().items()}
     named = {name: found for name, found in named.items() if found}
     assert not named, f"name these for what they do (a fast path is a fenced mirror of its owner): {named}"
 

@@ -6,7 +6,7 @@ Each C function is compared with the Python function it mirrors, kept
 importable beside it: ``legal_keys`` with ``_generate_keys`` (the same keys,
 the same raw pairs for each, in the same insertion order), ``query_ids``
 with ``_encode_result_ids``, ``moves_line`` (its texts kept in a ``Texts``) with
-``MovesWriter._py_line``,
+``MovesWriter.line_of_keys``,
 ``query_line`` with run_moves' Python reading of a line of a Position ID and
 dice, and ``parse_id`` with ``_decode_position_id``; on every query of gnubg's
 oracle sample and on random legal positions (the bar, bear-offs, checkers
@@ -31,9 +31,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bgcli
-import bgcli.core.batch as batch
+import bgcli.cli.batch as batch
 from bgcli.core import generator, position
-from bgcli.core.batch import MovesWriter
+from bgcli.cli.batch import MovesWriter
 from bgcli.core.position import Position, _decode_position_id, trusted_position
 from bgcli.errors import InvalidPositionError
 
@@ -69,7 +69,7 @@ def agree(where: Position, dice, writers: dict) -> None:
         generator._encode_result_ids(where, keys, "OWN")
     for (style, side), (c_writer, py_writer) in writers.items():
         for own in (None, where.id()):
-            assert c_writer.line(where, dice, own) == py_writer._py_line(where, dice, own), (style, side, where, dice)
+            assert c_writer.line(where, dice, own) == py_writer.line_of_keys(where, dice, own), (style, side, where, dice)
 
 
 def fresh_writers() -> dict:
@@ -98,7 +98,7 @@ def test_the_line_agrees_when_the_texts_kept_are_dropped(monkeypatch):
     sizes = set()
     for where, dice in oracle_queries()[:300]:
         for (style, side), (c_writer, py_writer) in writers.items():
-            assert c_writer.line(where, dice) == py_writer._py_line(where, dice)
+            assert c_writer.line(where, dice) == py_writer.line_of_keys(where, dice)
             sizes.add(len(c_writer.texts))
     assert sizes == {1, 2, 3}
 
@@ -176,7 +176,7 @@ def test_parse_id_reads_what_the_python_code_reads(text):
 
 def python_query_line(writer: MovesWriter, line: str) -> str | None:
     """What run_moves' Python loop writes for a batch line of a Position ID and dice, or None for any other line."""
-    found = batch._FAST_LINE(line)
+    found = batch.ID_AND_DICE_LINE(line)
     if found is None:
         return None
     try:
@@ -184,7 +184,7 @@ def python_query_line(writer: MovesWriter, line: str) -> str | None:
     except InvalidPositionError:
         return None
     own = found[1] if found[1][13] in "AQgw" else None
-    return writer._py_line(where, batch._ROLLS[found.group(2, 3)], own)
+    return writer.line_of_keys(where, batch._ROLLS[found.group(2, 3)], own)
 
 
 def c_query_line(writer: MovesWriter, line: str) -> str | None:
@@ -216,7 +216,7 @@ _QUERY_WRITERS = (MovesWriter("korean", 1), MovesWriter("korean", 1))
 @needs_speedups
 @settings(max_examples=400)
 @given(query_lines())
-def test_query_line_reads_what_the_fast_line_reads(line):
+def test_query_line_reads_what_the_id_and_dice_line_reads(line):
     """An answer exactly where run_moves' regular expression reads a valid Position ID and dice, and the same one."""
     c_writer, py_writer = _QUERY_WRITERS
     assert c_query_line(c_writer, line) == python_query_line(py_writer, line)
@@ -298,7 +298,7 @@ def test_a_failing_text_is_the_lines_error():
 
 @needs_speedups
 def test_bgcli_pure_leaves_the_accelerator_unused(tmp_path):
-    done = subprocess.run([sys.executable, "-c", "import bgcli, bgcli.core.batch as b; "
+    done = subprocess.run([sys.executable, "-c", "import bgcli, bgcli.cli.batch as b; "
                            "print(bgcli.build, bgcli.speedups, b._moves_line)"],
                           env={**os.environ, "BGCLI_PURE": "1"}, capture_output=True, text=True, cwd=tmp_path, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -22,10 +22,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bgcli
-import bgcli.core.batch as batch
+import bgcli.cli.batch as batch
 from bgcli.cli.hint import _state_and_dice
 from bgcli.cli.positions import check_words
-from bgcli.core.batch import WORD, position_and_dice, quick_query, run_moves
+from bgcli.cli.batch import WORD, position_and_dice, read_id_and_dice, run_moves
 from bgcli.core.notation import parse_play_text
 from bgcli.core.position import trusted_position
 from bgcli.core.spelling import (
@@ -75,7 +75,7 @@ def test_every_entry_point_reads_the_owners_dice(text):
     owner = roll_of(text)
     assert reads(parse_dice, text) == owner
     # moves on the command line: the quick reading and the words
-    quick = quick_query(["start", *words])
+    quick = read_id_and_dice(["start", *words])
     assert (quick[1] if quick else None) in (None, owner)
     assert (reads(position_and_dice, ["start", *words]) or (None, None))[1] == owner
     # a batch line, of the start and of a Position ID (the regular expression, the C reader when built)
@@ -110,7 +110,7 @@ def test_the_regular_expression_mirrors_the_owner(text):
     assert (found is not None) == (owner is not None)
     if found:
         assert tuple(sorted(map(int, found.groups()), reverse=True)) == owner
-    line = batch._FAST_LINE(f"{ID} {text}")
+    line = batch.ID_AND_DICE_LINE(f"{ID} {text}")
     assert (batch._ROLLS[line.group(2, 3)] if line else None) == (owner if text[:1] not in BLANKS or owner else None)
 
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from bgcli.cli import cli
 from bgcli.cli.common import COMMAND_MODULES, read_position
-from bgcli.core.batch import DEFAULT_SIDE, moves_json, position_and_dice, quick_query
+from bgcli.cli.batch import DEFAULT_SIDE, moves_json, position_and_dice, read_id_and_dice
 from bgcli.core.ids import parse_position
 from bgcli.core.state import MatchState
 
@@ -124,7 +124,7 @@ _DICE_WORDS = ["31", "3-1", "3,1", "3/1", "3x1", "66", "13", "71", "0", "3", "31
 @given(st.sampled_from(_IDS), st.lists(st.sampled_from(_DICE_WORDS), min_size=0, max_size=3))
 def test_the_quick_reading_gives_what_the_words_give(position, dice_words):
     words = [position, *dice_words]
-    quick = quick_query(words)
+    quick = read_id_and_dice(words)
     if quick is None:
         return
     game, dice = position_and_dice(words, read_position)
@@ -133,10 +133,10 @@ def test_the_quick_reading_gives_what_the_words_give(position, dice_words):
 
 
 def test_the_quick_reading_takes_the_common_words():
-    assert quick_query(["start", "31"]) is not None
-    assert quick_query(["4HPwATDgc/ABMA", "1", "3"]) is not None
-    assert quick_query(["4HPwATDgc/ABMA", "13"])[1] == (3, 1)
-    assert quick_query(["start 31"]) is None and quick_query(["start", "3", "1", "2"]) is None
+    assert read_id_and_dice(["start", "31"]) is not None
+    assert read_id_and_dice(["4HPwATDgc/ABMA", "1", "3"]) is not None
+    assert read_id_and_dice(["4HPwATDgc/ABMA", "13"])[1] == (3, 1)
+    assert read_id_and_dice(["start 31"]) is None and read_id_and_dice(["start", "3", "1", "2"]) is None
     assert DEFAULT_SIDE == MatchState().on_roll
 
 
@@ -151,7 +151,7 @@ def test_the_quick_command_writes_what_the_general_reading_writes(run, words, st
 
 def test_no_legal_play_through_the_quick_reading(run):
     # a checker on the bar, the opponent holding every point of its home board
-    assert quick_query(["27YBBwDg/wcAQA", "66"]) is not None
+    assert read_id_and_dice(["27YBBwDg/wcAQA", "66"]) is not None
     result = run("moves", "27YBBwDg/wcAQA", "66")
     assert result.exit_code == 0 and result.stdout == ""
     assert "no legal play for 27YBBwDg/wcAQA with 66" in result.stderr
@@ -211,7 +211,7 @@ def test_the_batch_to_a_closed_pipe_or_a_full_disk(args):
 def test_a_terminated_batch_says_so(args):
     # SIGTERM arrives as the batch starts reading, as a kill from outside would
     code = ("import os, signal, sys\n"
-            "import bgcli.core.batch as batch\n"
+            "import bgcli.cli.batch as batch\n"
             "real = batch.batch_lines\n"
             "def lines(stream):\n"
             "    os.kill(os.getpid(), signal.SIGTERM)\n"

@@ -28,9 +28,9 @@ def main() -> None:
     if sys.argv[1:2] == ["moves"]:
         if sys.argv[2:] == ["--batch", "-"] and _quiet_batch():
             sys.exit(_batch_before_click())
-        from bgcli.core.batch import quick_query
+        from bgcli.cli.batch import read_id_and_dice
 
-        query = quick_query(sys.argv[2:])
+        query = read_id_and_dice(sys.argv[2:])
         if query is not None:
             sys.exit(_moves_before_click(*query))
     from bgcli.cli.common import main as run
@@ -42,7 +42,7 @@ def main() -> None:
 # tests/test_startup.py::test_the_quick_command_writes_what_the_general_reading_writes
 def _moves_before_click(position, dice) -> int:
     """The moves command's text output for ``position`` and ``dice``, and its exit status."""
-    from bgcli.core.batch import DEFAULT_SIDE, plays_json
+    from bgcli.cli.batch import DEFAULT_SIDE, plays_json
     from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_UNREADABLE
     from bgcli.output import StandardOutputError, guard_standard_output
 
@@ -88,12 +88,12 @@ def _read_position(text: str):
 # Fenced mirror of moves --batch through click: tests/test_startup.py::test_the_batch_before_click_writes_what_the_command_writes
 def _batch_before_click() -> int:
     """``bgcli moves --batch -``: standard input's queries answered on
-    standard output as the moves command answers them (bgcli.core.batch.run_moves
+    standard output as the moves command answers them (bgcli.cli.batch.run_moves
     with the command's reader), and its exit statuses, before click is imported:
     click's import is a fifth of a batch of 10,000 new queries."""
     import signal
 
-    from bgcli.core.batch import batch_lines, run_moves
+    from bgcli.cli.batch import batch_lines, run_moves
     from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_UNREADABLE, Terminated
     from bgcli.errors import raise_terminated
     from bgcli.output import StandardOutputError, guard_standard_output

@@ -10,7 +10,7 @@ from typing import MutableMapping
 import click
 
 from bgcli import __version__, build
-from bgcli.core.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
+from bgcli.cli.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
 from bgcli.core.spelling import STYLES
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
     EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, Terminated,

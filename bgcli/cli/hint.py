@@ -139,7 +139,7 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
     A position where the player may not double is an answer (its reason), not an error."""
     from bgcli.engines.hint import hint
 
-    from bgcli.core.batch import WORD as _WORD
+    from bgcli.cli.batch import WORD as _WORD
 
     engine = opened(*engine_args)
     out = out or sys.stdout

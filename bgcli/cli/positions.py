@@ -17,9 +17,9 @@ from bgcli.cli.common import (
     style_option, write_output,
 )
 from bgcli.cli.common import batch_option, batch_source
-from bgcli.core.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
+from bgcli.cli.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
     DEFAULT_SIDE, MAX_LINE, MEANT_AS_DICE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
-    position_and_dice, quick_query, run_moves,
+    position_and_dice, read_id_and_dice, run_moves,
 )
 from bgcli.core.spelling import is_die, parse_dice, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
@@ -80,7 +80,7 @@ def moves(words, batch, jobs, as_json, style):
         sys.exit(run_batch(lines, style) if jobs == 1 else run_batch_parallel(lines, style, jobs))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli moves start 31)")
-    quick = quick_query(words)  # start or a Position ID: no grammar, no match state (start-up time)
+    quick = read_id_and_dice(words)  # start or a Position ID: no grammar, no match state (start-up time)
     try:
         if quick is not None:
             data = plays_json(*quick, style, DEFAULT_SIDE)
@@ -101,7 +101,7 @@ def moves(words, batch, jobs, as_json, style):
 
 
 def run_batch(lines: Iterable[str | BadLine], style: str, first: int = 1, out=None) -> int:
-    """One JSON object per input line (bgcli.core.batch.run_moves) on standard output."""
+    """One JSON object per input line (bgcli.cli.batch.run_moves) on standard output."""
     return run_moves(lines, style, first, out or sys.stdout, read_position)
 
 

@@ -1544,9 +1544,11 @@ done:
     return result;
 }
 
-/* A batch line of a Position ID and dice, as batch._FAST_LINE reads it:
+/* A batch line of a Position ID and dice, as bgcli.cli.batch.ID_AND_DICE_LINE reads it:
  * blanks, 14 base64 digits, blanks, a die, a separator (-,/x) or blanks or
- * none, a die, blanks. 1 with the ID's start and the dice, else 0. */
+ * none, a die, blanks. 1 with the ID's start and the dice, else 0. The dice
+ * are spelt as bgcli.core.spelling.roll_of reads them (the owner).
+ * Fenced mirror of roll_of: tests/test_spelling.py::test_the_c_line_reader_mirrors_the_owner */
 static inline int is_blank(Py_UCS1 c)
 {
     return c == ' ' || c == '\t' || c == '\f' || c == '\r' || c == '\n';

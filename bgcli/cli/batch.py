@@ -1,6 +1,11 @@
 """Batches of position queries: reading their lines, and the engine of
 ``bgcli moves --batch`` (one JSON object per query).
 
+Input and output, not a rule: standard input's bytes, JSON lines and exit
+statuses sit here, over the core (the generator owns the plays, the
+spellings module the dice); it is imported without click, so that
+``moves --batch -`` is answered before click loads (bgcli.cli.main).
+
 A batch is lines of bytes (standard input, a file): :func:`batch_lines`
 reads them as UTF-8 text, a bad line kept in its place as a
 :class:`BadLine`. :func:`position_and_dice` reads a query's words (a
@@ -213,16 +218,18 @@ class MovesWriter:
 
     def line(self, position: Position, dice: Dice, own: str | None = None) -> str:
         """The line of ``position`` and ``dice``; ``own``: the position's ID,
-        when the caller has it. In C when built (``_py_line`` otherwise): the
+        when the caller has it. In C when built (``line_of_keys`` otherwise): the
         generator, the order, the IDs and the JSON in one call, the play
         texts from ``_text`` (the Python notation code), kept in ``texts``."""
         if _moves_line is not None and dice.__class__ is tuple:
             checked_dice(dice)  # the pure path's error for what is not two dice
             return _moves_line(self.texts, self._text, position, dice, own)
-        return self._py_line(position, dice, own)
+        return self.line_of_keys(position, dice, own)
 
-    def _py_line(self, position: Position, dice: Dice, own: str | None = None) -> str:
-        """``line`` in pure Python: the reference that bgcli/core/_speedups.c's moves_line mirrors."""
+    # The C accelerator's moves_line is a fenced mirror of this: tests/test_speedups.py::test_c_and_python_agree_on_the_oracle_queries
+    def line_of_keys(self, position: Position, dice: Dice, own: str | None = None) -> str:
+        """``line`` built in Python from the generator's keys and raw pairs
+        (no Play objects): the reference that bgcli/core/_speedups.c's moves_line mirrors."""
         found = legal_keys(position, dice)   # no Play objects: keys and raw pairs are all a line needs
         if not found:
             return f'{{"position_id": "{own or position.id()}", "dice": [{dice[0]}, {dice[1]}], "plays": []}}\n'
@@ -256,16 +263,17 @@ def moves_line(game, dice: Dice, style: str) -> str:
 
 # A batch line of a Position ID and dice (31, 3-1, "3 1"...): what
 # position_and_dice reads as that ID and roll, for a shortcut past the words.
-# The dice are the spellings module's ROLL_PATTERN (a mirror of its roll_of,
-# tested against it); the C accelerator's read_query_line mirrors this line.
+# The dice are the spellings module's ROLL_PATTERN; the C accelerator's
+# read_query_line mirrors this line.
+# Fenced mirror of position_and_dice and roll_of: tests/test_spelling.py::test_the_regular_expression_mirrors_the_owner, tests/test_batch_speed_paths.py::test_lines_near_the_shortcut_read_as_the_words_do
 _BLANK = f"[{re.escape(BLANKS)}]"
-_FAST_LINE = re.compile(rf"{_BLANK}*([A-Za-z0-9+/]{{14}}){_BLANK}+{ROLL_PATTERN}{_BLANK}*").fullmatch
+ID_AND_DICE_LINE = re.compile(rf"{_BLANK}*([A-Za-z0-9+/]{{14}}){_BLANK}+{ROLL_PATTERN}{_BLANK}*").fullmatch
 _ROLLS: dict[Any, Dice] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
-_QUICK_POSITION = re.compile(r"start|[A-Za-z0-9+/]{14}").fullmatch
+_START_OR_ID = re.compile(r"start|[A-Za-z0-9+/]{14}").fullmatch
 DEFAULT_SIDE = 1  # the side on roll of a position read without a match (MatchState's default)
 
 
-def quick_query(words: Sequence[str]) -> tuple[Position, Dice] | None:
+def read_id_and_dice(words: Sequence[str]) -> tuple[Position, Dice] | None:
     """(position, dice) of the words ``start DICE`` or ``POSITION_ID DICE``
     (dice as ``31``, ``3-1`` or ``3 1``), as position_and_dice reads them,
     without the grammar or the match state (a position read so has
@@ -277,7 +285,7 @@ def quick_query(words: Sequence[str]) -> tuple[Position, Dice] | None:
         roll = roll_of(words[1] + words[2])
     else:
         return None
-    if roll is None or not _QUICK_POSITION(words[0]):
+    if roll is None or not _START_OR_ID(words[0]):
         return None
     if words[0] == "start":
         return Position.start(), roll
@@ -298,19 +306,19 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     # the C line called straight, with no Python call between: the dice here are always two of 1..6
     json_line = functools.partial(_moves_line, writer.texts, writer._text) if _moves_line is not None else writer.line
     # with the C accelerator, a line of a Position ID and dice is read and answered in one call (None: any other)
-    quick = functools.partial(_speedups.query_line, writer.texts, writer._text, trusted_position) \
+    answer_id_and_dice = functools.partial(_speedups.query_line, writer.texts, writer._text, trusted_position) \
         if _speedups is not None else None
     status = 0
     write = out.write
-    fast = _FAST_LINE
+    id_and_dice = ID_AND_DICE_LINE
     last_id, position, own = "", None, None  # the last line's: one position is often asked with many rolls
     for number, line in enumerate(lines, first):
-        if quick is not None and line.__class__ is str:
-            answer = quick(line)
+        if answer_id_and_dice is not None and line.__class__ is str:
+            answer = answer_id_and_dice(line)
             if answer is not None:
                 write(answer)
                 continue
-        found = fast(line) if line.__class__ is str else None
+        found = id_and_dice(line) if line.__class__ is str else None
         if found is not None:  # the common line, a Position ID and dice: read here, as the words would be
             if found[1] != last_id:
                 last_id = found[1]
