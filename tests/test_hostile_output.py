@@ -87,7 +87,8 @@ def test_a_text_no_encoding_holds_is_one_output_error_and_nothing_written(tmp_pa
 
 
 def test_export_with_something_left_out_leaves_no_temporary_and_standard_output_empty(tmp_path):
-    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) 41: 11/7 %%garbled%%", 1))
+    # a row no cell of which can be read (a garbled play cell alone is read as a move, judged once)
+    source = write(tmp_path, "bad.mat", SAMPLE.replace("  2) 41: 11/7 8/7", "  2) 41: 11/7 8/7      %%garbled%%", 1))
     refused = subprocess.run([sys.executable, "-m", "bgcli", "export", "--to", "json", source],
                              capture_output=True, cwd=ROOT, timeout=120)
     assert refused.returncode == 1 and refused.stdout == b"", "nothing of a refused export reaches standard output"
