@@ -25,15 +25,13 @@ from bgcli.core.generator import BOARD_BITS as _HITS  # a play key's hit marks s
 from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_ids
 from bgcli.core.generator import accelerator as _speedups  # the C accelerator, or None
 from bgcli.core.position import Dice, Position, checked_dice, parse_position_id, trusted_position
-from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, parse_dice, roll_of
+from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, meant_as_dice, parse_dice, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError
 
 MAX_LINE = 1 << 20  # bytes in one line of a batch
 EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
 
 WORD = re.compile(r"[^ \t\f\r\n]+")  # words are split on the white space the grammars ignore, no other
-MEANT_AS_DICE = re.compile(r"(?=.*[0-9])[^/*()]{1,3}")   # short, a digit, nothing of a play: 3x, 77, 61a
-_DICE_LIKE = re.compile(r"(?=.*\d)[^A-Za-wyz]{1,12}")  # a word meant as dice: a digit, no letter but x
 
 
 class BadLine(NamedTuple):
@@ -120,8 +118,7 @@ def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_po
     except InvalidPositionError as exc:
         problem = exc
     for n in (2, 1):  # two single dice before one word
-        if dice_text is None and len(words) > n and all(_DICE_LIKE.fullmatch(w) or MEANT_AS_DICE.fullmatch(w)
-                                                        for w in words[-n:]):
+        if dice_text is None and len(words) > n and all(meant_as_dice(w) for w in words[-n:]):
             try:
                 before = read(" ".join(words[:-n]))
             except InvalidPositionError:

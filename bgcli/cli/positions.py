@@ -18,10 +18,10 @@ from bgcli.cli.common import (
 )
 from bgcli.cli.common import batch_option, batch_source
 from bgcli.cli.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
-    DEFAULT_SIDE, MAX_LINE, MEANT_AS_DICE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
+    DEFAULT_SIDE, MAX_LINE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
     position_and_dice, read_id_and_dice, run_moves,
 )
-from bgcli.core.spelling import is_die, parse_dice, roll_of
+from bgcli.core.spelling import is_die, meant_as_dice, parse_dice, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
 from bgcli.render.convert import FORMATS, convert as convert_one
 
@@ -126,7 +126,7 @@ def check_words(words: list[str]) -> tuple[str, str | None, str]:
     if len(rest) >= 3 and is_die(rest[0]) and is_die(rest[1]):
         dice = rest.pop(0) + rest.pop(0)
     # a roll spelt as a play step (6/5, 6-5) is the dice only when a play follows
-    elif rest and (roll_of(rest[0]) is not None or MEANT_AS_DICE.fullmatch(rest[0])) and (
+    elif rest and (roll_of(rest[0]) is not None or meant_as_dice(rest[0], short=True)) and (
             len(rest) >= 2 or not re.search(r"[-/]", rest[0])):
         dice = rest.pop(0)
     if not rest:

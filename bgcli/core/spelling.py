@@ -89,6 +89,19 @@ def dice_name(dice: Dice) -> str:
     return f"{dice[0]}{dice[1]}"
 
 
+# Words that spell no roll but were meant as one: a reader that meets them
+# where dice stand says what is wrong with the dice (not with the position).
+_SHORT_ATTEMPT = re.compile(r"(?=.*[0-9])[^/*()]{1,3}")   # short, a digit, nothing of a play: 3x, 77, 61a
+_LONG_ATTEMPT = re.compile(r"(?=.*\d)[^A-Za-wyz]{1,12}")  # a digit (any script: ３１), no letter but x: 3-1-2, 0,7
+
+
+def meant_as_dice(word: str, *, short: bool = False) -> bool:
+    """Whether ``word`` was meant as dice, right or wrong; ``short``: only
+    words of at most three characters with nothing of a play step in them
+    (where a play may follow, as in check, 24-18 is a play)."""
+    return bool(_SHORT_ATTEMPT.fullmatch(word) or not short and _LONG_ATTEMPT.fullmatch(word))
+
+
 def is_die(word: str) -> bool:
     """One die alone (``3``): two such words in a row are a roll (``3 1``)."""
     return len(word) == 1 and word in DIE_DIGITS
