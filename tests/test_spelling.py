@@ -166,3 +166,12 @@ def test_one_dice_reader_and_one_list_of_styles():
     assert dice_readers == {"core/spelling.py", "core/ids.py"}
     assert style_lists == set()
     assert STYLES == tuple(style.value for style in Style) == ("gnubg", "mat", "fibs", "korean")
+
+
+def test_dice_are_written_as_the_owner_writes_them_and_read_back():
+    from bgcli.core.position import ROLLS
+    from bgcli.core.spelling import dice_name
+
+    for roll in set(ROLLS.values()):
+        assert parse_dice(dice_name(roll)) == roll
+        assert str(parse_play_text(f"{roll[1]}-{roll[0]}: 13/8")).startswith(f"{dice_name(roll)}: ")

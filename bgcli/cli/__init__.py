@@ -43,6 +43,7 @@ def main() -> None:
 def _moves_before_click(position, dice) -> int:
     """The moves command's text output for ``position`` and ``dice``, and its exit status."""
     from bgcli.cli.batch import DEFAULT_SIDE, plays_json
+    from bgcli.core.spelling import dice_name
     from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_UNREADABLE
     from bgcli.output import StandardOutputError, guard_standard_output
 
@@ -63,7 +64,7 @@ def _moves_before_click(position, dice) -> int:
         sys.stderr.write(f"Error: {exc}\n")
         return EXIT_UNREADABLE
     if not data["plays"]:   # a line on stderr: standard output stays a list of plays
-        sys.stderr.write(f"no legal play for {data['position_id']} with {dice[0]}{dice[1]}\n")
+        sys.stderr.write(f"no legal play for {data['position_id']} with {dice_name(dice)}\n")
     return 0
 
 

@@ -21,7 +21,7 @@ from bgcli.cli.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_js
     DEFAULT_SIDE, MAX_LINE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
     position_and_dice, read_id_and_dice, run_moves,
 )
-from bgcli.core.spelling import is_die, meant_as_dice, parse_dice, roll_of
+from bgcli.core.spelling import dice_name, is_die, meant_as_dice, parse_dice, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
 from bgcli.render.convert import FORMATS, convert as convert_one
 
@@ -96,7 +96,7 @@ def moves(words, batch, jobs, as_json, style):
         for play in data["plays"]:
             click.echo(play["play"])
         if not data["plays"]:   # a line on stderr: standard output stays a list of plays
-            click.echo(f"no legal play for {data['position_id']} with {dice[0]}{dice[1]}", err=True)
+            click.echo(f"no legal play for {data['position_id']} with {dice_name(dice)}", err=True)
 
 
 

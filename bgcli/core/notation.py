@@ -54,7 +54,8 @@ from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError,
 from bgcli.core.position import BAR, OFF, Dice, Point, Position, roll_dice
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
-    BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, own_half, parse_dice, parse_point, point_name, small_number,
+    BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, dice_name, own_half, parse_dice, parse_point, point_name,
+    small_number,
 )
 from bgcli.core.generator import Play, Step, chains_text, in_written_order, legal_plays
 from bgcli.core.judge import Board, run_steps, shape_problem
@@ -112,7 +113,7 @@ class WrittenPlay:
     def __str__(self) -> str:
         body = " ".join(m.text() for m in self.moves)
         if self.dice:
-            return f"{self.dice[0]}{self.dice[1]}: {body}".rstrip()
+            return f"{dice_name(self.dice)}: {body}".rstrip()
         return body
 
 
@@ -424,7 +425,7 @@ def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, pl
         listed = ""
         if 0 < len(plays) <= _LIST_LIMIT:
             listed = f" (legal: {', '.join(sorted(play_text(p) for p in plays))})"
-        return IllegalPlayError(f"illegal play {source!r} in {position.id_or_board()} with {dice[0]}{dice[1]}: {reason}{listed}")
+        return IllegalPlayError(f"illegal play {source!r} in {position.id_or_board()} with {dice_name(dice)}: {reason}{listed}")
 
     hops = written.hops()
     if not hops:
@@ -485,7 +486,7 @@ def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, pl
     if len(found) > 1:
         texts = ", ".join(sorted(play_text(Play(steps, r)) for r, steps in found.items()))
         raise AmbiguousPlayError(
-            f"ambiguous play {source!r} in {position.id_or_board()} with {dice[0]}{dice[1]}: it can mean {texts}"
+            f"ambiguous play {source!r} in {position.id_or_board()} with {dice_name(dice)}: it can mean {texts}"
         )
 
     # gnubg's rule: a spelling whose hops, taken whole, reach a legal position is that play.
@@ -530,12 +531,12 @@ def _length_reason(hops, dice: Dice, roll: tuple[int, ...]) -> str:
             pips = start - end
             where = f"{point_name(start)}/{point_name(end)}"
             if end == OFF:
-                return f"{where} needs at least {pips} pips to bear off, more than the dice {dice[0]}{dice[1]} give"
-            return f"{where} is {pips} pip{'s' if pips != 1 else ''}, which no die or sum of the dice {dice[0]}{dice[1]} makes"
+                return f"{where} needs at least {pips} pips to bear off, more than the dice {dice_name(dice)} give"
+            return f"{where} is {pips} pip{'s' if pips != 1 else ''}, which no die or sum of the dice {dice_name(dice)} makes"
         needed += min(len(order) for order in splits)
     if needed > len(roll):
-        return f"the steps need at least {needed} dice but {dice[0]}{dice[1]} gives {len(roll)}"
-    return f"the steps need the same die twice but {dice[0]}{dice[1]} gives it once"
+        return f"the steps need at least {needed} dice but {dice_name(dice)} gives {len(roll)}"
+    return f"the steps need the same die twice but {dice_name(dice)} gives it once"
 
 
 def _best_pips(position: Position, dice: Dice, most: int) -> int:
