@@ -637,3 +637,33 @@ def test_a_number_of_thousands_of_digits_in_a_json_document_is_one_short_line(tm
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(f"Error: {path}:0: not a bgcli match document: {says}")
     assert len(result.stderr) - len(path) < 150 and result.stderr.count("\n") == 1
+
+
+# --- lines that made a regular expression backtrack in quadratic time ---------------------------------
+
+QUADRATIC = {
+    # a .mat row of blanks ending in something no row holds: the row's leading and trailing blanks traded
+    "row-blanks-then-x.mat": SAMPLE.replace("  1) 21:", "  1) " + " " * 1_000_000 + "x 21:", 1),
+    "blanks-then-control.mat": SAMPLE.replace("  1) 21:", " " * 1_000_000 + "\x01  1) 21:", 1),
+    # gnubg's text export: a match information line whose value ends in blanks and then a character
+    "info.txt": (ROOT / "tests" / "data" / "corpus" / "gnubg-text-export" / "match1004950.txt").read_text(
+        encoding="utf-8").replace("Place: BackgammonGalaxy", "Place: BackgammonGalaxy" + " " * 1_000_000 + "x", 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUADRATIC))
+def test_a_line_of_a_million_blanks_is_read_in_linear_time(tmp_path, name):
+    # a hang detector, not a speed target: these took hours (a 100 kB information line 44 s, a 200 kB row
+    # minutes); now well under a second, and 60 s is a margin no loaded machine needs
+    path = write(tmp_path, name, QUADRATIC[name])
+    result = subprocess.run([sys.executable, "-m", "bgcli", "audit", path], capture_output=True, text=True, cwd=ROOT,
+                            timeout=60)
+    assert result.returncode in (0, 1) and "Traceback" not in result.stderr
+
+
+def test_the_information_line_keeps_its_value_without_the_blanks_after_it(tmp_path):
+    text = QUADRATIC["info.txt"].replace(" " * 1_000_000 + "x", " \t ", 1)
+    from bgcli.formats.files import iter_records
+
+    record = next(iter_records(write(tmp_path, "m.txt", text)))
+    assert record.tags["Site"] == "BackgammonGalaxy"

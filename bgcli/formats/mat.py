@@ -231,7 +231,11 @@ def _cell_pattern(n: int) -> str:
 # Fenced mirror of the grammar's move row (grammars/matchfile.lark, _grammar_line):
 # tests/test_matchfile.py::test_generated_rows_fast_and_grammar_agree, tests/test_audit_paths.py::test_generated_rows_fast_and_slow_agree
 # A whole row of the common shapes: "NN)", then up to two cells.
-_COMMON_ROW = re.compile(r"[ \t]*(?:(?P<number>[0-9]{1,9})\)[ \t]*)?(?:" + _cell_pattern(1) + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
+# Each run of blanks is taken whole ((?![ \t]) after it: what follows a run never starts with a blank, so
+# giving a blank back can never help): else a row of blanks that ends in something else backtracks in
+# quadratic time between the leading and the trailing run (a 200 kB row took minutes).
+_COMMON_ROW = re.compile(r"[ \t]*(?![ \t])(?:(?P<number>[0-9]{1,9})\)[ \t]*(?![ \t]))?(?:" + _cell_pattern(1)
+                         + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
 _SCORE_LINE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]*$")
 # a name is words with blanks between (never a run of blanks that could be the name's or the gap's: linear time)
 _TAG_LINE = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z]\w*(?:[ ]+\w+)*)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
