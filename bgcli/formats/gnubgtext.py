@@ -25,8 +25,13 @@ from bgcli.errors import MatchFileError
 from bgcli.formats.mat import bounded_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
-_SCORE = re.compile(r"The score \(after ([0-9]{1,9}) games?\) is: (.+?) ([0-9]{1,9}), (.+?) ([0-9]{1,9})"
-                    r"(?: \(match to ([0-9]{1,9}) points?\))?(?:, [\w -]+)?\s*$")
+# The first player's name ends at the first " N, " (taken in a lookahead, which is never re-entered, then
+# matched again by reference: an atomic group Python 3.10 lacks), and so does the trailing ", Crawford
+# game": else a line of many "a 1, " made the two lazy names try every split, in quadratic time (20 kB, 2 s).
+_SCORE = re.compile(r"The score \(after (?P<games>[0-9]{1,9}) games?\) is: "
+                    r"(?=(?P<first>.+?) (?P<first_score>[0-9]{1,9}), )(?P=first) (?P=first_score), "
+                    r"(?P<second>.+?) (?P<second_score>[0-9]{1,9})(?: \(match to (?P<length>[0-9]{1,9}) points?\))?"
+                    r"(?=(?P<note>(?:, [\w -]+)?))(?P=note)\s*$")
 _MOVE_NUMBER = re.compile(r"Move number [0-9]{1,9}: +(.+?) to play ([1-6])([1-6])\s*$")
 _WINS = re.compile(r"(.+) wins ([0-9]{1,9}) points?( and the match)?\s*$")
 # the value taken whole and stripped after: a lazy value before \s*$ backtracks in quadratic time over a run of
