@@ -17,6 +17,10 @@ wall time and its peak resident memory from ``resource.getrusage``):
    4.9 MB of .mat, 68 MB of JSON), beside one copy. The export is written
    as a stream: its peak is that of one match (27 MB beside 26 MB; 223 MB
    when the text was held whole, joined and encoded before it was written).
+5. ``audit`` of a 295 kB BGBlitz .bgf whose match decompresses to 256 MB (a
+   list of Smile nulls after the golden match's own fields: untrusted input,
+   round three), beside the golden file. Refused at the 32 MB bound in 0.8 s
+   at 90 MB (it was 166 s at 2.4 GB, called clean, on a machine under load).
 """
 from __future__ import annotations
 
@@ -28,6 +32,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
+BGF = (ROOT / "tests" / "data" / "gammonview" / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf").read_bytes()
+
+
+def bgf_of_nulls(size: int) -> bytes:
+    """The golden .bgf with one more key holding a list of Smile nulls, the document ``size`` bytes."""
+    import gzip
+    import zlib
+
+    head, packed = BGF.split(b"\n", 1)
+    document = gzip.decompress(packed)
+    start, end = document[:-1] + b"\x81zz\xf8", b"\xf9\xfb"
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)
+    parts, left = [packer.compress(start)], size - len(start) - len(end)
+    while left > 0:
+        parts.append(packer.compress(b"\x21" * min(left, 1 << 20)))
+        left -= 1 << 20
+    return head + b"\n" + b"".join(parts) + packer.compress(end) + packer.flush()
 
 
 def measure(args: list[str]) -> tuple[float, float, int]:
@@ -49,14 +70,18 @@ def main() -> None:
         ("sgf 50 MB comment", "audit", head + "C[" + "x" * 50_000_000 + "];W[31hefe])", head + "C[" + "x" * 1000 + "];W[31hefe])"),
         ("mat tag line of blanks", "audit", "; [a" + " " * 250_000 + "\n" + SAMPLE, "; [a" + " " * 250 + "\n" + SAMPLE),
         ("json export, 5,000 games", "export", SAMPLE * 1250, SAMPLE),
+        ("bgf of 256 MB decompressed", "audit", bgf_of_nulls(256 << 20), BGF),
     ]
     print(f"{'case':<28} {'hostile':>22} {'ordinary':>22}")
     for name, command, hostile, ordinary in cases:
         cells = []
         for index, text in enumerate((hostile, ordinary)):
-            suffix = ".sgf" if name.startswith("sgf") else ".mat"
+            suffix = ".sgf" if name.startswith("sgf") else ".bgf" if name.startswith("bgf") else ".mat"
             path = folder / f"{index}{suffix}"
-            path.write_text(text, encoding="utf-8")
+            if isinstance(text, bytes):
+                path.write_bytes(text)
+            else:
+                path.write_text(text, encoding="utf-8")
             args = [command, str(path)] + (["--to", "json", "-o", str(folder / "out.json")] if command == "export" else [])
             seconds, megabytes, status = measure(args)
             cells.append(f"{seconds:6.2f} s {megabytes:6.0f} MB ({status})")
