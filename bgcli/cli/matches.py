@@ -249,7 +249,6 @@ def export(files, to, output, notation, force, **rule_args):
         bgcli export samples/sp05001_3pt.mat --to json --notation fibs
     """
     from bgcli.formats.files import export_to
-    from bgcli.match.records import records_of
     from bgcli.output import AtomicOutput, OutputError
 
     if to is None:   # the suffix of the output file names the format
@@ -265,9 +264,9 @@ def export(files, to, output, notation, force, **rule_args):
         # written as it is read, into a temporary that becomes the output only when all is well
         with AtomicOutput(output or "-") as out:
             try:
-                # the records keep the plays as written, so a file comes back in its own order
+                # a game at a time, as the files are read; the plays as written, so a file comes back in its own order
                 parts = (part for path in files for part in counted_parts(path, counter))
-                left_out = export_to(out.write, records_of(parts), to, notation, rules_from(**rule_args))
+                left_out = export_to(out.write, parts, to, notation, rules_from(**rule_args))
             except OSError as exc:
                 raise Unreadable(f"cannot read {exc.filename or file}: {os_reason(exc)}") from None
             except BgcliError as exc:

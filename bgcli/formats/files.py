@@ -19,8 +19,8 @@ from bgcli.errors import FileReadError, MatchFileError
 from bgcli.output import own_output, quote
 from bgcli.formats import registry
 from bgcli.formats.protocol import Lack
-from bgcli.match.records import MatchPart, MatchRecord, records_of
-from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_match, replay_parts
+from bgcli.match.records import MatchEnd, MatchPart, MatchRecord, parts_of, records_of
+from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_parts
 from bgcli.core.rules import Rules
 
 
@@ -164,31 +164,44 @@ def export(records: Iterable[MatchRecord], to: str, notation: str | None = None,
     line each: unreadable lines, games that could not be replayed, what the
     format cannot hold)."""
     pieces: list[str] = []
-    left_out = export_to(pieces.append, records, to, notation, rules)
+    left_out = export_to(pieces.append, parts_of(records), to, notation, rules)
     return "".join(pieces), left_out
 
 
-def export_to(write: Callable[[str], object], records: Iterable[MatchRecord], to: str, notation: str | None = None,
+def export_to(write: Callable[[str], object], parts: Iterable[MatchPart], to: str, notation: str | None = None,
               rules: Rules | None = None) -> list[str]:
-    """:func:`export` as a stream: the text goes to ``write`` in pieces, a
-    match or so at a time, as the records are read (an export of any length
-    holds one match's text at a time, never the whole). Returns what the
-    text leaves out; the caller decides, once everything is written, whether
-    a text with something left out is kept (bgcli.output.AtomicOutput)."""
+    """:func:`export` as a stream: the text goes to ``write`` in pieces as the
+    parts of the records are read (bgcli.formats.files.iter_parts): each game
+    is replayed and written as it comes, its text held in the writer's spool
+    (bgcli.formats.writing.Spool) until its match ends, so an export of any
+    length holds a game at a time, never a whole match (a money session of
+    thousands of games is one match). Returns what the text leaves out; the
+    caller decides, once everything is written, whether a text with something
+    left out is kept (bgcli.output.AtomicOutput)."""
     kind = registry.by_name(to)
     if not kind.writes:
         raise ValueError(f"bgcli reads {kind.name} but does not write it: write one of {', '.join(WRITTEN)}")
     left_out: list[str] = []
+    writers: list = []
+
+    def writer_for(number: int):
+        writers.append(kind.writer(notation))
+        return writers[-1]
+
+    def told_comments(parts: Iterable[MatchPart]) -> Iterator[MatchPart]:
+        # a record's comments come with its end: the writer places them then
+        for part in parts:
+            if isinstance(part, MatchEnd) and writers:
+                writers[-1].comments = part.comments
+            yield part
 
     def outputs() -> Iterator:
-        for number, record in enumerate(records, 1):
-            writer = kind.writer(notation)
-            writer.comments = record.comments
-            output = replay_match(record, number, rules, visitor=writer)
+        for output in replay_parts(told_comments(parts), writer_for, rules):
+            writer = writers.pop()
             left_out.extend(writer.left_out)
             if Lack.COMMENTS in kind.cannot_hold:
                 left_out.extend(f"line {line}: a comment, which {to} has no place for ({quote(text, 40)})"
-                                for line, text in record.comments)
+                                for line, text in writer.comments)
             yield output
 
     for piece in kind.chunks(outputs()):

@@ -48,6 +48,8 @@ from bgcli.formats.writing import (
     RULE_TAGS,
     GameToWrite,
     GameWriter,
+    MatchText,
+    Spool,
     check_style,
     play_in,
     steps_to_write,
@@ -130,34 +132,44 @@ def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
 
 class JsonTextWriter(JsonWriter):
     """A JsonWriter whose match is its JSON text, each game written as text as
-    soon as it ends: the export of a long file holds text, never every
-    action's dict at once (those take about ten times the room)."""
+    soon as it ends, into a :class:`Spool`: the export of a long file holds a
+    game's text, never every game's (nor every action's dict, which take
+    about ten times the room)."""
 
     def begin_match(self, match: MatchStart) -> None:
         super().begin_match(match)
-        self.games: list[str] = []
+        self.body = Spool()
+        self.count = 0
 
     def write_game(self, game: GameToWrite, index: int) -> None:
         super().write_game(game, index)
-        self.games.append(safe_json(self.doc["games"].pop(), indent=1))
+        # the games where json.dumps(indent=1) would put them: two levels in
+        self.body.write((",\n" if self.count else "") + _indented(safe_json(self.doc["games"].pop(), indent=1), "  "))
+        self.count += 1
 
-    def end_match(self) -> str:   # type: ignore[override]
+    def end_match(self) -> MatchText:   # type: ignore[override]
         import os
 
-        games, self.games = self.games, []
         doc = super().end_match()
-        if not games:
-            return safe_json(doc, indent=1)
+        # the comments are known now (an export that streams a file learns them at its end)
+        doc["comments"] = [{"line": line, "text": text} for line, text in self.comments]
+        if not self.count:
+            return MatchText(safe_json(doc, indent=1))
         marker = f"games-{os.urandom(8).hex()}"   # stands where the list goes; no file holds it
         doc["games"] = marker
-        text = safe_json(doc, indent=1)
-        assert text.count(f'"{marker}"') == 1
-        # the games where json.dumps(indent=1) would put them: two levels in
-        return text.replace(f'"{marker}"', "[\n" + ",\n".join(_indented(g, "  ") for g in games) + "\n ]")
+        before, after = safe_json(doc, indent=1).split(f'"{marker}"')
+        return MatchText(before + "[\n", self.body, "\n ]" + after)
 
 
 def _indented(text: str, prefix: str) -> str:
     return "\n".join(prefix + line for line in text.split("\n"))   # JSON text has no raw newline in a string
+
+
+def _indented_pieces(text: MatchText, prefix: str) -> Iterator[str]:
+    """:func:`_indented` over a text in pieces."""
+    yield prefix
+    for piece in text.pieces():
+        yield piece.replace("\n", "\n" + prefix)
 
 
 def writer(notation: str | None = None) -> JsonTextWriter:
@@ -165,15 +177,16 @@ def writer(notation: str | None = None) -> JsonTextWriter:
     return JsonTextWriter(notation or "gnubg")
 
 
-def join(outputs: list) -> str:
+def join(outputs: Iterable[MatchText]) -> str:
     """One document for one match, a list for several, ``[]`` for none (the
     texts of :class:`JsonTextWriter`, laid out as :func:`documents_text` does)."""
     return "".join(chunks(outputs))
 
 
-def chunks(outputs: Iterable[str]) -> Iterator[str]:
+def chunks(outputs: Iterable[MatchText]) -> Iterator[str]:
     """:func:`join` as a stream: a match's text as soon as the next one says
-    whether the document is a list (only two are held at once)."""
+    whether the document is a list (only two are held at once, each in its
+    writer's spool)."""
     outputs = iter(outputs)
     first = next(outputs, None)
     if first is None:
@@ -181,14 +194,18 @@ def chunks(outputs: Iterable[str]) -> Iterator[str]:
         return
     second = next(outputs, None)
     if second is None:
-        yield first + "\n"
+        yield from first.pieces()
+        yield "\n"
         return
-    yield "[\n" + _indented(first, " ")
+    yield "[\n"
+    yield from _indented_pieces(first, " ")
     del first
-    yield ",\n" + _indented(second, " ")
+    yield ",\n"
+    yield from _indented_pieces(second, " ")
     del second
     for text in outputs:
-        yield ",\n" + _indented(text, " ")
+        yield ",\n"
+        yield from _indented_pieces(text, " ")
     yield "\n]\n"
 
 

@@ -36,6 +36,8 @@ from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
 from bgcli.formats.writing import (
     GameToWrite,
     GameWriter,
+    MatchText,
+    Spool,
     check_style,
     play_in,
     rule_tags,
@@ -161,14 +163,15 @@ def writer(notation: str | None = None) -> MatWriter:
     return MatWriter(notation or "mat")
 
 
-def chunks(outputs: Iterable[str]) -> Iterator[str]:
+def chunks(outputs: Iterable[MatchText]) -> Iterator[str]:
     """:func:`join` as a stream: the text of each match as it comes."""
-    return iter(outputs)
+    for output in outputs:
+        yield from output.pieces()
 
 
-def join(outputs: list) -> str:
+def join(outputs: Iterable[MatchText]) -> str:
     """Matches one after another, as BBGT files hold them."""
-    return "".join(outputs)
+    return "".join(chunks(outputs))
 
 
 def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchRecord]:
@@ -835,7 +838,8 @@ class MatWriter(GameWriter):
         check_style(notation)
         self.notation = notation
         self.date = date
-        self.lines: list[str] = []
+        self.lines: list[str] = []      # the head: tags, then (at the end) comments and the length line
+        self.body = Spool()             # the games, held until the head can be written
         self.names: tuple[str, ...] = ("", "")
 
     def begin_match(self, match: MatchStart) -> None:
@@ -857,8 +861,7 @@ class MatWriter(GameWriter):
         if others:
             lines.append("")
             lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]
-        lines += self._comment_lines()
-        lines += ["", f" {match.length} point match", ""]
+        self.body = Spool()
         self.names = tuple(self._name(name) for name in match.players)
 
     # A .mat file has no escapes: a line break in a name or a tag would start a
@@ -897,15 +900,18 @@ class MatWriter(GameWriter):
 
     def write_game(self, game: GameToWrite, index: int) -> None:
         names = self.names
-        self.lines.append(f" Game {index}")
-        self.lines.append(" " + f"{names[0]} : {game.start.score[0]}".ljust(31) + f"{names[1]} : {game.start.score[1]}")
-        self.lines += self._rows(game)
-        self.lines.append("")
+        lines = [f" Game {index}",
+                 " " + f"{names[0]} : {game.start.score[0]}".ljust(31) + f"{names[1]} : {game.start.score[1]}"]
+        lines += self._rows(game)
+        lines.append("")
+        self.body.write("\n".join(lines) + "\n")
 
-    def end_match(self) -> str:
-        text = "\n".join(self.lines) + "\n"
+    def end_match(self) -> MatchText:
+        # the comments are known now (an export that streams a file learns them at its end)
+        assert self.info is not None
+        head = self.lines + self._comment_lines() + ["", f" {self.info.length} point match", ""]
         self.lines = []
-        return text
+        return MatchText("\n".join(head) + "\n", self.body)
 
     def _cell(self, event: Event) -> str:
         if event.kind == EventKind.MOVE:
@@ -977,4 +983,4 @@ class MatWriter(GameWriter):
 def mat_text(record: MatchRecord, notation: str = "mat", date: str | None = None, rules: Rules | None = None) -> str:
     """One match in gnubg's .mat layout (replayed first, so positions, cube
     and hits come from the replay)."""
-    return replay_match(record, rules=rules, visitor=MatWriter(notation, date))
+    return str(replay_match(record, rules=rules, visitor=MatWriter(notation, date)))

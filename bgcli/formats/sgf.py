@@ -33,7 +33,7 @@ from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
 from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
-from bgcli.formats.writing import GameToWrite, GameWriter, other_tags, rule_tags, steps_to_write
+from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
 from bgcli.core.rules import Rules
 
@@ -387,13 +387,14 @@ def writer(notation: str | None = None) -> SgfWriter:
     return SgfWriter()
 
 
-def chunks(outputs: Iterable[str]) -> Iterator[str]:
+def chunks(outputs: Iterable[MatchText]) -> Iterator[str]:
     """:func:`join` as a stream: the text of each match as it comes."""
-    return iter(outputs)
+    for output in outputs:
+        yield from output.pieces()
 
 
-def join(outputs: list) -> str:
-    return "".join(outputs)
+def join(outputs: Iterable[MatchText]) -> str:
+    return "".join(chunks(outputs))
 
 
 def read_sgf(text: str, path: str = "-") -> list[MatchRecord]:
@@ -428,7 +429,9 @@ class SgfWriter(GameWriter):
         from bgcli import __version__
 
         self.application = application or f"bgcli:{__version__}"
-        self.out: list[str] = []
+        # game 1's text, split where the record's comments go (known at the match's end), and the other games
+        self.first: tuple[str, str] | None = None
+        self.body = Spool()
 
     def write_game(self, game: GameToWrite, index: int) -> None:
         info = self.info
@@ -446,8 +449,7 @@ class SgfWriter(GameWriter):
             # which gnubg passes over
             placed = {tag.lower() for tag, _ in _TAG_PROPERTIES} | {"eventdate"}
             root += "".join(f"XT[{_escape(key)}={_escape(value)}]" for key, value in other_tags(info.tags, placed))
-            # the record's comments, in bgcli's own XC[line=text]
-            root += "".join(f"XC[{line}={_escape(text)}]" for line, text in self.comments)
+        comments_at = len(root)   # the record's comments go here, in bgcli's own XC[line=text] (end_match)
         rules = []
         if info.length and info.rules.crawford:
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")
@@ -486,14 +488,20 @@ class SgfWriter(GameWriter):
             # a roll never played (before a resignation, or where the record
             # stops), as gnubg writes it: the player on roll and the dice
             nodes.append(f"PL[{'WB'[last.side]}]DI[{max(last.dice)}{min(last.dice)}]")
-        self.out.append(root + "".join("\n;" + n for n in nodes) + ")\n")
+        text = root + "".join("\n;" + n for n in nodes) + ")\n"
+        if index == 1:
+            self.first = (text[:comments_at], text[comments_at:])
+        else:
+            self.body.write(text)
 
-    def end_match(self) -> str:
-        text = "".join(self.out)
-        self.out = []
-        return text
+    def end_match(self) -> MatchText:
+        first, self.first = self.first, None
+        if first is None:
+            return MatchText(self.body)
+        comments = "".join(f"XC[{line}={_escape(text)}]" for line, text in self.comments)
+        return MatchText(first[0] + comments + first[1], self.body)
 
 
 def sgf_text(record: MatchRecord, application: str | None = None, rules: Rules | None = None) -> str:
     """One match as gnubg saves it: one game tree per game."""
-    return replay_match(record, rules=rules, visitor=SgfWriter(application))
+    return str(replay_match(record, rules=rules, visitor=SgfWriter(application)))

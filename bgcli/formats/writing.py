@@ -10,8 +10,9 @@ as far as it can be applied.
 """
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from bgcli.errors import BgcliError
 from bgcli.formats.protocol import Lack
@@ -47,6 +48,52 @@ class GameToWrite:
         if self.result is None:
             return 0
         return self.result.written_points if self.result.written_points is not None else self.result.points
+
+
+class Spool:
+    """Text held back until a match ends: in memory up to a megabyte, then in a
+    temporary file. A writer keeps its games' text here, so that a match of
+    thousands of games (a long money session) costs a game's room, not the
+    match's, while its head, which says what is known only at the match's end
+    (its comments), is still written first."""
+
+    memory = 1 << 20   # characters held in memory before the temporary file takes over
+
+    def __init__(self) -> None:
+        # surrogatepass: a name read from a badly encoded file comes back as it was read
+        self._file = tempfile.SpooledTemporaryFile(max_size=self.memory, mode="w+", encoding="utf-8", errors="surrogatepass",
+                                                   newline="")
+
+    def write(self, text: str) -> None:
+        self._file.write(text)
+
+    def drain(self, size: int = 1 << 16) -> Iterator[str]:
+        """The text held, in pieces of ``size`` characters; once: the spool is closed after."""
+        try:
+            self._file.seek(0)
+            while piece := self._file.read(size):
+                yield piece
+        finally:
+            self._file.close()
+
+
+class MatchText:
+    """A match's text as a writer ends it: strs and spools in order, streamed
+    once by :meth:`pieces` (an export) or joined by ``str()``."""
+
+    def __init__(self, *parts: "str | Spool") -> None:
+        self.parts = parts
+
+    def pieces(self) -> Iterator[str]:
+        for part in self.parts:
+            if isinstance(part, str):
+                if part:
+                    yield part
+            else:
+                yield from part.drain()
+
+    def __str__(self) -> str:
+        return "".join(self.pieces())
 
 
 _RESULT_EVENTS = frozenset({EventKind.WIN, EventKind.RESIGN, EventKind.DRAW})
