@@ -299,3 +299,14 @@ def test_the_audits_cube_messages_come_from_the_cube_module(tmp_path):
     said = [r.said_of("Bob", "Ann") for r in refusals(turn, 8)]
     assert said == ["Bob doubles but Ann owns the cube", "Doubles => 8 goes past the cube limit of 4"]
     assert all(message in found for message in said)
+
+
+def test_gnubgs_close_cube_decisions():
+    """A cube turn is close when the proper action is worth less than 0.16 more than double/take (capped at +1)."""
+    from bgcli.core.cube import is_close
+
+    assert is_close(0.50, 0.60, 1.0)          # double/take proper: 0 from double/take
+    assert is_close(0.60, 0.45, 1.0)          # no double 0.15 above double/take
+    assert not is_close(0.70, 0.45, 1.0)      # 0.25 above: not close
+    assert is_close(0.80, 1.40, 1.0)          # double/pass proper, double/take capped at +1: 0 above it
+    assert not is_close(1.30, 0.90, 1.0)      # too good: 0.4 above double/take

@@ -404,7 +404,7 @@ def proper_action_of(turn: CubeTurn, no_double: float, double_take: float, doubl
 
 
 __all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "Line", "Reason", "Refusal", "beaver_refusal", "doubled_equity",
-           "may_double", "optimal_equity", "percent", "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of",
+           "is_close", "may_double", "optimal_equity", "percent", "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of",
            "starting_cubes"]
 
 
@@ -417,3 +417,13 @@ def doubled_equity(double_take: float, double_pass: float) -> float:
 def optimal_equity(no_double: float, double_take: float, double_pass: float) -> float:
     """What the cube turn is worth to the player with the proper action."""
     return max(no_double, doubled_equity(double_take, double_pass))
+
+
+# GNU Backgammon's close cube decisions (its "close or actual cube decisions"): a cube turn whose proper
+# action is worth less than this more than double/take (capped at +1); every double, take and pass counts too
+CLOSE = 0.16
+
+
+def is_close(no_double: float, double_take: float, double_pass: float) -> bool:
+    """Whether a cube turn is one of gnubg's close cube decisions (counted in its analysis)."""
+    return optimal_equity(no_double, double_take, double_pass) - min(double_take, 1.0) < CLOSE

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
 from bgcli.core.cube import (
-    Answer, CubeAction, CubeTurn, doubled_equity, may_double, optimal_equity, proper_action_of,
+    Answer, CubeAction, CubeTurn, doubled_equity, is_close, may_double, optimal_equity, proper_action_of,
 )
 from bgcli.core.position import Position
 from bgcli.core.generator import Play, legal_plays
@@ -61,9 +61,6 @@ CHECKER_SPREAD = 1e-4
 CUBE_TRIVIAL = 0.001
 CUBE_FAR = 0.2
 CUBE_LOST = -0.9
-# GNU Backgammon's close cube decisions (its "close or actual cube decisions"): a cube turn whose proper
-# action is worth less than this more than double/take (capped at +1), and every double, take and pass
-CUBE_CLOSE = 0.16
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]   # the 21 distinct rolls, high die first
 _ILLEGAL_KINDS = (ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE)
@@ -654,8 +651,7 @@ class Rater(MatchVisitor):
                             - cube.no_double_mwc)
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
         proper = _proper(state, cube)
-        # gnubg's "close" cube decision: the proper action's equity less double/take's (at most +1) under 0.16
-        close = max(cube.no_double, min(cube.double_take, cube.double_pass)) - min(cube.double_take, 1.0) < CUBE_CLOSE
+        close = is_close(cube.no_double, cube.double_take, cube.double_pass)   # gnubg's close cube decision
         return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(proper), error=error,
                               error_mwc=error_mwc, counted=counted, equity=cube.no_double, action=str(proper),
                               close=close)
