@@ -520,7 +520,7 @@ def test_the_audit_ends_its_process_without_freeing_its_caches(tmp_path, monkeyp
         ended.append(status)
         raise SystemExit(status)
 
-    monkeypatch.setattr(common.os, "_exit", end)
+    monkeypatch.setattr(common, "end_process", end)
     flawed = str(Path(__file__).parents[1] / "samples" / "flawed_5pt.mat")
     out = tmp_path / "audit.json"
     for args, status in ((["audit", flawed, "--json", "-o", str(out)], 1), (["rules"], None)):
@@ -552,7 +552,7 @@ def test_a_worker_ended_by_an_earlier_command_does_not_end_a_later_one(monkeypat
         ended.append(status)
         raise SystemExit(status)
 
-    monkeypatch.setattr(common.os, "_exit", end)
+    monkeypatch.setattr(common, "end_process", end)
     before = pool.ended_workers
     results = pool.OrderedPool(_sleep, 2).run([0, 60, 60])
     assert next(results) == 0
@@ -562,3 +562,16 @@ def test_a_worker_ended_by_an_earlier_command_does_not_end_a_later_one(monkeypat
     with pytest.raises(SystemExit) as stopped:
         common.main()
     assert stopped.value.code == 0 and ended == []
+
+
+def test_no_test_replaces_os_exit_itself():
+    """A forked pool worker leaves through os._exit: a test that replaced it
+    (rather than bgcli.cli.common.end_process) would let such a child go on
+    running the test runner's loop, and xdist would hear of a test twice."""
+    import re
+    from pathlib import Path
+
+    pattern = re.compile(r"setattr\([^)]*\bos\b[^)]*[\"']_exit[\"']")
+    found = [f"{path.name}:{number}" for path in sorted(Path(__file__).parent.glob("test_*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if pattern.search(line)]
+    assert not found, found

@@ -16,8 +16,12 @@ COMMANDS = sorted(cli.load_all())
 
 def main_output(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
     """bgcli's ``main`` run in this process with ``args``: exit status, standard output, standard error."""
-    from bgcli.cli import main
+    from bgcli.cli import common, main
 
+    def end(status):   # as os._exit would end it, without ending this test process
+        raise SystemExit(status)
+
+    monkeypatch.setattr(common, "end_process", end)
     monkeypatch.setattr(sys, "argv", ["bgcli", *args])
     with pytest.raises(SystemExit) as exited:
         main()

@@ -823,7 +823,7 @@ def test_the_view_command_ends_its_process_without_freeing_its_page(tmp_path, mo
         raise SystemExit(status)
 
     monkeypatch.setattr(common, "_left_for_exit", ())
-    monkeypatch.setattr(common.os, "_exit", end)
+    monkeypatch.setattr(common, "end_process", end)
     for name, status in (("sp05002_5pt.mat", 0), ("flawed_5pt.mat", 1)):
         source = SELFPLAY / name if status == 0 else Path(__file__).parents[1] / "samples" / name
         out = tmp_path / f"{name}.html"

@@ -495,8 +495,16 @@ def main() -> None:
                 stream.flush()
             except (OSError, ValueError):
                 pass
-        os._exit(status)
+        end_process(status)
     sys.exit(status)
+
+
+def end_process(status: int) -> None:
+    """End the process at once (os._exit). A test that runs main in its own
+    process replaces this, never os._exit itself: a pool's forked worker
+    leaves through os._exit, and one that raised instead would go on running
+    the test runner's loop in the child (xdist then hears of a test twice)."""
+    os._exit(status)
 
 
 def _ended_workers() -> int:
