@@ -2,9 +2,9 @@
 
 Run from the project root with bgcli installed and gnubg on the machine:
 
-    SP_OUT=/tmp/sp SP_SEEDS=88001:12 SP_LENGTHS=0,3,5,7,9,11 SP_GAMES=4 SP_JACOBY=off \\
+    SP_OUT=selfplay-out SP_SEEDS=88001:12 SP_LENGTHS=0,3,5,7,9,11 SP_GAMES=4 SP_JACOBY=off \\
         gnubg -t -q -r -p tests/data/oracle/tools/gnubg_selfplay.py
-    python benchmarks/make_ranked.py /tmp/sp 300 > benchmarks/data/ranked.jsonl
+    python benchmarks/make_ranked.py selfplay-out 300 > benchmarks/data/ranked.jsonl
 
 The self-play uses seeds no test or earlier benchmark used (tests/data/oracle/selfplay is seeds
 5000 on, tests/data/cube 77001 on), so the positions are new to every engine setting chosen here.

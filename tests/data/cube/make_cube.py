@@ -2,9 +2,9 @@
 
 Run with bgcli's Python from the project root (it needs GNU Backgammon):
 
-    gnubg -t -q -r -p tests/data/oracle/tools/gnubg_selfplay.py   # SP_OUT=/tmp/sp SP_SEEDS=77001:18
+    gnubg -t -q -r -p tests/data/oracle/tools/gnubg_selfplay.py   # SP_OUT=selfplay-out SP_SEEDS=77001:18
                                                                     # SP_LENGTHS=0,3,5,7,9,11 SP_GAMES=4
-    python tests/data/cube/make_cube.py /tmp/sp tests/data/cube/cases.jsonl
+    python tests/data/cube/make_cube.py selfplay-out tests/data/cube/cases.jsonl
 
 The positions come from gnubg's self-play (new seeds, 0-ply players) with a
 match context drawn at random for each (a fixed seed): money with the Jacoby

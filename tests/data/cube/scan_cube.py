@@ -1,6 +1,6 @@
 """A wider check than the golden data: every self-play position, three contexts each, at gnubg's 0-ply.
 
-    python tests/data/cube/scan_cube.py /tmp/sp /tmp/scan.jsonl   # /tmp/sp as for make_cube.py
+    python tests/data/cube/scan_cube.py selfplay-out scan.jsonl   # selfplay-out as for make_cube.py
 
 Each position of the self-play folder is analysed by gnubg (``gnubg_cube.py``)
 in money play with beavers, the cube centred and the cube owned (2), and in a
