@@ -93,3 +93,16 @@ def fake_gnubg(folder, answer: str) -> str:
                     + "    out.flush()\n")
     path.chmod(0o755)
     return str(path)
+
+
+class RollByRoll:
+    """An engine as one without the batched ``best_plays``: the rating then asks
+    roll by roll, the reference the batched luck call is compared with."""
+
+    def __init__(self, engine):
+        self.name, self.level, self._engine = engine.name, engine.level, engine
+
+    def __getattr__(self, name):
+        if name == "best_plays":
+            raise AttributeError(name)
+        return getattr(self._engine, name)

@@ -6,6 +6,8 @@ import math
 
 import pytest
 
+from fake_engine import RollByRoll
+
 from bgcli.core.ids import parse_position
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
@@ -272,15 +274,6 @@ def test_sage_answers_a_rolls_luck_in_one_call_with_the_figures_roll_by_roll():
     from bgcli.judging.rating import ROLLS, _Judge
 
     luck, judge = open_engine("sage", 0), open_engine("sage", 2)
-
-    class RollByRoll:
-        def __init__(self, engine):
-            self.name, self.level, self._engine = engine.name, engine.level, engine
-
-        def __getattr__(self, name):
-            if name == "best_plays":
-                raise AttributeError(name)
-            return getattr(self._engine, name)
 
     for text in ("5nrABwAzzgkARw:EoHyAEAAKAAE", "bbcFAAzfxwYAAA:UglnAAAACAAE", "4HPwATDgc/ABMA",
                  "5nrABwAzzgEIYw:EoHlAEAAKAAE"):

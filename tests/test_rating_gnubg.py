@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from fake_engine import RollByRoll
+
 from bgcli.core.rules import Rules
 from bgcli.formats.files import visit_file
 from bgcli.judging.rating import CubeError, DecisionKind, rate_replay
@@ -136,15 +138,6 @@ def test_a_rolls_luck_in_one_call_is_the_luck_roll_by_roll(engines):
     """The 21 rolls' best plays asked in one call give exactly the figures asked roll by roll."""
     from bgcli.core.ids import parse_gnubg_id
     from bgcli.judging.rating import ROLLS, _Judge
-
-    class RollByRoll:
-        def __init__(self, engine):
-            self.name, self.level, self._engine = engine.name, engine.level, engine
-
-        def __getattr__(self, name):
-            if name == "best_plays":
-                raise AttributeError(name)
-            return getattr(self._engine, name)
 
     # a cube owned by the opponent, a bear-off, the opening position, two checkers on the bar (some rolls dance)
     for text in ("5nrABwAzzgkARw:EoHyAEAAKAAE", "bbcFAAzfxwYAAA:UglnAAAACAAE", "4HPwATDgc/ABMA:cAnlAAAAAAAE",
