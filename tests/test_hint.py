@@ -131,9 +131,12 @@ def test_a_hung_gnubg_is_an_error_for_that_call_and_the_next_call_works(gnubg, t
 
 
 def test_a_missing_gnubg_names_what_to_install(monkeypatch):
+    import bgcli.cli.hint as command
     import bgcli.engines.gnubg as backend
 
     monkeypatch.setattr(backend, "find_gnubg", lambda: None)
+    # hint keeps the engines it opened for the process: one an earlier test opened must not answer here
+    monkeypatch.setattr(command, "_OPEN", {})
     with pytest.raises(EngineUnavailableError, match="apt-get install gnubg"):
         open_engine("gnubg")
     result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "start", "31"])
