@@ -62,7 +62,7 @@ def test_an_export_of_one_long_match_holds_a_game_at_a_time(tmp_path, monkeypatc
     monkeypatch.setattr(Spool, "memory", 4096)
     rows = SAMPLE.split(" Game 1\n", 1)[1].split("\n", 1)[1]
     peaks = []
-    for games in (20, 160):
+    for games in (20, 20, 160):   # the first run warms what a process builds once (imports, caches), unmeasured
         session = " 0 point match\n\n" + "".join(f" Game {n}\n A : 0                        B : 0\n{rows}\n"
                                                    for n in range(1, games + 1))
         path = write(tmp_path, f"session{games}.mat", session)
@@ -72,7 +72,7 @@ def test_an_export_of_one_long_match_holds_a_game_at_a_time(tmp_path, monkeypatc
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
         assert sum(written) > games * 100
-    assert peaks[1] < 1.5 * peaks[0], f"peak memory grew with the session: {peaks}"
+    assert peaks[2] < 1.5 * peaks[1], f"peak memory grew with the session: {peaks}"
 
 
 def test_json_pieces_make_one_valid_document_for_none_one_and_many():
