@@ -54,6 +54,7 @@ def test_an_export_of_one_long_match_holds_a_game_at_a_time(tmp_path, monkeypatc
     the games' text in a spool (a temporary file past a bound), so the memory
     it takes does not grow with the session (it grew with it before: 611 MB
     for a JSON export of 10,000 games)."""
+    import gc
     import tracemalloc
 
     from bgcli.formats.files import export_to, iter_parts
@@ -67,12 +68,14 @@ def test_an_export_of_one_long_match_holds_a_game_at_a_time(tmp_path, monkeypatc
                                                    for n in range(1, games + 1))
         path = write(tmp_path, f"session{games}.mat", session)
         written = []
+        gc.collect()   # garbage an earlier test left is not this export's
         tracemalloc.start()
         export_to(lambda piece: written.append(len(piece)), iter_parts(path), to)
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
         assert sum(written) > games * 100
-    assert peaks[2] < 1.5 * peaks[1], f"peak memory grew with the session: {peaks}"
+    # eight times the games: held whole, the peak grew 2.5 to 3 times; spooled it stays flat
+    assert peaks[2] < 2 * peaks[1], f"peak memory grew with the session: {peaks}"
 
 
 def test_json_pieces_make_one_valid_document_for_none_one_and_many():
