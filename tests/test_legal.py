@@ -104,28 +104,30 @@ def test_perft(pid, dice, count, comment):
 
 # --- a slow reference implementation of the rules -------------------------------
 
+def reference_steps(pos: Position, die: int):
+    """The single steps of ``die`` the rules allow now, written from the rules."""
+    me, them = pos.player, pos.opponent
+    starts = [BAR] if me[BAR] else [p for p in range(24, 0, -1) if me[p]]
+    all_home = not me[BAR] and all(me[p] == 0 for p in range(7, 25))
+    highest = max((p for p in range(1, 26) if me[p]), default=0)
+    for start in starts:
+        end = start - die
+        if end >= 1:
+            if them[25 - end] < 2:
+                yield start, end
+        elif all_home and (end == 0 or start == highest):
+            yield start, OFF
+
+
 def reference_plays(position: Position, high: int, low: int) -> set[Position]:
     """Results of the legal plays, by brute force over every order of the dice."""
     orders = [[high] * 4] if high == low else [[high, low], [low, high]]
     finished: list[tuple[int, int, Position]] = []  # (dice used, pips of dice used, result)
 
-    def single_steps(pos: Position, die: int):
-        me, them = pos.player, pos.opponent
-        starts = [BAR] if me[BAR] else [p for p in range(24, 0, -1) if me[p]]
-        all_home = not me[BAR] and all(me[p] == 0 for p in range(7, 25))
-        highest = max((p for p in range(1, 26) if me[p]), default=0)
-        for start in starts:
-            end = start - die
-            if end >= 1:
-                if them[25 - end] < 2:
-                    yield start, end
-            elif all_home and (end == 0 or start == highest):
-                yield start, OFF
-
     def search(pos: Position, dice: list[int], used: list[int]) -> None:
         moved = False
         if dice:
-            for step in single_steps(pos, dice[0]):
+            for step in reference_steps(pos, dice[0]):
                 moved = True
                 search(apply_steps(pos, [step]), dice[1:], used + [dice[0]])
         if not moved:

@@ -2,7 +2,8 @@
 the judge of a written play (bgcli.core.notation.parse_play, and
 play_from_steps for the audit) accepts a play exactly when it is among the
 generator's plays for the roll; the Board of bgcli.core.judge only says why
-steps cannot be made."""
+steps cannot be made, and asks the generator (step_refusal) whether a step
+may be made at all."""
 from __future__ import annotations
 
 import random
@@ -12,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bgcli.core.judge as judge
-from bgcli.core.generator import legal_plays
-from bgcli.core.judge import play_from_steps
+from bgcli.core.generator import Refusal, legal_plays, step_refusal
+from bgcli.core.judge import Board, play_from_steps
 from bgcli.core.notation import parse_play, play_text
-from bgcli.core.position import BAR, Position
+from bgcli.core.position import BAR, OFF, Position
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
-from test_audit_steps import random_moves
-from test_legal import positions
+from test_audit_steps import random_moves, reaches_a_legal_play
+from test_legal import positions, reference_steps
 
 
 def written(moves) -> str:
@@ -60,3 +61,55 @@ def test_a_lax_board_cannot_make_a_play_legal(monkeypatch):
     with pytest.raises(IllegalPlayError, match="no legal play of the roll reaches"):
         parse_play("13/9 13/10", on_bar, (4, 3))
     assert parse_play("bar/22 13/9", on_bar, (4, 3)).result in {p.result for p in legal_plays(on_bar, (4, 3))}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), a=st.integers(1, 6), b=st.integers(1, 6), seed=st.integers(0, 10_000))
+def test_the_judge_of_written_steps_says_legal_exactly_when_the_generator_does(position, a, b, seed):
+    """Both ways: steps of one die each that reach a legal play's result (in
+    some order) are accepted (or, read several ways, called ambiguous), and
+    nothing else is. (A bear-off written whole, 3/off, may also be read as
+    several dice, 3/1*/off, as gnubg reads it: the first test covers it.)"""
+    dice = (max(a, b), min(a, b))
+    rng = random.Random(seed)
+    for _ in range(8):
+        moves = random_moves(rng, position, dice)
+        legal = reaches_a_legal_play(position, dice, moves) is not None
+        try:
+            parse_play(written(moves), position, dice)
+            verdict = True
+        except AmbiguousPlayError:
+            verdict = True
+        except IllegalPlayError:
+            verdict = False
+        if all(end != OFF for _, end in moves):
+            assert verdict == legal, (position.id(), dice, moves)
+        assert (play_from_steps(position, dice, moves) is not None) == legal, (position.id(), dice, moves)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), die=st.integers(1, 6))
+def test_the_board_says_a_step_may_be_made_exactly_when_the_generator_makes_it(position, die):
+    """Board.problem asks the generator: a step passes exactly when the rules
+    allow it (the slow reference of tests/test_legal.py, written from the
+    rules), and each refusal is worded from the fact the generator names."""
+    allowed = set(reference_steps(position, die))
+    me, opp = position.player, position.opponent
+    for start in range(1, 26):
+        end = max(start - die, OFF)
+        reason = Board(position).problem(start, end, die)
+        assert (reason == "") == ((start, end) in allowed), (position.id(), start, end, die, reason)
+        refusal = step_refusal(me, opp, start, end, die)
+        assert (refusal is None) == (reason == "")
+        if refusal is Refusal.NO_CHECKER:
+            assert not me[start] and reason.startswith("no checker")
+        elif refusal is Refusal.HELD:
+            assert opp[25 - end] >= 2 and "which the opponent holds" in reason
+        elif refusal is Refusal.BAR_FIRST:
+            assert me[BAR] and start != BAR and "on the bar" in reason
+        elif refusal is Refusal.OUTSIDE_HOME:
+            assert end == OFF and any(me[7:26]) and "outside the home board" in reason
+        elif refusal is Refusal.HIGHER_CHECKER:
+            assert end == OFF and die > start and any(me[start + 1:7]) and f"with a {die}" in reason
+        else:
+            assert refusal is None

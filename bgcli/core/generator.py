@@ -10,9 +10,13 @@ possible starts in non-increasing order, and the bar falls back to a plain
 step-by-step search. Plays are built lazily, and a play's result Position ID
 is written straight from the integer.
 
-The rules it applies are :class:`bgcli.core.judge.Board`'s, written on
-integers; tests/test_legal.py checks the two against each other (a slow
-reference built on Board) and against gnubg's own lists.
+It is the one statement of the rules of moving: :func:`step_refusal`
+says whether one checker may make one step now by asking ``_steps``, the
+generator's own single steps, and names the fact that refuses it; the judge
+(:class:`bgcli.core.judge.Board`) only words that. tests/test_legal.py
+checks the generator against a slow reference written from the rules and
+against gnubg's own lists; tests/test_legality_owner.py checks the judge's
+verdicts against the generator's.
 
 The compiled build (BGCLI_COMPILE=1, see setup.py) has the same search in C,
 bgcli/core/_speedups.c, which ``legal_keys`` and ``query_ids`` use when it is
@@ -23,6 +27,7 @@ the plays) must be made there too; tests/test_speedups.py compares the two.
 from __future__ import annotations
 
 import binascii
+import enum
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Iterable, Sequence
@@ -454,6 +459,52 @@ def _steps(board: int, die: int, opp: bytes, limit: int = 25) -> list[tuple[int,
             elif end == 0 or s == highest:
                 out.append((s, 0))
     return out
+
+
+class Refusal(enum.Enum):
+    """Why the generator does not let one checker make a step now: the fact
+    the step meets (the judge, :class:`bgcli.core.judge.Board`, words it)."""
+
+    NO_CHECKER = "no checker on the start"
+    HELD = "the opponent holds the landing"
+    BAR_FIRST = "a checker is on the bar"
+    OUTSIDE_HOME = "checkers are outside the home board"
+    HIGHER_CHECKER = "a larger die bears off while a checker is on a higher point"
+    WRONG_DIE = "the die does not take the checker there"
+
+
+def step_refusal(player: Sequence[int], opponent: Sequence[int], start: Point, end: Point, die: int = 0,
+                 in_order: bool = True) -> Refusal | None:
+    """Whether one checker of ``player`` (counts by point, 25 the bar, 0
+    off) may go ``start`` -> ``end`` now with ``die`` (0: the distance):
+    None when it may, else the fact that refuses it. The step is one
+    ``(start, end)`` with ``0 < start <= 25`` and ``0 <= end < start``.
+
+    With ``in_order`` the verdict is the generator's: the step is one of
+    ``_steps``, the single steps its step-by-step search makes (a checker on
+    the start, an open landing, the bar first, bearing off only with every
+    checker home and with a larger die only from the highest point). Without
+    it, only what a step needs in whatever order the steps are taken (a
+    checker on the start, an open landing): to apply written steps
+    mechanically, as a game goes on after an illegal play."""
+    held = bool(end) and opponent[25 - end] >= 2
+    if not in_order:
+        return Refusal.NO_CHECKER if not player[start] else Refusal.HELD if held else None
+    die = die or start - end
+    if (start, end) in _steps(side_int(player), die, bytes(opponent[::-1]), start):
+        return None
+    # refused: the fact the step meets, first the one a player sees first
+    if not player[start]:
+        return Refusal.NO_CHECKER
+    if held:
+        return Refusal.HELD
+    if start != BAR and player[BAR]:
+        return Refusal.BAR_FIRST
+    if end == OFF and any(player[7:26]):
+        return Refusal.OUTSIDE_HOME
+    if end == OFF and die > start:
+        return Refusal.HIGHER_CHECKER
+    return Refusal.WRONG_DIE
 
 
 def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low: int) -> dict:

@@ -4,12 +4,12 @@ The generator (:mod:`bgcli.core.generator`) owns legality: a written play is
 legal exactly when it is one of ``legal_plays`` for the roll (by its result,
 as gnubg decides), and every reader asks this module or
 :func:`bgcli.core.notation.parse_play`, which ask the generator. The
-:class:`Board` here words why steps cannot be made; the short way on the
+:class:`Board` here words why steps cannot be made, asking the generator
+(``step_refusal``) whether each step may be made; the short way on the
 sides' counts (``_on_counts``) is a fenced mirror of the generator for the
 plays a record holds most (tests/test_audit_steps.py, tests/test_legality_owner.py).
 
-:class:`Board` states every rule of moving one checker; ``run_steps`` and
-``apply_steps`` play steps on it. The judge of a recorded play
+``run_steps`` and ``apply_steps`` play steps on a :class:`Board`. The judge of a recorded play
 (``play_from_steps``) makes a play of one step a die on the sides' counts
 instead, under the same rules (the usual play of two dice and a double's
 four steps away from the bear-off unrolled; tests/test_audit_steps.py checks
@@ -22,7 +22,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any, Iterable, Sequence
 
-from bgcli.core.generator import HIT, Play, Step, legal_plays, made_play, side_int
+from bgcli.core.generator import HIT, Play, Refusal, Step, legal_plays, made_play, side_int, step_refusal
 from bgcli.core.position import BAR, OFF, Point, Position, checked_dice, trusted_position
 from bgcli.core.spelling import point_text
 from bgcli.errors import IllegalPlayError
@@ -30,12 +30,12 @@ from bgcli.errors import IllegalPlayError
 class Board:
     """A mutable copy of a position, from the mover's side, for trying steps.
 
-    Every rule of moving one checker lives here: a checker on the start, an
-    open landing, and (``strict``) the rules that depend on the order of the
-    steps: the bar first, bearing off only with every checker home, and a
-    larger die bearing off only from the highest point. The legal-play
-    generator (bgcli.core.generator) applies the same rules on integers, for speed; the tests
-    check the two against each other and against gnubg.
+    The Board states no rule of moving: whether one checker may go from a
+    start to an end now is the generator's verdict
+    (:func:`bgcli.core.generator.step_refusal`, ``strict``: with the rules
+    that depend on the order of the steps), and the Board words the fact
+    that refuses it. The legal plays come from the generator too; the Board
+    plays steps one after another to say why written steps cannot be made.
     """
 
     __slots__ = ("me", "opp")
@@ -53,20 +53,22 @@ class Board:
         point is only passed on the way (for the reason's wording)."""
         if not (0 < start <= BAR and 0 <= end < start):
             return shape_problem(start, end) or f"{point_text(start)}/{point_text(end)} is not a step"
-        if self.me[start] == 0:
+        refusal = step_refusal(self.me, self.opp, start, end, die, strict)
+        if refusal is None:
+            return ""
+        step = f"{point_text(start)}/{point_text(end)}"
+        if refusal is Refusal.NO_CHECKER:
             return f"no checker on {point_text(start)}"
-        if end and self.opp[25 - end] >= 2:
+        if refusal is Refusal.HELD:
             return f"{'lands on' if landing else 'passes'} {end}, which the opponent holds"
-        if strict:
-            if start != BAR and self.me[BAR]:
-                return f"{point_text(start)}/{point_text(end)} moves while a checker is on the bar"
-            if end == OFF:
-                if any(self.me[7:26]):
-                    return f"{point_text(start)}/off bears off while checkers are outside the home board"
-                if die > start and any(self.me[start + 1:7]):
-                    higher = max(p for p in range(start + 1, 7) if self.me[p])
-                    return f"{point_text(start)}/off bears off with a {die} while a checker is on {higher}"
-        return ""
+        if refusal is Refusal.BAR_FIRST:
+            return f"{step} moves while a checker is on the bar"
+        if refusal is Refusal.OUTSIDE_HOME:
+            return f"{step} bears off while checkers are outside the home board"
+        if refusal is Refusal.HIGHER_CHECKER:
+            higher = max(p for p in range(start + 1, 7) if self.me[p])
+            return f"{step} bears off with a {die} while a checker is on {higher}"
+        return f"{step} is not a step of a {die}"
 
     def move(self, start: Point, end: Point) -> bool:
         """Move one checker (the caller checked ``problem``); return whether it hit."""
@@ -306,7 +308,7 @@ _flat = chain.from_iterable
 def _made(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tuple[int, int]],
           dies: Sequence[int]) -> Any:
     """``moves`` made in this order with these dice, one each, on the sides'
-    counts under every rule of a step, as :meth:`Board.problem` states them
+    counts under every rule of a step, as the generator's ``step_refusal`` decides them
     (a checker on the start, an open landing, the bar first, bearing off
     only with every checker home, a larger die only from the highest point):
     (the mover's side, the opponent's, the steps as made, the hits), or None
