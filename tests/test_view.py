@@ -27,7 +27,7 @@ from bgcli.render.board import svg_board
 from bgcli.formats.files import replay_file
 from bgcli.core.state import GameState
 from bgcli.core.position import Position
-from bgcli.render.view import _Identifiers, _Step, _SVG_NAMESPACE, _steps, match_html, view_file
+from bgcli.render.view import _Identifiers, _Step, _SVG_NAMESPACE, _match_steps, match_html, view_file
 
 from conftest import ORACLE, committed
 
@@ -111,6 +111,14 @@ class Page(HTMLParser):
             self.scripts[self._script] += data
         elif self._row is not None:
             self._row["text"] += data
+
+
+def steps_of(replays):
+    """The rows of whole matches on one page, in page order."""
+    steps = []
+    for replay in replays:
+        steps += _match_steps(replay, replay.events, replay.games(), len(steps))
+    return steps
 
 
 def replays_of(path: Path):
@@ -557,26 +565,26 @@ def test_rows_carry_their_bear_off_odds_once_per_side():
     assert 'id="bearoff"' in text and "showBearoff" in text
 
 
-def test_the_view_command_keeps_the_collector_off_from_the_replay_to_the_page(tmp_path, monkeypatch, run):
-    """Switched back on between the replay and the page, the cycle collector walks
-    every kept state of a long session once more: it is switched on again only
-    once the page is built, and what the page was made from is frozen first."""
+def test_the_view_command_keeps_the_collector_off_while_it_replays_and_makes_the_rows(tmp_path, monkeypatch, run):
+    """The cycle collector would walk every kept state of a long session's games again and
+    again, finding nothing: it is off while the files are replayed and their rows made, and
+    what they made is frozen before it is switched on again (it would walk it all at once)."""
     import gc
 
     import bgcli.cli.matches as matches
     import bgcli.render.view as view
 
     timeline = []
-    real_replays, real_page, real_enable, real_freeze = matches._replays_counted, view.match_html, gc.enable, gc.freeze
+    real_replays, real_write, real_enable, real_freeze = matches._replays_counted, view.Page.write, gc.enable, gc.freeze
 
     def replays(*args, **kwargs):
         found = real_replays(*args, **kwargs)
-        timeline.append("replayed")
+        timeline.append("replayed with the collector " + ("on" if gc.isenabled() else "off"))
         return found
 
-    def page(*args, **kwargs):
-        timeline.append("page")
-        return real_page(*args, **kwargs)
+    def write(*args, **kwargs):
+        timeline.append("written")
+        return real_write(*args, **kwargs)
 
     def enable():
         timeline.append("collector on")
@@ -587,13 +595,12 @@ def test_the_view_command_keeps_the_collector_off_from_the_replay_to_the_page(tm
         real_freeze()
 
     monkeypatch.setattr(matches, "_replays_counted", replays)
-    monkeypatch.setattr(view, "match_html", page)
+    monkeypatch.setattr(view.Page, "write", write)
     monkeypatch.setattr(gc, "enable", enable)
     monkeypatch.setattr(gc, "freeze", freeze)
     result = run("view", str(SELFPLAY / "sp05002_5pt.mat"), "-o", str(tmp_path / "page.html"))
     assert result.exit_code == 0, result.output
-    # and what they made is frozen before the collector is on again: it would walk it all at once
-    assert timeline[timeline.index("replayed"):] == ["replayed", "page", "frozen", "collector on"]
+    assert timeline == ["replayed with the collector off", "frozen", "collector on", "written"]
 
 
 def test_a_games_events_share_their_match_states():
@@ -808,36 +815,18 @@ def test_the_board_escapes_text_as_xml_sax_did_without_its_imports():
     assert loaded.strip() == "[]"
 
 
-def test_the_view_command_ends_its_process_without_freeing_its_page(tmp_path, monkeypatch):
-    """bgcli view leaves its replays and page for the process's end, and main then ends the
-    process at once (os._exit, with the command's status, output flushed) rather than freeing
-    every state of the replay one by one; run for real, the page is whole and the status right."""
-    import sys
-
-    import bgcli.cli.common as common
-
-    ended = []
-
-    def end(status):
-        ended.append(status)
-        raise SystemExit(status)
-
-    monkeypatch.setattr(common, "_left_for_exit", ())
-    monkeypatch.setattr(common, "end_process", end)
+def test_the_view_command_writes_the_page_the_library_makes(tmp_path):
+    """bgcli view writes, as its files are replayed, the page match_html makes of their whole
+    replays, with the command's status and its line about the file."""
     for name, status in (("sp05002_5pt.mat", 0), ("flawed_5pt.mat", 1)):
         source = SELFPLAY / name if status == 0 else Path(__file__).parents[1] / "samples" / name
         out = tmp_path / f"{name}.html"
-        monkeypatch.setattr(sys, "argv", ["bgcli", "view", str(source), "-o", str(out)])
-        with pytest.raises(SystemExit):
-            common.main()
-        assert ended[-1] == status
-        matches, page = common._left_for_exit
-        assert out.read_text(encoding="utf-8") == page and page.endswith("</html>\n") and matches[0].events
+        replays = replays_of(source)
         done = subprocess.run([os.sys.executable, "-m", "bgcli", "view", str(source), "-o", str(out)],
                               capture_output=True, text=True)
-        assert done.returncode == status and done.stderr.startswith(f"wrote {out}")
-        assert out.read_text(encoding="utf-8") == page
-    assert ended == [0, 1]
+        actions = sum(len(r.events) for r in replays)
+        assert done.returncode == status and done.stderr.startswith(f"wrote {out}: {actions} actions")
+        assert out.read_text(encoding="utf-8") == match_html(replays, name)
 
 
 def test_a_rows_bear_off_entries_are_what_bearoff_gives_without_asking_the_position(monkeypatch):
@@ -847,7 +836,7 @@ def test_a_rows_bear_off_entries_are_what_bearoff_gives_without_asking_the_posit
     from bgcli.core.position import Position as Board
 
     replays = replays_of(SELFPLAY / "sp05002_5pt.mat")
-    steps = _steps(replays)
+    steps = steps_of(replays)
     ids = _Identifiers()
     with monkeypatch.context() as m:
         m.setattr(Board, "problem", lambda self: pytest.fail("Position.problem asked"))

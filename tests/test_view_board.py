@@ -16,10 +16,10 @@ import pytest
 
 from bgcli.core.position import OFF
 from bgcli.render.board import drawable, svg_board
-from bgcli.render.view import _SVG_NAMESPACE, _Identifiers, _steps, _where, match_html
+from bgcli.render.view import _SVG_NAMESPACE, _Identifiers, _where, match_html
 
 from conftest import DATA, SAMPLES, SELFPLAY, committed
-from test_view import Browser, need_chromium, replays_of
+from test_view import Browser, need_chromium, replays_of, steps_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -48,7 +48,7 @@ CASES = {
 
 def expected_rows(replays, home):
     """Per row, in page order: svg_board's text for it (None: no board), where it is, its pips line."""
-    steps = _steps(replays)
+    steps = steps_of(replays)
     ids = _Identifiers()
     out = []
     for step in steps:

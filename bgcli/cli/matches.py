@@ -6,10 +6,10 @@ import sys
 
 import click
 
-from bgcli.cli.common import Counter, leave_for_exit, result_output
+from bgcli.cli.common import Counter, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
-    output_option, rule_options, rules_from, say, say_block, write_output, Unwritable,
+    output_option, rule_options, rules_from, say, say_block, Unwritable,
 )
 from bgcli.core.rules import PROFILES   # the registry of named rules (the rule options read it too)
 from bgcli.cli.common import engine_option, level_option
@@ -319,7 +319,8 @@ def view(files, output, home, engine, level, **rule_args):
     """
     import os
 
-    from bgcli.render.view import collector_paused, match_html
+    from bgcli.output import AtomicOutput, OutputError
+    from bgcli.render.view import Page, collector_paused, judged_index
 
     refuse_input_as_output(output, files)
     rules = rules_from(**rule_args)
@@ -328,38 +329,39 @@ def view(files, output, home, engine, level, **rule_args):
     if engine and len(files) > 1:   # a rating knows its match by its number in its file
         raise click.UsageError("view --engine rates the matches of one FILE")
     title = ", ".join(os.path.basename(file) for file in files)
-    # one pause over the replay and the page: the collector switched back on between them
-    # walked every kept state once more (a few tenths of a second for 200 matches), and
-    # after them too, unless what they made is frozen (the command ends soon after); an
-    # engine's rating runs with it on, as before
-    with collector_paused(frozen_after=not engine):
-        matches = [match for file in files for match in _replays_counted(file, rules)]
-        if not engine:
-            page = match_html(matches, title, home=home)
-    if engine:
-        ratings = _ratings_of(files[0], rules, engine.lower(), level)
-        with collector_paused(frozen_after=True):
-            page = match_html(matches, title, home=home, ratings=ratings)
-    write_output(output, page)
-    if not engine:
-        leave_for_exit(matches, page)   # the process ends soon: not worth freeing state by state
+    # the engine's rating first (with the cycle collector on, as before), then the page as the files
+    # are replayed: it holds a few games' actions at a time, its rows wait in a temporary file
+    judged = judged_index(_ratings_of(files[0], rules, engine.lower(), level)) if engine else None
+    page = Page(title, home=home, judged=judged)
+    # the collector paused over the replay and the page: it would walk every kept state again
+    # and again; what they made is frozen (the command ends soon after)
+    with collector_paused(frozen_after=True):
+        for file in files:
+            _replays_counted(file, rules, page.visitor)
+    matches = page.replays
+    try:
+        with AtomicOutput(output or "-") as out:   # the page whole or not at all
+            page.write(out.write)
+            out.commit()
+    except OutputError as exc:
+        raise Unwritable(str(exc)) from None
     problems = sum(len(m.problems) for m in matches)
     if output not in (None, "-"):   # on standard output the page is the output: no line about a file
-        say(f"wrote {output}: {sum(len(m.events) for m in matches)} actions, {problems} problem{'s' if problems != 1 else ''}",
-            err=True)
+        say(f"wrote {output}: {page.actions} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
     # as audit does: exit 1 when the audit found an error (the page is written all the same)
     if any(p.severity.value == "error" for m in matches for p in m.problems):
         sys.exit(EXIT_PROBLEMS)
 
 
-def _replays_counted(file: str, rules):
-    """The replays of every match of ``file``, its games counted on a terminal; exit 2 when it cannot be read."""
+def _replays_counted(file: str, rules, visitor_for=None):
+    """The replays of every match of ``file`` (to ``visitor_for(number)``, by default a
+    ReplayBuilder's), its games counted on a terminal; exit 2 when it cannot be read."""
     from bgcli.match.replay import replay_parts
     from bgcli.match.visitor import ReplayBuilder
 
     counter = Counter("reading", "games")
     try:
-        return list(replay_parts(counted_parts(file, counter), lambda number: ReplayBuilder(), rules))
+        return list(replay_parts(counted_parts(file, counter), visitor_for or (lambda number: ReplayBuilder()), rules))
     except OSError as exc:
         raise Unreadable(f"cannot read {file}: {os_reason(exc)}") from None
     except BgcliError as exc:

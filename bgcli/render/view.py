@@ -17,8 +17,13 @@ makes an 8 MB page (it was 38 MB with one SVG per row), built in about
 two and a half to three times its audit: the replay with its events
 remembers each play it has worked out (a long session meets the same
 plays again), each row's Position ID is made from its two sides' halves
-(each side met twice), most rows are written by one format, and the
-process ends without freeing what the page was made from.
+(each side met twice) and most rows are written by one format.
+
+A page is made as its matches are replayed (:class:`Page`): the rows of the
+games replayed are written out to a temporary file every ``HELD_ROWS``
+actions, so a session of any length holds a few games at a time (a 10,000-game
+session held whole took 915 MiB); the summary, which comes first, is written
+at the end, with the rows after it.
 
 The page needs nothing outside itself: inline CSS and script, system fonts,
 no URLs. ``#step=N`` in the address selects row N (rows count from 0), which
@@ -26,6 +31,7 @@ makes a position linkable and lets a headless browser test the page.
 """
 from __future__ import annotations
 
+from array import array
 import bisect
 from binascii import b2a_base64
 import contextlib
@@ -36,13 +42,14 @@ import re
 import os
 from string import Template
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from bgcli.core.ids import match_id
 from bgcli.core.position import CHECKERS, Position, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
-from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind
+from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind, Unfinished
+from bgcli.match.visitor import ReplayBuilder
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
 # page free of anything that looks like an address.
@@ -68,32 +75,35 @@ class _Step:
     bearoff: str = ""     # "i,j": the entries in the page's table of sides all home (on roll, opponent; '' if not home)
 
 
-def _steps(replays: Sequence[MatchReplay]) -> list[_Step]:
+def _match_steps(replay: MatchReplay, events: Sequence[Event], records: Sequence[GameResult | Unfinished],
+                 number: int) -> list[_Step]:
+    """The rows of some of a match's games, numbered from ``number``: ``events`` are their actions
+    and ``records`` their results (finished or not, in order of line), the whole match or the games
+    replayed since its last rows were written."""
     steps: list[_Step] = []
-    for replay in replays:
-        games: dict[int, list[Event]] = {}
-        for event in replay.events:
-            games.setdefault(event.game, []).append(event)
-        for record in replay.games():
-            if record.game not in games:
-                # a game with no action recorded: its row shows where it would start
-                games[record.game] = []
-        for game, events in sorted(games.items(), key=lambda item: _first_line(item[1], replay, item[0])):
-            for event in events:
-                steps.append(_Step(len(steps), replay, game, event.line, event.before, event))
-            if not events:
-                steps.append(_Step(len(steps), replay, game, _first_line(events, replay, game),
-                                   _opening(replay, game), None))
-            elif events[-1].kind not in ("win", "resign"):
-                # no 'Wins' line: still let the user see where the game stopped
-                steps.append(_Step(len(steps), replay, game, events[-1].line, _after(events[-1]), None))
+    games: dict[int, list[Event]] = {}
+    for event in events:
+        games.setdefault(event.game, []).append(event)
+    for record in records:
+        if record.game not in games:
+            # a game with no action recorded: its row shows where it would start
+            games[record.game] = []
+    for game, actions in sorted(games.items(), key=lambda item: _first_line(item[1], records, item[0])):
+        for event in actions:
+            steps.append(_Step(number + len(steps), replay, game, event.line, event.before, event))
+        if not actions:
+            steps.append(_Step(number + len(steps), replay, game, _first_line(actions, records, game),
+                               _opening(replay, game), None))
+        elif actions[-1].kind not in ("win", "resign"):
+            # no 'Wins' line: still let the user see where the game stopped
+            steps.append(_Step(number + len(steps), replay, game, actions[-1].line, _after(actions[-1]), None))
     return steps
 
 
-def _first_line(events: list[Event], replay: MatchReplay, game: int) -> int:
+def _first_line(events: list[Event], records: Sequence[GameResult | Unfinished], game: int) -> int:
     if events:
         return events[0].line
-    return next((g.line for g in replay.games() if g.game == game), 0)
+    return next((g.line for g in records if g.game == game), 0)
 
 
 def _opening(replay: MatchReplay, game: int) -> GameState:
@@ -113,42 +123,68 @@ def _after(event: Event) -> GameState:
     return GameState(event.after.swap(), match)
 
 
-def _place_problems(replay: MatchReplay, steps: list[_Step]) -> dict[Problem, int]:
-    """The row each problem of ``replay`` belongs to: the action on its line
-    (and of its player), else the end of its game, else the nearest row.
-    Rows are looked up by line and game, so a file with many problems takes
-    about as long as its audit."""
-    if not replay.problems:
-        return {}
-    mine = [s for s in steps if s.replay is replay]
-    lines = [s.line for s in mine]          # rows are in file order
-    by_line: dict[int, list[_Step]] = {}
-    by_game: dict[int, list[_Step]] = {}
-    for s in mine:
-        if s.event is not None:
-            by_line.setdefault(s.line, []).append(s)
-        by_game.setdefault(s.game, []).append(s)
-    game_lines = {game: [s.line for s in rows] for game, rows in by_game.items()}
-    placed: dict[Problem, int] = {}
-    for problem in replay.problems:
-        same_line = by_line.get(problem.line, [])
-        exact = [s for s in same_line if s.event is not None and s.event.player == problem.player] or same_line
-        in_game = by_game.get(problem.game, []) if problem.game else []
-        step: _Step | None
+_END_ROW = -1   # the player code of a row that is no action (the end of a game)
+
+
+class _RowIndex:
+    """Where each row of one match is, for placing its problems: its line, its game and who acted
+    (an index into ``names``; -1 for a game's end row), in page order. Kept in arrays, not rows: a
+    long session has hundreds of thousands of rows, written out as its games are replayed."""
+
+    def __init__(self, start: int) -> None:
+        self.start = start                       # the page's number of the match's first row
+        self.lines = array("q")
+        self.games = array("q")
+        self.players = array("q")
+        self.names: dict[str, int] = {}
+        self.ranges: dict[int, list[list[int]]] = {}   # a game's rows: [first, end) runs (its number may come again)
+        self.ordered = True                      # lines never go back (a file's order)
+
+    def add(self, step: _Step) -> None:
+        i = len(self.lines)
+        if i and step.line < self.lines[-1]:
+            self.ordered = False
+        self.lines.append(step.line)
+        self.games.append(step.game)
+        event = step.event
+        self.players.append(_END_ROW if event is None else self.names.setdefault(event.player, len(self.names)))
+        runs = self.ranges.setdefault(step.game, [])
+        if runs and runs[-1][1] == i:
+            runs[-1][1] = i + 1
+        else:
+            runs.append([i, i + 1])
+
+    def place(self, problem: Problem, final: bool) -> int | None:
+        """The row a problem belongs to (its page number): the action on its line (and of its player),
+        else the end of its game, else the nearest row; None while the rows it may belong to are still
+        to come (``final``: none are). Rows are looked up by line and game, so a file with many
+        problems takes about as long as its audit."""
+        lines, players = self.lines, self.players
+        if not lines:
+            return None
+        if self.ordered:
+            low = bisect.bisect_left(lines, problem.line)
+            same_line = [i for i in range(low, bisect.bisect_right(lines, problem.line, low)) if players[i] != _END_ROW]
+        else:
+            same_line = [i for i, line in enumerate(lines) if line == problem.line and players[i] != _END_ROW]
+        code = self.names.get(problem.player, -2)
+        exact = [i for i in same_line if players[i] == code] or same_line
+        runs = self.ranges.get(problem.game) if problem.game else None
         if exact:
-            step = exact[0]
-        elif in_game and problem.kind == ProblemKind.POINTS and in_game[-1].event is None:
-            step = in_game[-1]   # "game N ends without a 'Wins' line": the end row
-        elif in_game:
-            before = bisect.bisect_right(game_lines[problem.game], problem.line)
-            step = in_game[before - 1] if before else in_game[0]
+            row = exact[0]
+        elif runs:
+            in_game = [i for first, end in runs for i in range(first, end)]
+            if problem.kind == ProblemKind.POINTS and players[in_game[-1]] == _END_ROW:
+                row = in_game[-1]   # "game N ends without a 'Wins' line": the end row
+            else:
+                before = bisect.bisect_right([lines[i] for i in in_game], problem.line)
+                row = in_game[before - 1] if before else in_game[0]
         else:
             after = bisect.bisect_left(lines, problem.line)
-            step = mine[after] if after < len(mine) else (mine[-1] if mine else None)
-        if step is not None:
-            step.problems.append(problem)
-            placed[problem] = step.number
-    return placed
+            if not final and (problem.game or after == len(lines)):
+                return None   # its game, or a row at its line or after, is still to come
+            row = min(after, len(lines) - 1)
+        return self.start + row
 
 
 class _Identifiers:
@@ -165,6 +201,13 @@ class _Identifiers:
         # each side is met twice or more (on roll, then unchanged as the opponent of the next row)
         self.halves: dict[tuple[int, ...], tuple[int, int, bool]] = {}
         self.right: dict[tuple[int, ...], bool] = {}   # a side's counts -> whether they are right (_right)
+
+    def bound(self, most: int = 50_000) -> None:
+        """Forget what was computed once a cache holds more than ``most`` entries (a long session
+        meets ever new positions); the bear-off table's entries stay, rows name them."""
+        for cache in (self.mids, self.by_id, self.homes, self.halves, self.right):
+            if len(cache) > most:
+                cache.clear()
 
     def fill(self, step: _Step) -> None:
         """A row's IDs: a transcript gone wrong can hold a state no Match ID
@@ -356,11 +399,12 @@ def _problem_list(replay: MatchReplay, placed: dict[Problem, int]) -> str:
             '<ol class="problems">\n' + "\n".join(items) + "\n</ol>")
 
 
-def _move_rows(replay: MatchReplay, index: int, steps: list[_Step], several: bool, judged: dict | None = None) -> str:
-    """The rows of one match (``steps``: its rows; ``index``: its place on the page, which names its players)."""
+def _game_tables(replay: MatchReplay, steps: list[_Step], score: tuple[int, int], judged: dict | None = None
+                 ) -> Iterator[tuple[int, str, str, tuple[int, int]]]:
+    """The tables of some of a match's games (``steps``: their rows, ``score``: the score before the
+    first), one at a time: each game's number, its heading (without the match's name, which the
+    page gives only when it shows several), its rows' text and the score after it."""
     results: dict[int, GameResult] = {r.game: r for r in replay.results}
-    score = (0, 0)
-    out = []
     by_game: dict[int, list[_Step]] = {}
     for s in steps:
         by_game.setdefault(s.game, []).append(s)
@@ -369,14 +413,7 @@ def _move_rows(replay: MatchReplay, index: int, steps: list[_Step], several: boo
         crawford = rows[0].state.match.crawford and replay.length
         head = f"Game {game}" + (f" · score {score[0]}–{score[1]}" if replay.length or game > 1 else "")
         head += " · Crawford game" if crawford else ""
-        if several:
-            head = f"Match {replay.number} · " + head
-        where = (f"match {replay.number}, " if several else "") + f"game {game}"
-        # a table per game, in a box the browser lays out only when it comes into view: a session
-        # of tens of thousands of rows opens in seconds, not in half a minute
-        out.append(f'<div class="game-box"><table class="moves">{_COLUMNS}'
-                   f'<tbody class="game" id="m{replay.number}g{game}" data-match="{index}" data-head="{where}">'
-                   f'<tr class="head"><th colspan="4">{_e(head)}</th></tr>')
+        out = [""]
         for step in rows:
             event = step.event
             if (event is not None and event.kind is _MOVE_KIND and event.play and event.dice and not step.problems
@@ -396,7 +433,20 @@ def _move_rows(replay: MatchReplay, index: int, steps: list[_Step], several: boo
                            f"score {result.score[0]}–{result.score[1]}</td></tr>")
             score = result.score
         out.append("</tbody></table></div>")
-    return "\n".join(out)
+        yield game, head, "\n".join(out), score
+
+
+def _game_head(number: int, index: int, game: int, head: str, several: bool) -> str:
+    """The start of a game's table: its heading, and the match's name when the page shows several
+    (``number``: the match's number in its file, ``index``: its place on the page)."""
+    if several:
+        head = f"Match {number} · " + head
+    where = (f"match {number}, " if several else "") + f"game {game}"
+    # a table per game, in a box the browser lays out only when it comes into view: a session
+    # of tens of thousands of rows opens in seconds, not in half a minute
+    return (f'<div class="game-box"><table class="moves">{_COLUMNS}'
+            f'<tbody class="game" id="m{number}g{game}" data-match="{index}" data-head="{where}">'
+            f'<tr class="head"><th colspan="4">{_e(head)}</th></tr>')
 
 
 # every game's table has the same columns (number, player, dice, action), its widths fixed
@@ -442,8 +492,7 @@ def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str
         number = str(event.move) if event.move else ""
     else:
         player, dice, number = "", "", ""
-    messages = "".join(f'<div class="msg">{_e(p.kind)}: {_e(p.message)}</div>' for p in step.problems) \
-        if step.problems else ""
+    messages = _messages(step.problems) if step.problems else ""
     # only where a row has them: the Match ID its board is drawn with, why there is no board, its bear-off entries
     extra = ""
     if step.draw:
@@ -465,6 +514,31 @@ def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str
     return (f'<tr class="{classes}" id="s{step.number}" data-line="{step.line}" data-pid="{step.pid}" '
             f'data-mid="{mid}"{extra}><td>{number}</td><td>{player}</td><td>{dice}</td>'
             f'<td>{action}{judgement}{messages}</td></tr>')
+
+
+def _messages(problems: Iterable[Problem]) -> str:
+    return "".join(f'<div class="msg">{_e(p.kind)}: {_e(p.message)}</div>' for p in problems)
+
+
+# the classes a rating's worst mark gives a row, after every other (see _row)
+_MARK_CLASSES = frozenset({"doubtful", "bad", "verybad"})
+
+
+# Fenced mirror of _row's problems: tests/test_view_stream.py::test_a_row_given_more_problems_reads_as_the_row_written_with_them
+def _marked(row: str, written: Sequence[Problem], problems: Sequence[Problem]) -> str:
+    """A row :func:`_row` wrote with the problems ``written``, as it writes the row with
+    ``problems`` (more of them): the one owner is _row, this only changes in its text what it
+    writes for problems (the class, after the row's own and before a mark's, and the messages
+    after the last cell's text). For the rows of a long match written before its last problems
+    were known (the lines a file could not read come with its end); tests compare the two."""
+    start = row.index('class="') + 7
+    end = row.index('"', start)
+    classes = row[start:end].split(" ")
+    if "problem" not in classes:
+        classes.insert(len(classes) - 1 if classes[-1] in _MARK_CLASSES else len(classes), "problem")
+    cut = row.rindex("</td></tr>")
+    cut -= len(_messages(written))
+    return row[:start] + " ".join(classes) + row[end:cut] + _messages(problems) + "</td></tr>"
 
 
 _PLAY_CELLS: dict[str, str] = {}
@@ -523,6 +597,207 @@ def _json_for_script(value) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+HELD_ROWS = 20_000
+"""How many of a match's actions a page holds before it writes out the rows of the games replayed
+(each action keeps its state: a 10,000-game session held whole took 915 MiB)."""
+
+
+@dataclass(slots=True)
+class _GameTable:
+    """A game's table on the page: what its heading needs, and its rows' text in the spool."""
+
+    number: int      # the match's number in its file
+    index: int       # the match's place on the page
+    game: int
+    head: str
+    size: int        # characters of its rows' text
+    first: int       # the page's number of its first row
+    end: int         # one past its last
+
+
+@dataclass(slots=True)
+class _MatchRows:
+    """One match on a page: its replay (its actions only until its rows are written), its rows'
+    index, its problems' rows and its game tables."""
+
+    replay: MatchReplay
+    index: int
+    rows: _RowIndex
+    owned: bool                                        # the replay is the page's (its actions are let go)
+    placed: dict[Problem, int] = field(default_factory=dict)
+    done: set[int] = field(default_factory=set)        # id() of each problem placed
+    records: list[GameResult | Unfinished] = field(default_factory=list)   # games ended since the last rows
+    score: tuple[int, int] = (0, 0)                    # the score before the next table
+    tables: list[_GameTable] = field(default_factory=list)
+
+
+class Page:
+    """The page being made for some matches, written with :meth:`write`. Matches are added whole
+    (:meth:`add`) or as they are replayed (:meth:`visitor`, for bgcli.match.replay.replay_parts):
+    then only the games since the last rows were written are held, up to ``held`` actions, and the
+    rows' text waits in a temporary file, so a session of any length costs about the same memory.
+    The summary, which comes first on the page, is known only at the end; a problem that comes
+    after its row was written (the lines a file could not read are reported at its end) is added
+    to the row's text then. ``judged``: :func:`judged_index` of the matches' ratings."""
+
+    def __init__(self, title: str, home: str = "right", judged: dict | None = None, held: int = HELD_ROWS) -> None:
+        if home not in ("right", "left"):
+            raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
+        from bgcli.formats.writing import Spool
+
+        self.title, self.home, self.judged, self.held = title, home, judged, held
+        self.identifiers = _Identifiers()
+        self.matches: list[_MatchRows] = []
+        self.spool = Spool()
+        self.count = 0        # rows so far
+        self.actions = 0      # actions so far
+        self.first = ""       # the first row's board
+        self.problems: dict[int, list[Problem]] = {}   # each row's problems, by its number
+        self.late: dict[int, int] = {}                  # rows given problems once written: how many they were written with
+
+    @property
+    def replays(self) -> list[MatchReplay]:
+        """The matches on the page (what a replay page holds: no actions)."""
+        return [match.replay for match in self.matches]
+
+    def add(self, replay: MatchReplay) -> None:
+        """A whole match (``bgcli.match.replay.replay_file``'s), left as it is."""
+        match = self._begin(replay, owned=False)
+        match.records = replay.games()
+        self._rows(match, list(replay.events), final=True)
+
+    def visitor(self, number: int) -> ReplayBuilder:
+        """The visitor of one match's replay, which adds it to the page as it goes."""
+        return _PageBuilder(self)
+
+    def _begin(self, replay: MatchReplay, owned: bool) -> _MatchRows:
+        match = _MatchRows(replay, len(self.matches), _RowIndex(self.count), owned)
+        self.matches.append(match)
+        return match
+
+    def _rows(self, match: _MatchRows, events: list[Event], final: bool) -> None:
+        """Write the rows of the games replayed since the last (``events``: their actions) and
+        place the problems that can be placed."""
+        replay = match.replay
+        self.actions += len(events)
+        records = sorted(match.records, key=lambda g: (g.line, g.game))
+        match.records = []
+        steps = _match_steps(replay, events, records, self.count)
+        del events
+        self.identifiers.bound()
+        for step in steps:
+            self.identifiers.fill(step)
+            match.rows.add(step)
+        if steps and not self.count:
+            self.first = _first_board(steps[0], self.home)
+        self.count += len(steps)
+        waiting = [p for p in replay.problems if id(p) not in match.done]
+        if not final:
+            waiting.sort(key=Problem.order)   # as the replay lists them at the end
+        first = steps[0].number if steps else self.count
+        for problem in waiting:
+            number = match.rows.place(problem, final)
+            if number is None:
+                continue
+            match.done.add(id(problem))
+            match.placed[problem] = number
+            if number >= first:
+                steps[number - first].problems.append(problem)
+            else:
+                self.late.setdefault(number, len(self.problems.get(number, ())))
+            self.problems.setdefault(number, []).append(problem)
+        for game, head, text, match.score in _game_tables(replay, steps, match.score, self.judged):
+            self.spool.write(text)
+            rows = [s.number for s in steps if s.game == game]
+            match.tables.append(_GameTable(replay.number, match.index, game, head, len(text), rows[0], rows[-1] + 1))
+
+    def write(self, write: Callable[[str], object]) -> None:
+        """The page, in pieces, to ``write``; once."""
+        several = len(self.matches) > 1
+        sections = []
+        for match in self.matches:
+            replay = match.replay
+            p0, p1 = (_e(name) for name in replay.players)
+            length = f"{replay.length}-point match" if replay.length else "money game"
+            final = f"{replay.score[0]}–{replay.score[1]}"
+            final += f", {_e(replay.winner)} wins" if replay.winner and replay.length else ""
+            heading = f"<h2>Match {replay.number}</h2>" if several else ""
+            sections.append(
+                f'<section class="match" id="m{replay.number}">{heading}'
+                f'<p class="players"><span class="key o"></span>{p0} (O) vs <span class="key x"></span>{p1} (X)'
+                f" · {length} · score {final}</p>\n"
+                + _problem_list(replay, match.placed) + "\n" + _score_table(replay) + "</section>")
+        # the first board drawn here too, so the page shows a position before its script runs
+        first = self.first if self.count else "<p>No actions to show.</p>"
+        write(_PAGE_HEAD.substitute(title=_e(self.title), style=_STYLE, sections="\n".join(sections), board=first,
+                                    count=self.count))
+        texts = _cut(self.spool.drain(), (table.size for match in self.matches for table in match.tables))
+        for m, match in enumerate(self.matches):
+            if m:
+                write("\n")
+            for t, table in enumerate(match.tables):
+                text = next(texts)
+                if self.late and any(n in self.late for n in range(table.first, table.end)):
+                    text = self._marked(text, table)
+                write(("\n" if t else "") + _game_head(table.number, table.index, table.game, table.head, several))
+                write(text)
+        data = _json_for_script({"home": self.home, "names": [list(m.replay.players) for m in self.matches],
+                                 "sides": self.identifiers.entries, "geometry": _GEOMETRY, "colours": COLOURS})
+        write(_PAGE_TAIL.substitute(data=data, script=_script()))
+
+    def _marked(self, text: str, table: _GameTable) -> str:
+        """A game's rows with the problems that came after they were written."""
+        for number in range(table.first, table.end):
+            if number in self.late:
+                problems = self.problems[number]
+                start = text.rindex("<tr ", 0, text.index(f' id="s{number}" '))
+                end = text.index("</td></tr>", start) + len("</td></tr>")
+                written = problems[:self.late[number]]
+                # listed as the replay lists them at the end, as a row written with them all lists them
+                text = text[:start] + _marked(text[start:end], written, sorted(problems, key=Problem.order)) + text[end:]
+        return text
+
+
+def _cut(pieces: Iterator[str], sizes: Iterable[int]) -> Iterator[str]:
+    """Texts of the given sizes, one after another, from a stream of pieces."""
+    held = ""
+    for size in sizes:
+        while len(held) < size:
+            held += next(pieces)
+        yield held[:size]
+        held = held[size:]
+
+
+class _PageBuilder(ReplayBuilder):
+    """Replays a match onto a page: the rows of the games replayed are written out each time
+    the page's ``held`` actions are reached, and the rest at the end of the match."""
+
+    def __init__(self, page: Page) -> None:
+        super().__init__(True)
+        self.page = page
+        self.match: _MatchRows | None = None
+
+    def begin_match(self, match) -> None:
+        super().begin_match(match)
+        assert self.replay is not None
+        self.match = self.page._begin(self.replay, owned=True)
+
+    def end_game(self, game, result) -> None:
+        super().end_game(game, result)
+        assert self.replay is not None and self.match is not None
+        self.match.records.append(result)
+        if len(self.replay.events) >= self.page.held:
+            events, self.replay.events = self.replay.events, []
+            self.page._rows(self.match, events, final=False)
+
+    def end_match(self) -> MatchReplay:
+        replay = super().end_match()
+        assert self.match is not None
+        events, replay.events = replay.events, []
+        self.page._rows(self.match, events, final=True)
+        return replay
+
+
 def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right", ratings: Iterable | None = None) -> str:
     """One self-contained HTML page showing ``replays`` (from
     ``bgcli.match.replay_file``): summary, problems, move list and a
@@ -530,39 +805,12 @@ def match_html(replays: Iterable[MatchReplay], title: str, home: str = "right", 
     ``"left"``, as for ``bgcli.render.board.svg_board``. With ``ratings``
     (bgcli.judging.rating.MatchRating of the same matches) each row shows
     its decisions' errors and the equity after the action."""
-    judged = judged_index(ratings) if ratings is not None else None
-    if home not in ("right", "left"):
-        raise ValueError(f"invalid home {home!r}: expected 'right' or 'left'")
-    replays = list(replays)
-    several = len(replays) > 1
-    steps = _steps(replays)
-    identifiers = _Identifiers()
-    mine: dict[int, list[_Step]] = {id(replay): [] for replay in replays}   # each match's rows, in page order
-    for step in steps:
-        identifiers.fill(step)
-        mine[id(step.replay)].append(step)
-    sections, move_lists = [], []
-    for index, replay in enumerate(replays):
-        placed = _place_problems(replay, mine[id(replay)])
-        p0, p1 = (_e(name) for name in replay.players)
-        length = f"{replay.length}-point match" if replay.length else "money game"
-        final = f"{replay.score[0]}–{replay.score[1]}"
-        final += f", {_e(replay.winner)} wins" if replay.winner and replay.length else ""
-        heading = f"<h2>Match {replay.number}</h2>" if several else ""
-        sections.append(
-            f'<section class="match" id="m{replay.number}">{heading}'
-            f'<p class="players"><span class="key o"></span>{p0} (O) vs <span class="key x"></span>{p1} (X)'
-            f" · {length} · score {final}</p>\n"
-            + _problem_list(replay, placed) + "\n" + _score_table(replay) + "</section>")
-        move_lists.append(_move_rows(replay, index, mine[id(replay)], several, judged))
-    # the first board drawn here too, so the page shows a position before its script runs
-    first = "<p>No actions to show.</p>" if not steps else _first_board(steps[0], home)
-    data = _json_for_script({"home": home, "names": [list(r.players) for r in replays], "sides": identifiers.entries,
-                             "geometry": _GEOMETRY, "colours": COLOURS})
-    return _PAGE.substitute(
-        title=_e(title), style=_STYLE, sections="\n".join(sections), board=first,
-        moves="\n".join(move_lists), data=data, script=_script(), count=len(steps),
-    )
+    page = Page(title, home, judged_index(ratings) if ratings is not None else None)
+    for replay in replays:
+        page.add(replay)
+    pieces: list[str] = []
+    page.write(pieces.append)
+    return "".join(pieces)
 
 
 def _first_board(step: _Step, home: str) -> str:
@@ -608,10 +856,15 @@ def collector_paused(frozen_after: bool = False) -> Iterator[None]:
 
 def view_file(path: str, rules=None, home: str = "right", title: str | None = None) -> str:
     """The page for every match of a transcript file (``bgcli view FILE``)."""
-    from bgcli.formats.files import replay_file
+    from bgcli.formats.files import visit_file
 
+    page = Page(title or os.path.basename(path), home)
     with collector_paused():
-        return match_html(list(replay_file(path, rules)), title or os.path.basename(path), home)
+        for _ in visit_file(path, page.visitor, rules):
+            pass
+    pieces: list[str] = []
+    page.write(pieces.append)
+    return "".join(pieces)
 
 
 _STYLE = """
@@ -684,7 +937,7 @@ tr.step.selected { background: var(--sel); outline: 2px solid #d4a800; outline-o
 }
 """
 
-_PAGE = Template("""<!DOCTYPE html>
+_PAGE = """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -717,4 +970,7 @@ ${moves}
 <script>${script}</script>
 </body>
 </html>
-""")
+"""
+
+# the page before its move list and after it: the move list is written in between, a game at a time
+_PAGE_HEAD, _PAGE_TAIL = (Template(part) for part in _PAGE.split("${moves}"))
