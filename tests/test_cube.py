@@ -243,15 +243,11 @@ def test_hint_with_gnubg_gives_gnubgs_words_and_equities():
     from click.testing import CliRunner
 
     from bgcli.cli import cli
-    from bgcli.cli import hint as hint_cli
 
     lines = "".join(case["xgid"] + "\n" for case in SAMPLE)
-    try:
-        result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", "--batch", "-"], input=lines)
-        text = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", SAMPLE[1]["xgid"]]).output
-    finally:   # the engine this process opened is not left for other tests
-        for key in [key for key in hint_cli._OPEN if key[0] == "gnubg"]:
-            hint_cli._OPEN.pop(key).close()
+    # each command closes the engine it opened (bgcli.engines.kept): nothing is left for other tests
+    result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", "--batch", "-"], input=lines)
+    text = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "--level", "2", SAMPLE[1]["xgid"]]).output
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.output.splitlines()]
     assert len(rows) == len(SAMPLE)

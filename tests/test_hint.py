@@ -131,16 +131,42 @@ def test_a_hung_gnubg_is_an_error_for_that_call_and_the_next_call_works(gnubg, t
 
 
 def test_a_missing_gnubg_names_what_to_install(monkeypatch):
-    import bgcli.cli.hint as command
     import bgcli.engines.gnubg as backend
 
     monkeypatch.setattr(backend, "find_gnubg", lambda: None)
-    # hint keeps the engines it opened for the process: one an earlier test opened must not answer here
-    monkeypatch.setattr(command, "_OPEN", {})
     with pytest.raises(EngineUnavailableError, match="apt-get install gnubg"):
         open_engine("gnubg")
     result = CliRunner().invoke(cli, ["hint", "--engine", "gnubg", "start", "31"])
     assert result.exit_code == 2 and "apt-get install gnubg" in result.output
+
+
+def test_a_command_keeps_its_engines_for_itself_and_closes_them(monkeypatch):
+    """hint opens its engine once for a batch and closes it when the command
+    ends: the next command (in the same process, as in a test run) opens its
+    own, and no engine is left open between commands."""
+    import bgcli.engines as engines
+    import bgcli.engines.kept as kept
+
+    opened, closed = [], []
+    real = engines.open_engine
+
+    def counted(*args, **kwargs):
+        engine = real(*args, **kwargs)
+        opened.append(engine)
+        close = engine.close
+        monkeypatch.setattr(engine, "close", lambda: (closed.append(engine), close())[1], raising=False)
+        return engine
+
+    monkeypatch.setattr(engines, "open_engine", counted)
+    lines = "start 31\nstart 52\nstart 64\n"
+    for _ in range(2):
+        result = CliRunner().invoke(cli, ["hint", "--engine", "exact", "--batch", "-"], input=lines)
+        assert len(result.output.splitlines()) == 3
+    assert len(opened) == 2 and opened[0] is not opened[1]   # once a command, not once a line nor once a process
+    assert closed == opened
+    assert kept._scope is None
+    with pytest.raises(RuntimeError, match="inside a command's scope"):
+        kept.kept_engine("exact", 0, 1.0)
 
 
 # --- sage against gnubg ------------------------------------------------------------------------------------
@@ -298,14 +324,11 @@ def test_analyze_with_an_engine():
 
 
 def test_hint_batch_on_two_processes_keeps_the_order(tmp_path):
-    from bgcli.cli import hint as hint_cli
-
     states = [_bearoff([0, 0, 0, 1, 0, n], [0, 0, 0, 1, 1]) for n in (1, 2, 3)]
     lines = [f"{s.position.id()} {d}" for s in states for d in ("21", "63", "55")] * 6
     path = tmp_path / "positions.txt"
     path.write_text("\n".join(lines) + "\n")
     serial = CliRunner().invoke(cli, ["hint", "--engine", "exact", "--batch", str(path)])
-    hint_cli._OPEN.clear()
     # run_in_chunks writes to the real standard output: compare through a subprocess
     import subprocess
     import sys

@@ -164,7 +164,12 @@ def analyze(words, batch, jobs, engine_name, level, as_json):
     try:
         game = read_position(" ".join(words))
         found = analyse(game)
-        judged = opened(engine_name, level, 60.0).evaluate(game) if engine_name else None
+        judged = None
+        if engine_name:
+            from bgcli.engines.kept import keeping
+
+            with keeping():   # the engine is closed when its one answer is given
+                judged = opened(engine_name, level, 60.0).evaluate(game)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     if as_json:

@@ -1,7 +1,8 @@
 """The hint command: an engine's best plays, or its cube decision, for a position.
 
 A thin layer over :func:`bgcli.engines.hint.hint`; the engine is opened when
-the command runs (once per process with --batch --jobs).
+the command runs, kept for the command (once per worker with --batch --jobs)
+and closed when it ends (:mod:`bgcli.engines.kept`).
 """
 from __future__ import annotations
 
@@ -40,22 +41,19 @@ def engine_options(function):
                                  "exact: bgcli's exact bear-off figures.", name="engine_name")(function)
 
 
-_OPEN: dict = {}
-
-
 def opened(name: str, level: int, timeout: float):
-    """The engine of this process for (name, level, timeout), opened once."""
-    from bgcli.engines import open_engine
+    """The running command's engine for (name, level, timeout), opened once
+    and closed when the command ends (a command runs inside
+    ``bgcli.engines.kept.keeping``); a missing engine or a bad level in the
+    command's words."""
+    from bgcli.engines.kept import kept_engine
 
-    key = (name, level, timeout)
-    if key not in _OPEN:
-        try:
-            _OPEN[key] = open_engine(name, level, timeout=timeout)
-        except EngineUnavailableError as exc:
-            raise Unavailable(str(exc)) from None
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
-    return _OPEN[key]
+    try:
+        return kept_engine(name, level, timeout)
+    except EngineUnavailableError as exc:
+        raise Unavailable(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _state_and_dice(words: list[str], jacoby: bool = False):
@@ -207,9 +205,15 @@ def hint(words, engine_name, level, timeout, batch, jobs, as_json, style, jacoby
         bgcli hint 4HPwATDgc/ABMA:cAkAAAAAAAAA
         printf 'start 31\\nstart\\n' | bgcli hint --batch -
     """
+    from bgcli.engines.kept import keeping
+
+    with keeping():   # the engines the command opens are closed when it ends
+        _hint(words, (engine_name, level, timeout), batch, jobs, as_json, style, jacoby)
+
+
+def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby) -> None:
     from bgcli.engines.hint import hint as judge
 
-    engine_args = (engine_name, level, timeout)
     refuse_jobs_without_batch(batch)
     batch, words = batch_source(batch, words)
     if batch is not None:
