@@ -31,7 +31,7 @@ LAYERS = {
     # rating: a match judged over the replay and the engine protocol; its per-file job and database as the audit's (scale.jobs, scale.results)
     "bgcli.judging.rating": 6, "bgcli.scale.rating": 10,
     # engines: the table and the checks low, the backends over the core and its IDs
-    "bgcli.engines.met": 2, "bgcli.engines.trust": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
+    "bgcli.engines.met": 2, "bgcli.engines.kept": 2, "bgcli.engines.trust": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
     "bgcli.engines.gnubg": 5, "bgcli.engines.gnubg_driver": 0, "bgcli.engines.hint": 6,
 }
 CLI = 11   # bgcli.cli and its modules
