@@ -28,9 +28,11 @@ from bgcli.cli.common import (
                    "rules are unchanged since is not audited again (its stored result is written).")
 @click.option("--report", is_flag=True, help="With --db and no FILE: the totals stored in the database, by kind.")
 @click.option("--strict", is_flag=True, help="Warnings count as errors: exit status 1 when there is any problem.")
+@click.option("--suggest", is_flag=True, help="Add to each error its repairs, best first, as `bgcli repair` ranks them "
+                                               "(text match files; not with --db).")
 @rule_options
 @formats_doc
-def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args):
+def audit(paths, as_json, jobs, scheduler, db_path, report, strict, suggest=False, **rule_args):
     """Check match files: every roll and play, the cube and the results.
 
     FILE may be files, folders (searched for regular files ending in
@@ -53,20 +55,23 @@ def audit(paths, as_json, jobs, scheduler, db_path, report, strict, **rule_args)
         bgcli audit --db results.sqlite samples/       # again later: only new or changed files
         bgcli audit --db results.sqlite --report
         bgcli audit --scheduler local:2 samples/
+        bgcli audit --suggest samples/flawed_5pt.mat   # each error with its repairs (bgcli repair)
     """
     from bgcli.scale.archive import AuditDB
 
     check_archive_options(paths, db_path, report, jobs, scheduler)
+    if suggest and (db_path or report):
+        raise click.UsageError("--suggest cannot be used with --db: the database keeps problems, not repairs")
     rules = rules_from(**rule_args)
     open_db = (lambda: AuditDB(db_path, rules, create=not report)) if db_path else None
     with_database(open_db, (lambda db: _report(db, as_json, strict)) if report else
-                  (lambda db: _audit(paths, rules, as_json, jobs, scheduler, db, strict)))
+                  (lambda db: _audit(paths, rules, as_json, jobs, scheduler, db, strict, suggest)))
 
 
-def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False) -> int:
+def _audit(paths, rules, as_json, jobs, scheduler, db, strict: bool = False, suggest: bool = False) -> int:
     from bgcli.scale.archive import AuditJob
 
-    run = ArchiveRun(AuditJob(rules), paths, jobs, scheduler, db)
+    run = ArchiveRun(AuditJob(rules, suggest), paths, jobs, scheduler, db)
     counts = {"files": 0, "unread": 0, "errors": 0, "warnings": 0, "bad": 0, "stored": 0}
     status = 0
     for result, stored in run:
@@ -121,6 +126,11 @@ def _write(result, as_json: bool, counts: dict, strict: bool = False, stored: bo
             where += f" ({p['player']})" if p["player"] else ""
             mark = "warning: " if p.get("severity") == "warning" else ""
             say(f"{result.path}:{p['line']}: {where + ': ' if where else ''}{mark}{p['kind']}: {p['message']}")
+            if "suggestions" in p:   # audit --suggest (bgcli.cli.repair writes them)
+                from bgcli.cli.repair import suggestion_dict_lines
+
+                for line in suggestion_dict_lines(p):
+                    say(line)
     return status
 
 

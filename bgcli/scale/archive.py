@@ -19,6 +19,7 @@ cluster. Nothing here uses click.
 from __future__ import annotations
 
 import glob
+import io
 import json
 import os
 import re
@@ -32,7 +33,7 @@ from bgcli.errors import os_reason
 from bgcli.formats import registry
 from bgcli.formats.files import visit_file
 from bgcli.output import own_output
-from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished
+from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished, replay_parts
 from bgcli.core.rules import Rules
 from bgcli.scale.jobs import STDIN, FileTask, Unchanged, failure_text, run_file
 from bgcli.scale.results import DatabaseError, ResultsDatabase, from_db, to_db
@@ -236,10 +237,31 @@ class AuditJob:
     """The audit of a file, a per-file job (bgcli.scale.jobs): every problem found, with the ``rules`` it is audited under."""
 
     rules: Rules | None = None
+    suggest: bool = False   # each problem with its repairs (bgcli.judging.repair), in a text format whose rows are lines
     verb: ClassVar[str] = "audit"
     doing: ClassVar[str] = "auditing"
 
     def run(self, path: str, where: str, digest: str | None) -> FileResult:
+        if self.suggest:
+            from bgcli.judging.repair import suggested_problems
+
+            if where == STDIN:
+                import sys
+
+                data = sys.stdin.buffer.read()
+            else:
+                with open(where, "rb") as handle:
+                    data = handle.read()
+            suggested = suggested_problems(data, where, self.rules)
+            if suggested is not None:
+                return FileResult(path, tuple(suggested[0]), suggested[1], None, digest)
+            found = _Problems()   # a format whose rows are not lines: the plain audit of the bytes read
+            kind = registry.choose(where, data[:registry.HEAD_SIZE])
+            assert kind is not None   # suggested_problems refused anything else
+            for _ in replay_parts(kind.read(io.BufferedReader(io.BytesIO(data)), where), lambda number: found,
+                                  self.rules):
+                pass
+            return FileResult(path, tuple(found.problems), found.games, None, digest)
         found = _Problems()
         for _ in visit_file(where, found, self.rules):
             pass

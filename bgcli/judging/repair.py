@@ -1,0 +1,768 @@
+"""Repairs: for each problem the audit finds, the smallest edits of the record's
+lines that make it go away, ranked by how well the rest of the record fits them.
+
+Nothing here decides a rule. The problems are the audit's (the replay of
+:mod:`bgcli.match.replay`, one slip one problem); the candidates come from the
+owners: the legal plays of a roll from the generator (which roll fits a play:
+the generator asked for each of the 21 rolls, through ``parse_play``), the
+value a game is worth and the cube a double makes from the replay's own
+results (:mod:`bgcli.core.value`, :mod:`bgcli.core.cube` under the match's
+``Rules``). A candidate is judged by replaying its game (and the header of the
+next one) from the state the match had before it, with the match's own rules:
+the fewer problems left, the better, then the fewer characters changed.
+
+A candidate is one edit of the record as read (an action changed, a row's
+cells swapped, a line dropped) together with the same edit of the file's
+lines, in the file's own layout: only the edited lines change, and a changed
+cell keeps the columns after it where they were. The repaired text is read
+and audited again from scratch, so a repair is never trusted on its word.
+
+Formats: the text match formats whose rows are lines (``mat``: Jellyfish
+.mat, the sites' .txt exports). Others are refused with a one-line reason.
+"""
+from __future__ import annotations
+
+import copy
+import difflib
+import io
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Callable, Iterable, Sequence
+
+from bgcli.core.generator import Play, Step, legal_plays
+from bgcli.core.notation import numbered_text, parse_play, parse_play_text
+from bgcli.core.position import Position
+from bgcli.core.rules import Rules
+from bgcli.errors import BgcliError, MatchFileError
+from bgcli.formats import registry
+from bgcli.formats.files import not_a_match
+from bgcli.match.events import Event, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchRecord, records_of
+from bgcli.match.replay import MatchReplayer
+from bgcli.match.visitor import MatchVisitor
+
+_DICE_CELLS = (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL, ActionKind.ILLEGAL)   # cells that start with a roll
+ALL_ROLLS = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]   # 66, 65, ... 11: the 21 rolls
+LINE_FORMATS = ("mat",)        # formats whose rows are lines that an edit can change one at a time
+SHOWN = 3                      # suggestions kept per problem
+NEAREST_PLAYS = 24             # legal plays of a roll tried, nearest the written one first
+MISSING_PLAYS = 60             # legal plays tried in place of a play not written
+ROUNDS = 12                    # problems of one game worked on, at most
+
+
+class RepairKind(str, Enum):
+    """What a suggestion changes."""
+
+    ROLL = "roll"        # the dice of a move
+    PLAY = "play"        # the play of a move (a play written in place of none)
+    CUBE = "cube"        # the value of a double, beaver or raccoon
+    POINTS = "points"    # the points of a 'Wins' line
+    SCORE = "score"      # a game's score line
+    SWAP = "swap"        # the two cells of a row exchanged (each player's action in the other's column)
+    DROP = "drop"        # a line taken out (written twice)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class LineEdit:
+    """One line of the file changed: its 1-based number, the text before and
+    after (without the line's end); ``after`` None: the line is taken out."""
+
+    line: int
+    before: str
+    after: str | None
+
+    def to_dict(self) -> dict:
+        return {"line": self.line, "before": self.before, "after": self.after}
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One candidate repair of a problem. ``left``: errors the replay of the
+    game (and the next game's header) still finds with it applied;
+    ``warnings`` likewise; ``changes``: characters changed in the file;
+    ``ties``: other candidates that fit exactly as well (the record cannot
+    tell them apart)."""
+
+    kind: RepairKind
+    edits: tuple[LineEdit, ...]
+    left: int
+    warnings: int
+    changes: int
+    why: str
+    ties: int = 0
+
+    def to_dict(self) -> dict:
+        return {"repair": self.kind.value, "edits": [e.to_dict() for e in self.edits],
+                "score": {"problems_left": self.left, "warnings_left": self.warnings, "changes": self.changes},
+                "ties": self.ties, "why": self.why}
+
+    def text(self) -> str:
+        return suggestion_text(self.to_dict())
+
+
+def suggestion_text(suggestion: dict) -> str:
+    """One suggestion (``Suggestion.to_dict()``) in a line of text."""
+    edits = "; ".join(f"line {e['line']}: {e['before'].strip()!r} -> "
+                      + (repr(e['after'].strip()) if e['after'] is not None else "(taken out)")
+                      for e in suggestion["edits"])
+    score = suggestion["score"]
+    left, changes, ties = score["problems_left"], score["changes"], suggestion["ties"]
+    fit = "the rest of the game replays cleanly" if not left else f"{left} problem{'s' if left != 1 else ''} left in the game"
+    tie = f"; {ties} other repair{'s' if ties != 1 else ''} fit as well" if ties else ""
+    return (f"{suggestion['repair']}: {edits} ({suggestion['why']}; {fit}; "
+            f"{changes} character{'s' if changes != 1 else ''} changed{tie})")
+
+
+@dataclass(frozen=True)
+class ProblemRepair:
+    """The audit's problem and its suggestions, best first (none: no
+    convincing repair); ``explained_by``: the line of an earlier problem
+    whose repair makes this one go away too (one slip, one problem)."""
+
+    problem: Problem
+    suggestions: tuple[Suggestion, ...] = ()
+    explained_by: int | None = None
+
+    @property
+    def applied(self) -> bool:
+        """Whether the top suggestion is convincing, and so applied: it fits
+        better than every other (several that fit as well: the record cannot
+        tell which, and none is chosen)."""
+        return bool(self.suggestions) and not self.suggestions[0].ties
+
+    def to_dict(self) -> dict:
+        data = self.problem.to_dict()
+        data["suggestions"] = [s.to_dict() for s in self.suggestions]
+        data["applied"] = self.applied
+        if self.explained_by is not None:
+            data["explained_by"] = self.explained_by
+        return data
+
+
+@dataclass
+class FileRepair:
+    """What repairing a file found: each problem of its audit with its
+    suggestions, the text with each problem's top repair applied, and the
+    problems the repaired text still has (audited again from scratch)."""
+
+    path: str
+    format: str
+    repairs: list[ProblemRepair]
+    original: str
+    fixed: str
+    still: list[Problem] = field(default_factory=list)
+
+    @property
+    def edits(self) -> list[LineEdit]:
+        """The applied edits, by line."""
+        return [e for r in self.repairs if r.applied and r.explained_by is None for e in r.suggestions[0].edits]
+
+    def patch(self, name: str | None = None) -> str:
+        """A unified diff from the original to the repaired text."""
+        name = name or self.path
+        return "".join(difflib.unified_diff(_split_lines(self.original), _split_lines(self.fixed),
+                                            f"a/{name}", f"b/{name}"))
+
+    def to_dict(self) -> dict:
+        return {"file": self.path, "format": self.format, "problems": [r.to_dict() for r in self.repairs],
+                "still": [p.to_dict() for p in self.still]}
+
+
+# --- reading a text into records and problems ------------------------------------------------
+
+def _split_lines(text: str) -> list[str]:
+    """Lines with their ends (``\\n`` only ends a line, as the readers count them)."""
+    return text.splitlines(keepends=True) if "\r" not in text and "\x0b" not in text and "\x0c" not in text \
+        else [part for part in re.split(r"(?<=\n)", text) if part]
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="surrogateescape")   # every byte comes back as it was
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", errors="surrogateescape")
+
+
+def read_records(data: bytes, path: str) -> tuple[str, list[MatchRecord]]:
+    """The format a text is read in and its match records; MatchFileError when
+    it is not a match, or not one whose rows are lines."""
+    head = data[:registry.HEAD_SIZE]
+    other, line = not_a_match(head)
+    if other:
+        raise MatchFileError(other, path, line, 1)
+    kind = registry.choose(path, head)
+    if kind is None:
+        raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
+                             path, 1, 1)
+    if kind.name not in LINE_FORMATS:
+        raise MatchFileError(f"repair edits the lines of {' and '.join(LINE_FORMATS)} match files; this is {kind.name} "
+                             f"(bgcli export --to mat turns it into one)", path, 1, 1)
+    return kind.name, list(records_of(kind.read(io.BufferedReader(io.BytesIO(data)), path)))   # type: ignore[arg-type]
+
+
+def audit_records(records: Sequence[MatchRecord], rules: Rules | None) -> list[Problem]:
+    """Every problem of the records, as the audit lists them (by match, by line)."""
+    found: list[Problem] = []
+    for number, record in enumerate(records, 1):
+        visitor = _Collect()
+        replayer = MatchReplayer(record.header(), number, rules or Rules(), visitor)
+        for game in record.games:
+            replayer.game(game)
+        replayer.finish(MatchEnd(record.errors, record.comments))
+        found.extend(sorted(visitor.problems, key=Problem.order))
+    return found
+
+
+class _Collect(MatchVisitor):
+    """Problems, results and (when asked) events of a replay."""
+
+    def __init__(self, events: bool = False):
+        self.wants_events = events
+        self.problems: list[Problem] = []
+        self.results: list[GameResult | Unfinished] = []
+        self.events: list[Event] = []
+
+    def problem(self, problem: Problem) -> None:
+        self.problems.append(problem)
+
+    def event(self, event: Event) -> None:
+        self.events.append(event)
+
+    def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:
+        self.results.append(result)
+
+
+def _key(problem: Problem) -> tuple:
+    return (problem.line, problem.kind.value, problem.player)
+
+
+# --- one game's candidates --------------------------------------------------------------------
+
+@dataclass
+class _Candidate:
+    kind: RepairKind
+    game: GameRecord                       # the game with the edit made
+    lines: dict[int, str | None]           # the file's lines the edit changes (None: taken out)
+    why: str
+    prior: int = 0                         # before the characters changed: 1 for a roll that uses its dice only in part
+    distance: int = 0                      # after them: how far a play is from the written one (_hop_distance)
+
+
+# the audit's own diagnosis of a move's slip (bgcli.match.diagnosis): a roll that does not fit its play
+# is the roll written wrong, an illegal play one slip from a legal one is the play; at equal fit the
+# repair of what it names comes first
+_NAMED = {ProblemKind.DICE: RepairKind.ROLL, ProblemKind.PLAY: RepairKind.PLAY}
+
+
+class _Game:
+    """A game of a match being repaired: the match's state before it, and the lines of the file."""
+
+    def __init__(self, replayer: MatchReplayer, game: GameRecord, following: GameRecord | None,
+                 lines: dict[int, str], right_column: int):
+        self.replayer = replayer
+        self.game = game
+        self.following = following
+        self.lines = lines
+        self.right_column = right_column
+
+    def replay(self, game: GameRecord, events: bool = False) -> _Collect:
+        """The game replayed from the match's state before it, and the next game's header."""
+        seen = _Collect(events)
+        replayer = copy.copy(self.replayer)
+        replayer.visitor = seen
+        replayer.score = list(self.replayer.score)
+        replayer.starts = list(self.replayer.starts)
+        replayer.game(game)
+        if self.following is not None:
+            replayer.game(replace(self.following, actions=()))   # its header only: the score line
+        elif replayer.pending is not None:
+            replayer.settle(None)
+        return seen
+
+    def errors(self, seen: _Collect) -> tuple[int, int]:
+        mine = [p for p in seen.problems if self.counts(p)]
+        errors = sum(1 for p in mine if p.severity is Severity.ERROR)
+        return errors, len(mine) - errors
+
+    def counts(self, problem: Problem) -> bool:
+        """Whether a problem belongs to the game (or to the next game's score line)."""
+        return problem.game == self.game.number or (self.following is not None and problem.line == self.following.line
+                                                    and problem.kind is ProblemKind.SCORE)
+
+
+def _same_width(line: str, at: int, old: int, new: str) -> str:
+    """``line`` with ``old`` characters at ``at`` replaced by ``new``, eating or
+    adding blanks after it so that what follows keeps its column when it can."""
+    rest = line[at + old:]
+    grow = len(new) - old
+    if grow > 0 and rest[:grow].strip() == "" and (len(rest) <= grow or rest[grow] in " \t") and rest.strip():
+        rest = rest[grow:]
+    elif grow > 0 and not rest.strip():
+        rest = rest[grow:] if len(rest) > grow else rest[:1]
+    elif grow < 0 and rest.strip():
+        rest = " " * (-grow) + rest
+    return line[:at] + new + rest
+
+
+def _edit_cell(text: str, action: Action, new: str, row: Sequence[Action], right_column: int) -> str | None:
+    """The line ``text`` with ``action``'s cell written as ``new``; the cell to
+    its right kept at its column, or moved to the file's usual right column
+    when a slip had moved it."""
+    raw = action.raw
+    at = action.column - 1
+    if text[at:at + len(raw)] != raw:
+        at = text.find(raw)
+        if at < 0 or not raw:
+            return None
+    edited = _same_width(text, at, len(raw), new)
+    right = [a for a in row if a.side == 1 and a is not action and a.column > action.column]
+    if action.side == 0 and right and right_column and right[0].kind in _DICE_CELLS:
+        cell = right[0].raw
+        where = edited.find(cell, at + len(new))
+        gap = edited[at + len(new):where]
+        if where >= 0 and where != right_column - 1 and not gap.strip() and at + len(new) < right_column - 1:
+            edited = edited[:at + len(new)] + " " * (right_column - 1 - at - len(new)) + edited[where:]
+    return edited
+
+
+_DICE = re.compile(r"^([1-6])([1-6])")
+_WINS = re.compile(r"(?i)(wins\s+)(\d+)(\s+points?)")
+_CUBE = re.compile(r"(=>\s*)(\d+)")
+_SCORE = re.compile(r":\s*(\d+)")
+
+
+def _points_text(match: re.Match, points: int) -> str:
+    word = match.group(3).strip()
+    plural = "points" if points != 1 else "point"
+    word = plural if word.islower() else plural.capitalize() if word[:1].isupper() and word[1:].islower() else \
+        plural.upper()
+    return f"{match.group(1)}{points} {word}"
+
+
+def _roll_text(action: Action, roll: tuple[int, int]) -> str:
+    """The roll as the cell writes it (the written order of the dice, high first if it was)."""
+    written = _DICE.match(action.raw)
+    high_first = not written or int(written.group(1)) >= int(written.group(2))
+    return f"{roll[0]}{roll[1]}" if high_first else f"{roll[1]}{roll[0]}"
+
+
+def _play_steps(play: Play, written: list[tuple[int, int]]) -> str:
+    """A legal play in .mat pairs, in the order the written hops had them
+    (a changed hop where it stood, the others after), one pair a die; the
+    hit marked on the first step that lands on a hit point in that order."""
+    steps = [(s.start, s.end) for s in play.steps]
+    hit = Counter(s.end for s in play.steps if s.hit)
+    out: list[tuple[int, int]] = []
+    for hop in written:
+        match = next((s for s in steps if s == hop), None) or next((s for s in steps if s[0] == hop[0]), None)
+        if match is not None:
+            steps.remove(match)
+            out.append(match)
+    out.extend(steps)
+    words = []
+    for start, end in out:
+        mark = hit[end] > 0
+        if mark:
+            hit[end] -= 1
+        words.append(f"{start}/{end}" + ("*" if mark else ""))
+    return " ".join(words)
+
+
+def _spellings(play: Play) -> Iterable[Play]:
+    """The play, and the same play with a chain of two hops (13/11 11/5) run
+    through the other die's point (13/7 7/5): one result, written two ways."""
+    yield play
+    steps = list(play.steps)
+    for i, first in enumerate(steps):
+        for j, second in enumerate(steps):
+            if i != j and first.end == second.start and first.start - first.end != second.start - second.end:
+                middle = first.start - (second.start - second.end)
+                other = [s for k, s in enumerate(steps) if k not in (i, j)]
+                yield Play(other + [Step(first.start, middle), Step(middle, second.end, second.hit or first.hit)],
+                           play.result)
+
+
+def _spells(play: Play, before: Position, dice: tuple[int, int], side: int) -> bool:
+    """Whether the play's steps, written in their order, are the play (the generator says)."""
+    try:
+        return parse_play(_play_steps(play, []), before, dice, side=side).result == play.result
+    except BgcliError:
+        return False
+
+
+def _written_hops(text: str, side: int) -> list[tuple[int, int]] | None:
+    try:
+        return [(int(a), int(b)) for a, b in parse_play_text(numbered_text(text, side=side)).hops()]
+    except BgcliError:
+        return None
+
+
+def _hop_distance(written: list[tuple[int, int]] | None, play: Play, text: str) -> int:
+    """How far a legal play is from the written hops: hops not shared (or characters, when unreadable)."""
+    if written is None:
+        return _levenshtein(text, _play_steps(play, []))
+    theirs = Counter((s.start, s.end) for s in play.steps)
+    ours = Counter(written)
+    extra, missing = list((theirs - ours).elements()), list((ours - theirs).elements())
+    # a hop from the same point to another end is one slip (a digit); any other difference two
+    moved = 0
+    for hop in missing:
+        same = next((other for other in extra if other[0] == hop[0]), None)
+        if same is not None:
+            extra.remove(same)
+            moved += 1
+    return moved + 2 * (len(extra) + len(missing) - moved)
+
+
+def _levenshtein(a: str, b: str) -> int:
+    if a == b:
+        return 0
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def _exact_use(hops: list[tuple[int, int]] | None, roll: tuple[int, int]) -> bool:
+    """Whether every written hop is one die of the roll, each die used (a bear-off from below a die not exact)."""
+    if not hops:
+        return False
+    dice = [roll[0]] * 4 if roll[0] == roll[1] else list(roll)
+    lengths = [a - b for a, b in hops]
+    return sorted(lengths) == sorted(dice[:len(lengths)]) and len(lengths) == len(dice)
+
+
+class _Repairer:
+    def __init__(self, text: str, records: list[MatchRecord], rules: Rules | None):
+        self.rules = rules
+        self.records = records
+        self.raw_lines = _split_lines(text)
+        self.lines: dict[int, str] = {}
+        self.ends: dict[int, str] = {}
+        for number, raw in enumerate(self.raw_lines, 1):
+            body = raw.rstrip("\r\n")
+            self.lines[number] = body
+            self.ends[number] = raw[len(body):]
+        self.taken: set[int] = set()
+        columns = Counter(a.column for r in records for g in r.games for a in g.actions
+                          if a.side == 1 and a.kind in _DICE_CELLS)
+        self.right_column = columns.most_common(1)[0][0] if columns else 0
+
+    def text(self) -> str:
+        return "".join(self.lines[n] + self.ends[n] for n in sorted(self.lines) if n not in self.taken)
+
+    def run(self) -> list[ProblemRepair]:
+        done: list[ProblemRepair] = []
+        for number, record in enumerate(self.records, 1):
+            main = _Collect()
+            replayer = MatchReplayer(record.header(), number, self.rules or Rules(), main)
+            games = list(record.games)
+            for index, game in enumerate(games):
+                following = games[index + 1] if index + 1 < len(games) else None
+                state = _Game(replayer, game, following, self.lines, self.right_column)
+                games[index], found = self.game(state)
+                done.extend(found)
+                replayer.game(games[index])
+        return done
+
+    def game(self, state: _Game) -> tuple[GameRecord, list[ProblemRepair]]:
+        game = state.game
+        seen = state.replay(game)
+        if not any(p.severity is Severity.ERROR and state.counts(p) for p in seen.problems):
+            return game, []
+        worked: set[tuple] = set()
+        found: list[ProblemRepair] = []
+        for _ in range(ROUNDS):
+            errors = [p for p in seen.problems if state.counts(p) and p.severity is Severity.ERROR
+                      and _key(p) not in worked]
+            if not errors:
+                break
+            problem = errors[0]
+            worked.add(_key(problem))
+            before = state.errors(seen)
+            suggestions, best = self.suggest(state, game, problem, seen, before)
+            found.append(ProblemRepair(problem, tuple(suggestions)))
+            if best is not None and found[-1].applied:
+                game = best.game
+                state.game = game
+                for line, text in best.lines.items():
+                    if text is None:
+                        self.taken.add(line)
+                    else:
+                        self.lines[line] = text
+                seen = state.replay(game)
+        return game, found
+
+    def suggest(self, state: _Game, game: GameRecord, problem: Problem, seen: _Collect,
+                before: tuple[int, int]) -> tuple[list[Suggestion], _Candidate | None]:
+        candidates = list(self.candidates(state, game, problem))
+        named = _NAMED.get(problem.kind)   # what the audit's diagnosis says was written wrong (match.diagnosis)
+        scored = []
+        for order, candidate in enumerate(candidates):
+            after = state.replay(candidate.game)
+            if any(_key(p) == _key(problem) for p in after.problems):
+                continue   # the problem is still there
+            errors, warnings = state.errors(after)
+            if errors >= before[0]:
+                continue   # not convincing: as many problems as before
+            changes = sum(_levenshtein(self.lines.get(line, ""), text if text is not None else "")
+                          for line, text in candidate.lines.items())
+            other = int(named is not None and candidate.kind is not named)
+            scored.append(((errors, warnings, other, candidate.prior, changes, candidate.distance, order), candidate))
+        scored.sort(key=lambda item: item[0])
+        out = []
+        for key, candidate in scored[:SHOWN]:
+            ties = sum(1 for other, _ in scored if other[:6] == key[:6]) - 1
+            edits = tuple(LineEdit(line, self.lines.get(line, ""), text) for line, text in sorted(candidate.lines.items()))
+            out.append(Suggestion(candidate.kind, edits, key[0], key[1], key[4], candidate.why, ties))
+        return out, scored[0][1] if scored else None
+
+    # the candidates of each kind of problem
+    def candidates(self, state: _Game, game: GameRecord, problem: Problem) -> Iterable[_Candidate]:
+        row = [a for a in game.actions if a.line == problem.line]
+        if problem.kind is ProblemKind.SCORE and problem.line == game.line:
+            yield from self.score(state, game)
+            return
+        mine = [a for a in row if not problem.player or state.replayer.players[a.side] == problem.player] or row
+        events = None
+        for action in mine:
+            if action.kind in (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ILLEGAL) and problem.kind in (
+                    ProblemKind.DICE, ProblemKind.PLAY, ProblemKind.DANCE):
+                events = events or state.replay(game, events=True).events
+                yield from self.move(state, game, action, events)
+            elif action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON) and problem.kind is ProblemKind.CUBE:
+                yield from self.cube(state, game, action)
+            elif action.kind is ActionKind.WIN and problem.kind is ProblemKind.POINTS:
+                yield from self.points(state, game, action)
+        if len(row) == 2 and problem.kind in (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE,
+                                              ProblemKind.CUBE):
+            yield from self.swap(state, game, row)
+        if row and problem.kind in (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.MATCH) \
+                and self.twice(problem.line):
+            yield self.drop(game, problem.line)
+
+    def twice(self, line: int) -> bool:
+        """Whether a row says what the row before or after it says (its number aside): written twice."""
+        def body(number: int) -> str:
+            return re.sub(r"^\s*\d+\)", "", self.lines.get(number, "")).strip() if number not in self.taken else ""
+        mine = body(line)
+        return bool(mine) and mine in (body(line - 1), body(line + 1))
+
+    def changed(self, game: GameRecord, action: Action, new: Action, state: _Game) -> dict[int, str | None] | None:
+        row = [a for a in game.actions if a.line == action.line]
+        text = _edit_cell(self.lines[action.line], action, new.raw, row, state.right_column)
+        return None if text is None else {action.line: text}
+
+    def with_action(self, game: GameRecord, action: Action, new: Action) -> GameRecord:
+        return replace(game, actions=tuple(new if a is action else a for a in game.actions))
+
+    def make(self, kind: RepairKind, state: _Game, game: GameRecord, action: Action, new: Action, why: str,
+             prior: int = 0) -> _Candidate | None:
+        lines = self.changed(game, action, new, state)
+        if lines is None:
+            return None
+        return _Candidate(kind, self.with_action(game, action, new), lines, why, prior)
+
+    def move(self, state: _Game, game: GameRecord, action: Action, events: list[Event]) -> Iterable[_Candidate]:
+        event = next((e for e in events if e.record is action), None)
+        if event is None or not action.dice:
+            return
+        before: Position = event.before.position
+        side = action.side
+        dice = (max(action.dice), min(action.dice))
+        text = (action.play_text or "").strip() if action.kind is not ActionKind.ILLEGAL else ""
+        raw = action.raw
+        written = _DICE.match(raw)
+        if written is None:
+            return
+        hops = _written_hops(text, side) if text else None
+        # the rolls the written play (or the dance) is legal for
+        for roll in ALL_ROLLS if action.kind is not ActionKind.ILLEGAL else ():
+            if roll == dice:
+                continue
+            if text:
+                try:
+                    parse_play(text, before, roll, side=side)
+                except BgcliError:
+                    continue
+                why = f"{text!r} is a legal play of {roll[0]}{roll[1]}"
+            elif legal_plays(before, roll):
+                continue
+            else:
+                why = f"{roll[0]}{roll[1]} has no legal play: the player danced"
+            new_raw = _roll_text(action, roll) + raw[2:]
+            candidate = self.make(RepairKind.ROLL, state, game, action,
+                                  action._replace(dice=roll, raw=new_raw), why,
+                                  0 if not text or _exact_use(hops, roll) else 1)
+            if candidate is not None:
+                yield candidate
+        # the legal plays of the written roll, nearest the written play first
+        plays = legal_plays(before, dice)
+        if not plays:
+            return
+        if text:
+            spelt = []
+            for play in plays:   # each play as its spelling nearest the written one (that spells it)
+                options = sorted(_spellings(play), key=lambda p: (_hop_distance(hops, p, text), _play_steps(p, hops or [])))
+                spelt.append(next((p for p in options if p is play or _spells(p, before, dice, side)), play))
+            ranked = sorted(spelt, key=lambda p: (_hop_distance(hops, p, text), _play_steps(p, hops or [])))
+            ranked = ranked[:NEAREST_PLAYS]
+        else:
+            ranked = sorted(plays, key=lambda p: _play_steps(p, []))[:MISSING_PLAYS]
+        prefix = raw[:raw.index(":") + 1] if ":" in raw else _roll_text(action, dice) + ":"
+        for play in ranked:
+            body = _play_steps(play, hops or [])
+            try:   # the order written must replay as the play (a chain of hops in its order)
+                if parse_play(body, before, dice, side=side).result != play.result:
+                    raise BgcliError("order")
+            except BgcliError:
+                body = _play_steps(play, [])
+                try:
+                    if parse_play(body, before, dice, side=side).result != play.result:
+                        continue
+                except BgcliError:
+                    continue
+            why = (f"{body!r} is a legal play of {dice[0]}{dice[1]} near {text!r}" if text
+                   else f"{body!r} is a legal play of {dice[0]}{dice[1]}, where none was written")
+            candidate = self.make(RepairKind.PLAY, state, game, action,
+                                  action._replace(kind=ActionKind.MOVE, play_text=body, raw=f"{prefix} {body}"), why)
+            if candidate is not None:
+                candidate.distance = _hop_distance(hops, play, text) if text else 0
+                yield candidate
+
+    def cube(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:
+        found = _CUBE.search(action.raw)
+        if found is None:
+            return
+        for value in (2 ** k for k in range(1, 13)):
+            if value == action.cube:
+                continue
+            new_raw = action.raw[:found.start(2)] + str(value) + action.raw[found.end(2):]
+            candidate = self.make(RepairKind.CUBE, state, game, action, action._replace(cube=value, raw=new_raw),
+                                  f"the cube is turned to {value}")
+            if candidate is not None:
+                yield candidate
+
+    def points(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:
+        found = _WINS.search(action.raw)
+        if found is None:
+            return
+        result = next((r for r in state.replay(game).results if isinstance(r, GameResult)), None)
+        values = sorted({result.points} if result is not None else set())
+        for value in values:
+            if value == action.points:
+                continue
+            new_raw = action.raw[:found.start()] + _points_text(found, value) + action.raw[found.end():]
+            candidate = self.make(RepairKind.POINTS, state, game, action, action._replace(points=value, raw=new_raw),
+                                  f"the game is worth {value} point{'s' if value != 1 else ''}")
+            if candidate is not None:
+                yield candidate
+
+    def score(self, state: _Game, game: GameRecord) -> Iterable[_Candidate]:
+        running = tuple(state.replayer.score)
+        for line in range(game.line + 1, game.line + 3):
+            text = self.lines.get(line, "")
+            numbers = list(_SCORE.finditer(text))
+            if len(numbers) != 2:
+                continue
+            new = text
+            for found, value in sorted(zip(numbers, running), key=lambda item: -item[0].start(1)):
+                new = _same_width(new, found.start(1), len(found.group(1)), str(value))
+            yield _Candidate(RepairKind.SCORE, replace(game, scores=(running[0], running[1])), {line: new},
+                             f"the games before give {running[0]}-{running[1]}")
+            return
+
+    def swap(self, state: _Game, game: GameRecord, row: list[Action]) -> Iterable[_Candidate]:
+        left, right = sorted(row, key=lambda a: a.column)
+        if left.side == right.side:
+            return
+        text = self.lines[left.line]
+        at, to = left.column - 1, right.column - 1
+        if text[at:at + len(left.raw)] != left.raw or text[to:to + len(right.raw)] != right.raw:
+            return
+        width = to - at
+        new = text[:at] + right.raw.ljust(width - 1) + " " + left.raw + text[to + len(right.raw):]
+        actions = tuple(a._replace(side=right.side, column=right.column) if a is left else
+                        a._replace(side=left.side, column=left.column) if a is right else a for a in game.actions)
+        order = sorted(range(len(actions)), key=lambda i: (actions[i].line, actions[i].column))
+        yield _Candidate(RepairKind.SWAP, replace(game, actions=tuple(actions[i] for i in order)), {left.line: new},
+                         "each player's action stands in the other's column")
+
+    def drop(self, game: GameRecord, line: int) -> _Candidate:
+        return _Candidate(RepairKind.DROP, replace(game, actions=tuple(a for a in game.actions if a.line != line)),
+                          {line: None}, "the line is written twice, or does not belong here")
+
+
+def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> FileRepair:
+    """Repair suggestions for a match file's bytes (see the module docstring)."""
+    name, records = read_records(data, path)
+    text = _decode(data)
+    original = audit_records(records, rules)
+    repairer = _Repairer(text, records, rules)
+    worked = {_key(r.problem): r for r in repairer.run()}
+    fixed = repairer.text()
+    applied = [e for r in worked.values() if r.applied for e in r.suggestions[0].edits]
+    still: list[Problem] = []
+    if applied:
+        try:
+            still = audit_records(read_records(_encode(fixed), path)[1], rules)
+        except BgcliError as exc:   # never expected: the repaired text is what the edits made of a readable one
+            still = [Problem(1, 0, 0, "", ProblemKind.SYNTAX, f"the repaired text cannot be read: {exc}")]
+    else:
+        still = original
+    repairs: list[ProblemRepair] = []
+    fixed_keys = {_key(p) for p in still}
+    for problem in original:
+        key = _key(problem)
+        if key in worked:
+            repairs.append(replace(worked[key], problem=problem))
+            continue
+        earlier = [r for k, r in worked.items() if r.applied and k[0] <= problem.line
+                   and r.problem.match == problem.match and r.problem.game == problem.game]
+        if problem.severity is Severity.ERROR and key not in fixed_keys and earlier:
+            repairs.append(ProblemRepair(problem, (), max(r.problem.line for r in earlier)))
+        else:
+            repairs.append(ProblemRepair(problem))
+    return FileRepair(path, name, repairs, text, fixed, still)
+
+
+def suggested_problems(data: bytes, path: str = "-", rules: Rules | None = None) -> tuple[list[dict], int] | None:
+    """The audit's problems of a file's bytes, each with its ``suggestions``
+    (``audit --suggest``), and how many games it holds; None for a format
+    whose rows are not lines (the plain audit then speaks alone)."""
+    try:
+        _, records = read_records(data, path)
+    except MatchFileError as exc:
+        if LINE_FORMATS[0] in str(exc) and "repair edits" in str(exc):
+            return None
+        raise
+    found = repair_text(data, path, rules)
+    return [r.to_dict() for r in found.repairs], sum(len(r.games) for r in records)
+
+
+def repair_file(path: str, rules: Rules | None = None, read: Callable[[str], bytes] | None = None) -> FileRepair:
+    """:func:`repair_text` of a file (``-``: standard input)."""
+    if read is None:
+        import sys
+
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    else:
+        data = read(path)
+    return repair_text(data, path, rules)
+
+
+__all__ = ["FileRepair", "LineEdit", "ProblemRepair", "RepairKind", "Suggestion", "audit_records", "read_records",
+           "repair_file", "repair_text", "suggested_problems", "suggestion_text"]
