@@ -218,11 +218,16 @@ def test_exact_last_roll():
     fail = 9 / 36
     wins = (1 - fail) + fail * fail
     assert found.probabilities.win == pytest.approx(wins)
-    assert found.equity == pytest.approx(2 * wins - 1)
+    # cubeful (the two-sided table): with the cube centred the player on roll doubles and wins the cube
+    assert found.equity == 1.0
     ranked = engine.evaluate_plays(state, (6, 1), legal_plays(state.position, (6, 1)))
     assert ranked[0].evaluation.probabilities.win == 1.0
-    with pytest.raises(EngineError, match="cubeless"):
-        engine.cube_decision(state)
+    cube = engine.cube_decision(state)
+    # taken, the opponent owns the cube: the player wins 27 rolls in 36 and then loses the redoubled rest
+    assert (cube.double_take, cube.double_pass) == (pytest.approx(2 * (27 / 36 - 9 / 36)), 1.0)
+    crowd = _bearoff([0, 0, 0, 0, 0, 7], [0, 0, 0, 0, 0, 1])   # seven checkers: outside the two-sided table
+    with pytest.raises(EngineError, match="1 to 6 checkers"):
+        engine.cube_decision(crowd)
 
 
 def test_exact_ranks_the_bear_off_play_that_wins_most():

@@ -28,8 +28,9 @@ import hashlib
 import struct
 import sys
 from array import array
+from enum import Enum
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 from bgcli.analysis.bearoff import POINTS, key, step_results
 
@@ -101,16 +102,29 @@ class TwoSidedTable:
         return 2.0 * self.win(on_roll, opponent) - 1.0
 
 
+_WEIGHTS = tuple(1.0 if a == b else 2.0 for a, b in _ROLLS)
+
+
+def _moves(keys: list[int]) -> list[list[list[int]]]:
+    """For each position (by index) and roll, the indices of the positions its plays reach (0: borne off)."""
+    index = {k: i for i, k in enumerate(keys)}
+    return [[sorted(index[r] for r in plays(k, roll)) for roll in _ROLLS] for k in keys]
+
+
+def _pairs(keys: list[int]) -> list[tuple[int, int]]:
+    """Every pair of unfinished positions, in increasing total pips: each pair's plays lead to pairs before it."""
+    n = len(keys)
+    pips = [_pips(k) for k in keys]
+    return sorted(((x, y) for x in range(1, n) for y in range(1, n)), key=lambda p: pips[p[0]] + pips[p[1]])
+
+
 def build(checkers: int = CHECKERS) -> TwoSidedTable:
     keys = _keys(checkers)
     n = len(keys)
-    index = {k: i for i, k in enumerate(keys)}
     values = array("d", bytes(8 * n * n))
-    moves = [[sorted(index[r] for r in plays(k, roll)) for roll in _ROLLS] for k in keys]
-    weights = [1.0 if a == b else 2.0 for a, b in _ROLLS]
-    pips = [_pips(k) for k in keys]
-    pairs = sorted(((x, y) for x in range(1, n) for y in range(1, n)), key=lambda p: pips[p[0]] + pips[p[1]])
-    for x, y in pairs:
+    moves = _moves(keys)
+    weights = _WEIGHTS
+    for x, y in _pairs(keys):
         total = 0.0
         row = y * n
         for weight, results in zip(weights, moves[x]):
@@ -177,4 +191,257 @@ def table(checkers: int = CHECKERS) -> TwoSidedTable:
     return built
 
 
-__all__ = ["CHECKERS", "TwoSidedTable", "build", "dumps", "loads", "plays", "table"]
+# --- cubeful figures ----------------------------------------------------------------------------
+
+class Owner(Enum):
+    """Who holds the cube, seen by the player on roll."""
+
+    CENTRED = "centred"
+    ON_ROLL = "on roll"
+    OPPONENT = "opponent"
+
+    def seen_by_opponent(self) -> "Owner":
+        return _OTHER_SIDE[self]
+
+
+_OTHER_SIDE = {Owner.CENTRED: Owner.CENTRED, Owner.ON_ROLL: Owner.OPPONENT, Owner.OPPONENT: Owner.ON_ROLL}
+_CUBEFUL_MAGIC = b"bgcli bear-off 2c"   # 17 bytes, as the cubeless table's magic
+
+
+class CubeValues(tuple):
+    """The figures of a cube turn for the player on roll: no double, double/take, double/pass (a named tuple's
+    worth, kept a plain tuple so that the numbers compare and unpack as they are)."""
+
+    __slots__ = ()
+
+    def __new__(cls, no_double: float, double_take: float, double_pass: float) -> "CubeValues":
+        return super().__new__(cls, (no_double, double_take, double_pass))
+
+    @property
+    def no_double(self) -> float:
+        return self[0]
+
+    @property
+    def double_take(self) -> float:
+        return self[1]
+
+    @property
+    def double_pass(self) -> float:
+        return self[2]
+
+
+class CubefulTable:
+    """Money play: the cubeful equity of the player on roll, before rolling, per unit of the cube, with the
+    cube centred, owned by the player on roll and owned by the opponent (each side playing and handling the
+    cube to maximise it; no gammon is possible, so Jacoby changes nothing, and a beaver is not played)."""
+
+    def __init__(self, checkers: int, equities: dict[Owner, array]):
+        self.checkers = checkers
+        self.keys = _keys(checkers)
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        self.equities = equities
+        self.moves: list[list[list[int]]] | None = None
+
+    def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
+        return 0 < sum(on_roll) <= self.checkers and 0 < sum(opponent) <= self.checkers
+
+    def _pair(self, on_roll: Sequence[int], opponent: Sequence[int]) -> tuple[int, int]:
+        if not self.covers(on_roll, opponent):
+            raise ValueError(f"the two-sided table holds bear-offs of 1 to {self.checkers} checkers a side, "
+                             f"not {sum(on_roll)} against {sum(opponent)}")
+        return self.index[key(on_roll)], self.index[key(opponent)]
+
+    def equity(self, on_roll: Sequence[int], opponent: Sequence[int], owner: Owner) -> float:
+        """The equity with the proper cube action taken."""
+        x, y = self._pair(on_roll, opponent)
+        return self.equities[owner][x * len(self.keys) + y]
+
+    def after_play(self, mover: Sequence[int], opponent: Sequence[int], owner: Owner) -> float:
+        """The equity of the player who has just played to ``mover`` (``owner`` seen by that player):
+        +1 when every checker is off, else minus the opponent's equity on roll."""
+        if not sum(mover):
+            return 1.0
+        return -self.equity(opponent, mover, owner.seen_by_opponent())
+
+    def decision(self, on_roll: Sequence[int], opponent: Sequence[int], owner: Owner) -> CubeValues:
+        """No double (every roll's best play), double/take (the opponent then owns twice the cube) and
+        double/pass (+1), per unit of the cube now in play."""
+        x, y = self._pair(on_roll, opponent)
+        if self.moves is None:
+            self.moves = _moves(self.keys)
+        n = len(self.keys)
+        seen = self.equities[owner.seen_by_opponent()]
+        total = 0.0
+        for weight, results in zip(_WEIGHTS, self.moves[x]):
+            total += weight * max(1.0 if r == 0 else -seen[y * n + r] for r in results)
+        return CubeValues(total / 36.0, 2.0 * self.equities[Owner.OPPONENT][x * n + y], 1.0)
+
+
+def build_cubeful(checkers: int = CHECKERS) -> CubefulTable:
+    """The money table: the recurrence of :func:`build` with the cube. From the pair ``x`` (on roll) and
+    ``y``, no double is worth the average over the rolls of the best play's ``-E'(y, x')``, ``E'`` the
+    opponent's equity with the cube as the opponent sees it (centred stays centred, owned becomes the
+    opponent's); a double the opponent takes leaves the opponent owning the cube at twice the value with the
+    player still to roll, ``2 * E_opponent-owns(x, y)``, a pass +1; the player who may double (cube centred
+    or owned) takes the better of no double and the opponent's better answer."""
+    keys = _keys(checkers)
+    n = len(keys)
+    centred, owned, theirs = (array("d", bytes(8 * n * n)) for _ in range(3))
+    moves = _moves(keys)
+    for x, y in _pairs(keys):
+        row = y * n
+        c = o = t = 0.0
+        for weight, results in zip(_WEIGHTS, moves[x]):
+            if results[0] == 0:   # a play bears off the last checker: +1, the most any play is worth
+                c += weight
+                o += weight
+                t += weight
+                continue
+            # the opponent's equities after each play, the least of each the best play (cube states as the opponent sees them)
+            low_c = low_o = low_t = 2.0
+            for r in results:
+                j = row + r
+                if centred[j] < low_c:
+                    low_c = centred[j]
+                if theirs[j] < low_o:
+                    low_o = theirs[j]
+                if owned[j] < low_t:
+                    low_t = owned[j]
+            c -= weight * low_c
+            o -= weight * low_o
+            t -= weight * low_t
+        t /= 36.0
+        take = min(2.0 * t, 1.0)
+        i = x * n + y
+        theirs[i] = t
+        owned[i] = max(o / 36.0, take)
+        centred[i] = max(c / 36.0, take)
+    return CubefulTable(checkers, {Owner.CENTRED: centred, Owner.ON_ROLL: owned, Owner.OPPONENT: theirs})
+
+
+def dumps_cubeful(table: CubefulTable) -> bytes:
+    data = b"".join(_little(table.equities[owner]) for owner in Owner)
+    return _HEADER.pack(_CUBEFUL_MAGIC, table.checkers, len(table.keys), hashlib.sha256(data).digest()) + data
+
+
+def loads_cubeful(data: bytes) -> CubefulTable:
+    """The cubeful table of a file's bytes; ValueError saying why when they are not one."""
+    if len(data) < _HEADER.size:
+        raise ValueError("too short for a cubeful bear-off table")
+    magic, checkers, positions, digest = _HEADER.unpack_from(data)
+    body = data[_HEADER.size:]
+    if magic != _CUBEFUL_MAGIC or not 1 <= checkers <= 6 or positions != len(_keys(checkers)):
+        raise ValueError("not a cubeful bear-off table of bgcli")
+    size = 8 * positions * positions
+    if len(body) != 3 * size or hashlib.sha256(body).digest() != digest:
+        raise ValueError("a cubeful bear-off table whose contents do not match their digest")
+    equities = {}
+    for i, owner in enumerate(Owner):
+        values = array("d")
+        values.frombytes(body[i * size:(i + 1) * size])
+        if sys.byteorder != "little":
+            values.byteswap()
+        if not all(-1.0 <= v <= 1.0 for v in values):
+            raise ValueError("a cubeful bear-off table with an equity outside -1 to 1")
+        equities[owner] = values
+    return CubefulTable(checkers, equities)
+
+
+@lru_cache(maxsize=None)
+def cubeful_table(checkers: int = CHECKERS) -> CubefulTable:
+    """The money table, read from the cache folder or built (and written there) once per process."""
+    from bgcli.grammar import read_cached, write_cached
+
+    name = f"bearoff-2c-{checkers}.bin"
+    data = read_cached(name)
+    if data is not None:
+        try:
+            found = loads_cubeful(data)
+            if found.checkers == checkers:
+                return found
+        except ValueError:
+            pass   # rebuilt below
+    built = build_cubeful(checkers)
+    write_cached(name, dumps_cubeful(built))
+    return built
+
+
+class MatchTable:
+    """Match play at one score: the cubeful match winning chance of the player on roll, before rolling, for
+    bear-offs of up to ``checkers`` checkers a side, through the match equity table (``payoff``).
+
+    ``payoff(away, opponent_away, points)`` is the chance of winning the match of the player ``away`` from
+    it after this game ends with that player winning (positive) or losing ``points``. The cube may be
+    doubled by the player on roll when it is centred or theirs, this is not the Crawford game, and the cube
+    does not already win them the match (a dead cube). Values are computed on demand, for the positions
+    reachable from the ones asked, and kept (every score of a match is a different table)."""
+
+    def __init__(self, payoff: Callable[[int, int, int], float], crawford: bool, checkers: int = CHECKERS):
+        self.checkers = checkers
+        self.crawford = crawford
+        self.keys = _keys(checkers)
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        self.moves = _moves(self.keys)
+        self._payoff = lru_cache(maxsize=None)(payoff)
+        self._known: dict[tuple, float] = {}
+
+    def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
+        return 0 < sum(on_roll) <= self.checkers and 0 < sum(opponent) <= self.checkers
+
+    def _pair(self, on_roll: Sequence[int], opponent: Sequence[int]) -> tuple[int, int]:
+        if not self.covers(on_roll, opponent):
+            raise ValueError(f"the two-sided table holds bear-offs of 1 to {self.checkers} checkers a side, "
+                             f"not {sum(on_roll)} against {sum(opponent)}")
+        return self.index[key(on_roll)], self.index[key(opponent)]
+
+    def may_double(self, away: int, cube: int, owner: Owner) -> bool:
+        return not self.crawford and owner is not Owner.OPPONENT and cube < away
+
+    def _value(self, x: int, y: int, away: int, opponent_away: int, cube: int, owner: Owner) -> float:
+        found = self._known.get((x, y, away, opponent_away, cube, owner))
+        if found is not None:
+            return found
+        value = self._no_double(x, y, away, opponent_away, cube, owner)
+        if self.may_double(away, cube, owner):
+            take = self._no_double(x, y, away, opponent_away, 2 * cube, Owner.OPPONENT)
+            value = max(value, min(take, self._payoff(away, opponent_away, cube)))
+        self._known[x, y, away, opponent_away, cube, owner] = value
+        return value
+
+    def _no_double(self, x: int, y: int, away: int, opponent_away: int, cube: int, owner: Owner) -> float:
+        win = self._payoff(away, opponent_away, cube)
+        other = owner.seen_by_opponent()
+        total = 0.0
+        for weight, results in zip(_WEIGHTS, self.moves[x]):
+            if results[0] == 0:
+                total += weight * win
+                continue
+            total += weight * (1.0 - min(self._value(y, r, opponent_away, away, cube, other) for r in results))
+        return total / 36.0
+
+    def after_play(self, mover: Sequence[int], opponent: Sequence[int], away: int, opponent_away: int, cube: int,
+                   owner: Owner) -> float:
+        """The match winning chance of the player who has just played to ``mover`` (``away`` and ``owner``
+        that player's): the game won when every checker is off, else one minus the opponent's on roll."""
+        if not sum(mover):
+            return self._payoff(away, opponent_away, cube)
+        y, x = self._pair(opponent, mover)
+        return 1.0 - self._value(y, x, opponent_away, away, cube, owner.seen_by_opponent())
+
+    def decision(self, on_roll: Sequence[int], opponent: Sequence[int], away: int, opponent_away: int, cube: int,
+                 owner: Owner) -> CubeValues:
+        """The match winning chances after no double, double/take and double/pass."""
+        x, y = self._pair(on_roll, opponent)
+        return CubeValues(self._no_double(x, y, away, opponent_away, cube, owner),
+                          self._no_double(x, y, away, opponent_away, 2 * cube, Owner.OPPONENT),
+                          self._payoff(away, opponent_away, cube))
+
+    def value(self, on_roll: Sequence[int], opponent: Sequence[int], away: int, opponent_away: int, cube: int,
+              owner: Owner) -> float:
+        """The match winning chance with the proper cube action taken."""
+        x, y = self._pair(on_roll, opponent)
+        return self._value(x, y, away, opponent_away, cube, owner)
+
+
+__all__ = ["CHECKERS", "CubeValues", "CubefulTable", "MatchTable", "Owner", "TwoSidedTable", "build", "build_cubeful",
+           "cubeful_table", "dumps", "dumps_cubeful", "loads", "loads_cubeful", "plays", "table"]

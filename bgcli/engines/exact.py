@@ -10,13 +10,23 @@ database assumes). The figures are cubeless: the equity of a money game is
 winning chance. Any other position, and a cube decision, is refused with an
 EngineError that says why: ask ``sage`` or ``gnubg``.
 
+Where both sides have 1 to 6 checkers left (the two-sided tables of
+:mod:`bgcli.analysis.bearoff2`), the figures are cubeful and exact: plays,
+the position and the cube decision, in money play from the cached money table
+and in match play through the match equity table (:mod:`bgcli.engines.met`),
+worked out for the score asked. :func:`inside`, :func:`table_plays`,
+:func:`table_evaluation` and :func:`table_cube_decision` are the same figures
+for another engine (``sage`` answers from them wherever they reach).
+
 The level is accepted and ignored: the answer is the same at every depth.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from bgcli.analysis import bearoff
+from functools import lru_cache
+
+from bgcli.analysis import bearoff, bearoff2
 from bgcli.core.position import OFF, Position
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
@@ -35,6 +45,91 @@ def problem(position: Position) -> str:
     if position.player[OFF] == 0 or position.opponent[OFF] == 0:
         return "it judges only bear-offs in which both sides have borne off a checker (no gammon possible)"
     return ""
+
+
+# --- the two-sided tables: cubeful and exact where both sides have 1 to 6 checkers left ----------------
+
+def inside(position: Position) -> bool:
+    """Whether the two-sided tables hold ``position``: no contact, 1 to 6 checkers left a side."""
+    homes = [bearoff.home_counts(side) for side in (position.player, position.opponent)]
+    return all(h is not None and 0 < sum(h) <= bearoff2.CHECKERS for h in homes)
+
+
+def _owner(state: "GameState") -> bearoff2.Owner:
+    owner = state.match.cube_owner
+    if owner < 0:
+        return bearoff2.Owner.CENTRED
+    return bearoff2.Owner.ON_ROLL if owner == state.match.on_roll else bearoff2.Owner.OPPONENT
+
+
+@lru_cache(maxsize=None)
+def _match_table(crawford: bool) -> bearoff2.MatchTable:
+    """The match figures of one kind of game (the Crawford game or not), every score kept as it is asked."""
+    def payoff(away: int, opponent_away: int, points: int) -> float:
+        return met.equity_after(met.MatchSide(away, opponent_away, 1, crawford), points)
+
+    return bearoff2.MatchTable(payoff, crawford)
+
+
+def _homes(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    mine, theirs = (bearoff.home_counts(side) for side in (position.player, position.opponent))
+    assert mine is not None and theirs is not None, "asked outside the two-sided tables"
+    return mine, theirs
+
+
+def _figures(state: "GameState", win: float, money: float, chance: float | None, engine: str, dice=None) -> Evaluation:
+    """An evaluation of the player on roll of ``state``: ``money`` its cubeful money equity, or ``chance`` its
+    cubeful match winning chance (normalised as the protocol says)."""
+    probs = [win, 0.0, 0.0, 0.0, 0.0]
+    side = met.MatchSide.of(state)
+    if side.is_money:
+        return trust.evaluation(probs, money, None, engine, state, dice)
+    assert chance is not None
+    return trust.evaluation(probs, met.emg(chance, side), chance, engine, state, dice)
+
+
+def table_evaluation(state: "GameState", engine: str = "exact") -> Evaluation:
+    """The position of ``state`` before the player on roll rolls, with the proper cube action (``inside`` it)."""
+    mine, theirs = _homes(state.position)
+    win = bearoff2.table().win(mine, theirs)
+    side = met.MatchSide.of(state)
+    if side.is_money:
+        return _figures(state, win, bearoff2.cubeful_table().equity(mine, theirs, _owner(state)), None, engine)
+    chance = _match_table(side.crawford).value(mine, theirs, side.away, side.opponent_away, side.cube, _owner(state))
+    return _figures(state, win, 0.0, chance, engine)
+
+
+def table_plays(state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], level: int,
+                engine: str = "exact") -> list[PlayEvaluation]:
+    """Each of ``plays`` with its exact cubeful value for the player who moves, best first (``inside`` it)."""
+    side = met.MatchSide.of(state)
+    owner = _owner(state)
+    found = {}
+    for play in plays:
+        mover, theirs = _homes(play.result)
+        win = 1.0 if not sum(mover) else 1.0 - bearoff2.table().win(theirs, mover)
+        if side.is_money:
+            found[trust.result_key(play)] = _figures(state, win, bearoff2.cubeful_table().after_play(mover, theirs, owner),
+                                                     None, engine, dice)
+        else:
+            chance = _match_table(side.crawford).after_play(mover, theirs, side.away, side.opponent_away, side.cube, owner)
+            found[trust.result_key(play)] = _figures(state, win, 0.0, chance, engine, dice)
+    return trust.ranked(found, plays, engine, state, dice, dict.fromkeys(found, level))
+
+
+def table_cube_decision(state: "GameState", engine: str = "exact") -> CubeDecision:
+    """The cube turn of the player on roll of ``state``: the equities after no double, double/take and
+    double/pass (``inside`` the tables; whether the player may double at all is the cube module's to say)."""
+    mine, theirs = _homes(state.position)
+    probs = [bearoff2.table().win(mine, theirs), 0.0, 0.0, 0.0, 0.0]
+    side = met.MatchSide.of(state)
+    owner = _owner(state)
+    if side.is_money:
+        nd, dt, dp = bearoff2.cubeful_table().decision(mine, theirs, owner)
+        return trust.cube_decision(probs, nd, dt, dp, engine, state)
+    chances = _match_table(side.crawford).decision(mine, theirs, side.away, side.opponent_away, side.cube, owner)
+    nd, dt, dp = (met.emg(c, side) for c in chances)
+    return trust.cube_decision(probs, nd, dt, dp, engine, state, tuple(chances))
 
 
 class ExactEngine:
@@ -67,11 +162,15 @@ class ExactEngine:
 
     def evaluate(self, state: "GameState") -> Evaluation:
         position = state.position
+        if inside(position):
+            return table_evaluation(state, self.name)
         self._checked(state, position)
         return self._evaluation(state, self._win(position.player, position.opponent))
 
     def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
                        force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
+        if inside(state.position):
+            return table_plays(state, dice, plays, self.level.ply, self.name)
         self._checked(state, state.position, dice)
         found = {}
         for play in plays:
@@ -81,8 +180,10 @@ class ExactEngine:
         return trust.ranked(found, plays, self.name, state, dice, dict.fromkeys(found, self.level.ply))
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
-        raise EngineError(f"the exact engine cannot judge the cube in {trust.where(state)}: "
-                          "its figures are cubeless (ask sage or gnubg)")
+        if inside(state.position):
+            return table_cube_decision(state, self.name)
+        raise EngineError(f"the exact engine cannot judge the cube in {trust.where(state)}: its cubeful figures "
+                          f"reach bear-offs of 1 to {bearoff2.CHECKERS} checkers a side without contact (ask sage or gnubg)")
 
     def close(self) -> None:
         pass

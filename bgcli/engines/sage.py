@@ -19,6 +19,10 @@ takes care of, measured on bgsage itself:
   deepened too, so the best play is always a full-depth value.
 - "No legal play" is its unchanged board; bgcli lists the legal plays
   itself and checks the engine's list against its own.
+- Where the figures are known exactly (a bear-off of 1 to 6 checkers a side
+  without contact: :func:`bgcli.engines.exact.inside`), the plays, the
+  position and the cube are answered from bgcli's two-sided tables, cubeful,
+  at every level, and the networks are not asked.
 """
 from __future__ import annotations
 
@@ -26,7 +30,7 @@ import time
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from bgcli.core.position import BAR, OFF, Position
-from bgcli.engines import met, trust
+from bgcli.engines import exact, met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError, EngineUnavailableError
 
@@ -113,6 +117,8 @@ class SageEngine:
     # --- the protocol --------------------------------------------------------
 
     def evaluate(self, state: "GameState") -> Evaluation:
+        if exact.inside(state.position):
+            return exact.table_evaluation(state, self.name)
         found = self._positions([state], self._deep)[0]
         side = met.MatchSide.of(state)
         equity = found["cubeful_equity"]
@@ -120,6 +126,8 @@ class SageEngine:
                                 self.name, state)
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
+        if exact.inside(state.position):
+            return exact.table_cube_decision(state, self.name)
         found = self._positions([state], self._deep)[0]
         side = met.MatchSide.of(state)
         values = (found["equity_nd"], found["equity_dt"], found["equity_dp"])
@@ -156,6 +164,8 @@ class SageEngine:
         if not plays:
             self._check_plays(state, dice, [], [])
             return []
+        if exact.inside(state.position):
+            return exact.table_plays(state, dice, plays, self.level.ply, self.name)
         play_keys = [trust.result_key(p) for p in plays]   # each play's name, computed once
         results = {key: p.result for key, p in zip(play_keys, plays)}
         self._check_plays(state, dice, play_keys, list(results.values()))
@@ -194,6 +204,8 @@ class SageEngine:
 
         if self.level.ply:
             return [None] * len(rolls)
+        if exact.inside(state.position):
+            return [self._table_best(state, roll) for roll in rolls]
         per_roll = []
         for roll in rolls:
             plays = legal_plays(state.position, roll)
@@ -211,6 +223,16 @@ class SageEngine:
                     best = (key, value)
             out.append(best)
         return out
+
+    def _table_best(self, state: "GameState", roll: tuple[int, int]) -> tuple[str, Evaluation] | None:
+        """The best play of ``roll`` as :meth:`evaluate_plays` ranks it inside the two-sided tables."""
+        from bgcli.core.generator import legal_plays
+
+        plays = legal_plays(state.position, roll)
+        if not plays:
+            return None
+        best = exact.table_plays(state, roll, plays, self.level.ply, self.name)[0]
+        return trust.result_key(best.play), best.evaluation
 
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
         keys = keys or [r.id() for r in results]
