@@ -77,8 +77,8 @@ def test_no_command_module_imports_a_format_module(name):
 
 
 def test_the_readme_table_is_the_registry():
-    text = (ROOT / "docs" / "match-formats.md").read_text(encoding="utf-8")
-    section = text.split("# Match formats", 1)[1].split("\n## ", 1)[0]
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = text.split("\n## Match formats\n", 1)[1].split("\n## ", 1)[0]
     rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in section.splitlines()
             if line.startswith("| ") and not line.startswith("| format")]
     table = {row[0]: (tuple(row[1].split()), row[2], row[3]) for row in rows}
