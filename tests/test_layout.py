@@ -30,6 +30,9 @@ LAYERS = {
     "bgcli.render.board": 9, "bgcli.render.view": 10,
     # rating: a match judged over the replay and the engine protocol; its per-file job and database as the audit's (scale.jobs, scale.results)
     "bgcli.judging.rating": 6, "bgcli.scale.rating": 10,
+    # the dice audit: counts over the replay, statistics on counts alone (scipy), the report, its job and pictures
+    "bgcli.judging.dicestats": 1, "bgcli.judging.dice": 6, "bgcli.judging.dicereport": 6.5, "bgcli.render.dice": 7,
+    "bgcli.scale.dice": 10,
     # engines: the table and the checks low, the backends over the core and its IDs
     "bgcli.engines.met": 2, "bgcli.engines.kept": 2, "bgcli.engines.trust": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
     "bgcli.engines.gnubg": 5, "bgcli.engines.gnubg_driver": 0, "bgcli.engines.hint": 6,

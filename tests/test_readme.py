@@ -172,8 +172,8 @@ def test_the_test_extra_brings_what_the_suite_needs():
 
     install = next(line for block in sh_blocks() for line in block if line.startswith("pip install "))
     extras = set(re.search(r"\[(.*)\]", install).group(1).split(","))
-    assert {"test", "dask", "engine"} <= extras
-    for module in ("xdist", "hypothesis", "distributed", "bgsage"):
+    assert {"test", "dask", "engine", "stats"} <= extras
+    for module in ("xdist", "hypothesis", "distributed", "bgsage", "scipy"):
         assert importlib.util.find_spec(module) is not None, f"{module} is not installed by {install}"
 
 

@@ -21,6 +21,7 @@ bear-off odds, computed by bgcli itself.
   checkers not borne off, a on its 1-point and b on its 2-point has crashed
   when n <= 6; or, with a > 1, when n - a <= 6, or b > 1 and n + 1 - a - b
   <= 6; or, with a <= 1 and b >= 1, when n - (b - 1) <= 6.
+- ``enter_count``: how many of the 36 rolls enter a checker from the bar.
 - ``hits`` and ``hit_rolls``: the rolls (of the 36; a double once, other
   rolls twice) with at least one legal play that puts an opponent checker
   on the bar.
@@ -209,6 +210,15 @@ def hit_rolls(position: Position) -> tuple[tuple[int, int], ...]:
         if not spans.isdisjoint(reach) and any(_hits(play) for play in legal_plays(position, roll)):
             found.append(roll)
     return tuple(found)
+
+
+def enter_count(position: Position) -> int:
+    """How many of the 36 rolls let the player on roll take a checker off the
+    bar: a die enters on the opponent's home point of its number unless the
+    opponent holds it (two checkers or more), so 36 less the square of the
+    points held (the generator agrees: tests/test_dice.py)."""
+    held = sum(1 for point in range(1, 7) if position.opponent[point] >= 2)
+    return 36 - held * held
 
 
 def _weight(roll: tuple[int, int]) -> int:

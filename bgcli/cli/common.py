@@ -179,7 +179,8 @@ def read_position(text: str):
 # module is imported when the command is run, so that one command does not
 # pay for the imports of all (``bgcli moves`` starts in a fraction of the time).
 COMMAND_MODULES = {
-    "analyze": "analyze", "audit": "audit", "chouette": "chouette", "hint": "hint", "rate": "rate", "repair": "repair",
+    "analyze": "analyze", "audit": "audit", "chouette": "chouette", "dice": "dice", "hint": "hint", "rate": "rate",
+    "repair": "repair",
     "check": "positions", "convert": "positions", "moves": "positions", "show": "positions",
     "export": "matches", "replay": "matches", "rules": "matches", "score": "matches", "view": "matches",
 }

@@ -1,0 +1,305 @@
+"""The dice of recorded matches, counted in the positions where they fell.
+
+:class:`DiceTally` is a match visitor (bgcli.match.visitor): the replay tells
+it every roll with the position before it (bgcli.match.replay), and it keeps,
+for each player of each match (a :class:`Unit`), what the statistics of
+bgcli.judging.dicestats test:
+
+- the 21 kinds of roll (opening rolls apart: most rules roll the opening again
+  on a double), each die's face, and the 36 rolls in the order the dice were
+  written where the file records that order (:attr:`DiceTally.ordered`);
+- consecutive rolls of a game (the kind before and the kind after), and a
+  double followed by a double: by the opponent's next roll and by the same
+  player's next roll;
+- three chances that depend on the position, each counted by how many of the
+  36 rolls succeed there (so the expectation is exact): entering from the bar
+  (the open points of the opponent's home board, :func:`bgcli.analysis.counts.enter_count`),
+  hitting a blot (bgcli's shot counter, :func:`bgcli.analysis.counts.hit_rolls`),
+  and bearing off the last checkers in one roll (the exact one-sided bear-off
+  table, :mod:`bgcli.analysis.bearoff`). A roll is a success by the dice alone:
+  whether a legal play of it enters, hits or bears off, whatever was played.
+
+Everything is counts, so tallies of files add up (:meth:`Unit.add`) and
+travel as JSON (:meth:`Unit.to_dict`, :meth:`Unit.from_dict`).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from bgcli.analysis.counts import enter_count, hit_rolls, is_contact
+from bgcli.core.generator import legal_plays
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.match.events import Event, EventKind, GameStart, MatchStart
+from bgcli.match.visitor import MatchVisitor
+
+# The 21 kinds of roll, high die first: 11, 21, 22, 31, 32, 33, ..., 66
+KINDS: tuple[tuple[int, int], ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
+KIND_INDEX = {roll: i for i, roll in enumerate(KINDS)}
+DOUBLES = tuple(i for i, (high, low) in enumerate(KINDS) if high == low)
+CONDITIONS = ("enter", "hit", "bearoff")   # the chances that depend on the position
+_BINS = 37   # a chance counted in rolls of 36: 0..36
+
+
+def kind_of(dice: tuple[int, int]) -> int:
+    """The index in :data:`KINDS` of a roll written in either order."""
+    a, b = dice
+    return KIND_INDEX[(a, b) if a >= b else (b, a)]
+
+
+def _zeros(n: int) -> list[int]:
+    return [0] * n
+
+
+@dataclass
+class Unit:
+    """One player's rolls in one match: the counts, and what groups them
+    (the player, the file, the site and month from the tags, the match)."""
+
+    file: str
+    match: int
+    side: int
+    player: str
+    opponent: str
+    site: str = ""
+    month: str = ""
+    white_first: bool = False     # the opening is not rolled again on a double (these rules)
+    ordered: bool = False         # the file records the order of the dice (DiceTally.ordered)
+    fingerprint: str = ""         # the match's rolls in order (both players'): the same match in two files is counted once
+    kinds: list[int] = field(default_factory=lambda: _zeros(21))
+    opening: list[int] = field(default_factory=lambda: _zeros(21))
+    faces: list[int] = field(default_factory=lambda: _zeros(6))
+    order: list[int] = field(default_factory=lambda: _zeros(36))   # first written die x 6 + second, 1-based faces less 7
+    pairs: list[int] = field(default_factory=lambda: _zeros(21 * 21))   # kind before x 21 + this roll's kind
+    after_double: list[int] = field(default_factory=lambda: _zeros(2))   # rolls right after the opponent's double, doubles
+    own_after_double: list[int] = field(default_factory=lambda: _zeros(2))   # own next roll after own double, doubles
+    # per condition: trials and successes by the number of the 36 rolls that succeed there
+    trials: dict[str, list[int]] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
+    successes: dict[str, list[int]] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
+
+    @property
+    def rolls(self) -> int:
+        return sum(self.kinds)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "match": self.match, "side": self.side, "player": self.player, "opponent": self.opponent,
+                "site": self.site, "month": self.month, "white_first": self.white_first, "ordered": self.ordered,
+                "fingerprint": self.fingerprint,
+                "kinds": self.kinds, "opening": self.opening, "faces": self.faces, "order": self.order,
+                "pairs": _sparse(self.pairs), "after_double": self.after_double, "own_after_double": self.own_after_double,
+                "trials": {c: _sparse(v) for c, v in self.trials.items()},
+                "successes": {c: _sparse(v) for c, v in self.successes.items()}}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Unit":
+        """A unit from :meth:`to_dict`; a ValueError, KeyError or TypeError for anything else."""
+        unit = cls(str(data["file"]), int(data["match"]), int(data["side"]), str(data["player"]), str(data["opponent"]),
+                   str(data["site"]), str(data["month"]), bool(data["white_first"]), bool(data["ordered"]),
+                   str(data["fingerprint"]))
+        unit.kinds = _counts(data["kinds"], 21)
+        unit.opening = _counts(data["opening"], 21)
+        unit.faces = _counts(data["faces"], 6)
+        unit.order = _counts(data["order"], 36)
+        unit.pairs = _dense(data["pairs"], 21 * 21)
+        unit.after_double = _counts(data["after_double"], 2)
+        unit.own_after_double = _counts(data["own_after_double"], 2)
+        unit.trials = {c: _dense(data["trials"][c], _BINS) for c in CONDITIONS}
+        unit.successes = {c: _dense(data["successes"][c], _BINS) for c in CONDITIONS}
+        return unit
+
+
+def _sparse(values: list[int]) -> dict[str, int]:
+    return {str(i): v for i, v in enumerate(values) if v}
+
+
+def _dense(values: dict[str, int], n: int) -> list[int]:
+    out = _zeros(n)
+    for key, value in values.items():
+        out[int(key)] = int(value)
+    if len(out) != n:
+        raise ValueError(f"a count past {n}")
+    return out
+
+
+def _counts(values: list, n: int) -> list[int]:
+    if not isinstance(values, list) or len(values) != n:
+        raise ValueError(f"not {n} counts")
+    return [int(v) for v in values]
+
+
+def add_into(total: Unit, unit: Unit) -> None:
+    """Add ``unit``'s counts into ``total`` (whose labels stay)."""
+    for name in ("kinds", "opening", "faces", "order", "pairs", "after_double", "own_after_double"):
+        mine, theirs = getattr(total, name), getattr(unit, name)
+        for i, v in enumerate(theirs):
+            mine[i] += v
+    for c in CONDITIONS:
+        for i in range(_BINS):
+            total.trials[c][i] += unit.trials[c][i]
+            total.successes[c][i] += unit.successes[c][i]
+
+
+def enter_chance(position: Position) -> int | None:
+    """How many of the 36 rolls enter a checker from the bar for the player on
+    roll, or None when none is on the bar."""
+    return enter_count(position) if position.player[BAR] else None
+
+
+def bearoff_count(position: Position) -> int | None:
+    """How many of the 36 rolls bear off all the on-roll side's checkers left,
+    from the exact one-sided bear-off table; None when the side is not all home
+    (or has nothing left)."""
+    from bgcli.analysis import bearoff
+
+    counts = bearoff.home_counts(position.player)
+    if counts is None or position.player[OFF] == CHECKERS:
+        return None
+    dist = bearoff.table().dist(counts)
+    return round(dist[0] * 36) if dist else 0
+
+
+def bears_off_all(position: Position, dice: tuple[int, int]) -> bool:
+    """Whether a legal play of ``dice`` bears off every checker left (the generator's plays)."""
+    return any(play.result.player[OFF] == CHECKERS for play in legal_plays(position, dice))
+
+
+def enters(position: Position, dice: tuple[int, int]) -> bool:
+    """Whether a legal play of ``dice`` takes a checker off the bar (the generator's plays)."""
+    bar = position.player[BAR]
+    return any(play.result.player[BAR] < bar for play in legal_plays(position, dice))
+
+
+class DiceTally(MatchVisitor):
+    """Counts every roll of a file's matches into :class:`Unit` s (see the module docstring)."""
+
+    wants_events = True
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.units: list[Unit] = []
+        self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
+        self._match: tuple[Unit, Unit] | None = None
+        self._rolls: Any = None   # the match's fingerprint as it grows
+        self._hits: dict[tuple, frozenset] = {}
+        self._reset_game()
+
+    def _reset_game(self) -> None:
+        self._first = True
+        self._last_kind: int | None = None      # the game's previous roll (None: none, or the opening)
+        self._last_double: bool | None = None   # whether the previous roll was a double
+        self._own_double = [False, False]       # whether each side's last roll was a double
+        self._own_rolled = [False, False]
+
+    def begin_match(self, match: MatchStart) -> None:
+        tags = {key.lower(): str(value) for key, value in (match.tags or {}).items()}
+        site = tags.get("site", "").strip()
+        month = _month(tags.get("eventdate") or tags.get("date") or "")
+        players = match.players
+        self._match = (Unit(self.path, match.number, 0, players[0], players[1], site, month, match.rules.white_first),
+                       Unit(self.path, match.number, 1, players[1], players[0], site, month, match.rules.white_first))
+        self.units.extend(self._match)
+        self._rolls = hashlib.sha256()
+
+    def begin_game(self, game: GameStart) -> None:
+        self._reset_game()
+
+    def event(self, event: Event) -> None:
+        if event.kind is not EventKind.MOVE and event.kind is not EventKind.ROLL or not event.dice:
+            return
+        assert self._match is not None
+        unit = self._match[event.side]
+        written = event.record.dice if event.record is not None and event.record.dice else event.dice
+        a, b = written
+        if not (1 <= a <= 6 and 1 <= b <= 6):
+            return
+        kind = kind_of((a, b))
+        double = a == b
+        self._rolls.update(b"%d%d;" % KINDS[kind])
+        if self._first:   # the opening: counted apart, and no roll before it for what follows
+            self._first = False
+            unit.opening[kind] += 1
+            return
+        if a != b:
+            self.written[a < b] += 1
+        unit.kinds[kind] += 1
+        unit.faces[a - 1] += 1
+        unit.faces[b - 1] += 1
+        unit.order[(a - 1) * 6 + b - 1] += 1
+        if self._last_kind is not None:
+            unit.pairs[self._last_kind * 21 + kind] += 1
+        if self._last_double:
+            unit.after_double[0] += 1
+            unit.after_double[1] += double
+        if self._own_rolled[event.side] and self._own_double[event.side]:
+            unit.own_after_double[0] += 1
+            unit.own_after_double[1] += double
+        self._last_kind, self._last_double = kind, double
+        self._own_rolled[event.side] = True
+        self._own_double[event.side] = double
+        self._conditions(unit, event.before.position, (a, b))
+
+    def _conditions(self, unit: Unit, position: Position, dice: tuple[int, int]) -> None:
+        roll = (max(dice), min(dice))
+        player = position.player
+        if player[BAR]:
+            count = enter_count(position)
+            if 0 < count < 36:
+                unit.trials["enter"][count] += 1
+                unit.successes["enter"][count] += position.opponent[roll[0]] < 2 or position.opponent[roll[1]] < 2
+        if is_contact(position) and 1 in position.opponent[1:25]:
+            key = (player, position.opponent)
+            rolls = self._hits.get(key)
+            if rolls is None:
+                rolls = frozenset(hit_rolls(position))
+                if len(self._hits) > 20_000:
+                    self._hits.clear()
+                self._hits[key] = rolls
+            count = sum(1 if r[0] == r[1] else 2 for r in rolls)
+            if 0 < count < 36:
+                unit.trials["hit"][count] += 1
+                unit.successes["hit"][count] += roll in rolls
+        if not any(player[7:26]):
+            finishing = bearoff_count(position)
+            if finishing is not None and 0 < finishing < 36:
+                unit.trials["bearoff"][finishing] += 1
+                unit.successes["bearoff"][finishing] += bears_off_all(position, roll)
+
+    def end_match(self) -> object:
+        for unit in self._match or ():
+            unit.fingerprint = self._rolls.hexdigest()
+        self._match = None
+        return None
+
+    @property
+    def ordered(self) -> bool:
+        """Whether the file records the order the dice fell: both orders are
+        written, the rarer at least a tenth of the time (of ten rolls or more).
+        A file written high die first, or low die first, but for a slip or two
+        keeps no order (gammonview's .mat files hold both habits); a fair die
+        written as it fell misses this bar with a chance under 0.2%."""
+        high_first, low_first = self.written
+        return high_first + low_first >= 10 and min(high_first, low_first) >= 0.1 * (high_first + low_first)
+
+    def finish(self) -> list[Unit]:
+        """The file's units, each marked with whether the file records the order of the dice."""
+        ordered = self.ordered
+        for unit in self.units:
+            unit.ordered = ordered
+            if not ordered:
+                unit.order = _zeros(36)
+        return self.units
+
+
+def _month(text: str) -> str:
+    """``YYYY-MM`` from a date tag (``2024.05.11``, ``2024-05-11``, ``2024/05/11``), or ''."""
+    import re
+
+    found = re.match(r"\s*(\d{4})[.\-/](\d{1,2})", text)
+    if not found or not 1 <= int(found.group(2)) <= 12:
+        return ""
+    return f"{found.group(1)}-{int(found.group(2)):02d}"
+
+
+__all__ = ["CONDITIONS", "DOUBLES", "DiceTally", "KINDS", "Unit", "add_into", "bears_off_all", "bearoff_count", "enter_chance",
+           "enters", "kind_of"]

@@ -1,0 +1,129 @@
+"""The dice audit over archives: each file's rolls counted in their positions
+(bgcli.judging.dice), a per-file job (bgcli.scale.jobs) run by
+bgcli.scale.runner as the audit and the rating are, with its own results
+database (bgcli.scale.results) so that an interrupted run resumes and an
+unchanged file is not replayed again. The statistics are worked out once all
+the files' counts are in (bgcli.judging.dicereport): counts add up, p-values
+do not.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import asdict, dataclass
+from typing import ClassVar
+
+from bgcli import __version__
+from bgcli.core.rules import Rules
+from bgcli.judging.dice import DiceTally, Unit
+from bgcli.scale.jobs import failure_text
+from bgcli.scale.results import Damaged, ResultsDatabase
+
+
+@dataclass(frozen=True)
+class DiceResult:
+    """One file's tally: each player's rolls in each match, or why the file could not be read."""
+
+    path: str
+    units: tuple[Unit, ...] = ()
+    error: str | None = None
+    digest: str | None = None
+
+    @property
+    def rolls(self) -> int:
+        return sum(unit.rolls for unit in self.units)
+
+    def to_dict(self) -> dict:
+        data: dict = {"file": self.path, "rolls": self.rolls, "units": [unit.to_dict() for unit in self.units]}
+        if self.error is not None:
+            data["error"] = self.error
+        return data
+
+
+def tally_file(path: str, where: str | None = None, rules: Rules | None = None) -> list[Unit]:
+    """Every player's rolls in every match of the file at ``where`` (``path`` by
+    default; ``-`` is standard input), named ``path``: the file read through the
+    formats' registry and replayed to a :class:`bgcli.judging.dice.DiceTally`."""
+    from bgcli.formats.files import visit_file
+
+    tally = DiceTally(path)
+    for _ in visit_file(where or path, tally, rules):
+        pass
+    return tally.finish()
+
+
+@dataclass(frozen=True)
+class DiceJob:
+    """The dice tally of a file, a per-file job (bgcli.scale.jobs), with the ``rules`` it is replayed under."""
+
+    rules: Rules | None = None
+    verb: ClassVar[str] = "read the dice of"
+    doing: ClassVar[str] = "reading the dice of"
+
+    def run(self, path: str, where: str, digest: str | None) -> DiceResult:
+        return DiceResult(path, tuple(tally_file(path, where, self.rules)), None, digest)
+
+    def failed(self, path: str, error: str, digest: str | None = None) -> DiceResult:
+        return DiceResult(path, error=error, digest=digest)
+
+    def failure(self, exc: Exception, path: str, where: str) -> str:
+        return failure_text(exc, path, where, self.verb)
+
+
+# --- the results database ------------------------------------------------------------------
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    path TEXT PRIMARY KEY,
+    digest TEXT NOT NULL,          -- SHA-256 of the content read
+    key TEXT NOT NULL,             -- the rules and bgcli version it was read with
+    error TEXT,                    -- why it could not be read, or NULL
+    units TEXT NOT NULL            -- each player's counts in each match, as JSON
+);
+"""
+SCHEMA_VERSION = "1"
+MADE_BY = "bgcli dice"
+
+
+def dice_key(rules: Rules | None) -> str:
+    return json.dumps({"bgcli": __version__, "rules": asdict(rules or Rules())}, sort_keys=True)
+
+
+class DiceDB(ResultsDatabase):
+    """The dice tallies of an archive in SQLite (bgcli.scale.results); a second
+    run skips the files whose content and rules are unchanged."""
+
+    MADE_BY = MADE_BY
+    KIND = "dice tallies"
+    CONTENTS = "dice tallies"
+    SCHEMA = SCHEMA
+    VERSION = SCHEMA_VERSION
+    SETTINGS = "key"
+
+    def __init__(self, path: str, rules: Rules | None = None, create: bool = True):
+        super().__init__(path, dice_key(rules), create)
+
+    def read_stored(self, key, path: str) -> DiceResult:
+        (digest, error, units), = self._read("SELECT digest, error, units FROM files WHERE path = ?", (key,))
+        try:
+            stored = json.loads(units)
+            read = tuple(Unit.from_dict(item) for item in stored)
+        except (TypeError, ValueError, KeyError, AttributeError, RecursionError) as exc:
+            raise Damaged(f"its counts (table files) are not what bgcli dice stores ({type(exc).__name__}: {exc})") from None
+        # the file is named as given this time (its key is its real path)
+        return DiceResult(path, tuple(_renamed(unit, path) for unit in read), error, digest)
+
+    def write_stored(self, key, result: DiceResult) -> None:
+        def store(db: sqlite3.Connection) -> None:
+            db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)",
+                       (key, result.digest, self.key, result.error, json.dumps([u.to_dict() for u in result.units])))
+        self._write(store)
+
+
+def _renamed(unit: Unit, path: str) -> Unit:
+    unit.file = path
+    return unit
+
+
+__all__ = ["DiceDB", "DiceJob", "DiceResult", "tally_file"]

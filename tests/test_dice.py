@@ -1,0 +1,257 @@
+"""bgcli dice: the dice audit.
+
+- the chances it expects in a position (entering, hitting, bearing off the
+  last checkers) against the 36 rolls enumerated through the generator, on
+  generated positions;
+- calibration: on many simulated groups of fair dice (a seeded generator,
+  counts drawn directly: tests/dice_simulation.py) each test rejects at 0.05
+  about 5% of the time, within a binomial bound, and the corrected family
+  rejects anything less than 5% of the time;
+- power: planted biases are flagged at the rate the power statement promises;
+- the command on real archives (tests/data), its JSON, its one-line error
+  without scipy, its results database.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import ROOT
+from bgcli.analysis.counts import enter_count, hit_rolls
+from bgcli.core.generator import legal_plays
+from bgcli.core.position import BAR, OFF, Position
+from bgcli.judging.dice import KINDS, bearoff_count, bears_off_all, enters, kind_of
+from bgcli.scale.dice import tally_file
+
+scipy_stats = pytest.importorskip("scipy.stats")
+np = pytest.importorskip("numpy")
+
+from dice_simulation import CHANCES, unit  # noqa: E402
+from bgcli.judging import dicestats  # noqa: E402
+from bgcli.judging.dicereport import build, group_tests, one_face  # noqa: E402
+
+ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]   # the 36, ordered
+
+
+@st.composite
+def positions(draw, kind=None) -> Position:
+    """Legal positions: with checkers on the bar, in contact with blots, and all home."""
+    kind = kind or draw(st.sampled_from(["bar", "contact", "home"]))
+    player, opponent = [0] * 26, [0] * 26
+    player[BAR] = draw(st.integers(1, 3)) if kind == "bar" else 0
+    top = 6 if kind == "home" else 24
+    for _ in range(draw(st.integers(1, 15 - player[BAR]))):
+        player[draw(st.integers(1, top))] += 1
+    for _ in range(draw(st.integers(1, 15))):
+        mine = draw(st.integers(1, 24))   # the point in the mover's numbering
+        if player[mine] or (kind == "home" and mine <= 6):
+            continue
+        opponent[25 - mine] += 1
+    player[OFF] = 15 - sum(player)
+    opponent[OFF] = 15 - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions("bar"))
+def test_entering_chance_is_the_generators(position):
+    entering = sum(1 for roll in ALL_ROLLS if enters(position, roll))
+    assert enter_count(position) == entering
+    # the tally's own test of a roll (a die on a point the opponent does not hold) is the generator's too
+    for a, b in ALL_ROLLS:
+        assert (position.opponent[a] < 2 or position.opponent[b] < 2) == enters(position, (a, b))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions("contact"))
+def test_the_shot_counter_is_exact(position):
+    # every roll whose legal plays include a hit, the 36 enumerated, against bgcli's shot counter
+    hitting = {(max(r), min(r)) for r in ALL_ROLLS if any(play.hits for play in legal_plays(position, r))}
+    assert set(hit_rolls(position)) == hitting
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions("home"))
+def test_bearoff_chance_is_the_enumerations(position):
+    if position.player[OFF] == 15:
+        return
+    finishing = sum(1 for roll in ALL_ROLLS if bears_off_all(position, roll))
+    assert bearoff_count(position) == finishing
+
+
+def test_the_kinds_are_the_21_rolls():
+    assert len(KINDS) == 21 and len(set(KINDS)) == 21
+    assert sorted({kind_of(r) for r in ALL_ROLLS}) == list(range(21))
+
+
+def test_poisson_binomial_is_scipys():
+    trials, chances = [3, 5, 2], [5 / 36, 20 / 36, 35 / 36]
+    ours = dicestats.poisson_binomial_pmf(trials, chances)
+    theirs = scipy_stats.poisson_binom([p for n, p in zip(trials, chances) for _ in range(n)]).pmf(np.arange(11))
+    assert np.allclose(ours, theirs, atol=1e-12)
+
+
+def test_holm_and_bh():
+    ps = [0.01, 0.04, 0.03, 0.005]
+    assert dicestats.holm(ps) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert dicestats.benjamini_hochberg(ps) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+
+
+# --- calibration and power, on counts drawn directly ----------------------------------------
+
+REPEATS = 300
+TESTED = ("kinds", "doubles", "faces", "order", "opening", "after_double", "own_after_double", "enter", "hit", "bearoff")
+
+
+def binomial_bounds(n: int, p: float, tail: float = 0.0005) -> tuple[int, int]:
+    """Where the number of n trials at chance p falls but one time in a thousand."""
+    return int(scipy_stats.binom.ppf(tail, n, p)), int(scipy_stats.binom.isf(tail, n, p)) + 1
+
+
+def test_fair_dice_are_rejected_about_five_percent_of_the_time():
+    rng = np.random.default_rng(20261203)
+    rejected = {name: 0 for name in TESTED}
+    for _ in range(REPEATS):
+        for test in group_tests(unit(rng, 4000, opening=150), power=False):
+            if test.name in rejected:
+                assert test.p is not None, test.name
+                rejected[test.name] += test.p < 0.05
+    # the exact tests are a little conservative (discrete counts): at least half the level, at most the level
+    low, _ = binomial_bounds(REPEATS, 0.025)
+    _, high = binomial_bounds(REPEATS, 0.05)
+    assert all(low <= count <= high for count in rejected.values()), rejected
+
+
+def test_the_corrected_family_stays_under_five_percent():
+    rng = np.random.default_rng(7)
+    repeats, flagged = 150, 0
+    for _ in range(repeats):
+        units = [unit(rng, 2500, name=f"player {i}", opening=100) for i in range(3)]
+        report = build(units, "player", power=False)
+        assert report.family >= 3 * 8
+        flagged += bool(report.flagged())
+    _, high = binomial_bounds(repeats, 0.05)
+    assert flagged <= high
+
+
+def promised_and_seen(simulate, test_name: str, promised: float, repeats: int = 200) -> None:
+    rng = np.random.default_rng(99)
+    seen = 0
+    for _ in range(repeats):
+        test = next(t for t in group_tests(simulate(rng), power=False) if t.name == test_name)
+        seen += test.p is not None and test.p < 0.05
+    low, high = binomial_bounds(repeats, promised)
+    assert low <= seen <= high, (seen, repeats, promised)
+
+
+def test_doubles_at_19_percent_are_flagged_as_promised():
+    n = 3000
+    promised = dicestats.binomial_power(n, 1 / 6, 0.19)
+    assert 0.4 < promised < 0.95   # a test that tells something
+    promised_and_seen(lambda rng: unit(rng, n, doubles=0.19), "doubles", promised)
+    # the statement the report makes: doubles at some rate detected with 80% power, and 19% needs more rolls
+    test = next(t for t in group_tests(unit(np.random.default_rng(1), n)) if t.name == "doubles")
+    assert "with 3,000 rolls this group would detect doubles at" in test.power and "80% power" in test.power
+
+
+def test_a_face_at_one_fifth_is_flagged_as_promised():
+    n = 700   # rolls: 1400 dice
+    promised = dicestats.goodness_power(2 * n, [1 / 6] * 6, one_face(1 / 5 - 1 / 6))
+    assert 0.4 < promised < 0.95
+    promised_and_seen(lambda rng: unit(rng, n, face=1 / 5), "faces", promised)
+
+
+@pytest.mark.parametrize("condition,excess", [("enter", 0.04), ("hit", 0.03)])
+def test_too_lucky_in_position_is_flagged_as_promised(condition, excess):
+    n = 3000
+    rng = np.random.default_rng(5)
+    sample = unit(rng, n)
+    trials = sample.trials[condition]
+    counts = [t for t in trials if t]
+    chances = [m / 36 for m, t in enumerate(trials) if t]
+    promised = dicestats.chance_power(counts, chances, excess)
+    assert 0.3 < promised < 0.97
+    # the same trials each time (the promise is for these positions), the successes drawn with the planted excess
+
+    def simulate(rng):
+        planted = unit(rng, n, excess={condition: excess})
+        planted.trials[condition] = list(trials)
+        chance = np.minimum(1.0, np.repeat(np.arange(37) / 36 + excess, trials))
+        hits = rng.random(len(chance)) < chance
+        planted.successes[condition] = np.bincount(np.repeat(np.arange(37), trials)[hits], minlength=37).tolist()
+        return planted
+
+    promised_and_seen(simulate, condition, promised)
+
+
+def test_a_group_too_small_says_so():
+    tests = {t.name: t for t in group_tests(unit(np.random.default_rng(3), 60))}
+    assert tests["kinds"].p is None and tests["kinds"].note == "too small: needs 180 rolls, has 60"
+    assert tests["pairs"].p is None and "too small" in tests["pairs"].note
+    assert tests["doubles"].p is not None   # 60 rolls: 10 doubles expected, enough for the exact test
+
+
+def test_simulated_chances_are_positions_chances():
+    # the simulation's chances are ones a position gives: entering 36 less a square
+    assert all(36 - m in (k * k for k in range(7)) for m in CHANCES["enter"])
+
+
+# --- the command, on files -------------------------------------------------------------------
+
+def test_real_archives_are_consistent_with_fair_dice(run):
+    folders = [ROOT / "tests/data/corpus", ROOT / "tests/data/gammonview"]
+    result = run("dice", "--json", *folders)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    group = report["groups"][0]
+    assert group["rolls"] > 10_000
+    assert not report["flagged"]
+    tests = {t["test"]: t for t in group["tests"]}
+    doubles = tests["doubles"]
+    assert abs(doubles["observed"] / doubles["n"] - 1 / 6) < 0.01
+    for name in ("enter", "hit"):
+        assert tests[name]["p"] is not None and tests[name]["effect"]["low"] < 0 < tests[name]["effect"]["high"]
+    assert any("more than one file" in note for note in report["notes"])   # each gammonview match is there as .xg and .mat
+
+
+def test_text_report_and_exit_status(run):
+    result = run("dice", "--by", "player", ROOT / "samples/sp05001_3pt.mat")
+    assert result.exit_code == 0
+    assert result.output.startswith("gnubg: 67 rolls in 1 match")
+    assert "too small: needs 180 rolls, has 67" in result.output
+    assert "rigged" not in result.output.lower()
+    assert "the rolls are consistent with fair dice" in result.output
+
+
+def test_without_scipy_one_line_and_exit_2(run, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)   # import scipy.stats fails as when it is not installed
+    result = run("dice", ROOT / "samples/sp05001_3pt.mat")
+    assert result.exit_code == 2
+    assert result.output.strip() == "Error: bgcli dice needs scipy for its statistics: pip install 'bgcli[stats]'"
+
+
+def test_an_unreadable_file_is_one_line_and_exit_2(run, tmp_path):
+    bad = tmp_path / "bad.mat"
+    bad.write_bytes(b"\xff\xfe 5 point match\n garbage")
+    result = run("dice", bad, ROOT / "samples/sp05001_3pt.mat")
+    assert result.exit_code == 2
+
+
+def test_the_database_keeps_the_counts(run, tmp_path):
+    db = tmp_path / "dice.sqlite"
+    first = run("dice", "--json", "--db", db, ROOT / "samples/sp05001_3pt.mat", ROOT / "samples/flawed_5pt.mat")
+    again = run("dice", "--json", "--db", db, ROOT / "samples/sp05001_3pt.mat", ROOT / "samples/flawed_5pt.mat")
+    assert first.exit_code == again.exit_code == 0
+    assert json.loads(first.output) == json.loads(again.output)
+
+
+def test_counts_of_a_file():
+    units = tally_file(str(ROOT / "samples/sp05001_3pt.mat"))
+    assert [u.player for u in units] == ["gnubg", "root"]
+    assert sum(u.rolls for u in units) + sum(sum(u.opening) for u in units) > 100
+    assert all(sum(u.faces) == 2 * u.rolls for u in units)
