@@ -391,3 +391,48 @@ def test_query_ids_refuses_a_side_of_more_than_15_checkers():
         generator.query_ids(crowded, sorted(generator._generate_keys(crowded, (2, 1))))
     with pytest.raises(ValueError, match="opponent has 16 checkers, more than 15"):
         generator.query_ids(crowded.swap(), [])
+
+
+PAIRS = st.lists(st.tuples(st.integers(0, 25), st.integers(0, 25)), max_size=4)
+
+
+def python_text(moves, hits, style="gnubg", side=1):
+    """notation.canonical_text's Python body, the C play_text out of the way."""
+    from bgcli.core import notation
+
+    kept, notation._play_text_in_c = notation._play_text_in_c, None
+    try:
+        return notation.canonical_text(moves, hits, style, side)
+    finally:
+        notation._play_text_in_c = kept
+
+
+@needs_speedups
+@settings(max_examples=500)
+@given(pairs=PAIRS, hits=st.integers(0, (1 << 26) - 1), style=st.sampled_from(["gnubg", "korean"]), side=st.integers(0, 1))
+def test_play_text_writes_what_canonical_text_writes(pairs, hits, style, side):
+    """The C play_text against its owner, notation.canonical_text (its Python body): the same
+    text for any raw pairs and hit marks in gnubg's point names; None for names not ASCII
+    (Korean), which the Python body writes."""
+    from bgcli.core import notation
+
+    moves = tuple(point for pair in pairs for point in pair)
+    names = notation._point_names(style, side)
+    expected = python_text(moves, hits, style, side)
+    found = speedups.play_text(moves, hits, names)
+    assert found == (None if style == "korean" else expected)
+    assert notation.canonical_text(moves, hits, style, side) == expected
+
+
+@needs_speedups
+@settings(max_examples=150)
+@given(positions())
+def test_play_text_writes_the_generators_plays_as_canonical_text_does(where):
+    """The same on the plays the generator makes (their raw pairs and hit marks), every roll."""
+    from bgcli.core import notation
+
+    names = notation._point_names("gnubg", 1)
+    for dice in ROLLS:
+        for key, moves in generator.legal_keys(where, dice).items():
+            hits = key >> generator.BOARD_BITS
+            assert speedups.play_text(moves, hits, names) == python_text(moves, hits)

@@ -1620,6 +1620,190 @@ static PyObject *py_query_line(PyObject *module, PyObject *const *args, Py_ssize
     return out;
 }
 
+/* ---- play_text: notation.canonical_text in C ----------------------------------
+ * Fenced mirror of bgcli.core.notation.canonical_text (gnubg's layout of a play
+ * given as the generator keeps it: raw pairs and hit marks), line for line, for
+ * point names that are ASCII; tests/test_speedups.py::test_play_text_writes_what_canonical_text_writes
+ * compares the two on generated plays. None for names it does not take (Korean):
+ * then the Python code writes the text. */
+
+typedef struct {
+    char text[160];
+    Py_ssize_t len;
+} Buffer;
+
+static int put(Buffer *b, const char *text, Py_ssize_t len)
+{
+    if (b->len + len >= (Py_ssize_t)sizeof b->text)
+        return -1;
+    memcpy(b->text + b->len, text, (size_t)len);
+    b->len += len;
+    return 0;
+}
+
+static int put_name(Buffer *b, const char *const *names, const Py_ssize_t *lengths, long point)
+{
+    return put(b, names[point], lengths[point]);
+}
+
+static int put_count(Buffer *b, int count)
+{
+    char text[8];
+    int len = snprintf(text, sizeof text, "(%d)", count);
+    return put(b, text, len);
+}
+
+static PyObject *py_play_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "play_text(moves, hits, names) takes 3 arguments");
+        return NULL;
+    }
+    PyObject *moves = args[0], *names_tuple = args[2];
+    if (!PyTuple_Check(moves) || PyTuple_GET_SIZE(moves) > 8 || PyTuple_GET_SIZE(moves) % 2 ||
+        !PyTuple_Check(names_tuple) || PyTuple_GET_SIZE(names_tuple) != 26) {
+        PyErr_SetString(PyExc_ValueError, "play_text: expected up to four raw pairs and 26 point names");
+        return NULL;
+    }
+    unsigned long long hits = PyLong_AsUnsignedLongLong(args[1]);
+    if (hits == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    const char *names[26];
+    Py_ssize_t lengths[26];
+    for (int i = 0; i < 26; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names_tuple, i);
+        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name) || PyUnicode_GET_LENGTH(name) > 12)
+            Py_RETURN_NONE;
+        names[i] = (const char *)PyUnicode_DATA(name);
+        lengths[i] = PyUnicode_GET_LENGTH(name);
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(moves);
+    long m[8];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        m[i] = PyLong_AsLong(PyTuple_GET_ITEM(moves, i));
+        if (m[i] == -1 && PyErr_Occurred())
+            return NULL;
+        if (m[i] < 0 || m[i] > 25) {
+            PyErr_SetString(PyExc_ValueError, "play_text: a point is from 0 to 25");
+            return NULL;
+        }
+    }
+#define HIT(p) ((hits >> (p)) & 1)
+    Buffer b;
+    b.len = 0;
+    int failed = 0;
+    if (n == 4) {   /* the common play of two steps */
+        long a = m[0], bb = m[1], c = m[2], d = m[3];
+        if (c > a || (c == a && d > bb)) {
+            long t = a; a = c; c = t;
+            t = bb; bb = d; d = t;
+        }
+        int hit_b = HIT(bb), hit_d = HIT(d);
+        if (c == bb && bb) {   /* one checker on: its middle point shown where it hits */
+            failed |= put_name(&b, names, lengths, a);
+            if (hit_b)
+                failed |= put(&b, "/", 1) | put_name(&b, names, lengths, bb) | put(&b, "*", 1);
+            failed |= put(&b, "/", 1) | put_name(&b, names, lengths, d);
+            if (hit_d)
+                failed |= put(&b, "*", 1);
+        } else {
+            failed |= put_name(&b, names, lengths, a) | put(&b, "/", 1) | put_name(&b, names, lengths, bb);
+            if (hit_b)
+                failed |= put(&b, "*", 1);
+            if (a == c && bb == d) {
+                failed |= put(&b, "(2)", 3);
+            } else {
+                failed |= put(&b, " ", 1) | put_name(&b, names, lengths, c) | put(&b, "/", 1) |
+                          put_name(&b, names, lengths, d);
+                if (hit_d && d != bb)
+                    failed |= put(&b, "*", 1);
+            }
+        }
+    } else if (n == 2) {
+        failed |= put_name(&b, names, lengths, m[0]) | put(&b, "/", 1) | put_name(&b, names, lengths, m[1]);
+        if (HIT(m[1]))
+            failed |= put(&b, "*", 1);
+    } else {
+        /* each chain of one checker's steps, highest start first, goes on with the next step from
+           where it ended (not from off); identical chains, one after another, are written once with
+           their count; a hit point is marked once, where it first appears */
+        long starts[4], ends[4];
+        int left = (int)(n / 2);
+        for (int i = 0; i < left; i++) {
+            starts[i] = m[2 * i];
+            ends[i] = m[2 * i + 1];
+        }
+        for (int i = 1; i < left; i++)   /* sorted, highest (start, end) first */
+            for (int j = i; j > 0 && (starts[j] > starts[j - 1] || (starts[j] == starts[j - 1] && ends[j] > ends[j - 1])); j--) {
+                long t = starts[j]; starts[j] = starts[j - 1]; starts[j - 1] = t;
+                t = ends[j]; ends[j] = ends[j - 1]; ends[j - 1] = t;
+            }
+        unsigned long long unmarked = hits;
+        long previous[5], chain[5];
+        int previous_len = 0, count = 0, written = 0;
+        Buffer text;
+        text.len = 0;
+        while (left) {
+            long s = starts[0], e = ends[0];
+            for (int k = 1; k < left; k++) {
+                starts[k - 1] = starts[k];
+                ends[k - 1] = ends[k];
+            }
+            left--;
+            int chain_len = 0;
+            chain[chain_len++] = s;
+            chain[chain_len++] = e;
+            int i = 0;
+            while (e && i < left) {
+                if (starts[i] == e) {
+                    e = ends[i];
+                    for (int k = i + 1; k < left; k++) {
+                        starts[k - 1] = starts[k];
+                        ends[k - 1] = ends[k];
+                    }
+                    left--;
+                    chain[chain_len++] = e;
+                } else {
+                    i++;
+                }
+            }
+            if (previous_len && chain_len == previous_len && !memcmp(chain, previous, sizeof(long) * (size_t)chain_len)) {
+                count++;
+                continue;
+            }
+            if (previous_len) {
+                failed |= (written ? put(&b, " ", 1) : 0) | put(&b, text.text, text.len);
+                if (count > 1)
+                    failed |= put_count(&b, count);
+                written = 1;
+            }
+            memcpy(previous, chain, sizeof(long) * (size_t)chain_len);
+            previous_len = chain_len;
+            count = 1;
+            text.len = 0;
+            failed |= put_name(&text, names, lengths, s);
+            int last = chain_len - 1;
+            for (int k = 1; k <= last; k++) {
+                long point = chain[k];
+                if ((unmarked >> point) & 1) {
+                    failed |= put(&text, "/", 1) | put_name(&text, names, lengths, point) | put(&text, "*", 1);
+                    unmarked ^= 1ULL << point;
+                } else if (k == last || HIT(point)) {   /* a merged point is shown only where a blot was hit */
+                    failed |= put(&text, "/", 1) | put_name(&text, names, lengths, point);
+                }
+            }
+        }
+        failed |= (written ? put(&b, " ", 1) : 0) | put(&b, text.text, text.len);
+        if (count > 1)
+            failed |= put_count(&b, count);
+    }
+#undef HIT
+    if (failed)
+        Py_RETURN_NONE;
+    return PyUnicode_FromStringAndSize(b.text, b.len);
+}
+
 static PyMethodDef methods[] = {
     {"parse_id", py_parse_id, METH_O,
      "parse_id(text): (player, opponent) of a valid Position ID, as parse_position_id reads it; None otherwise."},
@@ -1629,6 +1813,8 @@ static PyMethodDef methods[] = {
      "query_ids(player, opponent, keys, own): (the position's ID or own, the result ID of each key)."},
     {"query_line", (PyCFunction)(void (*)(void))py_query_line, METH_FASTCALL,
      "query_line(texts, fragment, make_position, line): run_moves' line of a Position ID and dice, or None."},
+    {"play_text", (PyCFunction)(void (*)(void))py_play_text, METH_FASTCALL,
+     "play_text(moves, hits, names): notation.canonical_text's text of raw pairs and hit marks; None for names not ASCII."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,
      "moves_line(texts, fragment, position, dice, own): MovesWriter.line's JSON line."},
     {NULL, NULL, 0, NULL},

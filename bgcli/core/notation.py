@@ -51,7 +51,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
-from bgcli.core.position import BAR, OFF, Dice, Point, Position, roll_dice
+from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, roll_dice
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
     BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, dice_name, own_half, parse_dice, parse_point, point_name,
@@ -610,6 +610,11 @@ def _point_names(style: str, side: int) -> tuple[str, ...]:
     return tuple(point_name(p, style, side=side) for p in range(26))
 
 
+# The C accelerator's play_text is a fenced mirror of canonical_text (below it, the reference), for ASCII point
+# names: tests/test_speedups.py::test_play_text_writes_what_canonical_text_writes
+_play_text_in_c = accelerator.play_text if accelerator is not None else None
+
+
 def canonical_text(moves: Sequence[int], hits: int, style: str = "gnubg", side: int = BOTTOM) -> str:
     """gnubg's layout (``gnubg`` or ``korean``) of a play given as the
     generator keeps it: its raw pairs ``(start, end, start, end, ...)`` and
@@ -617,6 +622,10 @@ def canonical_text(moves: Sequence[int], hits: int, style: str = "gnubg", side: 
     The text ``play_text`` writes for the play, without Step objects: a
     batch writes tens of thousands of new plays."""
     names = _point_names(style, side)
+    if _play_text_in_c is not None:
+        text = _play_text_in_c(moves, hits, names)
+        if text is not None:
+            return text
     if len(moves) == 4:  # the common play of two steps, the general rules below worked out for it
         a, b, c, d = moves
         if (c, d) > (a, b):
