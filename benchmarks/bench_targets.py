@@ -32,6 +32,11 @@
 With ``--compiled PYTHON`` (an interpreter whose installed bgcli has the
 compiled core: ``BGCLI_COMPILE=1 pip install .``), 1. and 2. are also run
 with it in the same rounds, beside the pure Python core of this checkout.
+With ``--gnubg-nn PYTHON`` (an interpreter with PyPI's gnubg-nn, GNU
+Backgammon's C code as a module: ``pip install gnubg-nn``), 1. also times
+gnubg's C generator over the same queries in the same rounds (``moves``,
+in that process, boards made from the IDs before the clock starts, writing
+nothing), the mark of the compiled build.
 
 Each figure is the best of the rounds (the least disturbed on a busy
 machine); the medians are printed too.
@@ -64,6 +69,21 @@ SELFPLAY = ROOT / "tests" / "data" / "oracle" / "selfplay"
 GNUBG = Path("/usr/games/gnubg")
 GAME = re.compile(r"^ *Game [0-9]+ *$", re.M)
 TARGETS = ("batch", "audit", "view", "start")
+# gnubg's C generator over the queries file given (a Position ID and a roll a line): the seconds of the loop alone
+GNUBG_GENERATOR = """
+import sys, time
+import gnubg_nn
+queries = []
+for line in open(sys.argv[1]):
+    pid, roll = line.split()
+    queries.append((gnubg_nn.board_from_position_id(pid), int(roll[0]), int(roll[1])))
+moves = gnubg_nn.moves
+start = time.perf_counter()
+for board, high, low in queries:
+    moves(board, high, low)
+print(time.perf_counter() - start)
+"""
+
 GNUBG_IMPORT = """
 import glob, os
 import gnubg
@@ -187,6 +207,7 @@ def main() -> None:
     ap.add_argument("--gym", type=Path, help="a folder holding gym_backgammon/ (default: pip install it for the run)")
     ap.add_argument("--only", action="append", choices=TARGETS, help="run only this target (may be repeated)")
     ap.add_argument("--compiled", metavar="PYTHON", help="also time moves --batch and audit with this python's compiled bgcli")
+    ap.add_argument("--gnubg-nn", metavar="PYTHON", help="also time gnubg's C generator (PyPI gnubg-nn) with this python")
     opts = ap.parse_args()
     only = set(opts.only or TARGETS)
     compiled = compiled_core(opts.compiled) if opts.compiled else None
@@ -236,6 +257,10 @@ def main() -> None:
                 times["batch"].append(bgcli_run(ROOT, ["moves", "--batch", "-"], lines, out)[0])
                 if compiled:
                     times["batch compiled"].append(installed_bgcli(compiled, ["moves", "--batch", "-"], lines, out))
+                if opts.gnubg_nn:
+                    done = subprocess.run([opts.gnubg_nn, "-c", GNUBG_GENERATOR, str(lines)], capture_output=True,
+                                          text=True, check=True)
+                    times["gnubg generator"].append(float(done.stdout))
             if "audit" in only:
                 times["audit"].append(bgcli("audit", str(folder)))
                 times["audit jobs"].append(bgcli("audit", "--jobs", "2", str(folder)))
@@ -273,6 +298,10 @@ def main() -> None:
             if compiled:
                 fast = report("the same, compiled core (mypyc and C)", times["batch compiled"], n, "q/s")
                 print(f"  compiled / gym-backgammon: {fast / peer:.2f}; compiled / pure: {fast / ours:.2f}")
+            if opts.gnubg_nn:
+                c = report("GNU Backgammon's C generator (gnubg-nn moves), in process", times["gnubg generator"], n, "q/s")
+                print(f"  bgcli / gnubg's C: {ours / c:.3f}" + (f"; compiled / gnubg's C: {fast / c:.3f} (target 0.25, aim 0.5)"
+                                                             if compiled else ""))
         if "audit" in only:
             fresh_games = len(GAME.findall(fresh.read_text()))
             print(f"\n2. 200 match files never seen ({fresh_games:,} games of random legal plays: longer, more hits and "

@@ -184,3 +184,40 @@ def test_bad_dice_are_refused():
         play_from_steps(Position.start(), (7, 1), [(13, 6)])
     with pytest.raises(InvalidDiceError):
         play_from_steps(Position.start(), (0, 1), [(13, 6)])
+
+
+def python_sides(player, opponent, high, low, moves):
+    """judge.sides_after_steps in Python alone (its _on_counts), the C accelerator's out of the way."""
+    made = judge._on_counts(player, opponent, high, low, moves)
+    return None if made is None else (made[0], made[1])
+
+
+@pytest.mark.skipif(judge._sides_in_c is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@settings(max_examples=600, deadline=None)
+@given(position=positions(), high=st.integers(1, 6), low=st.integers(1, 6), seed=st.integers(0, 2**32),
+       wild=st.lists(st.tuples(st.integers(-3, 28), st.integers(-3, 28)), min_size=0, max_size=5))
+def test_sides_after_steps_in_c_is_the_python_judge(position, high, low, seed, wild):
+    """The C accelerator's sides_after_steps against its owner, the Python judge (_on_counts):
+    the same answer for steps made from the points the mover holds (legal or not), their
+    reverse and sorted orders, and steps of any numbers at all."""
+    high, low = max(high, low), min(high, low)
+    rng = random.Random(seed)
+    moves = random_moves(rng, position, (high, low))
+    for tried in (moves, moves[::-1], sorted(moves, reverse=True), wild, tuple(moves)):
+        want = python_sides(position.player, position.opponent, high, low, tried)
+        assert judge._sides_in_c(position.player, position.opponent, high, low, tried) == want, (position.id(), high, low, tried)
+        assert judge.sides_after_steps(position.player, position.opponent, high, low, tried) == want
+
+
+def test_sides_after_steps_in_c_leaves_what_it_does_not_read_to_python():
+    """Numbers beyond what C holds, sides of other lengths, steps that are not pairs: the Python judge answers."""
+    if judge._sides_in_c is None:
+        pytest.skip("the C accelerator is not built")
+    start = Position.start()
+    player, opponent = start.player, start.opponent
+    assert judge._sides_in_c(player, opponent, 3, 1, [(8, 5), (6, 5)]) == python_sides(player, opponent, 3, 1, [(8, 5), (6, 5)])
+    for odd in ([(10**30, 5), (6, 5)], [[8, 5], [6, 5]], [(8, 5), (6, 5, 4)]):
+        assert judge._sides_in_c(player, opponent, 3, 1, odd) is NotImplemented
+    assert judge._sides_in_c(player[:25], opponent, 3, 1, [(8, 5), (6, 5)]) is NotImplemented
+    assert judge._sides_in_c(player, opponent, 7, 1, [(8, 1), (6, 5)]) is NotImplemented
+    assert judge.sides_after_steps(player, opponent, 3, 1, [(10**30, 5), (6, 5)]) is None

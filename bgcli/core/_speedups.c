@@ -1804,6 +1804,225 @@ static PyObject *py_play_text(PyObject *module, PyObject *const *args, Py_ssize_
     return PyUnicode_FromStringAndSize(b.text, b.len);
 }
 
+/* ---- sides_after_steps: judge._on_counts in C ---------------------------------
+ * Fenced mirror of bgcli.core.judge.sides_after_steps (its _on_counts, _usual and
+ * _made, the sides only), branch for branch, for the audit's short path:
+ * tests/test_audit_steps.py::test_sides_after_steps_in_c_is_the_python_judge compares
+ * the two on generated positions and steps, legal or not. NotImplemented for input it
+ * does not read (not 26 counts, numbers beyond a long): then the Python code decides. */
+
+#define SIDE 26
+#define BAR_POINT 25
+
+static int read_counts(PyObject *side, long *out)
+{
+    if (!PyTuple_Check(side) || PyTuple_GET_SIZE(side) != SIDE)
+        return -1;
+    for (int i = 0; i < SIDE; i++) {
+        PyObject *item = PyTuple_GET_ITEM(side, i);
+        if (!PyLong_CheckExact(item))
+            return -1;
+        int overflow = 0;
+        out[i] = PyLong_AsLongAndOverflow(item, &overflow);
+        if (overflow || out[i] > 1000000 || out[i] < -1000000)
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *counts_tuple(const long *counts)
+{
+    PyObject *out = PyTuple_New(SIDE);
+    if (out == NULL)
+        return NULL;
+    for (int i = 0; i < SIDE; i++) {
+        PyObject *n = PyLong_FromLong(counts[i]);
+        if (n == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, n);
+    }
+    return out;
+}
+
+/* judge._made: the steps made in this order with these dice on the counts; 1 and me, opp
+ * filled, or 0 when a step may not be made */
+static int made_steps(const long *player, const long *opponent, const long (*moves)[2], int n, const int *dies,
+                      long *me, long *opp)
+{
+    memcpy(me, player, sizeof(long) * SIDE);
+    memcpy(opp, opponent, sizeof(long) * SIDE);
+    for (int i = 0; i < n; i++) {
+        long start = moves[i][0], end = moves[i][1];
+        int die = dies[i];
+        if (!(0 < start && start <= BAR_POINT && 0 <= end && end < start) || !me[start] ||
+            (me[BAR_POINT] && start != BAR_POINT))
+            return 0;
+        long distance = start - end;
+        if (end) {
+            if (distance != die)
+                return 0;
+            long landing = opp[25 - end];
+            if (landing >= 2)
+                return 0;
+            me[start] -= 1;
+            me[end] += 1;
+            if (landing) {
+                opp[25 - end] = 0;
+                opp[BAR_POINT] += 1;
+            }
+        } else {
+            if (distance > die)
+                return 0;
+            for (int p = 7; p < SIDE; p++)
+                if (me[p])
+                    return 0;
+            if (die > start)
+                for (long p = start + 1; p < 7; p++)
+                    if (me[p])
+                        return 0;
+            me[start] -= 1;
+            me[0] += 1;
+        }
+    }
+    return 1;
+}
+
+static PyObject *sides_pair(const long *me, const long *opp, PyObject *opponent_same)
+{
+    PyObject *mine = counts_tuple(me);
+    if (mine == NULL)
+        return NULL;
+    PyObject *theirs = opponent_same;
+    if (theirs != NULL)
+        Py_INCREF(theirs);
+    else
+        theirs = counts_tuple(opp);
+    if (theirs == NULL) {
+        Py_DECREF(mine);
+        return NULL;
+    }
+    PyObject *out = PyTuple_Pack(2, mine, theirs);
+    Py_DECREF(mine);
+    Py_DECREF(theirs);
+    return out;
+}
+
+static PyObject *py_sides_after_steps(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "sides_after_steps(player, opponent, high, low, moves) takes 5 arguments");
+        return NULL;
+    }
+    long player[SIDE], opponent[SIDE], me[SIDE], opp[SIDE];
+    if (read_counts(args[0], player) < 0 || read_counts(args[1], opponent) < 0 || !PyLong_CheckExact(args[2]) ||
+        !PyLong_CheckExact(args[3]))
+        Py_RETURN_NOTIMPLEMENTED;
+    int overflow = 0;
+    long high = PyLong_AsLongAndOverflow(args[2], &overflow);
+    long low = overflow ? 0 : PyLong_AsLongAndOverflow(args[3], &overflow);
+    if (overflow || high < 1 || high > 6 || low < 1 || low > 6)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *seq = PySequence_Fast(args[4], "moves");
+    if (seq == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != (high != low ? 2 : 4)) {
+        Py_DECREF(seq);
+        Py_RETURN_NONE;   /* _on_counts: a play of every die, one step a die */
+    }
+    long moves[4][2];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *move = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(move, 0)) ||
+            !PyLong_CheckExact(PyTuple_GET_ITEM(move, 1))) {
+            Py_DECREF(seq);
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        for (int k = 0; k < 2; k++) {
+            moves[i][k] = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(move, k), &overflow);
+            if (overflow || moves[i][k] > 1000000 || moves[i][k] < -1000000) {
+                Py_DECREF(seq);
+                Py_RETURN_NOTIMPLEMENTED;
+            }
+        }
+    }
+    Py_DECREF(seq);
+    if (high != low) {
+        long s1 = moves[0][0], e1 = moves[0][1], s2 = moves[1][0], e2 = moves[1][1];
+        long d1 = s1 - e1, d2 = s2 - e2;
+        if (e1 > 0 && e2 > 0 && s1 <= BAR_POINT && s2 <= BAR_POINT &&
+            ((d1 == high && d2 == low) || (d1 == low && d2 == high))) {
+            /* judge._usual: the dice fixed by the distances, only the order can matter */
+            long h1 = opponent[25 - e1], h2 = opponent[25 - e2];
+            if (h1 >= 2 || h2 >= 2)
+                Py_RETURN_NONE;
+            long bar = player[BAR_POINT];
+            int first = player[s1] && (!bar || s1 == BAR_POINT) && player[s2] - (s2 == s1) + (s2 == e1) > 0 &&
+                        (bar - (s1 == BAR_POINT) == 0 || s2 == BAR_POINT);
+            int second = !first && player[s2] && (!bar || s2 == BAR_POINT) && player[s1] - (s1 == s2) + (s1 == e2) > 0 &&
+                         (bar - (s2 == BAR_POINT) == 0 || s1 == BAR_POINT);
+            if (!first && !second)
+                Py_RETURN_NONE;
+            memcpy(me, player, sizeof me);
+            me[s1] -= 1;
+            me[e1] += 1;
+            me[s2] -= 1;
+            me[e2] += 1;
+            if (!h1 && !h2)
+                return sides_pair(me, NULL, args[1]);
+            memcpy(opp, opponent, sizeof opp);
+            long hit_point = -1;   /* two landings on one blot hit it once */
+            const long ends[2] = {e1, e2}, held[2] = {h1, h2};
+            for (int k = 0; k < 2; k++) {
+                if (held[k] && ends[k] != hit_point) {
+                    if (hit_point < 0)
+                        hit_point = ends[k];
+                    opp[25 - ends[k]] = 0;
+                    opp[BAR_POINT] += 1;
+                }
+            }
+            return sides_pair(me, opp, NULL);
+        }
+        /* a bear-off: which die a step takes, and the order, may matter */
+        const long orders[2][2] = {{high, low}, {low, high}};
+        for (int o = 0; o < 2; o++) {
+            long first = orders[o][0], second = orders[o][1];
+            if ((d1 == first || (!e1 && d1 < first)) && (d2 == second || (!e2 && d2 < second))) {
+                int dies[2] = {(int)first, (int)second};
+                if (made_steps(player, opponent, (const long (*)[2])moves, 2, dies, me, opp))
+                    return sides_pair(me, opp, NULL);
+                const long reversed[2][2] = {{moves[1][0], moves[1][1]}, {moves[0][0], moves[0][1]}};
+                int back[2] = {(int)second, (int)first};
+                if (made_steps(player, opponent, reversed, 2, back, me, opp))
+                    return sides_pair(me, opp, NULL);
+            }
+        }
+        Py_RETURN_NONE;
+    }
+    int dies[4] = {(int)high, (int)high, (int)high, (int)high};
+    if (made_steps(player, opponent, (const long (*)[2])moves, 4, dies, me, opp))
+        return sides_pair(me, opp, NULL);
+    /* then from the highest start down (a stable sort: equal starts keep their order) */
+    long sorted_moves[4][2];
+    memcpy(sorted_moves, moves, sizeof sorted_moves);
+    for (int i = 1; i < 4; i++)
+        for (int j = i; j > 0 && sorted_moves[j][0] > sorted_moves[j - 1][0]; j--) {
+            long t0 = sorted_moves[j][0], t1 = sorted_moves[j][1];
+            sorted_moves[j][0] = sorted_moves[j - 1][0];
+            sorted_moves[j][1] = sorted_moves[j - 1][1];
+            sorted_moves[j - 1][0] = t0;
+            sorted_moves[j - 1][1] = t1;
+        }
+    if (made_steps(player, opponent, (const long (*)[2])sorted_moves, 4, dies, me, opp))
+        return sides_pair(me, opp, NULL);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"parse_id", py_parse_id, METH_O,
      "parse_id(text): (player, opponent) of a valid Position ID, as parse_position_id reads it; None otherwise."},
@@ -1815,6 +2034,8 @@ static PyMethodDef methods[] = {
      "query_line(texts, fragment, make_position, line): run_moves' line of a Position ID and dice, or None."},
     {"play_text", (PyCFunction)(void (*)(void))py_play_text, METH_FASTCALL,
      "play_text(moves, hits, names): notation.canonical_text's text of raw pairs and hit marks; None for names not ASCII."},
+    {"sides_after_steps", (PyCFunction)(void (*)(void))py_sides_after_steps, METH_FASTCALL,
+     "sides_after_steps(player, opponent, high, low, moves): judge.sides_after_steps; NotImplemented for input it does not read."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,
      "moves_line(texts, fragment, position, dice, own): MovesWriter.line's JSON line."},
     {NULL, NULL, 0, NULL},

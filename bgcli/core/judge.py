@@ -23,7 +23,7 @@ from itertools import chain
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.generator import HIT, Play, Refusal, Step, legal_plays, made_play, side_int, step_refusal
-from bgcli.core.position import BAR, OFF, Point, Position, checked_dice, trusted_position
+from bgcli.core.position import BAR, OFF, Point, Position, accelerator, checked_dice, trusted_position
 from bgcli.core.spelling import point_text
 from bgcli.errors import IllegalPlayError
 
@@ -263,8 +263,17 @@ def sides_after_steps(player: tuple[int, ...], opponent: tuple[int, ...], high: 
     sides after the play (the mover's, the opponent's), or None when the
     play is of another kind or cannot be made so: then ``result_of_steps``
     decides."""
+    if _sides_in_c is not None:
+        found = _sides_in_c(player, opponent, high, low, moves)
+        if found is not NotImplemented:
+            return found
     made = _on_counts(player, opponent, high, low, moves)
     return None if made is None else (made[0], made[1])
+
+
+# The C accelerator's sides_after_steps is a fenced mirror of sides_after_steps (its _on_counts, the reference):
+# tests/test_audit_steps.py::test_sides_after_steps_in_c_is_the_python_judge
+_sides_in_c = accelerator.sides_after_steps if accelerator is not None else None
 
 
 def _usual(player: tuple[int, ...], opponent: tuple[int, ...], s1: int, e1: int, s2: int, e2: int) -> Any:
