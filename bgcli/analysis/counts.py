@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
-from bgcli.core.generator import legal_plays
+from bgcli.core.generator import BOARD_BITS, legal_keys
 
 if TYPE_CHECKING:
     from bgcli.core.state import GameState
@@ -192,10 +192,6 @@ def position_class(position: Position) -> str:
 
 # --- shots ------------------------------------------------------------------------------
 
-def _hits(play) -> bool:
-    return bool(play.hits)
-
-
 def hit_rolls(position: Position) -> tuple[tuple[int, int], ...]:
     """The rolls (66, 65, ..., 11) with a legal play that hits."""
     player, opponent = position.player, position.opponent
@@ -207,7 +203,8 @@ def hit_rolls(position: Position) -> tuple[tuple[int, int], ...]:
     for roll in ROLLS:
         a, b = roll
         reach = (a, 2 * a, 3 * a, 4 * a) if a == b else (a, b, a + b)
-        if not spans.isdisjoint(reach) and any(_hits(play) for play in legal_plays(position, roll)):
+        # a play hits when its key carries a hit mark above the board (Play.hits): no Play is built
+        if not spans.isdisjoint(reach) and any(key >> BOARD_BITS for key in legal_keys(position, roll)):
             found.append(roll)
     return tuple(found)
 
