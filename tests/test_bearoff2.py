@@ -310,3 +310,25 @@ def test_the_engines_answer_from_the_tables_inside_them():
         finally:
             engine.close()
     assert open_engine("exact").cube_decision(state) == exact.table_cube_decision(state)
+
+
+def test_match_figures_are_asked_only_where_they_are_quick_to_work_out():
+    """From six checkers on the high points a side a match figure would take minutes: the engines keep
+    to pairs of at most MATCH_WORK to work out in match play (money play has its whole table)."""
+    from bgcli.core.rules import Rules
+    from bgcli.core.state import GameState, MatchState
+    from bgcli.engines import exact, open_engine
+    from bgcli.errors import EngineError
+
+    pytest.importorskip("bgbot_cpp")   # the match equity table
+    big = position((0, 0, 0, 0, 0, 6), (0, 0, 0, 0, 0, 6))
+    small = position((1, 0, 1, 0, 0, 0), (0, 2, 0, 0, 0, 0))
+    match = MatchState(rules=Rules(match_length=9), score=(2, 4))
+    table = bearoff2.MatchTable(toy_payoff, False)
+    assert table.work((0, 0, 0, 0, 0, 6), (0, 0, 0, 0, 0, 6)) > bearoff2.MATCH_WORK
+    # each side reaches itself, one checker on the 1-point and none: 3 by 3
+    assert table.work((1, 0, 1, 0, 0, 0), (0, 2, 0, 0, 0, 0)) == 3 * 3
+    assert exact.inside(GameState(big)) and not exact.inside(GameState(big, match))
+    assert exact.inside(GameState(small, match))
+    with pytest.raises(EngineError, match="10,000 pairs"):
+        open_engine("exact").cube_decision(GameState(big, match))

@@ -205,7 +205,8 @@ class Owner(Enum):
 
 
 _OTHER_SIDE = {Owner.CENTRED: Owner.CENTRED, Owner.ON_ROLL: Owner.OPPONENT, Owner.OPPONENT: Owner.ON_ROLL}
-_CUBEFUL_MAGIC = b"bgcli bear-off 2c"   # 17 bytes, as the cubeless table's magic
+_CUBEFUL_MAGIC = b"bgcli bear-off 2c"
+MATCH_WORK = 10_000   # the most pairs a match figure is worked out over (MatchTable.work)   # 17 bytes, as the cubeless table's magic
 
 
 class CubeValues(tuple):
@@ -374,7 +375,9 @@ class MatchTable:
     it after this game ends with that player winning (positive) or losing ``points``. The cube may be
     doubled by the player on roll when it is centred or theirs, this is not the Crawford game, and the cube
     does not already win them the match (a dead cube). Values are computed on demand, for the positions
-    reachable from the ones asked, and kept (every score of a match is a different table)."""
+    reachable from the ones asked, and kept (every score of a match is a different table). That can be
+    slow from the largest pairs (six checkers on the high points a side: over five minutes and 700 MB), so
+    an engine asks only where :meth:`work` is at most :data:`MATCH_WORK` (a second or two at most)."""
 
     def __init__(self, payoff: Callable[[int, int, int], float], crawford: bool, checkers: int = CHECKERS):
         self.checkers = checkers
@@ -384,6 +387,7 @@ class MatchTable:
         self.moves = _moves(self.keys)
         self._payoff = lru_cache(maxsize=None)(payoff)
         self._known: dict[tuple, float] = {}
+        self._reached: dict[int, int] = {}
 
     def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
         return 0 < sum(on_roll) <= self.checkers and 0 < sum(opponent) <= self.checkers
@@ -393,6 +397,25 @@ class MatchTable:
             raise ValueError(f"the two-sided table holds bear-offs of 1 to {self.checkers} checkers a side, "
                              f"not {sum(on_roll)} against {sum(opponent)}")
         return self.index[key(on_roll)], self.index[key(opponent)]
+
+    def work(self, on_roll: Sequence[int], opponent: Sequence[int]) -> int:
+        """How many pairs the figures of this pair may ask for: the product of the numbers of positions
+        each side can reach (the cost of a first answer, about 0.15 ms a pair and cube state here)."""
+        x, y = self._pair(on_roll, opponent)
+        return self._reach(x) * self._reach(y)
+
+    def _reach(self, x: int) -> int:
+        found = self._reached.get(x)
+        if found is None:
+            seen, todo = {x}, [x]
+            while todo:
+                for results in self.moves[todo.pop()]:
+                    for r in results:
+                        if r not in seen:
+                            seen.add(r)
+                            todo.append(r)
+            found = self._reached[x] = len(seen)
+        return found
 
     def may_double(self, away: int, cube: int, owner: Owner) -> bool:
         return not self.crawford and owner is not Owner.OPPONENT and cube < away
@@ -443,5 +466,5 @@ class MatchTable:
         return self._value(x, y, away, opponent_away, cube, owner)
 
 
-__all__ = ["CHECKERS", "CubeValues", "CubefulTable", "MatchTable", "Owner", "TwoSidedTable", "build", "build_cubeful",
+__all__ = ["CHECKERS", "MATCH_WORK", "CubeValues", "CubefulTable", "MatchTable", "Owner", "TwoSidedTable", "build", "build_cubeful",
            "cubeful_table", "dumps", "dumps_cubeful", "loads", "loads_cubeful", "plays", "table"]

@@ -49,10 +49,15 @@ def problem(position: Position) -> str:
 
 # --- the two-sided tables: cubeful and exact where both sides have 1 to 6 checkers left ----------------
 
-def inside(position: Position) -> bool:
-    """Whether the two-sided tables hold ``position``: no contact, 1 to 6 checkers left a side."""
+def inside(state: "GameState") -> bool:
+    """Whether the two-sided tables answer for ``state``: no contact, 1 to 6 checkers left a side, and in
+    match play a pair whose figures are quick to work out at the score (``bearoff2.MATCH_WORK``)."""
+    position = state.position
     homes = [bearoff.home_counts(side) for side in (position.player, position.opponent)]
-    return all(h is not None and 0 < sum(h) <= bearoff2.CHECKERS for h in homes)
+    if not all(h is not None and 0 < sum(h) <= bearoff2.CHECKERS for h in homes):
+        return False
+    side = met.MatchSide.of(state)
+    return side.is_money or _match_table(side.crawford).work(*_homes(position)) <= bearoff2.MATCH_WORK
 
 
 def _owner(state: "GameState") -> bearoff2.Owner:
@@ -162,14 +167,14 @@ class ExactEngine:
 
     def evaluate(self, state: "GameState") -> Evaluation:
         position = state.position
-        if inside(position):
+        if inside(state):
             return table_evaluation(state, self.name)
         self._checked(state, position)
         return self._evaluation(state, self._win(position.player, position.opponent))
 
     def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
                        force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
-        if inside(state.position):
+        if inside(state):
             return table_plays(state, dice, plays, self.level.ply, self.name)
         self._checked(state, state.position, dice)
         found = {}
@@ -180,10 +185,11 @@ class ExactEngine:
         return trust.ranked(found, plays, self.name, state, dice, dict.fromkeys(found, self.level.ply))
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
-        if inside(state.position):
+        if inside(state):
             return table_cube_decision(state, self.name)
         raise EngineError(f"the exact engine cannot judge the cube in {trust.where(state)}: its cubeful figures "
-                          f"reach bear-offs of 1 to {bearoff2.CHECKERS} checkers a side without contact (ask sage or gnubg)")
+                          f"reach bear-offs of 1 to {bearoff2.CHECKERS} checkers a side without contact (in match play, "
+                          f"of at most {bearoff2.MATCH_WORK:,} pairs to work out; ask sage or gnubg)")
 
     def close(self) -> None:
         pass

@@ -20,7 +20,8 @@ takes care of, measured on bgsage itself:
 - "No legal play" is its unchanged board; bgcli lists the legal plays
   itself and checks the engine's list against its own.
 - Where the figures are known exactly (a bear-off of 1 to 6 checkers a side
-  without contact: :func:`bgcli.engines.exact.inside`), the plays, the
+  without contact, in match play of a size quick to work out:
+  :func:`bgcli.engines.exact.inside`), the plays, the
   position and the cube are answered from bgcli's two-sided tables, cubeful,
   at every level, and the networks are not asked.
 """
@@ -117,7 +118,7 @@ class SageEngine:
     # --- the protocol --------------------------------------------------------
 
     def evaluate(self, state: "GameState") -> Evaluation:
-        if exact.inside(state.position):
+        if exact.inside(state):
             return exact.table_evaluation(state, self.name)
         found = self._positions([state], self._deep)[0]
         side = met.MatchSide.of(state)
@@ -126,7 +127,7 @@ class SageEngine:
                                 self.name, state)
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
-        if exact.inside(state.position):
+        if exact.inside(state):
             return exact.table_cube_decision(state, self.name)
         found = self._positions([state], self._deep)[0]
         side = met.MatchSide.of(state)
@@ -164,7 +165,7 @@ class SageEngine:
         if not plays:
             self._check_plays(state, dice, [], [])
             return []
-        if exact.inside(state.position):
+        if exact.inside(state):
             return exact.table_plays(state, dice, plays, self.level.ply, self.name)
         play_keys = [trust.result_key(p) for p in plays]   # each play's name, computed once
         results = {key: p.result for key, p in zip(play_keys, plays)}
@@ -204,7 +205,7 @@ class SageEngine:
 
         if self.level.ply:
             return [None] * len(rolls)
-        if exact.inside(state.position):
+        if exact.inside(state):
             return [self._table_best(state, roll) for roll in rolls]
         per_roll = []
         for roll in rolls:
