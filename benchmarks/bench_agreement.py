@@ -2,6 +2,7 @@
 
     python benchmarks/bench_agreement.py                 # sage at levels 0-2, gnubg 2-ply
     python benchmarks/bench_agreement.py --filters 5:0.08,8:0.16  # sage's move filter, several settings
+    python benchmarks/bench_agreement.py --ranked benchmarks/data/ranked2.jsonl --no-cube  # the second held-out set
 
 Checker plays: benchmarks/data/ranked.jsonl (made by benchmarks/make_ranked.py: 300 positions from
 gnubg self-play with seeds nothing else used, every legal play at gnubg's 2-ply). For each engine
@@ -40,9 +41,9 @@ RANKED = ROOT / "benchmarks" / "data" / "ranked.jsonl"
 CUBES = ROOT / "tests" / "data" / "cube" / "cases.jsonl"
 
 
-def play_cases(count: int | None) -> list:
+def play_cases(count: int | None, ranked: Path = RANKED) -> list:
     out = []
-    for line in RANKED.read_text().splitlines()[:count]:
+    for line in ranked.read_text().splitlines()[:count]:
         item = json.loads(line)
         state = parse_gnubg_id(item["gnubgid"])
         dice = tuple(item["dice"])
@@ -90,13 +91,15 @@ def cube_row(name: str, engine, cases) -> tuple:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=None, help="the first N positions only")
+    parser.add_argument("--ranked", type=Path, default=RANKED,
+                        help="another file of ranked positions made by make_ranked.py (a second held-out set)")
     parser.add_argument("--levels", default="0,1,2", help="sage's levels (gnubg's numbering)")
     parser.add_argument("--filters", default="", help="sage's move filters to try: MOVES:THRESHOLD,...")
     parser.add_argument("--no-gnubg", action="store_true", help="leave bgcli's gnubg backend out")
     parser.add_argument("--no-cube", action="store_true")
     args = parser.parse_args()
-    cases = play_cases(args.count)
-    print(f"checker plays: {len(cases)} held-out positions, every legal play at gnubg 2-ply")
+    cases = play_cases(args.count, args.ranked)
+    print(f"checker plays: {len(cases)} held-out positions of {args.ranked.name}, every legal play at gnubg 2-ply")
     head = ("engine", "within 0.001", "mean lost", "worst", "> 0.1", "time/pos")
     rows = []
     filters = [tuple(f.split(":")) for f in args.filters.split(",") if f] or [(sage.FILTER_MOVES, sage.FILTER_THRESHOLD)]
