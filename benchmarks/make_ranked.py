@@ -6,6 +6,10 @@ Run from the project root with bgcli installed and gnubg on the machine:
         gnubg -t -q -r -p tests/data/oracle/tools/gnubg_selfplay.py
     python benchmarks/make_ranked.py selfplay-out 300 > benchmarks/data/ranked.jsonl
 
+The second held-out set, benchmarks/data/ranked2.jsonl (200 positions), was made the same way from
+``SP_SEEDS=99001:6 SP_LENGTHS=0,5,9 SP_GAMES=3`` after the engine settings were chosen on the first,
+so that nothing was chosen on it.
+
 The self-play uses seeds no test or earlier benchmark used (tests/data/oracle/selfplay is seeds
 5000 on, tests/data/cube 77001 on), so the positions are new to every engine setting chosen here.
 bgcli replays the matches and takes every k-th checker play with at least two legal plays; a
