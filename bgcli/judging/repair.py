@@ -47,8 +47,9 @@ _DICE_CELLS = (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL, ActionKind.IL
 ALL_ROLLS = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]   # 66, 65, ... 11: the 21 rolls
 LINE_FORMATS = ("mat",)        # formats whose rows are lines that an edit can change one at a time
 SHOWN = 3                      # suggestions kept per problem
-NEAREST_PLAYS = 24             # legal plays of a roll tried, nearest the written one first
+NEAREST_PLAYS = 12             # legal plays of a roll tried, nearest the written one first
 MISSING_PLAYS = 60             # legal plays tried in place of a play not written
+TWICE_BACK = 3                 # rows before a problem looked at for one written twice
 ROUNDS = 12                    # problems of one game worked on, at most
 
 
@@ -219,16 +220,24 @@ def audit_records(records: Sequence[MatchRecord], rules: Rules | None) -> list[P
     return found
 
 
-class _Collect(MatchVisitor):
-    """Problems, results and (when asked) events of a replay."""
+class _Stop(Exception):
+    """A candidate's replay met an error where it was to leave none: it is not tried further."""
 
-    def __init__(self, events: bool = False):
+
+class _Collect(MatchVisitor):
+    """Problems, results and (when asked) events of a replay; with ``stop``,
+    the replay stops at the first error that ``stop`` says is one too many."""
+
+    def __init__(self, events: bool = False, stop: Callable[[Problem], bool] | None = None):
         self.wants_events = events
         self.problems: list[Problem] = []
         self.results: list[GameResult | Unfinished] = []
         self.events: list[Event] = []
+        self.stop = stop
 
     def problem(self, problem: Problem) -> None:
+        if self.stop is not None and problem.severity is Severity.ERROR and self.stop(problem):
+            raise _Stop
         self.problems.append(problem)
 
     def event(self, event: Event) -> None:
@@ -258,6 +267,8 @@ class _Candidate:
 # is the roll written wrong, an illegal play one slip from a legal one is the play; at equal fit the
 # repair of what it names comes first
 _NAMED = {ProblemKind.DICE: RepairKind.ROLL, ProblemKind.PLAY: RepairKind.PLAY}
+# what a game's result says at the next game's header: its score line, a game after the match was won
+_AT_HEADER = (ProblemKind.SCORE, ProblemKind.MATCH)
 
 
 class _Game:
@@ -271,9 +282,10 @@ class _Game:
         self.lines = lines
         self.right_column = right_column
 
-    def replay(self, game: GameRecord, events: bool = False) -> _Collect:
-        """The game replayed from the match's state before it, and the next game's header."""
-        seen = _Collect(events)
+    def replay(self, game: GameRecord, events: bool = False, stop: Callable[[Problem], bool] | None = None) -> _Collect:
+        """The game replayed from the match's state before it, and the next game's header
+        (raises _Stop at an error ``stop`` names)."""
+        seen = _Collect(events, stop)
         replayer = copy.copy(self.replayer)
         replayer.visitor = seen
         replayer.score = list(self.replayer.score)
@@ -293,7 +305,7 @@ class _Game:
     def counts(self, problem: Problem) -> bool:
         """Whether a problem belongs to the game (or to the next game's score line)."""
         return problem.game == self.game.number or (self.following is not None and problem.line == self.following.line
-                                                    and problem.kind is ProblemKind.SCORE)
+                                                    and problem.kind in _AT_HEADER)
 
 
 def _same_width(line: str, at: int, old: int, new: str) -> str:
@@ -421,8 +433,15 @@ def _hop_distance(written: list[tuple[int, int]] | None, play: Play, text: str) 
 
 
 def _levenshtein(a: str, b: str) -> int:
+    """Characters inserted, taken out or changed to turn ``a`` into ``b``."""
     if a == b:
         return 0
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    a, b = a[head:], b[head:]
+    while a and b and a[-1] == b[-1]:
+        a, b = a[:-1], b[:-1]
     previous = list(range(len(b) + 1))
     for i, x in enumerate(a, 1):
         current = [i]
@@ -460,7 +479,8 @@ class _Repairer:
     def text(self) -> str:
         return "".join(self.lines[n] + self.ends[n] for n in sorted(self.lines) if n not in self.taken)
 
-    def run(self) -> list[ProblemRepair]:
+    def run(self, wrong: set[tuple[int, int]]) -> list[ProblemRepair]:
+        """Each game with an error (``wrong``: (match, game) pairs) worked on in turn."""
         done: list[ProblemRepair] = []
         for number, record in enumerate(self.records, 1):
             main = _Collect()
@@ -468,9 +488,10 @@ class _Repairer:
             games = list(record.games)
             for index, game in enumerate(games):
                 following = games[index + 1] if index + 1 < len(games) else None
-                state = _Game(replayer, game, following, self.lines, self.right_column)
-                games[index], found = self.game(state)
-                done.extend(found)
+                if (number, game.number) in wrong:
+                    state = _Game(replayer, game, following, self.lines, self.right_column)
+                    games[index], found = self.game(state)
+                    done.extend(found)
                 replayer.game(games[index])
         return done
 
@@ -504,21 +525,17 @@ class _Repairer:
 
     def suggest(self, state: _Game, game: GameRecord, problem: Problem, seen: _Collect,
                 before: tuple[int, int]) -> tuple[list[Suggestion], _Candidate | None]:
-        candidates = list(self.candidates(state, game, problem))
         named = _NAMED.get(problem.kind)   # what the audit's diagnosis says was written wrong (match.diagnosis)
-        scored = []
-        for order, candidate in enumerate(candidates):
-            after = state.replay(candidate.game)
-            if any(_key(p) == _key(problem) for p in after.problems):
-                continue   # the problem is still there
-            errors, warnings = state.errors(after)
-            if errors >= before[0]:
-                continue   # not convincing: as many problems as before
+        # what can be known of a candidate without replaying it: tried in that order
+        staged = []
+        for order, candidate in enumerate(self.candidates(state, game, problem)):
             changes = sum(_levenshtein(self.lines.get(line, ""), text if text is not None else "")
                           for line, text in candidate.lines.items())
             other = int(named is not None and candidate.kind is not named)
-            scored.append(((errors, warnings, other, candidate.prior, changes, candidate.distance, order), candidate))
-        scored.sort(key=lambda item: item[0])
+            staged.append(((other, candidate.prior, changes, candidate.distance, order), candidate))
+        staged.sort(key=lambda item: item[0])
+        scored = self.tried(state, problem, staged, before, quick=True) or \
+            self.tried(state, problem, staged, before, quick=False)
         out = []
         for key, candidate in scored[:SHOWN]:
             ties = sum(1 for other, _ in scored if other[:6] == key[:6]) - 1
@@ -526,11 +543,51 @@ class _Repairer:
             out.append(Suggestion(candidate.kind, edits, key[0], key[1], key[4], candidate.why, ties))
         return out, scored[0][1] if scored else None
 
+    def tried(self, state: _Game, problem: Problem, staged: list, before: tuple[int, int], quick: bool) -> list:
+        """The candidates that fit better than the record, with their scores.
+        ``quick``: first those after which nothing is wrong from the problem's
+        line on, each replay stopped at its first error there, tried in the
+        order of what is known without replaying (``staged``) until one fits
+        and those that tie with it are tried (with a few more to fill the list).
+        Else every candidate is replayed whole and ranked by what it leaves."""
+        def stop(found: Problem) -> bool:
+            return found.line >= problem.line and state.counts(found)
+
+        scored = []
+        clean: tuple | None = None   # the first candidate after which nothing is wrong from the line on
+        more = 0
+        for static, candidate in staged:
+            if clean is not None and static[:4] != clean[:4]:
+                more += 1
+                if more >= SHOWN:
+                    break
+            try:
+                after = state.replay(candidate.game, stop=stop if quick else None)
+            except _Stop:
+                continue
+            if any(_key(p) == _key(problem) for p in after.problems):
+                continue   # the problem is still there
+            errors, warnings = state.errors(after)
+            if errors >= before[0]:
+                continue   # not convincing: as many problems as before
+            if clean is None and quick:
+                clean = static
+            scored.append(((errors, warnings) + static, candidate))
+        scored.sort(key=lambda item: item[0])
+        return scored
+
     # the candidates of each kind of problem
     def candidates(self, state: _Game, game: GameRecord, problem: Problem) -> Iterable[_Candidate]:
         row = [a for a in game.actions if a.line == problem.line]
         if problem.kind is ProblemKind.SCORE and problem.line == game.line:
             yield from self.score(state, game)
+            return
+        if problem.kind in _AT_HEADER and state.following is not None and problem.line == state.following.line:
+            # the next game's score line disagrees with this game's result: the 'Wins' line may be wrong
+            # (a figure the audit read as an archive's habit, which says nothing against it)
+            for action in game.actions:
+                if action.kind is ActionKind.WIN:
+                    yield from self.points(state, game, action, every=True)
             return
         mine = [a for a in row if not problem.player or state.replayer.players[a.side] == problem.player] or row
         events = None
@@ -546,16 +603,25 @@ class _Repairer:
         if len(row) == 2 and problem.kind in (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE,
                                               ProblemKind.CUBE):
             yield from self.swap(state, game, row)
-        if row and problem.kind in (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.MATCH) \
-                and self.twice(problem.line):
-            yield self.drop(game, problem.line)
+        if problem.kind in (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE, ProblemKind.MATCH):
+            # a row written twice: the copy may replay legally, and the row after it not
+            rows = sorted({a.line for a in game.actions if problem.line - TWICE_BACK <= a.line <= problem.line},
+                          reverse=True)
+            dropped: set[str] = set()
+            for line in rows:
+                body = self.row_body(line)
+                if self.twice(line) and body not in dropped:   # of two equal rows, one (the later) is taken out
+                    dropped.add(body)
+                    yield self.drop(game, line)
+
+    def row_body(self, number: int) -> str:
+        """A row's text without its number ('' for a line taken out)."""
+        return re.sub(r"^\s*\d+\)", "", self.lines.get(number, "")).strip() if number not in self.taken else ""
 
     def twice(self, line: int) -> bool:
         """Whether a row says what the row before or after it says (its number aside): written twice."""
-        def body(number: int) -> str:
-            return re.sub(r"^\s*\d+\)", "", self.lines.get(number, "")).strip() if number not in self.taken else ""
-        mine = body(line)
-        return bool(mine) and mine in (body(line - 1), body(line + 1))
+        mine = self.row_body(line)
+        return bool(mine) and mine in (self.row_body(line - 1), self.row_body(line + 1))
 
     def changed(self, game: GameRecord, action: Action, new: Action, state: _Game) -> dict[int, str | None] | None:
         row = [a for a in game.actions if a.line == action.line]
@@ -652,12 +718,15 @@ class _Repairer:
             if candidate is not None:
                 yield candidate
 
-    def points(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:
+    def points(self, state: _Game, game: GameRecord, action: Action, every: bool = False) -> Iterable[_Candidate]:
+        """What the game is worth, as the replay values it; with ``every``, also a
+        single, a gammon and a backgammon at its cube (the next score line judges)."""
         found = _WINS.search(action.raw)
         if found is None:
             return
         result = next((r for r in state.replay(game).results if isinstance(r, GameResult)), None)
-        values = sorted({result.points} if result is not None else set())
+        values = sorted(({result.points} | ({result.cube * k for k in (1, 2, 3)} if every else set()))
+                        if result is not None else set())
         for value in values:
             if value == action.points:
                 continue
@@ -708,7 +777,10 @@ def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> Fil
     text = _decode(data)
     original = audit_records(records, rules)
     repairer = _Repairer(text, records, rules)
-    worked = {_key(r.problem): r for r in repairer.run()}
+    wrong = {(p.match, p.game) for p in original if p.severity is Severity.ERROR}
+    # a game's score line that disagrees may say the game before it was written wrong
+    wrong |= {(p.match, p.game - 1) for p in original if p.severity is Severity.ERROR and p.kind in _AT_HEADER}
+    worked = {_key(r.problem): r for r in repairer.run(wrong)}
     fixed = repairer.text()
     applied = [e for r in worked.values() if r.applied for e in r.suggestions[0].edits]
     still: list[Problem] = []

@@ -1,0 +1,253 @@
+"""bgcli repair on planted slips: how often the top repair gives back the line as it was, how often the
+repaired record audits clean, and what a repair costs against an audit of the same file.
+
+    python benchmarks/bench_repair.py                  # gnubg's sample, then slips planted here in every self-play match
+    python benchmarks/bench_repair.py --per 1 --files 10   # fewer
+
+Two sets:
+- gnubg's audit sample (tests/data/oracle/audit_sample, made by oracle/tools/gnubg_corrupt.py inside gnubg):
+  80 matches with one slip each (dice, dance, play, points, cube), the line as it was in expected.jsonl;
+- slips planted here, the same way, deterministically (seeded), into gnubg's self-play matches
+  (tests/data/oracle/selfplay): for each match and each kind (dice, play, dance, cube, points, and the
+  structural ones: score, swap, twice) ``--per`` slips. A dice slip gives a move a roll its play is not
+  legal for; a dance slip gives a true dance a roll that has a legal play; a play slip drops the last hop or
+  moves its end by one (an illegal play of the roll); points and cube change the number written; score
+  changes a game's score line; swap exchanges the two cells of a row of moves; twice writes a row twice.
+  Whether a play is legal is bgcli's generator's word (held to gnubg's by tests/test_legal.py).
+
+Printed per kind: cases, the share restored (the repaired text equal to the original, byte for byte; and
+with blanks ignored), the share whose repaired record has no error, the share where the record cannot tell
+(the best repairs tie: listed, none applied), and the time of a repair against an audit of the same file.
+Targets (issue 30): restored >= 90% overall and in each kind, clean >= 95%; a repair costs a few audits.
+A dance slip has as many repairs as rolls that dance from that position: the record cannot tell them apart,
+and the benchmark counts those as "cannot tell".
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bgcli.core.generator import legal_plays  # noqa: E402
+from bgcli.core.notation import parse_play  # noqa: E402
+from bgcli.errors import BgcliError  # noqa: E402
+from bgcli.judging.repair import audit_records, read_records, repair_text  # noqa: E402
+from bgcli.match.events import EventKind  # noqa: E402
+from bgcli.match.records import ActionKind  # noqa: E402
+from bgcli.match.replay import replay_match  # noqa: E402
+
+SAMPLE = ROOT / "tests" / "data" / "oracle" / "audit_sample"
+SELFPLAY = ROOT / "tests" / "data" / "oracle" / "selfplay"
+KINDS = ("dice", "play", "dance", "cube", "points", "score", "swap", "twice")
+ROLLS = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]
+
+
+def _same_width(line: str, old: str, new: str) -> str:
+    """gnubg_corrupt.py's: ``old`` replaced by ``new``, blanks after it eaten or added so later columns stay."""
+    k = line.index(old)
+    rest = line[k + len(old):]
+    grow = len(new) - len(old)
+    if grow > 0 and rest[:grow].strip() == "" and rest[grow:grow + 1] == " ":
+        rest = rest[grow:]
+    elif grow < 0 and rest:
+        rest = " " * (-grow) + rest
+    return line[:k] + new + rest
+
+
+def plant(text: str, kind: str, rng: random.Random) -> tuple[str, int] | None:
+    """``text`` with one slip of ``kind`` planted, and the 1-based line it is on; None when the match has
+    no place for one (tried a few times)."""
+    data = text.encode()
+    _, records = read_records(data, "planted.mat")
+    record = records[0]
+    lines = text.split("\n")
+    replay = replay_match(record)
+    moves = [e for e in replay.events if e.kind is EventKind.MOVE and e.record is not None and e.dice]
+    for _ in range(60):
+        new = list(lines)
+        if kind in ("dice", "dance", "play"):
+            event = rng.choice(moves)
+            action = event.record
+            assert action is not None
+            before, side, dice = event.before.position, action.side, event.dice
+            assert dice is not None
+            text_ = action.play_text.strip()
+            if (kind == "dance") != (text_ == ""):
+                continue
+            if kind == "dance":
+                roll = rng.choice([r for r in ROLLS if r != dice])
+                if not legal_plays(before, roll):
+                    continue
+                cell = f"{roll[0]}{roll[1]}" + action.raw[2:]
+            elif kind == "dice":
+                roll = rng.choice([r for r in ROLLS if r != dice])
+                try:
+                    parse_play(text_, before, roll, side=side)
+                    continue   # still legal for that roll: no slip
+                except BgcliError:
+                    pass
+                cell = f"{roll[0]}{roll[1]}" + action.raw[2:]
+            else:
+                parts = text_.split()
+                if len(parts) < 2:
+                    continue
+                if rng.random() < 0.5:
+                    played = " ".join(parts[:-1])
+                else:
+                    start, end = parts[-1].rstrip("*").split("/")
+                    moved = int(end) - rng.choice([-1, 1])
+                    if moved < 0 or moved >= int(start):
+                        continue
+                    played = " ".join(parts[:-1] + [f"{start}/{moved}"])
+                try:
+                    parse_play(played, before, dice, side=side)
+                    continue   # a legal play: no slip
+                except BgcliError:
+                    pass
+                cell = action.raw[:action.raw.index(":") + 1] + " " + played
+            line = new[action.line - 1]
+            at = action.column - 1
+            new[action.line - 1] = line[:at] + cell + line[at + len(action.raw):]
+            changed = action.line
+        elif kind in ("points", "cube"):
+            wanted = ActionKind.WIN if kind == "points" else ActionKind.DOUBLE
+            found = [a for g in record.games for a in g.actions if a.kind is wanted]
+            if not found:
+                return None
+            action = rng.choice(found)
+            line = new[action.line - 1]
+            if kind == "points":
+                n = action.points or 0
+                m = rng.choice([x for x in (1, 2, 3, 4, 6, 8) if x != n])
+                was = re.search(r"Wins \d+ points?", line)
+                if was is None:
+                    continue
+                new[action.line - 1] = _same_width(line, was.group(0), f"Wins {m} point{'s' if m != 1 else ''}")
+            else:
+                n = action.cube or 0
+                m = rng.choice([x for x in (2, 4, 8, 16) if x != n])
+                new[action.line - 1] = _same_width(line, f"Doubles => {n}", f"Doubles => {m}")
+            changed = action.line
+        elif kind == "score":
+            games = record.games[1:]
+            if not games:
+                return None
+            game = rng.choice(games)
+            line = new[game.line]   # the score line under " Game N"
+            numbers = list(re.finditer(r":\s*(\d+)", line))
+            if len(numbers) != 2:
+                continue
+            hit = numbers[rng.randrange(2)]
+            value = int(hit.group(1)) + rng.choice([1, 2, -1])
+            if value < 0:
+                continue
+            new[game.line] = line[:hit.start(1)] + str(value) + line[hit.end(1):]
+            changed = game.line + 1
+        elif kind == "swap":
+            rows = [(g, a, b) for g in record.games for a, b in zip(g.actions, g.actions[1:])
+                    if a.line == b.line and a.kind is ActionKind.MOVE and b.kind is ActionKind.MOVE and a.play_text
+                    and b.play_text]
+            if not rows:
+                return None
+            _, left, right = rng.choice(rows)
+            line = new[left.line - 1]
+            at, to = left.column - 1, right.column - 1
+            new[left.line - 1] = line[:at] + right.raw.ljust(to - at - 1) + " " + left.raw + line[to + len(right.raw):]
+            changed = left.line
+        else:   # twice: a row of moves written again under itself
+            rows = sorted({a.line for g in record.games for a in g.actions[2:-2] if a.kind is ActionKind.MOVE})
+            if not rows:
+                return None
+            row = rng.choice(rows)
+            new.insert(row, new[row - 1])
+            changed = row + 1
+        planted = "\n".join(new)
+        if planted != text and [p for p in audit_records(read_records(planted.encode(), "p.mat")[1], None)
+                                if p.severity.value == "error"]:
+            return planted, changed
+    return None
+
+
+def run_case(original: str, planted: str) -> dict:
+    data = planted.encode()
+    start = time.perf_counter()
+    found = repair_text(data, "planted.mat")
+    repair_time = time.perf_counter() - start
+    start = time.perf_counter()
+    audit_records(read_records(data, "planted.mat")[1], None)
+    audit_time = time.perf_counter() - start
+    errors = [r for r in found.repairs if r.problem.severity.value == "error"]
+    return {"restored": found.fixed == original,
+            "blanks": found.fixed.split() == original.split(),
+            "clean": not [p for p in found.still if p.severity.value == "error"],
+            "tied": any(r.suggestions and not r.applied for r in errors),
+            "repair": repair_time, "audit": audit_time}
+
+
+def report(title: str, results: dict[str, list[dict]]) -> None:
+    print(title)
+    print(f"{'kind':<8} {'cases':>5} {'restored':>9} {'(blanks)':>9} {'clean':>7} {'cannot tell':>12} "
+          f"{'repair ms':>10} {'audit ms':>9} {'ratio':>6}")
+    every: list[dict] = []
+    for kind in KINDS:
+        rows = results.get(kind, [])
+        if rows:
+            _line(kind, rows)
+            every.extend(rows)
+    if every:
+        _line("all", every)
+        told = [r for r in every if not r["tied"]]
+        if len(told) != len(every):
+            _line("told", told)
+    print()
+
+
+def _line(name: str, rows: list[dict]) -> None:
+    n = len(rows)
+    share = lambda key: sum(1 for r in rows if r[key]) / n   # noqa: E731
+    repair = sum(r["repair"] for r in rows) / n * 1000
+    audit = sum(r["audit"] for r in rows) / n * 1000
+    print(f"{name:<8} {n:>5} {share('restored'):>9.1%} {share('blanks'):>9.1%} {share('clean'):>7.1%} "
+          f"{share('tied'):>12.1%} {repair:>10.1f} {audit:>9.1f} {repair / audit if audit else 0:>6.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--per", type=int, default=1, help="slips of each kind planted per self-play match")
+    parser.add_argument("--files", type=int, default=0, help="self-play matches used (0: all)")
+    parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument("--no-sample", action="store_true", help="skip gnubg's audit sample")
+    args = parser.parse_args()
+    if not args.no_sample:
+        results: dict[str, list[dict]] = defaultdict(list)
+        for line in (SAMPLE / "expected.jsonl").read_text().splitlines():
+            case = json.loads(line)
+            planted = (SAMPLE / case["file"]).read_text()
+            lines = planted.split("\n")
+            lines[case["line"] - 1] = case["was"]
+            results[case["kind"]].append(run_case("\n".join(lines), planted))
+        report("gnubg's audit sample (tests/data/oracle/audit_sample)", results)
+    rng = random.Random(args.seed)
+    results = defaultdict(list)
+    files = sorted(SELFPLAY.glob("*.mat"))
+    for path in files[:args.files or None]:
+        original = path.read_text()
+        for kind in KINDS:
+            for _ in range(args.per):
+                made = plant(original, kind, rng)
+                if made is not None:
+                    results[kind].append(run_case(original, made[0]))
+    report(f"slips planted here (seed {args.seed}, {args.per} of each kind per match, "
+           f"{len(files[:args.files or None])} self-play matches)", results)
+
+
+if __name__ == "__main__":
+    main()
