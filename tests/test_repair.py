@@ -188,3 +188,15 @@ def test_slips_planted_by_the_benchmark_are_undone(kind):
         before = [p for p in found.repairs if p.problem.severity.value == "error"]
         assert len([p for p in found.still if p.severity.value == "error"]) <= len(before)
     assert cases >= 5 and restored >= cases - 1, (kind, restored, cases)
+
+
+def test_plays_that_fit_equally_are_listed_by_the_engine_and_not_applied():
+    """case0076: '21: 25/24 6/4' written '21: 25/24' (a hop left out): five
+    plays of the 2 fit the rest of the game as well; the engine's favourite,
+    the play made, is listed first, and none is applied."""
+    found = repair_file(str(SAMPLE / "case0076_play_sp05037_11pt.mat"))
+    (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert not repair.applied and repair.suggestions[0].ties == 4
+    assert repair.suggestions[0].edits[0].after.split()[-2:] == ["25/24", "6/4"]
+    assert "engine rates best" in repair.suggestions[0].why
+    assert found.fixed == found.original

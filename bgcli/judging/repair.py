@@ -35,6 +35,7 @@ from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
+from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import registry
 from bgcli.formats.files import not_a_match
@@ -261,6 +262,8 @@ class _Candidate:
     why: str
     prior: int = 0                         # before the characters changed: 1 for a roll that uses its dice only in part
     distance: int = 0                      # after them: how far a play is from the written one (_hop_distance)
+    play: Play | None = None               # a play candidate's legal play, and the state it is played in
+    state: GameState | None = None
 
 
 # the audit's own diagnosis of a move's slip (bgcli.match.diagnosis): a roll that does not fit its play
@@ -536,6 +539,7 @@ class _Repairer:
         staged.sort(key=lambda item: item[0])
         scored = self.tried(state, problem, staged, before, quick=True) or \
             self.tried(state, problem, staged, before, quick=False)
+        scored = _engine_first(scored)
         out = []
         for key, candidate in scored[:SHOWN]:
             ties = sum(1 for other, _ in scored if other[:6] == key[:6]) - 1
@@ -703,6 +707,7 @@ class _Repairer:
                                   action._replace(kind=ActionKind.MOVE, play_text=body, raw=f"{prefix} {body}"), why)
             if candidate is not None:
                 candidate.distance = _hop_distance(hops, play, text) if text else 0
+                candidate.play, candidate.state = play, event.before
                 yield candidate
 
     def cube(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:
@@ -769,6 +774,46 @@ class _Repairer:
     def drop(self, game: GameRecord, line: int) -> _Candidate:
         return _Candidate(RepairKind.DROP, replace(game, actions=tuple(a for a in game.actions if a.line != line)),
                           {line: None}, "the line is written twice, or does not belong here")
+
+
+_ENGINE: list = []   # the engine that orders plays that fit equally, opened once a process ([] not yet, [None] none)
+
+
+def _engine_first(scored: list) -> list:
+    """Plays that fit equally well at the top (the record cannot tell them
+    apart), in the order the default engine at 0 plies rates them, best
+    first: the players' likeliest play is shown first. The order of the
+    list only: a tie is never applied. Unchanged without the engine."""
+    if len(scored) < 2:
+        return scored
+    top = scored[0][0][:6]
+    tied = [item for item in scored if item[0][:6] == top]
+    if len(tied) < 2 or any(c.play is None or c.state is None for _, c in tied):
+        return scored
+    first = tied[0][1]
+    if any(c.state is not first.state for _, c in tied):
+        return scored
+    if not _ENGINE:
+        try:
+            from bgcli.engines import open_engine
+
+            _ENGINE.append(open_engine("sage", 0))
+        except Exception:   # no engine installed, or it cannot start: the order stays as it was
+            _ENGINE.append(None)
+    engine = _ENGINE[0]
+    if engine is None:
+        return scored
+    try:
+        dice = first.state.match.dice   # the engine evaluates every legal play of the roll, as it checks
+        ranked = engine.evaluate_plays(first.state, dice, legal_plays(first.state.position, dice))
+    except Exception:
+        return scored
+    order = {evaluation.play.result: rank for rank, evaluation in enumerate(ranked)}
+    tied.sort(key=lambda item: order.get(item[1].play.result, len(order)))
+    for rank, (_, candidate) in enumerate(tied):
+        if rank == 0:
+            candidate.why += f"; of the {len(tied)} that fit as well, the one the engine rates best"
+    return tied + scored[len(tied):]
 
 
 def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> FileRepair:
