@@ -9,10 +9,13 @@
   var rows = Array.prototype.slice.call(document.querySelectorAll("tr.step"));
   var board = document.getElementById("board");
   var current = -1;
-  var DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   var RESIGNS = ["single game", "gammon", "backgammon"];
 
   // --- the identifiers ----------------------------------------------------------
+  // Fenced mirror of bgcli.core.ids (parse_match_id, _MATCH_FIELDS) and Position.from_id, from here to
+  // "end of the fenced mirror": the page decodes the IDs bgcli wrote, with no picture per row.
+  // tests/test_view_ids.py::test_the_page_reads_every_id_as_bgcli_does runs it in Chromium on generated IDs.
+  var DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   function bits(text, bytes) {
     var out = [], acc = 0, have = 0;
     for (var i = 0; i < text.length && out.length < bytes * 8; i++) {
@@ -54,6 +57,7 @@
             resign: field(13, 2), dice: [field(15, 3), field(18, 3)], length: field(21, 15),
             score: [field(36, 15), field(51, 15)], jacoby: field(66, 1) === 0};
   }
+  // end of the fenced mirror
 
   function pips(side) {
     var n = 0;
