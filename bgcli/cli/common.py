@@ -417,8 +417,8 @@ class Unwritable(Failure):
     exit_code = EXIT_UNREADABLE
 
 
-# What a command leaves for the process's end (bgcli view: its page and every state of its replay,
-# hundreds of thousands of objects for a long session): main then ends the process at once, without
+# What a command leaves for the process's end (large results or caches, hundreds of thousands of
+# objects): main then ends the process at once, without
 # freeing them one by one (a tenth of a second), once its output is flushed. Only the last is kept.
 _left_for_exit: tuple = ()
 

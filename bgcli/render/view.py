@@ -706,10 +706,13 @@ class Page:
             else:
                 self.late.setdefault(number, len(self.problems.get(number, ())))
             self.problems.setdefault(number, []).append(problem)
+        spans: dict[int, tuple[int, int]] = {}   # each game's first row and one past its last
+        for step in steps:
+            span = spans.get(step.game)
+            spans[step.game] = (step.number if span is None else span[0], step.number + 1)
         for game, head, text, match.score in _game_tables(replay, steps, match.score, self.judged):
             self.spool.write(text)
-            rows = [s.number for s in steps if s.game == game]
-            match.tables.append(_GameTable(replay.number, match.index, game, head, len(text), rows[0], rows[-1] + 1))
+            match.tables.append(_GameTable(replay.number, match.index, game, head, len(text), *spans[game]))
 
     def write(self, write: Callable[[str], object]) -> None:
         """The page, in pieces, to ``write``; once."""
