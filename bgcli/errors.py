@@ -48,6 +48,16 @@ class MatchFileError(BgcliError):
         self.reason = message
 
 
+class MatchEquityTableError(BgcliError):
+    """A match equity table file that cannot be read, with file, line and column (0: not known)."""
+
+    def __init__(self, message: str, path: str = "-", line: int = 0, column: int = 0):
+        self.path, self.line, self.column = path, line, column
+        where = path + (f":{line}" if line else "") + (f":{column}" if line and column else "")
+        super().__init__(f"{where}: {message}")
+        self.reason = message
+
+
 class EngineError(BgcliError):
     """An engine that failed, timed out or gave an answer bgcli cannot trust."""
 

@@ -33,6 +33,7 @@ class FakeEngine:
     double/take equity, to make doubles right or wrong."""
 
     name = "fake"
+    met = None   # the match equity table: the default (the rating's match results use it)
 
     def __init__(self, level: int = 2, cube_bias: float = 0.0):
         self.level = Level(level)

@@ -25,6 +25,7 @@ EXCEPTIONS = {
     ("--style", "show"): "show labels points only: gnubg's numbers or the Korean names",
     ("--report", "rate"): "rate reports by players (`--report players`); audit's `--report` is the totals",
     ("--to", "export"): "export writes match files, convert positions",
+    ("--to", "met"): "met writes a match equity table",
 }
 
 

@@ -17,7 +17,7 @@ from bgcli.cli.common import (
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
     read_position, refuse_jobs_without_batch, run_in_chunks,
 )
-from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option
+from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
 from bgcli.errors import BgcliError
@@ -125,8 +125,9 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
 @engine_option(None, "Add this engine's evaluation of the position before the roll (see bgcli hint).",
                name="engine_name")
 @level_option("With --engine: " + LEVEL_HELP)
+@met_option
 @json_option
-def analyze(words, batch, jobs, engine_name, level, as_json):
+def analyze(words, batch, jobs, engine_name, level, met, as_json):
     """Analyse POSITION: pip, Keith and Thorp counts, its class, the rolls
     that hit, exact bear-off odds and the race.
 
@@ -169,7 +170,7 @@ def analyze(words, batch, jobs, engine_name, level, as_json):
             from bgcli.engines.kept import keeping
 
             with keeping():   # the engine is closed when its one answer is given
-                judged = opened(engine_name, level, 60.0).evaluate(game)
+                judged = opened(engine_name, level, 60.0, met).evaluate(game)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     if as_json:

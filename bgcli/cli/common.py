@@ -77,6 +77,37 @@ def engine_option(default: str | None, help: str, name: str = "engine"):
                         show_default=default is not None, help=help)
 
 
+def met_option(function):
+    """``--met NAME|FILE``: the match equity table every judgement of match play uses, a table bgcli knows
+    (bgcli.engines.met's registry; ``bgcli met --list``) or a user's file (gnubg's XML or CSV). The option's
+    value is the table itself (None: the default, Kazaross-XG2); a name or file that is not one is a usage
+    error naming it (exit 2)."""
+
+    def table(ctx, param, value):
+        if value is None:
+            return None
+        from bgcli.engines.met import table_of
+        from bgcli.errors import BgcliError
+
+        try:
+            return table_of(value)
+        except BgcliError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return click.option("--met", metavar="TABLE", callback=table, default=None,
+                        help="The match equity table of match play: a table's name (bgcli met --list; default "
+                             "Kazaross-XG2) or a file, gnubg's XML or CSV (docs/met.md).")(function)
+
+
+def check_engine_met(engine: str, table) -> None:
+    """A usage error when the engine ``engine`` cannot judge with the table ``table`` (bgcli.engines.met)."""
+    from bgcli.engines.met import engine_problem
+
+    problem = engine_problem(engine, table)
+    if problem:
+        raise click.UsageError(problem)
+
+
 def level_option(help: str = LEVEL_HELP):
     """``--level PLIES``: 0 to 4, gnubg's plies; 2 unless given."""
     return click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES", help=help)
@@ -179,7 +210,7 @@ def read_position(text: str):
 # module is imported when the command is run, so that one command does not
 # pay for the imports of all (``bgcli moves`` starts in a fraction of the time).
 COMMAND_MODULES = {
-    "analyze": "analyze", "audit": "audit", "chouette": "chouette", "dice": "dice", "hint": "hint", "rate": "rate",
+    "analyze": "analyze", "audit": "audit", "chouette": "chouette", "dice": "dice", "hint": "hint", "met": "met", "rate": "rate",
     "repair": "repair",
     "check": "positions", "convert": "positions", "moves": "positions", "show": "positions",
     "export": "matches", "replay": "matches", "rules": "matches", "score": "matches", "view": "matches",

@@ -18,7 +18,7 @@ from bgcli.cli.common import (
     EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
     run_in_chunks, split_position_and_dice, style_option,
 )
-from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, timeout_option
+from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option, timeout_option
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
 from bgcli.core.spelling import parse_dice
 from bgcli.errors import BgcliError, EngineUnavailableError
@@ -33,7 +33,8 @@ class Unavailable(Failure):
 
 
 def engine_options(function):
-    """--engine, --level and --timeout, shared by the commands that ask an engine."""
+    """--engine, --level, --timeout and --met, shared by the commands that ask an engine."""
+    function = met_option(function)
     function = timeout_option("The time limit of one engine call: gnubg is stopped at it; sage, in this process, "
                               "fails the call when it returns past it.")(function)
     function = level_option(LEVEL_HELP)(function)
@@ -41,15 +42,15 @@ def engine_options(function):
                                  "exact: bgcli's exact bear-off figures.", name="engine_name")(function)
 
 
-def opened(name: str, level: int, timeout: float):
-    """The running command's engine for (name, level, timeout), opened once
+def opened(name: str, level: int, timeout: float, met=None):
+    """The running command's engine for (name, level, timeout, match equity table), opened once
     and closed when the command ends (a command runs inside
     ``bgcli.engines.kept.keeping``); a missing engine or a bad level in the
     command's words."""
     from bgcli.engines.kept import kept_engine
 
     try:
-        return kept_engine(name, level, timeout)
+        return kept_engine(name, level, timeout, met)
     except EngineUnavailableError as exc:
         raise Unavailable(str(exc)) from None
     except ValueError as exc:
@@ -179,7 +180,7 @@ def _chunk(args, engine_args: tuple, style: str, jacoby: bool = False) -> tuple[
                                             "the cube is centred); a match position is judged as it is.")
 @json_option
 @style_option
-def hint(words, engine_name, level, timeout, batch, jobs, as_json, style, jacoby):
+def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, jacoby):
     """Judge POSITION: with DICE the legal plays ranked best first, without
     them the cube decision of the player on roll: the proper cube action in
     GNU Backgammon's own words (a redouble, too good, optional, a beaver...),
@@ -208,7 +209,7 @@ def hint(words, engine_name, level, timeout, batch, jobs, as_json, style, jacoby
     from bgcli.engines.kept import keeping
 
     with keeping():   # the engines the command opens are closed when it ends
-        _hint(words, (engine_name, level, timeout), batch, jobs, as_json, style, jacoby)
+        _hint(words, (engine_name, level, timeout, met), batch, jobs, as_json, style, jacoby)
 
 
 def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby) -> None:

@@ -12,7 +12,7 @@ from bgcli.cli.common import (
     output_option, rule_options, rules_from, say, say_block, Unwritable,
 )
 from bgcli.core.rules import PROFILES   # the registry of named rules (the rule options read it too)
-from bgcli.cli.common import engine_option, level_option
+from bgcli.cli.common import check_engine_met, engine_option, level_option, met_option
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
 
@@ -296,8 +296,9 @@ def export(files, to, output, notation, force, **rule_args):
 @engine_option(None, "Rate the match with this engine (as bgcli rate does) and mark each decision's error and the "
                      "equity after every action on its row.")
 @level_option("With --engine: how deep it looks, in GNU Backgammon's plies.")
+@met_option
 @rule_options
-def view(files, output, home, engine, level, **rule_args):
+def view(files, output, home, engine, level, met, **rule_args):
     """Write one self-contained HTML page for match files.
 
     The page goes to standard output, or to the file -o names (written
@@ -328,10 +329,12 @@ def view(files, output, home, engine, level, **rule_args):
         raise click.UsageError("view --engine reads its match from a file, not standard input")
     if engine and len(files) > 1:   # a rating knows its match by its number in its file
         raise click.UsageError("view --engine rates the matches of one FILE")
+    if engine:
+        check_engine_met(engine, met)
     title = ", ".join(os.path.basename(file) for file in files)
     # the engine's rating first (with the cycle collector on, as before), then the page as the files
     # are replayed: it holds a few games' actions at a time, its rows wait in a temporary file
-    judged = judged_index(_ratings_of(files[0], rules, engine.lower(), level)) if engine else None
+    judged = judged_index(_ratings_of(files[0], rules, engine.lower(), level, met)) if engine else None
     page = Page(title, home=home, judged=judged)
     # the collector paused over the replay and the page: it would walk every kept state again
     # and again; what they made is frozen (the command ends soon after)
@@ -370,7 +373,7 @@ def _replays_counted(file: str, rules, visitor_for=None):
         counter.close()
 
 
-def _ratings_of(file: str, rules, engine: str, level: int):
+def _ratings_of(file: str, rules, engine: str, level: int, met=None):
     """The ratings of every match of ``file`` (exit 2 with one line when the engine is missing or fails)."""
     from bgcli.errors import EngineError
     from bgcli.judging.rating import rate_replay
@@ -379,7 +382,7 @@ def _ratings_of(file: str, rules, engine: str, level: int):
 
     counter = Counter("rating", "games")
     try:
-        judge, luck = engines_for(EngineSpec(engine, level))
+        judge, luck = engines_for(EngineSpec(engine, level, met=met))
         # rate_replay hands over a visitor for each match (a function of its number), as replay_parts takes it
         return rate_replay(judge, lambda visitor_for: replay_parts(counted_parts(file, counter), visitor_for, rules),
                            luck_engine=luck)

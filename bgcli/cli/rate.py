@@ -11,7 +11,7 @@ from bgcli.cli.common import result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
-from bgcli.cli.common import engine_option, level_option, timeout_option
+from bgcli.cli.common import check_engine_met, engine_option, level_option, met_option, timeout_option
 
 
 @cli.command()
@@ -23,6 +23,7 @@ from bgcli.cli.common import engine_option, level_option, timeout_option
 @level_option("How deep the engine looks, in GNU Backgammon's plies (0 = the raw network); eXtreme Gammon "
               "counts one more (gnubg's 2-ply is XG's 3-ply). Luck is always measured at 0-ply, as gnubg does.")
 @timeout_option("The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
+@met_option
 @jobs_option("Rate the files in N worker processes")
 @click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
               help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
@@ -35,7 +36,7 @@ from bgcli.cli.common import engine_option, level_option, timeout_option
               help="The errors above which a decision is marked doubtful, bad and very bad (default gnubg's: "
                    "0.03,0.06,0.12), in the output (a database keeps gnubg's).")
 @rule_options
-def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, report, thresholds, **rule_args):
+def rate(paths, as_json, engine, level, timeout, met, jobs, scheduler, db_path, report, thresholds, **rule_args):
     """Judge every decision of every game of match files, and rate the players.
 
     For each checker play: the played and the best play and the error; for
@@ -72,7 +73,8 @@ def rate(paths, as_json, engine, level, timeout, jobs, scheduler, db_path, repor
 
     check_archive_options(paths, db_path, report, jobs, scheduler)
     rules = rules_from(**rule_args)
-    spec = EngineSpec(engine.lower(), level, timeout)
+    check_engine_met(engine, met)
+    spec = EngineSpec(engine.lower(), level, timeout, met)
     open_db = (lambda: RatingsDB(db_path, spec, rules, create=not report)) if db_path else None
     with_database(open_db, (lambda db: _report(db, as_json)) if report else
                   (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds)))

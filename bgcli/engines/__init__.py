@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import importlib
 
+from typing import TYPE_CHECKING
+
 from bgcli.engines.protocol import (
     CubeDecision, Engine, Evaluation, Level, PlayEvaluation, Probabilities,
 )
+
+if TYPE_CHECKING:
+    from bgcli.engines.met_tables import MatchEquityTable
 
 # name -> (module, class): the default first
 _BACKENDS = {
@@ -42,19 +47,21 @@ def describe(name: str, level: int) -> str:
     return name if name in _NO_LEVELS else f"{name} {level}-ply"
 
 
-def open_engine(name: str = DEFAULT_ENGINE, level: "int | Level" = DEFAULT_LEVEL, *, timeout: float = 60.0) -> Engine:
-    """Open the engine ``name`` at ``level`` (gnubg's numbering: 0 = the raw network, 2 = XG's 3-ply).
+def open_engine(name: str = DEFAULT_ENGINE, level: "int | Level" = DEFAULT_LEVEL, *, timeout: float = 60.0,
+                met: "MatchEquityTable | None" = None) -> Engine:
+    """Open the engine ``name`` at ``level`` (gnubg's numbering: 0 = the raw network, 2 = XG's 3-ply),
+    judging match play with the match equity table ``met`` (None: the default, Kazaross-XG2).
 
     Raises EngineUnavailableError (naming what to install) when the backend's
     program or package is missing, ValueError for an unknown name or a level
-    the backend does not have. ``timeout`` is the time limit of one call, in
+    the backend does not have, or a table it cannot use (:func:`bgcli.engines.met.engine_problem`). ``timeout`` is the time limit of one call, in
     seconds, where the backend can enforce it (a separate program)."""
     try:
         module_name, class_name = _BACKENDS[name.lower()]
     except (KeyError, AttributeError):
         raise ValueError(f"unknown engine {name!r}: expected one of {', '.join(ENGINE_NAMES)}") from None
     module = importlib.import_module(module_name)
-    return getattr(module, class_name)(level_of(level), timeout=timeout)
+    return getattr(module, class_name)(level_of(level), timeout=timeout, met=met)
 
 
 __all__ = ["CubeDecision", "DEFAULT_ENGINE", "DEFAULT_LEVEL", "ENGINE_NAMES", "Engine", "Evaluation",

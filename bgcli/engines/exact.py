@@ -34,6 +34,7 @@ from bgcli.errors import EngineError
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
+    from bgcli.engines.met_tables import MatchEquityTable
     from bgcli.core.state import GameState
 
 
@@ -68,10 +69,11 @@ def _owner(state: "GameState") -> bearoff2.Owner:
 
 
 @lru_cache(maxsize=None)
-def _match_table(crawford: bool) -> bearoff2.MatchTable:
-    """The match figures of one kind of game (the Crawford game or not), every score kept as it is asked."""
+def _match_table(crawford: bool, table: "MatchEquityTable | None" = None) -> bearoff2.MatchTable:
+    """The match figures of one kind of game (the Crawford game or not) by the match equity table ``table``
+    (None: the default), every score kept as it is asked."""
     def payoff(away: int, opponent_away: int, points: int) -> float:
-        return met.equity_after(met.MatchSide(away, opponent_away, 1, crawford), points)
+        return met.equity_after(met.MatchSide(away, opponent_away, 1, crawford, table), points)
 
     return bearoff2.MatchTable(payoff, crawford)
 
@@ -82,32 +84,35 @@ def _homes(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return mine, theirs
 
 
-def _figures(state: "GameState", win: float, money: float, chance: float | None, engine: str, dice=None) -> Evaluation:
+def _figures(state: "GameState", win: float, money: float, chance: float | None, engine: str, dice=None,
+             table: "MatchEquityTable | None" = None) -> Evaluation:
     """An evaluation of the player on roll of ``state``: ``money`` its cubeful money equity, or ``chance`` its
-    cubeful match winning chance (normalised as the protocol says)."""
+    cubeful match winning chance (normalised as the protocol says, by ``table``)."""
     probs = [win, 0.0, 0.0, 0.0, 0.0]
-    side = met.MatchSide.of(state)
+    side = met.MatchSide.of(state, table=table)
     if side.is_money:
         return trust.evaluation(probs, money, None, engine, state, dice)
     assert chance is not None
     return trust.evaluation(probs, met.emg(chance, side), chance, engine, state, dice)
 
 
-def table_evaluation(state: "GameState", engine: str = "exact") -> Evaluation:
-    """The position of ``state`` before the player on roll rolls, with the proper cube action (``inside`` it)."""
+def table_evaluation(state: "GameState", engine: str = "exact", table: "MatchEquityTable | None" = None) -> Evaluation:
+    """The position of ``state`` before the player on roll rolls, with the proper cube action (``inside`` it);
+    match play by the match equity table ``table`` (None: the default)."""
     mine, theirs = _homes(state.position)
     win = bearoff2.table().win(mine, theirs)
-    side = met.MatchSide.of(state)
+    side = met.MatchSide.of(state, table=table)
     if side.is_money:
         return _figures(state, win, bearoff2.cubeful_table().equity(mine, theirs, _owner(state)), None, engine)
-    chance = _match_table(side.crawford).value(mine, theirs, side.away, side.opponent_away, side.cube, _owner(state))
-    return _figures(state, win, 0.0, chance, engine)
+    chance = _match_table(side.crawford, table).value(mine, theirs, side.away, side.opponent_away, side.cube, _owner(state))
+    return _figures(state, win, 0.0, chance, engine, table=table)
 
 
 def table_plays(state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], level: int,
-                engine: str = "exact") -> list[PlayEvaluation]:
-    """Each of ``plays`` with its exact cubeful value for the player who moves, best first (``inside`` it)."""
-    side = met.MatchSide.of(state)
+                engine: str = "exact", table: "MatchEquityTable | None" = None) -> list[PlayEvaluation]:
+    """Each of ``plays`` with its exact cubeful value for the player who moves, best first (``inside`` it);
+    match play by the match equity table ``table`` (None: the default)."""
+    side = met.MatchSide.of(state, table=table)
     owner = _owner(state)
     found = {}
     for play in plays:
@@ -117,22 +122,24 @@ def table_plays(state: "GameState", dice: tuple[int, int], plays: Sequence["Play
             found[trust.result_key(play)] = _figures(state, win, bearoff2.cubeful_table().after_play(mover, theirs, owner),
                                                      None, engine, dice)
         else:
-            chance = _match_table(side.crawford).after_play(mover, theirs, side.away, side.opponent_away, side.cube, owner)
-            found[trust.result_key(play)] = _figures(state, win, 0.0, chance, engine, dice)
+            chance = _match_table(side.crawford, table).after_play(mover, theirs, side.away, side.opponent_away, side.cube,
+                                                                   owner)
+            found[trust.result_key(play)] = _figures(state, win, 0.0, chance, engine, dice, table)
     return trust.ranked(found, plays, engine, state, dice, dict.fromkeys(found, level))
 
 
-def table_cube_decision(state: "GameState", engine: str = "exact") -> CubeDecision:
+def table_cube_decision(state: "GameState", engine: str = "exact", table: "MatchEquityTable | None" = None) -> CubeDecision:
     """The cube turn of the player on roll of ``state``: the equities after no double, double/take and
-    double/pass (``inside`` the tables; whether the player may double at all is the cube module's to say)."""
+    double/pass (``inside`` the tables; whether the player may double at all is the cube module's to say);
+    match play by the match equity table ``table`` (None: the default)."""
     mine, theirs = _homes(state.position)
     probs = [bearoff2.table().win(mine, theirs), 0.0, 0.0, 0.0, 0.0]
-    side = met.MatchSide.of(state)
+    side = met.MatchSide.of(state, table=table)
     owner = _owner(state)
     if side.is_money:
         nd, dt, dp = bearoff2.cubeful_table().decision(mine, theirs, owner)
         return trust.cube_decision(probs, nd, dt, dp, engine, state)
-    chances = _match_table(side.crawford).decision(mine, theirs, side.away, side.opponent_away, side.cube, owner)
+    chances = _match_table(side.crawford, table).decision(mine, theirs, side.away, side.opponent_away, side.cube, owner)
     nd, dt, dp = (met.emg(c, side) for c in chances)
     return trust.cube_decision(probs, nd, dt, dp, engine, state, tuple(chances))
 
@@ -142,8 +149,9 @@ class ExactEngine:
 
     name = "exact"
 
-    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0):
+    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, met: "MatchEquityTable | None" = None):
         self.level = level
+        self.met = met
         self.timeout = timeout
 
     def _win(self, on_roll: Sequence[int], opponent: Sequence[int]) -> float:
@@ -159,7 +167,7 @@ class ExactEngine:
 
     def _evaluation(self, state: "GameState", win: float, dice=None) -> Evaluation:
         probs = Probabilities(win, 0.0, 0.0, 0.0, 0.0)
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         if side.is_money:
             return trust.evaluation(probs.to_dict().values(), probs.money_equity(), None, self.name, state, dice)
         chance = met.cubeless_mwc(probs, side)
@@ -168,14 +176,14 @@ class ExactEngine:
     def evaluate(self, state: "GameState") -> Evaluation:
         position = state.position
         if inside(state):
-            return table_evaluation(state, self.name)
+            return table_evaluation(state, self.name, self.met)
         self._checked(state, position)
         return self._evaluation(state, self._win(position.player, position.opponent))
 
     def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
                        force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
         if inside(state):
-            return table_plays(state, dice, plays, self.level.ply, self.name)
+            return table_plays(state, dice, plays, self.level.ply, self.name, self.met)
         self._checked(state, state.position, dice)
         found = {}
         for play in plays:
@@ -186,7 +194,7 @@ class ExactEngine:
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
         if inside(state):
-            return table_cube_decision(state, self.name)
+            return table_cube_decision(state, self.name, self.met)
         raise EngineError(f"the exact engine cannot judge the cube in {trust.where(state)}: its cubeful figures "
                           f"reach bear-offs of 1 to {bearoff2.CHECKERS} checkers a side without contact (in match play, "
                           f"of at most {bearoff2.MATCH_WORK:,} pairs to work out; ask sage or gnubg)")

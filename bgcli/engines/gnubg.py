@@ -36,6 +36,7 @@ from bgcli.output import quote
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
+    from bgcli.engines.met_tables import MatchEquityTable
     from bgcli.core.state import GameState
 
 INSTALL = "apt-get install gnubg"
@@ -59,7 +60,8 @@ class GnubgEngine:
     # its calls wait on a process of its own: another engine may be asked meanwhile from another thread
     separate = True
 
-    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, program: str | None = None):
+    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, program: str | None = None,
+                 met: "MatchEquityTable | None" = None):
         if not 0 <= level.ply <= MAX_PLY:
             raise ValueError(f"the gnubg engine has levels 0 to {MAX_PLY}, not {level.ply}")
         program = program or find_gnubg()
@@ -71,12 +73,34 @@ class GnubgEngine:
         self._process: subprocess.Popen | None = None
         self._answers: Any = None
         self._buffer = b""
+        self.met = met
+        self._met_file: str | None = None   # the table as gnubg reads it, given to every gnubg this engine starts
 
     # --- the subprocess ----------------------------------------------------------
 
+    def _table_file(self) -> str | None:
+        """The engine's table written in gnubg's XML, once (gnubg is told ``set matchequitytable FILE``, so its
+        match figures are the table's; past the table's size it extends it as bgcli does)."""
+        if self.met is None:
+            return None   # gnubg's default is bgcli's: Kazaross-XG2
+        if self._met_file is None:
+            import tempfile
+
+            from bgcli.engines.met_tables import to_xml
+
+            handle, path = tempfile.mkstemp(prefix="bgcli-met-", suffix=".xml")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(to_xml(self.met))
+            self._met_file = path
+        return self._met_file
+
     def _start(self) -> None:
+        table = self._table_file()
         read, write = os.pipe()
         env = dict(os.environ, BGCLI_ANSWER_FD=str(write))
+        env.pop("BGCLI_MET_FILE", None)
+        if table:
+            env["BGCLI_MET_FILE"] = table
         try:
             self._process = subprocess.Popen(
                 [self.program, "-t", "-q", "-r", "-p", str(DRIVER)], stdin=subprocess.PIPE,
@@ -157,10 +181,20 @@ class GnubgEngine:
             except OSError:
                 pass
         self._stop()
+        self._drop_table_file()
+
+    def _drop_table_file(self) -> None:
+        path, self._met_file = self._met_file, None
+        if path:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
     def __del__(self) -> None:
         try:
             self._stop()
+            self._drop_table_file()
         except Exception:
             pass
 
@@ -180,7 +214,7 @@ class GnubgEngine:
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
         answer = self._call(self._request("cube", self._pre_roll(state)), state)
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         values = [trust.number(answer.get(k), "a cube equity", self.name, state)
                   for k in ("no_double", "double_take", "double_pass")]
         mwcs: tuple = (None, None, None) if side.is_money else tuple(met.mwc(v, side) for v in values)
@@ -188,7 +222,7 @@ class GnubgEngine:
 
     def evaluate(self, state: "GameState") -> Evaluation:
         answer = self._call(self._request("cube", self._pre_roll(state)), state)
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         equity = trust.number(answer.get("optimal"), "an equity", self.name, state)
         return trust.evaluation(answer.get("probs"), equity, None if side.is_money else met.mwc(equity, side),
                                 self.name, state)
@@ -216,7 +250,7 @@ class GnubgEngine:
         found = answer.get("rolls")
         if not isinstance(found, list) or len(found) != len(rolls):
             raise EngineError(f"gnubg gave no best play for each of {len(rolls)} rolls in {trust.where(state)}")
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         out: list[tuple[str, Evaluation] | None] = []
         for roll, item in zip(rolls, found):
             if item is None:
@@ -250,7 +284,7 @@ class GnubgEngine:
         if force:
             request["force"] = list(force)
         answer = self._call(request, state, dice)
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         out: dict[str, tuple[Evaluation, Any]] = {}
         plays = answer.get("plays") or []
         if not isinstance(plays, list):

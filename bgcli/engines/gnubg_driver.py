@@ -212,6 +212,9 @@ def main():
     _command("set threads %d" % max(2, os.cpu_count() or 1))
     for op in ("new session",):
         _command(op)
+    if os.environ.get("BGCLI_MET_FILE"):
+        # the match equity table bgcli judges with, written by bgcli in gnubg's XML
+        _command('set matchequitytable "%s"' % os.environ["BGCLI_MET_FILE"].replace('"', ''))
     for line in sys.stdin:
         try:
             request = json.loads(line)

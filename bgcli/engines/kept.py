@@ -15,24 +15,27 @@ keeps the engines it opens for its own life and they end with it.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from bgcli.engines.protocol import Engine
 
+if TYPE_CHECKING:
+    from bgcli.engines.met_tables import MatchEquityTable
+
 
 class Kept:
-    """The engines one command opened, by (name, level, time limit)."""
+    """The engines one command opened, by (name, level, time limit, match equity table)."""
 
     def __init__(self) -> None:
-        self.engines: dict[tuple[str, int, float], Engine] = {}
+        self.engines: dict[tuple, Engine] = {}
 
-    def get(self, name: str, level: int, timeout: float) -> Engine:
-        key = (name, level, timeout)
+    def get(self, name: str, level: int, timeout: float, met: "MatchEquityTable | None" = None) -> Engine:
+        key = (name, level, timeout, met)
         engine = self.engines.get(key)
         if engine is None:
             from bgcli.engines import open_engine
 
-            engine = self.engines[key] = open_engine(name, level, timeout=timeout)
+            engine = self.engines[key] = open_engine(name, level, timeout=timeout, met=met)
         return engine
 
     def close(self) -> None:
@@ -57,10 +60,11 @@ def keeping() -> Iterator[Kept]:
         scope.close()
 
 
-def kept_engine(name: str, level: int, timeout: float) -> Engine:
-    """The engine of the running command for (name, level, timeout), opened once.
+def kept_engine(name: str, level: int, timeout: float, met: "MatchEquityTable | None" = None) -> Engine:
+    """The engine of the running command for (name, level, timeout, match equity table: None the default),
+    opened once.
     Raises EngineUnavailableError or ValueError as open_engine does; outside a
     command's scope (:func:`keeping`), RuntimeError: nothing would close it."""
     if _scope is None:
         raise RuntimeError("an engine is kept only inside a command's scope (bgcli.engines.kept.keeping)")
-    return _scope.get(name, level, timeout)
+    return _scope.get(name, level, timeout, met)

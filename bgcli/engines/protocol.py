@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
+    from bgcli.engines.met_tables import MatchEquityTable
     from bgcli.core.state import GameState
 
 
@@ -122,6 +123,7 @@ class Engine(Protocol):
 
     name: str
     level: Level
+    met: "MatchEquityTable | None"   # the match equity table it judges match play with (None: the default)
 
     def evaluate(self, state: "GameState") -> Evaluation:
         """The position before the player on roll rolls (cubeful where the backend can)."""

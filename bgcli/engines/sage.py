@@ -32,11 +32,13 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from bgcli.core.position import BAR, OFF, Position
 from bgcli.engines import exact, met, trust
+from bgcli.engines.met import engine_problem
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError, EngineUnavailableError
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
+    from bgcli.engines.met_tables import MatchEquityTable
     from bgcli.core.state import GameState
 
 INSTALL = "pip install 'bgcli[engine]'"
@@ -60,9 +62,14 @@ class SageEngine:
 
     name = "sage"
 
-    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, threads: int = 0):
+    def __init__(self, level: Level = Level(2), *, timeout: float = 60.0, threads: int = 0,
+                 met: "MatchEquityTable | None" = None):
         if not 0 <= level.ply <= MAX_PLY:
             raise ValueError(f"the sage engine has levels 0 to {MAX_PLY} (gnubg's numbering), not {level.ply}")
+        problem = engine_problem(self.name, met)
+        if problem:
+            raise ValueError(problem)
+        self.met = met   # its own table's figures: the one it computes with
         try:
             import bgbot_cpp
             from bgsage.weights import bearoff_db_path, default_weights
@@ -101,7 +108,7 @@ class SageEngine:
         return {"jacoby": money and rules.jacoby, "beaver": money and rules.beavers}
 
     def _pre_roll(self, state: "GameState") -> tuple:
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         owner = self._owner(state, state.match.on_roll)
         item: tuple = (board(state.position), state.match.cube, owner)
         if not side.is_money:
@@ -109,7 +116,7 @@ class SageEngine:
         return item
 
     def _post_moves(self, state: "GameState", results: Sequence[Position]) -> list[tuple]:
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         item: tuple = (self._owner(state, state.match.on_roll),)
         if not side.is_money:
             item += (state.match.cube, side.away, side.opponent_away, side.crawford)
@@ -119,18 +126,18 @@ class SageEngine:
 
     def evaluate(self, state: "GameState") -> Evaluation:
         if exact.inside(state):
-            return exact.table_evaluation(state, self.name)
+            return exact.table_evaluation(state, self.name, self.met)
         found = self._positions([state], self._deep)[0]
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         equity = found["cubeful_equity"]
         return trust.evaluation(nested(found["probs"]), equity, None if side.is_money else met.mwc(float(equity), side),
                                 self.name, state)
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
         if exact.inside(state):
-            return exact.table_cube_decision(state, self.name)
+            return exact.table_cube_decision(state, self.name, self.met)
         found = self._positions([state], self._deep)[0]
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         values = (found["equity_nd"], found["equity_dt"], found["equity_dp"])
         mwcs: tuple = (None, None, None)
         if not side.is_money:
@@ -166,7 +173,7 @@ class SageEngine:
             self._check_plays(state, dice, [], [])
             return []
         if exact.inside(state):
-            return exact.table_plays(state, dice, plays, self.level.ply, self.name)
+            return exact.table_plays(state, dice, plays, self.level.ply, self.name, self.met)
         play_keys = [trust.result_key(p) for p in plays]   # each play's name, computed once
         results = {key: p.result for key, p in zip(play_keys, plays)}
         self._check_plays(state, dice, play_keys, list(results.values()))
@@ -189,7 +196,7 @@ class SageEngine:
                 found.update(self._post(state, dice, [results[k] for k in todo], self._deep, todo))
             done.update(deep)
             for key in finished:
-                found[key] = final_evaluation(state, results[key])
+                found[key] = final_evaluation(state, results[key], self.met)
             top = max(found, key=lambda k: found[k].equity)
             if top in done:
                 break
@@ -219,7 +226,7 @@ class SageEngine:
         for plays, keys in per_roll:
             best: tuple[str, Evaluation] | None = None
             for play, key in zip(plays, keys):   # the first of equal plays, as the ranking keeps bgcli's order
-                value = found[key] if key in found else final_evaluation(state, play.result)
+                value = found[key] if key in found else final_evaluation(state, play.result, self.met)
                 if best is None or value.equity > best[1].equity:
                     best = (key, value)
             out.append(best)
@@ -232,7 +239,7 @@ class SageEngine:
         plays = legal_plays(state.position, roll)
         if not plays:
             return None
-        best = exact.table_plays(state, roll, plays, self.level.ply, self.name)[0]
+        best = exact.table_plays(state, roll, plays, self.level.ply, self.name, self.met)[0]
         return trust.result_key(best.play), best.evaluation
 
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
@@ -242,7 +249,7 @@ class SageEngine:
                            self._post_moves(state, results), strategy, self._threads, jacoby=flags["jacoby"])
         if len(found) != len(results):
             raise EngineError(f"{self.name} gave {len(found)} answers for {len(results)} plays in {trust.where(state, dice)}")
-        side = met.MatchSide.of(state)
+        side = met.MatchSide.of(state, table=self.met)
         out = {}
         for key, answer in zip(keys, found):
             equity = answer.get("cubeful_equity")
@@ -286,13 +293,13 @@ def nested(values):
     return [win, gammon, min(backgammon, gammon), lost_gammon, min(lost_backgammon, lost_gammon)]
 
 
-def final_evaluation(state: "GameState", result: Position) -> Evaluation:
+def final_evaluation(state: "GameState", result: Position, table: "MatchEquityTable | None" = None) -> Evaluation:
     """A play that bears off the last checker: the game is won, its value known exactly."""
     from bgcli.core.value import game_kind
 
     kind = game_kind(result)
     probs = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
-    side = met.MatchSide.of(state)
+    side = met.MatchSide.of(state, table=table)
     if side.is_money:
         centred = state.match.cube_owner < 0
         points = 1 if state.match.rules.jacoby and centred else kind

@@ -551,6 +551,8 @@ class Rater(MatchVisitor):
 
     def __init__(self, engine: Engine, luck_engine: Engine | None = None):
         self.judge = _Judge(engine, luck_engine or engine)
+        # the match equity table of the match results: the judging engine's (an engine without one: the default)
+        self.met = getattr(engine, "met", None)
         self.rating: MatchRating | None = None
         self._events: list[Event] = []
         self._illegal: set[tuple[int, int]] = set()   # (game, line) of plays the replay calls illegal
@@ -601,7 +603,7 @@ class Rater(MatchVisitor):
                     future.cancel()
                 pool.shutdown(wait=True)
             self._luck = {}
-        _add_result(rating, game, result, [d for d in rating.decisions if d.game == game.number])
+        _add_result(rating, game, result, [d for d in rating.decisions if d.game == game.number], self.met)
         self._events = []
 
     def end_match(self) -> MatchRating | None:
@@ -749,11 +751,11 @@ def _best_cube(proper: CubeAction) -> str:
 
 
 def _add_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished,
-                decisions: list[Decision]) -> None:
+                decisions: list[Decision], table=None) -> None:
     """GNU Backgammon's actual and luck-adjusted result of one game: points
     (money) or match winning chance won, less one's own luck and plus the
     opponent's (the luck in points, or in MWC)."""
-    won = _game_result(rating, game, result)
+    won = _game_result(rating, game, result, table)
     money = not rating.length
     luck = [0.0, 0.0]
     for decision in decisions:
@@ -771,35 +773,32 @@ def _add_result(rating: MatchRating, game: GameStart, result: GameResult | Unfin
         player.luck_adjusted += won[side] - luck[side] + luck[1 - side]
 
 
-def _game_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished) -> tuple[float, float] | None:
+def _game_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished, table=None) -> tuple[float, float] | None:
     if isinstance(result, Unfinished) or result.winner_side < 0:
         return (0.0, 0.0)
     side = result.winner_side
     if not rating.length:
         won = float(result.points)
     else:
-        won_mwc = _mwc_change(rating.length, game.score, side, result.points, game.crawford)
+        won_mwc = _mwc_change(rating.length, game.score, side, result.points, game.crawford, table)
         if won_mwc is None:
             return None
         won = won_mwc
     return (won, -won) if side == 0 else (-won, won)
 
 
-def _mwc_change(length: int, score: tuple[int, int], winner: int, points: int, crawford: bool) -> float | None:
-    """The winner's gain of match winning chance from this game (None without a match equity table)."""
-    try:
-        from bgcli.engines import met   # the engine layer's table (Kazaross-XG2, from the engine extra)
-    except ImportError:
-        return None
+def _mwc_change(length: int, score: tuple[int, int], winner: int, points: int, crawford: bool,
+                table=None) -> float | None:
+    """The winner's gain of match winning chance from this game, by the match equity table ``table``
+    (None: the default)."""
+    from bgcli.engines import met   # the engine layer's registry of tables
+
     away = [length - score[0], length - score[1]]
-    try:
-        before = met.mwc_at(away[winner], away[1 - winner], crawford_played=not crawford)
-        done = crawford or min(away) == 1
-        after_away = [away[0], away[1]]
-        after_away[winner] -= points
-        after = met.mwc_at(after_away[winner], after_away[1 - winner], crawford_played=done)
-    except EngineError:
-        return None
+    before = met.mwc_at(away[winner], away[1 - winner], crawford_played=not crawford, table=table)
+    done = crawford or min(away) == 1
+    after_away = [away[0], away[1]]
+    after_away[winner] -= points
+    after = met.mwc_at(after_away[winner], after_away[1 - winner], crawford_played=done, table=table)
     return after - before
 
 

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Sequence
 
 from bgcli import __version__
 from bgcli.core.rules import Rules
+from bgcli.engines.met_tables import MatchEquityTable
 from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
 from bgcli.judging.rating import MatchRating, PlayerRating, rate_replay
 from bgcli.scale.jobs import failure_text
@@ -30,11 +31,13 @@ from bgcli.scale.results import Damaged, ResultsDatabase, from_db, to_db
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """Which engine judges, at which level (gnubg's numbering), with what time limit per call."""
+    """Which engine judges, at which level (gnubg's numbering), with what time limit per call, and with which
+    match equity table (None: the default)."""
 
     name: str = "sage"
     level: int = 2
     timeout: float = 60.0
+    met: MatchEquityTable | None = None
 
 
 @dataclass(frozen=True)
@@ -67,8 +70,8 @@ def engines_for(spec: EngineSpec) -> tuple[Any, Any]:
     if spec not in _ENGINES:
         from bgcli.engines import open_engine
 
-        engine = open_engine(spec.name, spec.level, timeout=spec.timeout)
-        luck = engine if spec.level == 0 else open_engine(spec.name, 0, timeout=spec.timeout)
+        engine = open_engine(spec.name, spec.level, timeout=spec.timeout, met=spec.met)
+        luck = engine if spec.level == 0 else open_engine(spec.name, 0, timeout=spec.timeout, met=spec.met)
         _ENGINES[spec] = (engine, luck)
     return _ENGINES[spec]
 
@@ -159,8 +162,13 @@ MADE_BY = "bgcli rate"
 
 
 def rating_key(spec: EngineSpec, rules: Rules | None) -> str:
-    return json.dumps({"bgcli": __version__, "engine": spec.name, "level": spec.level,
-                       "rules": asdict(rules or Rules())}, sort_keys=True)
+    key: dict = {"bgcli": __version__, "engine": spec.name, "level": spec.level, "rules": asdict(rules or Rules())}
+    from bgcli.engines.met import is_default
+
+    if not is_default(spec.met):
+        assert spec.met is not None
+        key["met"] = spec.met.digest()   # another table, other figures (the default's key is as before)
+    return json.dumps(key, sort_keys=True)
 
 
 # What a stored rating's rows must hold for the rate command to show them again
