@@ -200,3 +200,13 @@ def test_plays_that_fit_equally_are_listed_by_the_engine_and_not_applied():
     assert repair.suggestions[0].edits[0].after.split()[-2:] == ["25/24", "6/4"]
     assert "engine rates best" in repair.suggestions[0].why
     assert found.fixed == found.original
+
+
+def test_audit_suggest_on_a_format_without_lines_is_the_plain_audit():
+    """SGF has no lines to edit: audit --suggest says what audit says (and reads standard input once)."""
+    sgf = DATA / "sgf" / "galaxy801715.sgf"
+    plain = json.loads(_cli(["audit", "--json", str(sgf)]).stdout)
+    suggested = json.loads(_cli(["audit", "--json", "--suggest", str(sgf)]).stdout)
+    assert suggested == plain
+    piped = json.loads(invoke("audit", "--json", "--suggest", "-", input=sgf.read_bytes()).stdout)
+    assert piped["problems"] == plain["problems"]

@@ -191,6 +191,10 @@ def _encode(text: str) -> bytes:
     return text.encode("utf-8", errors="surrogateescape")
 
 
+class NotLines(MatchFileError):
+    """A match file of a format whose rows are not lines that an edit can change."""
+
+
 def read_records(data: bytes, path: str) -> tuple[str, list[MatchRecord]]:
     """The format a text is read in and its match records; MatchFileError when
     it is not a match, or not one whose rows are lines."""
@@ -203,7 +207,7 @@ def read_records(data: bytes, path: str) -> tuple[str, list[MatchRecord]]:
         raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
                              path, 1, 1)
     if kind.name not in LINE_FORMATS:
-        raise MatchFileError(f"repair edits the lines of {' and '.join(LINE_FORMATS)} match files; this is {kind.name} "
+        raise NotLines(f"repair edits the lines of {' and '.join(LINE_FORMATS)} match files; this is {kind.name} "
                              f"(bgcli export --to mat turns it into one)", path, 1, 1)
     return kind.name, list(records_of(kind.read(io.BufferedReader(io.BytesIO(data)), path)))   # type: ignore[arg-type]
 
@@ -262,6 +266,7 @@ class _Candidate:
     why: str
     prior: int = 0                         # before the characters changed: 1 for a roll that uses its dice only in part
     distance: int = 0                      # after them: how far a play is from the written one (_hop_distance)
+    evidence: int = 0                      # first of all: 1 for a row whose number repeats the row's before it
     play: Play | None = None               # a play candidate's legal play, and the state it is played in
     state: GameState | None = None
 
@@ -272,17 +277,21 @@ class _Candidate:
 _NAMED = {ProblemKind.DICE: RepairKind.ROLL, ProblemKind.PLAY: RepairKind.PLAY}
 # what a game's result says at the next game's header: its score line, a game after the match was won
 _AT_HEADER = (ProblemKind.SCORE, ProblemKind.MATCH)
+# what a row written twice or with its cells swapped makes the audit say
+_STRUCTURAL = (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE, ProblemKind.CUBE, ProblemKind.MATCH)
+# a candidate's score: (errors left, warnings left, evidence, the diagnosis, the dice used, characters changed,
+# distance, order); the first TIE of them equal: the record cannot tell the candidates apart
+TIE = 7
 
 
 class _Game:
     """A game of a match being repaired: the match's state before it, and the lines of the file."""
 
     def __init__(self, replayer: MatchReplayer, game: GameRecord, following: GameRecord | None,
-                 lines: dict[int, str], right_column: int):
+                 right_column: int):
         self.replayer = replayer
         self.game = game
         self.following = following
-        self.lines = lines
         self.right_column = right_column
 
     def replay(self, game: GameRecord, events: bool = False, stop: Callable[[Problem], bool] | None = None) -> _Collect:
@@ -492,7 +501,7 @@ class _Repairer:
             for index, game in enumerate(games):
                 following = games[index + 1] if index + 1 < len(games) else None
                 if (number, game.number) in wrong:
-                    state = _Game(replayer, game, following, self.lines, self.right_column)
+                    state = _Game(replayer, game, following, self.right_column)
                     games[index], found = self.game(state)
                     done.extend(found)
                 replayer.game(games[index])
@@ -513,7 +522,8 @@ class _Repairer:
             problem = errors[0]
             worked.add(_key(problem))
             before = state.errors(seen)
-            suggestions, best = self.suggest(state, game, problem, seen, before)
+            known = {_key(p) for p in seen.problems if state.counts(p) and p.severity is Severity.ERROR}
+            suggestions, best = self.suggest(state, game, problem, known, before)
             found.append(ProblemRepair(problem, tuple(suggestions)))
             if best is not None and found[-1].applied:
                 game = best.game
@@ -526,8 +536,7 @@ class _Repairer:
                 seen = state.replay(game)
         return game, found
 
-    def suggest(self, state: _Game, game: GameRecord, problem: Problem, seen: _Collect,
-                before: tuple[int, int]) -> tuple[list[Suggestion], _Candidate | None]:
+    def suggest(self, state: _Game, game: GameRecord, problem: Problem, known: set[tuple], before: tuple[int, int]) -> tuple[list[Suggestion], _Candidate | None]:
         named = _NAMED.get(problem.kind)   # what the audit's diagnosis says was written wrong (match.diagnosis)
         # what can be known of a candidate without replaying it: tried in that order
         staged = []
@@ -535,19 +544,20 @@ class _Repairer:
             changes = sum(_levenshtein(self.lines.get(line, ""), text if text is not None else "")
                           for line, text in candidate.lines.items())
             other = int(named is not None and candidate.kind is not named)
-            staged.append(((other, candidate.prior, changes, candidate.distance, order), candidate))
+            staged.append(((-candidate.evidence, other, candidate.prior, changes, candidate.distance, order), candidate))
         staged.sort(key=lambda item: item[0])
-        scored = self.tried(state, problem, staged, before, quick=True) or \
-            self.tried(state, problem, staged, before, quick=False)
+        scored = self.tried(state, problem, staged, before, known, quick=True) or \
+            self.tried(state, problem, staged, before, known, quick=False)
         scored = _engine_first(scored)
         out = []
         for key, candidate in scored[:SHOWN]:
-            ties = sum(1 for other, _ in scored if other[:6] == key[:6]) - 1
+            ties = sum(1 for other, _ in scored if other[:TIE] == key[:TIE]) - 1
             edits = tuple(LineEdit(line, self.lines.get(line, ""), text) for line, text in sorted(candidate.lines.items()))
-            out.append(Suggestion(candidate.kind, edits, key[0], key[1], key[4], candidate.why, ties))
+            out.append(Suggestion(candidate.kind, edits, key[0], key[1], key[5], candidate.why, ties))
         return out, scored[0][1] if scored else None
 
-    def tried(self, state: _Game, problem: Problem, staged: list, before: tuple[int, int], quick: bool) -> list:
+    def tried(self, state: _Game, problem: Problem, staged: list, before: tuple[int, int], known: set[tuple],
+              quick: bool) -> list:
         """The candidates that fit better than the record, with their scores.
         ``quick``: first those after which nothing is wrong from the problem's
         line on, each replay stopped at its first error there, tried in the
@@ -561,7 +571,7 @@ class _Repairer:
         clean: tuple | None = None   # the first candidate after which nothing is wrong from the line on
         more = 0
         for static, candidate in staged:
-            if clean is not None and static[:4] != clean[:4]:
+            if clean is not None and static[:TIE - 2] != clean[:TIE - 2]:
                 more += 1
                 if more >= SHOWN:
                     break
@@ -572,8 +582,10 @@ class _Repairer:
             if any(_key(p) == _key(problem) for p in after.problems):
                 continue   # the problem is still there
             errors, warnings = state.errors(after)
-            if errors >= before[0]:
-                continue   # not convincing: as many problems as before
+            if errors >= before[0] or warnings > before[1]:
+                continue   # not convincing: as many problems as before, or a habit read where none was
+            if any(_key(p) not in known for p in after.problems if p.severity is Severity.ERROR and state.counts(p)):
+                continue   # a repair never makes a problem of its own
             if clean is None and quick:
                 clean = static
             scored.append(((errors, warnings) + static, candidate))
@@ -603,11 +615,14 @@ class _Repairer:
             elif action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON) and problem.kind is ProblemKind.CUBE:
                 yield from self.cube(state, game, action)
             elif action.kind is ActionKind.WIN and problem.kind is ProblemKind.POINTS:
-                yield from self.points(state, game, action)
-        if len(row) == 2 and problem.kind in (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE,
-                                              ProblemKind.CUBE):
-            yield from self.swap(state, game, row)
-        if problem.kind in (ProblemKind.TURN, ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE, ProblemKind.MATCH):
+                yield from self.points(state, game, action, every=True)   # the next score line judges
+        if problem.kind in _STRUCTURAL:
+            # a row whose cells were swapped may replay legally, and the row after it not
+            for line in range(problem.line, problem.line - TWICE_BACK - 1, -1):
+                cells = [a for a in game.actions if a.line == line]
+                if len(cells) == 2:
+                    yield from self.swap(state, game, cells)
+        if problem.kind in _STRUCTURAL:
             # a row written twice: the copy may replay legally, and the row after it not
             rows = sorted({a.line for a in game.actions if problem.line - TWICE_BACK <= a.line <= problem.line},
                           reverse=True)
@@ -736,8 +751,11 @@ class _Repairer:
             if value == action.points:
                 continue
             new_raw = action.raw[:found.start()] + _points_text(found, value) + action.raw[found.end():]
+            worth = result is not None and value == result.points   # what the replay itself values the game at
             candidate = self.make(RepairKind.POINTS, state, game, action, action._replace(points=value, raw=new_raw),
-                                  f"the game is worth {value} point{'s' if value != 1 else ''}")
+                                  f"the game is worth {value} point{'s' if value != 1 else ''}" if worth else
+                                  f"{value} point{'s' if value != 1 else ''} fits the score that follows",
+                                  prior=0 if worth else 1)
             if candidate is not None:
                 yield candidate
 
@@ -772,8 +790,11 @@ class _Repairer:
                          "each player's action stands in the other's column")
 
     def drop(self, game: GameRecord, line: int) -> _Candidate:
+        numbers = [a.move_number for a in game.actions if a.line in (line - 1, line) and a.move_number is not None]
+        repeated = len(numbers) >= 2 and len(set(numbers)) == 1   # "7)" twice: the row was written again
         return _Candidate(RepairKind.DROP, replace(game, actions=tuple(a for a in game.actions if a.line != line)),
-                          {line: None}, "the line is written twice, or does not belong here")
+                          {line: None}, "the row is written twice" + (" (its number too)" if repeated else ""),
+                          evidence=int(repeated))
 
 
 _ENGINE: list = []   # the engine that orders plays that fit equally, opened once a process ([] not yet, [None] none)
@@ -786,8 +807,8 @@ def _engine_first(scored: list) -> list:
     list only: a tie is never applied. Unchanged without the engine."""
     if len(scored) < 2:
         return scored
-    top = scored[0][0][:6]
-    tied = [item for item in scored if item[0][:6] == top]
+    top = scored[0][0][:TIE]
+    tied = [item for item in scored if item[0][:TIE] == top]
     if len(tied) < 2 or any(c.play is None or c.state is None for _, c in tied):
         return scored
     first = tied[0][1]
@@ -858,10 +879,8 @@ def suggested_problems(data: bytes, path: str = "-", rules: Rules | None = None)
     whose rows are not lines (the plain audit then speaks alone)."""
     try:
         _, records = read_records(data, path)
-    except MatchFileError as exc:
-        if LINE_FORMATS[0] in str(exc) and "repair edits" in str(exc):
-            return None
-        raise
+    except NotLines:
+        return None
     found = repair_text(data, path, rules)
     return [r.to_dict() for r in found.repairs], sum(len(r.games) for r in records)
 
@@ -881,5 +900,5 @@ def repair_file(path: str, rules: Rules | None = None, read: Callable[[str], byt
     return repair_text(data, path, rules)
 
 
-__all__ = ["FileRepair", "LineEdit", "ProblemRepair", "RepairKind", "Suggestion", "audit_records", "read_records",
+__all__ = ["FileRepair", "LineEdit", "NotLines", "ProblemRepair", "RepairKind", "Suggestion", "audit_records", "read_records",
            "repair_file", "repair_text", "suggested_problems", "suggestion_text"]
