@@ -46,6 +46,33 @@ def test_a_slip_is_one_problem(tmp_path, play, kind):
     assert found(tmp_path, play) == [(6, kind)]
 
 
+# Bob doubles on the row of Alice's play, and Alice takes on the next row.
+CUBE_ROW = (" 5 point match\n\n Game 1\n Alice : 0                      Bob : 0\n"
+            "  1) 31: 8/5 6/5                 21: 24/22 6/5\n"
+            "  2) 64: 24/14                   {double}\n"
+            "  3)  Takes                      43: 13/9 13/10\n"
+            "  4) 52: 14/9 13/11              31: 8/5 6/5\n"
+            "  5) 62: 9/3 13/11\n"
+            "      Wins 2 points\n")
+
+
+def test_a_bad_cell_that_is_not_a_play_costs_only_itself(tmp_path):
+    """A cube cell that cannot be read (Doubels) is one syntax error; the play
+    beside it on the row is kept, so the game goes on and nothing after it is
+    called illegal (the take that answered it is the only echo)."""
+    from bgcli.formats.mat import PartlyRead, read_row
+
+    with pytest.raises(PartlyRead) as raised:
+        read_row("  2) 64: 24/14                   Doubels => 2", 6)
+    assert [(a.kind.value, a.play_text) for a in raised.value.actions] == [("move", "24/14")]
+    for double, want in (("Doubles => 2", []), ("Doubels => 2", [(6, "syntax"), (7, "cube")])):
+        path = tmp_path / "m.mat"
+        path.write_text(CUBE_ROW.format(double=double), encoding="utf-8")
+        problems = [(p.line, p.kind.value) for replay in replay_file(str(path)) for p in replay.problems
+                    if "before the match is over" not in p.message]
+        assert problems == want, (double, problems)
+
+
 def test_a_recorded_play_the_game_goes_on_from_is_kept(tmp_path):
     # 24/20 13/6 is no play of 31, and Alice's next play starts from 20: the
     # game went on from the recorded play, not from a legal one

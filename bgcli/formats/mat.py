@@ -559,9 +559,66 @@ def read_row(text: str, number: int = 1, path: str = "-") -> list[Action]:
         return _place(_grammar_line("row", text, number, path, "move row"), text, number, path)
     except MatchFileError as exc:
         kept = _without_bad_play(text, number, path, exc.column)
-        if kept is None:
+        if kept is not None:
+            return kept
+        others = _without_bad_cell(text, number, path, exc.column)
+        if others is None:
             raise
-        return kept
+        raise PartlyRead(exc, others) from None
+
+
+class PartlyRead(MatchFileError):
+    """A move row with one cell that is not a play and cannot be read
+    (``Doubels => 2``): that cell's error, and the actions of the row's other
+    cell, which are kept so that the bad cell costs only itself (the game
+    goes on from the other player's play on the row)."""
+
+    def __init__(self, error: MatchFileError, actions: list[Action]):
+        super().__init__(error.reason, error.path, error.line, error.column)
+        self.actions = actions
+
+
+# the blanks between a row's two cells (a cell's own words stand one blank apart)
+_CELL_GAP = re.compile(r"[ \t]{3,}")
+# a cell that was meant as a play (a roll, however wrong, and a colon): its roll is not known, so the
+# other player's play on the row would be out of turn; such a row is one problem, read no further
+_PLAY_LIKE = re.compile(r"[ \t]*\S{1,3}:")
+
+
+def _without_bad_cell(text: str, number: int, path: str, column: int) -> list[Action] | None:
+    """The actions of the row's other cell, read with the cell around
+    ``column`` (1-based, up to the gaps of blanks around it) blanked out;
+    None when the rest of the row does not read either, or the bad cell was
+    meant as a play (see ``_PLAY_LIKE``). An answer to the
+    cube (``Takes``) after a bad cell on its left answers what that cell was
+    meant to be: it goes with it."""
+    head = _ROW_START.match(text)
+    if head is None or column <= head.end():
+        return None
+    at = column - 1
+    gaps = list(_CELL_GAP.finditer(text, head.end()))
+    start = max((gap.end() for gap in gaps if gap.end() <= at), default=head.end())
+    end = min((gap.start() for gap in gaps if gap.start() > at), default=len(text.rstrip()))
+    if _PLAY_LIKE.match(text, start):   # a play whose roll does not read (71: 13/6): the row goes with it
+        return None
+    if not text[head.end():start].strip() and not text[end:].strip():
+        return []
+    others = _rest_of_row(text, start, end, number, path)
+    if others is None:
+        return None
+    return [a for a in others if not (a.kind in (TAKE, DROP) and a.column > start)]
+
+
+def _rest_of_row(text: str, start: int, end: int, number: int, path: str) -> list[Action] | None:
+    """The actions of the row with ``text[start:end]`` (a bad cell) blanked
+    out, the columns kept: the other cell's, if any; None when the rest does
+    not read, or reads as more than one cell."""
+    rest = text[:start] + " " * (end - start) + text[end:]
+    try:
+        others = _place(_grammar_line("row", rest, number, path, "move row"), rest, number, path)
+    except MatchFileError:
+        return None
+    return others if len(others) <= 1 else None
 
 
 # a roll at the start of a cell, and the words that start a cell of their own
@@ -587,12 +644,8 @@ def _without_bad_play(text: str, number: int, path: str, column: int) -> list[Ac
     play = text[roll.end():end].strip()
     if not play or column - 1 >= end or "   " in play:   # a wide gap: another cell the pattern did not know
         return None
-    rest = text[:roll.start()] + " " * (end - roll.start()) + text[end:]
-    try:
-        others = _place(_grammar_line("row", rest, number, path, "move row"), rest, number, path)
-    except MatchFileError:
-        return None
-    if len(others) > 1:
+    others = _rest_of_row(text, roll.start(), end, number, path)
+    if others is None:
         return None
     if others:
         side = 1 - others[0].side
@@ -649,6 +702,8 @@ class _Reader:
             try:    # the common case first: a numbered move row inside a game
                 self.game["actions"].extend(read_row(text, number, self.path))
             except MatchFileError as exc:
+                if isinstance(exc, PartlyRead):
+                    self.game["actions"].extend(exc.actions)
                 self.match["errors"].append(exc)
             return
         if _BLANK.match(text):
@@ -678,6 +733,8 @@ class _Reader:
                 raise MatchFileError(f"move row outside a game {quote(text.strip())}", self.path, number, 1)
             self.game["actions"].extend(actions)
         except MatchFileError as exc:
+            if isinstance(exc, PartlyRead) and self.game is not None:
+                self.game["actions"].extend(exc.actions)
             self.match["errors"].append(exc)
 
     def finish(self) -> Iterator[MatchPart]:
