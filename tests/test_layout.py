@@ -29,7 +29,7 @@ LAYERS = {
     "bgcli.scale.workers": 0.5, "bgcli.scale.pool": 0.6, "bgcli.scale.jobs": 0.6, "bgcli.scale.results": 0.7, "bgcli.render.convert": 9.5,
     "bgcli.render.board": 9, "bgcli.render.view": 10,
     # rating: a match judged over the replay and the engine protocol; its per-file job and database as the audit's (scale.jobs, scale.results)
-    "bgcli.judging.rating": 6, "bgcli.scale.rating": 10,
+    "bgcli.judging.rating": 6, "bgcli.judging.opinion": 6.5, "bgcli.scale.rating": 10,
     # the dice audit: counts over the replay, statistics on counts alone (scipy), the report, its job and pictures
     "bgcli.judging.dicestats": 1, "bgcli.judging.dice": 6, "bgcli.judging.dicereport": 6.5, "bgcli.render.dice": 7,
     "bgcli.scale.dice": 10,

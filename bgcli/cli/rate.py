@@ -24,6 +24,13 @@ from bgcli.cli.common import check_engine_met, engine_option, level_option, met_
               "counts one more (gnubg's 2-ply is XG's 3-ply). Luck is always measured at 0-ply, as gnubg does.")
 @timeout_option("The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
 @met_option
+@click.option("--second-opinion", type=click.Choice(("sage", "gnubg", "exact"), case_sensitive=False), default=None,
+              metavar="ENGINE", help="Judge every decision with this engine too, and report each player's PR by both and "
+                                     "the decisions they disagree on (a different best play or cube action, errors apart "
+                                     "by more than --margin).")
+@click.option("--margin", type=click.FloatRange(0.0, 2.0), default=0.02, show_default=True, metavar="E",
+              help="With --second-opinion: how far apart (normalised equity) the two engines' errors of the action "
+                   "played must be for a different best play or cube action to be reported.")
 @jobs_option("Rate the files in N worker processes")
 @click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
               help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
@@ -36,7 +43,7 @@ from bgcli.cli.common import check_engine_met, engine_option, level_option, met_
               help="The errors above which a decision is marked doubtful, bad and very bad (default gnubg's: "
                    "0.03,0.06,0.12), in the output (a database keeps gnubg's).")
 @rule_options
-def rate(paths, as_json, engine, level, timeout, met, jobs, scheduler, db_path, report, thresholds, **rule_args):
+def rate(paths, as_json, engine, level, timeout, met, second_opinion, margin, jobs, scheduler, db_path, report, thresholds, **rule_args):
     """Judge every decision of every game of match files, and rate the players.
 
     For each checker play: the played and the best play and the error; for
@@ -75,9 +82,15 @@ def rate(paths, as_json, engine, level, timeout, met, jobs, scheduler, db_path, 
     rules = rules_from(**rule_args)
     check_engine_met(engine, met)
     spec = EngineSpec(engine.lower(), level, timeout, met)
+    second = None
+    if second_opinion:
+        if db_path or report:
+            raise click.UsageError("--second-opinion rates files as they are read: not with --db or --report")
+        check_engine_met(second_opinion, met)
+        second = EngineSpec(second_opinion.lower(), level, timeout, met)
     open_db = (lambda: RatingsDB(db_path, spec, rules, create=not report)) if db_path else None
     with_database(open_db, (lambda db: _report(db, as_json)) if report else
-                  (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds)))
+                  (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds, second, margin)))
 
 
 def _thresholds(value):
@@ -91,11 +104,11 @@ def _thresholds(value):
         raise click.BadParameter(str(exc)) from None
 
 
-def _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds=None) -> int:
+def _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds=None, second=None, margin=0.02) -> int:
     from bgcli.errors import EngineUnavailableError
     from bgcli.scale.rating import RateJob
 
-    run = ArchiveRun(RateJob(spec, rules), paths, jobs, scheduler, db)
+    run = ArchiveRun(RateJob(spec, rules, second, margin), paths, jobs, scheduler, db)
     counts = {"files": 0, "unread": 0, "illegal": 0}
     status = 0
     try:
@@ -184,7 +197,28 @@ def text_of(result, thresholds=None) -> str:
         lines.append(f"  {p['name']:<{width}}  {p['decisions']:>9}  {_number(p['error']):>5}  {_number(p['error_rate'], 1):>5}"
                      f"  {_number(p['pr'], 2):>5}  {_number(p['luck'], sign=True):>6}  {_result(p, 'result'):>6}  "
                      f"{_result(p, 'luck_adjusted'):>9}  {p['doubtful']:>8}  {p['bad']:>3}  {p['very_bad']:>8}")
+    if getattr(result, "second", None):
+        lines += second_opinion_lines(result.second)
     return "\n".join(lines)
+
+
+def second_opinion_lines(second: dict) -> list[str]:
+    """rate --second-opinion for people: each player's PR by both engines, then the decisions they disagree on."""
+    first_name, second_name = second["first"], second["second"]
+    width = max([len(p["name"]) for p in second["players"]] + [6])
+    lines = [f"  second opinion: PR by {first_name} and by {second_name}"]
+    for p in second["players"]:
+        lines.append(f"  {p['name']:<{width}}  {_number(p['pr_first'], 2):>6}  {_number(p['pr_second'], 2):>6}")
+    found = second["disagreements"]
+    lines.append(f"  {len(found)} decision{'s' if len(found) != 1 else ''} the engines disagree on "
+                 f"(errors apart by more than {second['margin']:g}); no rollout verdict (bgcli has no rollout yet)")
+    for d in found:
+        def said(judged: dict) -> str:
+            best = judged.get("action") or judged["best"]
+            return f"{best} (error {_number(judged['error'])})"
+        lines.append(f"  game {d['game']} move {d['move']} line {d['line']} ({d['player']}): {d['kind']} {d['played']}: "
+                     f"{first_name} {said(d['first'])}, {second_name} {said(d['second'])}")
+    return lines
 
 
 def _report(db, as_json: bool) -> int:

@@ -53,12 +53,15 @@ class RatingResult:
     illegal: int = 0
     error: str | None = None
     digest: str | None = None
+    second: dict | None = None   # rate --second-opinion: the second engine's figures and the disagreements
 
     def to_dict(self) -> dict:
-        """``{"file", "players", "decisions"}``, and ``"error"`` when there is one."""
+        """``{"file", "players", "decisions"}``, ``"error"`` when there is one, ``"second_opinion"`` when asked."""
         data: dict = {"file": self.path, "players": list(self.players), "decisions": list(self.decisions)}
         if self.error is not None:
             data["error"] = self.error
+        if self.second is not None:
+            data["second_opinion"] = self.second
         return data
 
 
@@ -108,6 +111,8 @@ class RateJob:
 
     spec: EngineSpec = EngineSpec()
     rules: Rules | None = None
+    second: EngineSpec | None = None   # rate --second-opinion: the second engine
+    margin: float = 0.02               # ... and how far apart two errors must be to be a disagreement
     verb: ClassVar[str] = "rate"
     doing: ClassVar[str] = "rating"
 
@@ -115,9 +120,32 @@ class RateJob:
         from bgcli.formats.files import visit_file
 
         engine, luck = engines_for(self.spec)
+        if self.second is not None:
+            return self._both(path, where, digest, (engine, luck))
         ratings = rate_replay(engine, lambda visitor: visit_file(where, visitor, self.rules), luck_engine=luck)
         players, decisions, illegal = summary(ratings)
         return RatingResult(path, players, decisions, len(ratings), illegal, None, digest)
+
+    def _both(self, path: str, where: str, digest: str | None, first: tuple[Any, Any]) -> RatingResult:
+        """The file rated by both engines: the first's rating as usual, the second's figures and the
+        disagreements beside it (bgcli.judging.opinion)."""
+        from bgcli.engines import describe
+        from bgcli.formats.files import visit_file
+        from bgcli.judging.opinion import second_opinion
+
+        assert self.second is not None
+        second = engines_for(self.second)
+        found = second_opinion((first[0], second[0]), (first[1], second[1]),
+                               lambda visitor: visit_file(where, visitor, self.rules), self.margin)
+        players, decisions, illegal = summary([o.first for o in found])
+        theirs, _, _ = summary([o.second for o in found])
+        pr = {p["name"]: p["pr"] for p in theirs}
+        data = {"first": describe(self.spec.name, self.spec.level), "second": describe(self.second.name, self.second.level),
+                "margin": self.margin,
+                "players": [{"name": p["name"], "pr_first": p["pr"], "pr_second": pr.get(p["name"])} for p in players],
+                "disagreements": [d.to_dict() for o in found for d in o.disagreements],
+                "rollout": None}
+        return RatingResult(path, players, decisions, len(found), illegal, None, digest, data)
 
     def failed(self, path: str, error: str, digest: str | None = None) -> RatingResult:
         return RatingResult(path, error=error, digest=digest)
