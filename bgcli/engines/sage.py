@@ -115,13 +115,6 @@ class SageEngine:
             item += (side.away, side.opponent_away, side.crawford)
         return item
 
-    def _post_moves(self, state: "GameState", results: Sequence[Position]) -> list[tuple]:
-        side = met.MatchSide.of(state, table=self.met)
-        item: tuple = (self._owner(state, state.match.on_roll),)
-        if not side.is_money:
-            item += (state.match.cube, side.away, side.opponent_away, side.crawford)
-        return [(board(result),) + item for result in results]
-
     # --- the protocol --------------------------------------------------------
 
     def evaluate(self, state: "GameState") -> Evaluation:
@@ -170,13 +163,13 @@ class SageEngine:
         """Each of ``plays`` evaluated, best first: all at the raw network, and at this
         engine's level the few that can be best and every play of ``force``."""
         if not plays:
-            self._check_plays(state, dice, [], [])
+            self._check_plays(state, dice, [])
             return []
         if exact.inside(state):
             return exact.table_plays(state, dice, plays, self.level.ply, self.name, self.met)
         play_keys = [trust.result_key(p) for p in plays]   # each play's name, computed once
         results = {key: p.result for key, p in zip(play_keys, plays)}
-        self._check_plays(state, dice, play_keys, list(results.values()))
+        self._check_plays(state, dice, list(results.values()))
         finished = {key: r for key, r in results.items() if r.player[OFF] == 15}
         keys = list(results)
         found: dict[str, Evaluation] = {}
@@ -217,19 +210,32 @@ class SageEngine:
         per_roll = []
         for roll in rolls:
             plays = legal_plays(state.position, roll)
-            keys = [trust.result_key(p) for p in plays]
-            self._check_plays(state, roll, keys, [p.result for p in plays])
-            per_roll.append((plays, keys))
-        todo = {key: p.result for plays, keys in per_roll for p, key in zip(plays, keys) if p.result.player[OFF] != 15}
-        found = self._post(state, rolls[0], list(todo.values()), self._raw, list(todo)) if todo else {}
+            boards = [tuple(board(p.result)) for p in plays]   # each play's board, made once: checked and asked
+            self._check_plays(state, roll, [p.result for p in plays], boards)
+            per_roll.append((plays, boards))
+        todo = list(dict.fromkeys(b for plays, boards in per_roll for p, b in zip(plays, boards)
+                                  if p.result.player[OFF] != 15))
+        answers = dict(zip(todo, self._raw_answers(state, rolls[0], todo))) if todo else {}
         out: list[tuple[str, Evaluation] | None] = []
-        for plays, keys in per_roll:
-            best: tuple[str, Evaluation] | None = None
-            for play, key in zip(plays, keys):   # the first of equal plays, as the ranking keeps bgcli's order
-                value = found[key] if key in found else final_evaluation(state, play.result, self.met)
-                if best is None or value.equity > best[1].equity:
-                    best = (key, value)
-            out.append(best)
+        for plays, boards in per_roll:
+            # every equity is checked (it chooses the play); the whole answer is made into an evaluation,
+            # and checked, for the play chosen alone: the same figures as evaluate_plays gives it
+            best: tuple["Play", dict | None, float] | None = None
+            for play, key in zip(plays, boards):
+                found = answers.get(key)
+                if found is None:
+                    equity = final_evaluation(state, play.result, self.met).equity
+                else:
+                    equity = trust.number(found.get("cubeful_equity"), "an equity", self.name, state, rolls[0])
+                if best is None or equity > best[2]:   # the first of equal plays, as the ranking keeps bgcli's order
+                    best = (play, found, equity)
+            if best is None:
+                out.append(None)
+                continue
+            play, found, _ = best
+            value = (final_evaluation(state, play.result, self.met) if found is None
+                     else self._evaluation(state, rolls[0], found))
+            out.append((trust.result_key(play), value))
         return out
 
     def _table_best(self, state: "GameState", roll: tuple[int, int]) -> tuple[str, Evaluation] | None:
@@ -244,25 +250,39 @@ class SageEngine:
 
     def _post(self, state, dice, results: list[Position], strategy, keys=None) -> dict[str, Evaluation]:
         keys = keys or [r.id() for r in results]
+        found = self._answers(state, dice, [board(r) for r in results], strategy)
+        return {key: self._evaluation(state, dice, answer) for key, answer in zip(keys, found)}
+
+    def _raw_answers(self, state, dice, boards: Sequence[Sequence[int]]) -> list[dict]:
+        return self._answers(state, dice, boards, self._raw)
+
+    def _answers(self, state, dice, boards: Sequence[Sequence[int]], strategy) -> list[dict]:
+        """The engine's answers for the positions after plays (each its board), as they come."""
+        side = met.MatchSide.of(state, table=self.met)
+        item: tuple = (self._owner(state, state.match.on_roll),)
+        if not side.is_money:
+            item += (state.match.cube, side.away, side.opponent_away, side.crawford)
         flags = self._flags(state)
         found = self._call(trust.where(state, dice), self._cpp.batch_evaluate_post_move,
-                           self._post_moves(state, results), strategy, self._threads, jacoby=flags["jacoby"])
-        if len(found) != len(results):
-            raise EngineError(f"{self.name} gave {len(found)} answers for {len(results)} plays in {trust.where(state, dice)}")
-        side = met.MatchSide.of(state, table=self.met)
-        out = {}
-        for key, answer in zip(keys, found):
-            equity = answer.get("cubeful_equity")
-            mwc = None if side.is_money else met.mwc(float(equity), side)
-            out[key] = trust.evaluation(nested(answer.get("probs")), equity, mwc, self.name, state, dice)
-        return out
+                           [(list(b),) + item for b in boards], strategy, self._threads, jacoby=flags["jacoby"])
+        if len(found) != len(boards):
+            raise EngineError(f"{self.name} gave {len(found)} answers for {len(boards)} plays in {trust.where(state, dice)}")
+        return found
 
-    def _check_plays(self, state: "GameState", dice, keys: Sequence[str], results: Sequence[Position]) -> None:
-        """The engine's own list of legal results must be bgcli's (``keys``, their IDs, and ``results``)."""
+    def _evaluation(self, state, dice, answer: dict) -> Evaluation:
+        side = met.MatchSide.of(state, table=self.met)
+        equity = trust.number(answer.get("cubeful_equity"), "an equity", self.name, state, dice)
+        mwc = None if side.is_money else met.mwc(equity, side)
+        return trust.evaluation(nested(answer.get("probs")), equity, mwc, self.name, state, dice)
+
+    def _check_plays(self, state: "GameState", dice, results: Sequence[Position],
+                     boards: Sequence[tuple] | None = None) -> None:
+        """The engine's own list of legal results must be bgcli's (``results``; ``boards``, their boards, if known)."""
         start = board(state.position)
         listed = [list(b) for b in self._call(trust.where(state, dice), self._cpp.possible_moves, start, dice[0], dice[1])]
         listed = [b for b in listed if b != start]  # "no legal play" comes back as the unchanged board
-        if len(listed) == len(results) and {tuple(b) for b in listed} == {tuple(board(r)) for r in results}:
+        mine = set(boards) if boards is not None else {tuple(board(r)) for r in results}
+        if len(listed) == len(results) and {tuple(b) for b in listed} == mine:
             return   # the same boards: no need to name them
         theirs = []
         for numbers in listed:
@@ -272,7 +292,7 @@ class SageEngine:
                 theirs.append(Position.from_board26(numbers).id())
             except ValueError:
                 theirs.append(f"the impossible board {numbers}")
-        trust.same_plays(keys, theirs, self.name, state, dice)
+        trust.same_plays([r.id() for r in results], theirs, self.name, state, dice)
 
     def close(self) -> None:
         self._raw = self._deep = None
