@@ -26,6 +26,7 @@ import argparse
 import json
 import math
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -80,17 +81,24 @@ def gnubg_program() -> str:
     return found
 
 
-def run_gnubg(files: list[Path]) -> tuple[dict, float]:
+def run_gnubg(files: list[Path]) -> tuple[dict, float, float]:
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "analyse.py"
         script.write_text(GNUBG_SCRIPT)
         out = Path(folder) / "out.json"
         env = dict(os.environ, BENCH_FILES="\n".join(str(f) for f in files), BENCH_OUT=str(out))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), children_cpu()
         subprocess.run([gnubg_program(), "-t", "-q", "-r", "-p", str(script)], env=env, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wall = time.perf_counter() - start
-        return json.loads(out.read_text()), wall
+        return json.loads(out.read_text()), wall, children_cpu() - cpu
+
+
+def children_cpu() -> float:
+    """The processor time (user and system) of the finished child processes so far, theirs included: on a
+    machine shared with other work the wall time moves with the load, this much less."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def bgcli() -> list[str]:
@@ -98,10 +106,12 @@ def bgcli() -> list[str]:
     return [str(here)] if here.exists() else [sys.executable, "-m", "bgcli"]
 
 
-def run_bgcli(files: list[Path], level: int, engine: str = "sage") -> tuple[dict, float]:
-    """bgcli rate over the files (money sessions apart, with --jacoby): results by path, and the wall time."""
+def run_bgcli(files: list[Path], level: int, engine: str = "sage") -> tuple[dict, float, float]:
+    """bgcli rate over the files (money sessions apart, with --jacoby): results by path, the wall time and
+    the processor time (a gnubg the engine runs included)."""
     found: dict = {}
     wall = 0.0
+    cpu = children_cpu()
     for group, extra in (([f for f in files if "money" not in f.name], []), ([f for f in files if "money" in f.name], ["--jacoby"])):
         if not group:
             continue
@@ -115,7 +125,7 @@ def run_bgcli(files: list[Path], level: int, engine: str = "sage") -> tuple[dict
         for line in done.stdout.splitlines():
             data = json.loads(line)
             found[data["file"]] = data
-    return found, wall
+    return found, wall, children_cpu() - cpu
 
 
 def pearson(xs: list[float], ys: list[float]) -> float:
@@ -134,16 +144,18 @@ def main() -> None:
     args = parser.parse_args()
     files = [f.resolve() for f in args.files] or sorted(p for p in DATA.iterdir() if p.suffix in (".mat", ".txt"))
 
-    theirs, gnubg_wall = run_gnubg(files)
+    theirs, gnubg_wall, gnubg_cpu = run_gnubg(files)
     analyse = sum(v["seconds"] for v in theirs.values())
     print(f"{len(files)} matches, {sum(len(v['moves']) for v in theirs.values())} checker plays")
-    print(f"gnubg analyse match 2-ply : {analyse:7.1f} s analysing ({gnubg_wall:.1f} s with start-up and import)")
+    print(f"gnubg analyse match 2-ply : {analyse:7.1f} s analysing ({gnubg_wall:.1f} s with start-up and import, "
+          f"{gnubg_cpu:.1f} s of processor time)")
     runs = []
     for engine in args.engines.split(","):
-        ours, bgcli_wall = run_bgcli(files, args.level, engine)
+        ours, bgcli_wall, bgcli_cpu = run_bgcli(files, args.level, engine)
         runs.append((engine, ours))
         print(f"bgcli rate {engine} {args.level}-ply   : {bgcli_wall:7.1f} s from start to exit: "
-              f"{bgcli_wall / gnubg_wall:.2f} of gnubg's whole run, {bgcli_wall / analyse:.2f} of its analyses alone")
+              f"{bgcli_wall / gnubg_wall:.2f} of gnubg's whole run, {bgcli_wall / analyse:.2f} of its analyses alone; "
+              f"{bgcli_cpu:.1f} s of processor time, {bgcli_cpu / gnubg_cpu:.2f} of gnubg's")
     for engine, ours in runs:
         print(f"\n--- {engine} against gnubg's analyse match")
         agreement(files, ours, theirs)
