@@ -255,3 +255,60 @@ def test_counts_of_a_file():
     assert [u.player for u in units] == ["gnubg", "root"]
     assert sum(u.rolls for u in units) + sum(sum(u.opening) for u in units) > 100
     assert all(sum(u.faces) == 2 * u.rolls for u in units)
+
+
+def test_html_report_is_one_self_contained_page(run, tmp_path):
+    page = tmp_path / "dice.html"
+    result = run("dice", "--html", "--by", "file", "-o", page, ROOT / "samples/sp05001_3pt.mat", ROOT / "samples/sp05007_money.mat")
+    assert result.exit_code == 0
+    text = page.read_text()
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    # nothing fetched: no script, stylesheet or image from elsewhere (the SVG namespace is a name, not a fetch)
+    assert "src=" not in text and "<link" not in text and "url(" not in text
+    assert text.count("<svg") >= 3   # the p-values, and observed against expected for the tests that ran
+    assert "rigged" not in text.lower()
+
+
+def test_html_report_in_chromium(run, tmp_path):
+    from test_view import Browser, need_chromium
+
+    need_chromium()
+    page = tmp_path / "dice.html"
+    assert run("dice", "--html", "--by", "player", "-o", page, ROOT / "tests/data/corpus/galaxy").exit_code == 0
+    report = json.loads(run("dice", "--json", "--by", "player", ROOT / "tests/data/corpus/galaxy").stdout)
+    p_values = sum(1 for g in report["groups"] for t in g["tests"] if t["p"] is not None)
+    browser = Browser(tmp_path / "profile", 1366, 768)
+    try:
+        browser.open(page.as_uri())
+        facts = browser.js("""(function () {
+          var dots = document.querySelectorAll('svg circle.p');
+          var inside = Array.prototype.every.call(dots, function (c) {
+            var b = c.getBoundingClientRect(), s = c.ownerSVGElement.getBoundingClientRect();
+            return b.width > 0 && b.left >= s.left - 3 && b.right <= s.right + 3 && b.top >= s.top - 3 && b.bottom <= s.bottom + 3;
+          });
+          var observed = document.querySelectorAll('svg circle.observed').length;
+          return {dots: dots.length, inside: inside, observed: observed, groups: document.querySelectorAll('section.group').length,
+                  wide: document.documentElement.scrollWidth, width: innerWidth,
+                  summary: document.getElementById('summary').textContent};
+        })()""")
+        shot = browser.screenshot(tmp_path / "dice.png")
+    finally:
+        browser.close()
+    assert facts["dots"] == p_values and facts["inside"], facts   # every p-value drawn, inside its picture
+    assert facts["observed"] > 0 and facts["groups"] == len(report["groups"])
+    assert facts["wide"] <= facts["width"], "the page scrolls sideways"
+    assert facts["summary"] == report["summary"]
+    assert len(shot) > 10_000
+
+
+def test_groups_by_site_and_month_come_from_the_tags(run):
+    by_month = json.loads(run("dice", "--json", "--by", "month", ROOT / "tests/data/gammonview/mat").stdout)
+    months = [g["group"] for g in by_month["groups"]]
+    assert months and all(len(m) == 7 and m[4] == "-" for m in months)   # YYYY-MM, from the EventDate tags
+    by_site = json.loads(run("dice", "--json", "--by", "site", ROOT / "tests/data/gammonview/mat",
+                             ROOT / "tests/data/corpus/galaxy").stdout)
+    sites = {g["group"]: g["matches"] for g in by_site["groups"]}
+    assert sites["BackgammonGalaxy"] == len(list((ROOT / "tests/data/corpus/galaxy").glob("*.txt")))
+    # every match in one group, whatever the grouping
+    assert sum(sites.values()) == sum(g["matches"] for g in json.loads(
+        run("dice", "--json", ROOT / "tests/data/gammonview/mat", ROOT / "tests/data/corpus/galaxy").stdout)["groups"])
