@@ -240,6 +240,7 @@ def test_an_unreadable_file_is_one_line_and_exit_2(run, tmp_path):
     bad.write_bytes(b"\xff\xfe 5 point match\n garbage")
     result = run("dice", bad, ROOT / "samples/sp05001_3pt.mat")
     assert result.exit_code == 2
+    assert result.stdout.splitlines()[-1] != "no rolls were read"   # the readable file is reported
 
 
 def test_the_database_keeps_the_counts(run, tmp_path):
@@ -312,3 +313,11 @@ def test_groups_by_site_and_month_come_from_the_tags(run):
     # every match in one group, whatever the grouping
     assert sum(sites.values()) == sum(g["matches"] for g in json.loads(
         run("dice", "--json", ROOT / "tests/data/gammonview/mat", ROOT / "tests/data/corpus/galaxy").stdout)["groups"])
+
+
+def test_nothing_read_says_so(run, tmp_path):
+    bad = tmp_path / "bad.mat"
+    bad.write_text("garbage\n")
+    result = run("dice", bad)
+    assert result.exit_code == 2
+    assert result.stdout.strip() == "no rolls were read"

@@ -68,6 +68,8 @@ class Report:
                  f"{raw} with p < {ALPHA:g} alone (about {ALPHA * len(done):.1f} expected by chance with fair dice), "
                  f"{flagged} after Holm's correction for the {len(done)} tests, {bh} with a false discovery rate "
                  f"(Benjamini-Hochberg) under {ALPHA:g}")
+        if not self.groups:
+            return "no rolls were read"
         if not done:
             return "no group is large enough for any test"
         if flagged:
