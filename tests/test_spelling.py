@@ -175,3 +175,43 @@ def test_dice_are_written_as_the_owner_writes_them_and_read_back():
     for roll in set(ROLLS.values()):
         assert parse_dice(dice_name(roll)) == roll
         assert str(parse_play_text(f"{roll[1]}-{roll[0]}: 13/8")).startswith(f"{dice_name(roll)}: ")
+
+
+# --- dice as files record them -----------------------------------------------------------
+
+@given(st.text(alphabet="0123456789x- ", max_size=3))
+def test_a_recorded_roll_is_two_dice_as_the_owner_reads_them(text):
+    """recorded_roll reads two digits of DIE_PATTERN, in the order written: the
+    same roll as roll_of, the one spelling of a roll, when the text is two digits."""
+    from bgcli.core.spelling import DIE_PATTERN, recorded_roll
+
+    got = recorded_roll(text)
+    two_dice = re.fullmatch(DIE_PATTERN * 2, text) is not None
+    assert (got is not None) == two_dice
+    if got is not None:
+        assert got == (int(text[0]), int(text[1])) and tuple(sorted(got, reverse=True)) == roll_of(text)
+
+
+@given(st.one_of(st.integers(-2, 9), st.booleans(), st.text(max_size=1), st.floats(0, 7)),
+       st.integers(1, 6))
+def test_recorded_dice_are_whole_numbers_from_1_to_6(first, second):
+    from bgcli.core.spelling import recorded_dice
+
+    good = type(first) is int and 1 <= first <= 6
+    assert recorded_dice(first, second) == ((first, second) if good else None)
+    assert recorded_dice(second, first) == ((second, first) if good else None)
+
+
+def test_no_format_spells_a_die_itself():
+    """The readers and writers of every format ask the spellings module for a
+    die (DIE_PATTERN, recorded_roll, recorded_dice, dice_name): none writes
+    its own [1-6], 1 <= d <= 6 or max(dice) min(dice)."""
+    import pathlib
+
+    import bgcli.formats as formats
+
+    folder = pathlib.Path(formats.__file__).parent
+    own = re.compile(r"\[1-6\]|<= ?d ?<= ?6|max\(\w+\.dice\)\}\{min")
+    found = [(path.name, line) for path in sorted(folder.glob("*.py"))
+             for line in path.read_text(encoding="utf-8").splitlines() if own.search(line)]
+    assert found == []

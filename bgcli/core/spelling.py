@@ -4,7 +4,10 @@ checkers, in every notation style. The one owner of these words.
 Every reader asks this module: the command line (moves, check, hint), the
 lines of a batch, the play grammar's transformer (``grammars/play.lark``
 says where dice and points stand in a play, this module what they may be),
-and the writers of play text (:mod:`bgcli.core.notation`). Two fenced
+and the writers of play text (:mod:`bgcli.core.notation`), and the readers
+and writers of every file format for the dice a file records
+(:data:`DIE_PATTERN`, :func:`recorded_roll`, :func:`recorded_dice`,
+:func:`dice_name`). Two fenced
 mirrors stay for speed, each tested against this module on generated
 inputs (tests/test_spelling.py): :data:`ROLL_PATTERN`, the regular
 expression the batch reader's line of a Position ID and dice is built from,
@@ -84,9 +87,36 @@ def parse_dice(text: str | Sequence[int]) -> Dice:
     return roll
 
 
-def dice_name(dice: Dice) -> str:
-    """A roll as bgcli writes it in every style: ``31``, the larger die first."""
-    return f"{dice[0]}{dice[1]}"
+def dice_name(dice: Sequence[int]) -> str:
+    """A roll as bgcli writes it in every style and every file it writes:
+    ``31``, the larger die first."""
+    first, second = dice
+    return f"{first}{second}" if first >= second else f"{second}{first}"
+
+
+# --- dice as files record them ------------------------------------------------------------
+# The readers of every format ask these, so that a die means the same in every file.
+
+# One die in a file's text (a .mat cell's 62:, SGF's W[62...], gnubg's 'to play 62'): the
+# readers' regular expressions of a roll are built from it.
+DIE_PATTERN = f"[{DIE_DIGITS}]"
+_RECORDED = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+
+
+def recorded_roll(text: str) -> tuple[int, int] | None:
+    """The two dice a file writes as two digits (``62``, ``26``), in the
+    order written; None when the text is not two dice."""
+    return _RECORDED.get(text)
+
+
+def recorded_dice(first: object, second: object) -> tuple[int, int] | None:
+    """Two dice a file stores as numbers (XG's and BGBlitz's records, a JSON
+    document), in the order stored; None when either is not a whole number
+    from 1 to 6 (a bool or text is none)."""
+    for die in (first, second):
+        if type(die) is not int or not 1 <= die <= 6:
+            return None
+    return first, second  # type: ignore[return-value]
 
 
 # Words that spell no roll but were meant as one: a reader that meets them

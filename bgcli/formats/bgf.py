@@ -33,6 +33,7 @@ import struct
 import zlib
 from typing import IO, Any, Iterator
 
+from bgcli.core.spelling import recorded_dice
 from bgcli.errors import MatchFileError
 from bgcli.match.records import (
     Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
@@ -412,7 +413,7 @@ class _Builder:
         return GameRecord(index + 1, self.players(), scores, tuple(actions), first_line)
 
     def dice(self, dice: tuple[int, int]) -> tuple[int, int] | None:
-        if all(1 <= d <= 6 for d in dice):
+        if recorded_dice(*dice) is not None:
             return dice
         self.errors.append(self.fail(f"dice {dice[0]} and {dice[1]} are not two numbers from 1 to 6"))
         return None

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import IO, Iterable, Iterator
 
+from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
 from bgcli.formats.mat import bounded_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
@@ -32,7 +33,7 @@ _SCORE = re.compile(r"The score \(after (?P<games>[0-9]{1,9}) games?\) is: "
                     r"(?=(?P<first>.+?) (?P<first_score>[0-9]{1,9}), )(?P=first) (?P=first_score), "
                     r"(?P<second>.+?) (?P<second_score>[0-9]{1,9})(?: \(match to (?P<length>[0-9]{1,9}) points?\))?"
                     r"(?=(?P<note>(?:, [\w -]+)?))(?P=note)\s*$")
-_MOVE_NUMBER = re.compile(r"Move number [0-9]{1,9}: +(.+?) to play ([1-6])([1-6])\s*$")
+_MOVE_NUMBER = re.compile(rf"Move number [0-9]{{1,9}}: +(.+?) to play ({DIE_PATTERN}{DIE_PATTERN})\s*$")
 _WINS = re.compile(r"(.+) wins ([0-9]{1,9}) points?( and the match)?\s*$")
 # the value taken whole and stripped after: a lazy value before \s*$ backtracks in quadratic time over a run of
 # blanks (a 100 kB line took 44 s)
@@ -91,7 +92,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             in_info = False
         found = _MOVE_NUMBER.match(line)
         if found:
-            dice = (int(found.group(2)), int(found.group(3)))
+            dice = recorded_roll(found.group(2))
             move += 1
             continue
         if line.startswith("* ") and line[2:3] != " ":   # "*    2. Cubeful ..." marks the analysis's choice

@@ -55,6 +55,7 @@ from bgcli.formats.writing import (
     steps_to_write,
 )
 from bgcli.core.rules import PROFILES, SETTINGS, Rules
+from bgcli.core.spelling import recorded_dice
 
 JSON_FORMAT = "bgcli-match"
 
@@ -282,10 +283,10 @@ class _JsonReader:
         return value
 
     def dice(self, value: object) -> tuple[int, int]:
-        if (not isinstance(value, list) or len(value) != 2
-                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in value)):
+        dice = recorded_dice(*value) if isinstance(value, list) and len(value) == 2 else None
+        if dice is None:
             raise self.fail(f"dice {_short(value)} are not two numbers from 1 to 6")
-        return (value[0], value[1])
+        return dice
 
     def record(self, doc: object) -> MatchRecord:
         if not isinstance(doc, dict) or doc.get("format") != JSON_FORMAT:

@@ -44,6 +44,7 @@ from bgcli.formats.writing import (
     steps_to_write,
 )
 from bgcli.core.rules import RULE_TAGS, Rules
+from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 GRAMMAR = "matchfile"
 
@@ -223,7 +224,7 @@ _COMMON_STEP = r"(?:[0-9]{1,2}|[상하][0-9]{1,2}|bar|off)\*?(?:/(?:[0-9]{1,2}|[
 def _cell_pattern(n: int) -> str:
     """The common spellings of one cell, with group names ending in ``n``."""
     return (
-        rf"(?P<cell{n}>(?P<roll{n}>[1-6][1-6]):(?:(?P<play{n}>(?:[ \t]+{_COMMON_STEP})+)|[ \t]+(?P<dance{n}>Cannot Move)|[ \t]+(?P<unknown{n}>\?+))?"
+        rf"(?P<cell{n}>(?P<roll{n}>{DIE_PATTERN}{DIE_PATTERN}):(?:(?P<play{n}>(?:[ \t]+{_COMMON_STEP})+)|[ \t]+(?P<dance{n}>Cannot Move)|[ \t]+(?P<unknown{n}>\?+))?"
         rf"|Doubles => (?P<double{n}>[0-9]{{1,9}})|(?P<take{n}>Takes)|(?P<drop{n}>Drops)"
         rf"|Wins (?P<wins{n}>[0-9]{{1,9}}) points?(?P<match{n}> and the match)?"
         rf"|Losses (?P<loses{n}>[0-9]{{1,9}}) points?)"
@@ -307,7 +308,7 @@ def _cell_from_groups(span: tuple[int, int], fields: tuple) -> Cell:
     start, end = span
     roll, play, dance, unknown, double, take, drop, wins, and_match, loses = fields
     if roll:
-        dice = (int(roll[0]), int(roll[1]))
+        dice = recorded_roll(roll)
         if play:
             return _new_cell((MOVE, start, end, dice, play.strip(), None, None, False))
         if unknown:
@@ -453,7 +454,7 @@ def _transformer_class() -> type:
 
         def move(self, children):
             start, end = self._span(children)
-            dice = (int(children[0][0]), int(children[0][1]))
+            dice = recorded_roll(children[0][:2])
             steps = children[1:]
             if not steps:
                 return Cell(DANCE, start, end, dice, "", None, None, False)
@@ -461,21 +462,21 @@ def _transformer_class() -> type:
 
         def dance(self, children):
             start, end = self._span(children)
-            return Cell(DANCE, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
+            return Cell(DANCE, start, end, recorded_roll(children[0][:2]), "", None, None, False)
 
         def unknown(self, children):
             start, end = self._span(children)
-            return Cell(UNKNOWN, start, end, (int(children[0][0]), int(children[0][1])), "", None, None, False)
+            return Cell(UNKNOWN, start, end, recorded_roll(children[0][:2]), "", None, None, False)
 
         def resign(self, children):
             start, end = self._span(children)
             first = children[0]
-            dice = (int(first[0]), int(first[1])) if first.type == "ROLLED_RESIGNS" else None
+            dice = recorded_roll(first[:2]) if first.type == "ROLLED_RESIGNS" else None
             return Cell(ActionKind.RESIGN, start, end, dice, "", None, None, False)
 
         def illegal(self, children):
             start, end = self._span(children)
-            return Cell(ILLEGAL, start, end, (int(children[0][0]), int(children[0][1])), str(children[2])[1:-1].strip(), None, None, False)
+            return Cell(ILLEGAL, start, end, recorded_roll(children[0][:2]), str(children[2])[1:-1].strip(), None, None, False)
 
         def _cube(self, kind: ActionKind, children) -> Cell:
             start, end = self._span(children)
@@ -622,7 +623,7 @@ def _rest_of_row(text: str, start: int, end: int, number: int, path: str) -> lis
 
 
 # a roll at the start of a cell, and the words that start a cell of their own
-_CELL_ROLL = re.compile(r"(?<!\S)([1-6])([1-6]):")
+_CELL_ROLL = re.compile(rf"(?<!\S)({DIE_PATTERN}{DIE_PATTERN}):")
 _CELL_START = re.compile(r"(?<!\S)(?:[0-9]{2}:|Doubles|Takes|Drops|Passes|Accepts|Rejects|Beavers|Raccoons|Wins|Loses"
                          r"|Losses|Concedes|Resigns|Cannot|Agreed|\?\?\?\?)", re.IGNORECASE)
 
@@ -652,7 +653,7 @@ def _without_bad_play(text: str, number: int, path: str, column: int) -> list[Ac
     else:
         side = 1 if roll.start() - head.end() > RIGHT_COLUMN_GAP else 0
     move_number = int(head.group(0).strip()[:-1])
-    bad = Action(number, roll.start() + 1, move_number, side, MOVE, (int(roll.group(1)), int(roll.group(2))), play,
+    bad = Action(number, roll.start() + 1, move_number, side, MOVE, recorded_roll(roll.group(1)), play,
                  raw=text[roll.start():end].rstrip())
     return sorted([*others, bad], key=lambda action: action.column)
 
@@ -1000,7 +1001,7 @@ class MatWriter(GameWriter):
                 # a roll with no play, then the resignation: XG's "63: ????"
                 # (gnubg's own "63:" would read back as a dance)
                 assert event.dice is not None
-                cell = f"{max(event.dice)}{min(event.dice)}: ????"
+                cell = f"{dice_name(event.dice)}: ????"
             else:
                 cell = self._cell(event)
             if event.side == 0:

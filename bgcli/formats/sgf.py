@@ -36,19 +36,20 @@ from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
 from bgcli.core.rules import Rules
+from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
 TAKE, DROP, WINS = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN
 
 GRAMMAR = "sgf"
 _SIDES = {"W": 0, "B": 1}
-_ROLL = re.compile(r"([1-6])([1-6])((?:[a-z][a-z])*)$")
+_ROLL = re.compile(rf"({DIE_PATTERN}{DIE_PATTERN})((?:[a-z][a-z])*)$")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
 _SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
 # Setup properties: a game from a set-up position cannot be a match record.
 _SETUP = ("AB", "AW", "AE", "PL", "CV", "CP", "DI")
 _BOARD_SETUP = ("AB", "AW", "AE", "CV", "CP", "W", "B")   # "W", "B": a play in the same node is no unplayed roll
-_DICE = re.compile(r"([1-6])([1-6])")
+_DICE = re.compile(rf"{DIE_PATTERN}{DIE_PATTERN}")
 
 
 # The tags SGF has a property for (WR and BR: White's and Black's rank; OT: the clock)
@@ -307,7 +308,7 @@ class _Builder:
                 if player == 0 or last_side != 0:
                     row += 1
                 actions.append(Action(rolled.line, rolled.column, row, player, ActionKind.ROLL,
-                                      (int(dice.group(1)), int(dice.group(2))), raw=rolled.props["DI"][0]))
+                                      recorded_roll(dice.group(0)), raw=rolled.props["DI"][0]))
         for value in root.props.get("RE", []):
             found = _RESULT.fullmatch(value.strip())
             if value.strip() in ("0", "Draw"):   # SGF's draw (gnubg writes none: bgcli does, for agreed draws)
@@ -338,8 +339,8 @@ class _Builder:
         found = _ROLL.match(word)
         if not found:
             return self._error(node, f"cannot read the action {'WB'[side]}[{value}]")
-        dice = (int(found.group(1)), int(found.group(2)))
-        letters = found.group(3)
+        dice = recorded_roll(found.group(1))
+        letters = found.group(2)
         steps = [(_point(letters[i], side), _point(letters[i + 1], side)) for i in range(0, len(letters), 2)]
         text = " ".join(f"{a}/{b}" for a, b in steps)
         return Action(*where, MOVE if steps else DANCE, dice, text, raw=value)
@@ -413,9 +414,8 @@ def _node(event: Event) -> str | None:
         return None    # a roll with no decision: gnubg's SGF has no node for it
     if event.kind == EventKind.MOVE:
         assert event.dice is not None
-        high, low = max(event.dice), min(event.dice)
         steps = steps_to_write(event) or []
-        return f"{ident}[{high}{low}" + "".join(_letter(s.start, event.side) + _letter(s.end, event.side) for s in steps) + "]"
+        return f"{ident}[{dice_name(event.dice)}" + "".join(_letter(s.start, event.side) + _letter(s.end, event.side) for s in steps) + "]"
     return f"{ident}[{event.kind.value}]"
 
 
@@ -471,7 +471,7 @@ class SgfWriter(GameWriter):
         for number, event in enumerate(game.events, 1):
             if event.kind == EventKind.ROLL and event.dice is not None and number < len(game.events):
                 # gnubg writes a roll never played only at the end of a game (PL/DI, below)
-                self.leave_out(Lack.ROLL_WITHOUT_PLAY, f"line {event.line}: the roll {max(event.dice)}{min(event.dice)} made in the "
+                self.leave_out(Lack.ROLL_WITHOUT_PLAY, f"line {event.line}: the roll {dice_name(event.dice)} made in the "
                                      "middle of the game without a play (SGF has a node for such a roll only "
                                      "at the end of a game)")
                 continue
@@ -487,7 +487,7 @@ class SgfWriter(GameWriter):
         if last is not None and last.kind == EventKind.ROLL and last.dice is not None:
             # a roll never played (before a resignation, or where the record
             # stops), as gnubg writes it: the player on roll and the dice
-            nodes.append(f"PL[{'WB'[last.side]}]DI[{max(last.dice)}{min(last.dice)}]")
+            nodes.append(f"PL[{'WB'[last.side]}]DI[{dice_name(last.dice)}]")
         text = root + "".join("\n;" + n for n in nodes) + ")\n"
         if index == 1:
             self.first = (text[:comments_at], text[comments_at:])

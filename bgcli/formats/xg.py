@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import IO, Iterator
 
 from bgcli.core.rules import Rules
+from bgcli.core.spelling import recorded_dice
 from bgcli.errors import MatchFileError
 from bgcli.match.records import (
     Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
@@ -539,7 +540,7 @@ class _Builder:
     def move(self, number: int, record: bytes) -> None:
         side = 0 if _i32(record, 64) == 1 else 1
         dice = struct.unpack_from("<2i", record, 100)
-        if not all(1 <= d <= 6 for d in dice):
+        if recorded_dice(*dice) is None:
             self.problems.append(self.fail(f"record {number} (move): dice {dice[0]} and {dice[1]} are not "
                                            "two numbers from 1 to 6: skipped", number))
             return
@@ -729,7 +730,7 @@ def read_position(path: str):
         if side_code != 1:
             board = [-board[25 - index] for index in range(26)]
     side = 0 if side_code == 1 else 1
-    if not all(1 <= d <= 6 for d in dice):
+    if recorded_dice(*dice) is None:
         dice = (0, 0)
     length = _i32(header, 92)
     unicode = _i32(header, 552) >= 24
