@@ -60,7 +60,7 @@ def met_command(table, length, post_crawford, listing, to, as_json):
         click.echo(to_csv(shown) if to == "csv" else to_xml(shown), nl=False)
         return 0
     if as_json:
-        data: dict = {"name": found.name, "source": found.source, "size": found.size, "length": size}
+        data = {"name": found.name, "source": found.source, "size": found.size, "length": size}
         if found.path:
             data["file"] = found.path
         if post_crawford:
