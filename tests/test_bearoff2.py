@@ -332,3 +332,21 @@ def test_match_figures_are_asked_only_where_they_are_quick_to_work_out():
     assert exact.inside(GameState(small, match))
     with pytest.raises(EngineError, match="10,000 pairs"):
         open_engine("exact").cube_decision(GameState(big, match))
+
+
+def test_a_first_build_is_announced_on_stderr_once_and_a_cached_table_is_not(tmp_path):
+    """A command that first reaches a bear-off builds the table there and then (the cubeful one 15-30 s): it says
+    so on stderr, once; the next process reads the cache folder and says nothing (stdout stays clean throughout)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    script = "from bgcli.analysis import bearoff2; bearoff2.table(2); bearoff2.cubeful_table(2)"
+    first = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert first.stdout == ""
+    notes = first.stderr.splitlines()
+    assert len(notes) == 2 and all(line.startswith("note: building the exact") for line in notes), first.stderr
+    assert "bearoff-2-2.bin" in notes[0] and "bearoff-2c-2.bin" in notes[1]
+    again = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+    assert again.stderr == "" and again.stdout == ""

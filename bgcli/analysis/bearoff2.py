@@ -25,6 +25,7 @@ its checks is rebuilt.
 from __future__ import annotations
 
 import hashlib
+import logging
 import struct
 import sys
 from array import array
@@ -38,6 +39,10 @@ CHECKERS = 6
 _ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
 _MAGIC = b"bgcli bear-off 2\n"
 _HEADER = struct.Struct("<17sII32s")  # magic, checkers, positions, sha256 of the values
+# A first build takes seconds (the cubeful one 15-30 s) inside whatever command first reaches a bear-off: it is
+# announced as a warning of this logger, which Python writes to stderr when nobody has set logging up (the command
+# line's case) and a library user may silence or route.
+log = logging.getLogger(__name__)
 
 
 def _keys(checkers: int) -> list[int]:
@@ -186,6 +191,8 @@ def table(checkers: int = CHECKERS) -> TwoSidedTable:
                 return found
         except ValueError:
             pass   # rebuilt below
+    log.warning("note: building the exact two-sided bear-off table (%s, about 10 s, once: it is kept in your "
+                "cache folder)", name)
     built = build(checkers)
     write_cached(name, dumps(built))
     return built
@@ -362,6 +369,8 @@ def cubeful_table(checkers: int = CHECKERS) -> CubefulTable:
                 return found
         except ValueError:
             pass   # rebuilt below
+    log.warning("note: building the exact cubeful bear-off table (%s, 15-30 s, once: it is kept in your "
+                "cache folder)", name)
     built = build_cubeful(checkers)
     write_cached(name, dumps_cubeful(built))
     return built
