@@ -108,9 +108,10 @@ def check_engine_met(engine: str, table) -> None:
         raise click.UsageError(problem)
 
 
-def level_option(help: str = LEVEL_HELP):
-    """``--level PLIES``: 0 to 4, gnubg's plies; 2 unless given."""
-    return click.option("--level", type=click.IntRange(0, 4), default=2, show_default=True, metavar="PLIES", help=help)
+def level_option(help: str = LEVEL_HELP, default: int = 2):
+    """``--level PLIES``: 0 to 4, gnubg's plies; ``default`` (2) unless given."""
+    return click.option("--level", type=click.IntRange(0, 4), default=default, show_default=True, metavar="PLIES",
+                        help=help)
 
 
 def timeout_option(help: str):
@@ -211,7 +212,7 @@ def read_position(text: str):
 # pay for the imports of all (``bgcli moves`` starts in a fraction of the time).
 COMMAND_MODULES = {
     "analyze": "analyze", "audit": "audit", "chouette": "chouette", "dice": "dice", "hint": "hint", "met": "met", "rate": "rate",
-    "repair": "repair",
+    "repair": "repair", "rollout": "rollout",
     "check": "positions", "convert": "positions", "moves": "positions", "show": "positions",
     "export": "matches", "replay": "matches", "rules": "matches", "score": "matches", "view": "matches",
 }

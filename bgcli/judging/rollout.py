@@ -1,0 +1,684 @@
+"""Rollouts: a position's worth measured by playing it out many times, over the engine protocol.
+
+The public API (stable; other commands call it)::
+
+    from bgcli.judging.rollout import RolloutSettings, rollout
+    found = rollout(state, engine, dice=(3, 1), settings=RolloutSettings(trials=1296, seed=7))
+    found.lines[0].equity.mean, found.lines[0].equity.se, found.lines[0].equity.interval
+    found.to_dict()
+
+- ``rollout(state, engine, dice=None, *, plays=(), candidates=3, settings=RolloutSettings(),
+  jobs=1, scheduler=None, progress=None) -> Rollout``. With ``dice`` (or dice in ``state``): the
+  candidate plays rolled out, the engine's best ``candidates`` plays, or the legal ``plays`` given
+  (:class:`bgcli.core.generator.Play`, from :func:`bgcli.core.generator.legal_plays`). Without: the
+  cube decision of the player on roll (``Rollout.refusal`` says why not where they may not double),
+  the no double and double/take lines rolled out on the same trials, double/pass known exactly.
+- ``engine`` is any :class:`bgcli.engines.protocol.Engine`; ``jobs`` > 1 or a Dask ``scheduler``
+  (``tcp://host:8786`` or ``local:N``) open the same engine by its name and level in each worker
+  (:func:`bgcli.engines.open_engine`), so they need an engine bgcli can open by name.
+- Every figure is a :class:`Figure`: ``mean``, ``se`` (standard error), ``interval`` (95%).
+  A line's ``equity`` is normalised as the engine protocol normalises it (money: per unit of the
+  cube of ``state``; a match: EMG), ``mwc`` the match winning chance (match play only), and
+  ``probabilities`` the cubeless outcome chances of the side that decides (the mover, or the player
+  on roll), cumulative as gnubg gives them.
+- :func:`run_trials` plays trials ``start`` to ``stop`` of a :class:`Plan`: what the workers run,
+  and what a scheduler of its own can call (each trial depends only on the plan and its index).
+- ``Rollout.partial`` is True when the rollout was interrupted (Ctrl-C): the figures are those of
+  the trials finished, ``Rollout.trials`` of them.
+
+What a trial does, the same for every engine: from the line's position, each player in turn
+(cubeful) takes the proper cube action as :func:`bgcli.core.cube.proper_action_of` says from the
+engine's :meth:`~bgcli.engines.protocol.Engine.cube_decision`, where :func:`bgcli.core.cube.may_double`
+lets them (the match state's ``Rules``); rolls; plays the engine's best play, which must be one of
+:func:`bgcli.core.generator.legal_plays` (else an EngineError); until the game ends (its value by
+:mod:`bgcli.core.value`, match winning chances by :mod:`bgcli.engines.met`) or, with
+``truncate``, after that many half-moves, where the engine's evaluation is the result.
+
+Dice: trial ``i`` of seed ``s`` rolls the same dice whoever plays it and wherever: its first roll
+is the ``i mod 36``-th of a permutation of the 36 rolls made from the seed (every 36 trials roll
+each first roll once), its second roll the ``(i div 36) mod 36``-th of another (every 1296 trials
+each pair of first rolls once), the rest from a generator seeded by the seed and ``i``. Every line
+(each play, no double and double/take) plays the same dice in trial ``i``, so their differences
+are sharper than their own figures. Results are summed exactly (:func:`math.fsum`), so the figures
+do not depend on how the trials were split into blocks.
+
+Variance reduction: the standard luck adjustment (GNU Backgammon's, eXtreme Gammon's): each roll's
+luck for the player who rolled it, the engine's value after the best play of this roll minus the
+mean over the 36 rolls, is taken off the trial's result. Its mean is zero, so the figure stays
+unbiased, and most of the spread of the dice goes.
+
+Stop rule: ``until_se`` stops after the first round of 36 trials at which every rolled-out line's
+equity has a standard error at most that (checked at round ends only, so the stopping point does
+not depend on the split either); ``trials`` is then the most.
+"""
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
+
+from bgcli.core.cube import Answer, CubeAction, CubeTurn, Refusal, may_double, proper_action_of
+from bgcli.core.generator import legal_plays
+from bgcli.core.position import OFF
+from bgcli.core.value import game_kind, game_value
+from bgcli.engines import met
+from bgcli.engines.protocol import Evaluation, Probabilities
+from bgcli.errors import BgcliError, EngineError
+
+if TYPE_CHECKING:
+    from bgcli.core.generator import Play
+    from bgcli.core.state import GameState
+    from bgcli.engines.protocol import Engine
+
+ROUND = 36          # trials of one stratified round: each first roll once
+Z95 = 1.959963984540054   # the 95% two-sided normal quantile
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))   # the 21 rolls, high die first
+ORDERED = tuple((a, b) for a in range(1, 7) for b in range(1, 7))     # the 36 ordered rolls
+MAX_TRIALS = 10_000_000
+_WIDTH = 6   # a trial's figures per line: the value, then the five cumulative probabilities
+
+
+class LineKind(Enum):
+    """What a rolled-out line is."""
+
+    PLAY = "play"
+    NO_DOUBLE = "no double"
+    DOUBLE_TAKE = "double, take"
+    DOUBLE_PASS = "double, pass"   # known exactly: never rolled out
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """How to roll out. ``truncate`` 0 plays every trial to the end; ``until_se`` None stops at ``trials``."""
+
+    trials: int = 1296
+    seed: int = 0
+    cubeful: bool = True
+    truncate: int = 0
+    variance_reduction: bool = True
+    until_se: float | None = None
+
+    def problem(self) -> str:
+        """Why these settings cannot be used, or ''."""
+        if isinstance(self.trials, bool) or not isinstance(self.trials, int) or not 1 <= self.trials <= MAX_TRIALS:
+            return f"trials {self.trials!r} is not a number from 1 to {MAX_TRIALS:,}"
+        if isinstance(self.truncate, bool) or not isinstance(self.truncate, int) or self.truncate < 0:
+            return f"truncate {self.truncate!r} is not a number of half-moves, 0 (none) or more"
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            return f"seed {self.seed!r} is not a whole number, 0 or more"
+        if self.until_se is not None and not (isinstance(self.until_se, float | int) and 0 < self.until_se < 10):
+            return f"until-se {self.until_se!r} is not a standard error above 0"
+        return ""
+
+    def to_dict(self) -> dict:
+        return {"trials": self.trials, "seed": self.seed, "cubeful": self.cubeful, "truncate": self.truncate,
+                "variance_reduction": self.variance_reduction, "until_se": self.until_se}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A mean over trials with its standard error (0 for a figure known exactly)."""
+
+    mean: float
+    se: float = 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% confidence interval (normal approximation)."""
+        return self.mean - Z95 * self.se, self.mean + Z95 * self.se
+
+    def to_dict(self) -> dict:
+        low, high = self.interval
+        return {"mean": self.mean, "se": self.se, "low": low, "high": high}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One rolled-out line: a play, or a cube action, with its figures."""
+
+    kind: LineKind
+    equity: Figure
+    probabilities: dict[str, Figure]
+    mwc: Figure | None = None
+    play: "Play | None" = None
+
+
+@dataclass(frozen=True)
+class Rollout:
+    """What a rollout found. ``lines`` best first for plays; for a cube decision no double,
+    double/take, double/pass, with the proper action of the rolled-out figures in ``action``."""
+
+    state: "GameState"
+    dice: tuple[int, int] | None
+    engine: str
+    level: int
+    settings: RolloutSettings
+    trials: int
+    lines: tuple[Line, ...] = ()
+    action: CubeAction | None = None
+    refusal: Refusal | None = None
+    partial: bool = False
+    method: str = "bgcli"   # whose trial loop: bgcli's own, or the engine's ("gnubg", "sage")
+
+    def to_dict(self, style: str = "gnubg") -> dict:
+        from bgcli.core.notation import play_text
+
+        out: dict = {"position_id": self.state.position.id(), "dice": list(self.dice) if self.dice else None,
+                     "engine": self.engine, "level": self.level, "method": self.method,
+                     "settings": self.settings.to_dict(), "trials": self.trials, "partial": self.partial}
+        if self.refusal is not None:
+            out["cube"] = {"may_double": False, "reason": self.refusal.reason.value, "why": str(self.refusal)}
+            return out
+        side = self.state.match.on_roll
+        lines = []
+        best = self.lines[0].equity.mean if self.lines else 0.0
+        for line in self.lines:
+            item: dict = {"kind": str(line.kind)}
+            if line.play is not None:
+                item["play"] = play_text(line.play, style, side=side)
+                item["position_id"] = line.play.result_id()
+                item["diff"] = line.equity.mean - best
+            item["equity"] = line.equity.to_dict()
+            if line.mwc is not None:
+                item["mwc"] = line.mwc.to_dict()
+            item["probabilities"] = {k: v.to_dict() for k, v in line.probabilities.items()}
+            lines.append(item)
+        out["lines"] = lines
+        if self.action is not None:
+            out["cube"] = {"may_double": True, "action": str(self.action), "double": self.action.doubles,
+                           "answer": str(self.action.answer)}
+        return out
+
+
+# --- the plan: what every trial starts from ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Start:
+    """Where one line's trials start: ``state`` with its player on roll; ``cube_free`` skips that
+    player's first cube turn (the no double line: the decision is the one rolled out)."""
+
+    state: "GameState"
+    cube_free: bool = False
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything a trial needs, picklable: the lines' starts, whose side the figures are from
+    (``side``, gnubg's 0 or 1), the match as that side sees it at the decision (the normaliser),
+    and the settings. ``engine`` and ``level`` name the engine a worker opens."""
+
+    starts: tuple[Start, ...]
+    side: int
+    match: met.MatchSide
+    settings: RolloutSettings
+    engine: str = ""
+    level: int = 0
+    timeout: float = 60.0
+
+
+def trial_dice(seed: int, index: int) -> Iterator[tuple[int, int]]:
+    """The rolls of trial ``index`` of ``seed``, for ever (see the module's note on dice)."""
+    first, second = _permutations(seed)
+    yield first[index % ROUND]
+    yield second[(index // ROUND) % ROUND]
+    rng = random.Random(f"bgcli rollout {seed} {index}")   # a string seed: the same on every machine
+    while True:
+        yield (rng.randint(1, 6), rng.randint(1, 6))
+
+
+_PERMUTATIONS: dict[int, tuple[tuple, tuple]] = {}
+
+
+def _permutations(seed: int) -> tuple[tuple, tuple]:
+    found = _PERMUTATIONS.get(seed)
+    if found is None:
+        orders = []
+        for k in (1, 2):
+            rolls = list(ORDERED)
+            random.Random(f"bgcli rollout {seed} round {k}").shuffle(rolls)
+            orders.append(tuple(rolls))
+        found = _PERMUTATIONS[seed] = (orders[0], orders[1])
+    return found
+
+
+# --- one trial ----------------------------------------------------------------------------
+
+
+def _on_roll(state: "GameState") -> "GameState":
+    return replace(state, match=replace(state.match, dice=(0, 0), turn=state.match.on_roll, doubled=False))
+
+
+def _rolled(state: "GameState", roll: tuple[int, int]) -> "GameState":
+    return replace(state, match=replace(state.match, dice=(max(roll), min(roll))))
+
+
+def _passed(state: "GameState", position) -> "GameState":
+    """The opponent on roll in ``position`` (seen by them)."""
+    other = 1 - state.match.on_roll
+    return replace(state, position=position, match=replace(state.match, on_roll=other, turn=other, dice=(0, 0)))
+
+
+def _doubled(state: "GameState", value: int) -> "GameState":
+    """The player on roll doubled and the opponent took (``value`` 2x the cube) or beavered (4x)."""
+    taker = 1 - state.match.on_roll
+    return replace(state, match=replace(state.match, cube=value, cube_owner=taker))
+
+
+class _Trial:
+    """The arithmetic of one plan: values in the side's terms (money: points per unit of the
+    decision's cube; match: match winning chances)."""
+
+    def __init__(self, plan: Plan, engine: "Engine"):
+        self.plan, self.engine = plan, engine
+        self.settings = plan.settings
+        self.cube = plan.match.cube
+        self.money = plan.match.is_money
+
+    def probs_for_side(self, probabilities: Probabilities, player: int) -> Probabilities:
+        return probabilities if player == self.plan.side else probabilities.flipped()
+
+    def value_of(self, evaluation: Evaluation, player: int, state: "GameState") -> list[float]:
+        """An evaluation for ``player`` as the side's figures: [value, win, win_g, win_bg, lose_g, lose_bg]."""
+        p = self.probs_for_side(evaluation.probabilities, player)
+        mine = player == self.plan.side
+        if not self.settings.cubeful:
+            value = self.cubeless(p, state)
+        elif self.money:
+            value = evaluation.equity * state.match.cube / self.cube * (1 if mine else -1)
+        else:
+            chance = evaluation.mwc
+            if chance is None:
+                chance = met.mwc(evaluation.equity, met.MatchSide.of(state, player))
+            value = chance if mine else 1.0 - chance
+        return [value, p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
+
+    def cubeless(self, p: Probabilities, state: "GameState") -> float:
+        """The side's cubeless value of ``p`` at the cube of ``state`` (double/take: twice the decision's)."""
+        if self.money:
+            return p.money_equity() * state.match.cube / self.cube
+        return met.cubeless_mwc(p, replace(self.plan.match, cube=state.match.cube))
+
+    def points_value(self, points: int, winner: int) -> float:
+        """The side's value of ``winner`` winning ``points`` (a game at its cube)."""
+        signed = points if winner == self.plan.side else -points
+        if self.money:
+            return signed / self.cube
+        return met.equity_after(self.plan.match, signed)
+
+    def final(self, state: "GameState", result, winner: int) -> list[float]:
+        """The side's figures of a game ``winner`` won, ``result`` the final position seen by the winner."""
+        rules = state.match.rules
+        kind = int(game_kind(result, True, rules.home_gammons))
+        chances = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
+        p = self.probs_for_side(chances, winner)
+        probs = [p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
+        if not self.settings.cubeful:
+            return [self.cubeless(p, state), *probs]
+        match = state.match
+        needed = match.match_length - match.score[winner] if match.match_length else None
+        points = game_value(game_kind(result, True, rules.home_gammons), match.cube, rules, match.cube_owner < 0,
+                            needed)
+        return [self.points_value(points, winner), *probs]
+
+    def roll_values(self, state: "GameState") -> dict[tuple[int, int], tuple["Play | None", list[float]]]:
+        """For each of the 21 rolls of the player on roll of ``state``: the engine's best legal play
+        (None: no legal play) and the side's figures after it."""
+        player = state.match.on_roll
+        batch = getattr(self.engine, "best_plays", None)
+        found = batch(state, list(ROLLS)) if batch is not None else [None] * len(ROLLS)
+        if len(found) != len(ROLLS):
+            raise EngineError(f"{self.engine.name} gave {len(found)} best plays for the 21 rolls")
+        out: dict = {}
+        for roll, best in zip(ROLLS, found):
+            plays = legal_plays(state.position, roll)
+            if not plays:
+                out[roll] = (None, self.no_play_value(state, roll))
+                continue
+            if best is None:
+                play, evaluation = self.best_play(state, roll, plays)
+            else:
+                play = _legal(plays, best[0], self.engine.name, state, roll)
+                evaluation = best[1]
+            out[roll] = (play, self.value_of(evaluation, player, state))
+        return out
+
+    def no_play_value(self, state: "GameState", roll) -> list[float]:
+        theirs = self.engine.evaluate(_passed(state, state.position.swap()))
+        return self.value_of(theirs, 1 - state.match.on_roll, state)
+
+    def best_play(self, state: "GameState", roll, plays) -> tuple["Play", Evaluation]:
+        ranked = self.engine.evaluate_plays(_rolled(state, roll), (max(roll), min(roll)), plays)
+        if not ranked:
+            raise EngineError(f"{self.engine.name} ranked none of the {len(plays)} legal plays of {roll[0]}{roll[1]}")
+        return _legal(plays, ranked[0].play.result.id(), self.engine.name, state, roll), ranked[0].evaluation
+
+    def cube_turn(self, state: "GameState") -> tuple["GameState | None", list[float] | None]:
+        """The cube turn of the player on roll: the state to play on, or the side's figures of a pass."""
+        turn = CubeTurn.of(state)
+        if may_double(turn) is not None:
+            return state, None
+        decision = self.engine.cube_decision(state)
+        action = proper_action_of(turn, decision.no_double, decision.double_take, decision.double_pass,
+                                  gammons=decision.probabilities.win_gammon > 0)
+        if not action.doubles:
+            return state, None
+        player = state.match.on_roll
+        if action.answer is Answer.PASS:
+            p = self.probs_for_side(decision.probabilities, player)
+            return None, [self.points_value(state.match.cube, player),
+                          p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
+        times = 4 if action.answer is Answer.BEAVER else 2
+        return _doubled(state, state.match.cube * times), None
+
+    def play(self, start: Start, index: int) -> tuple[list[float], list[float]]:
+        """Trial ``index`` from ``start``: the side's figures and the luck to take off them."""
+        settings = self.settings
+        luck = [0.0] * _WIDTH
+        state = _on_roll(start.state)
+        cube_free = start.cube_free
+        dice = trial_dice(settings.seed, index)
+        half = 0
+        while True:
+            if settings.truncate and half >= settings.truncate:
+                return self.value_of(self.engine.evaluate(state), state.match.on_roll, state), luck
+            if settings.cubeful and not cube_free:
+                after, passed = self.cube_turn(state)
+                if passed is not None:
+                    return passed, luck
+                assert after is not None
+                state = after
+            cube_free = False
+            roll = next(dice)
+            roll = (max(roll), min(roll))
+            player = state.match.on_roll
+            if settings.variance_reduction:
+                values = self.roll_values(state)
+                play, chosen = values[roll]
+                for k in range(_WIDTH):
+                    mean = sum(values[r][1][k] * (1 if r[0] == r[1] else 2) for r in ROLLS) / 36.0
+                    luck[k] += chosen[k] - mean
+            else:
+                plays = legal_plays(state.position, roll)
+                play = self.best_play(state, roll, plays)[0] if plays else None
+            if play is None:
+                state = _passed(state, state.position.swap())
+            else:
+                result = play.result
+                if result.player[OFF] == 15:
+                    return self.final(state, result, player), luck
+                state = _passed(state, play.after)
+            half += 1
+
+
+def _legal(plays: Sequence["Play"], key: str, engine: str, state: "GameState", roll) -> "Play":
+    """The legal play whose result is ``key``: an engine's choice checked against the generator."""
+    for play in plays:
+        if play.result.id() == key:
+            return play
+    from bgcli.engines.trust import where
+
+    raise EngineError(f"{engine} chose a play that is not legal in {where(state, roll)} (result {key})")
+
+
+TrialFigures = tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]   # per line: (figures, luck)
+
+
+def run_trials(plan: Plan, start: int, stop: int, engine: "Engine | None" = None,
+               each: Callable[[int, TrialFigures], None] | None = None) -> list[TrialFigures]:
+    """Trials ``start`` to ``stop`` (excluded) of ``plan``: for each, per line, the side's figures
+    and the luck. ``engine`` None opens the plan's engine (once per process); ``each(index, figures)``
+    is told of each trial as it ends."""
+    engine = engine if engine is not None else _engine_of(plan)
+    trial = _Trial(plan, engine)
+    out = []
+    for index in range(start, stop):
+        found = tuple(tuple(map(tuple, trial.play(s, index))) for s in plan.starts)
+        out.append(found)   # type: ignore[arg-type]
+        if each is not None:
+            each(index, found)   # type: ignore[arg-type]
+    return out   # type: ignore[return-value]
+
+
+_ENGINES: dict = {}
+
+
+def _engine_of(plan: Plan) -> "Engine":
+    from bgcli.engines import open_engine
+
+    key = (plan.engine, plan.level, plan.timeout)
+    if key not in _ENGINES:
+        _ENGINES[key] = open_engine(plan.engine, plan.level, timeout=plan.timeout)
+    return _ENGINES[key]
+
+
+def run_block(task: tuple[Plan, tuple[int, int]]) -> list[TrialFigures]:
+    """One block of trials, ``(plan, (start, stop))``, in a worker (a pool's process or a Dask worker)."""
+    plan, (start, stop) = task
+    return run_trials(plan, start, stop)
+
+
+# --- the figures ---------------------------------------------------------------------------
+
+
+_PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def _figure(values: Sequence[float]) -> Figure:
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return Figure(mean, 0.0)
+    spread = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return Figure(mean, math.sqrt(max(spread, 0.0) / n))
+
+
+def line_figures(trials: Sequence[TrialFigures], line: int, reduce: bool) -> list[Figure]:
+    """The [value, five probabilities] figures of ``line`` over ``trials`` (in the side's terms),
+    luck taken off with ``reduce``."""
+    out = []
+    for k in range(_WIDTH):
+        if reduce:
+            values = [t[line][0][k] - t[line][1][k] for t in trials]
+        else:
+            values = [t[line][0][k] for t in trials]
+        out.append(_figure(values))
+    return out
+
+
+def _in_equity(figure: Figure, match: met.MatchSide) -> tuple[Figure, Figure | None]:
+    """A value figure as the protocol's equity (and the match winning chance in a match)."""
+    if match.is_money:
+        return figure, None
+    win, lose = met.win_lose(match)
+    scale = 2.0 / (win - lose)
+    return Figure(met.emg(figure.mean, match), figure.se * scale), figure
+
+
+def _lines(plan: Plan, trials: Sequence[TrialFigures], kinds: Sequence[LineKind],
+           plays: Sequence["Play | None"]) -> list[Line]:
+    out = []
+    for number, (kind, play) in enumerate(zip(kinds, plays)):
+        figures = line_figures(trials, number, plan.settings.variance_reduction)
+        equity, mwc = _in_equity(figures[0], plan.match)
+        probabilities = dict(zip(_PROBABILITY_NAMES, figures[1:]))
+        out.append(Line(kind, equity, probabilities, mwc, play))
+    return out
+
+
+def _settled(plan: Plan, trials: Sequence[TrialFigures]) -> bool:
+    limit = plan.settings.until_se
+    if limit is None:
+        return False
+    for number in range(len(plan.starts)):
+        value = line_figures(trials, number, plan.settings.variance_reduction)[0]
+        if _in_equity(value, plan.match)[0].se > limit:
+            return False
+    return True
+
+
+# --- the rollout -----------------------------------------------------------------------------
+
+
+Progress = Callable[[int, int, Sequence[Line]], None]
+
+
+def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None = None, *,
+            plays: Sequence["Play"] = (), candidates: int = 3, settings: RolloutSettings = RolloutSettings(),
+            jobs: int = 1, scheduler: str | None = None, progress: Progress | None = None,
+            block: int = ROUND) -> Rollout:
+    """Roll out the candidate plays of ``dice`` in ``state``, or its cube decision (see the module).
+
+    ``progress(done, most, lines)`` is told after each round of trials, with the figures so far.
+    ``block`` is the trials of one task for ``jobs``/``scheduler`` (a multiple of 36 is best).
+    Raises BgcliError for settings that cannot be used, EngineError for an engine that fails or
+    chooses a play that is not legal."""
+    why = settings.problem()
+    if why:
+        raise BgcliError(why)
+    if dice is None and state.match.dice[0]:
+        dice = (state.match.dice[0], state.match.dice[1])
+    level = engine.level.ply
+    decider = state.match.on_roll
+    before = _on_roll(state)
+    side = met.MatchSide.of(state)
+    kinds: list[LineKind]
+    chosen: list["Play | None"]
+    starts: tuple[Start, ...]
+    if dice is None:
+        turn = CubeTurn.of(state)
+        refusal = may_double(turn)
+        if refusal is not None:
+            return Rollout(state, None, engine.name, level, settings, 0, refusal=refusal)
+        starts = (Start(before, cube_free=True), Start(_doubled(before, state.match.cube * 2)))
+        kinds, chosen = [LineKind.NO_DOUBLE, LineKind.DOUBLE_TAKE], [None, None]
+    else:
+        high, low = max(dice), min(dice)
+        dice = (high, low)
+        legal = legal_plays(state.position, dice)
+        if not legal:
+            raise BgcliError(f"no legal play of {high}{low} in {state.position.id()}: nothing to roll out")
+        if plays:
+            chosen = [_legal(legal, p.result.id(), "bgcli", state, dice) for p in plays]
+        else:
+            ranked = engine.evaluate_plays(_rolled(before, dice), dice, legal)
+            chosen = [_legal(legal, r.play.result.id(), engine.name, state, dice)
+                      for r in ranked[:max(1, candidates)]]
+        starts = tuple(Start(_passed(before, p.after)) for p in chosen if p is not None)
+        kinds = [LineKind.PLAY] * len(chosen)
+    plan = Plan(starts, decider, side, settings, engine.name, level, getattr(engine, "timeout", 60.0))
+    trials, partial = _run(plan, engine, jobs, scheduler, progress, block, kinds, chosen)
+    if not trials:
+        return Rollout(state, dice, engine.name, level, settings, 0, partial=True)
+    lines = _lines(plan, trials, kinds, chosen)
+    action = None
+    if dice is None:
+        lines.append(Line(LineKind.DOUBLE_PASS, Figure(1.0), {}, None if side.is_money else
+                          Figure(met.equity_after(side, side.cube)), None))
+        nd, dt = lines[0], lines[1]
+        action = proper_action_of(CubeTurn.of(state), nd.equity.mean, dt.equity.mean, 1.0,
+                                  gammons=nd.probabilities["win_gammon"].mean > 0)
+    else:
+        lines.sort(key=lambda line: -line.equity.mean)
+    return Rollout(state, dice, engine.name, level, settings, len(trials), tuple(lines), action, partial=partial)
+
+
+def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
+    for start in range(0, total, size):
+        yield start, min(start + size, total)
+
+
+def _run(plan: Plan, engine: "Engine", jobs: int, scheduler: str | None, progress: Progress | None, block: int,
+         kinds, chosen) -> tuple[list[TrialFigures], bool]:
+    """The trials of ``plan`` in order, until ``trials`` or the stop rule; with Ctrl-C those finished
+    (the second value True)."""
+    most = plan.settings.trials
+    done: list[TrialFigures] = []
+
+    def arrived(found: Sequence[TrialFigures]) -> bool:
+        """Trials arrived in order; True when the rollout is over."""
+        for figures in found:
+            done.append(figures)
+            if len(done) % ROUND == 0 or len(done) == most:
+                if progress is not None:
+                    progress(len(done), most, _lines(plan, done, kinds, chosen))
+                if _settled(plan, done) or len(done) >= most:
+                    return True
+        return False
+
+    try:
+        if jobs <= 1 and not scheduler:
+            trial = _Trial(plan, engine)
+            for index in range(most):
+                figures = tuple(tuple(map(tuple, trial.play(s, index))) for s in plan.starts)
+                if arrived([figures]):   # type: ignore[list-item]
+                    break
+        else:
+            for found in _parallel(plan, jobs, scheduler, block):
+                if arrived(found):
+                    break
+    except KeyboardInterrupt:
+        return done, True
+    return done, False
+
+
+def _parallel(plan: Plan, jobs: int, scheduler: str | None, block: int) -> Iterator[list[TrialFigures]]:
+    """Blocks of trials in order, on ``jobs`` processes or a Dask cluster."""
+    blocks = _blocks(plan.settings.trials, max(1, block))
+    if scheduler:
+        yield from _on_cluster(plan, scheduler, blocks)
+        return
+    from bgcli.scale.pool import OrderedPool
+
+    pool: OrderedPool = OrderedPool(run_block, jobs, args=(), window=2)
+    results = pool.run((plan, b) for b in blocks)
+    try:
+        for found in results:
+            yield found
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+
+
+def _on_cluster(plan: Plan, scheduler: str, blocks: Iterator[tuple[int, int]]) -> Iterator[list[TrialFigures]]:
+    from collections import deque
+
+    from bgcli.scale.cluster import ClusterError, parse_scheduler
+
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterError("--scheduler needs Dask: pip install 'bgcli[dask]'") from None
+    address, count = parse_scheduler(scheduler)
+    cluster = None
+    try:
+        if address == "local":
+            cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(address, timeout=10)
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the scheduler {scheduler}: {exc}") from None
+    try:
+        window = 2 * max(1, sum(client.nthreads().values()))
+        pending: deque = deque()
+        for item in blocks:
+            pending.append(client.submit(run_block, (plan, item), pure=False))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+__all__ = ["Figure", "Line", "LineKind", "Plan", "ROUND", "Rollout", "RolloutSettings", "Start", "line_figures",
+           "rollout", "run_block", "run_trials", "trial_dice"]
