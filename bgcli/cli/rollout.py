@@ -13,11 +13,12 @@ import click
 from bgcli.cli.archives import check_scheduler
 from bgcli.cli.common import LEVEL_HELP, engine_option, level_option, timeout_option
 from bgcli.cli.common import (
-    EXIT_INTERRUPTED, Failure, WordsCommand, cli, emit, jobs_option, json_option, progress_wanted, say,
+    EXIT_INTERRUPTED, Failure, Unreadable, WordsCommand, cli, emit, jobs_option, json_option, progress_wanted, say,
     style_option,
 )
 from bgcli.cli.hint import opened
 from bgcli.errors import BgcliError
+from bgcli.scale.cluster import ClusterError
 
 
 def _signed(value: float) -> str:
@@ -167,6 +168,7 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
         bgcli rollout --trials 36 --truncate 4 --json 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
     """
     from bgcli.judging.rollout import RolloutSettings, rollout as roll
+    from bgcli.scale.rollout import spread
 
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli rollout start 31)")
@@ -180,10 +182,12 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
         plays = _named_plays(state, dice, named)
         bar = _Bar()
         try:
-            found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings, jobs=jobs,
-                         scheduler=scheduler, progress=bar)
+            found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
+                         blocks=spread(jobs, scheduler), progress=bar)
         finally:
             bar.close()
+    except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2
+        raise Unreadable(str(exc)) from None
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     if as_json:

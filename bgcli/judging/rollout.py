@@ -8,14 +8,15 @@ The public API (stable; other commands call it)::
     found.to_dict()
 
 - ``rollout(state, engine, dice=None, *, plays=(), candidates=3, settings=RolloutSettings(),
-  jobs=1, scheduler=None, progress=None) -> Rollout``. With ``dice`` (or dice in ``state``): the
+  blocks=None, progress=None) -> Rollout``. With ``dice`` (or dice in ``state``): the
   candidate plays rolled out, the engine's best ``candidates`` plays, or the legal ``plays`` given
   (:class:`bgcli.core.generator.Play`, from :func:`bgcli.core.generator.legal_plays`). Without: the
   cube decision of the player on roll (``Rollout.refusal`` says why not where they may not double),
   the no double and double/take lines rolled out on the same trials, double/pass known exactly.
-- ``engine`` is any :class:`bgcli.engines.protocol.Engine`; ``jobs`` > 1 or a Dask ``scheduler``
-  (``tcp://host:8786`` or ``local:N``) open the same engine by its name and level in each worker
-  (:func:`bgcli.engines.open_engine`), so they need an engine bgcli can open by name.
+- ``engine`` is any :class:`bgcli.engines.protocol.Engine`. To spread the trials over processes or a
+  Dask cluster pass ``blocks=bgcli.scale.rollout.spread(jobs, scheduler)``: each worker opens the same
+  engine by its name and level (:func:`bgcli.engines.open_engine`), so it needs an engine bgcli can
+  open by name.
 - Every figure is a :class:`Figure`: ``mean``, ``se`` (standard error), ``interval`` (95%).
   A line's ``equity`` is normalised as the engine protocol normalises it (money: per unit of the
   cube of ``state``; a match: EMG), ``mwc`` the match winning chance (match play only), and
@@ -526,16 +527,17 @@ def _settled(plan: Plan, trials: Sequence[TrialFigures]) -> bool:
 
 
 Progress = Callable[[int, int, Sequence[Line]], None]
+Blocks = Callable[[Plan], Iterator[list[TrialFigures]]]
 
 
 def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None = None, *,
             plays: Sequence["Play"] = (), candidates: int = 3, settings: RolloutSettings = RolloutSettings(),
-            jobs: int = 1, scheduler: str | None = None, progress: Progress | None = None,
-            block: int = ROUND) -> Rollout:
+            blocks: "Blocks | None" = None, progress: Progress | None = None) -> Rollout:
     """Roll out the candidate plays of ``dice`` in ``state``, or its cube decision (see the module).
 
-    ``progress(done, most, lines)`` is told after each round of trials, with the figures so far.
-    ``block`` is the trials of one task for ``jobs``/``scheduler`` (a multiple of 36 is best).
+    ``progress(done, most, lines)`` is told after each trial, with the figures of the last round.
+    ``blocks(plan)``, when given, runs the trials elsewhere: it yields the trials' figures in order,
+    block by block (:mod:`bgcli.scale.rollout` spreads them over processes or a Dask cluster).
     Raises BgcliError for settings that cannot be used, EngineError for an engine that fails or
     chooses a play that is not legal."""
     why = settings.problem()
@@ -572,7 +574,7 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
         starts = tuple(Start(_passed(before, p.after)) for p in chosen if p is not None)
         kinds = [LineKind.PLAY] * len(chosen)
     plan = Plan(starts, decider, side, settings, engine.name, level, getattr(engine, "timeout", 60.0))
-    trials, partial = _run(plan, engine, jobs, scheduler, progress, block, kinds, chosen)
+    trials, partial = _run(plan, engine, blocks, progress, kinds, chosen)
     if not trials:
         return Rollout(state, dice, engine.name, level, settings, 0, partial=True)
     lines = _lines(plan, trials, kinds, chosen)
@@ -588,97 +590,55 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
     return Rollout(state, dice, engine.name, level, settings, len(trials), tuple(lines), action, partial=partial)
 
 
-def _blocks(total: int, size: int) -> Iterator[tuple[int, int]]:
-    for start in range(0, total, size):
-        yield start, min(start + size, total)
+def blocks_of(plan: Plan, size: int = ROUND) -> Iterator[tuple[Plan, tuple[int, int]]]:
+    """The tasks of ``plan`` in blocks of ``size`` trials by index, for :func:`run_block`, in order."""
+    total = plan.settings.trials
+    for start in range(0, total, max(1, size)):
+        yield plan, (start, min(start + size, total))
 
 
-def _run(plan: Plan, engine: "Engine", jobs: int, scheduler: str | None, progress: Progress | None, block: int,
+def _run(plan: Plan, engine: "Engine", blocks: "Blocks | None", progress: Progress | None,
          kinds, chosen) -> tuple[list[TrialFigures], bool]:
     """The trials of ``plan`` in order, until ``trials`` or the stop rule; with Ctrl-C those finished
     (the second value True)."""
     most = plan.settings.trials
     done: list[TrialFigures] = []
+    shown: list[Line] = []
 
     def arrived(found: Sequence[TrialFigures]) -> bool:
         """Trials arrived in order; True when the rollout is over."""
         for figures in found:
             done.append(figures)
-            if len(done) % ROUND == 0 or len(done) == most:
-                if progress is not None:
-                    progress(len(done), most, _lines(plan, done, kinds, chosen))
-                if _settled(plan, done) or len(done) >= most:
-                    return True
+            end = len(done) % ROUND == 0 or len(done) == most
+            if end and progress is not None:
+                shown[:] = _lines(plan, done, kinds, chosen)
+            if progress is not None:
+                progress(len(done), most, shown)
+            if end and (_settled(plan, done) or len(done) >= most):
+                return True
         return False
 
     try:
-        if jobs <= 1 and not scheduler:
+        if blocks is None:
             trial = _Trial(plan, engine)
             for index in range(most):
                 figures = tuple(tuple(map(tuple, trial.play(s, index))) for s in plan.starts)
                 if arrived([figures]):   # type: ignore[list-item]
                     break
         else:
-            for found in _parallel(plan, jobs, scheduler, block):
-                if arrived(found):
-                    break
+            found_blocks = blocks(plan)
+            try:
+                for found in found_blocks:
+                    if arrived(found):
+                        break
+            finally:
+                close = getattr(found_blocks, "close", None)
+                if close is not None:
+                    close()
     except KeyboardInterrupt:
         return done, True
     return done, False
 
 
-def _parallel(plan: Plan, jobs: int, scheduler: str | None, block: int) -> Iterator[list[TrialFigures]]:
-    """Blocks of trials in order, on ``jobs`` processes or a Dask cluster."""
-    blocks = _blocks(plan.settings.trials, max(1, block))
-    if scheduler:
-        yield from _on_cluster(plan, scheduler, blocks)
-        return
-    from bgcli.scale.pool import OrderedPool
-
-    pool: OrderedPool = OrderedPool(run_block, jobs, args=(), window=2)
-    results = pool.run((plan, b) for b in blocks)
-    try:
-        for found in results:
-            yield found
-    finally:
-        close = getattr(results, "close", None)
-        if close is not None:
-            close()
-
-
-def _on_cluster(plan: Plan, scheduler: str, blocks: Iterator[tuple[int, int]]) -> Iterator[list[TrialFigures]]:
-    from collections import deque
-
-    from bgcli.scale.cluster import ClusterError, parse_scheduler
-
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ClusterError("--scheduler needs Dask: pip install 'bgcli[dask]'") from None
-    address, count = parse_scheduler(scheduler)
-    cluster = None
-    try:
-        if address == "local":
-            cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-        else:
-            client = Client(address, timeout=10)
-    except OSError as exc:
-        raise ClusterError(f"cannot reach the scheduler {scheduler}: {exc}") from None
-    try:
-        window = 2 * max(1, sum(client.nthreads().values()))
-        pending: deque = deque()
-        for item in blocks:
-            pending.append(client.submit(run_block, (plan, item), pure=False))
-            if len(pending) >= window:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-
-
-__all__ = ["Figure", "Line", "LineKind", "Plan", "ROUND", "Rollout", "RolloutSettings", "Start", "line_figures",
+__all__ = ["Blocks", "Figure", "blocks_of", "Line", "LineKind", "Plan", "ROUND", "Rollout", "RolloutSettings", "Start", "line_figures",
            "rollout", "run_block", "run_trials", "trial_dice"]

@@ -1,0 +1,66 @@
+"""A rollout's trials spread over processes (``--jobs N``) or a Dask cluster (``--scheduler ADDRESS``).
+
+The trials are cut into blocks by trial index (:func:`bgcli.judging.rollout.blocks_of`); each
+worker opens the plan's engine by its name once and plays its blocks
+(:func:`bgcli.judging.rollout.run_block`); the blocks come back in order. A trial depends only on
+the seed and its index, and the figures are exact sums, so the result is the same as one
+process's, to the last digit, whatever the split.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import Iterator
+
+from bgcli.judging.rollout import ROUND, Blocks, Plan, TrialFigures, blocks_of, run_block
+from bgcli.scale.cluster import ClusterError, parse_scheduler
+from bgcli.scale.pool import OrderedPool
+
+
+def spread(jobs: int = 1, scheduler: str | None = None, size: int = ROUND) -> Blocks | None:
+    """The ``blocks`` argument of :func:`bgcli.judging.rollout.rollout` for ``jobs`` processes or a Dask
+    ``scheduler`` (``tcp://host:8786``, ``local:N``); None (this process) for one job and no scheduler."""
+    if scheduler:
+        return lambda plan: on_cluster(plan, scheduler, size)
+    if jobs > 1:
+        return lambda plan: on_processes(plan, jobs, size)
+    return None
+
+
+def on_processes(plan: Plan, jobs: int, size: int = ROUND) -> Iterator[list[TrialFigures]]:
+    """The blocks of ``plan`` on ``jobs`` processes, in order."""
+    pool: OrderedPool = OrderedPool(run_block, jobs, window=2)
+    yield from pool.run(blocks_of(plan, size))
+
+
+def on_cluster(plan: Plan, scheduler: str, size: int = ROUND) -> Iterator[list[TrialFigures]]:
+    """The blocks of ``plan`` on the workers of a Dask scheduler, in order."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ClusterError("--scheduler needs Dask: pip install 'bgcli[dask]'") from None
+    address, count = parse_scheduler(scheduler)
+    cluster = None
+    try:
+        if address == "local":
+            cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(address, timeout=10)
+    except OSError as exc:
+        raise ClusterError(f"cannot reach the scheduler {scheduler}: {exc}") from None
+    try:
+        window = 2 * max(1, sum(client.nthreads().values()))
+        pending: deque = deque()
+        for task in blocks_of(plan, size):
+            pending.append(client.submit(run_block, task, pure=False))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+__all__ = ["on_cluster", "on_processes", "spread"]
