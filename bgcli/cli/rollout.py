@@ -174,22 +174,25 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
         raise click.UsageError("missing POSITION (try: bgcli rollout start 31)")
     settings = RolloutSettings(trials=trials, seed=seed, cubeful=not cubeless, truncate=truncate,
                                variance_reduction=not no_vr, until_se=until_se)
-    try:
-        state, dice = _state_and_dice(list(words))
-        if named and dice is None and not state.match.dice[0]:
-            raise click.UsageError("--play needs DICE")
-        engine = opened(engine_name, level, timeout)
-        plays = _named_plays(state, dice, named)
-        bar = _Bar()
+    from bgcli.engines.kept import keeping
+
+    with keeping():   # the engines the command opens are closed when it ends
         try:
-            found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
-                         blocks=spread(jobs, scheduler), progress=bar)
-        finally:
-            bar.close()
-    except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2
-        raise Unreadable(str(exc)) from None
-    except BgcliError as exc:
-        raise Failure(str(exc)) from None
+            state, dice = _state_and_dice(list(words))
+            if named and dice is None and not state.match.dice[0]:
+                raise click.UsageError("--play needs DICE")
+            engine = opened(engine_name, level, timeout)
+            plays = _named_plays(state, dice, named)
+            bar = _Bar()
+            try:
+                found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
+                             blocks=spread(jobs, scheduler), progress=bar)
+            finally:
+                bar.close()
+        except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2
+            raise Unreadable(str(exc)) from None
+        except BgcliError as exc:
+            raise Failure(str(exc)) from None
     if as_json:
         emit(found.to_dict(style))
     else:

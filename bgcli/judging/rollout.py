@@ -331,7 +331,8 @@ class _Trial:
         """For each of the 21 rolls of the player on roll of ``state``: the engine's best legal play
         (None: no legal play) and the side's figures after it."""
         player = state.match.on_roll
-        batch = getattr(self.engine, "best_plays", None)
+        # the engine's own best play is its cubeful choice: a cubeless trial ranks the plays itself
+        batch = getattr(self.engine, "best_plays", None) if self.settings.cubeful else None
         found = batch(state, list(ROLLS)) if batch is not None else [None] * len(ROLLS)
         if len(found) != len(ROLLS):
             raise EngineError(f"{self.engine.name} gave {len(found)} best plays for the 21 rolls")
@@ -357,7 +358,16 @@ class _Trial:
         ranked = self.engine.evaluate_plays(_rolled(state, roll), (max(roll), min(roll)), plays)
         if not ranked:
             raise EngineError(f"{self.engine.name} ranked none of the {len(plays)} legal plays of {roll[0]}{roll[1]}")
-        return _legal(plays, ranked[0].play.result.id(), self.engine.name, state, roll), ranked[0].evaluation
+        best = ranked[0]
+        if not self.settings.cubeful:
+            # a cubeless trial plays for the cubeless equity, as gnubg's cubeless rollouts do (the engine
+            # ranks by its cubeful equity); the first of equal plays, as the engine ranked them
+            player = state.match.on_roll
+            sign = 1.0 if player == self.plan.side else -1.0
+            level = max((r.ply or 0) for r in ranked)
+            deepest = [r for r in ranked if (r.ply or 0) == level]
+            best = max(deepest, key=lambda r: sign * self.value_of(r.evaluation, player, state)[0])
+        return _legal(plays, best.play.result.id(), self.engine.name, state, roll), best.evaluation
 
     def cube_turn(self, state: "GameState") -> tuple["GameState | None", list[float] | None]:
         """The cube turn of the player on roll: the state to play on, or the side's figures of a pass."""
