@@ -239,3 +239,41 @@ def test_bad_input_is_one_line_and_a_documented_status(words, status, message):
     assert done.returncode == status, done.stderr
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+GNUBG_TEXT = """
+@@bgcli 0
+Current Position:
+  0.505 0.134 0.015 - 0.495 0.128 0.011 CL +0.020 CF +0.105
+ [0.014 0.006 0.010 - 0.014 0.011 0.005 CL  0.045 CF  0.127] 1r
+23 games, Mersenne Twister dice gen. with seed 1 and quasi-random dice
+Rollout done. Printing final results.
+Current Position:
+  0.514 0.142 0.012 - 0.486 0.124 0.009 CL +0.050 CF +0.136
+ [0.012 0.006 0.007 - 0.012 0.008 0.003 CL  0.034 CF  0.092] 1r
+Full cubeful rollout with variance reduction
+36 games, Mersenne Twister dice gen. with seed 1 and quasi-random dice
+@@bgcli end
+"""
+
+
+def test_gnubgs_final_rollout_figures_are_read_and_missing_ones_are_an_error():
+    from bgcli.engines.gnubg_rollout import parse
+
+    found = parse(GNUBG_TEXT, ["4HPwATDgc/ABMA:cAkAAAAAAAAA"])[0]
+    assert found.probabilities == (0.514, 0.142, 0.012, 0.124, 0.009)
+    assert (found.cubeless, found.cubeful, found.cubeful_error, found.games) == (0.05, 0.136, 0.092, 36)
+    with pytest.raises(EngineError, match="no figures"):
+        parse(GNUBG_TEXT.replace("Rollout done", "Rollout stopped"), ["4HPwATDgc/ABMA:cAkAAAAAAAAA"])
+
+
+def test_engine_gnubg_rolls_out_plays_with_gnubgs_own_rollout():
+    from bgcli.engines.gnubg import find_gnubg
+
+    if find_gnubg() is None:
+        pytest.skip("GNU Backgammon is not installed")
+    done = _bgcli("rollout", "--engine", "gnubg", "--trials", "36", "--candidates", "2", "--json", "start", "31")
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["method"] == "gnubg" and found["trials"] == 36 and len(found["lines"]) == 2
+    assert all(line["equity"]["se"] > 0 for line in found["lines"])

@@ -145,16 +145,22 @@ def engine_options(function):
               help="With DICE: roll out the engine's best N plays.")
 @click.option("--play", "named", multiple=True, metavar="PLAY",
               help="With DICE: roll out this play (repeatable) instead of the engine's best.")
+@click.option("--bgcli-loop", is_flag=True,
+              help="bgcli's own trial loop even where the engine rolls out itself (--engine gnubg, plays).")
 @jobs_option("Split the trials into blocks on N processes (the same figures as one process)")
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=check_scheduler,
               help="Split the trials over a Dask cluster (tcp://host:8786, or local:N): the same figures as here.")
 @json_option
 @style_option
 def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate, cubeless, no_vr, candidates,
-            named, jobs, scheduler, as_json, style):
+            named, bgcli_loop, jobs, scheduler, as_json, style):
     """Roll out POSITION: with DICE the candidate plays (the engine's best
     three, or those named with --play), without them the cube decision of the
     player on roll (no double and double/take played on the same trials).
+
+    With --engine gnubg the plays are rolled out by GNU Backgammon's own
+    rollout (its dice, the same settings), unless --bgcli-loop, --jobs or
+    --scheduler; its cube decisions by bgcli's loop over gnubg.
 
     Each trial plays the game out (cubeful unless --cubeless) with the engine
     choosing every play, each checked against bgcli's legal plays, and every
@@ -167,7 +173,7 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
         bgcli rollout --trials 36 --truncate 4 start 31
         bgcli rollout --trials 36 --truncate 4 --json 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
     """
-    from bgcli.judging.rollout import RolloutSettings, rollout as roll
+    from bgcli.judging.rollout import RolloutSettings, engine_rollout, has_own_rollout, rollout as roll
     from bgcli.scale.rollout import spread
 
     if not words:
@@ -185,8 +191,12 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
             plays = _named_plays(state, dice, named)
             bar = _Bar()
             try:
-                found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
-                             blocks=spread(jobs, scheduler), progress=bar)
+                if has_own_rollout(engine, dice or (state.match.dice if state.match.dice[0] else None)) \
+                        and not bgcli_loop and jobs == 1 and not scheduler:
+                    found = engine_rollout(state, engine, dice, plays=plays, candidates=candidates, settings=settings)
+                else:
+                    found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
+                                 blocks=spread(jobs, scheduler), progress=bar)
             finally:
                 bar.close()
         except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2

@@ -570,18 +570,9 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
         starts = (Start(before, cube_free=True), Start(_doubled(before, state.match.cube * 2)))
         kinds, chosen = [LineKind.NO_DOUBLE, LineKind.DOUBLE_TAKE], [None, None]
     else:
-        high, low = max(dice), min(dice)
-        dice = (high, low)
-        legal = legal_plays(state.position, dice)
-        if not legal:
-            raise BgcliError(f"no legal play of {high}{low} in {state.position.id()}: nothing to roll out")
-        if plays:
-            chosen = [_legal(legal, p.result.id(), "bgcli", state, dice) for p in plays]
-        else:
-            ranked = engine.evaluate_plays(_rolled(before, dice), dice, legal)
-            chosen = [_legal(legal, r.play.result.id(), engine.name, state, dice)
-                      for r in ranked[:max(1, candidates)]]
-        starts = tuple(Start(_passed(before, p.after)) for p in chosen if p is not None)
+        dice, found = _candidates(state, before, engine, dice, plays, candidates)
+        chosen = list(found)
+        starts = tuple(Start(_passed(before, p.after)) for p in found)
         kinds = [LineKind.PLAY] * len(chosen)
     plan = Plan(starts, decider, side, settings, engine.name, level, getattr(engine, "timeout", 60.0))
     trials, partial = _run(plan, engine, blocks, progress, kinds, chosen)
@@ -598,6 +589,21 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
     else:
         lines.sort(key=lambda line: -line.equity.mean)
     return Rollout(state, dice, engine.name, level, settings, len(trials), tuple(lines), action, partial=partial)
+
+
+def _candidates(state: "GameState", before: "GameState", engine: "Engine", dice: tuple[int, int],
+                plays: Sequence["Play"], candidates: int) -> tuple[tuple[int, int], list["Play"]]:
+    """The dice, high first, and the plays to roll out: ``plays`` (each must be legal), else the
+    engine's best ``candidates``."""
+    high, low = max(dice), min(dice)
+    legal = legal_plays(state.position, (high, low))
+    if not legal:
+        raise BgcliError(f"no legal play of {high}{low} in {state.position.id()}: nothing to roll out")
+    if plays:
+        return (high, low), [_legal(legal, p.result.id(), "bgcli", state, (high, low)) for p in plays]
+    ranked = engine.evaluate_plays(_rolled(before, (high, low)), (high, low), legal)
+    return (high, low), [_legal(legal, r.play.result.id(), engine.name, state, (high, low))
+                         for r in ranked[:max(1, candidates)]]
 
 
 def blocks_of(plan: Plan, size: int = ROUND) -> Iterator[tuple[Plan, tuple[int, int]]]:
@@ -650,5 +656,60 @@ def _run(plan: Plan, engine: "Engine", blocks: "Blocks | None", progress: Progre
     return done, False
 
 
-__all__ = ["Blocks", "Figure", "blocks_of", "Line", "LineKind", "Plan", "ROUND", "Rollout", "RolloutSettings", "Start", "line_figures",
+# --- an engine's own rollout ------------------------------------------------------------------
+
+
+def has_own_rollout(engine: "Engine", dice: tuple[int, int] | None) -> bool:
+    """Whether ``engine`` rolls out this question itself: gnubg's ``rollout``, for candidate plays."""
+    return engine.name == "gnubg" and dice is not None
+
+
+def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None = None, *,
+                   plays: Sequence["Play"] = (), candidates: int = 3, settings: RolloutSettings = RolloutSettings(),
+                   threads: int = 0) -> Rollout:
+    """The candidate plays of ``dice`` rolled out by the engine's own rollout (see :func:`has_own_rollout`),
+    in the shape of :func:`rollout`'s answer (``method`` names the engine). gnubg rolls out the position
+    after each play (the opponent on roll) under the same settings, its own dice and seed: its figures
+    are the same from run to run with the same seed, not the same as bgcli's loop's. ``threads`` is
+    gnubg's (0: one a core)."""
+    from bgcli.engines import gnubg_rollout
+
+    why = settings.problem()
+    if why:
+        raise BgcliError(why)
+    if dice is None and state.match.dice[0]:
+        dice = (state.match.dice[0], state.match.dice[1])
+    if not has_own_rollout(engine, dice):
+        raise BgcliError(f"the {engine.name} engine has no rollout of its own for this: use bgcli's")
+    assert dice is not None
+    before = _on_roll(state)
+    dice, chosen = _candidates(state, before, engine, dice, plays, candidates)
+    commands = gnubg_rollout.commands(settings.trials, settings.seed, settings.cubeful, settings.truncate,
+                                      settings.variance_reduction, engine.level.ply, settings.until_se, threads)
+    found = gnubg_rollout.rollout_states([_passed(before, p.after) for p in chosen], commands,
+                                         program=getattr(engine, "program", None))
+    side = met.MatchSide.of(state)
+    lines = []
+    for play, figures in zip(chosen, found):
+        # gnubg's figures are the opponent's, on roll after the play: turned to the mover's
+        theirs = Probabilities(*figures.probabilities)
+        mine = theirs.flipped()
+        errors = figures.probability_errors
+        mine_errors = (errors[0], errors[3], errors[4], errors[1], errors[2])
+        value, error = (figures.cubeful, figures.cubeful_error) if settings.cubeful else \
+            (figures.cubeless, figures.cubeless_error)
+        equity = Figure(-value, error)
+        chance = None
+        if not side.is_money:
+            win, lose = met.win_lose(side)
+            chance = Figure(met.mwc(equity.mean, side), error * (win - lose) / 2.0)
+        probabilities = dict(zip(_PROBABILITY_NAMES, (Figure(m, e) for m, e in zip(
+            (mine.win, mine.win_gammon, mine.win_backgammon, mine.lose_gammon, mine.lose_backgammon), mine_errors))))
+        lines.append(Line(LineKind.PLAY, equity, probabilities, chance, play))
+    lines.sort(key=lambda line: -line.equity.mean)
+    trials = min(f.games for f in found)
+    return Rollout(state, dice, engine.name, engine.level.ply, settings, trials, tuple(lines), method=engine.name)
+
+
+__all__ = ["Blocks", "Figure", "blocks_of", "engine_rollout", "has_own_rollout", "Line", "LineKind", "Plan", "ROUND", "Rollout", "RolloutSettings", "Start", "line_figures",
            "rollout", "run_block", "run_trials", "trial_dice"]
