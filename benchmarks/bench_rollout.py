@@ -66,6 +66,8 @@ def main() -> int:
         rows.append((label, found.trials, wall, cpu, line.equity.mean, line.equity.se))
         return wall
 
+    # a first rollout in a process builds what later ones reuse (the engine's bear-off tables): not timed
+    rollout(state, engine, (3, 1), plays=[play], settings=replace(settings, trials=2))
     ours("bgcli loop, sage 0-ply, VR", settings)
     ours("bgcli loop, sage 0-ply, no VR", replace(settings, variance_reduction=False))
     if find_gnubg():
