@@ -31,6 +31,9 @@ from bgcli.cli.common import check_engine_met, engine_option, level_option, met_
 @click.option("--margin", type=click.FloatRange(0.0, 2.0), default=0.02, show_default=True, metavar="E",
               help="With --second-opinion: how far apart (normalised equity) the two engines' errors of the action "
                    "played must be for a different best play or cube action to be reported.")
+@click.option("--verdict-trials", type=click.IntRange(0, 100_000), default=36, show_default=True, metavar="N",
+              help="With --second-opinion: the trials of the rollout that decides each disagreement (the first engine "
+                   "at 0-ply, cubeful, to the end, luck adjusted; 36 = one for each first roll); 0: no rollout.")
 @jobs_option("Rate the files in N worker processes")
 @click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
               help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
@@ -43,7 +46,7 @@ from bgcli.cli.common import check_engine_met, engine_option, level_option, met_
               help="The errors above which a decision is marked doubtful, bad and very bad (default gnubg's: "
                    "0.03,0.06,0.12), in the output (a database keeps gnubg's).")
 @rule_options
-def rate(paths, as_json, engine, level, timeout, met, second_opinion, margin, jobs, scheduler, db_path, report, thresholds, **rule_args):
+def rate(paths, as_json, engine, level, timeout, met, second_opinion, margin, verdict_trials, jobs, scheduler, db_path, report, thresholds, **rule_args):
     """Judge every decision of every game of match files, and rate the players.
 
     For each checker play: the played and the best play and the error; for
@@ -90,7 +93,7 @@ def rate(paths, as_json, engine, level, timeout, met, second_opinion, margin, jo
         second = EngineSpec(second_opinion.lower(), level, timeout, met)
     open_db = (lambda: RatingsDB(db_path, spec, rules, create=not report)) if db_path else None
     with_database(open_db, (lambda db: _report(db, as_json)) if report else
-                  (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds, second, margin)))
+                  (lambda db: _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds, second, margin, verdict_trials)))
 
 
 def _thresholds(value):
@@ -104,11 +107,12 @@ def _thresholds(value):
         raise click.BadParameter(str(exc)) from None
 
 
-def _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds=None, second=None, margin=0.02) -> int:
+def _rate(paths, spec, rules, as_json, jobs, scheduler, db, thresholds=None, second=None, margin=0.02,
+          verdict_trials=36) -> int:
     from bgcli.errors import EngineUnavailableError
     from bgcli.scale.rating import RateJob
 
-    run = ArchiveRun(RateJob(spec, rules, second, margin), paths, jobs, scheduler, db)
+    run = ArchiveRun(RateJob(spec, rules, second, margin, verdict_trials), paths, jobs, scheduler, db)
     counts = {"files": 0, "unread": 0, "illegal": 0}
     status = 0
     try:
@@ -211,13 +215,19 @@ def second_opinion_lines(second: dict) -> list[str]:
         lines.append(f"  {p['name']:<{width}}  {_number(p['pr_first'], 2):>6}  {_number(p['pr_second'], 2):>6}")
     found = second["disagreements"]
     lines.append(f"  {len(found)} decision{'s' if len(found) != 1 else ''} the engines disagree on "
-                 f"(errors apart by more than {second['margin']:g}); no rollout verdict (bgcli has no rollout yet)")
+                 f"(errors apart by more than {second['margin']:g})"
+                 + (f"; each rolled out by {second['rollout']['engine']}, {second['rollout']['trials']} trials"
+                    if second.get("rollout") else "; no rollout verdict (--verdict-trials 0)"))
     for d in found:
         def said(judged: dict) -> str:
             best = judged.get("action") or judged["best"]
             return f"{best} (error {_number(judged['error'])})"
         lines.append(f"  game {d['game']} move {d['move']} line {d['line']} ({d['player']}): {d['kind']} {d['played']}: "
                      f"{first_name} {said(d['first'])}, {second_name} {said(d['second'])}")
+        if d.get("verdict") is not None:
+            figures = ", ".join(f"{a['answer']} {a['equity']:+.3f} ± {a['se']:.3f}" for a in d["rollout"]["answers"])
+            lines.append(f"    rollout: {d['verdict']}" + ("" if d["settled"] else " (not separated at "
+                         f"{d['rollout']['trials']} trials)") + f": {figures}")
     return lines
 
 

@@ -8,13 +8,17 @@ the error each engine gives the action played differs by more than a margin
 (a disagreement on the best play that changes nobody's error is not one the
 rating feels).
 
-Each disagreement carries the state it was decided in, for a verdict by a
-rollout; bgcli has no rollout library yet, so ``verdict`` is None and the
-report says so.
+Each disagreement carries the state it was decided in, and :func:`rolled_out`
+lets a rollout decide it (bgcli.judging.rollout, over the engine protocol): the
+two best plays rolled out against each other, or the cube decision rolled out;
+the verdict is the rollout's best play or proper cube action, and ``settled``
+says whether the rollout separates the two answers (their difference outside
+the 95% interval of the trials made) or only leans.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from math import sqrt
 from typing import TYPE_CHECKING, Any
 
 from bgcli.judging.rating import Decision, MatchRating, Rater
@@ -27,6 +31,9 @@ if TYPE_CHECKING:
     from bgcli.match.records import Action
 
 MARGIN = 0.02   # normalised equity: below it, two engines' verdicts on a decision are the same verdict
+# A verdict's rollout by default: one trial for each of the 36 first rolls (stratified), played to the end by the
+# first engine at 0-ply. Short, so the report says when it does not separate the two answers.
+VERDICT_TRIALS = 36
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,8 @@ class Disagreement:
     state: "GameState | None" = None
     dice: tuple[int, int] | None = None
     verdict: str | None = None     # the rollout's best action, when one was rolled out
+    settled: bool | None = None    # whether the rollout separates the two answers (None: not rolled out)
+    rollout: dict | None = None    # the rolled-out figures: trials, and each answer's equity and standard error
 
     @property
     def gap(self) -> float:
@@ -50,7 +59,7 @@ class Disagreement:
         data: dict[str, Any] = {"game": first.game, "move": first.move, "line": first.line, "player": first.player,
                                 "kind": first.kind.value, "played": first.played,
                                 "first": _judged(first), "second": _judged(second), "gap": round(self.gap, 6),
-                                "verdict": self.verdict}
+                                "verdict": self.verdict, "settled": self.settled, "rollout": self.rollout}
         if self.state is not None:
             from bgcli.core.ids import xgid
 
@@ -164,4 +173,49 @@ def second_opinion(engines: "tuple[Engine, Engine]", luck_engines: "tuple[Engine
     return found
 
 
-__all__ = ["MARGIN", "BothRaters", "Disagreement", "SecondOpinion", "disagreements", "second_opinion"]
+def rolled_out(disagreement: Disagreement, engine: "Engine", trials: int = VERDICT_TRIALS, seed: int = 0,
+               truncate: int = 0) -> Disagreement:
+    """``disagreement`` with the verdict of a rollout of ``trials`` trials by ``engine`` (cubeful, to the end, luck
+    adjusted, dice from ``seed``; ``truncate`` half-moves then the engine's evaluation, 0: to the end): for a play, the two engines' best plays rolled out against each other; for a
+    cube decision, no double and double/take from the same trials. Unchanged where there is no state to roll out or
+    a best play is not among the roll's legal plays."""
+    from bgcli.core.generator import legal_plays
+    from bgcli.core.notation import play_text
+    from bgcli.judging.rollout import Z95, RolloutSettings, rollout
+
+    state, dice = disagreement.state, disagreement.dice
+    if state is None:
+        return disagreement
+    settings = RolloutSettings(trials=trials, seed=seed, truncate=truncate)
+    if not disagreement.first.is_cube:
+        if dice is None:
+            return disagreement
+        roll = (max(dice), min(dice))
+        by_text = {play_text(p): p for p in legal_plays(state.position, roll)}
+        texts = (disagreement.first.best, disagreement.second.best)
+        if any(t not in by_text for t in texts):
+            return disagreement
+        found = rollout(state, engine, roll, plays=tuple(by_text[t] for t in texts), settings=settings)
+        top, other = found.lines[0], found.lines[1]
+        settled = top.equity.mean - other.equity.mean > Z95 * sqrt(top.equity.se ** 2 + other.equity.se ** 2)
+        figures = [{"answer": play_text(line.play) if line.play is not None else str(line.kind),
+                    "equity": round(line.equity.mean, 6), "se": round(line.equity.se, 6)} for line in found.lines]
+        verdict = play_text(top.play) if top.play is not None else str(top.kind)
+    else:
+        found = rollout(replace(state, match=replace(state.match, dice=(0, 0))), engine, settings=settings)
+        if found.action is None or len(found.lines) < 2:
+            return disagreement
+        no_double, take = found.lines[0].equity, found.lines[1].equity
+        doubled = min(take.mean, 1.0)
+        apart = abs(no_double.mean - doubled) > Z95 * sqrt(no_double.se ** 2 + (take.se ** 2 if take.mean < 1.0 else 0.0))
+        settled = apart and abs(take.mean - 1.0) > Z95 * take.se
+        figures = [{"answer": str(line.kind), "equity": round(line.equity.mean, 6), "se": round(line.equity.se, 6)}
+                   for line in found.lines]
+        verdict = str(found.action)
+    return replace(disagreement, verdict=verdict, settled=bool(settled),
+                   rollout={"engine": found.engine, "level": found.level, "trials": found.trials, "seed": seed, "truncate": truncate,
+                            "answers": figures})
+
+
+__all__ = ["MARGIN", "VERDICT_TRIALS", "BothRaters", "Disagreement", "SecondOpinion", "disagreements", "rolled_out",
+           "second_opinion"]

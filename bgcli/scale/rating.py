@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, ClassVar, Sequence
 
 from bgcli import __version__
@@ -113,6 +113,7 @@ class RateJob:
     rules: Rules | None = None
     second: EngineSpec | None = None   # rate --second-opinion: the second engine
     margin: float = 0.02               # ... and how far apart two errors must be to be a disagreement
+    verdict_trials: int = 36           # ... and the trials of the rollout that decides each (0: none)
     verb: ClassVar[str] = "rate"
     doing: ClassVar[str] = "rating"
 
@@ -131,12 +132,16 @@ class RateJob:
         disagreements beside it (bgcli.judging.opinion)."""
         from bgcli.engines import describe
         from bgcli.formats.files import visit_file
-        from bgcli.judging.opinion import second_opinion
+        from bgcli.judging.opinion import rolled_out, second_opinion
 
         assert self.second is not None
         second = engines_for(self.second)
         found = second_opinion((first[0], second[0]), (first[1], second[1]),
                                lambda visitor: visit_file(where, visitor, self.rules), self.margin)
+        if self.verdict_trials:
+            # the rollout is played by the first engine at 0-ply (its luck twin), as rollouts usually are
+            found = [replace(o, disagreements=tuple(rolled_out(d, first[1], self.verdict_trials) for d in o.disagreements))
+                     for o in found]
         players, decisions, illegal = summary([o.first for o in found])
         theirs, _, _ = summary([o.second for o in found])
         pr = {p["name"]: p["pr"] for p in theirs}
@@ -144,7 +149,7 @@ class RateJob:
                 "margin": self.margin,
                 "players": [{"name": p["name"], "pr_first": p["pr"], "pr_second": pr.get(p["name"])} for p in players],
                 "disagreements": [d.to_dict() for o in found for d in o.disagreements],
-                "rollout": None}
+                "rollout": {"engine": describe(self.spec.name, 0), "trials": self.verdict_trials} if self.verdict_trials else None}
         return RatingResult(path, players, decisions, len(found), illegal, None, digest, data)
 
     def failed(self, path: str, error: str, digest: str | None = None) -> RatingResult:
