@@ -177,25 +177,29 @@ def _little(values: array) -> bytes:
     return copy.tobytes()
 
 
-@lru_cache(maxsize=None)
-def table(checkers: int = CHECKERS) -> TwoSidedTable:
-    """The table, read from the cache folder or built (and written there) once per process."""
+def _cached(name: str, what: str, takes: str, loads_table, dumps_table, build_table, checkers: int):
+    """A table read from the cache folder (when its file passes ``loads_table``'s checks and has ``checkers``), else
+    built, announced first (``what`` table, ``takes`` how long), and written there."""
     from bgcli.grammar import read_cached, write_cached
 
-    name = f"bearoff-2-{checkers}.bin"
     data = read_cached(name)
     if data is not None:
         try:
-            found = loads(data)
+            found = loads_table(data)
             if found.checkers == checkers:
                 return found
         except ValueError:
             pass   # rebuilt below
-    log.warning("note: building the exact two-sided bear-off table (%s, about 10 s, once: it is kept in your "
-                "cache folder)", name)
-    built = build(checkers)
-    write_cached(name, dumps(built))
+    log.warning("note: building the exact %s (%s, %s, once: it is kept in your cache folder)", what, name, takes)
+    built = build_table(checkers)
+    write_cached(name, dumps_table(built))
     return built
+
+
+@lru_cache(maxsize=None)
+def table(checkers: int = CHECKERS) -> TwoSidedTable:
+    """The table, read from the cache folder or built (and written there) once per process."""
+    return _cached(f"bearoff-2-{checkers}.bin", "two-sided bear-off table", "about 10 s", loads, dumps, build, checkers)
 
 
 # --- cubeful figures ----------------------------------------------------------------------------
@@ -358,22 +362,8 @@ def loads_cubeful(data: bytes) -> CubefulTable:
 @lru_cache(maxsize=None)
 def cubeful_table(checkers: int = CHECKERS) -> CubefulTable:
     """The money table, read from the cache folder or built (and written there) once per process."""
-    from bgcli.grammar import read_cached, write_cached
-
-    name = f"bearoff-2c-{checkers}.bin"
-    data = read_cached(name)
-    if data is not None:
-        try:
-            found = loads_cubeful(data)
-            if found.checkers == checkers:
-                return found
-        except ValueError:
-            pass   # rebuilt below
-    log.warning("note: building the exact cubeful bear-off table (%s, 15-30 s, once: it is kept in your "
-                "cache folder)", name)
-    built = build_cubeful(checkers)
-    write_cached(name, dumps_cubeful(built))
-    return built
+    return _cached(f"bearoff-2c-{checkers}.bin", "cubeful bear-off table", "15-30 s", loads_cubeful, dumps_cubeful,
+                   build_cubeful, checkers)
 
 
 class MatchTable:
