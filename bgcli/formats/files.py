@@ -108,6 +108,19 @@ def iter_records(path: str | Path) -> Iterator[MatchRecord]:
     return records_of(iter_parts(path))
 
 
+
+def format_of(path: str, head: bytes):
+    """The format the registry chooses for a file that starts with ``head``; MatchFileError when it is
+    not a match (the reason and line) or is binary data no format reads."""
+    other, line = not_a_match(head)
+    if other:
+        raise MatchFileError(other, path, line, 1)
+    kind = registry.choose(path, head)
+    if kind is None:
+        raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
+                             path, 1, 1)
+    return kind
+
 def iter_parts(path: str | Path) -> Iterator[MatchPart]:
     """The file as a stream of match parts (a header, one game at a time, an
     end), read in the format the registry chooses for it: a .mat file is
@@ -116,15 +129,7 @@ def iter_parts(path: str | Path) -> Iterator[MatchPart]:
     handle, close = _open(path)
     try:
         handle = _peekable(handle)
-        head = _head(handle)
-        other, line = not_a_match(head)
-        if other:
-            raise MatchFileError(other, path, line, 1)
-        kind = registry.choose(path, head)
-        if kind is None:
-            raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
-                                 path, 1, 1)
-        yield from kind.read(handle, path)
+        yield from format_of(path, _head(handle)).read(handle, path)
     finally:
         if close:
             handle.close()

@@ -38,7 +38,7 @@ from bgcli.core.rules import Rules
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import registry
-from bgcli.formats.files import not_a_match
+from bgcli.formats.files import format_of
 from bgcli.match.events import Event, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchRecord, records_of
 from bgcli.match.replay import MatchReplayer
@@ -198,14 +198,7 @@ class NotLines(MatchFileError):
 def read_records(data: bytes, path: str) -> tuple[str, list[MatchRecord]]:
     """The format a text is read in and its match records; MatchFileError when
     it is not a match, or not one whose rows are lines."""
-    head = data[:registry.HEAD_SIZE]
-    other, line = not_a_match(head)
-    if other:
-        raise MatchFileError(other, path, line, 1)
-    kind = registry.choose(path, head)
-    if kind is None:
-        raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
-                             path, 1, 1)
+    kind = format_of(path, data[:registry.HEAD_SIZE])
     if kind.name not in LINE_FORMATS:
         raise NotLines(f"repair edits the lines of {' and '.join(LINE_FORMATS)} match files; this is {kind.name} "
                              f"(bgcli export --to mat turns it into one)", path, 1, 1)
