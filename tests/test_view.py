@@ -433,8 +433,10 @@ class Browser:
         self.call("Page.navigate", session=True, url=url)
         self.wait_for("Page.loadEventFired")
 
-    def js(self, expression: str):
-        result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+    def js(self, expression: str, wait: bool = False):
+        """The value of a JavaScript expression; with wait, of the promise it gives, once settled."""
+        result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True,
+                           awaitPromise=wait)
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")
@@ -445,8 +447,15 @@ class Browser:
                       windowsVirtualKeyCode=code, nativeVirtualKeyCode=code)
 
     def click_row(self, step: int) -> None:
-        x, y = self.js(f"(function(){{var r=document.getElementById('s{step}');r.scrollIntoView({{block:'center'}});"
-                       f"var b=r.getBoundingClientRect();return [b.x+b.width/2,b.y+b.height/2];}})()")
+        # A key's selection brings its row back into view for a few animation frames (view.js, select):
+        # those frames are let pass before the row is scrolled to, and the row's place is read once the
+        # scroll has been laid out, so the click lands on the row a user would see there.
+        settle = "new Promise(function(done){var n=0;(function f(){if(++n>10)done();else requestAnimationFrame(f);})();})"
+        self.js(settle, wait=True)
+        self.js(f"document.getElementById('s{step}').scrollIntoView({{block:'center'}})")
+        self.js(settle, wait=True)
+        x, y = self.js(f"(function(){{var b=document.getElementById('s{step}').getBoundingClientRect();"
+                       f"return [b.x+b.width/2,b.y+b.height/2];}})()")
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", session=True, type=kind, x=x, y=y, button="left", clickCount=1)
 
