@@ -39,12 +39,12 @@ def test_the_top_repair_restores_planted_slips_of_each_kind(kind):
     least 95% of them. (Dance slips are left out here: a 'no move' entry given
     a roll that could be played has as many repairs as rolls that dance, and
     the record cannot tell them apart; test_a_dance_slip_is_not_guessed.)"""
-    cases = [c for c in CASES if c["kind"] == kind][:12]
+    cases = [c for c in CASES if c["kind"] == kind][:25]
     results = [_restored(c) for c in cases]
     restored = sum(r for r, _ in results) / len(results)
     clean = sum(c for _, c in results) / len(results)
     assert restored >= 0.9, (kind, restored)
-    assert clean >= 0.9 if kind == "play" else clean >= 0.95, (kind, clean)
+    assert clean >= 0.95, (kind, clean)
 
 
 def test_a_dance_slip_is_not_guessed():
@@ -190,15 +190,29 @@ def test_slips_planted_by_the_benchmark_are_undone(kind):
     assert cases >= 5 and restored >= cases - 1, (kind, restored, cases)
 
 
-def test_plays_that_fit_equally_are_listed_by_the_engine_and_not_applied():
+def test_plays_that_fit_equally_are_applied_only_when_the_others_are_errors():
     """case0076: '21: 25/24 6/4' written '21: 25/24' (a hop left out): five
     plays of the 2 fit the rest of the game as well; the engine's favourite,
-    the play made, is listed first, and none is applied."""
+    the play made, is listed first, and as the engine rates each of the other
+    four worse by more than an error (gnubg's 0.06), it is applied: a player
+    seldom errs that much where a sound play fits the record as well.
+    case0036: '41: 7/6 4/0' written '41: 7/6' late in a bear-off: the play
+    that fits as well is no error by the engine's word, so the record cannot
+    tell them apart and none is applied."""
     found = repair_file(str(SAMPLE / "case0076_play_sp05037_11pt.mat"))
     (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
-    assert not repair.applied and repair.suggestions[0].ties == 4
-    assert repair.suggestions[0].edits[0].after.split()[-2:] == ["25/24", "6/4"]
-    assert "engine rates best" in repair.suggestions[0].why
+    top = repair.suggestions[0]
+    assert top.ties == 4 and top.likeliest and repair.applied
+    assert top.edits[0].after.split()[-2:] == ["25/24", "6/4"]
+    assert "engine rates best" in top.why and "more than an error" in top.why
+    assert top.to_dict()["likeliest"] is True
+    assert found.fixed.split("\n")[42] == "  7)  Takes                      21: 25/24 6/4 "
+    assert not [p for p in found.still if p.severity.value == "error"]
+
+    found = repair_file(str(SAMPLE / "case0036_play_sp05017_3pt.mat"))
+    (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert repair.suggestions[0].ties >= 1 and not repair.suggestions[0].likeliest and not repair.applied
+    assert "likeliest" not in repair.suggestions[0].to_dict()
     assert found.fixed == found.original
 
 

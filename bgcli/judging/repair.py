@@ -39,6 +39,7 @@ from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import registry
 from bgcli.formats.files import format_of
+from bgcli.judging.rating import BAD
 from bgcli.match.events import Event, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchRecord, records_of
 from bgcli.match.replay import MatchReplayer
@@ -88,7 +89,8 @@ class Suggestion:
     game (and the next game's header) still finds with it applied;
     ``warnings`` likewise; ``changes``: characters changed in the file;
     ``ties``: other candidates that fit exactly as well (the record cannot
-    tell them apart)."""
+    tell them apart); ``likeliest``: of plays that tie, the only one the
+    engine does not rate an error (see ``_engine_first``)."""
 
     kind: RepairKind
     edits: tuple[LineEdit, ...]
@@ -97,11 +99,15 @@ class Suggestion:
     changes: int
     why: str
     ties: int = 0
+    likeliest: bool = False
 
     def to_dict(self) -> dict:
-        return {"repair": self.kind.value, "edits": [e.to_dict() for e in self.edits],
+        data = {"repair": self.kind.value, "edits": [e.to_dict() for e in self.edits],
                 "score": {"problems_left": self.left, "warnings_left": self.warnings, "changes": self.changes},
                 "ties": self.ties, "why": self.why}
+        if self.likeliest:
+            data["likeliest"] = True
+        return data
 
     def text(self) -> str:
         return suggestion_text(self.to_dict())
@@ -133,9 +139,11 @@ class ProblemRepair:
     @property
     def applied(self) -> bool:
         """Whether the top suggestion is convincing, and so applied: it fits
-        better than every other (several that fit as well: the record cannot
-        tell which, and none is chosen)."""
-        return bool(self.suggestions) and not self.suggestions[0].ties
+        better than every other, or it is the play of those that fit as well
+        that the engine rates better than the others by more than an error
+        (several that fit as well otherwise: the record cannot tell which,
+        and none is chosen)."""
+        return bool(self.suggestions) and (not self.suggestions[0].ties or self.suggestions[0].likeliest)
 
     def to_dict(self) -> dict:
         data = self.problem.to_dict()
@@ -262,6 +270,8 @@ class _Candidate:
     evidence: int = 0                      # first of all: 1 for a row whose number repeats the row's before it
     play: Play | None = None               # a play candidate's legal play, and the state it is played in
     state: GameState | None = None
+    likeliest: bool = False                # of plays that fit equally, the only one the engine does not rate an error
+    written: bool = False                  # a play candidate near a play written (not one where none was)
 
 
 # the audit's own diagnosis of a move's slip (bgcli.match.diagnosis): a roll that does not fit its play
@@ -546,7 +556,8 @@ class _Repairer:
         for key, candidate in scored[:SHOWN]:
             ties = sum(1 for other, _ in scored if other[:TIE] == key[:TIE]) - 1
             edits = tuple(LineEdit(line, self.lines.get(line, ""), text) for line, text in sorted(candidate.lines.items()))
-            out.append(Suggestion(candidate.kind, edits, key[0], key[1], key[5], candidate.why, ties))
+            out.append(Suggestion(candidate.kind, edits, key[0], key[1], key[5], candidate.why, ties,
+                                  candidate.likeliest))
         return out, scored[0][1] if scored else None
 
     def tried(self, state: _Game, problem: Problem, staged: list, before: tuple[int, int], known: set[tuple],
@@ -715,7 +726,7 @@ class _Repairer:
                                   action._replace(kind=ActionKind.MOVE, play_text=body, raw=f"{prefix} {body}"), why)
             if candidate is not None:
                 candidate.distance = _hop_distance(hops, play, text) if text else 0
-                candidate.play, candidate.state = play, event.before
+                candidate.play, candidate.state, candidate.written = play, event.before, bool(text)
                 yield candidate
 
     def cube(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:
@@ -796,8 +807,14 @@ _ENGINE: list = []   # the engine that orders plays that fit equally, opened onc
 def _engine_first(scored: list) -> list:
     """Plays that fit equally well at the top (the record cannot tell them
     apart), in the order the default engine at 0 plies rates them, best
-    first: the players' likeliest play is shown first. The order of the
-    list only: a tie is never applied. Unchanged without the engine."""
+    first: the players' likeliest play is shown first. When the engine rates
+    every other play of the tie worse than the first by more than gnubg's
+    mark of an error (``BAD``), the first is the likeliest by a margin (a
+    player seldom errs that much where a sound play fits the record as well)
+    and is applied; otherwise the tie is listed, none applied. Only where a
+    play was written: where none was (Snowie's 'Illegal play'), the record
+    says nothing of the play, and a guess is not applied. Unchanged without
+    the engine."""
     if len(scored) < 2:
         return scored
     top = scored[0][0][:TIE]
@@ -824,9 +841,14 @@ def _engine_first(scored: list) -> list:
         return scored
     order = {evaluation.play.result: rank for rank, evaluation in enumerate(ranked)}
     tied.sort(key=lambda item: order.get(item[1].play.result, len(order)))
-    for rank, (_, candidate) in enumerate(tied):
-        if rank == 0:
-            candidate.why += f"; of the {len(tied)} that fit as well, the one the engine rates best"
+    worth = {e.play.result: (e.evaluation.equity, e.ply) for e in ranked}
+    values = [worth.get(c.play.result) for _, c in tied]
+    best = tied[0][1]
+    best.why += f"; of the {len(tied)} that fit as well, the one the engine rates best"
+    if all(c.written for _, c in tied) and all(v is not None for v in values) and len({v[1] for v in values if v is not None}) == 1 \
+            and all(values[0][0] - v[0] > BAD for v in values[1:] if v is not None and values[0] is not None):
+        best.likeliest = True   # a shallow value is never compared with a deep one (one ply for all)
+        best.why += f", the others by more than an error ({BAD} in equity)"
     return tied + scored[len(tied):]
 
 
