@@ -417,7 +417,7 @@ def test_play_text_writes_what_canonical_text_writes(pairs, hits, style, side):
     from bgcli.core import notation
 
     moves = tuple(point for pair in pairs for point in pair)
-    names = notation._point_names(style, side)
+    names = notation.point_names(style, side)
     expected = python_text(moves, hits, style, side)
     found = speedups.play_text(moves, hits, names)
     assert found == (None if style == "korean" else expected)
@@ -431,8 +431,42 @@ def test_play_text_writes_the_generators_plays_as_canonical_text_does(where):
     """The same on the plays the generator makes (their raw pairs and hit marks), every roll."""
     from bgcli.core import notation
 
-    names = notation._point_names("gnubg", 1)
+    names = notation.point_names("gnubg", 1)
     for dice in ROLLS:
         for key, moves in generator.legal_keys(where, dice).items():
             hits = key >> generator.BOARD_BITS
             assert speedups.play_text(moves, hits, names) == python_text(moves, hits)
+
+
+@needs_speedups
+@settings(max_examples=150)
+@given(positions(), st.sampled_from([("gnubg", 0), ("gnubg", 1), ("korean", 1)]))
+def test_the_c_line_writes_new_play_texts_as_the_python_writer_does(where, style_side):
+    """A writer of a canonical_text style gives its Texts the point names, and the C line writes
+    the plays it has no text of with play_text, not through _text: the same lines as the Python
+    writer's with canonical_text's Python body (the C play_text out of the way), every roll."""
+    from bgcli.core import notation
+
+    style, side = style_side
+    c_writer, py_writer = MovesWriter(style, side), MovesWriter(style, side)
+    asked = []
+    c_text = c_writer._text
+    c_writer._text = lambda *args: asked.append(args) or c_text(*args)
+    kept, notation._play_text_in_c = notation._play_text_in_c, None
+    try:
+        for dice in ROLLS:
+            assert c_writer.line(where, dice) == py_writer.line_of_keys(where, dice), (where, dice)
+    finally:
+        notation._play_text_in_c = kept
+    assert (asked == []) == (style == "gnubg")   # Korean's names are not ASCII: _text writes them
+
+
+@needs_speedups
+def test_texts_take_point_names_or_none():
+    from bgcli.core import notation
+
+    assert len(speedups.Texts(10, notation.point_names("gnubg", 1))) == 0
+    assert len(speedups.Texts(10, None)) == 0
+    for names in (("1",) * 25, ["1"] * 26, "names"):
+        with pytest.raises(ValueError, match="26 point names"):
+            speedups.Texts(10, names)

@@ -182,9 +182,13 @@ class MovesWriter:
         self.quiet: dict[tuple, str] = {}   # plays that hit nothing, by their raw pairs
         self.hitting: dict[tuple, str] = {}  # the others, by (raw pairs, hit marks)
         self.kept = 0
-        # the C line's texts, kept in C by what they are made of (the raw pairs and the hit marks, as above)
-        self.texts = _speedups.Texts(MAX_FRAGMENTS) if _speedups is not None else None
-        from bgcli.core.notation import canonical_text, play_text
+        from bgcli.core.notation import canonical_text, play_text, point_names
+
+        # the C line's texts, kept in C by what they are made of (the raw pairs and the hit marks, as above);
+        # in a canonical_text style, given its point names, the C line writes the missing ones itself (its
+        # play_text, the mirror of canonical_text) rather than asking _text
+        self.texts = _speedups.Texts(MAX_FRAGMENTS, point_names(style, side) if self.canonical else None) \
+            if _speedups is not None else None
 
         self.canonical_text, self.play_text = canonical_text, play_text
 

@@ -1208,6 +1208,12 @@ typedef struct {
     TextSlot *slots;     /* a code and its text side by side: one cache line per look-up */
     size_t mask;         /* slots - 1; 0 before the first text */
     Py_ssize_t len, limit;
+    /* the writer's point names (off, 1..24, the bar) when its style is written by
+     * canonical_text in names play_text takes (ASCII): a missing text is then
+     * written here, not asked of the fragment function */
+    int has_names;
+    char names[26][16];
+    Py_ssize_t name_lengths[26];
 } Texts;
 
 static uint64_t text_code(const Entry *e)
@@ -1301,11 +1307,16 @@ static int texts_put(Texts *t, uint64_t code, PyObject *text)
 static PyObject *texts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     Py_ssize_t limit;
-    static char *names[] = {"limit", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n:Texts", names, &limit))
+    PyObject *point_names = Py_None;
+    static char *names[] = {"limit", "names", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n|O:Texts", names, &limit, &point_names))
         return NULL;
     if (limit < 1) {
         PyErr_SetString(PyExc_ValueError, "Texts: the limit must be 1 or more");
+        return NULL;
+    }
+    if (point_names != Py_None && (!PyTuple_Check(point_names) || PyTuple_GET_SIZE(point_names) != 26)) {
+        PyErr_SetString(PyExc_ValueError, "Texts: names, when given, are a tuple of 26 point names");
         return NULL;
     }
     Texts *t = (Texts *)type->tp_alloc(type, 0);
@@ -1315,6 +1326,17 @@ static PyObject *texts_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     t->mask = 0;
     t->len = 0;
     t->limit = limit;
+    /* names play_text does not take (not ASCII, as Korean's): the fragment function writes the texts */
+    t->has_names = point_names != Py_None;
+    for (int i = 0; t->has_names && i < 26; i++) {
+        PyObject *name = PyTuple_GET_ITEM(point_names, i);
+        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name) || PyUnicode_GET_LENGTH(name) > 12) {
+            t->has_names = 0;
+            break;
+        }
+        memcpy(t->names[i], PyUnicode_DATA(name), (size_t)PyUnicode_GET_LENGTH(name));
+        t->name_lengths[i] = PyUnicode_GET_LENGTH(name);
+    }
     return (PyObject *)t;
 }
 
@@ -1353,7 +1375,8 @@ static PyTypeObject TextsType = {
     .tp_dealloc = (destructor)texts_dealloc,
     .tp_as_sequence = &texts_sequence,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Texts(limit): a MovesWriter's play fragments, at most limit of them, for moves_line.",
+    .tp_doc = "Texts(limit, names=None): a MovesWriter's play fragments, at most limit of them, for moves_line; "
+              "names: the 26 point names of the writer's canonical_text style, for play_text to write the missing ones.",
     .tp_methods = texts_methods,
     .tp_new = texts_new,
 };
@@ -1363,6 +1386,10 @@ static PyTypeObject TextsType = {
  * key, moves) (then kept). */
 static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query, PyObject *position,
                             PyObject *make_position, int d0, int d1, PyObject *own);
+
+/* MovesWriter._text of a play for a canonical style, from texts' point names: a new str, or NULL
+ * with no exception when play_text does not write it (the fragment function is then asked). */
+static PyObject *fragment_of(const Texts *texts, const Entry *e);
 
 static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1463,6 +1490,13 @@ static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query
     for (Py_ssize_t i = 0; i < n; i++) {
         if (parts[i] != NULL)
             continue;
+        if (texts->has_names && (parts[i] = fragment_of(texts, &found.items[i])) != NULL) {
+            if (texts_put(texts, text_code(&found.items[i]), parts[i]) < 0)
+                goto done;
+            continue;
+        }
+        if (PyErr_Occurred())
+            goto done;
         if (position == NULL) {
             PyObject *sides = sides_tuple(q.player, theirs);
             made = sides ? PyObject_CallFunctionObjArgs(make_position, PyTuple_GET_ITEM(sides, 0),
@@ -1653,6 +1687,9 @@ static int put_count(Buffer *b, int count)
     return put(b, text, len);
 }
 
+static int write_play_text(Buffer *b_out, const long *m, Py_ssize_t n, unsigned long long hits,
+                           const char *const *names, const Py_ssize_t *lengths);
+
 static PyObject *py_play_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -1689,6 +1726,18 @@ static PyObject *py_play_text(PyObject *module, PyObject *const *args, Py_ssize_
             return NULL;
         }
     }
+    Buffer b;
+    b.len = 0;
+    if (write_play_text(&b, m, n, hits, names, lengths) < 0)
+        Py_RETURN_NONE;
+    return PyUnicode_FromStringAndSize(b.text, b.len);
+}
+
+/* The text of the play of raw pairs m[0..n) and hit marks hits (each point 0..25) in
+ * names, into b: 0, or -1 when it is too long for b. */
+static int write_play_text(Buffer *b_out, const long *m, Py_ssize_t n, unsigned long long hits,
+                           const char *const *names, const Py_ssize_t *lengths)
+{
 #define HIT(p) ((hits >> (p)) & 1)
     Buffer b;
     b.len = 0;
@@ -1800,7 +1849,28 @@ static PyObject *py_play_text(PyObject *module, PyObject *const *args, Py_ssize_
     }
 #undef HIT
     if (failed)
-        Py_RETURN_NONE;
+        return -1;
+    *b_out = b;
+    return 0;
+}
+
+static PyObject *fragment_of(const Texts *texts, const Entry *e)
+{
+    static const char before[] = "\"}, {\"play\": \"", after[] = "\", \"position_id\": \"";
+    const char *names[26];
+    for (int i = 0; i < 26; i++)
+        names[i] = texts->names[i];
+    long m[8];
+    for (int i = 0; i < e->n; i++)
+        m[i] = e->moves[i];
+    Buffer text;
+    text.len = 0;
+    if (write_play_text(&text, m, e->n, e->key.hits, names, texts->name_lengths) < 0)
+        return NULL;
+    Buffer b;
+    b.len = 0;
+    if (put(&b, before, sizeof before - 1) | put(&b, text.text, text.len) | put(&b, after, sizeof after - 1))
+        return NULL;
     return PyUnicode_FromStringAndSize(b.text, b.len);
 }
 

@@ -605,7 +605,7 @@ _TEXT_CACHE: dict[tuple, str] = {}
 
 
 @functools.lru_cache(maxsize=None)
-def _point_names(style: str, side: int) -> tuple[str, ...]:
+def point_names(style: str, side: int) -> tuple[str, ...]:
     """The names of points 0 (off) to 25 (the bar) in a style, for ``canonical_text``."""
     return tuple(point_name(p, style, side=side) for p in range(26))
 
@@ -621,7 +621,7 @@ def canonical_text(moves: Sequence[int], hits: int, style: str = "gnubg", side: 
     its hit marks (bit p: a blot hit on point p, the first landing there).
     The text ``play_text`` writes for the play, without Step objects: a
     batch writes tens of thousands of new plays."""
-    names = _point_names(style, side)
+    names = point_names(style, side)
     if _play_text_in_c is not None:
         text = _play_text_in_c(moves, hits, names)
         if text is not None:
