@@ -14,9 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bgcli.core.judge as judge
+import bgcli.match.plays as plays
 from bgcli.errors import InvalidDiceError
 from bgcli.core.position import BAR, Position
 from bgcli.core.generator import legal_plays
+from bgcli.core.notation import play_text
 from bgcli.core.judge import play_from_steps, play_key, result_of_steps
 from test_legal import positions
 
@@ -221,3 +223,81 @@ def test_sides_after_steps_in_c_leaves_what_it_does_not_read_to_python():
     assert judge._sides_in_c(player[:25], opponent, 3, 1, [(8, 5), (6, 5)]) is NotImplemented
     assert judge._sides_in_c(player, opponent, 7, 1, [(8, 1), (6, 5)]) is NotImplemented
     assert judge.sides_after_steps(player, opponent, 3, 1, [(10**30, 5), (6, 5)]) is None
+
+
+def python_short_path(mine, theirs, dice, text, side):
+    """plays.sides_after_play in Python alone, the C accelerator's mirror of it out of the way."""
+    in_c = plays._play_in_c
+    plays._play_in_c = None
+    try:
+        return plays.sides_after_play(mine, theirs, dice, text, side)
+    finally:
+        plays._play_in_c = in_c
+
+
+def plain_text(rng: random.Random, moves) -> str:
+    """Pairs as gnubg's .mat export writes them, with hit marks and blanks at random, some of them
+    not in that spelling (a point of two digits, blanks around, another separator)."""
+    words = [f"{start}/{end}" + ("*" if rng.random() < 0.2 else "") for start, end in moves]
+    text = "".join(word + rng.choice([" ", " ", "  ", "\t", " \t"]) for word in words).rstrip(" \t")
+    if rng.random() < 0.1:
+        text = rng.choice([" ", "\t", "\n"]) + text if rng.random() < 0.5 else text + rng.choice([" ", "\n"])
+    if rng.random() < 0.1 and text:
+        cut = rng.randrange(len(text))
+        text = text[:cut] + rng.choice(["0", "9", "2", "6", "/", "*", "-", "(2)", "bar", ",", "٣"]) + text[cut + 1:]
+    return text
+
+
+@pytest.mark.skipif(plays._play_in_c is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@settings(max_examples=600, deadline=None)
+@given(position=positions(), a=st.integers(1, 6), b=st.integers(1, 6), seed=st.integers(0, 2**32),
+       side=st.integers(0, 1))
+def test_sides_after_play_in_c_is_the_python_short_path(position, a, b, seed, side):
+    """The C accelerator's sides_after_play against its owner, plays.sides_after_play in Python:
+    where C answers, the Python answer, for every legal play of the roll written as its steps and
+    as gnubg writes it, pairs covering several dice, random steps (legal or not) and texts a
+    character off the .mat spelling; and it answers (not NotImplemented) every play the Python
+    code settles from the plain spelling on the counts, so the audit's short path loses nothing."""
+    rng = random.Random(seed)
+    high, low = max(a, b), min(a, b)
+    mine, theirs = position.player, position.opponent
+    texts = []
+    for play in legal_plays(position, (high, low)):
+        if play.steps:
+            texts.append(" ".join(f"{s.start}/{s.end}" for s in play.steps))
+            texts.append(play_text(play, "mat"))
+            texts.append(plain_text(rng, [(s.start, s.end) for s in play.steps]))
+            whole = [(play.steps[0].start, play.steps[-1].end)]   # one pair for the whole play
+            texts.append(plain_text(rng, whole))
+    texts += [plain_text(rng, random_moves(rng, position, (high, low))) for _ in range(8)]
+    texts += [plain_text(rng, [(rng.randint(-1, 27), rng.randint(-1, 27)) for _ in range(rng.randint(1, 6))])
+              for _ in range(4)]
+    for text in texts:
+        want = python_short_path(mine, theirs, (a, b), text, side)
+        got = plays._play_in_c(mine, theirs, (a, b), text, side)
+        if got is NotImplemented:
+            plain = text == text.strip() and plays._PLAIN_PLAY(text) is not None
+            assert not (plain and want is not None and len(plays.written_pairs(text, side)) <= 4
+                        and judge.sides_after_steps(mine, theirs, high, low,
+                                                    plays.split_steps(theirs, high, low, plays.written_pairs(text, side)))
+                        is not None), (position.id(), (a, b), text)
+        else:
+            assert got == want, (position.id(), (a, b), text)
+        assert plays.sides_after_play(mine, theirs, (a, b), text, side) == want
+
+
+def test_sides_after_play_in_c_leaves_what_it_does_not_read_to_python():
+    """No dice, dice out of range, a list for dice, a text not in the .mat spelling, a Korean
+    or display spelling, blanks around: NotImplemented, and the Python code answers."""
+    if plays._play_in_c is None:
+        pytest.skip("the C accelerator is not built")
+    start = Position.start()
+    mine, theirs = start.player, start.opponent
+    assert plays._play_in_c(mine, theirs, (3, 1), "8/5 6/5", 0) == python_short_path(mine, theirs, (3, 1), "8/5 6/5", 0)
+    assert plays._play_in_c(mine, theirs, (1, 3), "6/5\t8/5*", 1) == python_short_path(mine, theirs, (3, 1), "8/5 6/5", 0)
+    for dice, text in (((3, 1), " 8/5 6/5"), ((3, 1), "8/5 6/5 "), ((3, 1), "8/5(2)"), ((3, 1), "bar/22 6/5"),
+                       ((3, 1), "08/5 6/5"), (None, "8/5 6/5"), ((7, 1), "8/1"), ([3, 1], "8/5 6/5"),
+                       ((True, 1), "8/7 6/5"), ((3, 1), "8/3"), ((3, 1), ""), ((1, 1), "8/7 8/7 6/5 6/5 6/5")):
+        assert plays._play_in_c(mine, theirs, dice, text, 0) is NotImplemented, (dice, text)
+    assert plays._play_in_c(mine[:25], theirs, (3, 1), "8/5 6/5", 0) is NotImplemented
+    assert plays.sides_after_play(mine, theirs, (3, 1), " 8/5 6/5", 0) == python_short_path(mine, theirs, (3, 1), "8/5 6/5", 0)

@@ -1979,49 +1979,13 @@ static PyObject *sides_pair(const long *me, const long *opp, PyObject *opponent_
     return out;
 }
 
-static PyObject *py_sides_after_steps(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* judge._on_counts' sides of n (2 or 4, as the dice ask) steps: a new reference to the pair of
+ * sides, or to None when no way of one step a die makes them (then the Python judge decides);
+ * opponent_same, the opponent's tuple, is handed back when no blot is hit */
+static PyObject *sides_of_steps(const long *player, const long *opponent, PyObject *opponent_same, long high,
+                                long low, long moves[4][2])
 {
-    (void)module;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "sides_after_steps(player, opponent, high, low, moves) takes 5 arguments");
-        return NULL;
-    }
-    long player[SIDE], opponent[SIDE], me[SIDE], opp[SIDE];
-    if (read_counts(args[0], player) < 0 || read_counts(args[1], opponent) < 0 || !PyLong_CheckExact(args[2]) ||
-        !PyLong_CheckExact(args[3]))
-        Py_RETURN_NOTIMPLEMENTED;
-    int overflow = 0;
-    long high = PyLong_AsLongAndOverflow(args[2], &overflow);
-    long low = overflow ? 0 : PyLong_AsLongAndOverflow(args[3], &overflow);
-    if (overflow || high < 1 || high > 6 || low < 1 || low > 6)
-        Py_RETURN_NOTIMPLEMENTED;
-    PyObject *seq = PySequence_Fast(args[4], "moves");
-    if (seq == NULL) {
-        PyErr_Clear();
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-    if (n != (high != low ? 2 : 4)) {
-        Py_DECREF(seq);
-        Py_RETURN_NONE;   /* _on_counts: a play of every die, one step a die */
-    }
-    long moves[4][2];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *move = PySequence_Fast_GET_ITEM(seq, i);
-        if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(move, 0)) ||
-            !PyLong_CheckExact(PyTuple_GET_ITEM(move, 1))) {
-            Py_DECREF(seq);
-            Py_RETURN_NOTIMPLEMENTED;
-        }
-        for (int k = 0; k < 2; k++) {
-            moves[i][k] = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(move, k), &overflow);
-            if (overflow || moves[i][k] > 1000000 || moves[i][k] < -1000000) {
-                Py_DECREF(seq);
-                Py_RETURN_NOTIMPLEMENTED;
-            }
-        }
-    }
-    Py_DECREF(seq);
+    long me[SIDE], opp[SIDE];
     if (high != low) {
         long s1 = moves[0][0], e1 = moves[0][1], s2 = moves[1][0], e2 = moves[1][1];
         long d1 = s1 - e1, d2 = s2 - e2;
@@ -2044,7 +2008,7 @@ static PyObject *py_sides_after_steps(PyObject *module, PyObject *const *args, P
             me[s2] -= 1;
             me[e2] += 1;
             if (!h1 && !h2)
-                return sides_pair(me, NULL, args[1]);
+                return sides_pair(me, NULL, opponent_same);
             memcpy(opp, opponent, sizeof opp);
             long hit_point = -1;   /* two landings on one blot hit it once */
             const long ends[2] = {e1, e2}, held[2] = {h1, h2};
@@ -2093,6 +2057,186 @@ static PyObject *py_sides_after_steps(PyObject *module, PyObject *const *args, P
     Py_RETURN_NONE;
 }
 
+static PyObject *py_sides_after_steps(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "sides_after_steps(player, opponent, high, low, moves) takes 5 arguments");
+        return NULL;
+    }
+    long player[SIDE], opponent[SIDE];
+    if (read_counts(args[0], player) < 0 || read_counts(args[1], opponent) < 0 || !PyLong_CheckExact(args[2]) ||
+        !PyLong_CheckExact(args[3]))
+        Py_RETURN_NOTIMPLEMENTED;
+    int overflow = 0;
+    long high = PyLong_AsLongAndOverflow(args[2], &overflow);
+    long low = overflow ? 0 : PyLong_AsLongAndOverflow(args[3], &overflow);
+    if (overflow || high < 1 || high > 6 || low < 1 || low > 6)
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *seq = PySequence_Fast(args[4], "moves");
+    if (seq == NULL) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n != (high != low ? 2 : 4)) {
+        Py_DECREF(seq);
+        Py_RETURN_NONE;   /* _on_counts: a play of every die, one step a die */
+    }
+    long moves[4][2];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *move = PySequence_Fast_GET_ITEM(seq, i);
+        if (!PyTuple_Check(move) || PyTuple_GET_SIZE(move) != 2 || !PyLong_CheckExact(PyTuple_GET_ITEM(move, 0)) ||
+            !PyLong_CheckExact(PyTuple_GET_ITEM(move, 1))) {
+            Py_DECREF(seq);
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        for (int k = 0; k < 2; k++) {
+            moves[i][k] = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(move, k), &overflow);
+            if (overflow || moves[i][k] > 1000000 || moves[i][k] < -1000000) {
+                Py_DECREF(seq);
+                Py_RETURN_NOTIMPLEMENTED;
+            }
+        }
+    }
+    Py_DECREF(seq);
+    return sides_of_steps(player, opponent, args[1], high, low, moves);
+}
+
+/* ---- sides_after_play: the audit's short path of a play, in C ----------------------
+ * Fenced mirror of bgcli.match.plays.sides_after_play for plays in the spelling of gnubg's
+ * .mat export (its written_pairs' plain reading, split_steps, then sides_of_steps above):
+ * tests/test_audit_steps.py::test_sides_after_play_in_c_is_the_python_short_path compares
+ * the two on generated positions, dice and texts. It answers only where the Python code
+ * settles the play on the counts; anything else (another spelling, a text with blanks
+ * around it, no dice, a play the counts cannot settle) is NotImplemented: the Python
+ * code decides. */
+
+/* plays._PLAIN_POINT, "2[0-5]|1?[0-9]", at c[*at]: the point, or -1 */
+static long plain_point(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *at)
+{
+    Py_ssize_t i = *at;
+    if (i >= n || c[i] < '0' || c[i] > '9')
+        return -1;
+    if (i + 1 < n && c[i + 1] >= '0' && c[i + 1] <= '9' && (c[i] == '1' || (c[i] == '2' && c[i + 1] <= '5'))) {
+        *at = i + 2;
+        return (c[i] - '0') * 10 + (c[i + 1] - '0');
+    }
+    *at = i + 1;
+    return c[i] - '0';
+}
+
+/* plays._PLAIN_PLAY's pairs (at most 4; more: -1) of the whole text, or -1 when it is not one */
+static int plain_pairs(const Py_UCS1 *c, Py_ssize_t n, long pairs[4][2])
+{
+    Py_ssize_t at = 0;
+    int count = 0;
+    for (;;) {
+        long start = plain_point(c, n, &at);
+        if (start < 0 || at >= n || c[at] != '/')
+            return -1;
+        at++;
+        long end = plain_point(c, n, &at);
+        if (end < 0 || count == 4)
+            return -1;
+        pairs[count][0] = start;
+        pairs[count][1] = end;
+        count++;
+        if (at < n && c[at] == '*')
+            at++;
+        if (at == n)
+            return count;
+        if (c[at] != ' ' && c[at] != '\t')
+            return -1;
+        while (at < n && (c[at] == ' ' || c[at] == '\t'))
+            at++;
+    }
+}
+
+static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "sides_after_play(mine, theirs, dice, text, side) takes 5 arguments");
+        return NULL;
+    }
+    long player[SIDE], opponent[SIDE];
+    PyObject *dice = args[2], *text = args[3];
+    if (!PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 || !PyUnicode_CheckExact(text) ||
+        !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text) || read_counts(args[0], player) < 0 ||
+        read_counts(args[1], opponent) < 0)
+        Py_RETURN_NOTIMPLEMENTED;
+    int a, b;
+    if (read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    long high = a > b ? a : b, low = a > b ? b : a;
+    long pairs[4][2];
+    int count = plain_pairs(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), pairs);
+    if (count < 0)
+        Py_RETURN_NOTIMPLEMENTED;
+    long moves[4][2];
+    int n = 0;
+    /* plays.split_steps: a pair that covers several dice, one step a die through open points */
+    if (high != low) {
+        memcpy(moves, pairs, sizeof moves);
+        n = count;
+        long start = pairs[0][0], end = pairs[0][1];
+        if (count == 1 && start - end == high + low && 0 < end && end < start && start <= 25) {
+            const long middles[2] = {start - high, start - low};
+            for (int k = 0; k < 2; k++)
+                if (!opponent[25 - middles[k]]) {
+                    moves[0][0] = start;
+                    moves[0][1] = middles[k];
+                    moves[1][0] = middles[k];
+                    moves[1][1] = end;
+                    n = 2;
+                    break;
+                }
+        }
+    } else if (count == 4) {
+        memcpy(moves, pairs, sizeof moves);
+        n = 4;
+    } else {
+        for (int i = 0; i < count; i++) {
+            long start = pairs[i][0], end = pairs[i][1];
+            int split = 0;
+            if (0 <= end && end < start && start <= 25 && start - end > high && (end == 0 || (start - end) % high == 0)) {
+                split = 1;
+                for (long p = start - high; p > end; p -= high)
+                    if (opponent[25 - p]) {
+                        split = 0;
+                        break;
+                    }
+            }
+            if (split) {
+                for (long p = start; p > end; p -= high) {
+                    if (n == 4)
+                        Py_RETURN_NOTIMPLEMENTED;   /* more steps than dice: the Python code says */
+                    moves[n][0] = p;
+                    moves[n][1] = p - high > end ? p - high : end;
+                    n++;
+                }
+            } else {
+                if (n == 4)
+                    Py_RETURN_NOTIMPLEMENTED;
+                moves[n][0] = start;
+                moves[n][1] = end;
+                n++;
+            }
+        }
+    }
+    if (n != (high != low ? 2 : 4))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *sides = sides_of_steps(player, opponent, args[1], high, low, moves);
+    if (sides == Py_None) {
+        Py_DECREF(sides);
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return sides;
+}
+
 static PyMethodDef methods[] = {
     {"parse_id", py_parse_id, METH_O,
      "parse_id(text): (player, opponent) of a valid Position ID, as parse_position_id reads it; None otherwise."},
@@ -2106,6 +2250,8 @@ static PyMethodDef methods[] = {
      "play_text(moves, hits, names): notation.canonical_text's text of raw pairs and hit marks; None for names not ASCII."},
     {"sides_after_steps", (PyCFunction)(void (*)(void))py_sides_after_steps, METH_FASTCALL,
      "sides_after_steps(player, opponent, high, low, moves): judge.sides_after_steps; NotImplemented for input it does not read."},
+    {"sides_after_play", (PyCFunction)(void (*)(void))py_sides_after_play, METH_FASTCALL,
+     "sides_after_play(mine, theirs, dice, text, side): plays.sides_after_play of a play in gnubg's .mat spelling; NotImplemented otherwise."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,
      "moves_line(texts, fragment, position, dice, own): MovesWriter.line's JSON line."},
     {NULL, NULL, 0, NULL},

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bgcli.core.position import ROLLS, Position, trusted_position
+from bgcli.core.position import ROLLS, Position, accelerator, trusted_position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
@@ -103,6 +103,10 @@ def sides_after_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple
     settles without listing the legal plays, and without problems. None when
     that way cannot say (no dice, bad dice, another spelling, an illegal
     play): then judge_play decides."""
+    if _play_in_c is not None:   # gnubg's .mat spelling, settled on the counts, in C
+        found = _play_in_c(mine, theirs, dice, text, side)
+        if found is not NotImplemented:
+            return found
     rolled = ROLLS.get(dice)   # None for no dice, or dice out of range
     if rolled is None or not text:
         return None
@@ -120,6 +124,11 @@ def sides_after_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple
         return sides
     after = result_of_steps(trusted_position(mine, theirs), rolled, moves)
     return None if after is None else (after.player, after.opponent)
+
+
+# The C accelerator's sides_after_play is a fenced mirror of sides_after_play for the spelling of
+# gnubg's .mat export (_PLAIN_PLAY): tests/test_audit_steps.py::test_sides_after_play_in_c_is_the_python_short_path
+_play_in_c = accelerator.sides_after_play if accelerator is not None else None
 
 
 def written_pairs(text: str, side: int) -> Pairs | None:
