@@ -215,3 +215,24 @@ def test_no_format_spells_a_die_itself():
     found = [(path.name, line) for path in sorted(folder.glob("*.py"))
              for line in path.read_text(encoding="utf-8").splitlines() if own.search(line)]
     assert found == []
+
+
+def test_no_module_writes_a_roll_itself():
+    """Every message, board, page and ID writes two dice through the owner
+    (dice_name for a roll, recorded_text for dice in the order thrown): no
+    module puts ``{dice[0]}{dice[1]}`` side by side itself."""
+    import pathlib
+
+    root = pathlib.Path(bgcli.__file__).parent
+    own = re.compile(r"\{(\w[\w.]*)\[0\]\}\{\1\[1\]\}|\{a\}\{b\}")
+    found = [(path.relative_to(root).as_posix(), line.strip()) for path in sorted(root.rglob("*.py"))
+             if path.name != "spelling.py"
+             for line in path.read_text(encoding="utf-8").splitlines() if own.search(line)]
+    assert found == []
+
+
+@given(st.integers(1, 6), st.integers(1, 6))
+def test_recorded_text_is_read_back_in_the_order_written(first, second):
+    from bgcli.core.spelling import recorded_roll, recorded_text
+
+    assert recorded_roll(recorded_text((first, second))) == (first, second)

@@ -21,6 +21,7 @@ from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_opti
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
 from bgcli.errors import BgcliError
+from bgcli.core.spelling import recorded_text
 
 _WIDE = 17  # the label column of the text output
 _COLUMN = 10
@@ -50,7 +51,7 @@ def analysis_text(found) -> list[str]:
     ]
     if found.position_class == "contact":
         lines.append(_row("crashed", *("yes" if c else "no" for c in found.crashed)))
-        rolls = " ".join(f"{a}{b}" for a, b in found.hit_rolls)
+        rolls = " ".join(recorded_text(roll) for roll in found.hit_rolls)
         lines.append(f"{'hits'.ljust(_WIDE)}{found.hits} of 36" + (f": {rolls}" if rolls else ""))
     if found.race is not None and found.race.method != "over":
         how = "exact" if found.race.exact else "Kleinman's approximation"

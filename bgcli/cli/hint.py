@@ -20,7 +20,7 @@ from bgcli.cli.common import (
 )
 from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option, timeout_option
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
-from bgcli.core.spelling import parse_dice
+from bgcli.core.spelling import parse_dice, recorded_text
 from bgcli.errors import BgcliError, EngineUnavailableError
 
 
@@ -87,7 +87,7 @@ def hint_text(found, style: str) -> list[str]:
     match = found.state.match
     kind = f"{match.match_length}-point match, score {match.score[match.on_roll]}-{match.score[1 - match.on_roll]}" \
         if match.match_length else "money"
-    what = f"{found.dice[0]}{found.dice[1]}" if found.dice else "cube decision"
+    what = f"{recorded_text(found.dice)}" if found.dice else "cube decision"
     name = found.engine if found.engine == "exact" else f"{found.engine} {level.name()} (XG {level.xg_name()})"
     lines = [f"{name}, {kind}, {gnubg_id(found.state)}, {what}"]
     if found.refusal is not None:

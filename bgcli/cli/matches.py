@@ -15,6 +15,7 @@ from bgcli.core.rules import PROFILES   # the registry of named rules (the rule 
 from bgcli.cli.common import check_engine_met, engine_option, level_option, met_option
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
+from bgcli.core.spelling import recorded_text
 
 # --- reading many files -----------------------------------------------------
 
@@ -104,7 +105,7 @@ def event_text(event) -> str:
     where = f"{event.line:>5}  game {event.game:<2} "
     kind = event.kind
     if kind in (EventKind.MOVE, EventKind.ROLL):
-        dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else "??"
+        dice = f"{recorded_text(event.dice)}" if event.dice else "??"
         if kind == EventKind.ROLL and event.record is not None and event.record.kind == "illegal":
             what = f"{dice}: (an illegal play, not recorded)"
         elif kind == EventKind.ROLL:

@@ -19,6 +19,7 @@ from bgcli.cli.common import (
 from bgcli.cli.hint import opened
 from bgcli.errors import BgcliError
 from bgcli.scale.cluster import ClusterError
+from bgcli.core.spelling import recorded_text
 
 
 def _signed(value: float) -> str:
@@ -50,7 +51,7 @@ def rollout_text(found, style: str) -> list[str]:
     match = found.state.match
     kind = f"{match.match_length}-point match, score {match.score[match.on_roll]}-{match.score[1 - match.on_roll]}" \
         if match.match_length else "money"
-    what = f"{found.dice[0]}{found.dice[1]}" if found.dice else "cube decision"
+    what = f"{recorded_text(found.dice)}" if found.dice else "cube decision"
     s = found.settings
     how = [f"{found.trials} trials" + (f" of {s.trials}" if found.trials < s.trials else ""),
            "cubeful" if s.cubeful else "cubeless",

@@ -26,6 +26,7 @@ from bgcli.output import quote
 from bgcli.core.rules import Rules
 from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, GameState, MatchState
 from bgcli.core.value import Win
+from bgcli.core.spelling import recorded_text
 
 FIBS_UNLIMITED = 9999  # FIBS writes this match length for unlimited play
 FIBS_NAMES = ("Opponent", "You")  # names written when a state has none (player 0, player 1)
@@ -182,7 +183,7 @@ def xgid(game: GameState) -> str:
         chars[25] = chr(ord("A") + bottom[BAR] - 1)
     owner = {1: 1, -1: 0, 0: -1}[m.cube_owner]
     mover = m.turn if m.doubled else m.on_roll
-    dice = "D" if m.doubled else ("00" if m.dice == (0, 0) else f"{m.dice[0]}{m.dice[1]}")
+    dice = "D" if m.doubled else ("00" if m.dice == (0, 0) else f"{recorded_text(m.dice)}")
     rules = m.rules
     flags = int(m.crawford) if rules.match_length else int(rules.jacoby) | int(rules.beavers) << 1
     # no cube limit is XG's maxcube 10 (a cube of 1024), or the cube's own when it is higher

@@ -55,7 +55,7 @@ from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, ro
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
     BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, dice_name, own_half, parse_dice, parse_point, point_name,
-    small_number,
+    recorded_text, small_number,
 )
 from bgcli.core.generator import Play, Step, chains_text, in_written_order, legal_plays
 from bgcli.core.judge import Board, run_steps, shape_problem
@@ -414,8 +414,8 @@ def _dice_for(written: WrittenPlay, dice, source: str, position: Position) -> Di
     rolled = parse_dice(dice)
     if written.dice is not None and written.dice != rolled:
         raise IllegalPlayError(
-            f"illegal play {source!r} in {position.id_or_board()} with {rolled[0]}{rolled[1]}: "
-            f"it is written for {written.dice[0]}{written.dice[1]}"
+            f"illegal play {source!r} in {position.id_or_board()} with {recorded_text(rolled)}: "
+            f"it is written for {recorded_text(written.dice)}"
         )
     return rolled
 

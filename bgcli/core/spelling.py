@@ -103,6 +103,14 @@ DIE_PATTERN = f"[{DIE_DIGITS}]"
 _RECORDED = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
 
 
+def recorded_text(dice: Sequence[int]) -> str:
+    """Two dice as bgcli writes them in the order given (a record's ``26``
+    stays ``26``; a roll of the generator's is larger first): the one place a
+    message, a board or an ID writes a die, and what recorded_roll reads back."""
+    first, second = dice
+    return f"{first}{second}"
+
+
 def recorded_roll(text: str) -> tuple[int, int] | None:
     """The two dice a file writes as two digits (``62``, ``26``), in the
     order written; None when the text is not two dice."""

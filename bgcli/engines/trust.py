@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 from bgcli.engines.protocol import CubeDecision, Evaluation, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError
 from bgcli.output import quote
+from bgcli.core.spelling import recorded_text
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
@@ -28,7 +29,7 @@ def where(state: "GameState", dice: Sequence[int] | None = None) -> str:
         text = gnubg_id(state)
     except ValueError:
         text = state.position.id_or_board()
-    return text + (f" with {dice[0]}{dice[1]}" if dice else "")
+    return text + (f" with {recorded_text(dice)}" if dice else "")
 
 
 # The longest answer an engine can rightly give, in bytes: gnubg lists at most 3,060 plays for a roll (its

@@ -52,6 +52,7 @@ from bgcli.errors import EngineError
 from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
+from bgcli.core.spelling import recorded_text
 
 # GNU Backgammon's analysis thresholds (its defaults, "show analysis"): an error
 # of more than this much normalised equity marks a decision so
@@ -471,7 +472,7 @@ class _Judge:
             found = engine.evaluate_plays(state, dice, plays)
         if len(found) != len(plays):
             raise EngineError(f"{engine.name} ranked {len(found)} of the {len(plays)} legal plays of "
-                              f"{dice[0]}{dice[1]} in {state.position.id()}")
+                              f"{recorded_text(dice)} in {state.position.id()}")
         # best first as the engine ranks them: a play its filter left at a lower level is
         # never above the deepest ones, whatever its shallower equity (gnubg's analysis does so)
         return list(found)
@@ -492,7 +493,7 @@ class _Judge:
                 best = self._best_alone(state, roll)
             elif best[0] not in ({p.result.id() for p in legal_plays(state.position, roll)}
                                  or {state.position.id()}):   # no legal play: the position stays
-                raise EngineError(f"{self.luck_engine.name}'s best play of {roll[0]}{roll[1]} in "
+                raise EngineError(f"{self.luck_engine.name}'s best play of {recorded_text(roll)} in "
                                   f"{state.position.id()} is not a legal play")
             if best is None:
                 # no legal play: the opponent is on roll in the same position
@@ -720,7 +721,7 @@ class Rater(MatchVisitor):
         played = next((p for p in ranked if p.play.result == event.legal.result), None)
         if played is None:
             raise EngineError(f"{self.judge.engine.name} did not evaluate the play {event.play} of "
-                              f"{dice[0]}{dice[1]} in {state.position.id()}")
+                              f"{recorded_text(dice)} in {state.position.id()}")
         best = ranked[0]
         error = max(0.0, best.evaluation.equity - played.evaluation.equity)
         error_mwc = None

@@ -44,6 +44,7 @@ from bgcli.match.events import Event, GameResult, GameStart, Problem, ProblemKin
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchRecord, records_of
 from bgcli.match.replay import MatchReplayer
 from bgcli.match.visitor import MatchVisitor
+from bgcli.core.spelling import recorded_text
 
 _DICE_CELLS = (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL, ActionKind.ILLEGAL)   # cells that start with a roll
 ALL_ROLLS = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]   # 66, 65, ... 11: the 21 rolls
@@ -376,7 +377,7 @@ def _roll_text(action: Action, roll: tuple[int, int]) -> str:
     """The roll as the cell writes it (the written order of the dice, high first if it was)."""
     written = _DICE.match(action.raw)
     high_first = not written or int(written.group(1)) >= int(written.group(2))
-    return f"{roll[0]}{roll[1]}" if high_first else f"{roll[1]}{roll[0]}"
+    return recorded_text(roll if high_first else roll[::-1])
 
 
 def _play_steps(play: Play, written: list[tuple[int, int]]) -> str:
@@ -683,11 +684,11 @@ class _Repairer:
                     parse_play(text, before, roll, side=side)
                 except BgcliError:
                     continue
-                why = f"{text!r} is a legal play of {roll[0]}{roll[1]}"
+                why = f"{text!r} is a legal play of {recorded_text(roll)}"
             elif legal_plays(before, roll):
                 continue
             else:
-                why = f"{roll[0]}{roll[1]} has no legal play: the player danced"
+                why = f"{recorded_text(roll)} has no legal play: the player danced"
             new_raw = _roll_text(action, roll) + raw[2:]
             candidate = self.make(RepairKind.ROLL, state, game, action,
                                   action._replace(dice=roll, raw=new_raw), why,
@@ -720,8 +721,8 @@ class _Repairer:
                         continue
                 except BgcliError:
                     continue
-            why = (f"{body!r} is a legal play of {dice[0]}{dice[1]} near {text!r}" if text
-                   else f"{body!r} is a legal play of {dice[0]}{dice[1]}, where none was written")
+            why = (f"{body!r} is a legal play of {recorded_text(dice)} near {text!r}" if text
+                   else f"{body!r} is a legal play of {recorded_text(dice)}, where none was written")
             candidate = self.make(RepairKind.PLAY, state, game, action,
                                   action._replace(kind=ActionKind.MOVE, play_text=body, raw=f"{prefix} {body}"), why)
             if candidate is not None:

@@ -67,6 +67,7 @@ from bgcli.core.value import game_kind, game_value
 from bgcli.engines import met
 from bgcli.engines.protocol import Evaluation, Probabilities
 from bgcli.errors import BgcliError, EngineError
+from bgcli.core.spelling import recorded_text
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
@@ -357,7 +358,7 @@ class _Trial:
     def best_play(self, state: "GameState", roll, plays) -> tuple["Play", Evaluation]:
         ranked = self.engine.evaluate_plays(_rolled(state, roll), (max(roll), min(roll)), plays)
         if not ranked:
-            raise EngineError(f"{self.engine.name} ranked none of the {len(plays)} legal plays of {roll[0]}{roll[1]}")
+            raise EngineError(f"{self.engine.name} ranked none of the {len(plays)} legal plays of {recorded_text(roll)}")
         best = ranked[0]
         if not self.settings.cubeful:
             # a cubeless trial plays for the cubeless equity, as gnubg's cubeless rollouts do (the engine

@@ -30,6 +30,7 @@ from bgcli.match.plays import die_steps, judge_play, sides_after_play
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
+from bgcli.core.spelling import recorded_text
 
 _MOVE = ActionKind.MOVE
 _MOVE_EVENT = EventKind.MOVE
@@ -331,7 +332,7 @@ class GameReplay:
                                                    f"({self.player(self.match.white)}) always starts in these rules")
         if self.moves == 1 and dice[0] == dice[1] and not self.rules.white_first:
             self.problem(action, ProblemKind.DICE,
-                         f"the opening roll {dice[0]}{dice[1]} is a double: the first roll of a game never is")
+                         f"the opening roll {recorded_text(dice)} is a double: the first roll of a game never is")
         text = (action.play_text or "").strip()
         wants = self.wants_events
         state = self.state(side, dice) if wants else None
@@ -353,8 +354,8 @@ class GameReplay:
                 # legal play of its roll: the roll is what was written wrong
                 other = other_roll(before, dice, text, side)
                 if other is not None:
-                    problems = ((ProblemKind.DICE, f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal "
-                                                   f"play of {other[0]}{other[1]} and the game goes on from it: "
+                    problems = ((ProblemKind.DICE, f"{text!r} is not a play of {recorded_text(dice)}; it is a legal "
+                                                   f"play of {recorded_text(other)} and the game goes on from it: "
                                                    f"the roll does not fit the play"),) + problems[1:]
         for kind, message in problems:
             if kind != ProblemKind.UNCHECKED or after is None:
@@ -395,7 +396,7 @@ class GameReplay:
         self.moves += 1
         if self.wants_events:
             self.emit(action, EventKind.ROLL, self.state(side, dice), dice=dice)
-        self.problem(action, ProblemKind.PLAY, f"{player}'s play of {dice[0]}{dice[1]} is recorded as illegal "
+        self.problem(action, ProblemKind.PLAY, f"{player}'s play of {recorded_text(dice)} is recorded as illegal "
                                                f"(\"Illegal play\"), and not what it was")
         after = self.resync.resume(side, before, dice, None, self.index)
         if after is None:

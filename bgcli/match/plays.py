@@ -18,7 +18,7 @@ from bgcli.core.position import ROLLS, Position, accelerator, trusted_position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
-from bgcli.core.spelling import POINT_WORDS
+from bgcli.core.spelling import POINT_WORDS, recorded_text
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.match.diagnosis import wrong_roll
 from bgcli.match.events import ProblemKind
@@ -69,7 +69,7 @@ def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, wa
         texts = sorted(play_text(p) for p in plays)
         some = ", ".join(texts[:SHOWN_PLAYS]) + (", …" if len(texts) > SHOWN_PLAYS else "")
         exist = "legal play exists" if len(plays) == 1 else "legal plays exist"
-        return Judgement(before, "", dance=f"no play is recorded for {dice[0]}{dice[1]} but {len(plays)} {exist} "
+        return Judgement(before, "", dance=f"no play is recorded for {recorded_text(dice)} but {len(plays)} {exist} "
                                            f"({some})")
     try:
         play = parse_play(text, before, dice, side=side)
@@ -77,8 +77,8 @@ def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, wa
     except IllegalPlayError as exc:
         other = wrong_roll(before, dice, text, side)
         if other is not None:
-            problem = (ProblemKind.DICE, f"{text!r} is not a play of {dice[0]}{dice[1]}; it is a legal play "
-                                         f"of {other[0]}{other[1]}: the roll does not fit the play")
+            problem = (ProblemKind.DICE, f"{text!r} is not a play of {recorded_text(dice)}; it is a legal play "
+                                         f"of {recorded_text(other)}: the roll does not fit the play")
         else:
             problem = (ProblemKind.PLAY, str(exc))
     except (InvalidPlayError, AmbiguousPlayError) as exc:

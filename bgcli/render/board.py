@@ -23,7 +23,7 @@ from typing import Sequence
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
-from bgcli.core.spelling import BOTTOM, STYLES, korean_name
+from bgcli.core.spelling import BOTTOM, STYLES, korean_name, recorded_text
 
 DEFAULT_NAMES = ("player 0", "player 1")
 _RESIGNS = ("single game", "gammon", "backgammon")
@@ -63,7 +63,7 @@ def _side_texts(board: _Board) -> list[str]:
         text[4 if m.turn else 2] = f"Cube offered at {m.cube * 2}"
         return text
     if m.dice[0]:
-        roll = f"Rolled {m.dice[0]}{m.dice[1]}"
+        roll = f"Rolled {recorded_text(m.dice)}"
     elif board.x[OFF] < CHECKERS and board.o[OFF] < CHECKERS:
         roll = "On roll"
     else:
@@ -469,7 +469,7 @@ def _bands(svg: _Svg, board: _Board) -> None:
         if m.doubled and m.turn != player:
             doing = f"doubles to {m.cube * 2}"
         elif not m.doubled and m.on_roll == player and m.game_state <= 1:
-            doing = f"to play {m.dice[0]}{m.dice[1]}" if m.dice[0] else "on roll"
+            doing = f"to play {recorded_text(m.dice)}" if m.dice[0] else "on roll"
         if m.resign and m.on_roll == player:
             doing = (doing + ", " if doing else "") + f"resigns {_RESIGNS[min(m.resign, 3) - 1]}"
         if doing:

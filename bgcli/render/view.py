@@ -50,6 +50,7 @@ from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind, Unfinished
 from bgcli.match.visitor import ReplayBuilder
+from bgcli.core.spelling import recorded_text
 
 # Inline SVG in HTML needs no namespace declaration; leaving it out keeps the
 # page free of anything that looks like an address.
@@ -360,8 +361,8 @@ def _where(step: _Step, several: bool) -> str:
     parts.append(f"line {event.line}")
     what = _action_text(step)
     if event.kind == EventKind.MOVE and event.dice:
-        what = f"rolls {event.dice[0]}{event.dice[1]} and plays {what}" if event.play else \
-               f"rolls {event.dice[0]}{event.dice[1]} and does not move"
+        what = f"rolls {recorded_text(event.dice)} and plays {what}" if event.play else \
+               f"rolls {recorded_text(event.dice)} and does not move"
     return ", ".join(parts) + f": {event.player} {what}"
 
 
@@ -467,7 +468,7 @@ def _play_row(step: _Step, event: Event, names: tuple[str, str]) -> str:
             f'data-pid="{step.pid}" data-mid="{mid}"{_BEAROFF_ATTRIBUTE % step.bearoff if step.bearoff else ""}>'
             f'<td>{event.move or ""}</td>'
             f'<td>{names[side] if event.player == step.replay.players[side] else _e(event.player)}</td>'
-            f'<td>{dice[0]}{dice[1]}</td><td>{action}</td></tr>')
+            f'<td>{recorded_text(dice)}</td><td>{action}</td></tr>')
 
 
 def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str:
@@ -488,7 +489,7 @@ def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str
             classes += " " + worst
     if event is not None:
         player = names[event.side] if event.player == step.replay.players[event.side] else _e(event.player)
-        dice = f"{event.dice[0]}{event.dice[1]}" if event.dice else ""
+        dice = f"{recorded_text(event.dice)}" if event.dice else ""
         number = str(event.move) if event.move else ""
     else:
         player, dice, number = "", "", ""
