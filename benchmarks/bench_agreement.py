@@ -3,6 +3,7 @@
     python benchmarks/bench_agreement.py                 # sage at levels 0-2, gnubg 2-ply
     python benchmarks/bench_agreement.py --filters 5:0.08,8:0.16  # sage's move filter, several settings
     python benchmarks/bench_agreement.py --ranked benchmarks/data/ranked2.jsonl --no-cube  # the second held-out set
+    python benchmarks/bench_agreement.py --levels 2 --gnubg-levels 2,3 --misses  # gnubg 3-ply too; each miss
 
 Checker plays: benchmarks/data/ranked.jsonl (made by benchmarks/make_ranked.py: 300 positions from
 gnubg self-play with seeds nothing else used, every legal play at gnubg's 2-ply). For each engine
@@ -15,6 +16,13 @@ Cube decisions: tests/data/cube/cases.jsonl (895 cube decisions, gnubg 2-ply's c
 ones where the player may double). The class of the proper action (no double, double/take,
 double/pass, too good) from each engine's three equities through bgcli's cube module, against the
 class of gnubg's own words.
+
+``--gnubg-levels 2,3`` adds gnubg at other levels (its hint's filter): gnubg 3-ply against gnubg
+2-ply is how often the reference's own deeper look keeps its 2-ply choice. ``--misses`` lists, for
+sage's highest level, every position where its choice gives up more than 0.001: the kind (race,
+contact, inside bgcli's bear-off tables), the match context, what gnubg 2-ply says it gives up,
+whether gnubg's best play was among the plays sage took to full depth (its move filter), and
+sage's own margin for its choice.
 
 Targets (issue 27): best play within 0.001 in at least 95%, no play giving up more than 0.1; cube class
 the same in at least 92%.
@@ -30,12 +38,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bgcli.analysis.counts import is_contact  # noqa: E402
 from bgcli.core.cube import CubeAction, CubeTurn, proper_action_of  # noqa: E402
 from bgcli.core.generator import legal_plays  # noqa: E402
-from bgcli.core.ids import parse_gnubg_id  # noqa: E402
+from bgcli.core.ids import gnubg_id, parse_gnubg_id  # noqa: E402
 from bgcli.core.position import Position  # noqa: E402
 from bgcli.core.rules import Rules  # noqa: E402
-from bgcli.engines import open_engine, sage  # noqa: E402
+from bgcli.engines import exact, met, open_engine, sage  # noqa: E402
 
 RANKED = ROOT / "benchmarks" / "data" / "ranked.jsonl"
 CUBES = ROOT / "tests" / "data" / "cube" / "cases.jsonl"
@@ -61,20 +70,36 @@ def cube_class(action: CubeAction) -> str:
     return "no double"
 
 
-def plays_row(name: str, engine, cases) -> tuple:
+def plays_row(name: str, engine, cases, misses: list | None = None) -> tuple:
+    """The row of ``engine``; each position its choice gives up more than 0.001 in, described, into ``misses``."""
     within = big = 0
     lost = []
     start = time.perf_counter()
     for state, dice, plays, equity in cases:
-        choice = engine.evaluate_plays(state, dice, plays)[0].play
+        ranked = engine.evaluate_plays(state, dice, plays)
+        choice = ranked[0].play
         given = max(equity.values()) - equity[choice.result.id()]
         lost.append(given)
         within += given <= 0.001
         big += given > 0.1
+        if misses is not None and given > 0.001:
+            misses.append(miss(state, dice, equity, ranked, given))
     seconds = time.perf_counter() - start
     n = len(cases)
     return (name, f"{100 * within / n:.1f}%", f"{sum(lost) / n:.4f}", f"{max(lost):.3f}", str(big),
             f"{1000 * seconds / n:.0f} ms")
+
+
+def miss(state, dice, equity, ranked, given: float) -> tuple:
+    """One position where the engine's choice gives up more than 0.001 by gnubg 2-ply, described."""
+    best = max(equity, key=equity.__getitem__)
+    found = next(r for r in ranked if r.play.result.id() == best)
+    kind = "bear-off table" if exact.inside(state) else "contact" if is_contact(state.position) else "race"
+    side = met.MatchSide.of(state)
+    context = "money" if side.is_money else f"{side.away}-away {side.opponent_away}-away" + (" Crawford" if side.crawford else "")
+    deep = "yes" if found.ply == ranked[0].ply else "no"
+    margin = ranked[0].evaluation.equity - found.evaluation.equity
+    return (gnubg_id(state), f"{dice[0]}{dice[1]}", kind, context, f"{given:.4f}", deep, f"{margin:.4f}")
 
 
 def cube_row(name: str, engine, cases) -> tuple:
@@ -96,6 +121,8 @@ def main() -> None:
     parser.add_argument("--levels", default="0,1,2", help="sage's levels (gnubg's numbering)")
     parser.add_argument("--filters", default="", help="sage's move filters to try: MOVES:THRESHOLD,...")
     parser.add_argument("--no-gnubg", action="store_true", help="leave bgcli's gnubg backend out")
+    parser.add_argument("--gnubg-levels", default="2", help="gnubg's levels, its hint's filter (2 is the reference)")
+    parser.add_argument("--misses", action="store_true", help="list the positions sage's highest level misses")
     parser.add_argument("--no-cube", action="store_true")
     args = parser.parse_args()
     cases = play_cases(args.count, args.ranked)
@@ -103,23 +130,35 @@ def main() -> None:
     head = ("engine", "within 0.001", "mean lost", "worst", "> 0.1", "time/pos")
     rows = []
     filters = [tuple(f.split(":")) for f in args.filters.split(",") if f] or [(sage.FILTER_MOVES, sage.FILTER_THRESHOLD)]
-    for level in (int(x) for x in args.levels.split(",")):
+    levels = [int(x) for x in args.levels.split(",")]
+    misses: list = []
+    for level in levels:
         engine = open_engine("sage", level)
-        for moves, threshold in (filters if level else filters[:1]):
+        for number, (moves, threshold) in enumerate(filters if level else filters[:1]):
             sage.FILTER_MOVES, sage.FILTER_THRESHOLD = int(moves), float(threshold)
             label = f"sage {level}-ply" + (f" filter {moves}:{threshold}" if level else "")
-            rows.append(plays_row(label, engine, cases))
+            listed = misses if args.misses and level == max(levels) and number == 0 else None
+            rows.append(plays_row(label, engine, cases, listed))
             print("  ".join(rows[-1]), flush=True)
         engine.close()
     if not args.no_gnubg:
-        engine = open_engine("gnubg", 2, timeout=120)
-        rows.append(plays_row("gnubg 2-ply (hint filter)", engine, cases))
-        engine.close()
+        for level in (int(x) for x in args.gnubg_levels.split(",")):
+            engine = open_engine("gnubg", level, timeout=600)
+            rows.append(plays_row(f"gnubg {level}-ply (hint filter)", engine, cases))
+            print("  ".join(rows[-1]), flush=True)
+            engine.close()
     print()
     print(" | ".join(head))
     print(" | ".join("---" for _ in head))
     for row in rows:
         print(" | ".join(row))
+    if args.misses:
+        print(f"\nsage {max(levels)}-ply's misses (gnubg 2-ply's best play more than 0.001 better): {len(misses)}")
+        head = ("position", "dice", "kind", "match", "given up", "gnubg's best deepened", "sage's margin")
+        print(" | ".join(head))
+        print(" | ".join("---" for _ in head))
+        for row in misses:
+            print(" | ".join(row))
     if args.no_cube:
         return
     cubes = []
