@@ -1,7 +1,8 @@
 """The dice audit against the audit on the same files, in one run.
 
-    python benchmarks/bench_dice.py                 # the self-play matches of tests/data/oracle/selfplay
-    python benchmarks/bench_dice.py --passes 5 --profile
+    python benchmarks/bench_dice.py                      # tests/data: self-play, corpus, gammonview, match files
+    python benchmarks/bench_dice.py --rounds 5 FOLDER... # any files, folders or globs audit takes
+    python benchmarks/bench_dice.py --profile            # cProfile of one dice pass, by own time
 
 Both read the same records through the formats' registry and replay them;
 the dice audit also builds the events (the position before every roll) and
@@ -9,82 +10,127 @@ works out, for every roll, the chances the position gives (entering, hitting,
 bearing off), then the statistics once at the end. Target (issue 29): the dice
 audit at the audit's speed or better.
 
-Each pass runs, in this process and taking turns (so that a busy machine slows
-both alike), the library call that each command makes for each file
-(bgcli.scale.archive.audit_file; bgcli.scale.dice.DiceJob) and, for the dice,
-the report over all the files' counts (bgcli.judging.dicereport.build; scipy
-imported before, once, as the command does). The
-first pass is reported apart (cold: the caches of play texts and hitting rolls
-empty), then the best of the others. Rolls per second of CPU time.
+Each round starts a fresh process for each command (so every file is unseen:
+no cache of play texts, positions or hitting rolls carries over), the two in
+turn, the order swapped every round so that a busy machine slows both alike.
+A process imports what the command imports (scipy for the dice, once, as the
+command does), then times in CPU seconds the library call each command makes
+for each file (bgcli.scale.archive.audit_file; bgcli.scale.dice.DiceJob),
+and for the dice the report over all the files' counts
+(bgcli.judging.dicereport.build), which is paid once a run, whatever the
+number of files. Then it reads the same files a second time (warm: the
+caches filled) for comparison. Reported: the median of the rounds for each,
+and the ratios of the medians (the files alone, and with the report).
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
-import glob
+import json
 import pstats
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
+STARTED = time.perf_counter()   # the start-up a process pays before its first file: bgcli's and scipy's imports
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-SELFPLAY = ROOT / "tests" / "data" / "oracle" / "selfplay"
+DATA = ROOT / "tests" / "data"
+DEFAULT = [DATA / "oracle" / "selfplay", DATA / "corpus", DATA / "gammonview", DATA / "matchfiles"]
+
+
+def files(given: list[str]) -> list[str]:
+    from bgcli.scale.archive import find_files
+
+    return sorted(find_files(given or [str(p) for p in DEFAULT]))
+
+
+def rules_of(path: str):
+    from bgcli.core.rules import Rules
+
+    return Rules(jacoby="money" in Path(path).name)   # gnubg's money sessions were played with the Jacoby rule
+
+
+def child(which: str, paths: list[str]) -> dict:
+    """One command over the files in this (fresh) process: the cold pass, then a warm one."""
+    if which == "audit":
+        from bgcli.scale.archive import audit_file
+
+        def one_pass() -> tuple[float, float, int]:
+            start = time.process_time()
+            for path in paths:
+                audit_file(path, rules_of(path))
+            return time.process_time() - start, 0.0, 0
+    else:
+        import scipy.stats  # noqa: F401  (the command's one-off import)
+
+        from bgcli.judging.dicereport import build
+        from bgcli.scale.dice import DiceJob
+        from bgcli.scale.jobs import FileTask, run_file
+
+        def one_pass() -> tuple[float, float, int]:
+            start = time.process_time()
+            units = []
+            for path in paths:
+                units.extend(run_file(DiceJob(rules_of(path)), FileTask(path)).units)
+            read = time.process_time()
+            report = build(units)
+            rolls = report.groups[0].rolls if report.groups else 0
+            return read - start, time.process_time() - read, rolls
+    imports = time.perf_counter() - STARTED
+    cold, report, rolls = one_pass()
+    warm, _, _ = one_pass()
+    return {"imports": imports, "cold": cold, "report": report, "warm": warm, "rolls": rolls}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--folder", default=str(SELFPLAY), help="the match files (*.mat) to read")
-    parser.add_argument("--passes", type=int, default=3)
-    parser.add_argument("--profile", action="store_true", help="cProfile of one dice pass")
+    parser.add_argument("paths", nargs="*", help="files, folders or globs (default: folders of tests/data)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--profile", action="store_true", help="cProfile of one dice pass, by own time")
+    parser.add_argument("--child", choices=("audit", "dice"), help=argparse.SUPPRESS)
     args = parser.parse_args()
-
-    from bgcli.core.rules import Rules
-    from bgcli.judging.dicereport import build
-    from bgcli.scale.archive import audit_file
-    from bgcli.scale.dice import DiceJob
-    from bgcli.scale.jobs import FileTask, run_file
-
-    paths = sorted(glob.glob(str(Path(args.folder) / "*.mat")))
-    rules = {p: Rules(jacoby="money" in p) for p in paths}
-
-    def audit_pass() -> float:
-        start = time.process_time()
-        for path in paths:
-            audit_file(path, rules[path])
-        return time.process_time() - start
-
-    def dice_pass() -> tuple[float, int]:
-        start = time.process_time()
-        units = []
-        for path in paths:
-            units.extend(run_file(DiceJob(rules[path]), FileTask(path)).units)
-        report = build(units)
-        rolls = report.groups[0].rolls if report.groups else 0
-        return time.process_time() - start, rolls
-
-    import scipy.stats  # noqa: F401  (the command's one-off import, about a second: not in the passes)
-
-    if args.profile:
-        dice_pass()   # warm: the profile is of a pass after the first
-        profile = cProfile.Profile()
-        profile.runcall(dice_pass)
-        pstats.Stats(profile).sort_stats("cumulative").print_stats(30)
+    paths = files(args.paths)
+    if args.child:
+        print(json.dumps(child(args.child, paths)))
         return
-    audits, dices = [], []
-    rolls = 0
-    for _ in range(args.passes):
-        audits.append(audit_pass())
-        seconds, rolls = dice_pass()
-        dices.append(seconds)
-    print(f"{len(paths)} files, {rolls:,} rolls (opening rolls apart)")
-    for name, times in (("audit", audits), ("dice", dices)):
-        warm = min(times[1:]) if len(times) > 1 else times[0]
-        print(f"{name:<6} first pass {times[0]:7.2f} s ({rolls / times[0]:9,.0f} rolls/s)   best after it "
-              f"{warm:7.2f} s ({rolls / warm:9,.0f} rolls/s)")
-    ratio = (min(dices[1:]) if len(dices) > 1 else dices[0]) / (min(audits[1:]) if len(audits) > 1 else audits[0])
-    print(f"dice / audit: {ratio:.2f} times the audit's time (target: 1 or less)")
+    if args.profile:
+        from bgcli.scale.dice import DiceJob
+        from bgcli.scale.jobs import FileTask, run_file
+
+        profile = cProfile.Profile()
+        profile.runcall(lambda: [run_file(DiceJob(rules_of(p)), FileTask(p)) for p in paths])
+        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+        return
+    runs: dict[str, list[dict]] = {"audit": [], "dice": []}
+    for round_ in range(args.rounds):
+        order = ("audit", "dice") if round_ % 2 == 0 else ("dice", "audit")
+        for which in order:
+            out = subprocess.run([sys.executable, __file__, "--child", which, *args.paths], check=True,
+                                 capture_output=True, text=True, cwd=ROOT).stdout
+            runs[which].append(json.loads(out))
+    rolls = runs["dice"][0]["rolls"]
+
+    def median(which: str, key: str) -> float:
+        return statistics.median(run[key] for run in runs[which])
+
+    print(f"{len(paths)} files, {rolls:,} rolls (opening rolls apart), {args.rounds} rounds, a fresh process each "
+          f"(medians, CPU seconds)")
+    for which in ("audit", "dice"):
+        cold, warm = median(which, "cold"), median(which, "warm")
+        line = (f"{which:<6} files unseen {cold:7.3f} s ({rolls / cold:9,.0f} rolls/s)   read again {warm:7.3f} s"
+                f"   start-up {median(which, 'imports'):5.2f} s (wall)")
+        if which == "dice":
+            line += f"   report {median(which, 'report'):6.3f} s"
+        print(line)
+    audit, dice = median("audit", "cold"), median("dice", "cold")
+    print(f"dice / audit, files unseen: {dice / audit:.2f} times the audit's time (target: 1 or less); "
+          f"with the report: {(dice + median('dice', 'report')) / audit:.2f}; "
+          f"read again: {median('dice', 'warm') / median('audit', 'warm'):.2f}")
 
 
 if __name__ == "__main__":

@@ -14,10 +14,15 @@ bgcli.judging.dicestats test:
 - three chances that depend on the position, each counted by how many of the
   36 rolls succeed there (so the expectation is exact): entering from the bar
   (the open points of the opponent's home board, :func:`bgcli.analysis.counts.enter_count`),
-  hitting a blot (bgcli's shot counter, :func:`bgcli.analysis.counts.hit_rolls`),
-  and bearing off the last checkers in one roll (the exact one-sided bear-off
-  table, :mod:`bgcli.analysis.bearoff`). A roll is a success by the dice alone:
-  whether a legal play of it enters, hits or bears off, whatever was played.
+  hitting a blot (bgcli's shot counter, :func:`bgcli.analysis.counts.hit_rolls`,
+  through its fenced copy :func:`bgcli.judging.diceshots.hitting_rolls`), and
+  bearing off the last checkers in one roll (:func:`finishing_rolls`, a fenced
+  copy of the generator's answer; the one-sided bear-off table,
+  :mod:`bgcli.analysis.bearoff`, gives the same count where no point is held:
+  tests/test_dice.py). A roll is a success by the dice alone: whether a legal
+  play of it enters, hits or bears off, whatever was played. Each position's
+  chances are worked out once (a file's positions come back: the opening's in
+  every game).
 
 Everything is counts, so tallies of files add up (:meth:`Unit.add`) and
 travel as JSON (:meth:`Unit.to_dict`, :meth:`Unit.from_dict`).
@@ -28,9 +33,10 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from bgcli.analysis.counts import enter_count, hit_rolls, is_contact
-from bgcli.core.generator import legal_plays
+from bgcli.analysis.counts import enter_count, is_contact
+from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.judging.diceshots import hitting_rolls
 from bgcli.match.events import Event, EventKind, GameStart, MatchStart
 from bgcli.match.visitor import MatchVisitor
 
@@ -40,6 +46,7 @@ KIND_INDEX = {roll: i for i, roll in enumerate(KINDS)}
 DOUBLES = tuple(i for i, (high, low) in enumerate(KINDS) if high == low)
 CONDITIONS = ("enter", "hit", "bearoff")   # the chances that depend on the position
 _BINS = 37   # a chance counted in rolls of 36: 0..36
+_ROLLS = tuple((high, low) for high in range(6, 0, -1) for low in range(high, 0, -1))
 
 
 def kind_of(dice: tuple[int, int]) -> int:
@@ -159,15 +166,50 @@ def bearoff_count(position: Position) -> int | None:
     return round(dist[0] * 36) if dist else 0
 
 
+# Fenced mirror of bears_off_all: tests/test_dice_shots.py::test_the_rolls_that_bear_off_are_the_generators
+def finishing_rolls(position: Position) -> frozenset[tuple[int, int]]:
+    """The rolls (high die first) with a legal play that bears off every
+    checker the player on roll has left, all of them home (none for a side not
+    all home). Worked out from where the checkers stand: a mixed roll takes one
+    checker off with its sum, or two with a die each; a double takes off
+    checkers that need four steps or fewer together (each ceil(point / die)).
+    Where the opponent holds a point of the mover's home board (a step could be
+    blocked), the generator's legal plays say (:func:`bears_off_all`)."""
+    player = position.player
+    left = CHECKERS - player[OFF]
+    if not left or left > 4 or any(player[7:26]):
+        return frozenset()
+    if any(position.opponent[q] >= 2 for q in range(19, 25)):   # a point of the mover's home board held
+        return frozenset(roll for roll in _ROLLS if bears_off_all(position, roll))
+    points = sorted((p for p in range(1, 7) for _ in range(player[p])), reverse=True)
+    found = []
+    for a, b in _ROLLS:
+        if a == b:
+            done = sum(-(-p // a) for p in points) <= 4
+        elif left == 1:
+            done = points[0] <= a + b
+        else:
+            done = left == 2 and points[0] <= a and points[1] <= b
+        if done:
+            found.append((a, b))
+    return frozenset(found)
+
+
 def bears_off_all(position: Position, dice: tuple[int, int]) -> bool:
-    """Whether a legal play of ``dice`` bears off every checker left (the generator's plays)."""
-    return any(play.result.player[OFF] == CHECKERS for play in legal_plays(position, dice))
+    """Whether a legal play of ``dice`` bears off every checker left (the
+    generator's plays: a key's lowest byte is the checkers borne off)."""
+    return any(key & 0xFF == CHECKERS for key in legal_keys(position, dice))
 
 
 def enters(position: Position, dice: tuple[int, int]) -> bool:
     """Whether a legal play of ``dice`` takes a checker off the bar (the generator's plays)."""
     bar = position.player[BAR]
     return any(play.result.player[BAR] < bar for play in legal_plays(position, dice))
+
+
+# Each position's chances (DiceTally._chances_of) by its sides: a process that reads many files sees the
+# positions of the openings and their replies in every game.
+_CHANCES: dict[tuple, tuple] = {}
 
 
 class DiceTally(MatchVisitor):
@@ -181,7 +223,6 @@ class DiceTally(MatchVisitor):
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
         self._match: tuple[Unit, Unit] | None = None
         self._rolls: Any = None   # the match's fingerprint as it grows
-        self._hits: dict[tuple, frozenset] = {}
         self._reset_game()
 
     def _reset_game(self) -> None:
@@ -241,29 +282,45 @@ class DiceTally(MatchVisitor):
 
     def _conditions(self, unit: Unit, position: Position, dice: tuple[int, int]) -> None:
         roll = (max(dice), min(dice))
+        key = (position.player, position.opponent)
+        chances = _CHANCES.get(key)
+        if chances is None:
+            chances = self._chances_of(position)
+            if len(_CHANCES) > 50_000:   # bounded, as the replay's plays (bgcli.match.game)
+                _CHANCES.clear()
+            _CHANCES[key] = chances
+        entering, hitting, hit_count, finishing, finishing_count = chances
+        if entering:
+            unit.trials["enter"][entering] += 1
+            unit.successes["enter"][entering] += position.opponent[roll[0]] < 2 or position.opponent[roll[1]] < 2
+        if hit_count:
+            unit.trials["hit"][hit_count] += 1
+            unit.successes["hit"][hit_count] += roll in hitting
+        if finishing_count:
+            unit.trials["bearoff"][finishing_count] += 1
+            unit.successes["bearoff"][finishing_count] += roll in finishing
+
+    @staticmethod
+    def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int]:
+        """What the three chances are in a position, each 0 where it is not a
+        trial (no chance, or a sure thing): how many of the 36 rolls enter, the
+        rolls that hit and how many of 36 they are, the rolls that bear off the
+        last checkers and how many of 36 they are."""
         player = position.player
+        entering = 0
         if player[BAR]:
-            count = enter_count(position)
-            if 0 < count < 36:
-                unit.trials["enter"][count] += 1
-                unit.successes["enter"][count] += position.opponent[roll[0]] < 2 or position.opponent[roll[1]] < 2
-        if is_contact(position) and 1 in position.opponent[1:25]:
-            key = (player, position.opponent)
-            rolls = self._hits.get(key)
-            if rolls is None:
-                rolls = frozenset(hit_rolls(position))
-                if len(self._hits) > 20_000:
-                    self._hits.clear()
-                self._hits[key] = rolls
-            count = sum(1 if r[0] == r[1] else 2 for r in rolls)
-            if 0 < count < 36:
-                unit.trials["hit"][count] += 1
-                unit.successes["hit"][count] += roll in rolls
-        if not any(player[7:26]):
-            finishing = bearoff_count(position)
-            if finishing is not None and 0 < finishing < 36:
-                unit.trials["bearoff"][finishing] += 1
-                unit.successes["bearoff"][finishing] += bears_off_all(position, roll)
+            entering = enter_count(position)
+            entering = entering if 0 < entering < 36 else 0
+        hitting: frozenset = frozenset()
+        hit_count = 0
+        if 1 in position.opponent[1:25] and is_contact(position):
+            hitting = frozenset(hitting_rolls(position))
+            hit_count = sum(1 if r[0] == r[1] else 2 for r in hitting)
+            hit_count = hit_count if hit_count < 36 else 0
+        finishing = finishing_rolls(position)
+        finishing_count = sum(1 if r[0] == r[1] else 2 for r in finishing)
+        finishing_count = finishing_count if finishing_count < 36 else 0
+        return entering, hitting, hit_count, finishing, finishing_count
 
     def end_match(self) -> object:
         for unit in self._match or ():

@@ -1,0 +1,194 @@
+"""The rolls that hit a blot, worked out from the checkers' distances: a
+fenced copy of bgcli's shot counter (:func:`bgcli.analysis.counts.hit_rolls`,
+which asks the generator for the legal plays of every roll that could reach
+a blot), for the dice audit, which needs it in most positions of a match.
+
+A roll hits when one of its legal plays puts an opponent checker on the bar.
+Every such play has a step that lands on a blot: a checker's first step (a
+die from where it stands), or a later step of the same checker (a sum of the
+dice, each point on the way open). A play of both dice of a mixed roll, or
+of four dice of a double, uses as many dice as can be used, so it is legal
+(the one rule it could break). A mover with a checker on the bar enters
+first in every legal play: as many checkers as the dice allow. When a hit
+leaves the rest of the roll unplayable, or a double's remaining steps could
+need a bear-off, this module does not decide and the owner (the generator)
+is asked about that roll. So the answer is the owner's on
+every position: tests/test_dice.py compares the two on generated positions
+(hypothesis), and the rolls decided here without the generator.
+"""
+from __future__ import annotations
+
+from bgcli.analysis.counts import ROLLS
+from bgcli.core.generator import BOARD_BITS, legal_keys
+from bgcli.core.position import BAR, Position
+
+_REACH = {roll: ((roll[0], 2 * roll[0], 3 * roll[0], 4 * roll[0]) if roll[0] == roll[1] else (roll[0], roll[1], roll[0] + roll[1]))
+          for roll in ROLLS}
+
+
+# Fenced mirror of bgcli.analysis.counts.hit_rolls: tests/test_dice_shots.py::test_the_rolls_that_hit_are_the_owners
+def hitting_rolls(position: Position) -> tuple[tuple[int, int], ...]:
+    """The rolls (66, 65, ..., 11, as ``hit_rolls``) with a legal play that hits."""
+    player, opponent = position.player, position.opponent
+    # the opponent's checkers on the mover's points 1..24
+    theirs = (0,) + opponent[24:0:-1]
+    blots = [t for t in range(1, 25) if theirs[t] == 1]
+    if not blots:
+        return ()
+    starts = [p for p in range(1, 26) if player[p]]
+    spans = {start - blot for start in starts for blot in blots if start > blot}
+    if not spans:
+        return ()
+    found = []
+    bar = player[BAR]
+    direct: set[int] = set()   # the dice that take a checker from where it stands onto a blot
+    twice: set[int] = set()    # the dice that two checkers or more can play (one still can once another moved)
+    if not bar:
+        direct = {span for span in spans if span <= 6}
+        twice = _played_twice(player, theirs, starts)
+    for roll in ROLLS:
+        if spans.isdisjoint(_REACH[roll]):
+            continue
+        a, b = roll
+        if bar:
+            hits = _entering_hits(player, theirs, a, b)
+        elif a == b:
+            hits = _double_hits(player, theirs, starts, a, 4)
+        elif (a in direct and b in twice) or (b in direct and a in twice):
+            hits = True
+        else:
+            hits = _mixed_hits(player, theirs, starts, a, b)
+        if hits is None:   # the owner decides: a play of this roll hits when its key carries a hit mark (Play.hits)
+            hits = any(key >> BOARD_BITS for key in legal_keys(position, roll))
+        if hits:
+            found.append(roll)
+    return tuple(found)
+
+
+def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
+    """Whether a roll hits with a checker of the mover on the bar: every legal
+    play enters first, as many checkers as the dice allow."""
+    bar = player[BAR]
+    if a == b:
+        entry = 25 - a
+        if theirs[entry] >= 2:
+            return False   # nothing can be played
+        if theirs[entry] == 1:
+            return True    # every legal play enters there
+        if bar >= 4:
+            return False
+        entered = list(player)
+        entered[BAR] = 0
+        entered[entry] += bar
+        return _double_hits(entered, theirs, [p for p in range(1, 25) if entered[p]], a, 4 - bar)
+    if bar >= 2:   # each die that can enter enters, and nothing else moves
+        return theirs[25 - a] == 1 or theirs[25 - b] == 1
+    undecided = False
+    starts = [p for p in range(1, 25) if player[p]]
+    for x, y in ((a, b), (b, a)):
+        entry = 25 - x
+        if theirs[entry] >= 2:
+            continue
+        if theirs[entry] == 1:   # a hit entering: legal if die y can be played after it
+            if _plays_after(player, theirs, BAR, entry, y):
+                return True
+            undecided = True
+        # entered, a hit with die y by the entered checker or another: both dice played
+        if entry - y >= 1 and theirs[entry - y] == 1:
+            return True
+        for s in starts:
+            if s - y >= 1 and theirs[s - y] == 1:
+                return True
+    return None if undecided else False
+
+
+def _mixed_hits(player, theirs, starts, a: int, b: int) -> bool | None:
+    """Whether a mixed roll hits (no checker of the mover on the bar); None when
+    only a hit that leaves the other die unplayable was found."""
+    undecided = False
+    for x, y in ((a, b), (b, a)):
+        for s in starts:
+            t = s - x
+            if t < 1 or theirs[t] >= 2:
+                continue
+            if theirs[t] == 1:   # a hit with die x: legal if die y can be played after it
+                if _plays_after(player, theirs, s, t, y):
+                    return True
+                undecided = True
+            else:
+                u = t - y   # the same checker on with die y
+                if u >= 1 and theirs[u] == 1:
+                    return True
+    return None if undecided else False
+
+
+def _played_twice(player, theirs, starts) -> set[int]:
+    """The dice that two checkers or more can play on the board (no checker of the mover on the bar)."""
+    found = set()
+    for die in range(1, 7):
+        movers = 0
+        for p in starts:
+            if p > die and theirs[p - die] < 2:
+                movers += player[p]
+                if movers >= 2:
+                    found.add(die)
+                    break
+    return found
+
+
+def _plays_after(player, theirs, s: int, t: int, y: int) -> bool:
+    """Whether die ``y`` can be played once a checker has moved from ``s`` to ``t`` (no checker on the bar)."""
+    highest = 0
+    outside = False
+    for p in range(24, 0, -1):
+        count = player[p] - (p == s) + (p == t)
+        if not count:
+            continue
+        if not highest:
+            highest = p
+        if p > 6:
+            outside = True
+        if p - y >= 1 and theirs[p - y] < 2:
+            return True
+    # a bear-off: every checker home, and one on point y or none above it
+    return not outside and highest > 0 and (player[y] - (y == s) + (y == t) > 0 or highest < y)
+
+
+def _double_hits(player, theirs, starts, a: int, steps: int) -> bool | None:
+    """Whether a double with ``steps`` steps to play hits (no checker of the
+    mover on the bar); None when the steps left after a hit could not be shown
+    playable without a bear-off."""
+    undecided = False
+    for s in starts:
+        for k in range(1, steps + 1):
+            t = s - k * a
+            if t < 1 or theirs[t] >= 2:
+                break
+            if theirs[t] != 1:
+                continue
+            # a hit in k steps: legal if the steps left can be played (other than by bearing off)
+            if k == steps or _steps_after(player, theirs, s, t, a, steps - k):
+                return True
+            undecided = True
+    return None if undecided else False
+
+
+def _steps_after(player, theirs, s: int, t: int, a: int, need: int) -> bool:
+    """Whether the checkers can play ``need`` steps of ``a`` on the board once one moved from ``s`` to ``t``."""
+    steps = 0
+    for p in range(24, 0, -1):
+        count = player[p] - (p == s) + (p == t)
+        if not count:
+            continue
+        reach = 0
+        q = p - a
+        while q >= 1 and theirs[q] < 2 and reach < need:
+            reach += 1
+            q -= a
+        steps += count * reach
+        if steps >= need:
+            return True
+    return False
+
+
+__all__ = ["hitting_rolls"]

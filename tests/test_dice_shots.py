@@ -1,0 +1,120 @@
+"""The dice audit's fenced copies of its owners: the shot counter
+(bgcli.judging.diceshots against bgcli.analysis.counts.hit_rolls, the
+generator's legal plays) and the rolls that bear off the last checkers
+(bgcli.judging.dice.finishing_rolls against the generator). Each agrees with
+its owner on generated positions of every kind, including a mover on the bar,
+doubles, bear-offs with blots and held points in the home board and crowded
+boards where a hit leaves the rest of the roll unplayable; and the shot
+counter decides the usual rolls without asking the generator."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bgcli.analysis.counts import hit_rolls
+from bgcli.core.generator import legal_plays
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.judging import diceshots
+from bgcli.judging.dice import bears_off_all, finishing_rolls
+from bgcli.judging.diceshots import hitting_rolls
+
+ROLLS_36 = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+@st.composite
+def boards(draw, home: bool = False) -> Position:
+    """Any legal board: each side's checkers anywhere (the bar, the board, off), the two never on one point;
+    ``home``: mostly the mover's checkers all home, few of them."""
+    player, opponent = [0] * 26, [0] * 26
+    top = draw(st.sampled_from([6, 6, 6, 7] if home else [6, 12, 24]))   # home, in two quarters, or anywhere
+    player[BAR] = 0 if home else draw(st.sampled_from([0, 0, 0, 1, 2, 4]))
+    for _ in range(draw(st.integers(0, 5 if home else CHECKERS - player[BAR]))):
+        player[draw(st.integers(1, top))] += 1
+    opponent[BAR] = draw(st.sampled_from([0, 0, 1]))
+    for _ in range(draw(st.integers(1, CHECKERS - opponent[BAR]))):
+        mine = draw(st.integers(1, 24))   # the point in the mover's numbering
+        if not player[mine]:
+            opponent[25 - mine] += 1
+    player[OFF] = CHECKERS - sum(player)
+    opponent[OFF] = CHECKERS - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_the_rolls_that_hit_are_the_owners(position):
+    assert hitting_rolls(position) == hit_rolls(position)
+
+
+def position_of(player: dict[int, int], opponent: dict[int, int]) -> Position:
+    """A position from the mover's checkers by point (25 the bar) and the opponent's by the mover's point."""
+    mine, theirs = [0] * 26, [0] * 26
+    for point, count in player.items():
+        mine[point] = count
+    for point, count in opponent.items():
+        theirs[25 - point] = count
+    mine[OFF], theirs[OFF] = CHECKERS - sum(mine), CHECKERS - sum(theirs)
+    return Position(tuple(mine), tuple(theirs)).validated()
+
+
+# the opening's checkers, the opponent's with blots on the mover's 4 and 10 points
+OPENING = {24: 2, 13: 5, 8: 3, 6: 5}
+BLOTS = {1: 2, 4: 1, 10: 1, 12: 5, 17: 3, 19: 3}
+
+
+@pytest.mark.parametrize("player, opponent", [
+    (OPENING, BLOTS),
+    # the mover's last checker outside hits with the 6 (8 to 2) only if the 1 can be played after: a crowded board
+    ({8: 1, 5: 2, 4: 2, 3: 2}, {2: 1, 7: 2, 6: 2, 1: 2, 13: 2, 20: 6}),
+    # one checker on the bar, the entering points blots or held
+    ({25: 1, 6: 5, 8: 3, 13: 5}, {24: 1, 23: 2, 22: 2, 21: 1, 1: 2, 12: 7}),
+    ({25: 2, 6: 5, 8: 3, 13: 5}, {24: 1, 23: 2, 22: 2, 21: 1, 1: 2, 12: 7}),
+    # a double whose hit leaves steps that only a bear-off could play
+    ({6: 1, 2: 2, 1: 2}, {4: 1, 5: 2, 3: 2, 20: 10}),
+])
+def test_hand_made_positions_agree(player, opponent):
+    position = position_of(player, opponent)
+    assert hitting_rolls(position) == hit_rolls(position)
+
+
+def test_the_usual_rolls_are_decided_without_the_generator(monkeypatch):
+    position = position_of(OPENING, BLOTS)
+    expected = hit_rolls(position)
+    assert len(expected) > 10
+
+    def refused(*args):
+        raise AssertionError("the generator was asked")
+
+    monkeypatch.setattr(diceshots, "legal_keys", refused)
+    assert hitting_rolls(position) == expected
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards())
+def test_bearing_off_every_checker_is_the_generators(position):
+    for roll in ROLLS_36:
+        assert bears_off_all(position, roll) == any(play.result.player[OFF] == CHECKERS
+                                                    for play in legal_plays(position, roll))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(boards(home=True))
+def test_the_rolls_that_bear_off_are_the_generators(position):
+    found = finishing_rolls(position)
+    if any(position.player[7:26]):   # a trial of the dice audit only once every checker is home
+        assert not found
+        return
+    for a, b in ROLLS_36:
+        roll = (max(a, b), min(a, b))
+        assert (roll in found) == any(play.result.player[OFF] == CHECKERS for play in legal_plays(position, roll))
+
+
+@pytest.mark.parametrize("player, opponent", [
+    ({3: 2}, {20: 15}), ({5: 1, 1: 1}, {20: 15}), ({6: 1}, {20: 15}), ({4: 2, 2: 2}, {20: 15}),
+    ({6: 1, 1: 1}, {3: 2, 20: 13}),   # a held point in the home board: the generator says
+])
+def test_hand_made_bear_offs_agree(player, opponent):
+    position = position_of(player, opponent)
+    assert finishing_rolls(position) == {roll for roll in {(max(r), min(r)) for r in ROLLS_36}
+                                         if bears_off_all(position, roll)}
