@@ -33,6 +33,7 @@ import bgcli.match.game as game_module
 from bgcli.core.rules import Rules
 from bgcli.errors import MatchFileError
 from bgcli.formats import mat
+from bgcli.match.records import Action
 from bgcli.match import plays
 from bgcli.match.plays import die_steps as _die_steps, sides_after_play
 from bgcli.match.events import EventKind
@@ -111,7 +112,8 @@ def test_files_read_the_same_without_the_fast_row(monkeypatch):
     files = match_files()
     fast = {path: read_all(path) for path in files}
     assert sum(isinstance(records, list) for records in fast.values()) > 100
-    # the one-pass rows against the regular expression and _place
+    # the one-pass rows against the regular expression and _place (the C accelerator's rows too)
+    monkeypatch.setattr(mat, "_rows_in_c", None)
     monkeypatch.setattr(mat, "_row_actions", slow_actions)
     for path in files:
         assert read_all(path) == fast[path], path
@@ -394,3 +396,53 @@ def test_a_file_read_in_blocks_reads_as_line_by_line(monkeypatch):
     monkeypatch.setattr(mat, "text_lines", lambda handle, path: mat.bounded_lines(handle, path))
     for path in files:
         assert read_all(path) == blocks[path], path
+
+
+# --- the C accelerator's row reader --------------------------------------------------------------
+
+C_CELL = st.one_of(CELL, st.builds(
+    lambda dice, blanks, steps: f"{dice}:" + "".join(blank + step for blank, step in zip(blanks, steps)),
+    st.sampled_from(["31", "66", "16", "07", "70", "3", "315"]),
+    st.lists(st.sampled_from([" ", "  ", "\t"]), min_size=4, max_size=4),
+    st.lists(st.builds(lambda points, marks, repeat: "/".join(p + m for p, m in zip(points, marks)) + repeat,
+                       st.lists(st.sampled_from(["0", "5", "13", "25", "99", "123", "bar", "off", "", "Bar"]),
+                                min_size=1, max_size=4),
+                       st.lists(st.sampled_from(["", "", "*", "**"]), min_size=4, max_size=4),
+                       st.sampled_from(["", "", "(2)", "(x)", "(12)"])), max_size=4)),
+    st.sampled_from(["Doubles => 64", "Doubles =>  2", "Wins 12 points", "Wins 1 point and the match", "Wins 2 pointss",
+                     "Losses 3 points", "Losses 1 point and the match", "Takes ", "Drops x", "31: ????", "31: ?x",
+                     "31: Cannot Move", "31:  Cannot Move", "31: Cannot  Move", "43: 24/20 상3/하2", "52:"]))
+
+
+@pytest.mark.skipif(mat._rows_in_c is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@settings(deadline=None, max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.one_of(st.none(), st.integers(0, 120), st.just(1234567890)), lead=SPACE,
+       cells=st.lists(C_CELL, max_size=3), gaps=st.lists(SPACE, min_size=3, max_size=3),
+       tail=st.sampled_from(["", " ", "  "]), warm=st.booleans())
+def test_row_actions_in_c_reads_rows_as_the_python_reader(number, lead, cells, gaps, tail, warm):
+    """The C accelerator's row_actions against its owner, mat._row_actions: where C answers,
+    the Actions of the Python reader, field for field, its cells remembered or not."""
+    head = "" if number is None else f"{lead}{number})"
+    text = head + "".join(gap + cell for gap, cell in zip(gaps, cells)) + tail
+    if not warm:
+        mat._CELLS.clear()
+    got = mat._rows_in_c(text, 7)
+    if got is not NotImplemented:
+        assert got == mat._row_actions(text, 7), text
+        assert [type(action) for action in got] == [Action] * len(got)
+
+
+def test_row_actions_in_c_reads_the_rows_of_every_file_as_the_python_reader():
+    """Every row of the match files of tests/data: where C answers, the Python reader's Actions;
+    and it answers nearly every numbered row (the rest, unnumbered, tabbed, Korean, goes to Python)."""
+    if mat._rows_in_c is None:
+        pytest.skip("the C accelerator is not built")
+    every = rows()
+    mat._CELLS.clear()
+    answered = 0
+    for number, text in every:
+        got = mat._rows_in_c(text, number)
+        if got is not NotImplemented:
+            answered += 1
+            assert got == mat._row_actions(text, number), text
+    assert answered > 0.8 * len(every)

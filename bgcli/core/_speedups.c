@@ -2237,6 +2237,299 @@ static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py
     return sides;
 }
 
+/* ---- row_actions: the .mat reader's move row, in C ---------------------------------
+ * Fenced mirror of bgcli.formats.mat._row_actions for a numbered row ("NN) A  B") of ASCII
+ * text with no tab whose cells are of the common shapes (its first way: the row split at
+ * its gap, each cell read as _one_cell reads it):
+ * tests/test_audit_paths.py::test_row_actions_in_c_reads_rows_as_the_python_reader compares the
+ * two on generated rows.
+ * NotImplemented for any other line (unnumbered, a tab, not ASCII, a cell it does not
+ * read): the Python reader decides. */
+
+enum { CELL_MOVE, CELL_DANCE, CELL_ROLL, CELL_DOUBLE, CELL_TAKE, CELL_DROP, CELL_WIN, CELL_LOSS, CELL_KINDS };
+
+typedef struct {
+    int kind;
+    int first_die, second_die;
+    Py_ssize_t play_from;   /* the play's text is [play_from, the cell's end) */
+    long number;            /* the cube of Doubles, the points of Wins and Losses */
+    int and_match;
+} CellRead;
+
+static inline int is_digit(Py_UCS1 c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static inline int is_blank_or_tab(Py_UCS1 c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* mat._COMMON_STEP's point: [0-9]{1,2}, or the words bar (a step's start only) and off */
+static int step_point(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *at, int first)
+{
+    Py_ssize_t i = *at;
+    if (i < n && is_digit(c[i])) {
+        i += (i + 1 < n && is_digit(c[i + 1])) ? 2 : 1;
+        if (i < n && is_digit(c[i]))
+            return 0;
+        *at = i;
+        return 1;
+    }
+    if (i + 3 <= n && ((first && memcmp(c + i, "bar", 3) == 0) || memcmp(c + i, "off", 3) == 0)) {
+        *at = i + 3;
+        return 1;
+    }
+    return 0;
+}
+
+/* one mat._COMMON_STEP at c[*at] */
+static int common_step(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *at)
+{
+    if (!step_point(c, n, at, 1))
+        return 0;
+    if (*at < n && c[*at] == '*')
+        (*at)++;
+    int hops = 0;
+    while (*at < n && c[*at] == '/') {
+        (*at)++;
+        if (!step_point(c, n, at, 0))
+            return 0;
+        if (*at < n && c[*at] == '*')
+            (*at)++;
+        hops++;
+    }
+    if (!hops)
+        return 0;
+    if (*at + 3 <= n && c[*at] == '(' && is_digit(c[*at + 1]) && c[*at + 2] == ')')
+        *at += 3;
+    return 1;
+}
+
+/* [0-9]{1,9} at c[*at] */
+static int cell_number(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *at, long *value)
+{
+    Py_ssize_t i = *at;
+    long v = 0;
+    while (i < n && is_digit(c[i]) && i - *at < 9)
+        v = v * 10 + (c[i++] - '0');
+    if (i == *at)
+        return 0;
+    *at = i;
+    *value = v;
+    return 1;
+}
+
+static inline int word_at(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t at, const char *word)
+{
+    Py_ssize_t len = (Py_ssize_t)strlen(word);
+    return at + len <= n && memcmp(c + at, word, (size_t)len) == 0;
+}
+
+/* mat._one_cell: the whole of c[0, n) one cell of mat._cell_pattern; 1 and cell filled, or 0 */
+static int read_cell(const Py_UCS1 *c, Py_ssize_t n, CellRead *cell)
+{
+    Py_ssize_t at;
+    cell->play_from = n;
+    cell->number = 0;
+    cell->and_match = 0;
+    if (n >= 3 && c[0] >= '1' && c[0] <= '6' && c[1] >= '1' && c[1] <= '6' && c[2] == ':') {
+        cell->first_die = c[0] - '0';
+        cell->second_die = c[1] - '0';
+        cell->kind = CELL_DANCE;
+        at = 3;
+        if (at == n)
+            return 1;
+        if (!is_blank_or_tab(c[at]))
+            return 0;
+        while (at < n && is_blank_or_tab(c[at]))
+            at++;
+        if (at == n)
+            return 0;
+        if (n - at == 11 && memcmp(c + at, "Cannot Move", 11) == 0)
+            return 1;
+        if (c[at] == '?') {
+            while (at < n && c[at] == '?')
+                at++;
+            cell->kind = CELL_ROLL;
+            return at == n;
+        }
+        cell->kind = CELL_MOVE;
+        cell->play_from = at;
+        for (;;) {
+            if (!common_step(c, n, &at))
+                return 0;
+            if (at == n)
+                return 1;
+            if (!is_blank_or_tab(c[at]))
+                return 0;
+            while (at < n && is_blank_or_tab(c[at]))
+                at++;
+            if (at == n)
+                return 0;
+        }
+    }
+    if (word_at(c, n, 0, "Doubles => ")) {
+        at = 11;
+        cell->kind = CELL_DOUBLE;
+        return cell_number(c, n, &at, &cell->number) && at == n;
+    }
+    if (n == 5 && (memcmp(c, "Takes", 5) == 0 || memcmp(c, "Drops", 5) == 0)) {
+        cell->kind = c[0] == 'T' ? CELL_TAKE : CELL_DROP;
+        return 1;
+    }
+    int wins = word_at(c, n, 0, "Wins ");
+    if (wins || word_at(c, n, 0, "Losses ")) {
+        at = wins ? 5 : 7;
+        cell->kind = wins ? CELL_WIN : CELL_LOSS;
+        if (!cell_number(c, n, &at, &cell->number) || !word_at(c, n, at, " point"))
+            return 0;
+        at += 6;
+        if (at < n && c[at] == 's')
+            at++;
+        if (wins && word_at(c, n, at, " and the match")) {
+            at += 14;
+            cell->and_match = 1;
+        }
+        return at == n;
+    }
+    return 0;
+}
+
+static PyObject *dice_tuples[7][7];   /* the dice of a roll as written, made once each */
+
+static PyObject *written_dice(int a, int b)
+{
+    if (dice_tuples[a][b] == NULL)
+        dice_tuples[a][b] = Py_BuildValue("(ii)", a, b);
+    Py_XINCREF(dice_tuples[a][b]);
+    return dice_tuples[a][b];
+}
+
+/* an Action (types[0], a named tuple) of the cell c[from, to) read into cell */
+static PyObject *cell_action(PyObject *const *types, PyObject *line, Py_ssize_t column, long move_number, int side,
+                             const Py_UCS1 *c, Py_ssize_t from, Py_ssize_t to, const CellRead *cell)
+{
+    PyTypeObject *type = (PyTypeObject *)types[0];
+    PyObject *fields[12];
+    fields[0] = Py_NewRef(line);
+    fields[1] = PyLong_FromSsize_t(column);
+    fields[2] = PyLong_FromLong(move_number);
+    fields[3] = PyLong_FromLong(side);
+    fields[4] = Py_NewRef(types[1 + cell->kind]);
+    int rolled = cell->kind == CELL_MOVE || cell->kind == CELL_DANCE || cell->kind == CELL_ROLL;
+    fields[5] = rolled ? written_dice(cell->first_die, cell->second_die) : Py_NewRef(Py_None);
+    fields[6] = cell->kind == CELL_MOVE ? PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, c + from + cell->play_from,
+                                                                   to - from - cell->play_from)
+                                        : PyUnicode_New(0, 0);
+    fields[7] = cell->kind == CELL_DOUBLE ? PyLong_FromLong(cell->number) : Py_NewRef(Py_None);
+    fields[8] = cell->kind == CELL_WIN || cell->kind == CELL_LOSS ? PyLong_FromLong(cell->number) : Py_NewRef(Py_None);
+    fields[9] = Py_NewRef(cell->and_match ? Py_True : Py_False);
+    fields[10] = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, c + from, to - from);
+    fields[11] = PyTuple_New(0);
+    PyObject *action = type->tp_alloc(type, 12);
+    for (int i = 0; i < 12; i++) {
+        if (fields[i] == NULL || action == NULL) {
+            for (int k = 0; k < 12; k++)
+                Py_XDECREF(fields[k]);
+            Py_XDECREF(action);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < 12; i++)
+        PyTuple_SET_ITEM(action, i, fields[i]);
+    return action;
+}
+
+static PyObject *py_row_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyTuple_CheckExact(args[0]) || PyTuple_GET_SIZE(args[0]) != 1 + CELL_KINDS ||
+        !PyType_Check(PyTuple_GET_ITEM(args[0], 0)) ||
+        !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(args[0], 0), &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "row_actions(types, text, number): types is (Action, and a kind for each cell)");
+        return NULL;
+    }
+    PyObject *const *types = &PyTuple_GET_ITEM(args[0], 0);
+    PyObject *text = args[1], *line = args[2];
+    if (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))
+        Py_RETURN_NOTIMPLEMENTED;
+    const Py_UCS1 *c = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (memchr(c, '\t', (size_t)n) != NULL)
+        Py_RETURN_NOTIMPLEMENTED;
+    const Py_UCS1 *found = memchr(c, ')', (size_t)n);
+    Py_ssize_t close = found == NULL ? -1 : found - c;
+    if (close <= 0 || close >= 20)
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t head = 0;
+    while (head < close && c[head] == ' ')
+        head++;
+    if (head == close || close - head > 9)
+        Py_RETURN_NOTIMPLEMENTED;
+    long move_number = 0;
+    for (Py_ssize_t i = head; i < close; i++) {
+        if (!is_digit(c[i]))
+            Py_RETURN_NOTIMPLEMENTED;
+        move_number = move_number * 10 + (c[i] - '0');
+    }
+    Py_ssize_t start = close + 1;
+    while (start < n && c[start] == ' ')
+        start++;
+    if (start == n)
+        return PyList_New(0);
+    Py_ssize_t gap = -1;
+    for (Py_ssize_t i = start; i + 1 < n; i++)
+        if (c[i] == ' ' && c[i + 1] == ' ') {
+            gap = i;
+            break;
+        }
+    Py_ssize_t first_end = gap >= 0 ? gap : n;
+    while (gap < 0 && first_end > start && c[first_end - 1] == ' ')
+        first_end--;
+    CellRead first, second;
+    if (!read_cell(c + start, first_end - start, &first))
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t other = gap >= 0 ? gap : n, other_end = n;
+    while (other < n && c[other] == ' ')
+        other++;
+    if (other == n) {
+        int side = start - close - 1 > 12 ? 1 : 0;   /* mat.RIGHT_COLUMN_GAP */
+        PyObject *action = cell_action(types, line, start + 1, move_number, side, c, start, first_end, &first);
+        if (action == NULL)
+            return NULL;
+        PyObject *out = PyList_New(1);
+        if (out == NULL) {
+            Py_DECREF(action);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, 0, action);
+        return out;
+    }
+    while (other_end > other && c[other_end - 1] == ' ')
+        other_end--;
+    if (!read_cell(c + other, other_end - other, &second))
+        Py_RETURN_NOTIMPLEMENTED;
+    PyObject *left = cell_action(types, line, start + 1, move_number, 0, c, start, first_end, &first);
+    if (left == NULL)
+        return NULL;
+    PyObject *right = cell_action(types, line, other + 1, move_number, 1, c, other, other_end, &second);
+    if (right == NULL) {
+        Py_DECREF(left);
+        return NULL;
+    }
+    PyObject *out = PyList_New(2);
+    if (out == NULL) {
+        Py_DECREF(left);
+        Py_DECREF(right);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, left);
+    PyList_SET_ITEM(out, 1, right);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"parse_id", py_parse_id, METH_O,
      "parse_id(text): (player, opponent) of a valid Position ID, as parse_position_id reads it; None otherwise."},
@@ -2250,6 +2543,8 @@ static PyMethodDef methods[] = {
      "play_text(moves, hits, names): notation.canonical_text's text of raw pairs and hit marks; None for names not ASCII."},
     {"sides_after_steps", (PyCFunction)(void (*)(void))py_sides_after_steps, METH_FASTCALL,
      "sides_after_steps(player, opponent, high, low, moves): judge.sides_after_steps; NotImplemented for input it does not read."},
+    {"row_actions", (PyCFunction)(void (*)(void))py_row_actions, METH_FASTCALL,
+     "row_actions(types, text, number): mat._row_actions' Actions of a numbered ASCII row; NotImplemented otherwise."},
     {"sides_after_play", (PyCFunction)(void (*)(void))py_sides_after_play, METH_FASTCALL,
      "sides_after_play(mine, theirs, dice, text, side): plays.sides_after_play of a play in gnubg's .mat spelling; NotImplemented otherwise."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,

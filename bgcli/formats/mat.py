@@ -43,6 +43,7 @@ from bgcli.formats.writing import (
     rule_tags,
     steps_to_write,
 )
+from bgcli.core.position import accelerator
 from bgcli.core.rules import RULE_TAGS, Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
@@ -187,6 +188,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     as the game's last line is read, a MatchEnd; so a replay can start before
     a match (a 20,000-game money session) is read whole, and holds one game."""
     reader = _Reader(path)
+    read_row = _rows_in_c
     for number, line in enumerate(lines, 1):
         if isinstance(line, bytes):
             line = text_of(line)
@@ -195,7 +197,9 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
         line = line.rstrip("\r\n")
         if reader.game is not None and not reader.expect_score and not reader.pending:
             # the common case first, for speed: a move row (or a blank line) inside a game
-            actions = _row_actions(line, number)
+            actions = NotImplemented if read_row is None else read_row(line, number)
+            if actions is NotImplemented:
+                actions = _row_actions(line, number)
             if actions is not None:
                 if actions:
                     reader.game["actions"].extend(actions)
@@ -398,6 +402,11 @@ def _row_actions(text: str, number: int) -> list[Action] | None:
     return [_NEW_TUPLE(Action, (number, start + 1, row_number, 0) + fields),
             _NEW_TUPLE(Action, (number, found.start(_SECOND + 1) + 1, row_number, 1) + other)]
 
+
+# The C accelerator's row_actions is a fenced mirror of _row_actions for a numbered ASCII row of the
+# common shapes: tests/test_audit_paths.py::test_row_actions_in_c_reads_rows_as_the_python_reader
+_rows_in_c = (functools.partial(accelerator.row_actions, (Action, MOVE, DANCE, UNKNOWN, DOUBLE, TAKE, DROP, WINS, LOSES))
+              if accelerator is not None else None)
 
 _ONE_CELL = re.compile(_cell_pattern(1))
 _ONE_CELL_FIELDS = operator.itemgetter(*[_ONE_CELL.groupindex[name + "1"] - 1 for name in _CELL_GROUPS[1:]])
