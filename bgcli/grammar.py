@@ -19,8 +19,6 @@ check and a read is never read from. Never the shared temporary folder.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import os
 import stat
 from pathlib import Path
@@ -69,6 +67,8 @@ def parser(name: str, start: str | None = None, strict: bool = False, cache: boo
     file_name = cache_name(name, start, strict)
     data = read_cached(file_name)
     if data is not None:
+        import json   # here, not at the top: most commands never need the grammar (start-up)
+
         try:
             tables = json.loads(data, object_hook=_untag)
             return Lark._load_from_dict(tables["data"], tables["memo"], propagate_positions=True)
@@ -85,6 +85,8 @@ def _tables_json(built: Lark) -> bytes:
     since their keys may be integers, tuples tagged ``{"t": [...]}``."""
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
+
+    import json
 
     data, memo = built.memo_serialize([TerminalDef, Rule])
     # options Lark takes again at load time are not kept (as Lark's own cache does)
@@ -115,6 +117,8 @@ def _untag(obj: dict):
 
 def cache_name(name: str, start: str | None = None, strict: bool = False) -> str:
     """The cache file name of a parser: the grammar, its options and Lark's version."""
+    import hashlib
+
     from lark import __version__ as lark_version
 
     key = f"{CACHE_FORMAT}\0{lark_version}\0{start}\0{strict}\0{grammar_text(name)}"

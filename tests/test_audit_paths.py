@@ -236,6 +236,7 @@ def test_the_short_path_of_plays_changes_no_audit(monkeypatch):
         return sides
 
     monkeypatch.setattr(game_module, "sides_after_play", counted)
+    monkeypatch.setattr(game_module, "sides_after_plays", None)   # each play through sides_after_play, counted
     for rules in (None, Rules(beavers=True, auto_doubles=1)):
         fast = audit_all(rules)
         assert sum(1 for _, _, problems in fast.values() if problems) > 50
@@ -446,3 +447,16 @@ def test_row_actions_in_c_reads_the_rows_of_every_file_as_the_python_reader():
             answered += 1
             assert got == mat._row_actions(text, number), text
     assert answered > 0.8 * len(every)
+
+
+def test_the_run_of_plays_in_c_changes_no_audit(monkeypatch):
+    """Every file of tests/data audits the same with the C accelerator's run of plays in turn
+    (plays.sides_after_plays) and with each play settled by sides_after_play in Python."""
+    if game_module.sides_after_plays is None:
+        pytest.skip("the C accelerator is not built")
+    for rules in (None, Rules(beavers=True, auto_doubles=1)):
+        with_c = audit_all(rules)
+        with monkeypatch.context() as m:
+            m.setattr(game_module, "sides_after_plays", None)
+            m.setattr(plays, "_play_in_c", None)
+            assert audit_all(rules) == with_c

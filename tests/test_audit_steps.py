@@ -18,6 +18,7 @@ import bgcli.match.plays as plays
 from bgcli.errors import InvalidDiceError
 from bgcli.core.position import BAR, Position
 from bgcli.core.generator import legal_plays
+from bgcli.match.records import Action, ActionKind
 from bgcli.core.notation import play_text
 from bgcli.core.judge import play_from_steps, play_key, result_of_steps
 from test_legal import positions
@@ -301,3 +302,74 @@ def test_sides_after_play_in_c_leaves_what_it_does_not_read_to_python():
         assert plays._play_in_c(mine, theirs, dice, text, 0) is NotImplemented, (dice, text)
     assert plays._play_in_c(mine[:25], theirs, (3, 1), "8/5 6/5", 0) is NotImplemented
     assert plays.sides_after_play(mine, theirs, (3, 1), " 8/5 6/5", 0) == python_short_path(mine, theirs, (3, 1), "8/5 6/5", 0)
+
+
+def python_run(actions, at, first, second, side, last_line, count):
+    """GameReplay.apply_all's run of ``count`` plays in turn from ``actions[at]``, each settled by
+    sides_after_play in Python (None when one is not): (sides, side, last line, over)."""
+    sides = [first, second]
+    over = False
+    for action in actions[at:at + count]:
+        assert action.kind is ActionKind.MOVE and action.side == side and not over
+        after = python_short_path(sides[side], sides[1 - side], action.dice, action.play_text, side)
+        if after is None:
+            return None
+        sides[side], sides[1 - side] = after
+        last_line = max(last_line, action.line)
+        side = 1 - side
+        over = after[0][0] == 15 or after[1][0] == 15
+    return sides[0], sides[1], side, last_line, over
+
+
+@pytest.mark.skipif(plays.sides_after_plays is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]))
+def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, seed, length, start):
+    """The C accelerator's sides_after_plays against the run it mirrors (apply_all's plays in
+    turn, each settled by sides_after_play): random games from a random position, each play a
+    legal one written as its steps or as gnubg writes it, now and then one that is not (a wrong
+    roll, another spelling, the wrong column, a cube action, a dance): the same sides, side on
+    roll, last line and end of the game for the plays it settles, and it stops only at a play
+    the C short path leaves to Python, an action of another kind or side, or the game's end."""
+    rng = random.Random(seed)
+    board, side = position, rng.randint(0, 1)
+    first, second = (board.player, board.opponent) if side == 0 else (board.opponent, board.player)
+    actions, line = [], rng.randint(1, 50)
+    for number in range(length):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays_of_roll = [p for p in legal_plays(board, (max(dice), min(dice))) if p.steps]
+        odd = rng.random()
+        kind, mover, text = ActionKind.MOVE, side, ""
+        if plays_of_roll:
+            play = rng.choice(plays_of_roll)
+            text = rng.choice([" ".join(f"{s.start}/{s.end}" for s in play.steps), play_text(play, "mat")])
+            board = play.result.swap()
+        else:
+            board = board.swap()
+        if odd < 0.03:
+            kind = rng.choice([ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.TAKE])
+        elif odd < 0.06:
+            mover = 1 - side
+        elif odd < 0.07 and plays_of_roll:
+            text = play_text(play, "gnubg")
+        elif odd < 0.09:
+            text = plain_text(rng, random_moves(rng, board, (max(dice), min(dice))))
+        line += rng.randint(0, 2)
+        actions.append(Action(line, 1, number, mover, kind, dice, text))
+        side = 1 - side
+    actions_in = rng.choice([actions, tuple(actions)])
+    at = min(start, len(actions))
+    last_line = rng.randint(0, 60)
+    side = actions[at].side if at < len(actions) else 0
+    done, *got = plays.sides_after_plays(actions_in, at, first, second, side, last_line, ActionKind.MOVE)
+    if done:
+        assert tuple(got) == python_run(actions, at, first, second, side, last_line, done), (position.id(), seed)
+    else:
+        assert got == [first, second, side, last_line, False]
+    # it stops only where it must
+    stop = at + done
+    if stop < len(actions) and not got[4]:
+        action = actions[stop]
+        mine, theirs = (got[0], got[1]) if got[2] == 0 else (got[1], got[0])
+        assert (action.kind is not ActionKind.MOVE or action.side != got[2]
+                or plays._play_in_c(mine, theirs, action.dice, action.play_text, action.side) is NotImplemented)

@@ -221,3 +221,26 @@ def test_a_terminated_batch_says_so(args):
             "main()\n")
     done = batch_process(args, BATCH, code=code)
     assert done.returncode == 143 and done.stderr == b"Error: terminated\n"
+
+
+# the audit of .mat files reads their rows without the grammar, writes no file and keeps no digest
+NOT_ON_THE_AUDIT_PATH = ["lark", "tempfile", "hashlib", "bgcli.engines", "bgcli.judging", "bgcli.render"]
+SHOW_MODULES_AT_THE_END = (
+    "import os, sys\nimport bgcli.cli.common as common\n"
+    "def end(status):\n    sys.stderr.write(' '.join(sorted(sys.modules)))\n    sys.stderr.flush()\n    os._exit(status)\n"
+    "common.end_process = end\nfrom bgcli.cli import main\nmain()\n")
+
+
+@pytest.mark.parametrize("pure", ["0", "1"])
+def test_the_audit_of_match_files_imports_only_what_it_uses(pure):
+    """``bgcli audit`` of gnubg's .mat files (with the C accelerator and without it): no parser, no
+    temporary file, no digest, no engine: an audit of many small files pays each import in its start-up."""
+    files = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests" / "data" / "oracle" / "selfplay").glob("*.mat"))
+    assert len(files) > 10
+    done = subprocess.run([sys.executable, "-c", SHOW_MODULES_AT_THE_END, "audit", *files],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT), BGCLI_PURE=pure),
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    modules = set(done.stderr.split())
+    assert "bgcli.formats.mat" in modules   # the check sees what the command uses
+    assert [name for name in NOT_ON_THE_AUDIT_PATH if name in modules] == []

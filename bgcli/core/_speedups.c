@@ -1979,13 +1979,13 @@ static PyObject *sides_pair(const long *me, const long *opp, PyObject *opponent_
     return out;
 }
 
-/* judge._on_counts' sides of n (2 or 4, as the dice ask) steps: a new reference to the pair of
- * sides, or to None when no way of one step a die makes them (then the Python judge decides);
- * opponent_same, the opponent's tuple, is handed back when no blot is hit */
-static PyObject *sides_of_steps(const long *player, const long *opponent, PyObject *opponent_same, long high,
-                                long low, long moves[4][2])
+/* judge._on_counts' sides after n (2 or 4, as the dice ask) steps: 1 and me and opp filled (*hit
+ * 0 when opp is the opponent unchanged), or 0 when no way of one step a die makes them (then
+ * the Python judge decides) */
+static int steps_made(const long *player, const long *opponent, long high, long low, long moves[4][2], long *me,
+                      long *opp, int *hit)
 {
-    long me[SIDE], opp[SIDE];
+    *hit = 1;
     if (high != low) {
         long s1 = moves[0][0], e1 = moves[0][1], s2 = moves[1][0], e2 = moves[1][1];
         long d1 = s1 - e1, d2 = s2 - e2;
@@ -1994,22 +1994,25 @@ static PyObject *sides_of_steps(const long *player, const long *opponent, PyObje
             /* judge._usual: the dice fixed by the distances, only the order can matter */
             long h1 = opponent[25 - e1], h2 = opponent[25 - e2];
             if (h1 >= 2 || h2 >= 2)
-                Py_RETURN_NONE;
+                return 0;
             long bar = player[BAR_POINT];
             int first = player[s1] && (!bar || s1 == BAR_POINT) && player[s2] - (s2 == s1) + (s2 == e1) > 0 &&
                         (bar - (s1 == BAR_POINT) == 0 || s2 == BAR_POINT);
             int second = !first && player[s2] && (!bar || s2 == BAR_POINT) && player[s1] - (s1 == s2) + (s1 == e2) > 0 &&
                          (bar - (s2 == BAR_POINT) == 0 || s1 == BAR_POINT);
             if (!first && !second)
-                Py_RETURN_NONE;
-            memcpy(me, player, sizeof me);
+                return 0;
+            memcpy(me, player, sizeof(long) * SIDE);
             me[s1] -= 1;
             me[e1] += 1;
             me[s2] -= 1;
             me[e2] += 1;
-            if (!h1 && !h2)
-                return sides_pair(me, NULL, opponent_same);
-            memcpy(opp, opponent, sizeof opp);
+            if (!h1 && !h2) {
+                memcpy(opp, opponent, sizeof(long) * SIDE);
+                *hit = 0;
+                return 1;
+            }
+            memcpy(opp, opponent, sizeof(long) * SIDE);
             long hit_point = -1;   /* two landings on one blot hit it once */
             const long ends[2] = {e1, e2}, held[2] = {h1, h2};
             for (int k = 0; k < 2; k++) {
@@ -2020,7 +2023,7 @@ static PyObject *sides_of_steps(const long *player, const long *opponent, PyObje
                     opp[BAR_POINT] += 1;
                 }
             }
-            return sides_pair(me, opp, NULL);
+            return 1;
         }
         /* a bear-off: which die a step takes, and the order, may matter */
         const long orders[2][2] = {{high, low}, {low, high}};
@@ -2029,18 +2032,18 @@ static PyObject *sides_of_steps(const long *player, const long *opponent, PyObje
             if ((d1 == first || (!e1 && d1 < first)) && (d2 == second || (!e2 && d2 < second))) {
                 int dies[2] = {(int)first, (int)second};
                 if (made_steps(player, opponent, (const long (*)[2])moves, 2, dies, me, opp))
-                    return sides_pair(me, opp, NULL);
+                    return 1;
                 const long reversed[2][2] = {{moves[1][0], moves[1][1]}, {moves[0][0], moves[0][1]}};
                 int back[2] = {(int)second, (int)first};
                 if (made_steps(player, opponent, reversed, 2, back, me, opp))
-                    return sides_pair(me, opp, NULL);
+                    return 1;
             }
         }
-        Py_RETURN_NONE;
+        return 0;
     }
     int dies[4] = {(int)high, (int)high, (int)high, (int)high};
     if (made_steps(player, opponent, (const long (*)[2])moves, 4, dies, me, opp))
-        return sides_pair(me, opp, NULL);
+        return 1;
     /* then from the highest start down (a stable sort: equal starts keep their order) */
     long sorted_moves[4][2];
     memcpy(sorted_moves, moves, sizeof sorted_moves);
@@ -2053,8 +2056,20 @@ static PyObject *sides_of_steps(const long *player, const long *opponent, PyObje
             sorted_moves[j - 1][1] = t1;
         }
     if (made_steps(player, opponent, (const long (*)[2])sorted_moves, 4, dies, me, opp))
-        return sides_pair(me, opp, NULL);
-    Py_RETURN_NONE;
+        return 1;
+    return 0;
+}
+
+/* steps_made as Python values: a new reference to the pair of sides, or to None; opponent_same,
+ * the opponent's tuple, is handed back when no blot is hit */
+static PyObject *sides_of_steps(const long *player, const long *opponent, PyObject *opponent_same, long high,
+                                long low, long moves[4][2])
+{
+    long me[SIDE], opp[SIDE];
+    int hit;
+    if (!steps_made(player, opponent, high, low, moves, me, opp, &hit))
+        Py_RETURN_NONE;
+    return hit ? sides_pair(me, opp, NULL) : sides_pair(me, NULL, opponent_same);
 }
 
 static PyObject *py_sides_after_steps(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -2153,35 +2168,23 @@ static int plain_pairs(const Py_UCS1 *c, Py_ssize_t n, long pairs[4][2])
     }
 }
 
-static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* the sides after the play c[0, n) of dice a and b, as sides_after_play settles it: 1 and me and
+ * opp filled (*hit as steps_made says), or 0 when it does not (another spelling, a play the
+ * counts cannot settle) */
+static int play_made(const long *player, const long *opponent, int a, int b, const Py_UCS1 *c, Py_ssize_t n,
+                     long *me, long *opp, int *hit)
 {
-    (void)module;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "sides_after_play(mine, theirs, dice, text, side) takes 5 arguments");
-        return NULL;
-    }
-    long player[SIDE], opponent[SIDE];
-    PyObject *dice = args[2], *text = args[3];
-    if (!PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 || !PyUnicode_CheckExact(text) ||
-        !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text) || read_counts(args[0], player) < 0 ||
-        read_counts(args[1], opponent) < 0)
-        Py_RETURN_NOTIMPLEMENTED;
-    int a, b;
-    if (read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
-        PyErr_Clear();
-        Py_RETURN_NOTIMPLEMENTED;
-    }
     long high = a > b ? a : b, low = a > b ? b : a;
     long pairs[4][2];
-    int count = plain_pairs(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), pairs);
+    int count = plain_pairs(c, n, pairs);
     if (count < 0)
-        Py_RETURN_NOTIMPLEMENTED;
+        return 0;
     long moves[4][2];
-    int n = 0;
+    int steps = 0;
     /* plays.split_steps: a pair that covers several dice, one step a die through open points */
     if (high != low) {
         memcpy(moves, pairs, sizeof moves);
-        n = count;
+        steps = count;
         long start = pairs[0][0], end = pairs[0][1];
         if (count == 1 && start - end == high + low && 0 < end && end < start && start <= 25) {
             const long middles[2] = {start - high, start - low};
@@ -2191,13 +2194,13 @@ static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py
                     moves[0][1] = middles[k];
                     moves[1][0] = middles[k];
                     moves[1][1] = end;
-                    n = 2;
+                    steps = 2;
                     break;
                 }
         }
     } else if (count == 4) {
         memcpy(moves, pairs, sizeof moves);
-        n = 4;
+        steps = 4;
     } else {
         for (int i = 0; i < count; i++) {
             long start = pairs[i][0], end = pairs[i][1];
@@ -2212,39 +2215,130 @@ static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py
             }
             if (split) {
                 for (long p = start; p > end; p -= high) {
-                    if (n == 4)
-                        Py_RETURN_NOTIMPLEMENTED;   /* more steps than dice: the Python code says */
-                    moves[n][0] = p;
-                    moves[n][1] = p - high > end ? p - high : end;
-                    n++;
+                    if (steps == 4)
+                        return 0;   /* more steps than dice: the Python code says */
+                    moves[steps][0] = p;
+                    moves[steps][1] = p - high > end ? p - high : end;
+                    steps++;
                 }
             } else {
-                if (n == 4)
-                    Py_RETURN_NOTIMPLEMENTED;
-                moves[n][0] = start;
-                moves[n][1] = end;
-                n++;
+                if (steps == 4)
+                    return 0;
+                moves[steps][0] = start;
+                moves[steps][1] = end;
+                steps++;
             }
         }
     }
-    if (n != (high != low ? 2 : 4))
+    if (steps != (high != low ? 2 : 4))
+        return 0;
+    return steps_made(player, opponent, high, low, moves, me, opp, hit);
+}
+
+static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "sides_after_play(mine, theirs, dice, text, side) takes 5 arguments");
+        return NULL;
+    }
+    long player[SIDE], opponent[SIDE], me[SIDE], opp[SIDE];
+    PyObject *dice = args[2], *text = args[3];
+    if (!PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 || !PyUnicode_CheckExact(text) ||
+        !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text) || read_counts(args[0], player) < 0 ||
+        read_counts(args[1], opponent) < 0)
         Py_RETURN_NOTIMPLEMENTED;
-    PyObject *sides = sides_of_steps(player, opponent, args[1], high, low, moves);
-    if (sides == Py_None) {
-        Py_DECREF(sides);
+    int a, b, hit;
+    if (read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
+        PyErr_Clear();
         Py_RETURN_NOTIMPLEMENTED;
     }
-    return sides;
+    if (!play_made(player, opponent, a, b, PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), me, opp, &hit))
+        Py_RETURN_NOTIMPLEMENTED;
+    return hit ? sides_pair(me, opp, NULL) : sides_pair(me, NULL, args[1]);
+}
+
+/* ---- sides_after_plays: the audit's run of plays in turn, in C ----------------------
+ * Fenced mirror of the short path of bgcli.match.game.GameReplay.apply_all (the run of plays
+ * in turn that sides_after_play settles, one after the other, the sides kept as counts):
+ * tests/test_audit_steps.py::test_sides_after_plays_in_c_is_the_run_of_the_python_short_path
+ * compares the two on generated games. It stops at the first action it does not settle
+ * (not a play of the side on roll, a spelling or play sides_after_play's C leaves to Python)
+ * and after a play that ends the game: apply_all goes on from there. */
+
+static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) || !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) ||
+        !PyLong_CheckExact(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "sides_after_plays(actions, at, first, second, side, last_line, move) takes a list or tuple and ints");
+        return NULL;
+    }
+    PyObject *actions = args[0], *move = args[6];
+    Py_ssize_t at = PyLong_AsSsize_t(args[1]);
+    int overflow = 0;
+    long side = PyLong_AsLongAndOverflow(args[4], &overflow);
+    long last_line = overflow ? 0 : PyLong_AsLongAndOverflow(args[5], &overflow);
+    if (at == -1 && PyErr_Occurred())
+        return NULL;
+    long sides[2][SIDE], after[2][SIDE];
+    Py_ssize_t done = 0;
+    int over = 0;
+    if (!overflow && at >= 0 && (side == 0 || side == 1) && read_counts(args[2], sides[0]) == 0 &&
+        read_counts(args[3], sides[1]) == 0) {
+        for (Py_ssize_t i = at; i < PySequence_Fast_GET_SIZE(actions); i++) {
+            PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
+            if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7 || PyTuple_GET_ITEM(action, 4) != move)
+                break;
+            PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
+            PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
+            if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
+                !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 || !PyUnicode_CheckExact(text) ||
+                !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text)) {
+                PyErr_Clear();
+                break;
+            }
+            long number = PyLong_AsLongAndOverflow(line, &overflow);
+            int a, b, hit;
+            if (overflow || read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
+                PyErr_Clear();
+                break;
+            }
+            if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text),
+                           after[side], after[1 - side], &hit))
+                break;
+            memcpy(sides, after, sizeof sides);
+            done++;
+            if (number > last_line)
+                last_line = number;
+            side = 1 - side;
+            if (sides[0][0] == 15 || sides[1][0] == 15) {   /* position.CHECKERS borne off: the game is over */
+                over = 1;
+                break;
+            }
+        }
+    }
+    if (!done)
+        return Py_BuildValue("(nOOlOO)", done, args[2], args[3], side, args[5], Py_False);
+    PyObject *first = counts_tuple(sides[0]);
+    PyObject *second = first == NULL ? NULL : counts_tuple(sides[1]);
+    if (second == NULL) {
+        Py_XDECREF(first);
+        return NULL;
+    }
+    PyObject *out = Py_BuildValue("(nNNllO)", done, first, second, side, last_line, over ? Py_True : Py_False);
+    return out;
 }
 
 /* ---- row_actions: the .mat reader's move row, in C ---------------------------------
- * Fenced mirror of bgcli.formats.mat._row_actions for a numbered row ("NN) A  B") of ASCII
- * text with no tab whose cells are of the common shapes (its first way: the row split at
- * its gap, each cell read as _one_cell reads it):
+ * Fenced mirror of bgcli.formats.mat._row_actions for a row of ASCII text with no tab whose
+ * cells are of the common shapes, numbered ("NN) A  B": its first way, the row split at its
+ * gap, each cell read as _one_cell reads it) or a blank line or one cell alone ("Wins 1 point"):
  * tests/test_audit_paths.py::test_row_actions_in_c_reads_rows_as_the_python_reader compares the
  * two on generated rows.
- * NotImplemented for any other line (unnumbered, a tab, not ASCII, a cell it does not
- * read): the Python reader decides. */
+ * NotImplemented for any other line (a tab, not ASCII, a cell it does not read): the
+ * Python reader decides. */
 
 enum { CELL_MOVE, CELL_DANCE, CELL_ROLL, CELL_DOUBLE, CELL_TAKE, CELL_DROP, CELL_WIN, CELL_LOSS, CELL_KINDS };
 
@@ -2415,7 +2509,7 @@ static PyObject *cell_action(PyObject *const *types, PyObject *line, Py_ssize_t 
     PyObject *fields[12];
     fields[0] = Py_NewRef(line);
     fields[1] = PyLong_FromSsize_t(column);
-    fields[2] = PyLong_FromLong(move_number);
+    fields[2] = move_number < 0 ? Py_NewRef(Py_None) : PyLong_FromLong(move_number);   /* -1: no "NN)" */
     fields[3] = PyLong_FromLong(side);
     fields[4] = Py_NewRef(types[1 + cell->kind]);
     int rolled = cell->kind == CELL_MOVE || cell->kind == CELL_DANCE || cell->kind == CELL_ROLL;
@@ -2461,7 +2555,33 @@ static PyObject *py_row_actions(PyObject *module, PyObject *const *args, Py_ssiz
         Py_RETURN_NOTIMPLEMENTED;
     const Py_UCS1 *found = memchr(c, ')', (size_t)n);
     Py_ssize_t close = found == NULL ? -1 : found - c;
-    if (close <= 0 || close >= 20)
+    if (close < 0) {
+        /* a blank line, or an unnumbered row of one cell ("Wins 1 point" under the last row) */
+        Py_ssize_t start = 0, end = n;
+        while (start < n && c[start] == ' ')
+            start++;
+        if (start == n)
+            return PyList_New(0);
+        while (end > start && c[end - 1] == ' ')
+            end--;
+        CellRead cell;
+        for (Py_ssize_t i = start; i + 1 < end; i++)
+            if (c[i] == ' ' && c[i + 1] == ' ')
+                Py_RETURN_NOTIMPLEMENTED;
+        if (!read_cell(c + start, end - start, &cell))
+            Py_RETURN_NOTIMPLEMENTED;
+        PyObject *action = cell_action(types, line, start + 1, -1, start > 12 ? 1 : 0, c, start, end, &cell);
+        if (action == NULL)
+            return NULL;
+        PyObject *out = PyList_New(1);
+        if (out == NULL) {
+            Py_DECREF(action);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, 0, action);
+        return out;
+    }
+    if (close == 0 || close >= 20)
         Py_RETURN_NOTIMPLEMENTED;
     Py_ssize_t head = 0;
     while (head < close && c[head] == ' ')
@@ -2544,7 +2664,9 @@ static PyMethodDef methods[] = {
     {"sides_after_steps", (PyCFunction)(void (*)(void))py_sides_after_steps, METH_FASTCALL,
      "sides_after_steps(player, opponent, high, low, moves): judge.sides_after_steps; NotImplemented for input it does not read."},
     {"row_actions", (PyCFunction)(void (*)(void))py_row_actions, METH_FASTCALL,
-     "row_actions(types, text, number): mat._row_actions' Actions of a numbered ASCII row; NotImplemented otherwise."},
+     "row_actions(types, text, number): mat._row_actions' Actions of an ASCII row of the common shapes; NotImplemented otherwise."},
+    {"sides_after_plays", (PyCFunction)(void (*)(void))py_sides_after_plays, METH_FASTCALL,
+     "sides_after_plays(actions, at, first, second, side, last_line, move): apply_all's run of plays in turn."},
     {"sides_after_play", (PyCFunction)(void (*)(void))py_sides_after_play, METH_FASTCALL,
      "sides_after_play(mine, theirs, dice, text, side): plays.sides_after_play of a play in gnubg's .mat spelling; NotImplemented otherwise."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,

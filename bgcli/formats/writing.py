@@ -10,7 +10,6 @@ as far as it can be applied.
 """
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
@@ -60,6 +59,8 @@ class Spool:
     memory = 1 << 20   # characters held in memory before the temporary file takes over
 
     def __init__(self) -> None:
+        import tempfile   # here, not at the top: the audit reads .mat files and writes none (start-up)
+
         # surrogatepass: a name read from a badly encoded file comes back as it was read
         self._file = tempfile.SpooledTemporaryFile(max_size=self.memory, mode="w+", encoding="utf-8", errors="surrogatepass",
                                                    newline="")

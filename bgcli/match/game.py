@@ -26,7 +26,8 @@ from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem,
 from bgcli.core.judge import play_from_steps
 from bgcli.core.generator import Play
 from bgcli.core.notation import canonical_text, play_text
-from bgcli.match.plays import die_steps, judge_play, sides_after_play
+from bgcli.core.judge import Sides
+from bgcli.match.plays import die_steps, judge_play, sides_after_play, sides_after_plays
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
@@ -205,7 +206,27 @@ class GameReplay:
             sides = [self.board.player, self.board.opponent]   # each player's own side
             side, moves, last_line = action.side, self.moves, self.last_line
             settled = 0
+            after: Sides | None
             while True:
+                if action.kind is _MOVE and sides_after_plays is not None:
+                    # the plays in turn that it settles, at once, in C (it stops where the lines below decide)
+                    done, sides[0], sides[1], side, last_line, over = sides_after_plays(
+                        actions, at - 1, sides[0], sides[1], side, last_line, _MOVE)
+                    if done:
+                        settled += done
+                        moves += done
+                        at += done - 1
+                        after = sides[0], sides[1]
+                        if over:
+                            self.over = True
+                            break
+                        if at == count:
+                            break
+                        action = actions[at]
+                        if action.kind not in _PLAYS or action.side != side:
+                            break
+                        at += 1
+                        continue
                 if action.kind is _MOVE:
                     after = sides_after_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
                     if after is None:

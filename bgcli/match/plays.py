@@ -129,6 +129,10 @@ def sides_after_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple
 # The C accelerator's sides_after_play is a fenced mirror of sides_after_play for the spelling of
 # gnubg's .mat export (_PLAIN_PLAY): tests/test_audit_steps.py::test_sides_after_play_in_c_is_the_python_short_path
 _play_in_c = accelerator.sides_after_play if accelerator is not None else None
+# The C accelerator's sides_after_plays is a fenced mirror of the run of plays in turn that
+# GameReplay.apply_all settles with sides_after_play, one after the other, for the audit (None without
+# it): tests/test_audit_steps.py::test_sides_after_plays_in_c_is_the_run_of_the_python_short_path
+sides_after_plays = accelerator.sides_after_plays if accelerator is not None else None
 
 
 def written_pairs(text: str, side: int) -> Pairs | None:

@@ -17,7 +17,6 @@ cluster, a results database); docs/archives.md says how a new job is added.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 from dataclasses import dataclass
@@ -71,6 +70,8 @@ class FileJob(Protocol):
 
 def file_digest(path: str) -> str:
     """SHA-256 of a file's content, read in chunks."""
+    import hashlib   # here, not at the top: only a run with a results database keeps digests (start-up)
+
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         while chunk := handle.read(1 << 20):
