@@ -2120,17 +2120,23 @@ static PyObject *py_sides_after_steps(PyObject *module, PyObject *const *args, P
 
 /* ---- sides_after_play: the audit's short path of a play, in C ----------------------
  * Fenced mirror of bgcli.match.plays.sides_after_play for plays in the spelling of gnubg's
- * .mat export (its written_pairs' plain reading, split_steps, then sides_of_steps above):
+ * .mat export or as gnubg shows them (its written_pairs' two regular expressions, split_steps,
+ * then steps_made above):
  * tests/test_audit_steps.py::test_sides_after_play_in_c_is_the_python_short_path compares
  * the two on generated positions, dice and texts. It answers only where the Python code
  * settles the play on the counts; anything else (another spelling, a text with blanks
  * around it, no dice, a play the counts cannot settle) is NotImplemented: the Python
  * code decides. */
 
-/* plays._PLAIN_POINT, "2[0-5]|1?[0-9]", at c[*at]: the point, or -1 */
-static long plain_point(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *at)
+/* plays._SHOWN_POINT at c[*at]: _PLAIN_POINT ("2[0-5]|1?[0-9]") or the words bar (25) and off
+ * (0): the point, or -1 */
+static long shown_point(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *at)
 {
     Py_ssize_t i = *at;
+    if (i + 3 <= n && (memcmp(c + i, "bar", 3) == 0 || memcmp(c + i, "off", 3) == 0)) {
+        *at = i + 3;
+        return c[i] == 'b' ? 25 : 0;
+    }
     if (i >= n || c[i] < '0' || c[i] > '9')
         return -1;
     if (i + 1 < n && c[i + 1] >= '0' && c[i + 1] <= '9' && (c[i] == '1' || (c[i] == '2' && c[i + 1] <= '5'))) {
@@ -2141,24 +2147,50 @@ static long plain_point(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *at)
     return c[i] - '0';
 }
 
-/* plays._PLAIN_PLAY's pairs (at most 4; more: -1) of the whole text, or -1 when it is not one */
-static int plain_pairs(const Py_UCS1 *c, Py_ssize_t n, long pairs[4][2])
+/* plays.written_pairs of a text in the spelling of gnubg's .mat export (_PLAIN_PLAY: "13/8 8/5*")
+ * or as gnubg shows plays (_SHOWN_PLAY: chains, repeats, bar and off: "bar/20 6/2(2)"),
+ * read to the same pairs: their number (at most 4; more: -1), or -1 when the whole text is
+ * neither */
+static int shown_pairs(const Py_UCS1 *c, Py_ssize_t n, long pairs[4][2])
 {
     Py_ssize_t at = 0;
     int count = 0;
     for (;;) {
-        long start = plain_point(c, n, &at);
-        if (start < 0 || at >= n || c[at] != '/')
+        long points[6];
+        int hops = 0;
+        points[0] = shown_point(c, n, &at);
+        if (points[0] < 0)
             return -1;
-        at++;
-        long end = plain_point(c, n, &at);
-        if (end < 0 || count == 4)
-            return -1;
-        pairs[count][0] = start;
-        pairs[count][1] = end;
-        count++;
         if (at < n && c[at] == '*')
             at++;
+        while (at < n && c[at] == '/') {
+            at++;
+            if (hops == 5)
+                return -1;
+            points[hops + 1] = shown_point(c, n, &at);
+            if (points[hops + 1] < 0)
+                return -1;
+            hops++;
+            if (at < n && c[at] == '*')
+                at++;
+        }
+        if (!hops)
+            return -1;
+        int repeat = 1;
+        if (at < n && c[at] == '(') {
+            if (at + 3 > n || c[at + 1] < '1' || c[at + 1] > '4' || c[at + 2] != ')')
+                return -1;
+            repeat = c[at + 1] - '0';
+            at += 3;
+        }
+        if (count + hops * repeat > 4)
+            return -1;
+        for (int r = 0; r < repeat; r++)
+            for (int h = 0; h < hops; h++) {
+                pairs[count][0] = points[h];
+                pairs[count][1] = points[h + 1];
+                count++;
+            }
         if (at == n)
             return count;
         if (c[at] != ' ' && c[at] != '\t')
@@ -2176,7 +2208,7 @@ static int play_made(const long *player, const long *opponent, int a, int b, con
 {
     long high = a > b ? a : b, low = a > b ? b : a;
     long pairs[4][2];
-    int count = plain_pairs(c, n, pairs);
+    int count = shown_pairs(c, n, pairs);
     if (count < 0)
         return 0;
     long moves[4][2];
