@@ -146,27 +146,43 @@ def build(checkers: int = CHECKERS) -> TwoSidedTable:
 
 
 def dumps(table: TwoSidedTable) -> bytes:
-    data = _little(table.values)
-    return _HEADER.pack(_MAGIC, table.checkers, len(table.keys), hashlib.sha256(data).digest()) + data
+    return _framed(_MAGIC, table.checkers, [table.values])
 
 
 def loads(data: bytes) -> TwoSidedTable:
     """The table of a file's bytes; ValueError saying why when they are not one (wrong header, size or digest)."""
-    if len(data) < _HEADER.size:
-        raise ValueError("too short for a two-sided bear-off table")
-    magic, checkers, positions, digest = _HEADER.unpack_from(data)
-    body = data[_HEADER.size:]
-    if magic != _MAGIC or not 1 <= checkers <= 6 or positions != len(_keys(checkers)):
-        raise ValueError("not a two-sided bear-off table of bgcli")
-    if len(body) != 8 * positions * positions or hashlib.sha256(body).digest() != digest:
-        raise ValueError("a two-sided bear-off table whose contents do not match their digest")
-    values = array("d")
-    values.frombytes(body)
-    if sys.byteorder != "little":
-        values.byteswap()
+    checkers, (values,) = _unframed(data, _MAGIC, "two-sided bear-off table", 1)
     if not all(0.0 <= v <= 1.0 for v in values):
         raise ValueError("a two-sided bear-off table with a chance outside 0 to 1")
     return TwoSidedTable(checkers, values)
+
+
+# Both tables are stored the same way: a header (magic, checkers, positions, the sha256 of the body),
+# then one or more arrays of positions x positions doubles, little-endian.
+def _framed(magic: bytes, checkers: int, arrays: Sequence[array]) -> bytes:
+    data = b"".join(_little(values) for values in arrays)
+    return _HEADER.pack(magic, checkers, len(_keys(checkers)), hashlib.sha256(data).digest()) + data
+
+
+def _unframed(data: bytes, magic: bytes, what: str, count: int) -> tuple[int, list[array]]:
+    """The checkers and the ``count`` arrays of a file's bytes; ValueError saying why when they are not a ``what``."""
+    if len(data) < _HEADER.size:
+        raise ValueError(f"too short for a {what}")
+    found, checkers, positions, digest = _HEADER.unpack_from(data)
+    body = data[_HEADER.size:]
+    if found != magic or not 1 <= checkers <= 6 or positions != len(_keys(checkers)):
+        raise ValueError(f"not a {what} of bgcli")
+    size = 8 * positions * positions
+    if len(body) != count * size or hashlib.sha256(body).digest() != digest:
+        raise ValueError(f"a {what} whose contents do not match their digest")
+    arrays = []
+    for i in range(count):
+        values = array("d")
+        values.frombytes(body[i * size:(i + 1) * size])
+        if sys.byteorder != "little":
+            values.byteswap()
+        arrays.append(values)
+    return checkers, arrays
 
 
 def _little(values: array) -> bytes:
@@ -332,31 +348,15 @@ def build_cubeful(checkers: int = CHECKERS) -> CubefulTable:
 
 
 def dumps_cubeful(table: CubefulTable) -> bytes:
-    data = b"".join(_little(table.equities[owner]) for owner in Owner)
-    return _HEADER.pack(_CUBEFUL_MAGIC, table.checkers, len(table.keys), hashlib.sha256(data).digest()) + data
+    return _framed(_CUBEFUL_MAGIC, table.checkers, [table.equities[owner] for owner in Owner])
 
 
 def loads_cubeful(data: bytes) -> CubefulTable:
     """The cubeful table of a file's bytes; ValueError saying why when they are not one."""
-    if len(data) < _HEADER.size:
-        raise ValueError("too short for a cubeful bear-off table")
-    magic, checkers, positions, digest = _HEADER.unpack_from(data)
-    body = data[_HEADER.size:]
-    if magic != _CUBEFUL_MAGIC or not 1 <= checkers <= 6 or positions != len(_keys(checkers)):
-        raise ValueError("not a cubeful bear-off table of bgcli")
-    size = 8 * positions * positions
-    if len(body) != 3 * size or hashlib.sha256(body).digest() != digest:
-        raise ValueError("a cubeful bear-off table whose contents do not match their digest")
-    equities = {}
-    for i, owner in enumerate(Owner):
-        values = array("d")
-        values.frombytes(body[i * size:(i + 1) * size])
-        if sys.byteorder != "little":
-            values.byteswap()
-        if not all(-1.0 <= v <= 1.0 for v in values):
-            raise ValueError("a cubeful bear-off table with an equity outside -1 to 1")
-        equities[owner] = values
-    return CubefulTable(checkers, equities)
+    checkers, arrays = _unframed(data, _CUBEFUL_MAGIC, "cubeful bear-off table", len(Owner))
+    if not all(-1.0 <= v <= 1.0 for values in arrays for v in values):
+        raise ValueError("a cubeful bear-off table with an equity outside -1 to 1")
+    return CubefulTable(checkers, dict(zip(Owner, arrays)))
 
 
 @lru_cache(maxsize=None)
