@@ -59,6 +59,8 @@ def rollout_text(found, style: str) -> list[str]:
            "variance reduction" if s.variance_reduction else "no variance reduction", f"seed {s.seed}"]
     engine = found.engine if found.engine == "exact" else f"{found.engine} {found.level}-ply"
     lines = [f"rollout by {found.method}, {engine}, {kind}, {gnubg_id(found.state)}, {what}", "  " + ", ".join(how)]
+    if found.method_note:
+        lines.append(f"  {found.method_note}")
     if found.partial:
         lines.append("  PARTIAL: interrupted; the figures are those of the trials finished")
     if found.refusal is not None:
@@ -147,7 +149,7 @@ def engine_options(function):
 @click.option("--play", "named", multiple=True, metavar="PLAY",
               help="With DICE: roll out this play (repeatable) instead of the engine's best.")
 @click.option("--bgcli-loop", is_flag=True,
-              help="bgcli's own trial loop even where the engine rolls out itself (--engine gnubg, plays).")
+              help="bgcli's own trial loop even where the engine rolls out itself (sage; gnubg, plays).")
 @jobs_option("Split the trials into blocks on N processes (the same figures as one process)")
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=check_scheduler,
               help="Split the trials over a Dask cluster (tcp://host:8786, or local:N): the same figures as here.")
@@ -197,7 +199,7 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
                     found = engine_rollout(state, engine, dice, plays=plays, candidates=candidates, settings=settings)
                 else:
                     found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
-                                 blocks=spread(jobs, scheduler), progress=bar)
+                                 blocks=spread(jobs, scheduler), progress=bar, own=not bgcli_loop)
             finally:
                 bar.close()
         except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2

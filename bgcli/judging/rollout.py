@@ -71,6 +71,8 @@ from bgcli.core.spelling import recorded_text
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
+    from bgcli.engines.sage_rollout import Moments
+    from bgcli.core.position import Position
     from bgcli.core.state import GameState
     from bgcli.engines.protocol import Engine
 
@@ -80,6 +82,17 @@ ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))   # the 21 r
 ORDERED = tuple((a, b) for a in range(1, 7) for b in range(1, 7))     # the 36 ordered rolls
 MAX_TRIALS = 10_000_000
 _WIDTH = 6   # a trial's figures per line: the value, then the five cumulative probabilities
+
+
+class Method(Enum):
+    """Whose trial loop plays a rollout: bgcli's own over the engine protocol, or the engine's own."""
+
+    BGCLI = "bgcli"
+    SAGE = "sage"     # sage's C++ rollout, round by round (bgcli.engines.sage_rollout)
+    GNUBG = "gnubg"   # gnubg's ``rollout`` command (bgcli.engines.gnubg_rollout)
+
+    def __str__(self) -> str:
+        return self.value
 
 
 class LineKind(Enum):
@@ -165,7 +178,8 @@ class Rollout:
     action: CubeAction | None = None
     refusal: Refusal | None = None
     partial: bool = False
-    method: str = "bgcli"   # whose trial loop: bgcli's own, or the engine's ("gnubg", "sage")
+    method: str = "bgcli"   # whose trial loop: bgcli's own, or the engine's ("gnubg", "sage"): Method's value
+    method_note: str = ""   # why bgcli's loop played where the engine's own was asked for ('' otherwise)
 
     def to_dict(self, style: str = "gnubg") -> dict:
         from bgcli.core.notation import play_text
@@ -173,6 +187,8 @@ class Rollout:
         out: dict = {"position_id": self.state.position.id(), "dice": list(self.dice) if self.dice else None,
                      "engine": self.engine, "level": self.level, "method": self.method,
                      "settings": self.settings.to_dict(), "trials": self.trials, "partial": self.partial}
+        if self.method_note:
+            out["method_note"] = self.method_note
         if self.refusal is not None:
             out["cube"] = {"may_double": False, "reason": self.refusal.reason.value, "why": str(self.refusal)}
             return out
@@ -207,6 +223,7 @@ class Start:
 
     state: "GameState"
     cube_free: bool = False
+    before: "Position | None" = None   # a play's line: the mover's position before the play (sage asks it)
 
 
 @dataclass(frozen=True)
@@ -222,6 +239,8 @@ class Plan:
     engine: str = ""
     level: int = 0
     timeout: float = 60.0
+    method: Method = Method.BGCLI   # BGCLI: trials one by one; SAGE: rounds of ROUND trials by sage
+    threads: int = 0                # sage's threads (0: one a core)
 
 
 def trial_dice(seed: int, index: int) -> Iterator[tuple[int, int]]:
@@ -439,13 +458,17 @@ def _legal(plays: Sequence["Play"], key: str, engine: str, state: "GameState", r
 
 
 TrialFigures = tuple[tuple[tuple[float, ...], tuple[float, ...]], ...]   # per line: (figures, luck)
+RoundFigures = tuple[tuple["Moments", ...], ...]   # per line: its [value, five chances] over a round
 
 
 def run_trials(plan: Plan, start: int, stop: int, engine: "Engine | None" = None,
-               each: Callable[[int, TrialFigures], None] | None = None) -> list[TrialFigures]:
+               each: Callable[[int, TrialFigures], None] | None = None) -> list:
     """Trials ``start`` to ``stop`` (excluded) of ``plan``: for each, per line, the side's figures
     and the luck. ``engine`` None opens the plan's engine (once per process); ``each(index, figures)``
-    is told of each trial as it ends."""
+    is told of each trial as it ends. A plan played by sage (``Method.SAGE``) gives one
+    :data:`RoundFigures` per round of :data:`ROUND` trials instead (:func:`run_rounds`)."""
+    if plan.method is Method.SAGE:
+        return run_rounds(plan, start, stop)
     engine = engine if engine is not None else _engine_of(plan)
     trial = _Trial(plan, engine)
     out = []
@@ -469,7 +492,34 @@ def _engine_of(plan: Plan) -> "Engine":
     return _ENGINES[key]
 
 
-def run_block(task: tuple[Plan, tuple[int, int]]) -> list[TrialFigures]:
+def run_rounds(plan: Plan, start: int, stop: int) -> list[RoundFigures]:
+    """The rounds of trials ``start`` to ``stop`` of a plan sage plays (see
+    :mod:`bgcli.engines.sage_rollout`): ``start`` a multiple of :data:`ROUND`, ``stop`` one too
+    or the plan's last trial. Round ``r`` is trials ``36r`` to ``36r + 35`` played by one sage call
+    with the seed :func:`~bgcli.engines.sage_rollout.round_seed` ``(seed, r)``: every line the
+    same dice in trial ``t`` of a round."""
+    from bgcli.engines.sage_rollout import RoundSettings, round_seed, sage_rollout
+
+    total = plan.settings.trials
+    if start % ROUND or (stop % ROUND and stop != total) or not 0 <= start <= stop <= total:
+        raise BgcliError(f"trials {start} to {stop} of sage's rollout are not whole rounds of {ROUND}")
+    roller = sage_rollout(plan.threads)
+    s = plan.settings
+    how = RoundSettings(s.cubeful, s.truncate, s.variance_reduction)
+    out: list[RoundFigures] = []
+    for first in range(start, stop, ROUND):
+        count = min(ROUND, total - first)
+        seed = round_seed(s.seed, first // ROUND)
+        if len(plan.starts) == 2 and plan.starts[0].cube_free:   # the cube decision: both lines in one call
+            out.append(roller.cube(plan.starts[0].state, count, seed, how))
+        else:
+            # a play's line starts with the opponent on roll: the mover's state before is the swap back
+            out.append(tuple(roller.play(_passed(line.state, line.before or line.state.position.swap()),
+                                         line.state.position.swap(), count, seed, how) for line in plan.starts))
+    return out
+
+
+def run_block(task: tuple[Plan, tuple[int, int]]) -> list:
     """One block of trials, ``(plan, (start, stop))``, in a worker (a pool's process or a Dask worker)."""
     plan, (start, stop) = task
     return run_trials(plan, start, stop)
@@ -479,6 +529,30 @@ def run_block(task: tuple[Plan, tuple[int, int]]) -> list[TrialFigures]:
 
 
 _PROBABILITY_NAMES = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def combine(rounds: Sequence["Moments"]) -> Figure:
+    """One figure over rounds (each a mean and a sum of squares over its trials), combined in
+    order: its standard error with ``n - 1``, as :func:`line_figures`' (exact sums, so the same
+    rounds give the same figure to the last digit however they were split)."""
+    n = sum(r.count for r in rounds)
+    mean = math.fsum(r.count * r.mean for r in rounds) / n
+    if n < 2:
+        return Figure(mean, 0.0)
+    squares = math.fsum([r.squares for r in rounds] + [r.count * (r.mean - mean) ** 2 for r in rounds])
+    return Figure(mean, math.sqrt(max(squares, 0.0) / (n - 1) / n))
+
+
+def _figures_of(plan: Plan, done: Sequence, line: int) -> list[Figure]:
+    """The [value, five chances] figures of ``line`` over what has arrived: trials, or sage's rounds."""
+    if plan.method is Method.SAGE:
+        return [combine([r[line][k] for r in done]) for k in range(_WIDTH)]
+    return line_figures(done, line, plan.settings.variance_reduction)
+
+
+def _count(plan: Plan, found) -> int:
+    """The trials of one item that arrived: a trial, or one of sage's rounds."""
+    return found[0][0].count if plan.method is Method.SAGE else 1
 
 
 def _figure(values: Sequence[float]) -> Figure:
@@ -512,23 +586,23 @@ def _in_equity(figure: Figure, match: met.MatchSide) -> tuple[Figure, Figure | N
     return Figure(met.emg(figure.mean, match), figure.se * scale), figure
 
 
-def _lines(plan: Plan, trials: Sequence[TrialFigures], kinds: Sequence[LineKind],
+def _lines(plan: Plan, trials: Sequence, kinds: Sequence[LineKind],
            plays: Sequence["Play | None"]) -> list[Line]:
     out = []
     for number, (kind, play) in enumerate(zip(kinds, plays)):
-        figures = line_figures(trials, number, plan.settings.variance_reduction)
+        figures = _figures_of(plan, trials, number)
         equity, mwc = _in_equity(figures[0], plan.match)
         probabilities = dict(zip(_PROBABILITY_NAMES, figures[1:]))
         out.append(Line(kind, equity, probabilities, mwc, play))
     return out
 
 
-def _settled(plan: Plan, trials: Sequence[TrialFigures]) -> bool:
+def _settled(plan: Plan, trials: Sequence) -> bool:
     limit = plan.settings.until_se
     if limit is None:
         return False
     for number in range(len(plan.starts)):
-        value = line_figures(trials, number, plan.settings.variance_reduction)[0]
+        value = _figures_of(plan, trials, number)[0]
         if _in_equity(value, plan.match)[0].se > limit:
             return False
     return True
@@ -543,8 +617,14 @@ Blocks = Callable[[Plan], Iterator[list[TrialFigures]]]
 
 def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None = None, *,
             plays: Sequence["Play"] = (), candidates: int = 3, settings: RolloutSettings = RolloutSettings(),
-            blocks: "Blocks | None" = None, progress: Progress | None = None) -> Rollout:
+            blocks: "Blocks | None" = None, progress: Progress | None = None, own: bool = False,
+            threads: int = 0) -> Rollout:
     """Roll out the candidate plays of ``dice`` in ``state``, or its cube decision (see the module).
+
+    ``own``: the engine's own trial loop where it has one that plays these settings (the sage
+    engine: :mod:`bgcli.engines.sage_rollout`, round by round, ``threads`` its threads), else bgcli's,
+    and ``Rollout.method_note`` says why. Either way the same seed gives the same figures to the
+    last digit, on one process or split into ``blocks``.
 
     ``progress(done, most, lines)`` is told after each trial, with the figures of the last round.
     ``blocks(plan)``, when given, runs the trials elsewhere: it yields the trials' figures in order,
@@ -575,10 +655,16 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
         chosen = list(found)
         starts = tuple(Start(_passed(before, p.after)) for p in found)
         kinds = [LineKind.PLAY] * len(chosen)
-    plan = Plan(starts, decider, side, settings, engine.name, level, getattr(engine, "timeout", 60.0))
+        starts = tuple(replace(s, before=state.position) for s in starts)
+    method, note = Method.BGCLI, ""
+    if own:
+        method, note = own_method(state, engine)
+    plan = Plan(starts, decider, side, settings, engine.name, level, getattr(engine, "timeout", 60.0), method, threads)
     trials, partial = _run(plan, engine, blocks, progress, kinds, chosen)
+    done = sum(_count(plan, t) for t in trials)
     if not trials:
-        return Rollout(state, dice, engine.name, level, settings, 0, partial=True)
+        return Rollout(state, dice, engine.name, level, settings, 0, partial=True, method=str(method),
+                       method_note=note)
     lines = _lines(plan, trials, kinds, chosen)
     action = None
     if dice is None:
@@ -589,7 +675,19 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
                                   gammons=nd.probabilities["win_gammon"].mean > 0)
     else:
         lines.sort(key=lambda line: -line.equity.mean)
-    return Rollout(state, dice, engine.name, level, settings, len(trials), tuple(lines), action, partial=partial)
+    return Rollout(state, dice, engine.name, level, settings, done, tuple(lines), action, partial=partial,
+                   method=str(method), method_note=note)
+
+
+def own_method(state: "GameState", engine: "Engine") -> tuple[Method, str]:
+    """Whose loop plays a rollout of ``state`` by ``engine`` when the engine's own is wanted: sage's
+    where it plays the settings (money play at 0-ply, the standard gammons), else bgcli's, with why."""
+    if engine.name != "sage":
+        return Method.BGCLI, ""
+    from bgcli.engines.sage_rollout import problem
+
+    why = problem(state, engine.level.ply)
+    return (Method.BGCLI, why + ": bgcli's loop") if why else (Method.SAGE, "")
 
 
 def _candidates(state: "GameState", before: "GameState", engine: "Engine", dice: tuple[int, int],
@@ -615,28 +713,35 @@ def blocks_of(plan: Plan, size: int = ROUND) -> Iterator[tuple[Plan, tuple[int, 
 
 
 def _run(plan: Plan, engine: "Engine", blocks: "Blocks | None", progress: Progress | None,
-         kinds, chosen) -> tuple[list[TrialFigures], bool]:
-    """The trials of ``plan`` in order, until ``trials`` or the stop rule; with Ctrl-C those finished
-    (the second value True)."""
+         kinds, chosen) -> tuple[list, bool]:
+    """The trials (sage's rounds) of ``plan`` in order, until ``trials`` or the stop rule; with Ctrl-C
+    those finished (the second value True)."""
     most = plan.settings.trials
-    done: list[TrialFigures] = []
+    done: list = []
     shown: list[Line] = []
 
-    def arrived(found: Sequence[TrialFigures]) -> bool:
-        """Trials arrived in order; True when the rollout is over."""
+    count = [0]
+
+    def arrived(found: Sequence) -> bool:
+        """Trials (or sage's rounds) arrived in order; True when the rollout is over."""
         for figures in found:
             done.append(figures)
-            end = len(done) % ROUND == 0 or len(done) == most
+            count[0] += _count(plan, figures)
+            end = count[0] % ROUND == 0 or count[0] == most
             if end and progress is not None:
                 shown[:] = _lines(plan, done, kinds, chosen)
             if progress is not None:
-                progress(len(done), most, shown)
-            if end and (_settled(plan, done) or len(done) >= most):
+                progress(count[0], most, shown)
+            if end and (_settled(plan, done) or count[0] >= most):
                 return True
         return False
 
     try:
-        if blocks is None:
+        if blocks is None and plan.method is Method.SAGE:
+            for first in range(0, most, ROUND):
+                if arrived(run_rounds(plan, first, min(first + ROUND, most))):
+                    break
+        elif blocks is None:
             trial = _Trial(plan, engine)
             for index in range(most):
                 figures = tuple(tuple(map(tuple, trial.play(s, index))) for s in plan.starts)
@@ -712,5 +817,6 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
     return Rollout(state, dice, engine.name, engine.level.ply, settings, trials, tuple(lines), method=engine.name)
 
 
-__all__ = ["Blocks", "Figure", "blocks_of", "engine_rollout", "has_own_rollout", "Line", "LineKind", "Plan", "ROUND", "Rollout", "RolloutSettings", "Start", "line_figures",
-           "rollout", "run_block", "run_trials", "trial_dice"]
+__all__ = ["Blocks", "Figure", "blocks_of", "combine", "engine_rollout", "has_own_rollout", "Line", "LineKind", "Method",
+           "own_method", "Plan", "ROUND", "Rollout", "RolloutSettings", "RoundFigures", "Start", "line_figures",
+           "rollout", "run_block", "run_rounds", "run_trials", "trial_dice"]
