@@ -31,7 +31,9 @@ if TYPE_CHECKING:  # lark is imported when a parser is first needed: it costs st
     from lark.exceptions import UnexpectedInput
 
 CACHE_FORMAT = "1"  # of the parser cache files; a change makes new names, old files are never read
-CACHE_LIMIT = 16 << 20  # bytes: a bigger file in the cache folder is not ours
+# bytes: a bigger file in the cache folder is not ours. The cubeful bear-off table of six checkers a side is
+# 20.5 MB: under a limit of 16 MB it was never read back, and every process that met a bear-off rebuilt it (a minute)
+CACHE_LIMIT = 64 << 20
 
 
 def grammar_text(name: str) -> str:

@@ -238,3 +238,11 @@ def test_a_swap_at_either_moment_gives_ours_or_nothing(cache_home, monkeypatch, 
     monkeypatch.setattr(os, "open", racing_open)
     found = grammar.read_cached("thing")
     assert found == (None if when == "before the folder is opened" else b"mine")
+
+
+@pytest.mark.skipif(not hasattr(os, "O_NOFOLLOW"), reason="POSIX descriptors")
+def test_a_table_as_big_as_the_cubeful_bear_off_table_is_read_back(cache_home):
+    # that table (six checkers a side) is 20.5 MB: were it refused, every process would rebuild it, a minute each
+    table = bytes(range(256)) * (21 << 12)
+    assert grammar.write_cached("bearoff-test.bin", table)
+    assert grammar.read_cached("bearoff-test.bin") == table
