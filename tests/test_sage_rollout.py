@@ -180,3 +180,15 @@ def test_other_engines_keep_bgclis_loop_without_a_note():
                       MatchState())
     found = rollout(state, FakeEngine(0), (6, 5), candidates=1, own=True, settings=RolloutSettings(trials=3))
     assert found.method == "bgcli" and "method_note" not in found.to_dict()
+
+
+def test_the_loops_luck_lists_the_legal_plays_of_the_roll_played_alone_with_the_same_figures(sage):
+    state = ro._on_roll(_state())
+    plan = ro.Plan((ro.Start(state),), state.match.on_roll, ro.met.MatchSide.of(state), RolloutSettings(trials=1))
+    trial = ro._Trial(plan, sage)
+    every = trial.roll_values(state)
+    for played in ((6, 6), (3, 1)):
+        found = trial.roll_values(state, played)
+        assert [found[r][1] for r in ro.ROLLS] == [every[r][1] for r in ro.ROLLS]
+        assert found[played][0] is not None and found[played][0].result.id() == every[played][0].result.id()
+        assert all(found[r][0] is None for r in ro.ROLLS if r != played)

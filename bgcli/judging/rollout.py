@@ -347,9 +347,11 @@ class _Trial:
                             needed)
         return [self.points_value(points, winner), *probs]
 
-    def roll_values(self, state: "GameState") -> dict[tuple[int, int], tuple["Play | None", list[float]]]:
+    def roll_values(self, state: "GameState", played: tuple[int, int] | None = None
+                    ) -> dict[tuple[int, int], tuple["Play | None", list[float]]]:
         """For each of the 21 rolls of the player on roll of ``state``: the engine's best legal play
-        (None: no legal play) and the side's figures after it."""
+        (None: no legal play, or a roll other than ``played`` the engine's batch answered: only its
+        value counts, in the mean of the luck) and the side's figures after it."""
         player = state.match.on_roll
         # the engine's own best play is its cubeful choice: a cubeless trial ranks the plays itself
         batch = getattr(self.engine, "best_plays", None) if self.settings.cubeful else None
@@ -358,6 +360,12 @@ class _Trial:
             raise EngineError(f"{self.engine.name} gave {len(found)} best plays for the 21 rolls")
         out: dict = {}
         for roll, best in zip(ROLLS, found):
+            if best is not None and played is not None and roll != played:
+                # not played: its value alone is wanted, and the play that is made (``played``'s) is
+                # checked against bgcli's legal plays below; listing every roll's plays again cost a
+                # sixth of a trial's time
+                out[roll] = (None, self.value_of(best[1], player, state))
+                continue
             plays = legal_plays(state.position, roll)
             if not plays:
                 out[roll] = (None, self.no_play_value(state, roll))
@@ -429,7 +437,7 @@ class _Trial:
             roll = (max(roll), min(roll))
             player = state.match.on_roll
             if settings.variance_reduction:
-                values = self.roll_values(state)
+                values = self.roll_values(state, roll)
                 play, chosen = values[roll]
                 for k in range(_WIDTH):
                     mean = sum(values[r][1][k] * (1 if r[0] == r[1] else 2) for r in ROLLS) / 36.0
