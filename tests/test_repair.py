@@ -224,3 +224,41 @@ def test_audit_suggest_on_a_format_without_lines_is_the_plain_audit():
     assert suggested == plain
     piped = json.loads(invoke("audit", "--json", "--suggest", "-", input=sgf.read_bytes()).stdout)
     assert piped["problems"] == plain["problems"]
+
+
+def _slipped(name: str, line: int, old: str, new: str) -> tuple[str, str]:
+    """A self-play match, and the same with ``old`` on ``line`` written ``new``."""
+    original = (SELFPLAY / name).read_text()
+    lines = original.split("\n")
+    assert old in lines[line - 1]
+    lines[line - 1] = lines[line - 1].replace(old, new, 1)
+    return original, "\n".join(lines)
+
+
+def test_a_dance_is_repaired_when_one_roll_dances():
+    """sp05001 line 10: the player on the bar danced with 66, the only roll
+    with no legal play there (every other enters), so a dance written with 11
+    (which has one) has one repair, 66, and it is applied."""
+    original, planted = _slipped("sp05001_3pt.mat", 10, "66:", "11:")
+    found = repair_text(planted.encode(), "planted.mat")
+    (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert repair.applied and repair.suggestions[0].kind is RepairKind.ROLL and repair.suggestions[0].ties == 0
+    assert found.fixed == original
+
+
+def test_a_dance_slip_lists_the_rolls_that_dance_likeliest_first():
+    """sp05003 line 134: a dance of 42 written 54 (which has a legal play).
+    Every roll with no legal play fits the rest of the game alike (a dance
+    changes nothing that follows), 44 as well as 42, though 44 is one digit
+    from the written 54 and 42 two: the characters changed do not rank rolls
+    the record says nothing of, so none is applied, and the non-doubles (2
+    chances in 36 each, a double 1) are listed first."""
+    _, planted = _slipped("sp05003_7pt.mat", 134, "42:", "54:")
+    found = repair_text(planted.encode(), "planted.mat")
+    (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert not repair.applied and repair.suggestions[0].ties >= 1
+    assert found.fixed == planted
+    rolls = [s.edits[0].after.split()[1] for s in repair.suggestions]
+    assert rolls[0][0] != rolls[0][1] and "2 chances in 36" in repair.suggestions[0].why
+    doubles = [r[0] == r[1] for r in rolls]
+    assert doubles == sorted(doubles)   # no double before a non-double

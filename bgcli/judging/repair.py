@@ -273,6 +273,9 @@ class _Candidate:
     state: GameState | None = None
     likeliest: bool = False                # of plays that fit equally, the only one the engine does not rate an error
     written: bool = False                  # a play candidate near a play written (not one where none was)
+    blind: bool = False                    # the record says nothing of the text but that it fits (a roll that
+                                           # dances): its characters changed do not rank it, only list it
+    changes: int = 0                       # characters changed in the file
 
 
 # the audit's own diagnosis of a move's slip (bgcli.match.diagnosis): a roll that does not fit its play
@@ -548,7 +551,9 @@ class _Repairer:
             changes = sum(_levenshtein(self.lines.get(line, ""), text if text is not None else "")
                           for line, text in candidate.lines.items())
             other = int(named is not None and candidate.kind is not named)
-            staged.append(((-candidate.evidence, other, candidate.prior, changes, candidate.distance, order), candidate))
+            candidate.changes = changes
+            staged.append(((-candidate.evidence, other, candidate.prior, 0 if candidate.blind else changes,
+                            candidate.distance, order), candidate))
         staged.sort(key=lambda item: item[0])
         scored = self.tried(state, problem, staged, before, known, quick=True) or \
             self.tried(state, problem, staged, before, known, quick=False)
@@ -557,7 +562,7 @@ class _Repairer:
         for key, candidate in scored[:SHOWN]:
             ties = sum(1 for other, _ in scored if other[:TIE] == key[:TIE]) - 1
             edits = tuple(LineEdit(line, self.lines.get(line, ""), text) for line, text in sorted(candidate.lines.items()))
-            out.append(Suggestion(candidate.kind, edits, key[0], key[1], key[5], candidate.why, ties,
+            out.append(Suggestion(candidate.kind, edits, key[0], key[1], candidate.changes, candidate.why, ties,
                                   candidate.likeliest))
         return out, scored[0][1] if scored else None
 
@@ -675,8 +680,17 @@ class _Repairer:
         if written is None:
             return
         hops = _written_hops(text, side) if text else None
-        # the rolls the written play (or the dance) is legal for
-        for roll in ALL_ROLLS if action.kind is not ActionKind.ILLEGAL else ():
+        # the rolls the written play (or the dance) is legal for; for a dance, every roll that dances fits
+        # the rest of the record alike (a dance changes nothing that follows): the likelier listed first
+        # (a non-double is thrown 2 times in 36, a double once), then those nearer the written digits
+        if action.kind is ActionKind.ILLEGAL:
+            rolls: list[tuple[int, int]] = []
+        elif text:
+            rolls = ALL_ROLLS
+        else:
+            digits = raw[:2]
+            rolls = sorted(ALL_ROLLS, key=lambda r: (r[0] == r[1], sum(a != b for a, b in zip(digits, _roll_text(action, r)))))
+        for roll in rolls:
             if roll == dice:
                 continue
             if text:
@@ -688,12 +702,14 @@ class _Repairer:
             elif legal_plays(before, roll):
                 continue
             else:
-                why = f"{recorded_text(roll)} has no legal play: the player danced"
+                chances = 1 if roll[0] == roll[1] else 2
+                why = f"{recorded_text(roll)} has no legal play: the player danced ({chances} chance{'s' if chances > 1 else ''} in 36)"
             new_raw = _roll_text(action, roll) + raw[2:]
             candidate = self.make(RepairKind.ROLL, state, game, action,
                                   action._replace(dice=roll, raw=new_raw), why,
                                   0 if not text or _exact_use(hops, roll) else 1)
             if candidate is not None:
+                candidate.blind = not text
                 yield candidate
         # the legal plays of the written roll, nearest the written play first
         plays = legal_plays(before, dice)
