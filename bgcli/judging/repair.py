@@ -235,17 +235,21 @@ class _Collect(MatchVisitor):
     """Problems, results and (when asked) events of a replay; with ``stop``,
     the replay stops at the first error that ``stop`` says is one too many."""
 
-    def __init__(self, events: bool = False, stop: Callable[[Problem], bool] | None = None):
+    def __init__(self, events: bool = False, stop: Callable[[Problem], bool] | None = None, stop_line: int = 0):
         self.wants_events = events
         self.problems: list[Problem] = []
         self.results: list[GameResult | Unfinished] = []
         self.events: list[Event] = []
         self.stop = stop
+        self.stop_line = stop_line   # ``stop`` holds every error of the game from this line on
 
     def problem(self, problem: Problem) -> None:
         if self.stop is not None and problem.severity is Severity.ERROR and self.stop(problem):
             raise _Stop
         self.problems.append(problem)
+
+    def stops_at(self, line: int) -> bool:
+        return self.stop is not None and 0 < self.stop_line <= line
 
     def event(self, event: Event) -> None:
         self.events.append(event)
@@ -301,10 +305,11 @@ class _Game:
         self.following = following
         self.right_column = right_column
 
-    def replay(self, game: GameRecord, events: bool = False, stop: Callable[[Problem], bool] | None = None) -> _Collect:
+    def replay(self, game: GameRecord, events: bool = False, stop: Callable[[Problem], bool] | None = None,
+               stop_line: int = 0) -> _Collect:
         """The game replayed from the match's state before it, and the next game's header
-        (raises _Stop at an error ``stop`` names)."""
-        seen = _Collect(events, stop)
+        (raises _Stop at an error ``stop`` names: every error of the game from ``stop_line`` on)."""
+        seen = _Collect(events, stop, stop_line)
         replayer = copy.copy(self.replayer)
         replayer.visitor = seen
         replayer.score = list(self.replayer.score)
@@ -516,7 +521,7 @@ class _Repairer:
 
     def game(self, state: _Game) -> tuple[GameRecord, list[ProblemRepair]]:
         game = state.game
-        seen = state.replay(game)
+        seen = state.replay(game, events=True)   # the events for the candidates of a move (one replay for both)
         if not any(p.severity is Severity.ERROR and state.counts(p) for p in seen.problems):
             return game, []
         worked: set[tuple] = set()
@@ -530,7 +535,7 @@ class _Repairer:
             worked.add(_key(problem))
             before = state.errors(seen)
             known = {_key(p) for p in seen.problems if state.counts(p) and p.severity is Severity.ERROR}
-            suggestions, best = self.suggest(state, game, problem, known, before)
+            suggestions, best = self.suggest(state, game, problem, known, before, seen.events)
             found.append(ProblemRepair(problem, tuple(suggestions)))
             if best is not None and found[-1].applied:
                 game = best.game
@@ -540,14 +545,15 @@ class _Repairer:
                         self.taken.add(line)
                     else:
                         self.lines[line] = text
-                seen = state.replay(game)
+                seen = state.replay(game, events=True)
         return game, found
 
-    def suggest(self, state: _Game, game: GameRecord, problem: Problem, known: set[tuple], before: tuple[int, int]) -> tuple[list[Suggestion], _Candidate | None]:
+    def suggest(self, state: _Game, game: GameRecord, problem: Problem, known: set[tuple], before: tuple[int, int],
+                events: list[Event]) -> tuple[list[Suggestion], _Candidate | None]:
         named = _NAMED.get(problem.kind)   # what the audit's diagnosis says was written wrong (match.diagnosis)
         # what can be known of a candidate without replaying it: tried in that order
         staged = []
-        for order, candidate in enumerate(self.candidates(state, game, problem)):
+        for order, candidate in enumerate(self.candidates(state, game, problem, events)):
             changes = sum(_levenshtein(self.lines.get(line, ""), text if text is not None else "")
                           for line, text in candidate.lines.items())
             other = int(named is not None and candidate.kind is not named)
@@ -586,7 +592,7 @@ class _Repairer:
                 if more >= SHOWN:
                     break
             try:
-                after = state.replay(candidate.game, stop=stop if quick else None)
+                after = state.replay(candidate.game, stop=stop if quick else None, stop_line=problem.line)
             except _Stop:
                 continue
             if any(_key(p) == _key(problem) for p in after.problems):
@@ -603,7 +609,8 @@ class _Repairer:
         return scored
 
     # the candidates of each kind of problem
-    def candidates(self, state: _Game, game: GameRecord, problem: Problem) -> Iterable[_Candidate]:
+    def candidates(self, state: _Game, game: GameRecord, problem: Problem, events: list[Event]) -> Iterable[_Candidate]:
+        """The candidates of a problem of ``game``; ``events``: the game's replay's."""
         row = [a for a in game.actions if a.line == problem.line]
         if problem.kind is ProblemKind.SCORE and problem.line == game.line:
             yield from self.score(state, game)
@@ -616,11 +623,9 @@ class _Repairer:
                     yield from self.points(state, game, action, every=True)
             return
         mine = [a for a in row if not problem.player or state.replayer.players[a.side] == problem.player] or row
-        events = None
         for action in mine:
             if action.kind in (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ILLEGAL) and problem.kind in (
                     ProblemKind.DICE, ProblemKind.PLAY, ProblemKind.DANCE):
-                events = events or state.replay(game, events=True).events
                 yield from self.move(state, game, action, events)
             elif action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON) and problem.kind is ProblemKind.CUBE:
                 yield from self.cube(state, game, action)

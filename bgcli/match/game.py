@@ -357,13 +357,18 @@ class GameReplay:
         text = (action.play_text or "").strip()
         wants = self.wants_events
         state = self.state(side, dice) if wants else None
-        judged = judge_play(before, dice, text, side, wants)
+        stops = self.match.visitor.stops_at(action.line)
+        judged = judge_play(before, dice, text, side, wants, not stops)
         if judged.dance:
             # held back: a roll with no play right before the end of the game is a resignation
             self.waiting_dance = Problem(action.line, self.record.number, action.move_number or 0,
                                          self.player(side), ProblemKind.DANCE, judged.dance, self.match.number)
         after, shown, legal = judged.after, judged.shown, judged.legal
         problems = judged.problems
+        if problems and stops:
+            first = next((p for p in problems if p[0] != ProblemKind.UNCHECKED or after is None), None)
+            if first is not None:
+                self.problem(action, *first)   # the visitor raises: the look-ahead below is not needed
         if problems or judged.dance:
             # one slip, one problem: go on from what the rest of the record says happened
             wrong_play = bool(problems) and problems[0][0] == ProblemKind.PLAY and after is not None

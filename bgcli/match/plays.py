@@ -45,12 +45,15 @@ class Judgement:
         return self.after is None
 
 
-def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, want_text: bool) -> Judgement:
+def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, want_text: bool,
+               diagnose: bool = True) -> Judgement:
     """Judge the play ``text`` of ``dice`` written by the player on ``side``
     (0 the left column, 1 the right one; only Korean names depend on it) from
     ``before``, seen from the mover's side. Without ``want_text`` (no events:
     the audit) a legal play's text and Play are not made: the text is the
-    recorded one and the play None."""
+    recorded one and the play None. Without ``diagnose`` an illegal play is
+    a play problem without asking whether another roll fits it (a replay
+    that ends at the problem, whatever it is called)."""
     if text:
         moves = die_steps(before, dice, text, side)
         if moves is not None:
@@ -75,7 +78,7 @@ def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, wa
         play = parse_play(text, before, dice, side=side)
         return Judgement(play.result, play_text(play) if want_text else text, play)
     except IllegalPlayError as exc:
-        other = wrong_roll(before, dice, text, side)
+        other = wrong_roll(before, dice, text, side) if diagnose else None
         if other is not None:
             problem = (ProblemKind.DICE, f"{text!r} is not a play of {recorded_text(dice)}; it is a legal play "
                                          f"of {recorded_text(other)}: the roll does not fit the play")

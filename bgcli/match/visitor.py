@@ -33,6 +33,13 @@ class MatchVisitor:
     def problem(self, problem: Problem) -> None:
         pass
 
+    def stops_at(self, line: int) -> bool:
+        """Whether the visitor ends the replay (raises in ``problem``) at an
+        error on ``line``: a repair's candidate replay does, to drop a
+        candidate at its first error. The replay then reports a wrong play
+        there without first looking ahead for where the game goes on."""
+        return False
+
     def note(self, action: Action) -> None:
         """A recorded action the replay has no rule for (Snowie's note on an
         illegal play, Galaxy's ``Losses``, a raccoon): nothing to replay."""
