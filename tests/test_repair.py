@@ -262,3 +262,52 @@ def test_a_dance_slip_lists_the_rolls_that_dance_likeliest_first():
     assert rolls[0][0] != rolls[0][1] and "2 chances in 36" in repair.suggestions[0].why
     doubles = [r[0] == r[1] for r in rolls]
     assert doubles == sorted(doubles)   # no double before a non-double
+
+
+def test_a_replay_that_stops_at_an_error_does_not_look_ahead(monkeypatch):
+    """A visitor that ends the replay at an error (a repair's candidate
+    replay: MatchVisitor.stops_at) gets the wrong play reported before the
+    replay looks ahead for where the game goes on, or asks which other roll
+    fits the play: those are what cost a candidate most, and it is dropped at
+    the error anyway. The audit's replay (stops_at False) still does both."""
+    from bgcli.match import diagnosis, resync
+    from bgcli.match.replay import MatchReplayer
+    from bgcli.match.visitor import MatchVisitor
+    from bgcli.judging.repair import read_records
+    from bgcli.core.rules import Rules
+
+    case = next(c for c in CASES if c["kind"] == "play")
+    _, records = read_records((SAMPLE / case["file"]).read_bytes(), case["file"])
+    looked = []
+    real_resume, real_wrong = resync.Resync.resume, diagnosis.wrong_roll
+    monkeypatch.setattr(resync.Resync, "resume", lambda self, *a, **k: looked.append("resync") or real_resume(self, *a, **k))
+    monkeypatch.setattr("bgcli.match.plays.wrong_roll", lambda *a: looked.append("diagnosis") or real_wrong(*a))
+
+    class Ends(Exception):
+        pass
+
+    class Stopping(MatchVisitor):
+        wants_events = False
+
+        def __init__(self, stops: bool):
+            self.stops = stops
+            self.found = []
+
+        def stops_at(self, line):
+            return self.stops and line >= case["line"]
+
+        def problem(self, problem):
+            self.found.append(problem)
+            if self.stops and problem.line >= case["line"]:
+                raise Ends
+
+    def replay(visitor):
+        replayer = MatchReplayer(records[0].header(), 1, Rules(), visitor)
+        for game in records[0].games:
+            replayer.game(game)
+
+    with pytest.raises(Ends):
+        replay(Stopping(True))
+    assert looked == []
+    replay(Stopping(False))
+    assert "resync" in looked and "diagnosis" in looked

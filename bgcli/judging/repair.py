@@ -507,10 +507,15 @@ class _Repairer:
         """Each game with an error (``wrong``: (match, game) pairs) worked on in turn."""
         done: list[ProblemRepair] = []
         for number, record in enumerate(self.records, 1):
+            last = max((g for m, g in wrong if m == number), default=None)
+            if last is None:
+                continue   # nothing wrong in the match: not replayed again
             main = _Collect()
             replayer = MatchReplayer(record.header(), number, self.rules or Rules(), main)
             games = list(record.games)
             for index, game in enumerate(games):
+                if game.number > last:
+                    break   # the games after the last wrong one are not worked on
                 following = games[index + 1] if index + 1 < len(games) else None
                 if (number, game.number) in wrong:
                     state = _Game(replayer, game, following, self.right_column)
