@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 
 import click
 
-from bgcli.cli.common import EXIT_UNREADABLE, Unreadable, progress, say
+from bgcli.cli.common import EXIT_UNREADABLE, MAX_JOBS, Unreadable, progress, say
 
 
 def check_scheduler(ctx, param, value):
@@ -24,6 +24,20 @@ def check_scheduler(ctx, param, value):
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     return value
+
+
+def cluster_and_database(doing: str, db_help: str, workers_read: bool = False):
+    """The ``--scheduler ADDRESS`` and ``--db FILE`` options of a command over an
+    archive: ``doing`` starts the scheduler's help ("Audit", "Read the files");
+    ``db_help`` says what the database keeps; ``workers_read`` says that the
+    workers read the files themselves."""
+    def decorate(command):
+        command = click.option("--db", "db_path", metavar="FILE", help=db_help)(command)
+        return click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
+                            help=f"{doing} on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address "
+                                 f"(tcp://host:8786), or local:N to start N worker processes here (N from 1 to {MAX_JOBS})."
+                                 + (" The workers read the files." if workers_read else ""))(command)
+    return decorate
 
 
 def with_database(open_db: Callable[[], object] | None, act: Callable[[object], int]) -> None:

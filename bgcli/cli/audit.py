@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import click
 
-from bgcli.cli.archives import ArchiveRun, check_scheduler, with_database
+from bgcli.cli.archives import ArchiveRun, cluster_and_database, with_database
 from bgcli.cli.common import leave_for_exit, result_output
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
     rules_from, say,
 )
 
@@ -20,12 +20,9 @@ from bgcli.cli.common import (
 @click.argument("paths", nargs=-1, metavar="FILE...")
 @json_option
 @jobs_option("Audit the files in N worker processes")
-@click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
-              help=f"Audit on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address (tcp://host:8786), "
-                   f"or local:N to start N worker processes here (N from 1 to {MAX_JOBS}). The workers read the files.")
-@click.option("--db", "db_path", metavar="FILE",
-              help="Keep every file's result in this SQLite database as the audit goes; a file whose content and "
-                   "rules are unchanged since is not audited again (its stored result is written).")
+@cluster_and_database("Audit", "Keep every file's result in this SQLite database as the audit goes; a file whose content "
+                                "and rules are unchanged since is not audited again (its stored result is written).",
+                      workers_read=True)
 @click.option("--report", is_flag=True, help="With --db and no FILE: the totals stored in the database, by kind.")
 @click.option("--strict", is_flag=True, help="Warnings count as errors: exit status 1 when there is any problem.")
 @click.option("--suggest", is_flag=True, help="Add to each error its repairs, best first, as `bgcli repair` ranks them "

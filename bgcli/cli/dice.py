@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import click
 
-from bgcli.cli.archives import ArchiveRun, check_scheduler, with_database
+from bgcli.cli.archives import ArchiveRun, cluster_and_database, with_database
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, MAX_JOBS, Unreadable, check_archive_options, cli, emit, formats_doc, jobs_option, json_option,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, formats_doc, jobs_option, json_option,
     result_output, rule_options, rules_from, say,
 )
 
@@ -25,12 +25,8 @@ BY_CHOICES = ("all", "player", "file", "site", "month", "match")
 @click.option("--by", type=click.Choice(BY_CHOICES), default="all", show_default=True,
               help="Test each player, file, site, month (from the site and date tags where recorded) or match apart.")
 @jobs_option("Read the files in N worker processes")
-@click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
-              help=f"Read the files on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N "
-                   f"(N from 1 to {MAX_JOBS}).")
-@click.option("--db", "db_path", metavar="FILE",
-              help="Keep every file's counts in this SQLite database as the run goes; a file whose content and rules "
-                   "are unchanged is not read again (a killed run resumes).")
+@cluster_and_database("Read the files", "Keep every file's counts in this SQLite database as the run goes; a file whose "
+                                         "content and rules are unchanged is not read again (a killed run resumes).")
 @rule_options
 @formats_doc
 def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, **rule_args):

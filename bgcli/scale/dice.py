@@ -17,7 +17,7 @@ from bgcli import __version__
 from bgcli.core.rules import Rules
 from bgcli.judging.dice import DiceTally, Unit
 from bgcli.scale.jobs import failure_text
-from bgcli.scale.results import Damaged, ResultsDatabase
+from bgcli.scale.results import Damaged, ResultsDatabase, files_schema
 
 
 @dataclass(frozen=True)
@@ -72,16 +72,9 @@ class DiceJob:
 
 # --- the results database ------------------------------------------------------------------
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS files (
-    path TEXT PRIMARY KEY,
-    digest TEXT NOT NULL,          -- SHA-256 of the content read
-    key TEXT NOT NULL,             -- the rules and bgcli version it was read with
+SCHEMA = files_schema("""\
     error TEXT,                    -- why it could not be read, or NULL
-    units TEXT NOT NULL            -- each player's counts in each match, as JSON
-);
-"""
+    units TEXT NOT NULL            -- each player's counts in each match, as JSON""")
 SCHEMA_VERSION = "1"
 MADE_BY = "bgcli dice"
 

@@ -26,7 +26,7 @@ from bgcli.engines.met_tables import MatchEquityTable
 from bgcli.errors import BgcliError, EngineError, EngineUnavailableError
 from bgcli.judging.rating import MatchRating, PlayerRating, rate_replay
 from bgcli.scale.jobs import failure_text
-from bgcli.scale.results import Damaged, ResultsDatabase, from_db, to_db
+from bgcli.scale.results import Damaged, ResultsDatabase, files_schema, from_db, to_db
 
 
 @dataclass(frozen=True)
@@ -168,17 +168,11 @@ class RateJob:
 
 # --- the results database ------------------------------------------------------------------
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS files (
-    path TEXT PRIMARY KEY,
-    digest TEXT NOT NULL,          -- SHA-256 of the content rated
-    key TEXT NOT NULL,             -- the engine, level, rules and bgcli version it was rated with
+SCHEMA = files_schema("""\
     matches INTEGER NOT NULL,
     illegal INTEGER NOT NULL,
     error TEXT,                    -- why it could not be rated, or NULL
-    decisions TEXT NOT NULL        -- the decisions, as JSON
-);
+    decisions TEXT NOT NULL        -- the decisions, as JSON""", """
 CREATE TABLE IF NOT EXISTS players (
     path TEXT NOT NULL REFERENCES files(path) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
@@ -189,7 +183,7 @@ CREATE TABLE IF NOT EXISTS players (
     PRIMARY KEY (path, seq)
 );
 CREATE INDEX IF NOT EXISTS players_name ON players(name);
-"""
+""")   # the key: the engine, level, rules and bgcli version it was rated with
 SCHEMA_VERSION = "1"
 MADE_BY = "bgcli rate"
 

@@ -58,6 +58,19 @@ def from_db(value):
     return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else value
 
 
+def files_schema(columns: str, tables: str = "") -> str:
+    """The schema of a results database whose ``files`` table is keyed by the
+    settings a file was read with (bgcli dice, bgcli rate): the meta table,
+    the files table (the path, the digest of the content read, the key of
+    the settings, then ``columns``: SQL column lines) and ``tables``."""
+    return ("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+            "CREATE TABLE IF NOT EXISTS files (\n"
+            "    path TEXT PRIMARY KEY,\n"
+            "    digest TEXT NOT NULL,          -- SHA-256 of the content read\n"
+            "    key TEXT NOT NULL,             -- the settings (and bgcli version) it was read with\n"
+            f"{columns}\n);\n{tables}")
+
+
 def open_database(path: str, made_by: str, kind: str, contents: str, schema: str, version: str,
                   create: bool = True, upgrades: dict[str, str] | None = None) -> sqlite3.Connection:
     """Open (or, with ``create``, make) the SQLite database of ``contents``
