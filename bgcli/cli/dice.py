@@ -9,8 +9,8 @@ import click
 
 from bgcli.cli.archives import ArchiveRun, cluster_and_database, with_database
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, formats_doc, jobs_option, json_option,
-    result_output, rule_options, rules_from, say,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, engine_option, formats_doc, jobs_option,
+    json_option, result_output, rule_options, rules_from, say, timeout_option,
 )
 
 BY_CHOICES = ("all", "player", "file", "site", "month", "match")
@@ -27,9 +27,13 @@ BY_CHOICES = ("all", "player", "file", "site", "month", "match")
 @jobs_option("Read the files in N worker processes")
 @cluster_and_database("Read the files", "Keep every file's counts in this SQLite database as the run goes; a file whose "
                                          "content and rules are unchanged is not read again (a killed run resumes).")
+@engine_option(None, "Also sum the luck of every roll as rate measures it (the equity after the roll's best play less "
+                     "the mean over all rolls), by this engine at 0-ply, and test the sum against zero.")
+@timeout_option("With --engine: the time limit of one engine call; a file whose engine fails or runs past it gets its "
+                "error.")
 @rule_options
 @formats_doc
-def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, **rule_args):
+def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, engine, timeout, **rule_args):
     """Test whether the dice of match files are consistent with fair dice.
 
     FILE may be files, folders (searched for files ending in {suffixes}),
@@ -43,6 +47,8 @@ def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, **rule_args):
     from the bar (from the open points), a roll that hits a blot (bgcli's
     shot counter) and one that bears off the last checkers (the exact bear-off
     table). With --by player, each player's rolls against the opponents' too.
+    With --engine, the luck of every roll (as rate measures it) summed with
+    its standard error.
 
     \b
     For each test: the counts, an effect size with its 95% interval, the
@@ -73,24 +79,29 @@ def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, **rule_args):
     except StatsMissing as exc:
         raise Unreadable(str(exc)) from None
     rules = rules_from(**rule_args)
-    open_db = (lambda: DiceDB(db_path, rules)) if db_path else None
-    with_database(open_db, lambda db: _dice(paths, rules, by, as_json, as_html, jobs, scheduler, db))
+    engine = engine.lower() if engine else None
+    open_db = (lambda: DiceDB(db_path, rules, engine=engine)) if db_path else None
+    with_database(open_db, lambda db: _dice(paths, rules, by, as_json, as_html, jobs, scheduler, db, engine, timeout))
 
 
-def _dice(paths, rules, by, as_json, as_html, jobs, scheduler, db) -> int:
+def _dice(paths, rules, by, as_json, as_html, jobs, scheduler, db, engine=None, timeout=60.0) -> int:
+    from bgcli.errors import EngineUnavailableError
     from bgcli.judging.dicereport import build
     from bgcli.scale.dice import DiceJob
 
-    run = ArchiveRun(DiceJob(rules), paths, jobs, scheduler, db)
+    run = ArchiveRun(DiceJob(rules, engine, timeout), paths, jobs, scheduler, db)
     units = []
     status = 0
     stored = 0
-    for result, was_stored in run:
-        stored += was_stored
-        if result.error is not None:
-            say(f"Error: {result.error}", err=True)
-            status = EXIT_UNREADABLE
-        units.extend(result.units)
+    try:
+        for result, was_stored in run:
+            stored += was_stored
+            if result.error is not None:
+                say(f"Error: {result.error}", err=True)
+                status = EXIT_UNREADABLE
+            units.extend(result.units)
+    except EngineUnavailableError as exc:
+        raise Unreadable(str(exc)) from None
     run.finish()
     report = build(units, by)
     if as_json:

@@ -23,6 +23,8 @@ bgcli.judging.dicestats test:
   play of it enters, hits or bears off, whatever was played. Each position's
   chances are worked out once (a file's positions come back: the opening's in
   every game).
+- with an engine, the luck of every roll as rate measures it
+  (:class:`bgcli.judging.rating.RollLuck`), summed with its square.
 
 Everything is counts, so tallies of files add up (:meth:`Unit.add`) and
 travel as JSON (:meth:`Unit.to_dict`, :meth:`Unit.from_dict`).
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from bgcli.analysis.counts import enter_count, is_contact
 from bgcli.core.generator import legal_keys, legal_plays
@@ -84,12 +86,22 @@ class Unit:
     # per condition: trials and successes by the number of the 36 rolls that succeed there
     trials: dict[str, list[int]] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
     successes: dict[str, list[int]] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
+    # with an engine (dice --engine): the rolls whose luck it measured, their luck summed, and its squares summed
+    luck_rolls: int = 0
+    luck: float = 0.0
+    luck_squares: float = 0.0
 
     @property
     def rolls(self) -> int:
         return sum(self.kinds)
 
     def to_dict(self) -> dict[str, Any]:
+        data = self._counts_dict()
+        if self.luck_rolls:
+            data["luck"] = [self.luck_rolls, self.luck, self.luck_squares]
+        return data
+
+    def _counts_dict(self) -> dict[str, Any]:
         return {"file": self.file, "match": self.match, "side": self.side, "player": self.player, "opponent": self.opponent,
                 "site": self.site, "month": self.month, "white_first": self.white_first, "ordered": self.ordered,
                 "fingerprint": self.fingerprint,
@@ -113,6 +125,9 @@ class Unit:
         unit.own_after_double = _counts(data["own_after_double"], 2)
         unit.trials = {c: _dense(data["trials"][c], _BINS) for c in CONDITIONS}
         unit.successes = {c: _dense(data["successes"][c], _BINS) for c in CONDITIONS}
+        if "luck" in data:
+            rolls, luck, squares = data["luck"]
+            unit.luck_rolls, unit.luck, unit.luck_squares = int(rolls), float(luck), float(squares)
         return unit
 
 
@@ -145,6 +160,9 @@ def add_into(total: Unit, unit: Unit) -> None:
         for i in range(_BINS):
             total.trials[c][i] += unit.trials[c][i]
             total.successes[c][i] += unit.successes[c][i]
+    total.luck_rolls += unit.luck_rolls
+    total.luck += unit.luck
+    total.luck_squares += unit.luck_squares
 
 
 def enter_chance(position: Position) -> int | None:
@@ -217,8 +235,10 @@ class DiceTally(MatchVisitor):
 
     wants_events = True
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, luck: Callable[[Any, tuple[int, int]], float] | None = None) -> None:
+        """``luck``: the luck of a roll in a state (bgcli.judging.rating.RollLuck), summed per unit; None: not measured."""
         self.path = path
+        self.luck = luck
         self.units: list[Unit] = []
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
         self._match: tuple[Unit, Unit] | None = None
@@ -257,6 +277,11 @@ class DiceTally(MatchVisitor):
         kind = kind_of((a, b))
         double = a == b
         self._rolls.update(b"%d%d;" % KINDS[kind])
+        if self.luck is not None and event.kind is EventKind.MOVE:   # the rolls rate measures, the opening's too
+            luck = self.luck(event.before, (max(a, b), min(a, b)))
+            unit.luck_rolls += 1
+            unit.luck += luck
+            unit.luck_squares += luck * luck
         if self._first:   # the opening: counted apart, and no roll before it for what follows
             self._first = False
             unit.opening[kind] += 1

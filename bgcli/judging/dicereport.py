@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 
 from bgcli.judging.dice import CONDITIONS, DOUBLES, KINDS, Unit, add_into
 from bgcli.judging.dicestats import (
-    ALPHA, BY, Test, binomial_test, chance_test, contingency_test, correct, goodness_test,
+    ALPHA, BY, Test, binomial_test, chance_test, contingency_test, correct, goodness_test, luck_test,
 )
 
 KIND_LABELS = tuple(f"{high}{low}" for high, low in KINDS)
@@ -186,6 +186,9 @@ def group_tests(total: Unit, opponents: Unit | None = None, power: bool = True) 
     for condition in CONDITIONS:
         tests.append(chance_test(condition, CONDITION_TITLES[condition], total.trials[condition], total.successes[condition],
                                  with_power=power))
+    if total.luck_rolls:
+        tests.append(luck_test("luck", "the luck of the rolls (the engine's, as rate measures it)", total.luck_rolls,
+                               total.luck, total.luck_squares, with_power=power))
     if opponents is not None:
         tests.append(contingency_test("vs_opponents", "the 21 kinds against the opponents' rolls",
                                       [total.kinds, opponents.kinds], KIND_LABELS))

@@ -349,6 +349,33 @@ def chance_power(trials: Sequence[int], chances: Sequence[float], excess: float,
     return float(shifted[:low + 1].sum() if low >= 0 else 0.0) + float(shifted[high:].sum())
 
 
+def luck_test(name: str, title: str, n: int, total: float, squares: float, with_power: bool = True) -> Test:
+    """The luck of ``n`` rolls summed (``total``; ``squares``: the sum of their
+    squares) against zero. Each roll's luck is the equity after it less the
+    mean over the rolls of its position, so with fair dice it is zero on
+    average whatever the position, and the sum's variance is the sum of the
+    rolls' own variances, estimated by the sum of their squares: the normal
+    test of the sum over its standard error (n of 30 or more), the luck per
+    roll with its 95% interval, and the least luck per roll detected with 80%
+    power."""
+    stats = scipy_stats()
+    test = Test(name, title, n, total, 0.0, effect_name="luck per roll")
+    if n < 30 or squares <= 0.0:
+        test.note = f"too small: needs 30 rolls with some luck, has {n}"
+        return test
+    error = math.sqrt(squares)
+    test.statistic = total / error
+    test.p = two_sided(float(stats.norm.cdf(test.statistic)), float(stats.norm.sf(test.statistic)))
+    half = 1.959963984540054 * error / n
+    test.effect = total / n
+    test.effect_low, test.effect_high = test.effect - half, test.effect + half
+    if with_power:
+        least = (1.959963984540054 + float(stats.norm.ppf(POWER))) * error / n
+        test.power = (f"with {n:,} rolls this group would detect a luck of {least:.4f} per roll (normalised equity) "
+                      f"with {POWER:.0%} power")
+    return test
+
+
 # --- corrections for many tests ---------------------------------------------------------------
 
 def holm(pvalues: Sequence[float]) -> list[float]:

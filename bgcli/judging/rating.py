@@ -803,6 +803,20 @@ def _mwc_change(length: int, score: tuple[int, int], winner: int, points: int, c
     return after - before
 
 
+class RollLuck:
+    """The luck of one roll as rate measures it (GNU Backgammon's: the equity
+    after the best play of the roll less the mean over all rolls; the opening's
+    over the 30 rolls of both players), asked of ``engine`` (rate's luck engine
+    is the backend at 0-ply). For the dice audit's luck (bgcli.judging.dice)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._judge = _Judge(engine, engine)
+
+    def __call__(self, state: GameState, dice: tuple[int, int]) -> float:
+        """The luck of ``dice`` rolled in ``state`` (the player on roll), in normalised equity."""
+        return self._judge.luck(state, dice, state.position == Position.start())[0]
+
+
 def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> list[MatchRating]:
     """Rate every match that ``visit(visitor_for)`` replays (``lambda v: visit_file(path, v, rules)``)."""
     found = []
@@ -813,5 +827,5 @@ def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> lis
 
 
 __all__ = ["BAD", "DOUBTFUL", "LUCKY", "VERY_BAD", "VERY_LUCKY", "CubeError", "Decision", "DecisionKind", "LuckMark",
-           "Mark", "Thresholds", "luck_mark", "remark", "MatchRating", "PlayerRating", "Rater",
+           "Mark", "Thresholds", "luck_mark", "remark", "MatchRating", "PlayerRating", "Rater", "RollLuck",
            "mark", "rate_replay"]

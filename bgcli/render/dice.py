@@ -21,6 +21,8 @@ def number(value: float | None, digits: int = 3) -> str:
 
 
 def _observed(test: Test) -> str:
+    if test.effect_name == "luck per roll":
+        return f"{test.observed:+,.3f} in all" + (f", z {test.statistic:+.2f}" if test.statistic is not None else "")
     if test.statistic is not None and test.df is not None:
         return f"chi2 {test.statistic:.1f} (df {test.df})"
     if test.p is None and test.statistic is None and test.effect_name in ("Cohen's w", "Cramér's V"):
@@ -31,6 +33,8 @@ def _observed(test: Test) -> str:
 def _effect(test: Test) -> str:
     if test.effect is None or test.effect_low is None or test.effect_high is None:
         return ""
+    if test.effect_name == "luck per roll":
+        return f"{test.effect:+.4f} a roll [{test.effect_low:+.4f}, {test.effect_high:+.4f}]"
     if test.effect_name in ("rate - expected", "excess rate"):
         return f"{test.effect * 100:+.1f} pts [{test.effect_low * 100:+.1f}, {test.effect_high * 100:+.1f}]"
     short = "w" if test.effect_name.startswith("Cohen") else "V"

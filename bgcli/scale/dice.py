@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from bgcli import __version__
 from bgcli.core.rules import Rules
+from bgcli.errors import EngineError, EngineUnavailableError
 from bgcli.judging.dice import DiceTally, Unit
 from bgcli.scale.jobs import failure_text
 from bgcli.scale.results import Damaged, ResultsDatabase, files_schema
@@ -40,13 +41,14 @@ class DiceResult:
         return data
 
 
-def tally_file(path: str, where: str | None = None, rules: Rules | None = None) -> list[Unit]:
+def tally_file(path: str, where: str | None = None, rules: Rules | None = None, luck=None) -> list[Unit]:
     """Every player's rolls in every match of the file at ``where`` (``path`` by
     default; ``-`` is standard input), named ``path``: the file read through the
-    formats' registry and replayed to a :class:`bgcli.judging.dice.DiceTally`."""
+    formats' registry and replayed to a :class:`bgcli.judging.dice.DiceTally`
+    (``luck``: the luck of a roll, bgcli.judging.rating.RollLuck, or None)."""
     from bgcli.formats.files import visit_file
 
-    tally = DiceTally(path)
+    tally = DiceTally(path, luck)
     for _ in visit_file(where or path, tally, rules):
         pass
     return tally.finish()
@@ -57,16 +59,31 @@ class DiceJob:
     """The dice tally of a file, a per-file job (bgcli.scale.jobs), with the ``rules`` it is replayed under."""
 
     rules: Rules | None = None
+    engine: str | None = None    # dice --engine: the backend whose luck (at 0-ply, as rate's) is summed
+    timeout: float = 60.0
     verb: ClassVar[str] = "read the dice of"
     doing: ClassVar[str] = "reading the dice of"
 
     def run(self, path: str, where: str, digest: str | None) -> DiceResult:
-        return DiceResult(path, tuple(tally_file(path, where, self.rules)), None, digest)
+        luck = None
+        if self.engine is not None:
+            from bgcli.judging.rating import RollLuck
+            from bgcli.scale.rating import EngineSpec, engines_for
+
+            luck = RollLuck(engines_for(EngineSpec(self.engine, 0, self.timeout))[0])
+        return DiceResult(path, tuple(tally_file(path, where, self.rules, luck)), None, digest)
 
     def failed(self, path: str, error: str, digest: str | None = None) -> DiceResult:
         return DiceResult(path, error=error, digest=digest)
 
     def failure(self, exc: Exception, path: str, where: str) -> str:
+        if isinstance(exc, EngineUnavailableError):
+            raise exc   # no file's luck could be measured: the run stops
+        if isinstance(exc, EngineError):
+            from bgcli.scale.rating import EngineSpec, drop_engines
+
+            drop_engines(EngineSpec(self.engine or "", 0, self.timeout))   # asked again fresh for the next file
+            return f"cannot measure the luck of {path}: {exc}"
         return failure_text(exc, path, where, self.verb)
 
 
@@ -79,8 +96,11 @@ SCHEMA_VERSION = "1"
 MADE_BY = "bgcli dice"
 
 
-def dice_key(rules: Rules | None) -> str:
-    return json.dumps({"bgcli": __version__, "rules": asdict(rules or Rules())}, sort_keys=True)
+def dice_key(rules: Rules | None, engine: str | None = None) -> str:
+    key: dict = {"bgcli": __version__, "rules": asdict(rules or Rules())}
+    if engine is not None:
+        key["luck"] = engine   # the luck's engine (at 0-ply); without one the key is as before
+    return json.dumps(key, sort_keys=True)
 
 
 class DiceDB(ResultsDatabase):
@@ -94,8 +114,8 @@ class DiceDB(ResultsDatabase):
     VERSION = SCHEMA_VERSION
     SETTINGS = "key"
 
-    def __init__(self, path: str, rules: Rules | None = None, create: bool = True):
-        super().__init__(path, dice_key(rules), create)
+    def __init__(self, path: str, rules: Rules | None = None, create: bool = True, engine: str | None = None):
+        super().__init__(path, dice_key(rules, engine), create)
 
     def read_stored(self, key, path: str) -> DiceResult:
         (digest, error, units), = self._read("SELECT digest, error, units FROM files WHERE path = ?", (key,))
