@@ -470,3 +470,72 @@ def test_texts_take_point_names_or_none():
     for names in (("1",) * 25, ["1"] * 26, "names"):
         with pytest.raises(ValueError, match="26 point names"):
             speedups.Texts(10, names)
+
+
+# --- run_moves_stream: whole blocks of a batch's lines answered in C -------------------------------
+
+_STREAM_LINES = st.one_of(
+    query_lines(),
+    st.sampled_from(["start 31", "# a comment", "", "   ", "4HPwATDgc/ABMA 7 1", "4HPwATDgc/ABMA 31 extra",
+                     "////////////// 31", "4HPwATDgc/ABMA 64\r", "4HPwATDgc/ABMA\r 64", "4HPwATDgc/ABMA 52\r\r"]),
+)
+
+
+@st.composite
+def batch_bytes(draw) -> bytes:
+    """A batch's bytes: query lines and others, some not UTF-8, some long, the last one with or without its newline."""
+    lines = [line.encode() for line in draw(st.lists(_STREAM_LINES, max_size=12))]
+    for _ in range(draw(st.integers(0, 2))):
+        lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from([b"\xff\xfe 31", b"A" * 70, b" " * 45 + b"x"])))
+    ending = draw(st.sampled_from([b"\n", b"\r\n"]))
+    text = ending.join(lines)
+    return text + ending if lines and draw(st.booleans()) else text
+
+
+def moves_of(run) -> tuple[int, str]:
+    out = io.StringIO()
+    return run(out), out.getvalue()
+
+
+@needs_speedups
+@settings(max_examples=300)
+@given(batch_bytes(), st.integers(1, 120), st.sampled_from([40, 60, 1 << 20]))
+def test_run_moves_stream_writes_what_run_moves_writes(data, block, max_line):
+    """run_moves_stream (C's query_lines a block at a time, run_moves for the other lines) writes what
+    run_moves over batch_lines writes, and the same status: blocks that cut lines anywhere, lines longer
+    than MAX_LINE (the rest not read), lines that are not UTF-8, carriage returns, a last line with no newline."""
+    kept = batch.BLOCK, batch.MAX_LINE
+    batch.BLOCK, batch.MAX_LINE = block, max_line
+    try:
+        expected = moves_of(lambda out: batch.run_moves(batch.batch_lines(io.BytesIO(data)), "gnubg", 1, out))
+        found = moves_of(lambda out: batch.run_moves_stream(io.BufferedReader(io.BytesIO(data)), "gnubg", out))
+    finally:
+        batch.BLOCK, batch.MAX_LINE = kept
+    assert found == expected, data
+
+
+@needs_speedups
+def test_query_lines_answers_what_query_line_answers():
+    """query_lines answers each whole line query_line answers, and stops at the first it does not."""
+    writer = MovesWriter("gnubg", 1)
+    lines = [f"{where.id()} {a}{b}" for where, (a, b) in oracle_queries()[:300]]
+    data = ("\n".join(lines) + "\nstart 31\n" + lines[0] + "\n").encode()
+    text, at, count = speedups.query_lines(writer.texts, writer._text, trusted_position, data, 0, len(data), 1 << 20)
+    assert count == 300 and data[at:].startswith(b"start 31\n")
+    assert text == "".join(c_query_line(writer, line) for line in lines)
+    assert speedups.query_lines(writer.texts, writer._text, trusted_position, data, at, len(data), 1 << 20) == ("", at, 0)
+    with pytest.raises(ValueError, match="start"):
+        speedups.query_lines(writer.texts, writer._text, trusted_position, data, 5, 4, 10)
+    with pytest.raises(TypeError, match="bytes"):
+        speedups.query_lines(writer.texts, writer._text, trusted_position, data.decode(), 0, 4, 10)
+
+
+@needs_speedups
+def test_the_batch_before_click_answers_in_blocks(monkeypatch):
+    """bgcli moves --batch - reads standard input through run_moves_stream."""
+    import bgcli.cli as cli
+
+    seen = []
+    monkeypatch.setattr(batch, "run_moves_stream", lambda *args: seen.append(args) or 0)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"start 31\n")))
+    assert cli._batch_before_click() == 0 and seen and seen[0][0] is sys.stdin.buffer

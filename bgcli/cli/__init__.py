@@ -94,7 +94,7 @@ def _batch_before_click() -> int:
     click's import is a fifth of a batch of 10,000 new queries."""
     import signal
 
-    from bgcli.cli.batch import batch_lines, run_moves
+    from bgcli.cli.batch import run_moves_stream
     from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_UNREADABLE, Terminated
     from bgcli.errors import raise_terminated
     from bgcli.output import StandardOutputError, guard_standard_output
@@ -102,7 +102,7 @@ def _batch_before_click() -> int:
     guard_standard_output()
     signal.signal(signal.SIGTERM, raise_terminated)
     try:
-        status = run_moves(batch_lines(sys.stdin.buffer), "gnubg", 1, sys.stdout, _read_position)
+        status = run_moves_stream(sys.stdin.buffer, "gnubg", sys.stdout, _read_position)
         sys.stdout.flush()
         return status
     except Terminated:

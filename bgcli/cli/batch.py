@@ -353,6 +353,74 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     return status
 
 
+BLOCK = 1 << 16  # bytes of a batch read at once by run_moves_stream
+RUN = 64  # lines run_moves_stream hands run_moves after one C does not answer (a batch of other lines goes in runs)
+
+
+class _ReadAhead(io.RawIOBase):
+    """Bytes read ahead of a stream, then the rest of the stream: what is left
+    of a batch for batch_lines when run_moves_stream hands it over."""
+
+    def __init__(self, ahead: bytes, stream):
+        self.ahead, self.stream = memoryview(ahead), stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if not self.ahead:
+            return self.stream.readinto(buffer)
+        n = min(len(buffer), len(self.ahead))
+        buffer[:n] = self.ahead[:n]
+        self.ahead = self.ahead[n:]
+        return n
+
+
+# Fenced mirror of run_moves(batch_lines(stream), ...): tests/test_speedups.py::test_run_moves_stream_writes_what_run_moves_writes
+def run_moves_stream(stream, style: str, out, read: Callable[[str], Any] = read_position) -> int:
+    """``run_moves(batch_lines(stream), style, 1, out, read)`` of a binary
+    stream, its lines of a Position ID and dice answered a block at a time by
+    the C accelerator (``query_lines``: no line object, call or write of
+    Python's per line); any other line is read by run_moves, in its place."""
+    if _speedups is None:
+        return run_moves(batch_lines(stream), style, 1, out, read)
+    writer = moves_writer(style, DEFAULT_SIDE)
+    answer = functools.partial(_speedups.query_lines, writer.texts, writer._text, trusted_position)
+    read_block = getattr(stream, "read1", stream.read)
+    write = out.write
+    status, number, data = 0, 1, b""
+    while True:
+        block = read_block(BLOCK)
+        data = data + block if data else block
+        # whole lines, or at the end of the input whatever is left (a last line with no newline)
+        end = data.rfind(b"\n") + 1 if block else len(data)
+        at = 0
+        while at < end:
+            text, at, count = answer(data, at, end, MAX_LINE)
+            write(text)
+            number += count
+            if at < end:   # a line C does not answer: run_moves reads it and the next few, numbered in their place
+                cut = at
+                for _ in range(RUN):
+                    cut = data.find(b"\n", cut, end) + 1 or end
+                    if cut == end:
+                        break
+                lines = list(batch_lines(io.BytesIO(data[at:cut])))
+                status = max(status, run_moves(lines, style, number, out, read))
+                number += len(lines)
+                at = cut
+                if status == EXIT_UNREADABLE:   # a line too long: the rest of the input is not read
+                    out.flush()
+                    return status
+        data = data[end:]
+        if not block:
+            out.flush()
+            return status
+        if len(data) > MAX_LINE:   # a line longer than any batch_lines reads: it says so, and stops
+            rest = io.BufferedReader(_ReadAhead(data, stream))
+            return max(status, run_moves(batch_lines(rest), style, number, out, read))
+
+
 def moves_chunk(chunk: tuple[list, int], style: str, read: Callable[[str], Any] = read_position) -> tuple[int, str]:
     """``run_moves`` of a chunk of lines (its lines, the number of its first),
     as (status, the text written): a worker process's part of a batch."""

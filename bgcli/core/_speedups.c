@@ -1654,6 +1654,88 @@ static PyObject *py_query_line(PyObject *module, PyObject *const *args, Py_ssize
     return out;
 }
 
+/* run_moves over batch_lines of a block of bytes, for as long as its lines are
+ * Position IDs and dice: query_line of each line (as batch_lines decodes it),
+ * their answers joined. Fenced mirror of run_moves' loop over batch_lines,
+ * bgcli.cli.batch.run_moves_stream its caller:
+ * tests/test_speedups.py::test_query_lines_answers_what_run_moves_answers.
+ * A line is data[at:newline]; it stops at the first line that has no newline
+ * before end, is longer than max_line bytes with its newline (batch_lines'
+ * BadLine), holds a carriage return but for one before its newline (a
+ * BadLine), or is not a Position ID and dice (query_line's None; a byte that
+ * is not ASCII is never part of one, so a line answered is UTF-8 text). Returns
+ * (the answers' text, where it stopped, the lines answered). */
+static PyObject *py_query_lines(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "query_lines(texts, fragment, make_position, data, start, end, max_line) "
+                                         "takes 7 arguments");
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(args[0], &TextsType)) {
+        PyErr_SetString(PyExc_TypeError, "texts: expected a Texts");
+        return NULL;
+    }
+    if (!PyBytes_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "data: expected bytes");
+        return NULL;
+    }
+    Py_ssize_t start = PyLong_AsSsize_t(args[4]), end = PyLong_AsSsize_t(args[5]), max_line = PyLong_AsSsize_t(args[6]);
+    if (PyErr_Occurred())
+        return NULL;
+    const char *data = PyBytes_AS_STRING(args[3]);
+    if (start < 0 || end > PyBytes_GET_SIZE(args[3]) || start > end || max_line < 0) {
+        PyErr_SetString(PyExc_ValueError, "query_lines: expected 0 <= start <= end <= len(data), max_line >= 0");
+        return NULL;
+    }
+    PyObject *answers = PyList_New(0);
+    if (answers == NULL)
+        return NULL;
+    Py_ssize_t at = start, count = 0;
+    while (at < end) {
+        const char *newline = memchr(data + at, '\n', (size_t)(end - at));
+        if (newline == NULL)
+            break;
+        Py_ssize_t n = newline - (data + at);
+        if (n + 1 > max_line + 1)
+            break;
+        const Py_UCS1 *c = (const Py_UCS1 *)(data + at);
+        if (n && c[n - 1] == '\r')
+            n--;
+        if (memchr(c, '\r', (size_t)n) != NULL)
+            break;
+        Py_ssize_t id;
+        int a, b;
+        Query q;
+        uint8_t theirs[SLOTS];
+        if (!read_query_line(c, n, &id, &a, &b) || !read_id(c + id, q.player, theirs))
+            break;
+        reversed_side(theirs, q.opp);
+        Py_UCS1 last = c[id + ID_LENGTH - 1];
+        PyObject *own = (last == 'A' || last == 'Q' || last == 'g' || last == 'w') ?
+            PyUnicode_FromStringAndSize((const char *)c + id, ID_LENGTH) : Py_NewRef(Py_None);
+        PyObject *answer = own ? build_line((Texts *)args[0], args[1], &q, NULL, args[2], a > b ? a : b,
+                                            a > b ? b : a, own) : NULL;
+        Py_XDECREF(own);
+        if (answer == NULL || PyList_Append(answers, answer) < 0) {
+            Py_XDECREF(answer);
+            Py_DECREF(answers);
+            return NULL;
+        }
+        Py_DECREF(answer);
+        count++;
+        at = newline - data + 1;
+    }
+    PyObject *empty = PyUnicode_FromStringAndSize("", 0);
+    PyObject *text = empty ? PyUnicode_Join(empty, answers) : NULL;
+    Py_XDECREF(empty);
+    Py_DECREF(answers);
+    if (text == NULL)
+        return NULL;
+    return Py_BuildValue("Nnn", text, at, count);
+}
+
 /* ---- play_text: notation.canonical_text in C ----------------------------------
  * Fenced mirror of bgcli.core.notation.canonical_text (gnubg's layout of a play
  * given as the generator keeps it: raw pairs and hit marks), line for line, for
@@ -2691,6 +2773,9 @@ static PyMethodDef methods[] = {
      "query_ids(player, opponent, keys, own): (the position's ID or own, the result ID of each key)."},
     {"query_line", (PyCFunction)(void (*)(void))py_query_line, METH_FASTCALL,
      "query_line(texts, fragment, make_position, line): run_moves' line of a Position ID and dice, or None."},
+    {"query_lines", (PyCFunction)(void (*)(void))py_query_lines, METH_FASTCALL,
+     "query_lines(texts, fragment, make_position, data, start, end, max_line): run_moves of batch_lines of "
+     "data[start:end] while its lines are Position IDs and dice: (their text, where it stopped, their count)."},
     {"play_text", (PyCFunction)(void (*)(void))py_play_text, METH_FASTCALL,
      "play_text(moves, hits, names): notation.canonical_text's text of raw pairs and hit marks; None for names not ASCII."},
     {"sides_after_steps", (PyCFunction)(void (*)(void))py_sides_after_steps, METH_FASTCALL,
