@@ -539,3 +539,15 @@ def test_the_batch_before_click_answers_in_blocks(monkeypatch):
     monkeypatch.setattr(batch, "run_moves_stream", lambda *args: seen.append(args) or 0)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"start 31\n")))
     assert cli._batch_before_click() == 0 and seen and seen[0][0] is sys.stdin.buffer
+
+
+@needs_speedups
+def test_query_lines_joins_lines_not_ascii_in_their_place():
+    """Lines of ASCII are written into one text, a line that is not (Korean's point names) in its place."""
+    for style in ("korean", "gnubg"):
+        writer = MovesWriter(style, 1)
+        lines = [f"{where.id()} {a}{b}" for where, (a, b) in oracle_queries()[:60]]
+        data = ("\n".join(lines) + "\n").encode()
+        text, at, count = speedups.query_lines(writer.texts, writer._text, trusted_position, data, 0, len(data), 1 << 20)
+        assert (at, count) == (len(data), 60)
+        assert text == "".join(c_query_line(MovesWriter(style, 1), line) for line in lines)

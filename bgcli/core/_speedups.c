@@ -1177,6 +1177,45 @@ static void write_ascii(Writer *w, const char *text, Py_ssize_t n)
     w->at += n;
 }
 
+/* The ASCII text of many lines, one after another (query_lines' answers): each
+ * line written straight into it, not into a str of its own then joined. */
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+} Sink;
+
+static int sink_reserve(Sink *sink, Py_ssize_t more)
+{
+    if (sink->len + more <= sink->cap)
+        return 0;
+    Py_ssize_t cap = sink->cap ? sink->cap : 1 << 16;
+    while (cap < sink->len + more)
+        cap *= 2;
+    char *data = realloc(sink->data, (size_t)cap);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    sink->data = data;
+    sink->cap = cap;
+    return 0;
+}
+
+/* The sink's text as a str appended to pieces, the sink emptied. 0, or -1 with an exception. */
+static int sink_flush(Sink *sink, PyObject *pieces)
+{
+    if (sink->len == 0)
+        return 0;
+    PyObject *text = PyUnicode_New(sink->len, 127);
+    if (text == NULL)
+        return -1;
+    memcpy(PyUnicode_1BYTE_DATA(text), sink->data, (size_t)sink->len);
+    sink->len = 0;
+    int failed = PyList_Append(pieces, text);
+    Py_DECREF(text);
+    return failed;
+}
+
 static int write_str(Writer *w, PyObject *text, Py_ssize_t from)
 {
     Py_ssize_t n = PyUnicode_GET_LENGTH(text) - from;
@@ -1385,7 +1424,7 @@ static PyTypeObject TextsType = {
  * play's fragment from texts or, when it is not there, fragment(position,
  * key, moves) (then kept). */
 static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query, PyObject *position,
-                            PyObject *make_position, int d0, int d1, PyObject *own);
+                            PyObject *make_position, int d0, int d1, PyObject *own, Sink *sink);
 
 /* MovesWriter._text of a play for a canonical style, from texts' point names: a new str, or NULL
  * with no exception when play_text does not write it (the fragment function is then asked). */
@@ -1421,15 +1460,16 @@ static PyObject *py_moves_line(PyObject *module, PyObject *const *args, Py_ssize
     Py_XDECREF(opponent);
     if (failed)
         return NULL;
-    return build_line(texts, fragment, &q, position, NULL, d0, d1, own);
+    return build_line(texts, fragment, &q, position, NULL, d0, d1, own, NULL);
 }
 
 /* The line of a query: q and the dice (d0, d1 as written); own, the
  * position's ID as given (a str) or None; position, the Position for
  * fragment(position, key, moves), or NULL: then make_position(player,
- * opponent) makes it, at the first text missing. */
+ * opponent) makes it, at the first text missing. With a sink, a line of ASCII
+ * is written at its end and None returned; any other line is returned as a str. */
 static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query, PyObject *position,
-                            PyObject *make_position, int d0, int d1, PyObject *own)
+                            PyObject *make_position, int d0, int d1, PyObject *own, Sink *sink)
 {
     const Query q = *query;
     PyObject *made = NULL;   /* the position make_position made */
@@ -1545,12 +1585,21 @@ static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query
             widest = width;
     }
     Writer w;
-    w.out = PyUnicode_New(total, widest < 127 ? 127 : widest);
-    if (w.out == NULL)
-        goto done;
-    w.kind = PyUnicode_KIND(w.out);
-    w.data = PyUnicode_DATA(w.out);
-    w.at = 0;
+    if (sink != NULL && widest < 128) {   /* straight into the sink: one byte a character */
+        if (sink_reserve(sink, total) < 0)
+            goto done;
+        w.out = NULL;
+        w.kind = PyUnicode_1BYTE_KIND;
+        w.data = sink->data;
+        w.at = sink->len;
+    } else {
+        w.out = PyUnicode_New(total, widest < 127 ? 127 : widest);
+        if (w.out == NULL)
+            goto done;
+        w.kind = PyUnicode_KIND(w.out);
+        w.data = PyUnicode_DATA(w.out);
+        w.at = 0;
+    }
     write_ascii(&w, opening, sizeof opening - 1);
     if (write_str(&w, own_text, 0) < 0)
         goto failed_write;
@@ -1561,10 +1610,14 @@ static PyObject *build_line(Texts *texts, PyObject *fragment, const Query *query
         write_ascii(&w, ids + i * ID_LENGTH, ID_LENGTH);
     }
     write_ascii(&w, closing, sizeof closing - 1);
-    result = w.out;
+    if (w.out == NULL) {
+        sink->len = w.at;
+        result = Py_NewRef(Py_None);
+    } else
+        result = w.out;
     goto done;
 failed_write:
-    Py_DECREF(w.out);
+    Py_XDECREF(w.out);
 done:
     if (parts != NULL) {
         for (Py_ssize_t i = 0; i < n; i++)
@@ -1649,7 +1702,7 @@ static PyObject *py_query_line(PyObject *module, PyObject *const *args, Py_ssize
         PyUnicode_Substring(line, id, id + ID_LENGTH) : Py_NewRef(Py_None);
     if (own == NULL)
         return NULL;
-    PyObject *out = build_line((Texts *)args[0], args[1], &q, NULL, args[2], a > b ? a : b, a > b ? b : a, own);
+    PyObject *out = build_line((Texts *)args[0], args[1], &q, NULL, args[2], a > b ? a : b, a > b ? b : a, own, NULL);
     Py_DECREF(own);
     return out;
 }
@@ -1689,9 +1742,10 @@ static PyObject *py_query_lines(PyObject *module, PyObject *const *args, Py_ssiz
         PyErr_SetString(PyExc_ValueError, "query_lines: expected 0 <= start <= end <= len(data), max_line >= 0");
         return NULL;
     }
-    PyObject *answers = PyList_New(0);
+    PyObject *answers = PyList_New(0);   /* the text so far: the sink's ASCII, and any line not ASCII */
     if (answers == NULL)
         return NULL;
+    Sink sink = {NULL, 0, 0};
     Py_ssize_t at = start, count = 0;
     while (at < end) {
         const char *newline = memchr(data + at, '\n', (size_t)(end - at));
@@ -1716,20 +1770,30 @@ static PyObject *py_query_lines(PyObject *module, PyObject *const *args, Py_ssiz
         PyObject *own = (last == 'A' || last == 'Q' || last == 'g' || last == 'w') ?
             PyUnicode_FromStringAndSize((const char *)c + id, ID_LENGTH) : Py_NewRef(Py_None);
         PyObject *answer = own ? build_line((Texts *)args[0], args[1], &q, NULL, args[2], a > b ? a : b,
-                                            a > b ? b : a, own) : NULL;
+                                            a > b ? b : a, own, &sink) : NULL;
         Py_XDECREF(own);
-        if (answer == NULL || PyList_Append(answers, answer) < 0) {
+        if (answer == NULL || (answer != Py_None && (sink_flush(&sink, answers) < 0 ||
+                                                     PyList_Append(answers, answer) < 0))) {
             Py_XDECREF(answer);
             Py_DECREF(answers);
+            free(sink.data);
             return NULL;
         }
         Py_DECREF(answer);
         count++;
         at = newline - data + 1;
     }
-    PyObject *empty = PyUnicode_FromStringAndSize("", 0);
-    PyObject *text = empty ? PyUnicode_Join(empty, answers) : NULL;
-    Py_XDECREF(empty);
+    PyObject *text = NULL;
+    if (sink_flush(&sink, answers) == 0) {
+        if (PyList_GET_SIZE(answers) == 1)
+            text = Py_NewRef(PyList_GET_ITEM(answers, 0));
+        else {
+            PyObject *empty = PyUnicode_FromStringAndSize("", 0);
+            text = empty ? PyUnicode_Join(empty, answers) : NULL;
+            Py_XDECREF(empty);
+        }
+    }
+    free(sink.data);
     Py_DECREF(answers);
     if (text == NULL)
         return NULL;
