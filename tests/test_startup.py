@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from bgcli.cli import cli
 from bgcli.cli.common import COMMAND_MODULES, read_position
 from bgcli.cli.batch import DEFAULT_SIDE, moves_json, position_and_dice, read_id_and_dice
+from bgcli.core.generator import accelerator
 from bgcli.core.ids import parse_position
 from bgcli.core.state import MatchState
 
@@ -183,6 +184,9 @@ def test_the_batch_of_ids_and_dice_imports_no_click():
     modules = set(done.stderr.decode().split())
     assert done.returncode == 0 and done.stdout.count(b"\n") == 4
     assert "bgcli.core.generator" in modules and "click" not in modules and "bgcli.cli.common" not in modules
+    assert "json" not in modules   # imported for an error line only
+    if accelerator is not None:   # the C line writes gnubg's play texts: the notation module is not needed
+        assert "bgcli.core.notation" not in modules
     # a line of another notation takes the command's reader, click and all, and is answered the same
     done = batch_process(["moves", "--batch", "-"], lines + b"XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10\n",
                          code=SHOW_MODULES)

@@ -25,7 +25,7 @@ from bgcli.core.generator import BOARD_BITS as _HITS  # a play key's hit marks s
 from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_ids
 from bgcli.core.generator import accelerator as _speedups  # the C accelerator, or None
 from bgcli.core.position import Dice, Position, checked_dice, parse_position_id, trusted_position
-from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, meant_as_dice, parse_dice, roll_of
+from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, meant_as_dice, parse_dice, point_names, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError
 
 MAX_LINE = 1 << 20  # bytes in one line of a batch
@@ -182,15 +182,11 @@ class MovesWriter:
         self.quiet: dict[tuple, str] = {}   # plays that hit nothing, by their raw pairs
         self.hitting: dict[tuple, str] = {}  # the others, by (raw pairs, hit marks)
         self.kept = 0
-        from bgcli.core.notation import canonical_text, play_text, point_names
-
         # the C line's texts, kept in C by what they are made of (the raw pairs and the hit marks, as above);
         # in a canonical_text style, given its point names, the C line writes the missing ones itself (its
         # play_text, the mirror of canonical_text) rather than asking _text
         self.texts = _speedups.Texts(MAX_FRAGMENTS, point_names(style, side) if self.canonical else None) \
             if _speedups is not None else None
-
-        self.canonical_text, self.play_text = canonical_text, play_text
 
     def _fragment(self, position: Position, key: int, moves: tuple) -> str:
         """A play's JSON up to its ID, after the end of the play before it:
@@ -211,10 +207,13 @@ class MovesWriter:
     def _text(self, position: Position, key: int, moves: tuple) -> str:
         """``_fragment`` without keeping it: what the C line asks for a play it has no text of."""
         hits = key >> _HITS
+        # imported here: with the C accelerator a gnubg-style batch never asks (its line writes the texts)
+        from bgcli.core.notation import canonical_text, play_text
+
         if self.canonical:
-            text = self.canonical_text(moves, hits, self.style, self.side)
+            text = canonical_text(moves, hits, self.style, self.side)
         else:
-            text = self.play_text(play_of(position, key, moves), self.style, side=self.side)
+            text = play_text(play_of(position, key, moves), self.style, side=self.side)
         return f'"}}, {{"play": "{text}", "position_id": "'
 
     def line(self, position: Position, dice: Dice, own: str | None = None) -> str:
@@ -301,8 +300,6 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     """One JSON object per input line, written to ``out``; a bad line gets
     {"error": ...}. The status is 0, EXIT_PROBLEMS when a line failed,
     EXIT_UNREADABLE when reading stopped at a BadLine."""
-    import json
-
     writer = moves_writer(style, DEFAULT_SIDE)  # a Position ID alone: the default match
     # the C line called straight, with no Python call between: the dice here are always two of 1..6
     json_line = functools.partial(_moves_line, writer.texts, writer._text) if _moves_line is not None else writer.line
@@ -333,11 +330,15 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
                 write(json_line(position, _ROLLS[found.group(2, 3)], own))
                 continue
         if isinstance(line, BadLine):
+            import json   # here: a batch without errors has no use for it
+
             write(json.dumps({"error": f"line {number}: {line.error}"}) + "\n")
             status = max(status, EXIT_UNREADABLE if line.last else EXIT_PROBLEMS)
             continue
         words = WORD.findall(line)
         if not words:
+            import json
+
             write(json.dumps({"error": f"line {number}: {EMPTY_LINE}"}) + "\n")
             status = max(status, EXIT_PROBLEMS)
             continue
@@ -347,6 +348,8 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
             game, dice = position_and_dice(words, read)
             write(moves_line(game, dice, style))
         except BgcliError as exc:
+            import json
+
             write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
             status = max(status, EXIT_PROBLEMS)
     out.flush()

@@ -44,7 +44,6 @@ column player 1 (``BOTTOM``).
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from itertools import permutations
@@ -55,7 +54,7 @@ from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, ro
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
     BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, dice_name, own_half, parse_dice, parse_point, point_name,
-    recorded_text, small_number,
+    point_names, recorded_text, small_number,
 )
 from bgcli.core.generator import Play, Step, chains_text, in_written_order, legal_plays
 from bgcli.core.judge import Board, run_steps, shape_problem
@@ -602,12 +601,6 @@ def play_text(play: Play, style: str = "gnubg", dice: Sequence[int] | None = Non
 # The same steps come back again and again (8/5 6/5 in thousands of
 # positions); their canonical text is computed once.
 _TEXT_CACHE: dict[tuple, str] = {}
-
-
-@functools.lru_cache(maxsize=None)
-def point_names(style: str, side: int) -> tuple[str, ...]:
-    """The names of points 0 (off) to 25 (the bar) in a style, for ``canonical_text``."""
-    return tuple(point_name(p, style, side=side) for p in range(26))
 
 
 # The C accelerator's play_text is a fenced mirror of canonical_text (below it, the reference), for ASCII point

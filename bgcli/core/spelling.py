@@ -25,6 +25,7 @@ numbers (:mod:`bgcli.core.position`).
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from typing import Sequence
 
@@ -203,6 +204,12 @@ def parse_point(text: str, *, side: int = BOTTOM) -> Point:
 def point_text(point: object) -> str:
     """A point as a step writes it in messages and gnubg's style: ``bar``, ``off`` or its number."""
     return BAR_WORDS[0] if point == BAR else OFF_WORDS[0] if point == OFF else str(point)
+
+
+@functools.lru_cache(maxsize=None)
+def point_names(style: str, side: int) -> tuple[str, ...]:
+    """The names of points 0 (off) to 25 (the bar) in a style (``point_name``), for notation.canonical_text."""
+    return tuple(point_name(p, style, side=side) for p in range(26))
 
 
 def point_name(point: Point, style: str = "gnubg", *, side: int = BOTTOM) -> str:
