@@ -1,21 +1,30 @@
-"""Rollout speed, side by side in one run: trials per second on one core at 0-ply, cubeful, played to
-the end, with variance reduction, of the same position (the opening 31 played 8/5 6/5, the opponent
-on roll), by
+"""Rollout speed, side by side in one run: trials per second per core at 0-ply, cubeful, played to
+the end, with variance reduction, of the same play (the opening 31 played 8/5 6/5, rolled out from
+the opponent on roll), by
 
-- bgcli's own trial loop over the engine protocol with the default engine (sage 0-ply), with and
-  without variance reduction (the luck of every roll costs the evaluation of the 21 rolls' plays);
-- GNU Backgammon's own rollout (``--engine gnubg``: gnubg's ``rollout``, one thread);
-- bgcli's loop on ``--jobs 2`` against one process (the wall-clock ratio; the figures are the same).
+- sage's own rollout (``bgcli rollout``'s path with the default engine: bgbot_cpp's C++ trial loop,
+  round by round of 36 trials, one thread);
+- bgcli's own trial loop over the engine protocol with the default engine (sage 0-ply, what
+  ``--bgcli-loop``, match play and deeper levels run), with and without variance reduction (the
+  luck of every roll costs the evaluation of the 21 rolls' plays);
+- GNU Backgammon's own rollout (``--engine gnubg``: gnubg's ``rollout``, one thread; its CPU time
+  includes starting gnubg, about a third of a second);
+- with ``--jobs``: bgcli's loop on ``--jobs 2`` against one process (wall clock; the same figures).
 
-    python benchmarks/bench_rollout.py                 # 36 trials each
-    python benchmarks/bench_rollout.py --trials 72 --no-jobs
+Each row is measured ``--rounds`` times, interleaved (row A, B, C, D, then A, B, ... again), so the
+machine's other load falls on all of them alike; the table gives each row's median, and the ratios
+are of medians.
 
-The issue's target: bgcli's rollouts at least as many trials per second per core as gnubg's own;
-this prints the ratios as measured (the machine's other load counts: run it on a quiet machine).
+    python benchmarks/bench_rollout.py                        # 72 trials a row, 3 rounds
+    python benchmarks/bench_rollout.py --trials 144 --rounds 5 --loop-trials 36
+
+The issue's target: bgcli's rollout (sage's own, the default) at least as many trials per second
+per core as gnubg's own; bgcli's loop: its ratio, reported as measured.
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from dataclasses import replace
@@ -28,7 +37,7 @@ from bgcli.core.generator import legal_plays  # noqa: E402
 from bgcli.core.ids import parse_gnubg_id  # noqa: E402
 from bgcli.engines import open_engine  # noqa: E402
 from bgcli.engines.gnubg import find_gnubg  # noqa: E402
-from bgcli.judging.rollout import RolloutSettings, rollout  # noqa: E402
+from bgcli.judging.rollout import RolloutSettings, engine_rollout, rollout  # noqa: E402
 from bgcli.scale.rollout import spread  # noqa: E402
 
 START = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
@@ -49,53 +58,63 @@ def cpu_and_wall(work) -> tuple[float, float, object]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=36)
+    parser.add_argument("--trials", type=int, default=72, help="trials of each fast row (sage's, gnubg's, no VR)")
+    parser.add_argument("--loop-trials", type=int, default=36, help="trials of bgcli's loop with VR (slow)")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--no-jobs", action="store_true", help="skip the --jobs 2 run")
+    parser.add_argument("--jobs", action="store_true", help="add the --jobs 2 run of bgcli's loop")
     args = parser.parse_args()
     state = parse_gnubg_id(START)
     play = next(p for p in legal_plays(state.position, (3, 1)) if str(p) == "8/5 6/5")
     settings = RolloutSettings(trials=args.trials, seed=args.seed)
     engine = open_engine("sage", 0)
-    rows = []
+    gnubg = open_engine("gnubg", 0) if find_gnubg() else None
 
-    def ours(label, settings, blocks=None):
-        wall, cpu, found = cpu_and_wall(lambda: rollout(state, engine, (3, 1), plays=[play], settings=settings,
-                                                        blocks=blocks))
-        line = found.lines[0]
-        rows.append((label, found.trials, wall, cpu, line.equity.mean, line.equity.se))
-        return wall
+    def ours(own: bool, settings: RolloutSettings, blocks=None):
+        return lambda: rollout(state, engine, (3, 1), plays=[play], settings=settings, blocks=blocks, own=own,
+                               threads=1)
 
-    # a first rollout in a process builds what later ones reuse (the engine's bear-off tables): not timed
-    rollout(state, engine, (3, 1), plays=[play], settings=replace(settings, trials=2))
-    ours("bgcli loop, sage 0-ply, VR", settings)
-    ours("bgcli loop, sage 0-ply, no VR", replace(settings, variance_reduction=False))
-    if find_gnubg():
-        from bgcli.judging.rollout import engine_rollout
-
-        gnubg = open_engine("gnubg", 0)
-        wall, cpu, found = cpu_and_wall(lambda: engine_rollout(state, gnubg, (3, 1), plays=[play], settings=settings,
-                                                               threads=1))
-        line = found.lines[0]
-        rows.append(("gnubg's own rollout, 0-ply, VR, 1 thread", found.trials, wall, cpu, line.equity.mean,
-                     line.equity.se))
+    rows: dict[str, object] = {
+        "sage's own rollout (bgcli rollout), 1 thread": ours(True, settings),
+        "bgcli's loop over sage, VR": ours(False, replace(settings, trials=args.loop_trials)),
+        "bgcli's loop over sage, no VR": ours(False, replace(settings, variance_reduction=False)),
+    }
+    if gnubg is not None:
+        rows["gnubg's own rollout, 1 thread"] = lambda: engine_rollout(state, gnubg, (3, 1), plays=[play],
+                                                                       settings=settings, threads=1)
+    if args.jobs:
+        rows["bgcli's loop over sage, VR, --jobs 2"] = ours(False, replace(settings, trials=args.loop_trials),
+                                                            spread(2))
+    # a first rollout in a process builds what later ones reuse (networks, bear-off tables): not timed
+    ours(True, replace(settings, trials=2))()
+    ours(False, replace(settings, trials=2))()
+    measured: dict[str, list[tuple[float, float, int, float, float]]] = {label: [] for label in rows}
+    for _ in range(args.rounds):
+        for label, work in rows.items():
+            wall, cpu, found = cpu_and_wall(work)   # type: ignore[arg-type]
+            line = found.lines[0]   # type: ignore[attr-defined]
+            measured[label].append((wall, cpu, found.trials, line.equity.mean, line.equity.se))   # type: ignore[attr-defined]
+    print(f"rollout of 8/5 6/5 after the opening 31, 0-ply cubeful to the end, {args.rounds} rounds, medians")
+    print(f"{'':<46} {'trials':>6} {'wall s':>7} {'cpu s':>7} {'trials/s/core':>13} {'equity':>7} {'s.e.':>6}")
+    rate: dict[str, float] = {}
+    for label, runs in measured.items():
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        trials = runs[-1][2]
+        # per core: trials over the CPU time of every process that worked (this one and gnubg's)
+        rate[label] = statistics.median(r[2] / max(r[1], 1e-9) for r in runs)
+        print(f"{label:<46} {trials:>6} {wall:>7.2f} {cpu:>7.2f} {rate[label]:>13.2f} {runs[-1][3]:>+7.3f} "
+              f"{runs[-1][4]:>6.3f}")
+    labels = list(rate)
+    if gnubg is not None:
+        theirs = rate["gnubg's own rollout, 1 thread"]
+        for label in labels[:3]:
+            print(f"{label} / gnubg's own, trials per second per core: {rate[label] / theirs:.2f}")
         gnubg.close()
-    one = rows[0][2]
-    if not args.no_jobs:
-        two = ours("bgcli loop, sage 0-ply, VR, --jobs 2", settings, spread(2))
-        rows[-1] = rows[-1][:3] + (rows[-1][3],) + rows[-1][4:]
-        jobs_ratio = one / two
-    print(f"{'rollout of 8/5 6/5 after the opening 31':<44} {'trials':>6} {'wall s':>7} {'cpu s':>7} "
-          f"{'trials/s/core':>13} {'equity':>7} {'s.e.':>6}")
-    for label, trials, wall, cpu, mean, se in rows:
-        per_core = trials / max(cpu, wall if "jobs" not in label else cpu, 1e-9) if "gnubg" not in label else trials / wall
-        print(f"{label:<44} {trials:>6} {wall:>7.1f} {cpu:>7.1f} {per_core:>13.2f} {mean:>+7.3f} {se:>6.3f}")
-    if find_gnubg():
-        gnubg_rate = rows[2][1] / rows[2][2]
-        ours_rate = rows[0][1] / rows[0][2]
-        print(f"bgcli loop / gnubg's own, trials per second on one core: {ours_rate / gnubg_rate:.2f}")
-    if not args.no_jobs:
-        print(f"--jobs 2 / --jobs 1, wall-clock speed-up: {jobs_ratio:.2f}")
+    if args.jobs:
+        one = statistics.median(r[0] for r in measured["bgcli's loop over sage, VR"])
+        two = statistics.median(r[0] for r in measured["bgcli's loop over sage, VR, --jobs 2"])
+        print(f"--jobs 2 / --jobs 1, wall-clock speed-up: {one / two:.2f}")
     return 0
 
 
