@@ -8,8 +8,9 @@ import numpy as np
 from bgcli.judging.dice import CONDITIONS, KIND_INDEX, Unit
 
 # the chances a position gives, in rolls of 36: entering (36 less the square of the points held), hitting, bearing off
-CHANCES = {"enter": (11, 20, 27, 32, 35), "hit": tuple(range(3, 35, 2)), "bearoff": (1, 4, 8, 17, 23, 30)}
-SHARE = {"enter": 0.25, "hit": 0.45, "bearoff": 0.03}   # of the rolls, about as in real matches
+CHANCES = {"enter": (11, 20, 27, 32, 35), "hit": tuple(range(3, 35, 2)), "bearoff": (1, 4, 8, 17, 23, 30),
+           "gammon": (6, 6, 6, 11, 17, 23)}   # saving the gammon: mostly the doubles
+SHARE = {"enter": 0.25, "hit": 0.45, "bearoff": 0.03, "gammon": 0.002}   # of the rolls, about as in real matches
 
 
 def rolls(rng: np.random.Generator, n: int, doubles: float | None = None, face: float | None = None) -> np.ndarray:

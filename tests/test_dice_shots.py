@@ -16,7 +16,7 @@ from bgcli.analysis.counts import hit_rolls
 from bgcli.core.generator import legal_plays
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.judging import diceshots
-from bgcli.judging.dice import bears_off_all, finishing_rolls
+from bgcli.judging.dice import bears_off_all, finishing_rolls, saving_rolls
 from bgcli.judging.diceshots import hitting_rolls
 
 ROLLS_36 = [(a, b) for a in range(1, 7) for b in range(1, 7)]
@@ -118,3 +118,34 @@ def test_hand_made_bear_offs_agree(player, opponent):
     position = position_of(player, opponent)
     assert finishing_rolls(position) == {roll for roll in {(max(r), min(r)) for r in ROLLS_36}
                                          if bears_off_all(position, roll)}
+
+
+@st.composite
+def last_chances(draw) -> Position:
+    """Races near the end: the mover with no checker off, some outside, the opponent with a few checkers left low."""
+    player, opponent = [0] * 26, [0] * 26
+    for _ in range(CHECKERS):
+        player[draw(st.integers(1, draw(st.sampled_from([6, 8, 12]))))] += 1
+    for _ in range(draw(st.integers(1, 4))):
+        opponent[draw(st.integers(1, draw(st.sampled_from([2, 3, 6]))))] += 1
+    opponent[OFF] = CHECKERS - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(last_chances())
+def test_the_rolls_that_save_the_gammon_are_the_enumerations(position):
+    rolls = {(max(r), min(r)) for r in ROLLS_36}
+    other = position.swap()
+    last = all(any(play.result.player[OFF] == CHECKERS for play in legal_plays(other, roll)) for roll in rolls)
+    saving = {roll for roll in rolls if any(play.result.player[OFF] > 0 for play in legal_plays(position, roll))}
+    assert saving_rolls(position) == (saving if last else set())
+
+
+def test_a_gammon_saved_only_by_a_double():
+    # a checker on the 12 point, fourteen on the 6 point, the opponent's last checker on their 1 point: only a
+    # double saves, and not every one: 66 (12/6, 6/off), 44 (12/off) and 33 (12/off); a 6 and another die bring
+    # the checker home but move the other from the 6 point, 55 and 22 leave it short of the bear-off
+    position = position_of({12: 1, 6: 14}, {24: 1})
+    assert saving_rolls(position) == {(6, 6), (4, 4), (3, 3)}
+    assert saving_rolls(position_of({12: 1, 6: 14}, {19: 1, 20: 1, 21: 1})) == set()   # the opponent may not finish

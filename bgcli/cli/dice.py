@@ -43,12 +43,13 @@ def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, engine, timeout,
     the others), doubles, each die's face, the 36 rolls in the order the dice
     were written (where a file records it), the opening rolls apart (most rules
     roll the opening again on a double), consecutive rolls, a double right
-    after a double, and three chances that depend on the position: entering
+    after a double, and four chances that depend on the position: entering
     from the bar (from the open points), a roll that hits a blot (bgcli's
-    shot counter) and one that bears off the last checkers (the exact bear-off
-    table). With --by player, each player's rolls against the opponents' too.
-    With --engine, the luck of every roll (as rate measures it) summed with
-    its standard error.
+    shot counter), one that bears off the last checkers, and one that saves
+    the gammon at the last chance (the opponent off next turn whatever the
+    roll: often only a double saves it). With --by player, each player's
+    rolls against the opponents' too. With --engine, the luck of every roll
+    (as rate measures it) summed with its standard error.
 
     \b
     For each test: the counts, an effect size with its 95% interval, the

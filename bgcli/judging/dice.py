@@ -19,7 +19,9 @@ bgcli.judging.dicestats test:
   bearing off the last checkers in one roll (:func:`finishing_rolls`, a fenced
   copy of the generator's answer; the one-sided bear-off table,
   :mod:`bgcli.analysis.bearoff`, gives the same count where no point is held:
-  tests/test_dice.py). A roll is a success by the dice alone: whether a legal
+  tests/test_dice.py); and the roll needed to save the gammon at the last
+  chance (:func:`saving_rolls`: no checker off, the opponent off next turn
+  with any roll; often a double). A roll is a success by the dice alone: whether a legal
   play of it enters, hits or bears off, whatever was played. Each position's
   chances are worked out once (a file's positions come back: the opening's in
   every game).
@@ -46,7 +48,7 @@ from bgcli.match.visitor import MatchVisitor
 KINDS: tuple[tuple[int, int], ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
 KIND_INDEX = {roll: i for i, roll in enumerate(KINDS)}
 DOUBLES = tuple(i for i, (high, low) in enumerate(KINDS) if high == low)
-CONDITIONS = ("enter", "hit", "bearoff")   # the chances that depend on the position
+CONDITIONS = ("enter", "hit", "bearoff", "gammon")   # the chances that depend on the position
 _BINS = 37   # a chance counted in rolls of 36: 0..36
 _ROLLS = tuple((high, low) for high in range(6, 0, -1) for low in range(high, 0, -1))
 
@@ -123,8 +125,9 @@ class Unit:
         unit.pairs = _dense(data["pairs"], 21 * 21)
         unit.after_double = _counts(data["after_double"], 2)
         unit.own_after_double = _counts(data["own_after_double"], 2)
-        unit.trials = {c: _dense(data["trials"][c], _BINS) for c in CONDITIONS}
-        unit.successes = {c: _dense(data["successes"][c], _BINS) for c in CONDITIONS}
+        # a condition a tally of an older bgcli lacks has no trials (its key holds the version: not read back)
+        unit.trials = {c: _dense(data["trials"].get(c, {}), _BINS) for c in CONDITIONS}
+        unit.successes = {c: _dense(data["successes"].get(c, {}), _BINS) for c in CONDITIONS}
         if "luck" in data:
             rolls, luck, squares = data["luck"]
             unit.luck_rolls, unit.luck, unit.luck_squares = int(rolls), float(luck), float(squares)
@@ -211,6 +214,20 @@ def finishing_rolls(position: Position) -> frozenset[tuple[int, int]]:
         if done:
             found.append((a, b))
     return frozenset(found)
+
+
+def saving_rolls(position: Position) -> frozenset[tuple[int, int]]:
+    """The rolls (high die first) that save the gammon at the last chance: the
+    player on roll has borne off no checker, the race is on (no contact) and
+    the opponent bears off every checker left with any roll next turn
+    (:func:`finishing_rolls` from their side), so this roll must bear one
+    off: the rolls with a legal play that does (the generator's plays; often
+    only the doubles). None in any other position."""
+    if position.player[OFF] or CHECKERS - position.opponent[OFF] > 4 or is_contact(position):
+        return frozenset()
+    if len(finishing_rolls(position.swap())) < len(_ROLLS):
+        return frozenset()
+    return frozenset(roll for roll in _ROLLS if any(key & 0xFF for key in legal_keys(position, roll)))
 
 
 def bears_off_all(position: Position, dice: tuple[int, int]) -> bool:
@@ -314,7 +331,7 @@ class DiceTally(MatchVisitor):
             if len(_CHANCES) > 50_000:   # bounded, as the replay's plays (bgcli.match.game)
                 _CHANCES.clear()
             _CHANCES[key] = chances
-        entering, hitting, hit_count, finishing, finishing_count = chances
+        entering, hitting, hit_count, finishing, finishing_count, saving, saving_count = chances
         if entering:
             unit.trials["enter"][entering] += 1
             unit.successes["enter"][entering] += position.opponent[roll[0]] < 2 or position.opponent[roll[1]] < 2
@@ -324,13 +341,16 @@ class DiceTally(MatchVisitor):
         if finishing_count:
             unit.trials["bearoff"][finishing_count] += 1
             unit.successes["bearoff"][finishing_count] += roll in finishing
+        if saving_count:
+            unit.trials["gammon"][saving_count] += 1
+            unit.successes["gammon"][saving_count] += roll in saving
 
     @staticmethod
-    def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int]:
-        """What the three chances are in a position, each 0 where it is not a
+    def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int, frozenset, int]:
+        """What the four chances are in a position, each 0 where it is not a
         trial (no chance, or a sure thing): how many of the 36 rolls enter, the
-        rolls that hit and how many of 36 they are, the rolls that bear off the
-        last checkers and how many of 36 they are."""
+        rolls that hit, that bear off the last checkers and that save the
+        gammon at the last chance, each with how many of 36 they are."""
         player = position.player
         entering = 0
         if player[BAR]:
@@ -345,7 +365,10 @@ class DiceTally(MatchVisitor):
         finishing = finishing_rolls(position)
         finishing_count = sum(1 if r[0] == r[1] else 2 for r in finishing)
         finishing_count = finishing_count if finishing_count < 36 else 0
-        return entering, hitting, hit_count, finishing, finishing_count
+        saving = saving_rolls(position) if not player[OFF] else frozenset()
+        saving_count = sum(1 if r[0] == r[1] else 2 for r in saving)
+        saving_count = saving_count if saving_count < 36 else 0
+        return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
 
     def end_match(self) -> object:
         for unit in self._match or ():
@@ -384,4 +407,4 @@ def _month(text: str) -> str:
 
 
 __all__ = ["CONDITIONS", "DOUBLES", "DiceTally", "KINDS", "Unit", "add_into", "bears_off_all", "bearoff_count", "enter_chance",
-           "enters", "kind_of"]
+           "enters", "finishing_rolls", "kind_of", "saving_rolls"]

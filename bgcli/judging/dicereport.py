@@ -21,7 +21,8 @@ FACE_LABELS = tuple(str(face) for face in range(1, 7))
 ORDER_LABELS = tuple(f"{a}-{b}" for a in range(1, 7) for b in range(1, 7))
 _OPENING = tuple(i for i, (high, low) in enumerate(KINDS) if high != low)
 CONDITION_TITLES = {"enter": "entering from the bar", "hit": "a roll that hits a blot",
-                    "bearoff": "a roll that bears off the last checkers"}
+                    "bearoff": "a roll that bears off the last checkers",
+                    "gammon": "a roll that saves the gammon at the last chance"}
 NO_LABEL = {"site": "(no site tag)", "month": "(no date tag)"}
 
 
