@@ -326,3 +326,63 @@ def test_lucky_and_unlucky_rolls_marked_as_gnubg_marks_them(luck, expected):
     assert sum(counts.values()) == (1 if expected else 0)
     if expected:
         assert counts[expected.replace(" ", "_")] == 1
+
+
+def test_questions_asked_ahead_from_the_engines_workers_give_the_same_rating():
+    """An engine with worker threads (``workers()``) is asked a whole game's plays and cube decisions ahead
+    from them: every decision is the one of asking in turn, and the plays and cubes were asked there."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    class WithWorkers(FakeEngine):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.pool = ThreadPoolExecutor(max_workers=2)
+            self.threads: set = set()
+
+        def workers(self):
+            return self.pool
+
+        def evaluate_plays(self, state, dice, plays, **kwargs):
+            self.threads.add(threading.current_thread() is threading.main_thread())
+            return super().evaluate_plays(state, dice, plays)
+
+        def cube_decision(self, state):
+            self.threads.add(threading.current_thread() is threading.main_thread())
+            return super().cube_decision(state)
+
+    for name, bias in (("galaxy_match12031463_game5.txt", 0.0), ("galaxy_match12031463_7pt.txt", 0.3)):
+        path = DATA / name
+        engine = WithWorkers(cube_bias=bias)
+        alone, = rate_replay(FakeEngine(cube_bias=bias), lambda v: visit_file(str(path), v, None),
+                             luck_engine=FakeEngine(level=0))
+        ahead, = rate_replay(engine, lambda v: visit_file(str(path), v, None), luck_engine=FakeEngine(level=0))
+        engine.pool.shutdown()
+        assert ahead.decisions == alone.decisions
+        assert [p.to_dict() for p in ahead.ratings] == [p.to_dict() for p in alone.ratings]
+        assert any(d.is_cube for d in alone.decisions) and any(d.error for d in alone.decisions)
+        assert engine.threads == {False}   # every play and cube was asked from a worker
+
+
+def test_an_engine_failure_asked_ahead_is_raised_where_the_game_needs_the_answer():
+    """A question asked ahead that fails fails the rating as asking in turn does (the same error), and the
+    rest of the game's questions are dropped."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bgcli.errors import EngineError
+
+    class Failing(FakeEngine):
+        pool = ThreadPoolExecutor(max_workers=2)
+
+        def workers(self):
+            return self.pool
+
+        def evaluate_plays(self, state, dice, plays, **kwargs):
+            if state.match.turn == 1:
+                raise EngineError(f"no answer for {dice}")
+            return super().evaluate_plays(state, dice, plays)
+
+    path = DATA / "galaxy_match12031463_game5.txt"
+    with pytest.raises(EngineError, match="no answer for"):
+        rate_replay(Failing(), lambda v: visit_file(str(path), v, None), luck_engine=FakeEngine(level=0))
+    Failing.pool.shutdown()

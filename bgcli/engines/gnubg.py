@@ -1,6 +1,8 @@
 """The ``gnubg`` backend: GNU Backgammon run as a separate program, never imported (it is GPL).
 
-One persistent ``gnubg -t -q -r -p gnubg_driver.py`` process per engine: the
+One persistent ``gnubg -t -q -r -p gnubg_driver.py`` process per engine (and one
+more for each of its worker threads, :meth:`GnubgEngine.workers`, from which
+``rate`` asks a game's questions at once): the
 driver (bgcli's own script, run inside gnubg) reads a JSON request a line
 and answers a JSON line on a pipe of its own, so gnubg's chatter on its
 standard output never mixes with the answers. Every request carries the
@@ -24,12 +26,14 @@ import os
 import select
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bgcli.core.position import Position
 from bgcli.engines import met, trust
+from bgcli.engines.workers import Workers
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation
 from bgcli.errors import EngineError, EngineUnavailableError
 from bgcli.output import quote
@@ -43,6 +47,15 @@ INSTALL = "apt-get install gnubg"
 DRIVER = Path(__file__).with_name("gnubg_driver.py")
 MAX_PLY = 4
 _PLACES = ("/usr/games/gnubg", "/usr/bin/gnubg", "/usr/local/bin/gnubg")
+
+
+class _Program:
+    """One running gnubg: the process, the pipe of its answers and what was read of them past the last line."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+        self.answers: Any = None
+        self.buffer = b""
 
 
 def find_gnubg() -> str | None:
@@ -70,9 +83,13 @@ class GnubgEngine:
         self.level = level
         self.timeout = timeout
         self.program = program
-        self._process: subprocess.Popen | None = None
-        self._answers: Any = None
-        self._buffer = b""
+        # the gnubg of the calling thread: one for every thread, and one more for each worker thread
+        # (workers(): rate asks a game's questions from them at once)
+        self._main = _Program()
+        self._programs = [self._main]
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._workers = Workers(self._own_program_here)
         self.met = met
         self._met_file: str | None = None   # the table as gnubg reads it, given to every gnubg this engine starts
 
@@ -94,15 +111,32 @@ class GnubgEngine:
             self._met_file = path
         return self._met_file
 
+    def workers(self):
+        """Threads that may ask this engine at once (bgcli.engines.workers), each with a long-lived gnubg of
+        its own, started at its first question."""
+        return self._workers.pool()
+
+    def _own_program_here(self) -> None:
+        program = _Program()
+        with self._lock:
+            self._programs.append(program)
+        self._local.program = program
+
+    @property
+    def _program(self) -> "_Program":
+        return getattr(self._local, "program", self._main)
+
     def _start(self) -> None:
-        table = self._table_file()
+        with self._lock:
+            table = self._table_file()
+        program = self._program
         read, write = os.pipe()
         env = dict(os.environ, BGCLI_ANSWER_FD=str(write))
         env.pop("BGCLI_MET_FILE", None)
         if table:
             env["BGCLI_MET_FILE"] = table
         try:
-            self._process = subprocess.Popen(
+            program.process = subprocess.Popen(
                 [self.program, "-t", "-q", "-r", "-p", str(DRIVER)], stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write,), env=env,
                 start_new_session=True)
@@ -111,14 +145,15 @@ class GnubgEngine:
             raise EngineUnavailableError(f"cannot start GNU Backgammon ({self.program}: {exc.strerror}): {INSTALL}") from None
         finally:
             os.close(write)
-        self._answers = read
-        self._buffer = b""
+        program.answers = read
+        program.buffer = b""
 
-    def _stop(self) -> None:
-        process, self._process = self._process, None
-        if self._answers is not None:
-            os.close(self._answers)
-            self._answers = None
+    def _stop(self, program: "_Program | None" = None) -> None:
+        program = program or self._program
+        process, program.process = program.process, None
+        if program.answers is not None:
+            os.close(program.answers)
+            program.answers = None
         if process is not None:
             try:
                 if process.stdin:
@@ -132,16 +167,18 @@ class GnubgEngine:
                 process.wait()
 
     def _call(self, request: dict, state: "GameState", dice=None) -> dict:
-        if self._process is None or self._process.poll() is not None:
+        program = self._program
+        if program.process is None or program.process.poll() is not None:
             self._stop()
             self._start()
-        assert self._process is not None and self._process.stdin is not None
+        process = program.process
+        assert process is not None and process.stdin is not None
         try:
-            self._process.stdin.write((json.dumps(request) + "\n").encode())
-            self._process.stdin.flush()
+            process.stdin.write((json.dumps(request) + "\n").encode())
+            process.stdin.flush()
             line = self._read_line(self.timeout)
         except (OSError, EngineError) as exc:
-            self._process.kill()
+            process.kill()
             self._stop()
             reason = str(exc) if isinstance(exc, EngineError) else "it stopped"
             raise EngineError(f"gnubg failed on {trust.where(state, dice)}: {reason}") from None
@@ -151,36 +188,41 @@ class GnubgEngine:
         """The next line of the answers' pipe, read with a bound: a line longer
         than any answer (trust.ANSWER_LIMIT) is an error as soon as it is that
         long, not a buffer grown until the time limit."""
+        program = self._program
         deadline = time.monotonic() + timeout
-        chunks = [self._buffer]
-        held, newline = len(self._buffer), self._buffer.find(b"\n")
+        chunks = [program.buffer]
+        held, newline = len(program.buffer), program.buffer.find(b"\n")
         while newline < 0:
             if held > trust.ANSWER_LIMIT:
                 raise EngineError(f"an answer longer than {trust.ANSWER_LIMIT:,} bytes")
             left = deadline - time.monotonic()
             if left <= 0:
                 raise EngineError(f"no answer in {timeout:g} s")
-            ready, _, _ = select.select([self._answers], [], [], left)
+            ready, _, _ = select.select([program.answers], [], [], left)
             if not ready:
                 continue
-            chunk = os.read(self._answers, 1 << 16)
+            chunk = os.read(program.answers, 1 << 16)
             if not chunk:
                 raise EngineError("it stopped")
             found = chunk.find(b"\n")
             newline = held + found if found >= 0 else -1
             chunks.append(chunk)
             held += len(chunk)
-        line, _, self._buffer = b"".join(chunks).partition(b"\n")
+        line, _, program.buffer = b"".join(chunks).partition(b"\n")
         return line
 
     def close(self) -> None:
-        if self._process is not None and self._process.poll() is None and self._process.stdin:
-            try:
-                self._process.stdin.write(b'{"op": "quit"}\n')
-                self._process.stdin.flush()
-            except OSError:
-                pass
-        self._stop()
+        self._workers.close()
+        for program in self._programs:
+            process = program.process
+            if process is not None and process.poll() is None and process.stdin:
+                try:
+                    process.stdin.write(b'{"op": "quit"}\n')
+                    process.stdin.flush()
+                except OSError:
+                    pass
+            self._stop(program)
+        self._programs = [self._main]
         self._drop_table_file()
 
     def _drop_table_file(self) -> None:
@@ -193,7 +235,8 @@ class GnubgEngine:
 
     def __del__(self) -> None:
         try:
-            self._stop()
+            for program in self._programs:
+                self._stop(program)
             self._drop_table_file()
         except Exception:
             pass

@@ -27,12 +27,14 @@ takes care of, measured on bgsage itself:
 """
 from __future__ import annotations
 
+import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from bgcli.core.position import BAR, OFF, Position
 from bgcli.engines import exact, met, trust
 from bgcli.engines.met import engine_problem
+from bgcli.engines.workers import Workers
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError, EngineUnavailableError
 
@@ -79,6 +81,8 @@ class SageEngine:
         self.timeout = timeout  # in-process: a call cannot be cut short, so one that ran past it fails when it returns
         self._cpp = bgbot_cpp
         self._threads = threads
+        self._local = threading.local()
+        self._workers = Workers(self._one_thread_here)
         weights = default_weights()
         args = (weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list)
         raw = bgbot_cpp.create_strategy(*args)
@@ -92,6 +96,18 @@ class SageEngine:
                 bgbot_cpp.multipy_set_bearoff_db(deep, database)
         self._raw = raw
         self._deep = deep if level.ply else raw
+
+    def workers(self):
+        """Threads that may ask this engine at once (bgcli.engines.workers): its calls let go of the
+        interpreter, and each worker's calls evaluate in that thread alone, keeping bgsage's cache of
+        evaluations, which it keeps one a thread, from call to call."""
+        return self._workers.pool()
+
+    def _one_thread_here(self) -> None:
+        self._local.threads = 1
+
+    def _batch_threads(self) -> int:
+        return getattr(self._local, "threads", self._threads)
 
     # --- what the engine is told ------------------------------------------
 
@@ -153,7 +169,7 @@ class SageEngine:
     def _positions(self, states: Sequence["GameState"], strategy) -> list[dict]:
         flags = self._flags(states[0])
         found = self._call(trust.where(states[0]), self._cpp.batch_evaluate_positions,
-                           [self._pre_roll(s) for s in states], strategy, self._threads, **flags)
+                           [self._pre_roll(s) for s in states], strategy, self._batch_threads(), **flags)
         if len(found) != len(states):
             raise EngineError(f"{self.name} gave {len(found)} answers for {len(states)} positions at {trust.where(states[0])}")
         return found
@@ -264,7 +280,7 @@ class SageEngine:
             item += (state.match.cube, side.away, side.opponent_away, side.crawford)
         flags = self._flags(state)
         found = self._call(trust.where(state, dice), self._cpp.batch_evaluate_post_move,
-                           [(list(b),) + item for b in boards], strategy, self._threads, jacoby=flags["jacoby"])
+                           [(list(b),) + item for b in boards], strategy, self._batch_threads(), jacoby=flags["jacoby"])
         if len(found) != len(boards):
             raise EngineError(f"{self.name} gave {len(found)} answers for {len(boards)} plays in {trust.where(state, dice)}")
         return found
@@ -295,6 +311,7 @@ class SageEngine:
         trust.same_plays([r.id() for r in results], theirs, self.name, state, dice)
 
     def close(self) -> None:
+        self._workers.close()
         self._raw = self._deep = None
 
 

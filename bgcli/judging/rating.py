@@ -558,6 +558,7 @@ class Rater(MatchVisitor):
         self._events: list[Event] = []
         self._illegal: set[tuple[int, int]] = set()   # (game, line) of plays the replay calls illegal
         self._luck: dict[int, Any] = {}                # event index -> the future of its roll's luck
+        self._ahead: dict[tuple[str, int], Any] = {}   # (question, event index) -> its asked question
 
     def begin_match(self, match: MatchStart) -> None:
         self.rating = MatchRating(match.number, match.length, match.players,
@@ -594,21 +595,64 @@ class Rater(MatchVisitor):
                     state = event.before
                     self._luck[index] = pool.submit(self.judge.luck, state, event.dice,
                                                     state.position == Position.start())
+        self._ask_ahead(self._events)
         try:
             for decision in self._judge_game(self._events):
                 rating.decisions.append(decision)
                 rating.ratings[decision.side].take(decision)
         finally:
+            # what is left of the game's questions (a failure stopped it) is not asked; the engine's
+            # workers stay for the next game
+            for future in (*self._luck.values(), *(a.future for a in self._ahead.values())):
+                future.cancel()
             if pool is not None:
-                for future in self._luck.values():
-                    future.cancel()
                 pool.shutdown(wait=True)
             self._luck = {}
+            self._ahead = {}
         _add_result(rating, game, result, [d for d in rating.decisions if d.game == game.number], self.met)
         self._events = []
 
     def end_match(self) -> MatchRating | None:
         return self.rating
+
+    def _ask_ahead(self, events: list[Event]) -> Any:
+        """The judging engine's questions of the whole game asked at once from its worker threads, where it
+        has some (``workers()``, bgcli.engines.workers: it answers from several threads at a time): the
+        game is judged in order as before, each answer taken where it is needed (:meth:`_asked`), the same
+        figures as asking then. The engine's pool, or None."""
+        workers = getattr(self.judge.engine, "workers", None)
+        pool = workers() if workers is not None else None
+        if pool is None:
+            return None
+        judge = self.judge
+        doubled_by: int | None = None   # as _judge_game: no cube turn before the roll of who just doubled
+        for index, event in enumerate(events):
+            state = event.before
+            if event.kind == EventKind.MOVE and event.dice:
+                if (doubled_by != event.side and state.position != Position.start()
+                        and may_double(CubeTurn.of(state)) is None):
+                    self._ahead[("cube", index)] = _Asked(pool.submit(judge.cube, state), state)
+                doubled_by = None
+                if (event.game, event.line) in self._illegal:
+                    continue
+                plays = legal_plays(state.position, event.dice)
+                played = plays[0] if len(plays) == 1 else event.legal
+                if played is not None:
+                    self._ahead[("ranked", index)] = _Asked(
+                        pool.submit(judge.ranked, state, event.dice, plays, played), state, played)
+            elif event.kind == EventKind.DOUBLE:
+                doubled_by = event.side
+                if may_double(CubeTurn.of(state)) is None:
+                    self._ahead[("cube", index)] = _Asked(pool.submit(judge.cube, state), state)
+        return pool
+
+    def _asked(self, question: str, index: int | None, state: GameState, call, *args) -> Any:
+        """``call(state, *args)``: the answer asked ahead for the event ``index`` when it was asked of the same
+        state (and play), else asked now."""
+        asked = self._ahead.get((question, index)) if index is not None else None
+        if asked is not None and asked.state is state and asked.played == (args[-1] if question == "ranked" else None):
+            return asked.future.result()
+        return call(state, *args)
 
     # --- one game ---------------------------------------------------------------------
     def _judge_game(self, events: list[Event]) -> Iterator[Decision]:
@@ -618,15 +662,16 @@ class Rater(MatchVisitor):
         for index, event in enumerate(events):
             if event.kind == EventKind.MOVE and event.dice:
                 if doubled_by != event.side:
-                    decision = self._cube_turn(event)
+                    decision = self._cube_turn(event, index)
                     if decision is not None:
                         yield decision
                 doubled_by = None
-                play = self._play(event, self._luck.get(index))
+                play = self._play(event, self._luck.get(index), index)
                 if play is not None:
                     yield play
             elif event.kind == EventKind.DOUBLE:
-                cube = judge.cube(event.before) if may_double(CubeTurn.of(event.before)) is None else None
+                cube = (self._asked("cube", index, event.before, judge.cube)
+                        if may_double(CubeTurn.of(event.before)) is None else None)
                 doubled_by = event.side
                 if cube is not None:
                     yield self._double(event, cube)
@@ -641,11 +686,11 @@ class Rater(MatchVisitor):
         return Decision(event.match, event.game, event.move, event.line, event.side, event.player, kind, played,
                         best, cube=event.before.match.cube, **values)
 
-    def _cube_turn(self, event: Event) -> Decision | None:
+    def _cube_turn(self, event: Event, index: int | None = None) -> Decision | None:
         state = event.before
         if state.position == Position.start() or may_double(CubeTurn.of(state)) is not None:
             return None    # the opening roll has no cube turn, nor a player who may not double
-        cube = self.judge.cube(state)
+        cube = self._asked("cube", index, state, self.judge.cube)
         optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
         error = max(0.0, optimal - cube.no_double)
         error_mwc = None
@@ -689,8 +734,9 @@ class Rater(MatchVisitor):
                               error_mwc=error_mwc, counted=counted,
                               equity=None if not took else -cube.double_take, action=str(proper))
 
-    def _play(self, event: Event, asked: Any = None) -> Decision | None:
-        """``asked``: the future of this roll's luck, asked already (see :meth:`end_game`)."""
+    def _play(self, event: Event, asked: Any = None, index: int | None = None) -> Decision | None:
+        """``asked``: the future of this roll's luck, asked already (see :meth:`end_game`); ``index``: the
+        event's place in the game, whose engine questions may have been asked ahead (:meth:`_ask_ahead`)."""
         state, dice = event.before, event.dice
         assert dice is not None
         plays = legal_plays(state.position, dice)
@@ -711,13 +757,14 @@ class Rater(MatchVisitor):
         if len(plays) <= 1:
             equity = None
             if plays:
-                equity = self.judge.ranked(state, dice, plays, plays[0])[0].evaluation.equity
+                equity = self._asked("ranked", index, state, self.judge.ranked, dice, plays,
+                                     plays[0])[0].evaluation.equity
             elif not state.position.is_over():
                 equity = -self.judge.engine.evaluate(_opponent_on_roll(state, state.position)).equity
             return self._decision(event, DecisionKind.FORCED, event.play, event.play, error=0.0, luck=luck,
                                   luck_mwc=luck_mwc, equity=equity)
         assert event.legal is not None
-        ranked = self.judge.ranked(state, dice, plays, event.legal)
+        ranked = self._asked("ranked", index, state, self.judge.ranked, dice, plays, event.legal)
         played = next((p for p in ranked if p.play.result == event.legal.result), None)
         if played is None:
             raise EngineError(f"{self.judge.engine.name} did not evaluate the play {event.play} of "
@@ -733,6 +780,15 @@ class Rater(MatchVisitor):
         return self._decision(event, DecisionKind.PLAY, event.play, play_text(best.play), error=error,
                               error_mwc=error_mwc, luck=luck, luck_mwc=luck_mwc, counted=counted,
                               equity=played.evaluation.equity)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """An engine question asked ahead (:meth:`Rater._ask_ahead`): its future and what it was asked of."""
+
+    future: Any
+    state: GameState
+    played: Play | None = None
 
 
 def _trivial_cube(cube: CubeDecision) -> bool:
