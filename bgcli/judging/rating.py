@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import enum
 import inspect
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
@@ -619,31 +620,39 @@ class Rater(MatchVisitor):
         """The judging engine's questions of the whole game asked at once from its worker threads, where it
         has some (``workers()``, bgcli.engines.workers: it answers from several threads at a time): the
         game is judged in order as before, each answer taken where it is needed (:meth:`_asked`), the same
-        figures as asking then. The engine's pool, or None."""
+        figures as asking then. A play and the cube turn after it (the position its result leaves the
+        opponent) go to the same worker: bgsage's cache of that thread holds most of the cube's
+        evaluations already. The engine's pool, or None."""
         workers = getattr(self.judge.engine, "workers", None)
         pool = workers() if workers is not None else None
         if pool is None:
             return None
         judge = self.judge
+        groups: list[list[tuple[Future, Any, tuple]]] = []
         doubled_by: int | None = None   # as _judge_game: no cube turn before the roll of who just doubled
         for index, event in enumerate(events):
             state = event.before
             if event.kind == EventKind.MOVE and event.dice:
                 if (doubled_by != event.side and state.position != Position.start()
                         and may_double(CubeTurn.of(state)) is None):
-                    self._ahead[("cube", index)] = _Asked(pool.submit(judge.cube, state), state)
+                    asked = self._ahead[("cube", index)] = _Asked(Future(), state)
+                    after_play = bool(groups) and groups[-1][-1][1] == judge.ranked
+                    (groups[-1] if after_play else _new(groups)).append((asked.future, judge.cube, (state,)))
                 doubled_by = None
                 if (event.game, event.line) in self._illegal:
                     continue
                 plays = legal_plays(state.position, event.dice)
                 played = plays[0] if len(plays) == 1 else event.legal
                 if played is not None:
-                    self._ahead[("ranked", index)] = _Asked(
-                        pool.submit(judge.ranked, state, event.dice, plays, played), state, played)
+                    asked = self._ahead[("ranked", index)] = _Asked(Future(), state, played)
+                    _new(groups).append((asked.future, judge.ranked, (state, event.dice, plays, played)))
             elif event.kind == EventKind.DOUBLE:
                 doubled_by = event.side
                 if may_double(CubeTurn.of(state)) is None:
-                    self._ahead[("cube", index)] = _Asked(pool.submit(judge.cube, state), state)
+                    asked = self._ahead[("cube", index)] = _Asked(Future(), state)
+                    _new(groups).append((asked.future, judge.cube, (state,)))
+        for group in groups:
+            pool.submit(_answer_all, group)
         return pool
 
     def _asked(self, question: str, index: int | None, state: GameState, call, *args) -> Any:
@@ -780,6 +789,21 @@ class Rater(MatchVisitor):
         return self._decision(event, DecisionKind.PLAY, event.play, play_text(best.play), error=error,
                               error_mwc=error_mwc, luck=luck, luck_mwc=luck_mwc, counted=counted,
                               equity=played.evaluation.equity)
+
+
+def _new(groups: list[list]) -> list:
+    groups.append([])
+    return groups[-1]
+
+
+def _answer_all(calls: list[tuple[Future, Any, tuple]]) -> None:
+    """In a worker: each call in turn, its answer or its error set in its future (one not cancelled)."""
+    for future, call, args in calls:
+        if future.set_running_or_notify_cancel():
+            try:
+                future.set_result(call(*args))
+            except BaseException as exc:
+                future.set_exception(exc)
 
 
 @dataclass(frozen=True)
