@@ -51,3 +51,35 @@ def test_no_workers_on_one_core(monkeypatch):
     pool = found.pool()
     assert pool is not None and pool is found.pool() and pool._max_workers == engine_workers.MAX_WORKERS
     found.close()
+
+
+def test_gnubgs_best_play_that_is_not_a_legal_play_is_an_engine_error(tmp_path):
+    """The luck's best plays come back from gnubg as positions: one that no legal play of the roll reaches is
+    refused by the gnubg backend (the rating no longer checks every backend's answer itself: sage picks
+    among bgcli's own plays); a legal one is read."""
+    import json
+
+    from fake_engine import fake_gnubg
+
+    from bgcli.core.generator import legal_plays
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState
+    from bgcli.engines.gnubg import GnubgEngine
+    from bgcli.engines.protocol import Level
+    from bgcli.errors import EngineError
+
+    probs = [0.5, 0.1, 0.0, 0.1, 0.0]
+    legal = legal_plays(Position.start(), (3, 1))[0].result.swap().id()
+    for result, ok in ((legal, True), (Position.start().swap().id(), False)):
+        answer = {"rolls": [{"equity": 0.1, "probs": probs, "result": result}]}
+        program = fake_gnubg(tmp_path, f"out.write(({json.dumps(json.dumps(answer))} + '\\n').encode())")
+        engine = GnubgEngine(Level(0), timeout=60, program=program)
+        try:
+            if ok:
+                key, found = engine.best_plays(GameState(Position.start()), [(3, 1)])[0]
+                assert key == legal_plays(Position.start(), (3, 1))[0].result.id() and found.equity == 0.1
+            else:
+                with pytest.raises(EngineError, match="best play is not a legal play in .*31"):
+                    engine.best_plays(GameState(Position.start()), [(3, 1)])
+        finally:
+            engine.close()

@@ -288,6 +288,8 @@ class GnubgEngine:
         """For each roll, the best play of the player on roll of ``state`` (its result's Position ID, the
         mover on roll, and its evaluation; None: no legal play), in one call: the figures of
         :meth:`evaluate_plays`'s best play, roll by roll."""
+        from bgcli.core.generator import legal_plays
+
         answer = self._call({**self._request("best", self._pre_roll(state)), "rolls": [list(r) for r in rolls]},
                             state)
         found = answer.get("rolls")
@@ -317,6 +319,8 @@ class GnubgEngine:
                 key = Position.from_id(str(item.get("result"))).swap().id()  # the mover back on roll
             except ValueError:
                 raise EngineError(f"gnubg gave a best play with no position in {trust.where(state, roll)}") from None
+            if key not in {p.result.id() for p in legal_plays(state.position, roll)}:
+                raise EngineError(f"gnubg's best play is not a legal play in {trust.where(state, roll)}")
             out.append((key, trust.evaluation(item.get("probs"), equity,
                                               None if side.is_money else met.mwc(equity, side), self.name, state, roll)))
         return out

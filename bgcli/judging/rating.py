@@ -485,17 +485,15 @@ class _Judge:
     def best_after_rolls(self, state: GameState, rolls: Sequence[tuple[int, int]]) -> dict[tuple[int, int],
                                                                                           tuple[float, float | None]]:
         """:meth:`best_after` for each of ``rolls``: in one engine call where the luck engine answers
-        ``best_plays`` (the same figures as asking roll by roll), else one call a roll."""
+        ``best_plays`` (the same figures as asking roll by roll), else one call a roll. The plays
+        ``best_plays`` names are bgcli's legal plays: each backend checks its own (sage picks among
+        bgcli's, whose list it checks against its own; gnubg's are checked when they come back)."""
         batch = getattr(self.luck_engine, "best_plays", None)
         found = batch(_before_roll(state), list(rolls)) if batch is not None else [None] * len(rolls)
         out = {}
         for roll, best in zip(rolls, found):
             if best is None:
                 best = self._best_alone(state, roll)
-            elif best[0] not in ({p.result.id() for p in legal_plays(state.position, roll)}
-                                 or {state.position.id()}):   # no legal play: the position stays
-                raise EngineError(f"{self.luck_engine.name}'s best play of {recorded_text(roll)} in "
-                                  f"{state.position.id()} is not a legal play")
             if best is None:
                 # no legal play: the opponent is on roll in the same position
                 theirs = self.luck_engine.evaluate(_opponent_on_roll(_at_roll(state, roll), state.position))
