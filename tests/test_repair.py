@@ -311,3 +311,40 @@ def test_a_replay_that_stops_at_an_error_does_not_look_ahead(monkeypatch):
     assert looked == []
     replay(Stopping(False))
     assert "resync" in looked and "diagnosis" in looked
+
+
+def test_a_score_line_slip_after_a_game_is_the_score_line_not_the_wins_before():
+    """sp05007 (money) line 66: game 4's score line 'gnubg : 7' written 9.
+    A 'Wins 6 points' in game 3 would fit it too, but then game 5's score
+    line (7-1, with game 4's 'Wins 1 point' as written) would disagree: one
+    slip in the score line explains both, so the score line is the repair,
+    and game 3's 'Wins' is left as it is."""
+    original, planted = _slipped("sp05007_money.mat", 66, "gnubg : 7", "gnubg : 9")
+    found = repair_text(planted.encode(), "planted.mat")
+    assert found.fixed == original
+    applied = [r for r in found.repairs if r.applied]
+    assert [r.suggestions[0].kind for r in applied] == [RepairKind.SCORE]
+
+
+def test_what_a_resignation_was_worth_is_not_guessed():
+    """sp05033 (3 points) line 31: the match's last game, won by resignation
+    at cube 2, its 'Wins 4 points' written 'Wins 1 point'. 2, 4 and 6 points
+    (a single, a gammon, a backgammon resigned) each end the match, and no
+    score line follows: the record cannot tell them apart, whatever digits
+    they share with the one written, so they are listed and none applied."""
+    _, planted = _slipped("sp05033_3pt.mat", 31, "Wins 4 points", "Wins 1 point")
+    found = repair_text(planted.encode(), "planted.mat")
+    repair = next(r for r in found.repairs if r.problem.kind.value == "points")
+    assert {s.edits[0].after.split()[1] for s in repair.suggestions} == {"2", "4", "6"}
+    assert repair.suggestions[0].ties == 2 and not repair.applied
+    assert found.fixed == planted
+
+
+def test_the_benchmark_asks_the_audit_which_dance_slips_can_be_told():
+    """bench_repair counts a dance slip as one the record can tell only when
+    one of the 21 rolls written in its place audits clean (the audit says so,
+    not the repair): sp05001's 66 (the only roll that dances there) can be,
+    sp05003's 42 (44 dances as well) cannot."""
+    bench = _planter()
+    assert bench._tellable(*_slipped("sp05001_3pt.mat", 10, "66:", "11:"))
+    assert not bench._tellable(*_slipped("sp05003_7pt.mat", 134, "42:", "54:"))

@@ -35,6 +35,7 @@ from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
+from bgcli.core.value import Outcome
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import registry
@@ -299,11 +300,29 @@ class _Game:
     """A game of a match being repaired: the match's state before it, and the lines of the file."""
 
     def __init__(self, replayer: MatchReplayer, game: GameRecord, following: GameRecord | None,
-                 right_column: int):
+                 right_column: int, beyond: GameRecord | None = None):
         self.replayer = replayer
         self.game = game
         self.following = following
         self.right_column = right_column
+        self.beyond = beyond   # the game after the following one: its score line also says what this game gave
+
+    def later_score_fits(self, winner: int, points: int) -> bool:
+        """Whether this game won by ``winner`` for ``points`` fits the score
+        line after the next game too, with the next game's 'Wins' as written
+        (True when there is no such line to ask): a score line written wrong
+        disagrees with the game before it and not with the one after it,
+        while a wrong 'Wins' makes every later score line disagree."""
+        beyond, following = self.beyond, self.following
+        if beyond is None or following is None or beyond.scores is None or len(beyond.scores) != 2:
+            return True
+        wins = [a for a in following.actions if a.kind is ActionKind.WIN and a.points]
+        if len(wins) != 1 or wins[0].side not in (0, 1):
+            return True
+        score = list(self.replayer.score)
+        score[winner] += points
+        score[wins[0].side] += wins[0].points or 0
+        return tuple(score) == tuple(beyond.scores)
 
     def replay(self, game: GameRecord, events: bool = False, stop: Callable[[Problem], bool] | None = None,
                stop_line: int = 0) -> _Collect:
@@ -517,8 +536,9 @@ class _Repairer:
                 if game.number > last:
                     break   # the games after the last wrong one are not worked on
                 following = games[index + 1] if index + 1 < len(games) else None
+                beyond = games[index + 2] if index + 2 < len(games) else None
                 if (number, game.number) in wrong:
-                    state = _Game(replayer, game, following, self.right_column)
+                    state = _Game(replayer, game, following, self.right_column, beyond)
                     games[index], found = self.game(state)
                     done.extend(found)
                 replayer.game(games[index])
@@ -778,16 +798,21 @@ class _Repairer:
         result = next((r for r in state.replay(game).results if isinstance(r, GameResult)), None)
         values = sorted(({result.points} | ({result.cube * k for k in (1, 2, 3)} if every else set()))
                         if result is not None else set())
+        resigned = result is not None and result.result is Outcome.RESIGNATION
         for value in values:
             if value == action.points:
                 continue
             new_raw = action.raw[:found.start()] + _points_text(found, value) + action.raw[found.end():]
-            worth = result is not None and value == result.points   # what the replay itself values the game at
+            # what the replay itself values the game at (a resignation's value is the record's word alone)
+            worth = result is not None and value == result.points and not resigned
+            if not worth and result is not None and not state.later_score_fits(result.winner_side, value):
+                continue   # the next score line is the slip, not this 'Wins' (one slip, one problem)
             candidate = self.make(RepairKind.POINTS, state, game, action, action._replace(points=value, raw=new_raw),
                                   f"the game is worth {value} point{'s' if value != 1 else ''}" if worth else
                                   f"{value} point{'s' if value != 1 else ''} fits the score that follows",
                                   prior=0 if worth else 1)
             if candidate is not None:
+                candidate.blind = resigned   # the digits written say nothing of what a resignation was worth
                 yield candidate
 
     def score(self, state: _Game, game: GameRecord) -> Iterable[_Candidate]:
