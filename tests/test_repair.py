@@ -348,3 +348,19 @@ def test_the_benchmark_asks_the_audit_which_dance_slips_can_be_told():
     bench = _planter()
     assert bench._tellable(*_slipped("sp05001_3pt.mat", 10, "66:", "11:"))
     assert not bench._tellable(*_slipped("sp05003_7pt.mat", 134, "42:", "54:"))
+
+
+def test_audit_suggest_repairs_many_files_through_the_runner():
+    """audit --suggest is the audit's per-file job (bgcli.scale.runner): over
+    many files on worker processes (one JSON line a file), each file's
+    problems carry the same suggestions as that file repaired alone, in the
+    order the files were given."""
+    files = [str(SAMPLE / c["file"]) for c in CASES[:6]]
+    serial = [json.loads(line) for line in _cli(["audit", "--json", "--suggest", *files]).output.splitlines()]
+    pooled = [json.loads(line) for line in
+              _cli(["audit", "--json", "--suggest", "--jobs", "2", *files]).output.splitlines()]
+    assert pooled == serial and [f["file"] for f in serial] == files
+    for path, mine in zip(files, serial):
+        alone = [r.to_dict() for r in repair_file(path).repairs]
+        assert [p["suggestions"] for p in mine["problems"]] == [p["suggestions"] for p in alone]
+        assert any(p["suggestions"] for p in mine["problems"])
