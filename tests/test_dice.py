@@ -321,3 +321,31 @@ def test_nothing_read_says_so(run, tmp_path):
     result = run("dice", bad)
     assert result.exit_code == 2
     assert result.stdout.strip() == "no rolls were read"
+
+
+def test_a_near_copy_of_a_match_is_counted_once(run, tmp_path):
+    """The oracle's audit sample holds self-played matches with one roll
+    changed: each is the same match as its source but for that roll, so the
+    two are counted once (with a note), where a plain count would read the
+    same rolls twice and make the pairs of rolls look far too alike."""
+    sample = ROOT / "tests/data/oracle/audit_sample"
+    cases = [json.loads(line) for line in (sample / "expected.jsonl").read_text().splitlines()]
+    case = next(c for c in cases if c["kind"] == "dice" and c["source"] == "sp05001_3pt.mat")
+    source = ROOT / "tests/data/oracle/selfplay" / case["source"]
+    alone = json.loads(run("dice", "--json", source).stdout)
+    both = json.loads(run("dice", "--json", source, sample / case["file"]).stdout)
+    assert both["groups"][0]["rolls"] == alone["groups"][0]["rolls"] and both["groups"][0]["matches"] == 1
+    assert any("near copy" in note for note in both["notes"])
+    # two different matches are never one: every self-played match is counted
+    folder = sorted((ROOT / "tests/data/oracle/selfplay").glob("*.mat"))[:12]
+    apart = json.loads(run("dice", "--json", *folder).stdout)
+    assert apart["groups"][0]["matches"] == 12 and not any("near copy" in note for note in apart["notes"])
+
+
+def test_game_marks_are_each_long_games_two_ends():
+    from bgcli.judging.dice import GAME_MARK, game_marks
+
+    short, long_game = [3] * (GAME_MARK - 1), list(range(21)) + [0] * 5
+    marks = game_marks([short, long_game, long_game[::-1]])
+    assert len(marks) == 4 and marks[0][0] == "h" and marks[1][0] == "t"
+    assert marks[0] != marks[1] and marks[0] == game_marks([long_game[:GAME_MARK] + [7] * 30])[0]

@@ -78,6 +78,9 @@ class Unit:
     white_first: bool = False     # the opening is not rolled again on a double (these rules)
     ordered: bool = False         # the file records the order of the dice (DiceTally.ordered)
     fingerprint: str = ""         # the match's rolls in order (both players'): the same match in two files is counted once
+    # each long game's first and last GAME_MARK rolls, hashed: a copy of a match that differs in a roll or two
+    # (a slip typed in, or planted) still shares one of the two in every game (dicereport.once)
+    game_marks: tuple[str, ...] = ()
     kinds: list[int] = field(default_factory=lambda: _zeros(21))
     opening: list[int] = field(default_factory=lambda: _zeros(21))
     faces: list[int] = field(default_factory=lambda: _zeros(6))
@@ -106,7 +109,7 @@ class Unit:
     def _counts_dict(self) -> dict[str, Any]:
         return {"file": self.file, "match": self.match, "side": self.side, "player": self.player, "opponent": self.opponent,
                 "site": self.site, "month": self.month, "white_first": self.white_first, "ordered": self.ordered,
-                "fingerprint": self.fingerprint,
+                "fingerprint": self.fingerprint, "game_marks": list(self.game_marks),
                 "kinds": self.kinds, "opening": self.opening, "faces": self.faces, "order": self.order,
                 "pairs": _sparse(self.pairs), "after_double": self.after_double, "own_after_double": self.own_after_double,
                 "trials": {c: _sparse(v) for c, v in self.trials.items()},
@@ -117,7 +120,7 @@ class Unit:
         """A unit from :meth:`to_dict`; a ValueError, KeyError or TypeError for anything else."""
         unit = cls(str(data["file"]), int(data["match"]), int(data["side"]), str(data["player"]), str(data["opponent"]),
                    str(data["site"]), str(data["month"]), bool(data["white_first"]), bool(data["ordered"]),
-                   str(data["fingerprint"]))
+                   str(data["fingerprint"]), tuple(str(mark) for mark in data.get("game_marks", ())))
         unit.kinds = _counts(data["kinds"], 21)
         unit.opening = _counts(data["opening"], 21)
         unit.faces = _counts(data["faces"], 6)
@@ -185,6 +188,20 @@ def bearoff_count(position: Position) -> int | None:
         return None
     dist = bearoff.table().dist(counts)
     return round(dist[0] * 36) if dist else 0
+
+
+GAME_MARK = 12   # rolls at each end of a game: two games of other matches share 12 rolls once in 21**12
+
+
+def game_marks(games: list[list[int]]) -> tuple[str, ...]:
+    """Two marks of each game of at least GAME_MARK rolls (the kinds of its first
+    and of its last GAME_MARK rolls, hashed), in order: ``h`` and ``t`` marks."""
+    marks = []
+    for kinds in games:
+        if len(kinds) >= GAME_MARK:
+            for end, part in (("h", kinds[:GAME_MARK]), ("t", kinds[-GAME_MARK:])):
+                marks.append(end + hashlib.sha256(bytes(part)).hexdigest()[:16])
+    return tuple(marks)
 
 
 # Fenced mirror of bears_off_all: tests/test_dice_shots.py::test_the_rolls_that_bear_off_are_the_generators
@@ -260,6 +277,7 @@ class DiceTally(MatchVisitor):
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
         self._match: tuple[Unit, Unit] | None = None
         self._rolls: Any = None   # the match's fingerprint as it grows
+        self._games: list[list[int]] = []   # the kinds of each game's rolls, for its marks (game_marks)
         self._reset_game()
 
     def _reset_game(self) -> None:
@@ -278,9 +296,11 @@ class DiceTally(MatchVisitor):
                        Unit(self.path, match.number, 1, players[1], players[0], site, month, match.rules.white_first))
         self.units.extend(self._match)
         self._rolls = hashlib.sha256()
+        self._games = []
 
     def begin_game(self, game: GameStart) -> None:
         self._reset_game()
+        self._games.append([])
 
     def event(self, event: Event) -> None:
         if event.kind is not EventKind.MOVE and event.kind is not EventKind.ROLL or not event.dice:
@@ -294,6 +314,8 @@ class DiceTally(MatchVisitor):
         kind = kind_of((a, b))
         double = a == b
         self._rolls.update(b"%d%d;" % KINDS[kind])
+        if self._games:
+            self._games[-1].append(kind)
         if self.luck is not None and event.kind is EventKind.MOVE:   # the rolls rate measures, the opening's too
             luck = self.luck(event.before, (max(a, b), min(a, b)))
             unit.luck_rolls += 1
@@ -371,8 +393,10 @@ class DiceTally(MatchVisitor):
         return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
 
     def end_match(self) -> object:
+        marks = game_marks(self._games)
         for unit in self._match or ():
             unit.fingerprint = self._rolls.hexdigest()
+            unit.game_marks = marks
         self._match = None
         return None
 
@@ -407,4 +431,4 @@ def _month(text: str) -> str:
 
 
 __all__ = ["CONDITIONS", "DOUBLES", "DiceTally", "KINDS", "Unit", "add_into", "bears_off_all", "bearoff_count", "enter_chance",
-           "enters", "finishing_rolls", "kind_of", "saving_rolls"]
+           "enters", "finishing_rolls", "game_marks", "kind_of", "saving_rolls"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from bgcli.judging.dice import CONDITIONS, DOUBLES, KINDS, Unit, add_into
+from bgcli.judging.dice import CONDITIONS, DOUBLES, GAME_MARK, KINDS, Unit, add_into
 from bgcli.judging.dicestats import (
     ALPHA, BY, Test, binomial_test, chance_test, contingency_test, correct, goodness_test, luck_test,
 )
@@ -100,7 +100,7 @@ def build(units: Iterable[Unit], by: str = "all", power: bool = True) -> Report:
     """The report of ``units`` grouped ``by`` one of :data:`BY` (``power``: see :func:`group_tests`)."""
     if by not in BY:
         raise ValueError(f"--by is one of {', '.join(BY)}, not {by!r}")
-    units, repeated = once(units)
+    units, repeated, near = once(units)
     totals: dict[str, Unit] = {}
     opponents: dict[str, Unit] = {}
     matches: dict[str, set] = {}
@@ -124,6 +124,10 @@ def build(units: Iterable[Unit], by: str = "all", power: bool = True) -> Report:
     if repeated:
         notes.append(f"{repeated} match{'es' if repeated != 1 else ''} appear{'' if repeated != 1 else 's'} in more than one file "
                      f"(the same rolls in the same order): counted once, where first read")
+    if near:
+        notes.append(f"{near} match{'es' if near != 1 else ''} {'are' if near != 1 else 'is'} a near copy of a match in another file "
+                     f"(every game of {'them' if near != 1 else 'it'} begins or ends with the same {GAME_MARK} rolls as one of its games: "
+                     f"the same match, or part of it, with a roll or two written differently): counted once, where first read")
     for group in groups:
         group.tests = group_tests(group.total, opponents[group.name] if by == "player" else None, power)
     if any(u.white_first for u in units):
@@ -136,24 +140,42 @@ def build(units: Iterable[Unit], by: str = "all", power: bool = True) -> Report:
     return Report(by, groups, family, notes)
 
 
-def once(units: Iterable[Unit]) -> tuple[list[Unit], int]:
+def once(units: Iterable[Unit]) -> tuple[list[Unit], int, int]:
     """The units of each match once: a match whose rolls (in order) are those of a
     match read before, from another file, is left out (an archive often holds a
     match as .xg and as .mat; counting it twice would make its rolls look too
-    alike). Also how many matches were left out."""
+    alike); so is a near copy: a match each of whose long games begins or ends
+    with the same GAME_MARK rolls as a game of one match read before, from another
+    file (the same match with a roll typed differently, or a slip planted in it).
+    Also how many matches were left out as copies, and as near copies."""
+    units = list(units)
     kept: list[Unit] = []
     first_file: dict[str, str] = {}
-    left_out = set()
+    owner_of_mark: dict[str, tuple[str, int]] = {}   # a game's mark -> the first match read with it
+    marks_of: dict[tuple[str, int], set[str]] = {}
+    copies, near = set(), set()
     for unit in units:
+        match = (unit.file, unit.match)
         if unit.rolls + sum(unit.opening) == 0 or not unit.fingerprint:
             kept.append(unit)
             continue
         where = first_file.setdefault(unit.fingerprint, unit.file)
-        if where == unit.file:
+        if where != unit.file:
+            copies.add(match)
+            continue
+        if match not in marks_of:
+            games = [unit.game_marks[i:i + 2] for i in range(0, len(unit.game_marks), 2)]
+            earlier = {owner_of_mark[mark] for game in games for mark in game if mark in owner_of_mark}
+            if games and any(other[0] != unit.file and all(set(game) & marks_of[other] for game in games)
+                             for other in earlier):
+                near.add(match)
+            else:
+                marks_of[match] = set(unit.game_marks)
+                for mark in unit.game_marks:
+                    owner_of_mark.setdefault(mark, match)
+        if match not in near:
             kept.append(unit)
-        else:
-            left_out.add((unit.file, unit.match))
-    return kept, len(left_out)
+    return kept, len(copies), len(near)
 
 
 def group_tests(total: Unit, opponents: Unit | None = None, power: bool = True) -> list[Test]:
