@@ -11,7 +11,7 @@ from typing import Iterable
 
 import click
 
-from bgcli.cli.hint import opened
+from bgcli.cli.common import opened
 from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,

@@ -120,6 +120,24 @@ def timeout_option(help: str):
                         metavar="SECONDS", help=help)
 
 
+def rollout_options(function):
+    """``--trials``, ``--until-se``, ``--seed``, ``--truncate`` and ``--candidates``: how a rollout is made
+    (bgcli.judging.rollout.RolloutSettings), the same on ``rollout`` and ``hint --rollout``."""
+    function = click.option("--candidates", type=click.IntRange(1, 100), default=3, show_default=True, metavar="N",
+                            help="With DICE: roll out the engine's best N plays.")(function)
+    function = click.option("--truncate", type=click.IntRange(0, None), default=0, show_default=True, metavar="N",
+                            help="Stop each trial after N half-moves and take the engine's evaluation "
+                                 "(0: play to the end).")(function)
+    function = click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True, metavar="N",
+                            help="The dice: the same seed gives the same figures to the last digit, however the "
+                                 "trials are split.")(function)
+    function = click.option("--until-se", type=click.FloatRange(0, 10, min_open=True), default=None, metavar="SE",
+                            help="Stop at the first 36 trials after which every line's equity has a standard error "
+                                 "at most SE.")(function)
+    return click.option("--trials", type=click.IntRange(1, 10_000_000), default=1296, show_default=True, metavar="N",
+                        help="The most trials (a multiple of 36 keeps the first roll balanced).")(function)
+
+
 def formats_doc(function):
     """Fills ``{read}`` (the formats read, with their suffixes), ``{written}``
     and ``{suffixes}`` in a command's help from the format registry."""
@@ -164,6 +182,28 @@ class Failure(click.ClickException):
 
 
 _NUMBER = re.compile(r"-?[0-9]{1,3}")
+
+
+class Unavailable(Failure):
+    """The engine is not installed: exit 2, the message names what to install."""
+
+    exit_code = EXIT_UNREADABLE
+
+
+def opened(name: str, level: int, timeout: float, met=None):
+    """The running command's engine for (name, level, timeout, match equity table), opened once
+    and closed when the command ends (a command runs inside
+    ``bgcli.engines.kept.keeping``); a missing engine or a bad level in the
+    command's words."""
+    from bgcli.engines.kept import kept_engine
+    from bgcli.errors import EngineUnavailableError
+
+    try:
+        return kept_engine(name, level, timeout, met)
+    except EngineUnavailableError as exc:
+        raise Unavailable(str(exc)) from None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def is_board_of_numbers(words) -> bool:

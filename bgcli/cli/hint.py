@@ -13,23 +13,16 @@ from typing import Iterable
 
 import click
 
-from bgcli.cli.common import result_output
+from bgcli.cli.common import opened, result_output
 from bgcli.cli.common import (
     EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
     run_in_chunks, split_position_and_dice, style_option,
 )
 from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option, timeout_option
+from bgcli.cli.common import EXIT_INTERRUPTED, rollout_options
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
 from bgcli.core.spelling import parse_dice, recorded_text
-from bgcli.errors import BgcliError, EngineUnavailableError
-
-
-
-
-class Unavailable(Failure):
-    """The engine is not installed: exit 2, the message names what to install."""
-
-    exit_code = EXIT_UNREADABLE
+from bgcli.errors import BgcliError
 
 
 def engine_options(function):
@@ -40,21 +33,6 @@ def engine_options(function):
     function = level_option(LEVEL_HELP)(function)
     return engine_option("sage", "sage: the Open Sage engine (bgsage); gnubg: GNU Backgammon run as a program; "
                                  "exact: bgcli's exact bear-off figures.", name="engine_name")(function)
-
-
-def opened(name: str, level: int, timeout: float, met=None):
-    """The running command's engine for (name, level, timeout, match equity table), opened once
-    and closed when the command ends (a command runs inside
-    ``bgcli.engines.kept.keeping``); a missing engine or a bad level in the
-    command's words."""
-    from bgcli.engines.kept import kept_engine
-
-    try:
-        return kept_engine(name, level, timeout, met)
-    except EngineUnavailableError as exc:
-        raise Unavailable(str(exc)) from None
-    except ValueError as exc:
-        raise click.UsageError(str(exc)) from None
 
 
 def _state_and_dice(words: list[str], jacoby: bool = False):
@@ -178,14 +156,23 @@ def _chunk(args, engine_args: tuple, style: str, jacoby: bool = False) -> tuple[
 @jobs_option("With --batch: work on N processes, each with its own engine; the output keeps the input's order")
 @click.option("--jacoby", is_flag=True, help="Money positions: play with the Jacoby rule (gammons count single while "
                                             "the cube is centred); a match position is judged as it is.")
+@click.option("--rollout", "rolled", is_flag=True,
+              help="After the ranking, roll out the best plays (--candidates) or the cube decision, the trials "
+                   "at 0-ply (bgcli rollout for more).")
+@rollout_options
 @json_option
 @style_option
-def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, jacoby):
+def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, jacoby, rolled, trials, until_se, seed,
+         truncate, candidates):
     """Judge POSITION: with DICE the legal plays ranked best first, without
     them the cube decision of the player on roll: the proper cube action in
     GNU Backgammon's own words (a redouble, too good, optional, a beaver...),
     or, where the player may not double (the opponent owns the cube, the
     Crawford game, a dead cube), why not (exit 0).
+
+    With --rollout the best plays of the ranking (or the cube decision) are
+    then rolled out as bgcli rollout does, each figure with its standard
+    error and 95% interval (--trials, --seed, --truncate, --until-se).
 
     Each play shows its equity (cubeful, per unit of the cube; in a match
     normalised so that winning a single game is +1, with the match winning
@@ -205,16 +192,25 @@ def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, j
         bgcli hint --json --engine gnubg 4HPwATDgc/ABMA 6-5
         bgcli hint 4HPwATDgc/ABMA:cAkAAAAAAAAA
         printf 'start 31\\nstart\\n' | bgcli hint --batch -
+        bgcli hint --rollout --trials 36 --truncate 2 start 31
     """
     from bgcli.engines.kept import keeping
+    from bgcli.judging.rollout import RolloutSettings
 
+    settings = None
+    if rolled:
+        # the exact engine has cubeless figures only: its rollout is cubeless, as its ranking
+        settings = RolloutSettings(trials=trials, seed=seed, cubeful=engine_name != "exact", truncate=truncate,
+                                   until_se=until_se)
     with keeping():   # the engines the command opens are closed when it ends
-        _hint(words, (engine_name, level, timeout, met), batch, jobs, as_json, style, jacoby)
+        _hint(words, (engine_name, level, timeout, met), batch, jobs, as_json, style, jacoby, settings, candidates)
 
 
-def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby) -> None:
+def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby, settings=None, candidates: int = 3) -> None:
     from bgcli.engines.hint import hint as judge
 
+    if settings is not None and batch is not None:
+        raise click.UsageError("--rollout rolls out one position: not with --batch")
     refuse_jobs_without_batch(batch)
     batch, words = batch_source(batch, words)
     if batch is not None:
@@ -232,8 +228,33 @@ def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby) -> Non
         found = judge(state, dice, opened(*engine_args))
     except BgcliError as exc:
         raise Failure(str(exc)) from None
+    rolled = _rolled_out(state, found, engine_args, settings, candidates) if settings is not None else None
     if as_json:
-        emit(found.to_dict(style))
+        out = found.to_dict(style)
+        if settings is not None:
+            out["rollout"] = rolled.to_dict(style) if rolled is not None else None
+        emit(out)
     else:
         for line in hint_text(found, style):
             click.echo(line)
+        if rolled is not None:
+            from bgcli.cli.rollout import rollout_text
+
+            for line in rollout_text(rolled, style):
+                click.echo(line)
+    if rolled is not None and rolled.partial:
+        sys.exit(EXIT_INTERRUPTED)
+
+
+def _rolled_out(state, found, engine_args: tuple, settings, candidates: int):
+    """The rollout after the ranking: its best ``candidates`` plays, or the cube decision, the trials
+    played by the same engine at 0-ply; None where there is nothing to roll out (no legal play, or a
+    player who may not double)."""
+    from bgcli.cli.rollout import run_rollout
+
+    if found.refusal is not None or (found.dice is not None and not found.plays):
+        return None
+    name, _level, timeout, table = engine_args
+    engine = opened(name, 0, timeout, table)
+    plays = [p.play for p in found.plays[:candidates]]
+    return run_rollout(state, engine, found.dice, plays, candidates, settings)

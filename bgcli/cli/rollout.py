@@ -11,12 +11,11 @@ import sys
 import click
 
 from bgcli.cli.archives import check_scheduler
-from bgcli.cli.common import LEVEL_HELP, engine_option, level_option, timeout_option
+from bgcli.cli.common import LEVEL_HELP, engine_option, level_option, met_option, rollout_options, timeout_option
 from bgcli.cli.common import (
-    EXIT_INTERRUPTED, Failure, Unreadable, WordsCommand, cli, emit, jobs_option, json_option, progress_wanted, say,
-    style_option,
+    EXIT_INTERRUPTED, Failure, Unreadable, WordsCommand, cli, emit, jobs_option, json_option, opened, progress_wanted,
+    say, style_option,
 )
-from bgcli.cli.hint import opened
 from bgcli.errors import BgcliError
 from bgcli.scale.cluster import ClusterError
 from bgcli.core.spelling import recorded_text
@@ -94,7 +93,7 @@ def rollout_text(found, style: str) -> list[str]:
     return lines
 
 
-class _Bar:
+class Bar:
     """The progress on a terminal: trials done, and the running estimate of the first line."""
 
     def __init__(self) -> None:
@@ -124,7 +123,8 @@ class _Bar:
 
 
 def engine_options(function):
-    """--engine, --level (0 unless given: the trials' plays and cube actions) and --timeout."""
+    """--engine, --level (0 unless given: the trials' plays and cube actions), --timeout and --met."""
+    function = met_option(function)
     function = timeout_option("The time limit of one engine call.")(function)
     function = level_option(LEVEL_HELP + " The trials play at this level.", default=0)(function)
     return engine_option("sage", "sage: the Open Sage engine (bgsage); gnubg: GNU Backgammon run as a program; "
@@ -134,18 +134,9 @@ def engine_options(function):
 @cli.command(cls=WordsCommand)
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
 @engine_options
-@click.option("--trials", type=click.IntRange(1, 10_000_000), default=1296, show_default=True, metavar="N",
-              help="The most trials (a multiple of 36 keeps the first roll balanced).")
-@click.option("--until-se", type=click.FloatRange(0, 10, min_open=True), default=None, metavar="SE",
-              help="Stop at the first 36 trials after which every line's equity has a standard error at most SE.")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True, metavar="N",
-              help="The dice: the same seed gives the same figures to the last digit, however the trials are split.")
-@click.option("--truncate", type=click.IntRange(0, None), default=0, show_default=True, metavar="N",
-              help="Stop each trial after N half-moves and take the engine's evaluation (0: play to the end).")
+@rollout_options
 @click.option("--cubeless", is_flag=True, help="Never turn the cube (cubeful unless given).")
 @click.option("--no-vr", "no_vr", is_flag=True, help="No variance reduction (the luck of each roll is kept in).")
-@click.option("--candidates", type=click.IntRange(1, 100), default=3, show_default=True, metavar="N",
-              help="With DICE: roll out the engine's best N plays.")
 @click.option("--play", "named", multiple=True, metavar="PLAY",
               help="With DICE: roll out this play (repeatable) instead of the engine's best.")
 @click.option("--bgcli-loop", is_flag=True,
@@ -155,7 +146,7 @@ def engine_options(function):
               help="Split the trials over a Dask cluster (tcp://host:8786, or local:N): the same figures as here.")
 @json_option
 @style_option
-def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate, cubeless, no_vr, candidates,
+def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, truncate, candidates, cubeless, no_vr,
             named, bgcli_loop, jobs, scheduler, as_json, style):
     """Roll out POSITION: with DICE the candidate plays (the engine's best
     three, or those named with --play), without them the cube decision of the
@@ -176,8 +167,7 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
         bgcli rollout --trials 36 --truncate 4 start 31
         bgcli rollout --trials 36 --truncate 4 --json 'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
     """
-    from bgcli.judging.rollout import RolloutSettings, engine_rollout, has_own_rollout, rollout as roll
-    from bgcli.scale.rollout import spread
+    from bgcli.judging.rollout import RolloutSettings
 
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli rollout start 31)")
@@ -190,22 +180,11 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
             state, dice = _state_and_dice(list(words))
             if named and dice is None and not state.match.dice[0]:
                 raise click.UsageError("--play needs DICE")
-            engine = opened(engine_name, level, timeout)
+            engine = opened(engine_name, level, timeout, met)
             plays = _named_plays(state, dice, named)
-            bar = _Bar()
-            try:
-                if has_own_rollout(engine, dice or (state.match.dice if state.match.dice[0] else None)) \
-                        and not bgcli_loop and jobs == 1 and not scheduler:
-                    found = engine_rollout(state, engine, dice, plays=plays, candidates=candidates, settings=settings)
-                else:
-                    found = roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
-                                 blocks=spread(jobs, scheduler), progress=bar, own=not bgcli_loop)
-            finally:
-                bar.close()
-        except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2
-            raise Unreadable(str(exc)) from None
         except BgcliError as exc:
             raise Failure(str(exc)) from None
+        found = run_rollout(state, engine, dice, plays, candidates, settings, jobs, scheduler, bgcli_loop)
     if as_json:
         emit(found.to_dict(style))
     else:
@@ -213,6 +192,30 @@ def rollout(words, engine_name, level, timeout, trials, until_se, seed, truncate
             say(line)
     if found.partial:
         sys.exit(EXIT_INTERRUPTED)
+
+
+def run_rollout(state, engine, dice, plays, candidates: int, settings, jobs: int = 1, scheduler: str | None = None,
+                bgcli_loop: bool = False):
+    """The rollout a command asked for, with its progress on a terminal: the engine's own where it has
+    one (gnubg's, unless ``bgcli_loop`` or the trials are spread), else bgcli's loop over ``jobs``
+    processes or the Dask ``scheduler``. A cluster that cannot be reached is exit 2, any other
+    refusal exit 1, each one line."""
+    from bgcli.judging.rollout import engine_rollout, has_own_rollout, rollout as roll
+    from bgcli.scale.rollout import spread
+
+    bar = Bar()
+    try:
+        if has_own_rollout(engine, dice or (state.match.dice if state.match.dice[0] else None)) \
+                and not bgcli_loop and jobs == 1 and not scheduler:
+            return engine_rollout(state, engine, dice, plays=plays, candidates=candidates, settings=settings)
+        return roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,
+                    blocks=spread(jobs, scheduler), progress=bar, own=not bgcli_loop)
+    except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2
+        raise Unreadable(str(exc)) from None
+    except BgcliError as exc:
+        raise Failure(str(exc)) from None
+    finally:
+        bar.close()
 
 
 def _named_plays(state, dice, named) -> list:

@@ -315,7 +315,7 @@ class _Trial:
         else:
             chance = evaluation.mwc
             if chance is None:
-                chance = met.mwc(evaluation.equity, met.MatchSide.of(state, player))
+                chance = met.mwc(evaluation.equity, met.MatchSide.of(state, player, self.plan.match.table))
             value = chance if mine else 1.0 - chance
         return [value, p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
 
@@ -494,9 +494,9 @@ _ENGINES: dict = {}
 def _engine_of(plan: Plan) -> "Engine":
     from bgcli.engines import open_engine
 
-    key = (plan.engine, plan.level, plan.timeout)
-    if key not in _ENGINES:
-        _ENGINES[key] = open_engine(plan.engine, plan.level, timeout=plan.timeout)
+    key = (plan.engine, plan.level, plan.timeout, plan.match.table)
+    if key not in _ENGINES:   # judging match play with the table of the rollout's engine (--met)
+        _ENGINES[key] = open_engine(plan.engine, plan.level, timeout=plan.timeout, met=plan.match.table)
     return _ENGINES[key]
 
 
@@ -647,7 +647,7 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
     level = engine.level.ply
     decider = state.match.on_roll
     before = _on_roll(state)
-    side = met.MatchSide.of(state)
+    side = met.MatchSide.of(state, table=getattr(engine, "met", None))
     kinds: list[LineKind]
     chosen: list["Play | None"]
     starts: tuple[Start, ...]
@@ -802,7 +802,7 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
                                       settings.variance_reduction, engine.level.ply, settings.until_se, threads)
     found = gnubg_rollout.rollout_states([_passed(before, p.after) for p in chosen], commands,
                                          program=getattr(engine, "program", None))
-    side = met.MatchSide.of(state)
+    side = met.MatchSide.of(state, table=getattr(engine, "met", None))
     lines = []
     for play, figures in zip(chosen, found):
         # gnubg's figures are the opponent's, on roll after the play: turned to the mover's
