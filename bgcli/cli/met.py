@@ -94,9 +94,9 @@ def text_of(table, size: int, post_crawford: bool = False) -> list[str]:
 
 
 def _list(as_json: bool) -> int:
-    from bgcli.engines.met import KNOWN, TABLE_NAME, known_table
+    from bgcli.engines.met import FORMULAS, KNOWN, TABLE_NAME, known_table
 
-    for known in KNOWN:
+    for known in KNOWN + FORMULAS:
         size = known_table(known.name).size
         if as_json:
             emit({"name": known.name, "aliases": list(known.aliases), "size": size, "default": known.name == TABLE_NAME,

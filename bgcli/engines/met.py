@@ -8,7 +8,9 @@ every :class:`MatchSide` it makes, so every figure of a judgement comes from
 the same table. ``None`` everywhere means the default, Kazaross-XG2 (the
 table of GNU Backgammon, eXtreme Gammon and bgsage by default).
 
-The known tables (``KNOWN``) are figures as their authors published them,
+The tables computed from a published formula (``FORMULAS``: Woolsey's) are
+bgcli's own computation (:mod:`bgcli.engines.met_formulas`, which cites
+each source). The known tables (``KNOWN``) are figures as their authors published them,
 carried in ``bgcli/engines/tables/`` in GNU Backgammon's XML with the notice
 of each file kept (each allows copying with it), except Zadeh's, a model
 whose figures bgcli takes from GNU Backgammon's computation (the file says
@@ -35,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bgcli.engines.met_formulas import WOOLSEY_SOURCE, woolsey_table
 from bgcli.engines.met_tables import MatchEquityTable, read_table
 from bgcli.errors import MatchEquityTableError
 
@@ -83,23 +86,30 @@ KNOWN = (
                "Claes Tornberg's match equity calculator mec (1996), gammon rate 0.26, even players, to 25 points",
                ("mec", "tornberg")),
 )
-KNOWN_NAMES = tuple(known.name for known in KNOWN)
+# Tables bgcli computes from a published formula (bgcli/engines/met_formulas.py, which cites each): no file.
+FORMULAS = (
+    KnownTable("Woolsey-formula", "", WOOLSEY_SOURCE, ("woolseys-formula", "woolsey-law")),
+)
+KNOWN_NAMES = tuple(known.name for known in KNOWN + FORMULAS)
 
 
 def _known(name: str) -> KnownTable | None:
     wanted = name.strip().lower()
-    for known in KNOWN:
-        if wanted == known.name.lower() or wanted in known.aliases or wanted == known.file.lower().removesuffix(".xml"):
+    for known in KNOWN + FORMULAS:
+        if wanted == known.name.lower() or wanted in known.aliases or \
+                (known.file and wanted == known.file.lower().removesuffix(".xml")):
             return known
     return None
 
 
 @lru_cache(maxsize=None)
 def known_table(name: str) -> MatchEquityTable:
-    """The table bgcli carries under ``name`` (or one of its other names)."""
+    """The table bgcli carries or computes under ``name`` (or one of its other names)."""
     known = _known(name)
     if known is None:
         raise MatchEquityTableError(f"not a table bgcli knows (expected one of {', '.join(KNOWN_NAMES)}, or a file)", name)
+    if not known.file:
+        return woolsey_table()
     found = read_table(str(_FOLDER / known.file))
     return MatchEquityTable(known.name, found.pre, found.post, known.source)
 
