@@ -37,8 +37,10 @@ lets them (the match state's ``Rules``); rolls; plays the engine's best play, wh
 
 Dice: trial ``i`` of seed ``s`` rolls the same dice whoever plays it and wherever: its first roll
 is the ``i mod 36``-th of a permutation of the 36 rolls made from the seed (every 36 trials roll
-each first roll once), its second roll the ``(i div 36) mod 36``-th of another (every 1296 trials
-each pair of first rolls once), the rest from a generator seeded by the seed and ``i``. Every line
+each first roll once); in a rollout of a multiple of 1296 trials without a stop rule its second roll
+is the ``(i div 36) mod 36``-th of another (each pair of first rolls once); the rest (and otherwise
+the second roll) from a generator seeded by the seed and ``i`` (:func:`pairs_stratified` says why
+the second roll is stratified only then). Every line
 (each play, no double and double/take) plays the same dice in trial ``i``, so their differences
 are sharper than their own figures. Results are summed exactly (:func:`math.fsum`), so the figures
 do not depend on how the trials were split into blocks.
@@ -243,14 +245,24 @@ class Plan:
     threads: int = 0                # sage's threads (0: one a core)
 
 
-def trial_dice(seed: int, index: int) -> Iterator[tuple[int, int]]:
-    """The rolls of trial ``index`` of ``seed``, for ever (see the module's note on dice)."""
+def trial_dice(seed: int, index: int, pairs: bool = False) -> Iterator[tuple[int, int]]:
+    """The rolls of trial ``index`` of ``seed``, for ever (see the module's note on dice); ``pairs``: the
+    second roll stratified too (only for a rollout of whole rounds of 1296 trials, :func:`pairs_stratified`)."""
     first, second = _permutations(seed)
     yield first[index % ROUND]
-    yield second[(index // ROUND) % ROUND]
+    if pairs:
+        yield second[(index // ROUND) % ROUND]
     rng = random.Random(f"bgcli rollout {seed} {index}")   # a string seed: the same on every machine
     while True:
         yield (rng.randint(1, 6), rng.randint(1, 6))
+
+
+def pairs_stratified(settings: RolloutSettings) -> bool:
+    """Whether the second roll is stratified: when every pair of first rolls is played equally often
+    (a multiple of 1296 trials, no stop rule). Otherwise the trials of one block of 36 would share their
+    second roll: a sample of a few second rolls whose standard error, counted as if the trials were
+    independent, is far too small (in a short bear-off the second roll decides most games)."""
+    return settings.trials % (ROUND * ROUND) == 0 and settings.until_se is None
 
 
 _PERMUTATIONS: dict[int, tuple[tuple, tuple]] = {}
@@ -421,7 +433,7 @@ class _Trial:
         luck = [0.0] * _WIDTH
         state = _on_roll(start.state)
         cube_free = start.cube_free
-        dice = trial_dice(settings.seed, index)
+        dice = trial_dice(settings.seed, index, pairs_stratified(settings))
         half = 0
         while True:
             if settings.truncate and half >= settings.truncate:
@@ -826,5 +838,5 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
 
 
 __all__ = ["Blocks", "Figure", "blocks_of", "combine", "engine_rollout", "has_own_rollout", "Line", "LineKind", "Method",
-           "own_method", "Plan", "ROUND", "Rollout", "RolloutSettings", "RoundFigures", "Start", "line_figures",
+           "own_method", "pairs_stratified", "Plan", "ROUND", "Rollout", "RolloutSettings", "RoundFigures", "Start", "line_figures",
            "rollout", "run_block", "run_rounds", "run_trials", "trial_dice"]
