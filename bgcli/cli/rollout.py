@@ -140,7 +140,7 @@ def engine_options(function):
 @click.option("--play", "named", multiple=True, metavar="PLAY",
               help="With DICE: roll out this play (repeatable) instead of the engine's best.")
 @click.option("--bgcli-loop", is_flag=True,
-              help="bgcli's own trial loop even where the engine rolls out itself (sage; gnubg, plays).")
+              help="bgcli's own trial loop even where the engine rolls out itself (sage; gnubg).")
 @jobs_option("Split the trials into blocks on N processes (the same figures as one process)")
 @click.option("--scheduler", default=None, metavar="ADDRESS", callback=check_scheduler,
               help="Split the trials over a Dask cluster (tcp://host:8786, or local:N): the same figures as here.")
@@ -152,9 +152,11 @@ def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, tru
     three, or those named with --play), without them the cube decision of the
     player on roll (no double and double/take played on the same trials).
 
-    With --engine gnubg the plays are rolled out by GNU Backgammon's own
-    rollout (its dice, the same settings), unless --bgcli-loop, --jobs or
-    --scheduler; its cube decisions by bgcli's loop over gnubg.
+    With --engine gnubg the plays, and the cube decisions of money play, are
+    rolled out by GNU Backgammon's own rollout (its dice, the same settings),
+    unless --bgcli-loop, --jobs or --scheduler: it rolls out the no double
+    and the doubled cube, and bgcli takes the first cube action from them
+    (after a play, the opponent's).
 
     Each trial plays the game out (cubeful unless --cubeless) with the engine
     choosing every play, each checked against bgcli's legal plays, and every
@@ -205,7 +207,7 @@ def run_rollout(state, engine, dice, plays, candidates: int, settings, jobs: int
 
     bar = Bar()
     try:
-        if has_own_rollout(engine, dice or (state.match.dice if state.match.dice[0] else None)) \
+        if has_own_rollout(engine, dice or (state.match.dice if state.match.dice[0] else None), state) \
                 and not bgcli_loop and jobs == 1 and not scheduler:
             return engine_rollout(state, engine, dice, plays=plays, candidates=candidates, settings=settings)
         return roll(state, engine, dice, plays=plays, candidates=candidates, settings=settings,

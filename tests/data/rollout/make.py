@@ -8,10 +8,11 @@ The positions: the self-play matches gnubg played against itself (tests/data/ora
 made by ../shared/oracle/tools/gnubg_selfplay.py), every record of a roll played in a race (no
 contact) with both sides 30 to 80 pips away and at most 8 apart, in file order, as
 money positions with the cube centred (only the checkers come from the record). For each, gnubg
-rolls out its best ``CANDIDATES`` plays of the recorded roll at 0-ply (bgcli's
-``judging.rollout.engine_rollout``: gnubg's ``rollout`` command on the position after each play,
-the opponent on roll; cubeful, full, variance reduction, quasi-random dice, seed 1, TRIALS trials,
-1296 unless given). A position whose rollout is a cash or a sure win (a figure above 0.9 or without
+rolls out its best ``CANDIDATES`` plays of the recorded roll at 0-ply (gnubg's ``rollout`` command
+on the position after each play, the opponent on roll, through bgcli.engines.gnubg_rollout; that
+command leaves out the first cube decision of the player on roll, so the figures are the opponent's
+no double; cubeful, full, variance reduction, quasi-random dice, seed 1, TRIALS trials, 1296 unless
+given). A position whose rollout is a cash or a sure win (a figure above 0.9 or without
 error) is skipped; the first ``COUNT`` others are kept. The file keeps each play's equity for the
 mover with gnubg's standard error.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -29,7 +31,8 @@ from bgcli.core.notation import play_text  # noqa: E402
 from bgcli.core.position import Position, pip_count  # noqa: E402
 from bgcli.core.state import GameState  # noqa: E402
 from bgcli.engines import open_engine  # noqa: E402
-from bgcli.judging.rollout import RolloutSettings, engine_rollout  # noqa: E402
+from bgcli.core.generator import legal_plays  # noqa: E402
+from bgcli.engines.gnubg_rollout import commands, rollout_states  # noqa: E402
 
 SELFPLAY = ROOT / "tests" / "data" / "oracle" / "selfplay"
 OUT = Path(__file__).with_name("gnubg.json")
@@ -62,17 +65,23 @@ def positions():
 def main() -> None:
     trials = int(sys.argv[1]) if len(sys.argv) > 1 else 1296
     engine = open_engine("gnubg", 0)
-    settings = RolloutSettings(trials=trials, seed=SEED)
+    settings = commands(trials, SEED, True, 0, True, 0, None, 1)
     out = []
     for source, board, dice in positions():
         state = GameState(Position.from_id(board))
-        found = engine_rollout(state, engine, dice, candidates=CANDIDATES, settings=settings, threads=1)
-        if any(line.equity.se == 0 or abs(line.equity.mean) > 0.9 for line in found.lines):
+        ranked = engine.evaluate_plays(GameState(state.position, replace(state.match, dice=dice)), dice,
+                                       legal_plays(state.position, dice))[:CANDIDATES]
+        # gnubg's rollout of the position after each play, the opponent on roll: their figures, the mover's
+        # turned (without the opponent's first cube decision, which gnubg's rollout of a position leaves out)
+        found = rollout_states([GameState(r.play.after) for r in ranked], settings)
+        lines = sorted(((r.play, -f.cubeful, f.cubeful_error, f.games) for r, f in zip(ranked, found)),
+                       key=lambda line: -line[1])
+        if any(se == 0 or abs(equity) > 0.9 for _, equity, se, _ in lines):
             continue   # a cash or a certain win: nothing to compare
         out.append({"source": source, "position": gnubg_id(state), "dice": list(dice),
-                    "plays": [{"play": play_text(line.play, "gnubg", side=0), "result_id": line.play.result_id(),
-                               "equity": line.equity.mean, "se": line.equity.se} for line in found.lines],
-                    "trials": found.trials})
+                    "plays": [{"play": play_text(play, "gnubg", side=0), "result_id": play.result_id(),
+                               "equity": equity, "se": se} for play, equity, se, _ in lines],
+                    "trials": min(games for *_, games in lines)})
         print(source, board, dice, [(p["play"], p["equity"], p["se"]) for p in out[-1]["plays"]], flush=True)
         if len(out) >= COUNT:
             break
