@@ -36,7 +36,7 @@ LAYERS = {
     # rollouts: the trial loop over the engine protocol and the cube rules; its blocks spread by scale.rollout
     "bgcli.judging.rollout": 6, "bgcli.scale.rollout": 10,
     # engines: the table and the checks low, the backends over the core and its IDs
-    "bgcli.engines.met_tables": 1.9, "bgcli.engines.met": 2, "bgcli.engines.kept": 2, "bgcli.engines.trust": 4, "bgcli.engines.workers": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
+    "bgcli.engines.met_tables": 1.9, "bgcli.engines.met_formulas": 1.95, "bgcli.engines.met": 2, "bgcli.engines.kept": 2, "bgcli.engines.trust": 4, "bgcli.engines.workers": 4, "bgcli.engines.sage": 5, "bgcli.engines.exact": 5,
     "bgcli.engines.gnubg": 5, "bgcli.engines.gnubg_driver": 0, "bgcli.engines.gnubg_rollout": 5.5,
     "bgcli.engines.gnubg_rollout_driver": 0, "bgcli.engines.sage_rollout": 5.5, "bgcli.engines.hint": 6,
 }
