@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bgcli.engines import workers as engine_workers
+from bgcli.engines.gnubg import find_gnubg
 from bgcli.formats.files import visit_file
 from bgcli.judging.rating import rate_replay
 
@@ -83,3 +84,34 @@ def test_gnubgs_best_play_that_is_not_a_legal_play_is_an_engine_error(tmp_path):
                     engine.best_plays(GameState(Position.start()), [(3, 1)])
         finally:
             engine.close()
+
+
+@pytest.mark.skipif(find_gnubg() is None, reason="GNU Backgammon is not installed (apt-get install gnubg)")
+def test_gnubgs_luck_asked_from_its_own_workers_gives_the_figures_of_one_thread(monkeypatch):
+    """gnubg's luck engine (0-ply, a program of its own that mostly waits: every evaluation asked from its
+    Python ends in a wait of about 10 ms) is asked a game's luck from its own workers, several programs a
+    core; the figures are those of one thread asking in turn."""
+    from bgcli.engines import open_engine
+
+    monkeypatch.setattr(engine_workers.os, "cpu_count", lambda: 2)
+    path = DATA / "sp05000_1pt.mat"
+    engine, luck = open_engine("gnubg", 0), open_engine("gnubg", 0)
+    try:
+        pool = luck.workers()
+        assert pool is not None and pool._max_workers == 4   # two a core at 0-ply
+        ahead = rating_of(engine, luck, path)
+    finally:
+        luck.close()
+    luck = open_engine("gnubg", 0)
+    monkeypatch.setattr(luck, "workers", lambda: None)
+    try:
+        alone = rating_of(engine, luck, path)
+    finally:
+        engine.close()
+        luck.close()
+    assert ahead == alone and any(d["luck"] for d in ahead[0])
+    deeper = open_engine("gnubg", 2)
+    try:
+        assert deeper.workers()._max_workers == 2   # deeper levels work more than they wait: one a core
+    finally:
+        deeper.close()

@@ -89,7 +89,7 @@ class GnubgEngine:
         self._programs = [self._main]
         self._local = threading.local()
         self._lock = threading.Lock()
-        self._workers = Workers(self._own_program_here)
+        self._workers = Workers(self._own_program_here, per_core=2 if level.ply == 0 else 1)
         self.met = met
         self._met_file: str | None = None   # the table as gnubg reads it, given to every gnubg this engine starts
 

@@ -581,14 +581,17 @@ class Rater(MatchVisitor):
         assert self.rating is not None
         rating = self.rating
         self._luck = {}
-        pool = None
+        own_pool = None
         if self.judge.luck_engine is not self.judge.engine and getattr(self.judge.luck_engine, "separate", False):
-            # the luck engine runs in a process of its own, which mostly waits: its questions for the whole
-            # game are asked from a second thread while the judging engine answers the plays and cubes
-            # (the same calls, in the same order for each engine; an error is raised where its luck is used)
+            # the luck engine runs in processes of its own, which mostly wait: its questions for the whole
+            # game are asked from its worker threads (or a second thread) while the judging engine answers
+            # the plays and cubes (an error is raised where its luck is used)
             from concurrent.futures import ThreadPoolExecutor
 
-            pool = ThreadPoolExecutor(max_workers=1)
+            workers = getattr(self.judge.luck_engine, "workers", None)
+            pool = workers() if workers is not None else None
+            if pool is None:
+                pool = own_pool = ThreadPoolExecutor(max_workers=1)
             for index, event in enumerate(self._events):
                 if event.kind == EventKind.MOVE and event.dice:
                     state = event.before
@@ -604,8 +607,8 @@ class Rater(MatchVisitor):
             # workers stay for the next game
             for future in (*self._luck.values(), *(a.future for a in self._ahead.values())):
                 future.cancel()
-            if pool is not None:
-                pool.shutdown(wait=True)
+            if own_pool is not None:
+                own_pool.shutdown(wait=True)
             self._luck = {}
             self._ahead = {}
         _add_result(rating, game, result, [d for d in rating.decisions if d.game == game.number], self.met)
