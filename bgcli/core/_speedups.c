@@ -2714,6 +2714,20 @@ static PyObject *cell_action(PyObject *const *types, PyObject *line, Py_ssize_t 
     return action;
 }
 
+/* A row of one cell: the list of its one action (a new reference), or NULL with the action's error. */
+static PyObject *one_action(PyObject *action)
+{
+    if (action == NULL)
+        return NULL;
+    PyObject *out = PyList_New(1);
+    if (out == NULL) {
+        Py_DECREF(action);
+        return NULL;
+    }
+    PyList_SET_ITEM(out, 0, action);
+    return out;
+}
+
 static PyObject *py_row_actions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -2748,16 +2762,7 @@ static PyObject *py_row_actions(PyObject *module, PyObject *const *args, Py_ssiz
                 Py_RETURN_NOTIMPLEMENTED;
         if (!read_cell(c + start, end - start, &cell))
             Py_RETURN_NOTIMPLEMENTED;
-        PyObject *action = cell_action(types, line, start + 1, -1, start > 12 ? 1 : 0, c, start, end, &cell);
-        if (action == NULL)
-            return NULL;
-        PyObject *out = PyList_New(1);
-        if (out == NULL) {
-            Py_DECREF(action);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, 0, action);
-        return out;
+        return one_action(cell_action(types, line, start + 1, -1, start > 12 ? 1 : 0, c, start, end, &cell));
     }
     if (close == 0 || close >= 20)
         Py_RETURN_NOTIMPLEMENTED;
@@ -2794,16 +2799,7 @@ static PyObject *py_row_actions(PyObject *module, PyObject *const *args, Py_ssiz
         other++;
     if (other == n) {
         int side = start - close - 1 > 12 ? 1 : 0;   /* mat.RIGHT_COLUMN_GAP */
-        PyObject *action = cell_action(types, line, start + 1, move_number, side, c, start, first_end, &first);
-        if (action == NULL)
-            return NULL;
-        PyObject *out = PyList_New(1);
-        if (out == NULL) {
-            Py_DECREF(action);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, 0, action);
-        return out;
+        return one_action(cell_action(types, line, start + 1, move_number, side, c, start, first_end, &first));
     }
     while (other_end > other && c[other_end - 1] == ' ')
         other_end--;
