@@ -95,7 +95,7 @@ def test_readme_example(command, expected, tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, words[1:], input=stdin, catch_exceptions=False)
     assert "Traceback" not in result.output
     assert result.exit_code in (0, 1), result.output  # never a usage error or an unreadable file
-    lines = result.output.splitlines()
+    lines = [l for l in result.output.splitlines() if not l.startswith("note: building the exact")]   # as below
     head = re.search(r"\| head -(\d+)", command)
     if head:
         lines = lines[: int(head.group(1))]
@@ -197,7 +197,10 @@ def test_readme_example_in_a_shell(command, expected, tmp_path):
     assert done.returncode in (0, 1), done.stdout
     if any("..." in l for l in expected) or not expected:
         return
-    lines = [l.replace(str(tmp_path) + os.sep, "") for l in done.stdout.splitlines()]
+    # a bear-off table's "building" note comes once a machine, to the first command that needs the table
+    # with an empty cache folder (a fresh clone's), whichever example that is: not part of any example
+    lines = [l.replace(str(tmp_path) + os.sep, "") for l in done.stdout.splitlines()
+             if not l.startswith("note: building the exact")]
     assert [l.rstrip() for l in lines] == [l.rstrip() for l in expected]
 
 
