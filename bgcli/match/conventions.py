@@ -16,7 +16,9 @@
   that wins the match (Galaxy's habit, in live-event transcriptions too),
   and so is a resignation that ends the match written with a figure no game
   at its cube is worth (Backgammon Studio's ``Wins 4016 point``); any other
-  value that the game is not worth is an error;
+  value that the game is not worth is an error. OpenGammon writes a match
+  forfeited before a play (or mid-game) as ``Wins N points and the match``, N
+  the points the winner still needed: accepted in its files (its site tag);
 - Galaxy saves an unlimited game as a single-game match of an even length
   (``16 point match``): a money game with the Jacoby rule
   (:func:`galaxy_unlimited`).
@@ -56,6 +58,8 @@ class PointsConvention:
     needed_for_match: bool   # a game worth more than the winner needs may be written as what it needs
     final_score: bool = False   # "Wins N points and the match" may give N as the winner's final score
     forfeit: bool = False       # "Wins N points and the match" mid-game, N the points needed: the match forfeited
+    forfeit_words: bool = True  # a forfeit says "and the match" (an export that leaves the words out reads back
+                                # as one where the site's tag says whose habit it is)
 
     def read(self, written: int, worth: int, needed: int, and_match: bool = False, length: int = 0) -> Reading | None:
         """How ``written`` records a game worth ``worth`` won by a player who
@@ -78,17 +82,23 @@ class PointsConvention:
     def forfeits(self, written: int, needed: int, and_match: bool) -> bool:
         """Whether the result is a forfeit of the match: the points needed,
         whatever the game is worth."""
-        return self.forfeit and and_match and 0 < needed == written
+        return self.forfeit and (and_match or not self.forfeit_words) and 0 < needed == written
 
 
 EXACT = PointsConvention("the points the game is worth", needed_for_match=False)
 GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points still needed or the final score, "
                           "a forfeit as the points still needed", needed_for_match=True, final_score=True, forfeit=True)
+# OpenGammon's export of a forfeited match: "Wins 5 points and the match" at 0-0
+# in a 5-point match, with no play (or in the middle of a game), at cube 1.
+OPENGAMMON = PointsConvention("OpenGammon: a forfeit as the points still needed", needed_for_match=False,
+                              forfeit=True, forfeit_words=False)
 
 
 def points_convention(tags: dict[str, str]) -> PointsConvention:
     """The convention a file's tags announce (a ``Losses`` line announces Galaxy's too)."""
-    return GALAXY if site_is(tags, "galaxy") else EXACT
+    if site_is(tags, "galaxy"):
+        return GALAXY
+    return OPENGAMMON if site_is(tags, "opengammon") else EXACT
 
 
 # Backgammon Galaxy's matches are of an odd length. It saves an unlimited game

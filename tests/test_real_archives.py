@@ -1,0 +1,106 @@
+"""Real files of the second hunt (tests/data/real, PROVENANCE.md there): each
+read as its program means it, and what the audit finds in each explained."""
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import pytest
+
+from conftest import DATA, committed_glob
+
+from bgcli.core.ids import parse_position, position_kind
+from bgcli.formats.files import replay_file
+
+REAL = DATA / "real"
+GNUBG_108 = committed_glob(REAL / "gnubg-1.08-mat", "*.mat")
+XG_TEXT = committed_glob(REAL / "xg-text-export", "*.txt")
+
+
+def audit(path) -> list[tuple[int, str, str]]:
+    return [(p.line, p.kind.value, p.severity.value) for replay in replay_file(str(path)) for p in replay.problems]
+
+
+def test_the_real_files_are_all_there():
+    assert len(GNUBG_108) == 3 and len(XG_TEXT) == 5
+
+
+# --- GNU Backgammon 1.08's own .mat export ---------------------------------------------
+
+
+@pytest.mark.parametrize("path", GNUBG_108, ids=os.path.basename)
+def test_gnubg_108_mat_exports_audit_clean(path):
+    assert audit(path) == []
+
+
+def results(path) -> list[tuple]:
+    [replay] = replay_file(str(path))
+    return [(r.winner_side, r.result.value, r.cube, r.points) for r in replay.games()] + [replay.score]
+
+
+def test_gnubg_108_results_are_read_as_gnubg_wrote_them():
+    # "N/0" bear-offs, a trailing space after the plays, a drop and its Wins on one row
+    assert results(REAL / "gnubg-1.08-mat" / "charlot1-charlot2_7p_2025-11-08-2305.mat") == [
+        (1, "resignation", 2, 2), (0, "drop", 2, 2), (0, "gammon", 2, 4), (0, "resignation", 1, 3), (9, 2)]
+    assert results(REAL / "gnubg-1.08-mat" / "gnubg_selfplay_drops_7p.mat") == [
+        (0, "drop", 1, 1), (1, "drop", 1, 1), (1, "resignation", 2, 2), (1, "drop", 2, 2),
+        (0, "single", 2, 2), (1, "single", 2, 2), (3, 7)]
+
+
+def test_gnubg_108_roll_then_resign_is_no_dance():
+    # "51: " (a roll, 51 could be played) then "Wins 1 point": charlot2 rolled, then resigned
+    path = REAL / "gnubg-1.08-mat" / "gnubg_roll_then_resign_1p.mat"
+    [replay] = replay_file(str(path))
+    assert replay.problems == []
+    assert [e.kind.value for e in replay.events][-2:] == ["move", "resign"]
+    assert replay.events[-2].dice == (5, 1) and replay.score == (1, 0)
+
+
+# --- eXtreme Gammon's text export of a position, in four languages ----------------------
+
+
+@pytest.mark.parametrize("path", XG_TEXT, ids=os.path.basename)
+def test_xg_text_export_reads_as_its_xgid_in_every_language(path):
+    text = open(path, encoding="utf-8").read()
+    xgid = text.splitlines()[0]
+    pasted = parse_position(text)
+    assert position_kind(text) == "xgid"
+    assert replace(pasted, match=replace(pasted.match, names=("", ""))) == parse_position(xgid)
+
+
+@pytest.mark.parametrize("name, names", [
+    ("01_checkerPosition_EN.txt", ("Player 2", "Player 1")),
+    ("01_checkerPosition_DE.txt", ("Spieler 2", "Spieler 1")),
+    ("07_RP_EN.txt", ("プレーヤー 2", "プレーヤー 1")),     # a Japanese XG's names in an English export
+])
+def test_xg_text_export_keeps_the_players_names(name, names):
+    text = (REAL / "xg-text-export" / name).read_text(encoding="utf-8")
+    assert parse_position(text).match.names == names      # (O at the top, X at the bottom)
+
+
+# --- OpenGammon: a forfeited match ----------------------------------------------------------
+
+FORFEIT = REAL / "opengammon" / "forfeit_before_a_play.mat"
+
+
+def test_habit_opengammon_forfeit_is_the_points_still_needed(tmp_path):
+    # "Wins 5 points and the match" at 0-0, cube 1, no play: the match forfeited
+    [replay] = replay_file(str(FORFEIT))
+    assert replay.problems == []
+    assert replay.score == (5, 0) and replay.winner == "alice"
+    # an export that writes the result as gnubg does, without "and the match", keeps the forfeit
+    worded = tmp_path / "worded.mat"
+    worded.write_text(FORFEIT.read_text(encoding="utf-8").replace(" and the match", ""), encoding="utf-8")
+    assert audit(worded) == []
+    # without OpenGammon's site tag it is no result the rules give
+    elsewhere = tmp_path / "f.mat"
+    elsewhere.write_text(FORFEIT.read_text(encoding="utf-8").replace("OpenGammon", "somewhere"), encoding="utf-8")
+    assert [(kind, severity) for _, kind, severity in audit(elsewhere)] == [
+        ("points", "error"), ("incomplete", "warning")]
+
+
+def test_opengammon_result_that_is_neither_worth_nor_needed_is_an_error(tmp_path):
+    # 4 points: neither a resignation at cube 1 (1, 2 or 3) nor the 5 alice needed
+    path = tmp_path / "f.mat"
+    path.write_text(FORFEIT.read_text(encoding="utf-8").replace("Wins 5 points", "Wins 4 points"), encoding="utf-8")
+    assert ("points", "error") in [(kind, severity) for _, kind, severity in audit(path)]
