@@ -204,7 +204,7 @@ class GameReplay:
                 continue
             # a run of plays in turn: the state in locals, written back when the run ends
             sides = [self.board.player, self.board.opponent]   # each player's own side
-            side, moves, last_line = action.side, self.moves, self.last_line
+            side, last_line = action.side, self.last_line
             settled = 0
             after: Sides | None
             while True:
@@ -212,38 +212,32 @@ class GameReplay:
                     # the plays in turn that it settles, at once, in C (it stops where the lines below decide)
                     done, sides[0], sides[1], side, last_line, over = sides_after_plays(
                         actions, at - 1, sides[0], sides[1], side, last_line, _MOVE)
-                    if done:
-                        settled += done
-                        moves += done
-                        at += done - 1
-                        after = sides[0], sides[1]
-                        if over:
-                            self.over = True
+                else:
+                    done = 0
+                if done:
+                    settled += done
+                    at += done - 1
+                    after = sides[0], sides[1]
+                else:   # one play (or roll with no play) settled here, as the C loop settles each
+                    if action.kind is _MOVE:
+                        after = sides_after_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
+                        if after is None:
                             break
-                        if at == count:
+                        sides[side], sides[1 - side] = after
+                    else:   # a roll with no play: only when the counts prove there is none (else the legal plays say)
+                        rolled = ROLLS.get(action.dice)
+                        after = sides[side], sides[1 - side]
+                        if rolled is None or action.play_text or not no_play(after[0], after[1], rolled[0], rolled[1]):
+                            after = None
                             break
-                        action = actions[at]
-                        if action.kind not in _PLAYS or action.side != side:
-                            break
-                        at += 1
-                        continue
-                if action.kind is _MOVE:
-                    after = sides_after_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
-                    if after is None:
-                        break
-                    sides[side], sides[1 - side] = after
-                else:   # a roll with no play: only when the counts prove there is none (else the legal plays say)
-                    rolled = ROLLS.get(action.dice)
-                    after = sides[side], sides[1 - side]
-                    if rolled is None or action.play_text or not no_play(after[0], after[1], rolled[0], rolled[1]):
-                        after = None
-                        break
-                settled += 1
-                moves += 1
-                if action.line > last_line:
-                    last_line = action.line
-                side = 1 - side
-                if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
+                    settled += 1
+                    if action.line > last_line:
+                        last_line = action.line
+                    side = 1 - side
+                    over = after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS
+                # the end of the plays settled, in C or above: the game over, or the run goes on
+                # while the next action is a play of the side now on roll
+                if over:
                     self.over = True
                     break
                 if at == count:
@@ -254,7 +248,7 @@ class GameReplay:
                 at += 1
             if settled:
                 self.index += settled
-                self.moves, self.last_line, self.on_roll = moves, last_line, side
+                self.moves, self.last_line, self.on_roll = self.moves + settled, last_line, side
                 self.board = _trusted(sides[0], sides[1])
             if after is None:   # the play the short path could not settle, the long way
                 apply(action)
