@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from bgcli.analysis.counts import hit_rolls
 from bgcli.core.generator import legal_plays
-from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator
 from bgcli.judging import diceshots
-from bgcli.judging.dice import bears_off_all, finishing_rolls, saving_rolls
+from bgcli.judging.dice import bears_off_all, finishing_rolls, roll_chances, saving_rolls
 from bgcli.judging.diceshots import hitting_rolls
 
 ROLLS_36 = [(a, b) for a in range(1, 7) for b in range(1, 7)]
@@ -149,3 +149,26 @@ def test_a_gammon_saved_only_by_a_double():
     position = position_of({12: 1, 6: 14}, {24: 1})
     assert saving_rolls(position) == {(6, 6), (4, 4), (3, 3)}
     assert saving_rolls(position_of({12: 1, 6: 14}, {19: 1, 20: 1, 21: 1})) == set()   # the opponent may not finish
+
+
+# --- the C accelerator's mirror of the chances (bgcli/core/_speedups.c roll_chances) ---------------------------
+
+@pytest.mark.skipif(accelerator is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(boards(), boards(home=True), last_chances()))
+def test_the_chances_in_c_are_the_python_chances(position):
+    """roll_chances in C against its owner, dice.roll_chances: the four chances and whether
+    the roll made each, for every one of the 36 rolls (both orders) of generated positions:
+    checkers on the bar, contact with blots, bear-offs, last chances to save the gammon."""
+    for a, b in ROLLS_36:
+        assert accelerator.roll_chances(position.player, position.opponent, a, b) == roll_chances(position, (a, b)), \
+            (position.id(), a, b)
+
+
+def test_the_chances_in_c_leave_what_they_do_not_read_to_python():
+    if accelerator is None:
+        pytest.skip("the C accelerator is not built")
+    start = Position.start()
+    for player, opponent, a, b in ((start.player[:25], start.opponent, 3, 1), (start.player, start.opponent, 7, 1),
+                                   ((16,) + start.player[1:], start.opponent, 3, 1), (start.player, start.opponent, True, 1)):
+        assert accelerator.roll_chances(player, opponent, a, b) is NotImplemented

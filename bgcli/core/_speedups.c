@@ -2509,6 +2509,507 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
     return out;
 }
 
+/* ---- roll_chances and dice_after_plays: the dice audit's rolls, in C ----------------
+ * Fenced mirror of bgcli.judging.dice.roll_chances (DiceTally._chances_of: entering, the
+ * hitting rolls of bgcli.judging.diceshots.hitting_rolls, finishing_rolls, saving_rolls,
+ * then what the roll made of them), branch for branch, the generator (generate above, the
+ * mirror of generator.legal_keys) asked where the Python code asks legal_keys:
+ * tests/test_dice_shots.py::test_the_chances_in_c_are_the_python_chances compares the two on
+ * generated positions and every roll; and of the dice tally's run of plays in turn (the
+ * short path of GameReplay.apply_with_events with a visitor that takes a run of plays: the
+ * plays and the rolls with no play as apply_all's short path settles them, on the counts):
+ * tests/test_dice.py::test_the_run_of_plays_in_c_tallies_what_the_events_tally compares the
+ * tallies of generated games both ways. */
+
+#define NO_ANSWER (-2)   /* diceshots' None: the owner (the generator) decides */
+
+static inline uint64_t roll_bit(int high, int low)
+{
+    return (uint64_t)1 << ((high - 1) * 6 + (low - 1));
+}
+
+/* the weight of a roll in 36: 1 a double, 2 a mixed roll; the rolls of a mask counted so */
+static int mask_count(uint64_t mask)
+{
+    int count = 0;
+    for (int high = 1; high <= 6; high++)
+        for (int low = 1; low <= high; low++)
+            if (mask & roll_bit(high, low))
+                count += high == low ? 1 : 2;
+    return count;
+}
+
+static int mask_rolls(uint64_t mask)
+{
+    int n = 0;
+    for (; mask; mask &= mask - 1)
+        n++;
+    return n;
+}
+
+/* counts._back: the side's highest occupied point (25 = bar), 0 when all are off */
+static int back_point(const long *side)
+{
+    for (int p = BAR_POINT; p > 0; p--)
+        if (side[p])
+            return p;
+    return 0;
+}
+
+/* counts.is_contact */
+static int in_contact(const long *player, const long *opponent)
+{
+    int back = back_point(player), other = back_point(opponent);
+    return back && other && back + other > 24;
+}
+
+/* the generator's plays of a roll: any with a hit mark (want_hit), all checkers off (want_off 15)
+ * or one off at least (want_off 1). 1, 0, or -1 with an exception */
+static int some_play(const long *player, const long *opponent, int high, int low, int want_hit, int want_off)
+{
+    Query q;
+    for (int p = 0; p < SLOTS; p++) {
+        q.player[p] = (uint8_t)player[p];
+        q.opp[p] = (uint8_t)opponent[SLOTS - 1 - p];
+    }
+    Found found;
+    memset(&found, 0, sizeof found);
+    if (generate(&q, high, low, &found) < 0) {
+        found_free(&found);
+        return -1;
+    }
+    int any = 0;
+    for (Py_ssize_t i = 0; i < found.len && !any; i++) {
+        const Key *k = &found.items[i].key;
+        any = want_hit ? k->hits != 0 : k->b[0] >= want_off;
+    }
+    found_free(&found);
+    return any;
+}
+
+/* diceshots._plays_after */
+static int plays_after(const long *player, const int *theirs, int s, int t, int y)
+{
+    int top = 0, outside = 0;
+    for (int p = 24; p > 0; p--) {
+        long count = player[p] - (p == s) + (p == t);
+        if (!count)
+            continue;
+        if (!top)
+            top = p;
+        if (p > 6)
+            outside = 1;
+        if (p - y >= 1 && theirs[p - y] < 2)
+            return 1;
+    }
+    return !outside && top > 0 && (player[y] - (y == s) + (y == t) > 0 || top < y);
+}
+
+/* diceshots._steps_after */
+static int steps_after(const long *player, const int *theirs, int s, int t, int a, int need)
+{
+    long steps = 0;
+    for (int p = 24; p > 0; p--) {
+        long count = player[p] - (p == s) + (p == t);
+        if (!count)
+            continue;
+        int reach = 0;
+        for (int q = p - a; q >= 1 && theirs[q] < 2 && reach < need; q -= a)
+            reach++;
+        steps += count * reach;
+        if (steps >= need)
+            return 1;
+    }
+    return 0;
+}
+
+/* diceshots._double_hits: 1, 0 or NO_ANSWER */
+static int double_hits(const long *player, const int *theirs, const int *starts, int n, int a, int steps)
+{
+    int undecided = 0;
+    for (int i = 0; i < n; i++) {
+        int s = starts[i];
+        for (int k = 1; k <= steps; k++) {
+            int t = s - k * a;
+            if (t < 1 || theirs[t] >= 2)
+                break;
+            if (theirs[t] != 1)
+                continue;
+            if (k == steps || steps_after(player, theirs, s, t, a, steps - k))
+                return 1;
+            undecided = 1;
+        }
+    }
+    return undecided ? NO_ANSWER : 0;
+}
+
+/* diceshots._entering_hits: 1, 0 or NO_ANSWER */
+static int entering_hits(const long *player, const int *theirs, int a, int b)
+{
+    long bar = player[BAR_POINT];
+    int starts[24], n = 0;
+    if (a == b) {
+        int entry = 25 - a;
+        if (theirs[entry] >= 2)
+            return 0;
+        if (theirs[entry] == 1)
+            return 1;
+        if (bar >= 4)
+            return 0;
+        long entered[SIDE];
+        memcpy(entered, player, sizeof entered);
+        entered[BAR_POINT] = 0;
+        entered[entry] += bar;
+        for (int p = 1; p <= 24; p++)
+            if (entered[p])
+                starts[n++] = p;
+        return double_hits(entered, theirs, starts, n, a, 4 - (int)bar);
+    }
+    if (bar >= 2)
+        return theirs[25 - a] == 1 || theirs[25 - b] == 1;
+    int undecided = 0;
+    for (int p = 1; p <= 24; p++)
+        if (player[p])
+            starts[n++] = p;
+    for (int order = 0; order < 2; order++) {
+        int x = order ? b : a, y = order ? a : b;
+        int entry = 25 - x;
+        if (theirs[entry] >= 2)
+            continue;
+        if (theirs[entry] == 1) {
+            if (plays_after(player, theirs, BAR_POINT, entry, y))
+                return 1;
+            undecided = 1;
+        }
+        if (entry - y >= 1 && theirs[entry - y] == 1)
+            return 1;
+        for (int i = 0; i < n; i++)
+            if (starts[i] - y >= 1 && theirs[starts[i] - y] == 1)
+                return 1;
+    }
+    return undecided ? NO_ANSWER : 0;
+}
+
+/* diceshots._mixed_hits: 1, 0 or NO_ANSWER */
+static int mixed_hits(const long *player, const int *theirs, const int *starts, int n, int a, int b)
+{
+    int undecided = 0;
+    for (int order = 0; order < 2; order++) {
+        int x = order ? b : a, y = order ? a : b;
+        for (int i = 0; i < n; i++) {
+            int s = starts[i], t = s - x;
+            if (t < 1 || theirs[t] >= 2)
+                continue;
+            if (theirs[t] == 1) {
+                if (plays_after(player, theirs, s, t, y))
+                    return 1;
+                undecided = 1;
+            } else {
+                int u = t - y;
+                if (u >= 1 && theirs[u] == 1)
+                    return 1;
+            }
+        }
+    }
+    return undecided ? NO_ANSWER : 0;
+}
+
+/* diceshots.hitting_rolls as a mask of roll_bit: 0, or -1 with an exception */
+static int hitting_mask(const long *player, const long *opponent, uint64_t *mask)
+{
+    int theirs[25];
+    *mask = 0;
+    theirs[0] = 0;
+    for (int t = 1; t <= 24; t++)
+        theirs[t] = (int)opponent[25 - t];
+    int starts[25], n = 0;
+    uint32_t spans = 0;
+    for (int p = 1; p <= 25; p++)
+        if (player[p])
+            starts[n++] = p;
+    for (int i = 0; i < n; i++)
+        for (int t = 1; t < starts[i]; t++)
+            if (theirs[t] == 1)
+                spans |= (uint32_t)1 << (starts[i] - t);
+    if (!spans)
+        return 0;
+    long bar = player[BAR_POINT];
+    uint32_t direct = 0, twice = 0;   /* bits 1..6: the dice of diceshots' direct and twice */
+    if (!bar) {
+        direct = spans & 0x7E;
+        for (int die = 1; die <= 6; die++) {   /* diceshots._played_twice */
+            long movers = 0;
+            for (int i = 0; i < n; i++) {
+                int p = starts[i];
+                if (p > die && theirs[p - die] < 2) {
+                    movers += player[p];
+                    if (movers >= 2) {
+                        twice |= (uint32_t)1 << die;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    for (int a = 6; a >= 1; a--)
+        for (int b = a; b >= 1; b--) {
+            uint32_t reach = a == b ? ((uint32_t)1 << a) | ((uint32_t)1 << 2 * a) | ((uint32_t)1 << 3 * a) | ((uint32_t)1 << 4 * a)
+                                    : ((uint32_t)1 << a) | ((uint32_t)1 << b) | ((uint32_t)1 << (a + b));
+            if (!(spans & reach))
+                continue;
+            int hits;
+            if (bar)
+                hits = entering_hits(player, theirs, a, b);
+            else if (a == b)
+                hits = double_hits(player, theirs, starts, n, a, 4);
+            else if (((direct >> a) & 1 && (twice >> b) & 1) || ((direct >> b) & 1 && (twice >> a) & 1))
+                hits = 1;
+            else
+                hits = mixed_hits(player, theirs, starts, n, a, b);
+            if (hits == NO_ANSWER && (hits = some_play(player, opponent, a, b, 1, 0)) < 0)
+                return -1;
+            if (hits)
+                *mask |= roll_bit(a, b);
+        }
+    return 0;
+}
+
+/* dice.finishing_rolls as a mask of roll_bit: 0, or -1 with an exception */
+static int finishing_mask(const long *player, const long *opponent, uint64_t *mask)
+{
+    *mask = 0;
+    long left = MAX_COUNT - player[0];
+    if (!left || left > 4)
+        return 0;
+    for (int p = 7; p <= BAR_POINT; p++)
+        if (player[p])
+            return 0;
+    int held = 0;
+    for (int q = 19; q <= 24; q++)
+        if (opponent[q] >= 2)
+            held = 1;
+    int points[4], n = 0;
+    for (int p = 6; p >= 1; p--)
+        for (long k = 0; k < player[p] && n < 4; k++)
+            points[n++] = p;
+    for (int a = 6; a >= 1; a--)
+        for (int b = a; b >= 1; b--) {
+            int done;
+            if (held) {
+                if ((done = some_play(player, opponent, a, b, 0, MAX_COUNT)) < 0)
+                    return -1;
+            } else if (a == b) {
+                int need = 0;
+                for (int i = 0; i < n; i++)
+                    need += (points[i] + a - 1) / a;
+                done = need <= 4;
+            } else if (left == 1) {
+                done = points[0] <= a + b;
+            } else {
+                done = left == 2 && points[0] <= a && points[1] <= b;
+            }
+            if (done)
+                *mask |= roll_bit(a, b);
+        }
+    return 0;
+}
+
+/* dice.saving_rolls as a mask of roll_bit: 0, or -1 with an exception */
+static int saving_mask(const long *player, const long *opponent, uint64_t *mask)
+{
+    *mask = 0;
+    if (player[0] || MAX_COUNT - opponent[0] > 4 || in_contact(player, opponent))
+        return 0;
+    uint64_t theirs;
+    if (finishing_mask(opponent, player, &theirs) < 0)
+        return -1;
+    if (mask_rolls(theirs) < 21)
+        return 0;
+    for (int a = 6; a >= 1; a--)
+        for (int b = a; b >= 1; b--) {
+            int saves = some_play(player, opponent, a, b, 0, 1);
+            if (saves < 0)
+                return -1;
+            if (saves)
+                *mask |= roll_bit(a, b);
+        }
+    return 0;
+}
+
+/* a chance's bin: its count in 36, 0 for a sure thing */
+static inline int chance_bin(int count)
+{
+    return count < 36 ? count : 0;
+}
+
+/* dice.roll_chances of the roll a-b (either order) on the mover's and the opponent's own
+ * counts (each 0..15): facts[0..8) as the Python tuple. 0, or -1 with an exception */
+static int chances_of_roll(const long *player, const long *opponent, int a, int b, uint8_t *facts)
+{
+    int high = a > b ? a : b, low = a > b ? b : a;
+    uint64_t roll = roll_bit(high, low);
+    int entering = 0;
+    if (player[BAR_POINT]) {
+        int held = 0;
+        for (int p = 1; p <= 6; p++)
+            held += opponent[p] >= 2;
+        entering = 36 - held * held;
+        entering = entering > 0 && entering < 36 ? entering : 0;
+    }
+    facts[0] = (uint8_t)entering;
+    facts[1] = entering && (opponent[high] < 2 || opponent[low] < 2);
+    uint64_t hitting = 0, finishing, saving = 0;
+    int blot = 0;
+    for (int p = 1; p <= 24; p++)
+        blot |= opponent[p] == 1;
+    if (blot && in_contact(player, opponent) && hitting_mask(player, opponent, &hitting) < 0)
+        return -1;
+    int hit_count = chance_bin(mask_count(hitting));
+    facts[2] = (uint8_t)hit_count;
+    facts[3] = hit_count && (hitting & roll) != 0;
+    if (finishing_mask(player, opponent, &finishing) < 0)
+        return -1;
+    int finishing_count = chance_bin(mask_count(finishing));
+    facts[4] = (uint8_t)finishing_count;
+    facts[5] = finishing_count && (finishing & roll) != 0;
+    if (!player[0] && saving_mask(player, opponent, &saving) < 0)
+        return -1;
+    int saving_count = chance_bin(mask_count(saving));
+    facts[6] = (uint8_t)saving_count;
+    facts[7] = saving_count && (saving & roll) != 0;
+    return 0;
+}
+
+/* both sides counts of a position (0..15 each, at most 15 a side): 1, else 0 */
+static int fair_sides(const long *player, const long *opponent)
+{
+    long mine = 0, theirs = 0;
+    for (int p = 0; p < SIDE; p++) {
+        if (player[p] < 0 || player[p] > MAX_COUNT || opponent[p] < 0 || opponent[p] > MAX_COUNT)
+            return 0;
+        mine += player[p];
+        theirs += opponent[p];
+    }
+    return mine == MAX_COUNT && theirs == MAX_COUNT;
+}
+
+static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "roll_chances(player, opponent, a, b) takes 4 arguments");
+        return NULL;
+    }
+    long player[SIDE], opponent[SIDE];
+    int a, b;
+    if (read_counts(args[0], player) < 0 || read_counts(args[1], opponent) < 0 || !fair_sides(player, opponent))
+        Py_RETURN_NOTIMPLEMENTED;
+    if (read_die(args[2], &a) < 0 || read_die(args[3], &b) < 0) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    uint8_t facts[8];
+    if (chances_of_roll(player, opponent, a, b, facts) < 0)
+        return NULL;
+    return Py_BuildValue("(iiiiiiii)", facts[0], facts[1], facts[2], facts[3], facts[4], facts[5], facts[6], facts[7]);
+}
+
+#define ROLL_FACTS 11   /* a roll's facts in dice_after_plays: the mover, the dice as written, roll_chances' 8 */
+
+static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 8 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) || !PyLong_CheckExact(args[1]) ||
+        !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "dice_after_plays(actions, at, first, second, side, last_line, move, dance) takes a list or tuple and ints");
+        return NULL;
+    }
+    PyObject *actions = args[0], *move = args[6], *dance = args[7];
+    Py_ssize_t at = PyLong_AsSsize_t(args[1]);
+    int overflow = 0;
+    long side = PyLong_AsLongAndOverflow(args[4], &overflow);
+    long last_line = overflow ? 0 : PyLong_AsLongAndOverflow(args[5], &overflow);
+    if (at == -1 && PyErr_Occurred())
+        return NULL;
+    long sides[2][SIDE], after[2][SIDE];
+    Py_ssize_t done = 0, size = PySequence_Fast_GET_SIZE(actions);
+    int over = 0;
+    uint8_t *facts = NULL;
+    if (!overflow && at >= 0 && at < size && (side == 0 || side == 1) && read_counts(args[2], sides[0]) == 0 &&
+        read_counts(args[3], sides[1]) == 0 && fair_sides(sides[0], sides[1])) {
+        facts = PyMem_Malloc((size_t)(size - at) * ROLL_FACTS);
+        if (facts == NULL)
+            return PyErr_NoMemory();
+        for (Py_ssize_t i = at; i < size; i++) {
+            PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
+            if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7)
+                break;
+            PyObject *kind = PyTuple_GET_ITEM(action, 4);
+            if (kind != move && kind != dance)
+                break;
+            PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
+            PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
+            int no_text = text == Py_None || (PyUnicode_CheckExact(text) && PyUnicode_GET_LENGTH(text) == 0);
+            if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
+                !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 ||
+                (kind == move && (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
+                (kind == dance && !no_text)) {
+                PyErr_Clear();
+                break;
+            }
+            long number = PyLong_AsLongAndOverflow(line, &overflow);
+            int a, b, hit;
+            if (overflow || read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
+                PyErr_Clear();
+                break;
+            }
+            if (kind == dance) {
+                /* a roll with no play, when the counts prove there is none (judge.dances: a checker on
+                 * the bar, each die's entry point held), as apply_all settles it */
+                const long *opponent = sides[1 - side];
+                if (!(sides[side][BAR_POINT] && opponent[a] >= 2 && opponent[b] >= 2))
+                    break;
+                memcpy(after, sides, sizeof after);
+            } else if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text),
+                                  PyUnicode_GET_LENGTH(text), after[side], after[1 - side], &hit))
+                break;
+            uint8_t *fact = facts + done * ROLL_FACTS;
+            fact[0] = (uint8_t)side;
+            fact[1] = (uint8_t)a;
+            fact[2] = (uint8_t)b;
+            if (chances_of_roll(sides[side], sides[1 - side], a, b, fact + 3) < 0) {
+                PyMem_Free(facts);
+                return NULL;
+            }
+            memcpy(sides, after, sizeof sides);
+            done++;
+            if (number > last_line)
+                last_line = number;
+            side = 1 - side;
+            if (sides[0][0] == 15 || sides[1][0] == 15) {   /* position.CHECKERS borne off: the game is over */
+                over = 1;
+                break;
+            }
+        }
+    }
+    if (!done) {
+        PyMem_Free(facts);
+        return Py_BuildValue("(nOOlOOy#)", done, args[2], args[3], side, args[5], Py_False, "", (Py_ssize_t)0);
+    }
+    PyObject *first = counts_tuple(sides[0]);
+    PyObject *second = first == NULL ? NULL : counts_tuple(sides[1]);
+    if (second == NULL) {
+        Py_XDECREF(first);
+        PyMem_Free(facts);
+        return NULL;
+    }
+    PyObject *out = Py_BuildValue("(nNNllOy#)", done, first, second, side, last_line, over ? Py_True : Py_False,
+                                  (const char *)facts, done * ROLL_FACTS);
+    PyMem_Free(facts);
+    return out;
+}
+
 /* ---- row_actions: the .mat reader's move row, in C ---------------------------------
  * Fenced mirror of bgcli.formats.mat._row_actions for a row of ASCII text with no tab whose
  * cells are of the common shapes, numbered ("NN) A  B": its first way, the row split at its
@@ -2844,6 +3345,11 @@ static PyMethodDef methods[] = {
      "row_actions(types, text, number): mat._row_actions' Actions of an ASCII row of the common shapes; NotImplemented otherwise."},
     {"sides_after_plays", (PyCFunction)(void (*)(void))py_sides_after_plays, METH_FASTCALL,
      "sides_after_plays(actions, at, first, second, side, last_line, move): apply_all's run of plays in turn."},
+    {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
+     "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
+    {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,
+     "dice_after_plays(actions, at, first, second, side, last_line, move, dance): apply_all's run of plays and "
+     "proven dances in turn, and each roll's facts."},
     {"sides_after_play", (PyCFunction)(void (*)(void))py_sides_after_play, METH_FASTCALL,
      "sides_after_play(mine, theirs, dice, text, side): plays.sides_after_play of a play in gnubg's .mat spelling; NotImplemented otherwise."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,

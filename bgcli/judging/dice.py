@@ -39,9 +39,10 @@ from typing import Any, Callable
 
 from bgcli.analysis.counts import enter_count, is_contact
 from bgcli.core.generator import legal_keys, legal_plays
-from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator
 from bgcli.judging.diceshots import hitting_rolls
 from bgcli.match.events import Event, EventKind, GameStart, MatchStart
+from bgcli.match.records import ActionKind
 from bgcli.match.visitor import MatchVisitor
 
 # The 21 kinds of roll, high die first: 11, 21, 22, 31, 32, 33, ..., 66
@@ -262,6 +263,9 @@ def enters(position: Position, dice: tuple[int, int]) -> bool:
 # Each position's chances (DiceTally._chances_of) by its sides: a process that reads many files sees the
 # positions of the openings and their replies in every game.
 _CHANCES: dict[tuple, tuple] = {}
+# The C accelerator's run of plays in turn with each roll's facts (DiceTally._run_of_plays), or None
+dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
+_FACTS = 11   # a roll's facts from dice_after_plays: the mover, the dice as written, roll_chances' eight
 
 
 class DiceTally(MatchVisitor):
@@ -277,6 +281,9 @@ class DiceTally(MatchVisitor):
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
         self._match: tuple[Unit, Unit] | None = None
         self._rolls: Any = None   # the match's fingerprint as it grows
+        # without the luck (an engine's, asked in each event's state) the runs of plays in turn are
+        # counted at once in C (bgcli.match.visitor.MatchVisitor.run_of_plays)
+        self.run_of_plays = self._run_of_plays if luck is None and dice_after_plays is not None else None
         self._games: list[list[int]] = []   # the kinds of each game's rolls, for its marks (game_marks)
         self._reset_game()
 
@@ -342,55 +349,49 @@ class DiceTally(MatchVisitor):
         self._last_kind, self._last_double = kind, double
         self._own_rolled[event.side] = True
         self._own_double[event.side] = double
-        self._conditions(unit, event.before.position, (a, b))
+        _count_chances(unit, roll_chances(event.before.position, (a, b)))
 
-    def _conditions(self, unit: Unit, position: Position, dice: tuple[int, int]) -> None:
-        roll = (max(dice), min(dice))
-        key = (position.player, position.opponent)
-        chances = _CHANCES.get(key)
-        if chances is None:
-            chances = self._chances_of(position)
-            if len(_CHANCES) > 50_000:   # bounded, as the replay's plays (bgcli.match.game)
-                _CHANCES.clear()
-            _CHANCES[key] = chances
-        entering, hitting, hit_count, finishing, finishing_count, saving, saving_count = chances
-        if entering:
-            unit.trials["enter"][entering] += 1
-            unit.successes["enter"][entering] += position.opponent[roll[0]] < 2 or position.opponent[roll[1]] < 2
-        if hit_count:
-            unit.trials["hit"][hit_count] += 1
-            unit.successes["hit"][hit_count] += roll in hitting
-        if finishing_count:
-            unit.trials["bearoff"][finishing_count] += 1
-            unit.successes["bearoff"][finishing_count] += roll in finishing
-        if saving_count:
-            unit.trials["gammon"][saving_count] += 1
-            unit.successes["gammon"][saving_count] += roll in saving
+    def _run_of_plays(self, actions: Any, at: int, first: tuple, second: tuple, side: int, last_line: int,
+                      move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
+        """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays),
+        each play (and roll with no play) settled as the audit's short path settles it (GameReplay.apply_all)
+        and each roll counted as
+        :meth:`event` counts it, from the facts the C accelerator's ``dice_after_plays`` gives
+        (the mover, the dice as written and :func:`roll_chances`, of which it is a fenced mirror)."""
+        assert dice_after_plays is not None   # run_of_plays is set only with it
+        done, first, second, side, last_line, over, facts = dice_after_plays(actions, at, first, second, side,
+                                                                            last_line, move, ActionKind.DANCE)
+        for i in range(0, len(facts), _FACTS):
+            self._rolled(facts[i], facts[i + 1], facts[i + 2], facts[i + 3:i + _FACTS])
+        return done, first, second, side, last_line, over
 
-    @staticmethod
-    def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int, frozenset, int]:
-        """What the four chances are in a position, each 0 where it is not a
-        trial (no chance, or a sure thing): how many of the 36 rolls enter, the
-        rolls that hit, that bear off the last checkers and that save the
-        gammon at the last chance, each with how many of 36 they are."""
-        player = position.player
-        entering = 0
-        if player[BAR]:
-            entering = enter_count(position)
-            entering = entering if 0 < entering < 36 else 0
-        hitting: frozenset = frozenset()
-        hit_count = 0
-        if 1 in position.opponent[1:25] and is_contact(position):
-            hitting = frozenset(hitting_rolls(position))
-            hit_count = sum(1 if r[0] == r[1] else 2 for r in hitting)
-            hit_count = hit_count if hit_count < 36 else 0
-        finishing = finishing_rolls(position)
-        finishing_count = sum(1 if r[0] == r[1] else 2 for r in finishing)
-        finishing_count = finishing_count if finishing_count < 36 else 0
-        saving = saving_rolls(position) if not player[OFF] else frozenset()
-        saving_count = sum(1 if r[0] == r[1] else 2 for r in saving)
-        saving_count = saving_count if saving_count < 36 else 0
-        return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
+    def _rolled(self, side: int, a: int, b: int, chances: Any) -> None:
+        """A roll in the middle of a game (not the opening) and its chances, counted as :meth:`event` counts it."""
+        assert self._match is not None
+        unit = self._match[side]
+        kind = kind_of((a, b))
+        double = a == b
+        self._rolls.update(b"%d%d;" % KINDS[kind])
+        if self._games:
+            self._games[-1].append(kind)
+        if a != b:
+            self.written[a < b] += 1
+        unit.kinds[kind] += 1
+        unit.faces[a - 1] += 1
+        unit.faces[b - 1] += 1
+        unit.order[(a - 1) * 6 + b - 1] += 1
+        if self._last_kind is not None:
+            unit.pairs[self._last_kind * 21 + kind] += 1
+        if self._last_double:
+            unit.after_double[0] += 1
+            unit.after_double[1] += double
+        if self._own_rolled[side] and self._own_double[side]:
+            unit.own_after_double[0] += 1
+            unit.own_after_double[1] += double
+        self._last_kind, self._last_double = kind, double
+        self._own_rolled[side] = True
+        self._own_double[side] = double
+        _count_chances(unit, chances)
 
     def end_match(self) -> object:
         marks = game_marks(self._games)
@@ -418,6 +419,64 @@ class DiceTally(MatchVisitor):
             if not ordered:
                 unit.order = _zeros(36)
         return self.units
+
+
+# Fenced mirror of roll_chances: the C accelerator's roll_chances and dice_after_plays (bgcli/core/_speedups.c),
+# tests/test_dice_shots.py::test_the_chances_in_c_are_the_python_chances and
+# tests/test_dice.py::test_the_run_of_plays_in_c_tallies_what_the_events_tally
+def roll_chances(position: Position, dice: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int]:
+    """The four chances of a roll in its position (entering, hitting, bearing
+    off the last checkers, saving the gammon at the last chance: CONDITIONS),
+    each as how many of the 36 rolls succeed there (0 where it is not a trial:
+    no chance, or a sure thing), then whether this roll (either order) did."""
+    roll = (max(dice), min(dice))
+    key = (position.player, position.opponent)
+    chances = _CHANCES.get(key)
+    if chances is None:
+        chances = _chances_of(position)
+        if len(_CHANCES) > 50_000:   # bounded, as the replay's plays (bgcli.match.game)
+            _CHANCES.clear()
+        _CHANCES[key] = chances
+    entering, hitting, hit_count, finishing, finishing_count, saving, saving_count = chances
+    opponent = position.opponent
+    return (entering, int(bool(entering) and (opponent[roll[0]] < 2 or opponent[roll[1]] < 2)),
+            hit_count, int(bool(hit_count) and roll in hitting),
+            finishing_count, int(bool(finishing_count) and roll in finishing),
+            saving_count, int(bool(saving_count) and roll in saving))
+
+
+def _count_chances(unit: Unit, chances: Any) -> None:
+    """A roll's :func:`roll_chances` into the unit's trials and successes."""
+    for at, condition in enumerate(CONDITIONS):
+        count = chances[2 * at]
+        if count:
+            unit.trials[condition][count] += 1
+            unit.successes[condition][count] += chances[2 * at + 1]
+
+
+def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int, frozenset, int]:
+    """What the four chances are in a position, each 0 where it is not a
+    trial (no chance, or a sure thing): how many of the 36 rolls enter, the
+    rolls that hit, that bear off the last checkers and that save the
+    gammon at the last chance, each with how many of 36 they are."""
+    player = position.player
+    entering = 0
+    if player[BAR]:
+        entering = enter_count(position)
+        entering = entering if 0 < entering < 36 else 0
+    hitting: frozenset = frozenset()
+    hit_count = 0
+    if 1 in position.opponent[1:25] and is_contact(position):
+        hitting = frozenset(hitting_rolls(position))
+        hit_count = sum(1 if r[0] == r[1] else 2 for r in hitting)
+        hit_count = hit_count if hit_count < 36 else 0
+    finishing = finishing_rolls(position)
+    finishing_count = sum(1 if r[0] == r[1] else 2 for r in finishing)
+    finishing_count = finishing_count if finishing_count < 36 else 0
+    saving = saving_rolls(position) if not player[OFF] else frozenset()
+    saving_count = sum(1 if r[0] == r[1] else 2 for r in saving)
+    saving_count = saving_count if saving_count < 36 else 0
+    return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
 
 
 def _month(text: str) -> str:

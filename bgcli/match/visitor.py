@@ -8,6 +8,7 @@ every format are visitors too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from bgcli.core.rules import Rules
 from bgcli.core.value import Outcome
@@ -20,6 +21,12 @@ class MatchVisitor:
     ``wants_events`` False spares building the events (the audit's case)."""
 
     wants_events = True
+    # None, or a function that settles a run of plays in turn at once in place of their events
+    # (the dice audit's, bgcli.judging.dice.DiceTally): as the audit's C short path
+    # sides_after_plays (bgcli.match.plays), called (actions, at, first side, second side, side on
+    # roll, last line, the move kind) and answering (plays settled, the sides, the side on roll,
+    # the last line, whether the game is over)
+    run_of_plays: Callable[..., tuple] | None = None
 
     def begin_match(self, match: MatchStart) -> None:
         pass

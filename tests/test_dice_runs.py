@@ -1,0 +1,167 @@
+"""The dice audit's short path (bgcli.judging.dice.DiceTally.run_of_plays): the runs of plays in
+turn settled at once by the C accelerator's dice_after_plays, each roll's facts from its
+roll_chances, against what they mirror:
+
+- dice_after_plays against the run of the audit's Python short path (plays.sides_after_play for a
+  play, judge.dances for a roll with no play) and dice.roll_chances in the position before each
+  roll, on generated games;
+- the tallies of every file in tests/data with and without the short path, unit for unit;
+- ``bgcli dice --json`` byte for byte with and without the accelerator (BGCLI_PURE=1).
+"""
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import bgcli.judging.dice as dice
+import bgcli.match.plays as plays
+from bgcli.core.generator import legal_plays
+from bgcli.core.judge import dances
+from bgcli.core.notation import play_text
+from bgcli.core.position import Position
+from bgcli.match.records import Action, ActionKind
+from bgcli.scale.archive import find_files
+from bgcli.scale.dice import tally_file
+from conftest import ROOT
+from test_audit_steps import plain_text, python_short_path, random_moves
+from test_legal import positions
+
+in_c = pytest.mark.skipif(dice.dice_after_plays is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+
+
+def python_run(actions, at, first, second, side, last_line, count):
+    """The run of ``count`` plays and rolls with no play from ``actions[at]`` as the audit's Python
+    short path settles them, with each roll's facts: (sides, side, last line, over, facts)."""
+    sides = [first, second]
+    over = False
+    facts = []
+    for action in actions[at:at + count]:
+        assert action.side == side and not over
+        a, b = action.dice
+        facts += [side, a, b, *dice.roll_chances(Position(sides[side], sides[1 - side]), (a, b))]
+        if action.kind is ActionKind.DANCE:
+            assert not action.play_text and dances(sides[side], sides[1 - side], max(a, b), min(a, b))
+        else:
+            assert action.kind is ActionKind.MOVE
+            after = python_short_path(sides[side], sides[1 - side], action.dice, action.play_text, side)
+            assert after is not None
+            sides[side], sides[1 - side] = after
+        last_line = max(last_line, action.line)
+        side = 1 - side
+        over = sides[0][0] == 15 or sides[1][0] == 15
+    return sides[0], sides[1], side, last_line, over, bytes(facts)
+
+
+@in_c
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]))
+def test_the_run_of_plays_in_c_is_the_python_short_path_and_chances(position, seed, length, start):
+    """dice_after_plays against the run it mirrors: random games from a random position, each play a
+    legal one written as its steps or as gnubg writes it, a roll with no play written as a dance,
+    now and then something it must leave to Python (a wrong roll, another spelling, the wrong
+    column, a cube action, a dance where a play was legal, a dance the counts cannot prove): the
+    same sides, side on roll, last line, end of the game and facts of each roll for what it
+    settles, and it stops only where the audit's C short path (sides_after_plays) would stop."""
+    rng = random.Random(seed)
+    board, side = position, rng.randint(0, 1)
+    first, second = (board.player, board.opponent) if side == 0 else (board.opponent, board.player)
+    actions, line = [], rng.randint(1, 50)
+    for number in range(length):
+        dice_ = (rng.randint(1, 6), rng.randint(1, 6))
+        plays_of_roll = [p for p in legal_plays(board, (max(dice_), min(dice_))) if p.steps]
+        odd = rng.random()
+        kind, mover, text = ActionKind.MOVE, side, ""
+        if plays_of_roll:
+            play = rng.choice(plays_of_roll)
+            text = rng.choice([" ".join(f"{s.start}/{s.end}" for s in play.steps), play_text(play, "mat")])
+            board = play.result.swap()
+        else:
+            kind = ActionKind.DANCE
+            board = board.swap()
+        if odd < 0.03:
+            kind = rng.choice([ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.TAKE])
+        elif odd < 0.06:
+            mover = 1 - side
+        elif odd < 0.07 and plays_of_roll:
+            text = play_text(play, "gnubg")
+        elif odd < 0.09:
+            text = plain_text(rng, random_moves(rng, board, (max(dice_), min(dice_))))
+        line += rng.randint(0, 2)
+        actions.append(Action(line, 1, number, mover, kind, dice_, text if kind is ActionKind.MOVE else ""))
+        side = 1 - side
+    actions_in = rng.choice([actions, tuple(actions)])
+    at = min(start, len(actions))
+    last_line = rng.randint(0, 60)
+    side = actions[at].side if at < len(actions) else 0
+    done, *got = dice.dice_after_plays(actions_in, at, first, second, side, last_line, ActionKind.MOVE, ActionKind.DANCE)
+    if done:
+        assert tuple(got) == python_run(actions, at, first, second, side, last_line, done), (position.id(), seed)
+    else:
+        assert got == [first, second, side, last_line, False, b""]
+    stop = at + done
+    if stop < len(actions) and not got[4]:   # it stops only where it must
+        action = actions[stop]
+        mine, theirs = (got[0], got[1]) if got[2] == 0 else (got[1], got[0])
+        high, low = max(action.dice), min(action.dice)
+        assert (action.kind not in (ActionKind.MOVE, ActionKind.DANCE) or action.side != got[2]
+                or (action.kind is ActionKind.MOVE   # a play the audit's C short path leaves to Python
+                    and plays._play_in_c(mine, theirs, action.dice, action.play_text, action.side) is NotImplemented)
+                or (action.kind is ActionKind.DANCE and not dances(mine, theirs, high, low)))
+
+
+def test_the_run_of_plays_in_c_refuses_what_it_does_not_read():
+    if dice.dice_after_plays is None:
+        pytest.skip("the C accelerator is not built")
+    start = Position.start()
+    with pytest.raises(TypeError):
+        dice.dice_after_plays([], 0, start.player, start.opponent, 0, 0, ActionKind.MOVE)
+    play = Action(1, 1, 1, 0, ActionKind.MOVE, (3, 1), "8/5 6/5")
+    for first, second, side, at in ((start.player[:25], start.opponent, 0, 0), (start.player, start.opponent, 2, 0),
+                                    ((16,) + start.player[1:], start.opponent, 0, 0), (start.player, start.opponent, 0, 1)):
+        assert dice.dice_after_plays([play], at, first, second, side, 0, ActionKind.MOVE, ActionKind.DANCE) == \
+            (0, first, second, side, 0, False, b"")
+
+
+def tallies(paths: list[str]) -> list[dict]:
+    out = []
+    for path in paths:
+        try:
+            out.append({"file": path, "units": [unit.to_dict() for unit in tally_file(path)]})
+        except Exception as exc:   # an unreadable file: the same error both ways
+            out.append({"file": path, "error": f"{type(exc).__name__}: {exc}"})
+    return out
+
+
+@in_c
+def test_the_run_of_plays_tallies_what_the_events_tally(monkeypatch):
+    """Every match file of tests/data (every format bgcli reads) tallied with the short path and
+    with events alone (the C run switched off): the same counts, unit for unit."""
+    paths = sorted(find_files([str(ROOT / "tests" / "data")]))
+    with_c = tallies(paths)
+    monkeypatch.setattr(dice, "dice_after_plays", None)
+    assert tallies(paths) == with_c
+    assert sum(len(t.get("units", ())) for t in with_c) > 100
+
+
+@in_c
+def test_the_dice_report_is_the_same_without_the_accelerator():
+    """``bgcli dice --json`` of tests/data, byte for byte, with the C accelerator and with BGCLI_PURE=1."""
+    pytest.importorskip("scipy.stats")
+    folders = [str(ROOT / "tests" / "data" / name) for name in ("oracle/selfplay", "corpus", "gammonview", "matchfiles")]
+
+    def report(pure: str) -> bytes:
+        env = {**os.environ, "BGCLI_PURE": pure}
+        done = subprocess.run([sys.executable, "-m", "bgcli", "dice", "--json", *folders], env=env, capture_output=True,
+                              cwd=ROOT, timeout=600)
+        assert done.returncode in (0, 1, 2), done.stderr
+        return done.stdout
+
+    with_c = report("0")
+    assert b'"rolls"' in with_c
+    assert report("1") == with_c
