@@ -183,11 +183,16 @@ def plant(text: str, kind: str, rng: random.Random) -> tuple[str, int] | None:
     return None
 
 
+DUMP: list = []   # with --dump: each case's suggestions and repaired text, as JSON lines
+
+
 def run_case(original: str, planted: str, kind: str = "") -> dict:
     data = planted.encode()
     start = time.perf_counter()
     found = repair_text(data, "planted.mat")
     repair_time = time.perf_counter() - start
+    if DUMP:
+        DUMP[0].write(json.dumps({"kind": kind, "repair": found.to_dict(), "fixed": found.fixed}, sort_keys=True) + "\n")
     start = time.perf_counter()
     audit_records(read_records(data, "planted.mat")[1], None)
     audit_time = time.perf_counter() - start
@@ -267,7 +272,11 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=0, help="self-play matches used (0: all)")
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--no-sample", action="store_true", help="skip gnubg's audit sample")
+    parser.add_argument("--dump", metavar="FILE", help="write each case's suggestions and repaired text to FILE as "
+                                                         "JSON lines (a change made for speed must leave it byte-identical)")
     args = parser.parse_args()
+    if args.dump:
+        DUMP.append(open(args.dump, "w"))
     if not args.no_sample:
         results: dict[str, list[dict]] = defaultdict(list)
         for line in (SAMPLE / "expected.jsonl").read_text().splitlines():

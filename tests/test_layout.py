@@ -32,7 +32,7 @@ LAYERS = {
     "bgcli.judging.rating": 6, "bgcli.judging.opinion": 6.5, "bgcli.scale.rating": 10,
     # the dice audit: counts over the replay, statistics on counts alone (scipy), the report, its job and pictures
     "bgcli.judging.dicestats": 1, "bgcli.judging.diceshots": 3.5, "bgcli.judging.dice": 6, "bgcli.judging.dicereport": 6.5, "bgcli.render.dice": 7,
-    "bgcli.scale.dice": 10,
+    "bgcli.scale.dice": 10, "bgcli.scale.repair": 10,
     # rollouts: the trial loop over the engine protocol and the cube rules; its blocks spread by scale.rollout
     "bgcli.judging.rollout": 6, "bgcli.scale.rollout": 10,
     # engines: the table and the checks low, the backends over the core and its IDs
