@@ -42,7 +42,8 @@ def home_option(function):
 # --- the options that several commands share: one declaration each (docs/options.md has the table,
 # tests/test_options.py keeps it and the commands in step) ----------------------------------------
 
-TIMEOUT_LIMITS = (0.1, 3600.0)   # seconds: one engine call, the same bounds for every command that asks one
+TIMEOUT_LIMITS = (0.1, 3600.0)
+MAX_TRUNCATE = 10_000   # half-moves: far beyond any game; the engines keep it in a 16-bit (gnubg) or 32-bit (sage) int   # seconds: one engine call, the same bounds for every command that asks one
 LEVEL_HELP = ("How deep the engine looks, in GNU Backgammon's plies: 0 is the raw network, 1 looks one roll ahead; "
               "eXtreme Gammon counts one more (0 = XG 1-ply, 1 = XG 2-ply, 2 = XG 3-ply, 3 = XG 4-ply).")
 
@@ -108,6 +109,18 @@ def check_engine_met(engine: str, table) -> None:
         raise click.UsageError(problem)
 
 
+class FloatRange(click.FloatRange):
+    """click's FloatRange that also refuses "nan": every comparison with nan is false, so click's own
+    lets it through its bounds (``--timeout nan`` ran with no time limit, ``--until-se nan`` failed
+    later with status 1 instead of a usage error naming the option)."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        return number
+
+
 def level_option(help: str = LEVEL_HELP, default: int = 2):
     """``--level PLIES``: 0 to 4, gnubg's plies; ``default`` (2) unless given."""
     return click.option("--level", type=click.IntRange(0, 4), default=default, show_default=True, metavar="PLIES",
@@ -116,7 +129,7 @@ def level_option(help: str = LEVEL_HELP, default: int = 2):
 
 def timeout_option(help: str):
     """``--timeout SECONDS``: one engine call's limit, within TIMEOUT_LIMITS."""
-    return click.option("--timeout", type=click.FloatRange(*TIMEOUT_LIMITS), default=60.0, show_default=True,
+    return click.option("--timeout", type=FloatRange(*TIMEOUT_LIMITS), default=60.0, show_default=True,
                         metavar="SECONDS", help=help)
 
 
@@ -125,13 +138,13 @@ def rollout_options(function):
     (bgcli.judging.rollout.RolloutSettings), the same on ``rollout`` and ``hint --rollout``."""
     function = click.option("--candidates", type=click.IntRange(1, 100), default=3, show_default=True, metavar="N",
                             help="With DICE: roll out the engine's best N plays.")(function)
-    function = click.option("--truncate", type=click.IntRange(0, None), default=0, show_default=True, metavar="N",
+    function = click.option("--truncate", type=click.IntRange(0, MAX_TRUNCATE), default=0, show_default=True, metavar="N",
                             help="Stop each trial after N half-moves and take the engine's evaluation "
                                  "(0: play to the end).")(function)
     function = click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True, metavar="N",
                             help="The dice: the same seed gives the same figures to the last digit, however the "
                                  "trials are split.")(function)
-    function = click.option("--until-se", type=click.FloatRange(0, 10, min_open=True), default=None, metavar="SE",
+    function = click.option("--until-se", type=FloatRange(0, 10, min_open=True), default=None, metavar="SE",
                             help="Stop at the first 36 trials after which every line's equity has a standard error "
                                  "at most SE.")(function)
     return click.option("--trials", type=click.IntRange(1, 10_000_000), default=1296, show_default=True, metavar="N",

@@ -11,7 +11,7 @@ from bgcli.cli.common import result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
-from bgcli.cli.common import check_engine_met, engine_option, level_option, met_option, timeout_option
+from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_option, met_option, timeout_option
 
 
 @cli.command()
@@ -28,7 +28,7 @@ from bgcli.cli.common import check_engine_met, engine_option, level_option, met_
               metavar="ENGINE", help="Judge every decision with this engine too, and report each player's PR by both and "
                                      "the decisions they disagree on (a different best play or cube action, errors apart "
                                      "by more than --margin).")
-@click.option("--margin", type=click.FloatRange(0.0, 2.0), default=0.02, show_default=True, metavar="E",
+@click.option("--margin", type=FloatRange(0.0, 2.0), default=0.02, show_default=True, metavar="E",
               help="With --second-opinion: how far apart (normalised equity) the two engines' errors of the action "
                    "played must be for a different best play or cube action to be reported.")
 @click.option("--verdict-trials", type=click.IntRange(0, 100_000), default=36, show_default=True, metavar="N",
