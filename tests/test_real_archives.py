@@ -104,3 +104,16 @@ def test_opengammon_result_that_is_neither_worth_nor_needed_is_an_error(tmp_path
     path = tmp_path / "f.mat"
     path.write_text(FORFEIT.read_text(encoding="utf-8").replace("Wins 5 points", "Wins 4 points"), encoding="utf-8")
     assert ("points", "error") in [(kind, severity) for _, kind, severity in audit(path)]
+
+
+def test_replay_says_no_play_was_recorded_where_the_roll_had_a_legal_play():
+    # gnubg's "51: " before the resignation: 51 could be played, so it is no dance
+    from click.testing import CliRunner
+
+    from bgcli.cli import cli
+
+    out = CliRunner().invoke(cli, ["replay", str(REAL / "gnubg-1.08-mat" / "gnubg_roll_then_resign_1p.mat")]).output
+    assert "51: (no play recorded)" in out and "no legal play" not in out
+    # a real dance is still said to be one: charlot2's "65: " on the bar in game 3 of the 7-point match
+    out = CliRunner().invoke(cli, ["replay", str(REAL / "gnubg-1.08-mat" / "charlot1-charlot2_7p_2025-11-08-2305.mat")]).output
+    assert "65: (no legal play)" in out and "no play recorded" not in out

@@ -99,6 +99,17 @@ def replay(files, as_json, boards, home, **rule_args):
     sys.exit(each_match(files, rules_from(**rule_args), lambda path: printer))
 
 
+def nothing_played(event) -> str:
+    """What a roll with no play written says: a dance where the roll has no
+    legal play, else only that no play was recorded (a FIBS log's or gnubg's
+    roll before a resignation, a lost play: the audit says which)."""
+    from bgcli.core.generator import legal_keys
+
+    if event.dice and legal_keys(event.before.position, event.dice):
+        return "(no play recorded)"
+    return "(no legal play)"
+
+
 def event_text(event) -> str:
     from bgcli.match.replay import EventKind
 
@@ -111,7 +122,7 @@ def event_text(event) -> str:
         elif kind == EventKind.ROLL:
             what = f"{dice}: (rolled, then resigned)"
         else:
-            what = f"{dice}: {event.play}" if event.play else f"{dice}: (no legal play)"
+            what = f"{dice}: {event.play}" if event.play else f"{dice}: {nothing_played(event)}"
     elif kind in (EventKind.WIN, EventKind.RESIGN):
         what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == EventKind.RESIGN else "")
     elif kind in (EventKind.DOUBLE, EventKind.BEAVER, EventKind.RACCOON):
