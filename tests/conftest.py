@@ -108,3 +108,14 @@ def read_in_background(fd: int) -> tuple[threading.Thread, bytearray]:
     reader = threading.Thread(target=read)
     reader.start()
     return reader, shown
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """One headless Chromium (tests/chromium.py) for a whole test module; the test skips where it is not installed."""
+    from chromium import Browser, need_chromium
+
+    need_chromium()
+    opened = Browser(tmp_path_factory.mktemp("profile"))
+    yield opened
+    opened.close()

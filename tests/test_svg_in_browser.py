@@ -1,7 +1,6 @@
 """The SVG board as a real browser draws it (Debian's chromium, headless)."""
 from __future__ import annotations
 
-import os
 import struct
 import subprocess
 import zlib
@@ -11,9 +10,8 @@ import pytest
 from bgcli.core.ids import parse_position
 from bgcli.render.board import svg_board
 
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+from chromium import CHROMIUM, FLAGS, need_chromium
+
 
 
 def png_pixels(data: bytes) -> tuple[int, int, bytes]:
@@ -33,8 +31,7 @@ def png_pixels(data: bytes) -> tuple[int, int, bytes]:
 
 @pytest.mark.parametrize("text", ["start", "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:0:0:0:0:10"])
 def test_chromium_draws_the_board(tmp_path, text):
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is not installed (apt-get install chromium): the SVG is not checked in a browser")
+    need_chromium("the SVG")
     svg = tmp_path / "board.svg"
     svg.write_text(svg_board(parse_position(text), size=640))
     shot = tmp_path / "board.png"

@@ -19,7 +19,7 @@ from bgcli.render.board import drawable, svg_board
 from bgcli.render.view import _SVG_NAMESPACE, _Identifiers, _where, match_html
 
 from conftest import DATA, SAMPLES, SELFPLAY, committed
-from test_view import Browser, need_chromium, replays_of, steps_of
+from test_view import replays_of, steps_of
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -67,14 +67,6 @@ def expected_rows(replays, home):
             [f"{names[1 - roll]} {p.opponent[OFF]}"] * bool(p.opponent[OFF])
         out.append((svg, where, pips + (" · borne off: " + ", ".join(off) if off else "")))
     return out
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    need_chromium()
-    b = Browser(tmp_path_factory.mktemp("profile"))
-    yield b
-    b.close()
 
 
 @pytest.mark.parametrize("case", list(CASES))

@@ -8,7 +8,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +15,6 @@ from bgcli.core.ids import match_id, parse_match_id
 from bgcli.core.position import Position
 from bgcli.render import view
 from test_ids import match_states, positions
-from test_view import Browser, need_chromium
 
 SCRIPT = Path(view.__file__).with_name("view.js")
 FENCE = re.compile(r"// Fenced mirror of bgcli\.core\.ids.*?\n(.*?)  // end of the fenced mirror", re.S)
@@ -26,14 +24,6 @@ def fenced_code() -> str:
     found = FENCE.search(SCRIPT.read_text(encoding="utf-8"))
     assert found, "view.js has no fenced mirror of bgcli.core.ids"
     return found.group(1)
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    need_chromium()
-    b = Browser(tmp_path_factory.mktemp("profile"))
-    yield b
-    b.close()
 
 
 def read_in_the_page(browser, ids: list[tuple[str, str]]) -> list[dict]:

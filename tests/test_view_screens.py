@@ -9,7 +9,7 @@ import re
 import pytest
 
 from conftest import SAMPLES, SELFPLAY, invoke
-from test_view import Browser, need_chromium
+from chromium import Browser, need_chromium
 
 SUMMARY = """(function () {
   var summary = document.querySelector('.summary');

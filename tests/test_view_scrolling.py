@@ -10,7 +10,7 @@ import time
 import pytest
 
 from conftest import SAMPLES, invoke
-from test_view import Browser, need_chromium
+from chromium import Browser, need_chromium
 
 FACTS = """(function () {
   var row = document.querySelector('tr.step.selected');
