@@ -5,11 +5,13 @@ roll_chances, against what they mirror:
 - dice_after_plays against the run of the audit's Python short path (plays.sides_after_play for a
   play, judge.dances for a roll with no play) and dice.roll_chances in the position before each
   roll, on generated games;
+- count_rolls (the counts of a run's rolls) against DiceTally._rolled, on generated rolls;
 - the tallies of every file in tests/data with and without the short path, unit for unit;
 - ``bgcli dice --json`` byte for byte with and without the accelerator (BGCLI_PURE=1).
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import subprocess
@@ -145,6 +147,7 @@ def test_the_run_of_plays_tallies_what_the_events_tally(monkeypatch):
     paths = sorted(find_files([str(ROOT / "tests" / "data")]))
     with_c = tallies(paths)
     monkeypatch.setattr(dice, "dice_after_plays", None)
+    monkeypatch.setattr(dice, "chances_in_c", None)
     assert tallies(paths) == with_c
     assert sum(len(t.get("units", ())) for t in with_c) > 100
 
@@ -165,3 +168,64 @@ def test_the_dice_report_is_the_same_without_the_accelerator():
     with_c = report("0")
     assert b'"rolls"' in with_c
     assert report("1") == with_c
+
+
+def fresh_tally(state: list[int], written: list[int]) -> dice.DiceTally:
+    """A tally in the middle of a game of a match, with this state of its sequence counts."""
+    tally = dice.DiceTally("generated")
+    tally._match = (dice.Unit("generated", 1, 0, "a", "b"), dice.Unit("generated", 1, 1, "b", "a"))
+    tally._rolls = hashlib.sha256()
+    tally._games = [[]]
+    tally._first = False
+    tally._state = list(state)
+    tally.written = list(written)
+    return tally
+
+
+@st.composite
+def roll_facts(draw) -> tuple[int, ...]:
+    """One roll's facts as dice_after_plays gives them: the mover, the dice as written, four chances (each
+    0, or a count in 36 with whether the roll made it)."""
+    chances = []
+    for _ in range(4):
+        count = draw(st.sampled_from([0, 0, 1, 11, 17, 20, 27, 35, 36]))
+        chances += [count, draw(st.integers(0, 1)) if count else 0]
+    return (draw(st.integers(0, 1)), draw(st.integers(1, 6)), draw(st.integers(1, 6)), *chances)
+
+
+@in_c
+@settings(max_examples=300, deadline=None)
+@given(rolls=st.lists(roll_facts(), max_size=40),
+       state=st.tuples(st.integers(-1, 20), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1),
+                       st.integers(0, 1)),
+       written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
+def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
+    """count_rolls against its owner, DiceTally._rolled called for each roll in turn: the same
+    counts of both players, sequence state, written orders, fingerprint and kinds of the game."""
+    python, in_c_ = fresh_tally(list(state), list(written)), fresh_tally(list(state), list(written))
+    for facts in rolls:
+        python._rolled(facts[0], facts[1], facts[2], facts[3:])
+    kinds, text = dice.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state,
+                                   dice._count_lists(in_c_._match[0]), dice._count_lists(in_c_._match[1]), in_c_.written)
+    in_c_._rolls.update(text)
+    in_c_._games[-1].extend(kinds)
+    assert [u.to_dict() for u in in_c_._match] == [u.to_dict() for u in python._match]
+    assert (in_c_._state, in_c_.written, in_c_._games) == (python._state, python.written, python._games)
+    assert in_c_._rolls.hexdigest() == python._rolls.hexdigest()
+
+
+def test_count_rolls_refuses_what_it_does_not_read():
+    if dice.count_rolls is None:
+        pytest.skip("the C accelerator is not built")
+    tally = fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0])
+    lists = dice._count_lists(tally._match[0]), dice._count_lists(tally._match[1])
+    good = bytes([0, 3, 1] + [0] * 8)
+    for facts, state, written in ((good[:5], tally._state, tally.written), (good, [0] * 5, tally.written),
+                                  (good, tally._state, (0, 0))):
+        with pytest.raises(TypeError):
+            dice.count_rolls(facts, state, *lists, written)
+    for facts, state in ((bytes([2, 3, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]), (bytes([0, 7, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]),
+                         (good, [21, 0, 0, 0, 0, 0]), (bytes([0, 3, 1, 37] + [0] * 7), [-1, 0, 0, 0, 0, 0])):
+        with pytest.raises(ValueError):
+            dice.count_rolls(facts, state, *lists, [0, 0])
+    assert all(v == 0 for v in tally._match[0].kinds)   # nothing counted from facts it refused

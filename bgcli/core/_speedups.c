@@ -3010,6 +3010,149 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
     return out;
 }
 
+/* ---- count_rolls: the dice tally's counts of a run's rolls, in C ---------------------
+ * Fenced mirror of bgcli.judging.dice.DiceTally._rolled, called for each roll's facts of
+ * dice_after_plays in turn: tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
+ * compares the two on generated rolls and states. count_rolls(facts, state, first, second, written):
+ * state is _rolled's list of six ints (read and written), first and second each side's 14 lists
+ * of counts (dice._count_lists), written the two counts of mixed rolls written high die first and
+ * low die first; it answers (the kinds of the rolls, as bytes; the match fingerprint's text of them). */
+
+static const int count_sizes[14] = {21, 6, 36, 441, 2, 2, 37, 37, 37, 37, 37, 37, 37, 37};
+
+/* list[i] += by, for a list of ints. 0, or -1 with an exception */
+static int bump(PyObject *list, Py_ssize_t i, long by)
+{
+    PyObject *old = PyList_GET_ITEM(list, i);
+    long value = PyLong_AsLong(old);
+    if (value == -1 && PyErr_Occurred())
+        return -1;
+    PyObject *now = PyLong_FromLong(value + by);
+    if (now == NULL)
+        return -1;
+    PyList_SET_ITEM(list, i, now);
+    Py_DECREF(old);
+    return 0;
+}
+
+static int count_lists_ok(PyObject *lists)
+{
+    if (!PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != 14)
+        return 0;
+    for (int i = 0; i < 14; i++) {
+        PyObject *list = PyTuple_GET_ITEM(lists, i);
+        if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != count_sizes[i])
+            return 0;
+        for (Py_ssize_t k = 0; k < count_sizes[i]; k++)
+            if (!PyLong_CheckExact(PyList_GET_ITEM(list, k)))
+                return 0;
+    }
+    return 1;
+}
+
+/* the list of n ints into out. 1, or 0 when it is not one */
+static int read_ints(PyObject *list, int n, long *out)
+{
+    if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != n)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(list, i);
+        int overflow = 0;
+        if (!PyLong_CheckExact(item))
+            return 0;
+        out[i] = PyLong_AsLongAndOverflow(item, &overflow);
+        if (overflow)
+            return 0;
+    }
+    return 1;
+}
+
+static int write_ints(PyObject *list, int n, const long *values)
+{
+    for (int i = 0; i < n; i++) {
+        PyObject *now = PyLong_FromLong(values[i]);
+        if (now == NULL)
+            return -1;
+        PyObject *old = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, now);
+        Py_DECREF(old);
+    }
+    return 0;
+}
+
+static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    long state[6], written[2];
+    if (nargs != 5 || !PyBytes_CheckExact(args[0]) || PyBytes_GET_SIZE(args[0]) % ROLL_FACTS ||
+        !read_ints(args[1], 6, state) || !count_lists_ok(args[2]) || !count_lists_ok(args[3]) ||
+        !read_ints(args[4], 2, written)) {
+        PyErr_SetString(PyExc_TypeError, "count_rolls(facts, state, first, second, written): facts of whole rolls, a "
+                                         "state of 6 ints, each side's 14 lists of counts, 2 written counts");
+        return NULL;
+    }
+    const uint8_t *facts = (const uint8_t *)PyBytes_AS_STRING(args[0]);
+    Py_ssize_t rolls = PyBytes_GET_SIZE(args[0]) / ROLL_FACTS;
+    for (Py_ssize_t r = 0; r < rolls; r++) {
+        const uint8_t *f = facts + r * ROLL_FACTS;
+        if (f[0] > 1 || f[1] < 1 || f[1] > 6 || f[2] < 1 || f[2] > 6 || state[0] < -1 || state[0] > 20) {
+            PyErr_SetString(PyExc_ValueError, "count_rolls: a roll's facts or the state out of range");
+            return NULL;
+        }
+        for (int c = 0; c < 4; c++)
+            if (f[3 + 2 * c] > 36) {
+                PyErr_SetString(PyExc_ValueError, "count_rolls: a chance out of range");
+                return NULL;
+            }
+    }
+    PyObject *kinds = PyBytes_FromStringAndSize(NULL, rolls);
+    PyObject *text = kinds == NULL ? NULL : PyBytes_FromStringAndSize(NULL, rolls * 3);
+    if (text == NULL) {
+        Py_XDECREF(kinds);
+        return NULL;
+    }
+    char *kind_out = PyBytes_AS_STRING(kinds), *text_out = PyBytes_AS_STRING(text);
+    for (Py_ssize_t r = 0; r < rolls; r++) {
+        const uint8_t *f = facts + r * ROLL_FACTS;
+        int side = f[0], a = f[1], b = f[2];
+        int high = a > b ? a : b, low = a > b ? b : a;
+        long kind = high * (high - 1) / 2 + low - 1;   /* dice.KINDS: 11, 21, 22, 31, ... */
+        int dbl = a == b;
+        PyObject *const *lists = &PyTuple_GET_ITEM(side ? args[3] : args[2], 0);
+        kind_out[r] = (char)kind;
+        text_out[3 * r] = (char)('0' + high);
+        text_out[3 * r + 1] = (char)('0' + low);
+        text_out[3 * r + 2] = ';';
+        if (a != b)
+            written[a < b]++;
+        int failed = bump(lists[0], kind, 1) < 0 || bump(lists[1], a - 1, 1) < 0 || bump(lists[1], b - 1, 1) < 0 ||
+                     bump(lists[2], (a - 1) * 6 + b - 1, 1) < 0 ||
+                     (state[0] >= 0 && bump(lists[3], state[0] * 21 + kind, 1) < 0) ||
+                     (state[1] && (bump(lists[4], 0, 1) < 0 || bump(lists[4], 1, dbl) < 0)) ||
+                     (state[4 + side] && state[2 + side] && (bump(lists[5], 0, 1) < 0 || bump(lists[5], 1, dbl) < 0));
+        state[0] = kind;
+        state[1] = dbl;
+        state[4 + side] = 1;
+        state[2 + side] = dbl;
+        for (int c = 0; c < 4 && !failed; c++) {   /* dice._count_chances */
+            int count = f[3 + 2 * c];
+            if (count)
+                failed = bump(lists[6 + 2 * c], count, 1) < 0 || bump(lists[7 + 2 * c], count, f[4 + 2 * c]) < 0;
+        }
+        if (failed) {
+            Py_DECREF(kinds);
+            Py_DECREF(text);
+            return NULL;
+        }
+    }
+    if (write_ints(args[1], 6, state) < 0 || write_ints(args[4], 2, written) < 0) {
+        Py_DECREF(kinds);
+        Py_DECREF(text);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", kinds, text);
+}
+
 /* ---- row_actions: the .mat reader's move row, in C ---------------------------------
  * Fenced mirror of bgcli.formats.mat._row_actions for a row of ASCII text with no tab whose
  * cells are of the common shapes, numbered ("NN) A  B": its first way, the row split at its
@@ -3345,6 +3488,8 @@ static PyMethodDef methods[] = {
      "row_actions(types, text, number): mat._row_actions' Actions of an ASCII row of the common shapes; NotImplemented otherwise."},
     {"sides_after_plays", (PyCFunction)(void (*)(void))py_sides_after_plays, METH_FASTCALL,
      "sides_after_plays(actions, at, first, second, side, last_line, move): apply_all's run of plays in turn."},
+    {"count_rolls", (PyCFunction)(void (*)(void))py_count_rolls, METH_FASTCALL,
+     "count_rolls(facts, state, first, second, written): DiceTally._rolled of each roll of dice_after_plays' facts."},
     {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
      "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
     {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,

@@ -260,12 +260,14 @@ def enters(position: Position, dice: tuple[int, int]) -> bool:
     return any(play.result.player[BAR] < bar for play in legal_plays(position, dice))
 
 
-# Each position's chances (DiceTally._chances_of) by its sides: a process that reads many files sees the
+# Each position's chances (_chances_of) by its sides: a process that reads many files sees the
 # positions of the openings and their replies in every game.
 _CHANCES: dict[tuple, tuple] = {}
 # The C accelerator's run of plays in turn with each roll's facts (DiceTally._run_of_plays), or None
 dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
-_FACTS = 11   # a roll's facts from dice_after_plays: the mover, the dice as written, roll_chances' eight
+count_rolls: Callable[..., tuple] | None = accelerator.count_rolls if accelerator is not None else None
+# ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
+chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
 
 
 class DiceTally(MatchVisitor):
@@ -284,15 +286,18 @@ class DiceTally(MatchVisitor):
         # without the luck (an engine's, asked in each event's state) the runs of plays in turn are
         # counted at once in C (bgcli.match.visitor.MatchVisitor.run_of_plays)
         self.run_of_plays = self._run_of_plays if luck is None and dice_after_plays is not None else None
+        if count_rolls is None:
+            self.run_of_plays = None
         self._games: list[list[int]] = []   # the kinds of each game's rolls, for its marks (game_marks)
         self._reset_game()
 
     def _reset_game(self) -> None:
         self._first = True
-        self._last_kind: int | None = None      # the game's previous roll (None: none, or the opening)
-        self._last_double: bool | None = None   # whether the previous roll was a double
-        self._own_double = [False, False]       # whether each side's last roll was a double
-        self._own_rolled = [False, False]
+        # what a roll's sequence counts read of the rolls before it in the game (a list, which the C
+        # accelerator's count_rolls reads and writes too): the previous roll's kind (-1: none, or the
+        # opening), whether it was a double, whether each side's last roll was a double, whether each
+        # side has rolled (after the opening)
+        self._state = [-1, 0, 0, 0, 0, 0]
 
     def begin_match(self, match: MatchStart) -> None:
         tags = {key.lower(): str(value) for key, value in (match.tags or {}).items()}
@@ -318,11 +323,6 @@ class DiceTally(MatchVisitor):
         a, b = written
         if not (1 <= a <= 6 and 1 <= b <= 6):
             return
-        kind = kind_of((a, b))
-        double = a == b
-        self._rolls.update(b"%d%d;" % KINDS[kind])
-        if self._games:
-            self._games[-1].append(kind)
         if self.luck is not None and event.kind is EventKind.MOVE:   # the rolls rate measures, the opening's too
             luck = self.luck(event.before, (max(a, b), min(a, b)))
             unit.luck_rolls += 1
@@ -330,47 +330,25 @@ class DiceTally(MatchVisitor):
             unit.luck_squares += luck * luck
         if self._first:   # the opening: counted apart, and no roll before it for what follows
             self._first = False
+            kind = kind_of((a, b))
+            self._rolls.update(b"%d%d;" % KINDS[kind])
+            if self._games:
+                self._games[-1].append(kind)
             unit.opening[kind] += 1
             return
-        if a != b:
-            self.written[a < b] += 1
-        unit.kinds[kind] += 1
-        unit.faces[a - 1] += 1
-        unit.faces[b - 1] += 1
-        unit.order[(a - 1) * 6 + b - 1] += 1
-        if self._last_kind is not None:
-            unit.pairs[self._last_kind * 21 + kind] += 1
-        if self._last_double:
-            unit.after_double[0] += 1
-            unit.after_double[1] += double
-        if self._own_rolled[event.side] and self._own_double[event.side]:
-            unit.own_after_double[0] += 1
-            unit.own_after_double[1] += double
-        self._last_kind, self._last_double = kind, double
-        self._own_rolled[event.side] = True
-        self._own_double[event.side] = double
-        _count_chances(unit, roll_chances(event.before.position, (a, b)))
+        position = event.before.position
+        chances = NotImplemented if chances_in_c is None else chances_in_c(position.player, position.opponent, a, b)
+        self._rolled(event.side, a, b, roll_chances(position, (a, b)) if chances is NotImplemented else chances)
 
-    def _run_of_plays(self, actions: Any, at: int, first: tuple, second: tuple, side: int, last_line: int,
-                      move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
-        """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays),
-        each play (and roll with no play) settled as the audit's short path settles it (GameReplay.apply_all)
-        and each roll counted as
-        :meth:`event` counts it, from the facts the C accelerator's ``dice_after_plays`` gives
-        (the mover, the dice as written and :func:`roll_chances`, of which it is a fenced mirror)."""
-        assert dice_after_plays is not None   # run_of_plays is set only with it
-        done, first, second, side, last_line, over, facts = dice_after_plays(actions, at, first, second, side,
-                                                                            last_line, move, ActionKind.DANCE)
-        for i in range(0, len(facts), _FACTS):
-            self._rolled(facts[i], facts[i + 1], facts[i + 2], facts[i + 3:i + _FACTS])
-        return done, first, second, side, last_line, over
-
+    # Fenced mirror of _rolled over a run's rolls: the C accelerator's count_rolls,
+    # tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
     def _rolled(self, side: int, a: int, b: int, chances: Any) -> None:
-        """A roll in the middle of a game (not the opening) and its chances, counted as :meth:`event` counts it."""
+        """A roll after the opening (as written: ``a`` then ``b``) and its :func:`roll_chances`, counted."""
         assert self._match is not None
         unit = self._match[side]
+        state = self._state
         kind = kind_of((a, b))
-        double = a == b
+        double = int(a == b)
         self._rolls.update(b"%d%d;" % KINDS[kind])
         if self._games:
             self._games[-1].append(kind)
@@ -380,18 +358,38 @@ class DiceTally(MatchVisitor):
         unit.faces[a - 1] += 1
         unit.faces[b - 1] += 1
         unit.order[(a - 1) * 6 + b - 1] += 1
-        if self._last_kind is not None:
-            unit.pairs[self._last_kind * 21 + kind] += 1
-        if self._last_double:
+        if state[0] >= 0:
+            unit.pairs[state[0] * 21 + kind] += 1
+        if state[1]:
             unit.after_double[0] += 1
             unit.after_double[1] += double
-        if self._own_rolled[side] and self._own_double[side]:
+        if state[4 + side] and state[2 + side]:
             unit.own_after_double[0] += 1
             unit.own_after_double[1] += double
-        self._last_kind, self._last_double = kind, double
-        self._own_rolled[side] = True
-        self._own_double[side] = double
+        state[0], state[1] = kind, double
+        state[4 + side] = 1
+        state[2 + side] = double
         _count_chances(unit, chances)
+
+    def _run_of_plays(self, actions: Any, at: int, first: tuple, second: tuple, side: int, last_line: int,
+                      move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
+        """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays):
+        each play (and roll with no play) settled as the audit's short path settles it
+        (GameReplay.apply_all) by the C accelerator's ``dice_after_plays``, which gives each roll's
+        mover, dice as written and :func:`roll_chances` (its fenced mirror), and the rolls counted
+        as :meth:`_rolled` counts them by its ``count_rolls``."""
+        assert dice_after_plays is not None and count_rolls is not None   # run_of_plays is set only with them
+        if self._first or self._match is None:   # the opening is the events' (counted apart)
+            return 0, first, second, side, last_line, False
+        done, first, second, side, last_line, over, facts = dice_after_plays(actions, at, first, second, side,
+                                                                            last_line, move, ActionKind.DANCE)
+        if facts:
+            kinds, text = count_rolls(facts, self._state, _count_lists(self._match[0]), _count_lists(self._match[1]),
+                                      self.written)
+            self._rolls.update(text)
+            if self._games:
+                self._games[-1].extend(kinds)
+        return done, first, second, side, last_line, over
 
     def end_match(self) -> object:
         marks = game_marks(self._games)
@@ -443,6 +441,14 @@ def roll_chances(position: Position, dice: tuple[int, int]) -> tuple[int, int, i
             hit_count, int(bool(hit_count) and roll in hitting),
             finishing_count, int(bool(finishing_count) and roll in finishing),
             saving_count, int(bool(saving_count) and roll in saving))
+
+
+def _count_lists(unit: Unit) -> tuple[list[int], ...]:
+    """The unit's counts that a roll after the opening adds to, as the C accelerator's count_rolls takes them."""
+    lists: list[list[int]] = [unit.kinds, unit.faces, unit.order, unit.pairs, unit.after_double, unit.own_after_double]
+    for condition in CONDITIONS:
+        lists += [unit.trials[condition], unit.successes[condition]]
+    return tuple(lists)
 
 
 def _count_chances(unit: Unit, chances: Any) -> None:
