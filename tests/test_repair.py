@@ -364,3 +364,66 @@ def test_audit_suggest_repairs_many_files_through_the_runner():
         alone = [r.to_dict() for r in repair_file(path).repairs]
         assert [p["suggestions"] for p in mine["problems"]] == [p["suggestions"] for p in alone]
         assert any(p["suggestions"] for p in mine["problems"])
+
+
+def test_candidates_tried_from_a_prefix_rank_as_replayed_from_the_game_start(monkeypatch):
+    """A candidate is replayed from the state before the first line it
+    changes (a prefix of its game, GameReplay.branch), not from the game's
+    first move: the suggestions are those of whole replays, on every kind of
+    gnubg's planted slips and on the structural ones planted here."""
+    import random
+
+    bench = _planter()
+    rng = random.Random(7)
+    texts = [(SAMPLE / c["file"]).read_bytes() for c in CASES[::4]]
+    for path in sorted(SELFPLAY.glob("*.mat"))[:3]:
+        for kind in ("swap", "twice", "dance", "play"):
+            made = bench.plant(path.read_text(), kind, rng)
+            if made is not None:
+                texts.append(made[0].encode())
+    branched = [repair_text(data).to_dict() for data in texts]
+    monkeypatch.setattr("bgcli.judging.repair._Game.branch_point", lambda self, game, stop_line: 0)
+    whole = [repair_text(data).to_dict() for data in texts]
+    assert branched == whole
+    assert sum(1 for found in whole for p in found["problems"] if p["suggestions"]) >= len(texts) * 0.9
+
+
+def test_a_game_branched_part_way_replays_as_the_whole_game():
+    """GameReplay.branch: the replay of a game's first actions, branched and
+    given the rest, reports what the replay of the whole game reports (a
+    slip in the game included)."""
+    from bgcli.judging.repair import audit_records, read_records
+    from bgcli.match.replay import MatchReplayer
+    from bgcli.match.visitor import MatchVisitor
+    from bgcli.core.rules import Rules
+
+    class Problems(MatchVisitor):
+        wants_events = False
+
+        def __init__(self):
+            self.problems = []
+
+        def problem(self, problem):
+            self.problems.append(problem)
+
+    case = next(c for c in CASES if c["kind"] == "play")
+    _, records = read_records((SAMPLE / case["file"]).read_bytes(), "x.mat")
+    record = records[0]
+    game = next(g for g in record.games if any(a.line == case["line"] for a in g.actions))
+    problems = [p for p in audit_records(records, None) if p.game == game.number]
+    assert any(p.line == case["line"] for p in problems)
+    for at in (0, 1, len(game.actions) // 2, len(game.actions)):
+        seen = Problems()
+        replayer = MatchReplayer(record.header(), 1, Rules(), seen)
+        for before in record.games[:game.number - 1]:
+            replayer.game(before)
+        replay = replayer.open_game(game)
+        replay.apply_all(game.actions[:at])
+        other = Problems()
+        theirs = MatchReplayer(record.header(), 1, Rules(), other)
+        theirs.__dict__.update({k: v for k, v in replayer.__dict__.items() if k != "visitor"})
+        branched = replay.branch(theirs, game)
+        branched.apply_all(game.actions[at:])
+        theirs.end_game(branched)
+        got = sorted((p for p in seen.problems + other.problems if p.game == game.number), key=lambda p: p.order())
+        assert [p.to_dict() for p in got] == [p.to_dict() for p in sorted(problems, key=lambda p: p.order())]

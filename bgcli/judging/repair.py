@@ -43,7 +43,9 @@ from bgcli.formats.files import format_of
 from bgcli.judging.rating import BAD
 from bgcli.match.events import Event, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchRecord, records_of
+from bgcli.match.game import GameReplay
 from bgcli.match.replay import MatchReplayer
+from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
 from bgcli.core.spelling import recorded_text
 
@@ -281,6 +283,7 @@ class _Candidate:
     blind: bool = False                    # the record says nothing of the text but that it fits (a roll that
                                            # dances): its characters changed do not rank it, only list it
     changes: int = 0                       # characters changed in the file
+    seen: _Collect | None = None           # what its replay reported (when it was tried and kept)
 
 
 # the audit's own diagnosis of a move's slip (bgcli.match.diagnosis): a roll that does not fit its play
@@ -306,6 +309,8 @@ class _Game:
         self.following = following
         self.right_column = right_column
         self.beyond = beyond   # the game after the following one: its score line also says what this game gave
+        self.prefixes: dict[int, _Prefix] = {}   # the states part-way through ``self.game``, by action
+        self.prefixes_of: GameRecord | None = None
 
     def later_score_fits(self, winner: int, points: int) -> bool:
         """Whether this game won by ``winner`` for ``points`` fits the score
@@ -324,16 +329,85 @@ class _Game:
         score[wins[0].side] += wins[0].points or 0
         return tuple(score) == tuple(beyond.scores)
 
-    def replay(self, game: GameRecord, events: bool = False, stop: Callable[[Problem], bool] | None = None,
+    def _match(self, replayer: MatchReplayer, visitor: MatchVisitor) -> MatchReplayer:
+        """A copy of a match's replayer that reports to ``visitor`` (the score and the games' starts its own)."""
+        replayer = copy.copy(replayer)
+        replayer.visitor = visitor
+        replayer.score = list(replayer.score)
+        replayer.starts = list(replayer.starts)
+        return replayer
+
+    def prefix(self, at: int) -> _Prefix:
+        """The replay of ``self.game`` up to its action ``at`` (not applied),
+        from the match's state before the game; kept until the game changes."""
+        if self.prefixes_of is not self.game:
+            self.prefixes, self.prefixes_of = {}, self.game
+        found = self.prefixes.get(at)
+        if found is None:
+            seen = _Collect()
+            replayer = self._match(self.replayer, seen)
+            replay = replayer.open_game(self.game)
+            watched = replay.resync = _Watched(self.game.actions)
+            replay.apply_all(self.game.actions[:at])
+            found = self.prefixes[at] = _Prefix(replayer, replay, seen, watched.first)
+        return found
+
+    def before(self, action: Action) -> GameState | None:
+        """The state a move's event gives before ``action`` of ``self.game``
+        (None where the replay gives it no event: the game over or no longer
+        checked, no dice): the prefix's position seen by the mover."""
+        at = next((i for i, a in enumerate(self.game.actions) if a is action), None)
+        if at is None or not action.dice:
+            return None
+        replay = self.prefix(at).replay
+        if replay.over or replay.unchecked:
+            return None
+        return replay.state(action.side, (max(action.dice), min(action.dice)))
+
+    def branch_point(self, game: GameRecord, stop_line: int | None) -> int:
+        """How many of ``game``'s first actions a candidate's replay takes
+        from a prefix of ``self.game``: those before the first it changes and
+        before ``stop_line`` (where a stopping replay acts otherwise); none
+        when the header changes. A look-ahead in the prefix (where the game goes
+        on after a slip) reads the actions after it: a prefix is taken only up
+        to the first (those actions differ in the candidate)."""
+        base = self.game
+        if game is base:
+            return 0
+        if (game.number, game.players, game.scores, game.line, game.ratings) != \
+                (base.number, base.players, base.scores, base.line, base.ratings):
+            return 0
+        mine, theirs = game.actions, base.actions
+        at = 0
+        for at, (a, b) in enumerate(zip(mine, theirs)):
+            if a is not b or (stop_line is not None and a.line >= stop_line):
+                break
+        else:
+            at = min(len(mine), len(theirs))
+        first = self.prefix(at).first_lookahead
+        if first is not None and first < at:
+            at = first
+        return at
+
+    def replay(self, game: GameRecord, stop: Callable[[Problem], bool] | None = None,
                stop_line: int = 0) -> _Collect:
         """The game replayed from the match's state before it, and the next game's header
-        (raises _Stop at an error ``stop`` names: every error of the game from ``stop_line`` on)."""
-        seen = _Collect(events, stop, stop_line)
-        replayer = copy.copy(self.replayer)
-        replayer.visitor = seen
-        replayer.score = list(self.replayer.score)
-        replayer.starts = list(self.replayer.starts)
-        replayer.game(game)
+        (raises _Stop at an error ``stop`` names: every error of the game from ``stop_line`` on);
+        the actions it shares with ``self.game`` before the first it changes taken from
+        a prefix (:meth:`branch_point`), not replayed again."""
+        seen = _Collect(False, stop, stop_line)
+        at = self.branch_point(game, stop_line if stop is not None else None)
+        if at:
+            prefix = self.prefix(at)
+            seen.problems = list(prefix.seen.problems)
+            seen.results = list(prefix.seen.results)
+            replayer = self._match(prefix.replayer, seen)
+            replay = prefix.replay.branch(replayer, game)
+            replay.apply_all(game.actions[at:])
+            replayer.end_game(replay)
+        else:
+            replayer = self._match(self.replayer, seen)
+            replayer.game(game)
         if self.following is not None:
             replayer.game(replace(self.following, actions=()))   # its header only: the score line
         elif replayer.pending is not None:
@@ -349,6 +423,29 @@ class _Game:
         """Whether a problem belongs to the game (or to the next game's score line)."""
         return problem.game == self.game.number or (self.following is not None and problem.line == self.following.line
                                                     and problem.kind in _AT_HEADER)
+
+
+class _Watched(Resync):
+    """A game's look-ahead that notes the first action it resumes after (``first``, an index of the game's actions)."""
+
+    first: int | None = None
+
+    def resume(self, side: int, before: Position, dice: tuple[int, int], written: Position | None,
+               index: int, want_rivals: bool = False) -> Position | None:
+        if self.first is None:
+            self.first = index
+        return super().resume(side, before, dice, written, index, want_rivals)
+
+
+@dataclass
+class _Prefix:
+    """A game replayed up to one of its actions: the match's replayer, the game's
+    replay, what it reported, and the first action it looked ahead after (or None)."""
+
+    replayer: MatchReplayer
+    replay: GameReplay
+    seen: _Collect
+    first_lookahead: int | None
 
 
 def _same_width(line: str, at: int, old: int, new: str) -> str:
@@ -546,7 +643,7 @@ class _Repairer:
 
     def game(self, state: _Game) -> tuple[GameRecord, list[ProblemRepair]]:
         game = state.game
-        seen = state.replay(game, events=True)   # the events for the candidates of a move (one replay for both)
+        seen = state.replay(game)
         if not any(p.severity is Severity.ERROR and state.counts(p) for p in seen.problems):
             return game, []
         worked: set[tuple] = set()
@@ -560,25 +657,26 @@ class _Repairer:
             worked.add(_key(problem))
             before = state.errors(seen)
             known = {_key(p) for p in seen.problems if state.counts(p) and p.severity is Severity.ERROR}
-            suggestions, best = self.suggest(state, game, problem, known, before, seen.events)
+            suggestions, best = self.suggest(state, game, problem, known, before)
             found.append(ProblemRepair(problem, tuple(suggestions)))
             if best is not None and found[-1].applied:
                 game = best.game
-                state.game = game
                 for line, text in best.lines.items():
                     if text is None:
                         self.taken.add(line)
                     else:
                         self.lines[line] = text
-                seen = state.replay(game, events=True)
+                # what the replay of the repaired game reports: the best candidate's own, whole (it did not stop)
+                seen = best.seen if best.seen is not None else state.replay(game)
+                state.game = game
         return game, found
 
-    def suggest(self, state: _Game, game: GameRecord, problem: Problem, known: set[tuple], before: tuple[int, int],
-                events: list[Event]) -> tuple[list[Suggestion], _Candidate | None]:
+    def suggest(self, state: _Game, game: GameRecord, problem: Problem, known: set[tuple], before: tuple[int, int]
+                ) -> tuple[list[Suggestion], _Candidate | None]:
         named = _NAMED.get(problem.kind)   # what the audit's diagnosis says was written wrong (match.diagnosis)
         # what can be known of a candidate without replaying it: tried in that order
         staged = []
-        for order, candidate in enumerate(self.candidates(state, game, problem, events)):
+        for order, candidate in enumerate(self.candidates(state, game, problem)):
             changes = sum(_levenshtein(self.lines.get(line, ""), text if text is not None else "")
                           for line, text in candidate.lines.items())
             other = int(named is not None and candidate.kind is not named)
@@ -629,13 +727,14 @@ class _Repairer:
                 continue   # a repair never makes a problem of its own
             if clean is None and quick:
                 clean = static
+            candidate.seen = after
             scored.append(((errors, warnings) + static, candidate))
         scored.sort(key=lambda item: item[0])
         return scored
 
     # the candidates of each kind of problem
-    def candidates(self, state: _Game, game: GameRecord, problem: Problem, events: list[Event]) -> Iterable[_Candidate]:
-        """The candidates of a problem of ``game``; ``events``: the game's replay's."""
+    def candidates(self, state: _Game, game: GameRecord, problem: Problem) -> Iterable[_Candidate]:
+        """The candidates of a problem of ``game`` (``state.game``)."""
         row = [a for a in game.actions if a.line == problem.line]
         if problem.kind is ProblemKind.SCORE and problem.line == game.line:
             yield from self.score(state, game)
@@ -651,7 +750,7 @@ class _Repairer:
         for action in mine:
             if action.kind in (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ILLEGAL) and problem.kind in (
                     ProblemKind.DICE, ProblemKind.PLAY, ProblemKind.DANCE):
-                yield from self.move(state, game, action, events)
+                yield from self.move(state, game, action)
             elif action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON) and problem.kind is ProblemKind.CUBE:
                 yield from self.cube(state, game, action)
             elif action.kind is ActionKind.WIN and problem.kind is ProblemKind.POINTS:
@@ -697,11 +796,11 @@ class _Repairer:
             return None
         return _Candidate(kind, self.with_action(game, action, new), lines, why, prior)
 
-    def move(self, state: _Game, game: GameRecord, action: Action, events: list[Event]) -> Iterable[_Candidate]:
-        event = next((e for e in events if e.record is action), None)
-        if event is None or not action.dice:
+    def move(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:
+        at = state.before(action)   # the state before the move, as its event gives it
+        if at is None or not action.dice:
             return
-        before: Position = event.before.position
+        before: Position = at.position
         side = action.side
         dice = (max(action.dice), min(action.dice))
         text = (action.play_text or "").strip() if action.kind is not ActionKind.ILLEGAL else ""
@@ -773,7 +872,7 @@ class _Repairer:
                                   action._replace(kind=ActionKind.MOVE, play_text=body, raw=f"{prefix} {body}"), why)
             if candidate is not None:
                 candidate.distance = _hop_distance(hops, play, text) if text else 0
-                candidate.play, candidate.state, candidate.written = play, event.before, bool(text)
+                candidate.play, candidate.state, candidate.written = play, at, bool(text)
                 yield candidate
 
     def cube(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:

@@ -11,6 +11,7 @@ reported as unchecked.
 """
 from __future__ import annotations
 
+from copy import copy as _copy
 from dataclasses import replace
 from typing import Callable, Iterable, Protocol
 
@@ -98,6 +99,22 @@ class GameReplay:
         self.wants_events = match.visitor.wants_events
         self.index = -1                        # the action being replayed, in record.actions
         self.resync = Resync(record.actions)   # where to go on after a slip
+
+    def branch(self, match: MatchContext, record: GameRecord) -> GameReplay:
+        """A copy of this replay, part-way through its game, that goes on with
+        ``record``'s actions from the next one (its actions so far the same)
+        and reports to ``match``: a repair tries each candidate from the state
+        before the line it changes, not from the game's first move. What the
+        copy changes (the cube, the dances held back, the look-ahead's budget)
+        is its own."""
+        other = _copy(self)
+        other.match, other.record = match, record
+        other.cube = _copy(self.cube)
+        other.dance_run = list(self.dance_run)
+        other.resync = _copy(self.resync)
+        other.resync.actions = record.actions
+        other.wants_events = match.visitor.wants_events
+        return other
 
     # --- helpers ----------------------------------------------------------
     @property

@@ -136,6 +136,15 @@ class MatchReplayer:
             self.problem(header.line, 0, 0, "", ProblemKind.SYNTAX, message)
 
     def game(self, game_record: GameRecord) -> None:
+        game = self.open_game(game_record)
+        game.apply_all(game_record.actions)
+        self.end_game(game)
+
+    def open_game(self, game_record: GameRecord) -> GameReplay:
+        """The game's header judged (its score line, the game before it settled)
+        and its replay begun, no action applied: :meth:`game` is this, then the
+        actions, then :meth:`end_game` (a repair replays a game's candidates
+        from the state before the line they change)."""
         self.begin(game_record.players)
         rules, score = self.rules, self.score
         if self.points_convention is not GALAXY and ActionKind.LOSS in map(_KIND, game_record.actions):
@@ -176,7 +185,10 @@ class MatchReplayer:
         self.crawford_done = self.crawford_done or crawford
         game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=mid_match and crawford)
         self.visitor.begin_game(game.start)
-        game.apply_all(game_record.actions)
+        return game
+
+    def end_game(self, game: GameReplay) -> None:
+        """The game's result, once its actions are applied (see :meth:`open_game`)."""
         result = game.finish()
         if game.missing is not None:
             self.pending = (game, result)   # no result line: the next score line says what the game gave
