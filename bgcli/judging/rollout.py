@@ -33,7 +33,12 @@ engine's :meth:`~bgcli.engines.protocol.Engine.cube_decision`, where :func:`bgcl
 lets them (the match state's ``Rules``); rolls; plays the engine's best play, which must be one of
 :func:`bgcli.core.generator.legal_plays` (else an EngineError); until the game ends (its value by
 :mod:`bgcli.core.value`, match winning chances by :mod:`bgcli.engines.met`) or, with
-``truncate``, after that many half-moves, where the engine's evaluation is the result.
+``truncate``, after that many half-moves, where the result is the engine's evaluation of the player
+then on roll (cubeful: their own cube action included, as gnubg's rollouts truncate), from the side's
+view at the cube's value then. With variance reduction the last roll's luck cancels that evaluation
+(the value after the best play of the roll is the same evaluation), so a truncated trial's figure is
+the mean over the last roll's 36 outcomes less the earlier rolls' luck: the engine's look-ahead of as
+many plies, estimated (tests/test_rollout_truncated.py checks it against gnubg's own).
 
 Dice: trial ``i`` of seed ``s`` rolls the same dice whoever plays it and wherever: its first roll
 is the ``i mod 36``-th of a permutation of the 36 rolls made from the seed (every 36 trials roll
