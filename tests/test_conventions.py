@@ -462,3 +462,42 @@ def test_a_roll_before_a_resignation_is_written_to_mat_and_sgf(tmp_path, run):
     (back,) = fixture(replay_file(str(sgf_out)))
     assert [(e.player, e.dice) for e in back.events if e.kind == "roll"] == rolls
     assert back.problems == [] and [(r.winner, r.points) for r in back.results] == [("Bob", 1)]
+
+
+@pytest.mark.parametrize("text", [
+    # Galaxy's final score: Alice at 3 wins a gammon resigned (2) and Galaxy writes her 5
+    GALAXY_TAG + " 5 point match\n\n Game 2\n Alice : 3                      Bob : 0\n" + OPENING
+    + "      Wins 5 points and the match\n",
+    # Galaxy's forfeit, and OpenGammon's before any play
+    GALAXY_TAG + " 7 point match\n\n Game 4\n Alice : 3                      Bob : 5\n" + OPENING
+    + "  2) 64: 24/18 18/14              Losses 4 points\n      Wins 4 points and the match\n",
+    '; [Site "OpenGammon"]\n\n5 point match\n\n Game 1\n alice: 0    bob: 0\n  1)                \n'
+    "   Wins 5 points and the match\n",
+])
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
+def test_a_match_ending_habit_reads_the_same_after_every_export(tmp_path, text, to):
+    # gnubg's .mat export (and bgcli's) writes "Wins 5 points" without "and the
+    # match": the figure says the game ends the match, and the export must not
+    # turn a clean file into one with an error
+    from bgcli.formats.files import export, read_any
+
+    path = tmp_path / "m.mat"
+    path.write_text(text, encoding="utf-8")
+    (original,) = fixture(replay_file(str(path)))
+    written, left_out = export(read_any(str(path)), to)
+    back = tmp_path / f"back.{to}"
+    back.write_text(written, encoding="utf-8")
+    (again,) = fixture(replay_file(str(back)))
+    assert original.problems == [] and again.problems == []
+    assert again.score == original.score and again.winner == original.winner
+
+
+def test_the_final_score_without_the_words_is_still_the_habit(tmp_path):
+    # elsewhere a warning naming Galaxy's habit, as with the words; not an error
+    text = (" 5 point match\n\n Game 2\n Alice : 3                      Bob : 0\n" + OPENING
+            + "      Wins 5 points\n")
+    path = tmp_path / "w.mat"
+    path.write_text(text, encoding="utf-8")
+    (replay,) = fixture(replay_file(str(path)))
+    assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("points", "warning")]
+    assert "the match length" in replay.problems[0].message and replay.score == (5, 0)

@@ -57,11 +57,13 @@ class PointsConvention:
     name: str
     needed_for_match: bool   # a game worth more than the winner needs may be written as what it needs
     final_score: bool = False   # "Wins N points and the match" may give N as the winner's final score
-    forfeit: bool = False       # "Wins N points and the match" mid-game, N the points needed: the match forfeited
-    forfeit_words: bool = True  # a forfeit says "and the match" (an export that leaves the words out reads back
-                                # as one where the site's tag says whose habit it is)
+    forfeit: bool = False       # "Wins N points (and the match)" mid-game, N the points needed: the match forfeited
 
-    def read(self, written: int, worth: int, needed: int, and_match: bool = False, length: int = 0) -> Reading | None:
+    # The match-ending readings (the final score, the points needed, a forfeit)
+    # do not ask for the words "and the match": the figure itself says that the
+    # game ends the match, and gnubg's .mat export, which bgcli's follows, never
+    # writes the words, so an export of such a file reads back as the original.
+    def read(self, written: int, worth: int, needed: int, length: int = 0) -> Reading | None:
         """How ``written`` records a game worth ``worth`` won by a player who
         still needed ``needed`` points (0 in money play) of a match of
         ``length``; None when it is no reading of it. In any file a value that
@@ -71,7 +73,7 @@ class PointsConvention:
             return Reading.WORTH
         if 0 < needed == written < worth:
             return Reading.HABIT if self.needed_for_match else Reading.NEEDED
-        if and_match and 0 < needed <= worth and written == length:
+        if 0 < needed <= worth and written == length:
             return Reading.HABIT if self.final_score else Reading.FINAL
         return None
 
@@ -79,10 +81,10 @@ class PointsConvention:
         """Whether ``written`` records a game worth ``worth`` without a problem."""
         return self.read(written, worth, needed) in (Reading.WORTH, Reading.HABIT)
 
-    def forfeits(self, written: int, needed: int, and_match: bool) -> bool:
+    def forfeits(self, written: int, needed: int) -> bool:
         """Whether the result is a forfeit of the match: the points needed,
         whatever the game is worth."""
-        return self.forfeit and (and_match or not self.forfeit_words) and 0 < needed == written
+        return self.forfeit and 0 < needed == written
 
 
 EXACT = PointsConvention("the points the game is worth", needed_for_match=False)
@@ -91,7 +93,7 @@ GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points
 # OpenGammon's export of a forfeited match: "Wins 5 points and the match" at 0-0
 # in a 5-point match, with no play (or in the middle of a game), at cube 1.
 OPENGAMMON = PointsConvention("OpenGammon: a forfeit as the points still needed", needed_for_match=False,
-                              forfeit=True, forfeit_words=False)
+                              forfeit=True)
 
 
 def points_convention(tags: dict[str, str]) -> PointsConvention:

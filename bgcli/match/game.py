@@ -604,7 +604,7 @@ class GameReplay:
         def read(values: list[int]) -> tuple[Reading, int] | None:
             """The best reading of the written points among what the game may be worth."""
             found = [(reading, value) for value in values
-                     if (reading := convention.read(points, value, needed, action.and_match, rules.match_length))]
+                     if (reading := convention.read(points, value, needed, rules.match_length))]
             return min(found, key=lambda found: (found[0].rank, found[1])) if found else None
 
         over = self.winner()
@@ -639,7 +639,7 @@ class GameReplay:
             expected = cube
             wrong = (f"Wins {_points(points)} by resignation, but at cube {cube} a resignation is worth "
                      f"{' or '.join(str(v) for v in worth)}")
-        if reading is None and convention.forfeits(points, needed, action.and_match):
+        if reading is None and convention.forfeits(points, needed):
             # the loser gave up the match in the middle of a game: the winner gets what they needed
             how, winner, reading = Outcome.RESIGNATION, side, (Reading.HABIT, needed)
         if (reading is None and how == Outcome.RESIGNATION and rules.match_length
