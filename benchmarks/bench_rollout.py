@@ -5,29 +5,40 @@ the opponent on roll), by
 - sage's own rollout (``bgcli rollout``'s path with the default engine: bgbot_cpp's C++ trial loop,
   round by round of 36 trials, one thread);
 - bgcli's own trial loop over the engine protocol with the default engine (sage 0-ply, what
-  ``--bgcli-loop``, match play and deeper levels run), with and without variance reduction (the
+  ``--bgcli-loop``, cubeless match play and deeper levels run), with and without variance reduction (the
   luck of every roll costs the evaluation of the 21 rolls' plays);
 - GNU Backgammon's own rollout (``--engine gnubg``: gnubg's ``rollout``, one thread; its CPU time
   includes starting gnubg, about a third of a second);
 - with ``--jobs``: bgcli's loop on ``--jobs 2`` against one process (wall clock; the same figures).
 
 Each row is measured ``--rounds`` times, interleaved (row A, B, C, D, then A, B, ... again), so the
-machine's other load falls on all of them alike; the table gives each row's median, and the ratios
-are of medians.
+machine's other load falls on all of them alike; round ``r`` rolls out with the seed ``--seed + r``
+(other dice each round), and the table gives each row's median speed and its standard error pooled
+over the rounds (the root of the mean of the squares); the ratios are of those.
 
-    python benchmarks/bench_rollout.py                        # 72 trials a row, 3 rounds
-    python benchmarks/bench_rollout.py --trials 144 --rounds 5 --loop-trials 36
+Speed alone flatters a rollout whose figures are noisier, so the last column puts each row at gnubg's
+precision: its trials per second per core times (gnubg's s.e. / its s.e.) squared, the rate at which
+it would reach gnubg's standard error (the trials a standard error asks for grow as its square). The
+"spread" column is the standard deviation of the rounds' means (each round other dice): the error
+the rounds really have, beside the one each reports. Both engines' dice are stratified (within 36
+trials every half-move's roll is each of the 36 once), which makes their means steadier than the
+standard error they report (the trials' spread over the root of their number) says; with a few
+rounds the spread is itself rough: ask ``--rounds 12`` for a figure worth quoting.
+
+    python benchmarks/bench_rollout.py                        # 144 trials a row, 3 rounds
+    python benchmarks/bench_rollout.py --trials 144 --rounds 12 --loop-trials 36
 
 The issue's target: bgcli's rollout (sage's own, the default) at least as many trials per second
-per core as gnubg's own; bgcli's loop: its ratio, reported as measured.
+per core as gnubg's own, at a comparable standard error; bgcli's loop: its ratio, reported as
+measured.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +69,7 @@ def cpu_and_wall(work) -> tuple[float, float, object]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=72, help="trials of each fast row (sage's, gnubg's, no VR)")
+    parser.add_argument("--trials", type=int, default=144, help="trials of each fast row (sage's, gnubg's, no VR)")
     parser.add_argument("--loop-trials", type=int, default=36, help="trials of bgcli's loop with VR (slow)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
@@ -66,50 +77,64 @@ def main() -> int:
     args = parser.parse_args()
     state = parse_gnubg_id(START)
     play = next(p for p in legal_plays(state.position, (3, 1)) if str(p) == "8/5 6/5")
-    settings = RolloutSettings(trials=args.trials, seed=args.seed)
     engine = open_engine("sage", 0)
     gnubg = open_engine("gnubg", 0) if find_gnubg() else None
 
-    def ours(own: bool, settings: RolloutSettings, blocks=None):
-        return lambda: rollout(state, engine, (3, 1), plays=[play], settings=settings, blocks=blocks, own=own,
-                               threads=1)
+    def ours(own: bool, trials: int, vr: bool = True, blocks=None):
+        def work(seed: int):
+            settings = RolloutSettings(trials=trials, seed=seed, variance_reduction=vr)
+            return rollout(state, engine, (3, 1), plays=[play], settings=settings, blocks=blocks, own=own, threads=1)
+        return work
+
+    def theirs(seed: int):
+        settings = RolloutSettings(trials=args.trials, seed=seed)
+        return engine_rollout(state, gnubg, (3, 1), plays=[play], settings=settings, threads=1)
 
     rows: dict[str, object] = {
-        "sage's own rollout (bgcli rollout), 1 thread": ours(True, settings),
-        "bgcli's loop over sage, VR": ours(False, replace(settings, trials=args.loop_trials)),
-        "bgcli's loop over sage, no VR": ours(False, replace(settings, variance_reduction=False)),
+        "sage's own rollout (bgcli rollout), 1 thread": ours(True, args.trials),
+        "bgcli's loop over sage, VR": ours(False, args.loop_trials),
+        "bgcli's loop over sage, no VR": ours(False, args.trials, vr=False),
     }
     if gnubg is not None:
-        rows["gnubg's own rollout, 1 thread"] = lambda: engine_rollout(state, gnubg, (3, 1), plays=[play],
-                                                                       settings=settings, threads=1)
+        rows["gnubg's own rollout, 1 thread"] = theirs
     if args.jobs:
-        rows["bgcli's loop over sage, VR, --jobs 2"] = ours(False, replace(settings, trials=args.loop_trials),
-                                                            spread(2))
+        rows["bgcli's loop over sage, VR, --jobs 2"] = ours(False, args.loop_trials, blocks=spread(2))
     # a first rollout in a process builds what later ones reuse (networks, bear-off tables): not timed
-    ours(True, replace(settings, trials=2))()
-    ours(False, replace(settings, trials=2))()
+    ours(True, 2)(args.seed)
+    ours(False, 2)(args.seed)
     measured: dict[str, list[tuple[float, float, int, float, float]]] = {label: [] for label in rows}
-    for _ in range(args.rounds):
+    for index in range(args.rounds):
         for label, work in rows.items():
-            wall, cpu, found = cpu_and_wall(work)   # type: ignore[arg-type]
+            wall, cpu, found = cpu_and_wall(lambda: work(args.seed + index))   # type: ignore[operator]
             line = found.lines[0]   # type: ignore[attr-defined]
             measured[label].append((wall, cpu, found.trials, line.equity.mean, line.equity.se))   # type: ignore[attr-defined]
-    print(f"rollout of 8/5 6/5 after the opening 31, 0-ply cubeful to the end, {args.rounds} rounds, medians")
-    print(f"{'':<46} {'trials':>6} {'wall s':>7} {'cpu s':>7} {'trials/s/core':>13} {'equity':>7} {'s.e.':>6}")
+    print(f"rollout of 8/5 6/5 after the opening 31, 0-ply cubeful to the end, {args.rounds} rounds (seeds "
+          f"{args.seed}..{args.seed + args.rounds - 1}), medians; s.e. pooled over the rounds")
+    print(f"{'':<46} {'trials':>6} {'wall s':>7} {'cpu s':>7} {'trials/s/core':>13} {'equity':>7} {'s.e.':>6} "
+          f"{'spread':>6} {'at gnubg s.e.':>13}")
     rate: dict[str, float] = {}
+    error: dict[str, float] = {}
+    gnubg_label = "gnubg's own rollout, 1 thread"
+    for label, runs in measured.items():
+        # per core: trials over the CPU time of every process that worked (this one and gnubg's)
+        rate[label] = statistics.median(r[2] / max(r[1], 1e-9) for r in runs)
+        error[label] = math.sqrt(statistics.fmean(r[4] ** 2 for r in runs))
     for label, runs in measured.items():
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs)
-        trials = runs[-1][2]
-        # per core: trials over the CPU time of every process that worked (this one and gnubg's)
-        rate[label] = statistics.median(r[2] / max(r[1], 1e-9) for r in runs)
-        print(f"{label:<46} {trials:>6} {wall:>7.2f} {cpu:>7.2f} {rate[label]:>13.2f} {runs[-1][3]:>+7.3f} "
-              f"{runs[-1][4]:>6.3f}")
+        mean = statistics.fmean(r[3] for r in runs)
+        spread_of_means = statistics.stdev(r[3] for r in runs) if len(runs) > 1 else float("nan")
+        # the rate at which this row would reach gnubg's standard error (trials grow as its square)
+        at_gnubg = rate[label] * (error[gnubg_label] / error[label]) ** 2 if gnubg_label in error else float("nan")
+        print(f"{label:<46} {runs[-1][2]:>6} {wall:>7.2f} {cpu:>7.2f} {rate[label]:>13.2f} {mean:>+7.3f} "
+              f"{error[label]:>6.3f} {spread_of_means:>6.3f} {at_gnubg:>13.2f}")
     labels = list(rate)
     if gnubg is not None:
-        theirs = rate["gnubg's own rollout, 1 thread"]
+        theirs = rate[gnubg_label]
         for label in labels[:3]:
-            print(f"{label} / gnubg's own, trials per second per core: {rate[label] / theirs:.2f}")
+            same = (rate[label] / theirs) * (error[gnubg_label] / error[label]) ** 2
+            print(f"{label} / gnubg's own, trials per second per core: {rate[label] / theirs:.2f}; "
+                  f"for the same standard error: {same:.2f}")
         gnubg.close()
     if args.jobs:
         one = statistics.median(r[0] for r in measured["bgcli's loop over sage, VR"])

@@ -152,7 +152,7 @@ def test_the_interval_of_sages_rollout_holds_the_exact_value_of_a_bear_off(sage,
 
 @pytest.mark.parametrize("change, words", [
     (dict(level=1), "0-ply"),
-    (dict(match=True), "money play"),
+    (dict(match=True, rules=dict(crawford=False)), "Crawford rule"),
     (dict(rules=dict(backgammon_counts=2)), "gammons"),
     (dict(rules=dict(cube_limit=8)), "cube limit"),
 ])
@@ -192,3 +192,79 @@ def test_the_loops_luck_lists_the_legal_plays_of_the_roll_played_alone_with_the_
         assert [found[r][1] for r in ro.ROLLS] == [every[r][1] for r in ro.ROLLS]
         assert found[played][0] is not None and found[played][0].result.id() == every[played][0].result.id()
         assert all(found[r][0] is None for r in ro.ROLLS if r != played)
+
+
+def test_sages_luck_is_taken_at_every_half_move_at_the_settings_bgcli_asks(sage):
+    # sage skips the luck of every other half-move from its "ultra-late" threshold on at deeper levels
+    # (docs/commands/rollout.md and sage_rollout's notes say it does not at bgcli's settings): the same
+    # round with that threshold off gives the same figures to the digit
+    import bgbot_cpp
+
+    from bgcli.engines.sage import board
+    from bgcli.engines.sage_rollout import RoundSettings, sage_rollout
+
+    roller = sage_rollout(1)
+    how = RoundSettings(truncate=8)
+    ours = roller._strategy(36, how)
+    w = roller._weights
+    every = bgbot_cpp.create_rollout(w.strategy_type, w.weight_paths_list, w.hidden_sizes_list, n_trials=36,
+                                     truncation_depth=8, decision_ply=1, n_threads=1, seed=0, enable_vr=True,
+                                     cubeful_trial_moves=True, ultra_late_threshold=9999, cubeful_late_threshold=2)
+    bgbot_cpp.rollout_set_bearoff_db(every, roller._database)
+    state = _state()
+    flags = roller._flags(state)
+    found = []
+    for strategy in (ours, every):
+        strategy.set_seed(123)
+        found.append(strategy.cube_decision(board(state.position), **flags))
+    for key in ("equity_nd", "equity_nd_se", "equity_dt", "equity_dt_se", "probs"):
+        assert found[0][key] == found[1][key], key
+    # the threshold is not ignored: carrying the cubeful choice of plays (sage's default up to it) to
+    # every half-move changes the figures
+    thinned = bgbot_cpp.create_rollout(w.strategy_type, w.weight_paths_list, w.hidden_sizes_list, n_trials=36,
+                                       truncation_depth=8, decision_ply=1, n_threads=1, seed=0, enable_vr=True,
+                                       cubeful_trial_moves=True, ultra_late_threshold=9999, cubeful_late_threshold=0)
+    bgbot_cpp.rollout_set_bearoff_db(thinned, roller._database)
+    thinned.set_seed(123)
+    assert thinned.cube_decision(board(state.position), **flags)["equity_nd"] != found[0]["equity_nd"]
+
+
+def _at_score(state, score, crawford=False, length=5):
+    rules = replace(state.match.rules, match_length=length, jacoby=False)
+    return replace(state, match=replace(state.match, rules=rules, score=score, crawford=crawford))
+
+
+@pytest.mark.parametrize("score, crawford", [((2, 0), False), ((0, 3), False), ((4, 0), False), ((4, 0), True)])
+def test_sages_rollout_of_match_play_agrees_with_bgclis_loop_within_their_standard_errors(sage, score, crawford):
+    # sage's figures of a match (its normalised equity, turned into the match winning chance of the
+    # player on roll) are those of bgcli's loop over the same engine, for a play and a cube decision,
+    # at scores where the player on roll (player 1) trails, leads, and the opponent is 1-away after the
+    # Crawford game and in it (no cube decision there: both refuse it alike)
+    state = _at_score(_state(), score, crawford)
+    assert ro.own_method(state, sage) == (Method.SAGE, "")
+    settings = RolloutSettings(trials=72, seed=5, truncate=4)
+    plays = [p for p in legal_plays(state.position, (6, 4)) if str(p) in ("24/14", "8/2 6/2")]
+    assert len(plays) == 2
+    for dice, named in ((None, []), ((6, 4), plays)):
+        own = rollout(state, sage, dice, plays=named, settings=settings, own=True)
+        loop = rollout(state, sage, dice, plays=named, settings=settings)
+        if dice is None and crawford:
+            assert own.refusal and own.refusal == loop.refusal
+            continue
+        assert (own.method, loop.method) == ("sage", "bgcli")
+        mine = {(line.kind, line.play and line.play.result.id()): line for line in own.lines}
+        for line in loop.lines:
+            other = mine[(line.kind, line.play and line.play.result.id())]
+            assert other.mwc is not None and line.mwc is not None
+            _agree(other.equity, line.equity)
+            _agree(other.mwc, line.mwc)
+
+
+def test_match_play_sage_cannot_play_goes_to_bgclis_loop_with_why(sage):
+    state = _at_score(_state(), (2, 0))
+    assert ro.own_method(state, sage, RolloutSettings(cubeful=False))[1].startswith(
+        "sage's own rollout of match play is cubeful only")
+    no_crawford = replace(state, match=replace(state.match, rules=replace(state.match.rules, crawford=False)))
+    assert "Crawford" in ro.own_method(no_crawford, sage)[1]
+    assert "25-away" in ro.own_method(_at_score(_state(), (0, 0), length=31), sage)[1]
+    assert ro.own_method(_at_score(_state(), (0, 0), length=25), sage)[0] is Method.SAGE

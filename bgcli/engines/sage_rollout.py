@@ -21,9 +21,22 @@ What bgcli asks of it, and why one round at a time:
   the play (cubeful: the opponent's cube action first); for a cube decision, the no double and
   double/take cubeful equities of the player on roll and the cubeless chances, from the same trials.
   Equities are per unit of the cube at the decision (money play only: see :func:`problem`).
-- Its variance reduction takes each roll's luck at its raw network as bgcli's does, but at every
-  other half-move after the second (its thinned VR: unbiased, a little more spread); its standard
-  error divides by ``n`` (not ``n - 1``): :func:`moments` turns it back into sums of squares.
+- Its variance reduction takes each roll's luck at its raw network, as bgcli's does, at every
+  half-move but the first: in a round of 36 the first roll is each of the 36 once, so its luck sums
+  to nothing over the round and sage skips it (the round's mean is as steady as with it; each
+  trial's own figure keeps it, so the standard error reported is a little wider than the mean's
+  real spread). The luck of every other half-move that sage skips in its "ultra-late" moves at
+  deeper levels is not skipped here: the figures are the same to the digit with that threshold off
+  (checked in the tests). Its standard error divides by ``n`` (not ``n - 1``): :func:`moments`
+  turns it back into sums of squares.
+- The settings bgcli asks for are the cheapest that keep the figures: one thread a core (a trial
+  costs the same on any), sage's exact one-sided bear-off table loaded (exact where it applies, no
+  slower), the luck and every choice at the raw network (its 1-ply, bgcli's 0-ply), cube actions in
+  trials by Janowski's formula on one evaluation a half-move, and plays chosen by cubeful equity at
+  the first two half-moves (sage's default, as gnubg's cubeful rollouts choose; about 3% of the
+  time). What a trial costs is the luck: the best play of each of the 21 rolls at its network,
+  whose 400 hidden units cost about three times gnubg's 128 an evaluation
+  (``benchmarks/bench_rollout.py`` has the speed beside gnubg's).
 """
 from __future__ import annotations
 
@@ -32,13 +45,16 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bgcli.engines import met
 from bgcli.errors import EngineError, EngineUnavailableError
 
 if TYPE_CHECKING:
     from bgcli.core.position import Position
     from bgcli.core.state import GameState
+    from bgcli.engines.met import MatchEquityTable
 
 INSTALL = "pip install 'bgcli[engine]'"
+SAGE_TABLE_AWAY = 25   # the scores bgsage's match equity table has (docs/met.md)
 
 
 @dataclass(frozen=True)
@@ -71,13 +87,24 @@ def round_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:4], "big")
 
 
-def problem(state: "GameState", level: int) -> str:
-    """Why sage's own rollout cannot play this rollout as asked, or '' (then bgcli's loop plays it)."""
+def problem(state: "GameState", level: int, cubeful: bool = True, table: "MatchEquityTable | None" = None) -> str:
+    """Why sage's own rollout cannot play this rollout as asked, or '' (then bgcli's loop plays it).
+    ``cubeful``: the rollout's (a cubeless rollout of match play has a figure per trial that sage does not
+    give); ``table``: the match equity table the figures are asked in (sage knows its own only)."""
     rules = state.match.rules
     if level != 0:
         return f"sage's own rollout plays its later half-moves at 0-ply, not {level}-ply"
     if state.match.match_length:
-        return "sage's own rollout is used for money play only"
+        if not cubeful:
+            return "sage's own rollout of match play is cubeful only"
+        if not rules.crawford or rules.beavers:
+            return "sage's own rollout of match play knows the Crawford rule and no beavers only"
+        if not met.is_default(table):
+            return f"sage's own rollout of match play uses its own {met.TABLE_NAME} table only"
+        side = met.MatchSide.of(state)
+        if max(side.away, side.opponent_away) > SAGE_TABLE_AWAY:
+            # past it sage takes the table's last figures, bgcli its extension: the two would not agree
+            return f"sage's own table stops at {SAGE_TABLE_AWAY}-away"
     if rules.backgammon_counts != 3 or rules.home_gammons:
         return "sage's own rollout counts gammons and backgammons the standard way only"
     if rules.cube_limit or rules.cubeless or rules.auto_doubles:
@@ -124,9 +151,26 @@ class SageRollout:
         owner = state.match.cube_owner
         owners = self._cpp.CubeOwner
         me = state.match.on_roll
-        return {"cube_value": state.match.cube,
-                "owner": owners.CENTERED if owner < 0 else owners.PLAYER if owner == me else owners.OPPONENT,
-                "jacoby": bool(rules.jacoby), "beaver": bool(rules.beavers)}
+        side = met.MatchSide.of(state)
+        money = side.is_money
+        flags = {"cube_value": state.match.cube,
+                 "owner": owners.CENTERED if owner < 0 else owners.PLAYER if owner == me else owners.OPPONENT,
+                 "jacoby": money and bool(rules.jacoby), "beaver": money and bool(rules.beavers)}
+        if not money:   # as the sage engine tells it a match: the scores away and whether this is the Crawford game
+            flags.update(away1=side.away, away2=side.opponent_away, is_crawford=side.crawford)
+        return flags
+
+    @staticmethod
+    def _in_chances(state: "GameState", value: Moments) -> Moments:
+        """A value as bgcli's trials give it: money, as sage gives it; a match, sage's normalised equity
+        (per the cube of ``state``, as the sage engine's) turned into the match winning chance of the
+        player on roll of ``state``, the same straight line for every trial (so its spread scales too)."""
+        side = met.MatchSide.of(state)
+        if side.is_money:
+            return value
+        win, lose = met.win_lose(side)
+        half = (win - lose) / 2.0
+        return Moments(value.count, lose + (value.mean + 1.0) * half, value.squares * half * half)
 
     def _ask(self, what: str, call, *args, **kwargs) -> dict:
         try:
@@ -149,11 +193,11 @@ class SageRollout:
         post, pre = board(after), board(before.position)
         if settings.cubeful:
             found = self._ask(what, strategy.cubeful_evaluate_board, post, pre, **self._flags(before))
-            value = (found.get("cubeful_equity"), found.get("cubeful_se"))
+            value = self._in_chances(before, self._moment(trials, found.get("cubeful_equity"), found.get("cubeful_se"), what))
         else:
             found = self._ask(what, strategy.evaluate_board, post, pre)
-            value = (found.get("equity"), found.get("std_error"))
-        return (self._moment(trials, *value, what),) + self._chances(found, trials, what)
+            value = self._moment(trials, found.get("equity"), found.get("std_error"), what)
+        return (value,) + self._chances(found, trials, what)
 
     def cube(self, state: "GameState", trials: int, seed: int,
              settings: RoundSettings) -> tuple[tuple[Moments, ...], tuple[Moments, ...]]:
@@ -178,8 +222,8 @@ class SageRollout:
         flags["checkers"] = board(state.position)
         found = self._ask(what, strategy.cube_decision, **flags)
         chances = self._chances(found, trials, what)
-        nd = self._moment(trials, found.get("equity_nd"), found.get("equity_nd_se"), what)
-        dt = self._moment(trials, found.get("equity_dt"), found.get("equity_dt_se"), what)
+        nd = self._in_chances(state, self._moment(trials, found.get("equity_nd"), found.get("equity_nd_se"), what))
+        dt = self._in_chances(state, self._moment(trials, found.get("equity_dt"), found.get("equity_dt_se"), what))
         return (nd,) + chances, (dt,) + chances
 
     def _moment(self, trials: int, mean: Any, se: Any, what: str) -> Moments:

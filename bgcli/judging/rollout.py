@@ -683,7 +683,7 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
         starts = tuple(replace(s, before=state.position) for s in starts)
     method, note = Method.BGCLI, ""
     if own:
-        method, note = own_method(state, engine)
+        method, note = own_method(state, engine, settings)
     plan = Plan(starts, decider, side, settings, engine.name, level, getattr(engine, "timeout", 60.0), method, threads)
     trials, partial = _run(plan, engine, blocks, progress, kinds, chosen)
     done = sum(_count(plan, t) for t in trials)
@@ -704,14 +704,15 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
                    method=str(method), method_note=note)
 
 
-def own_method(state: "GameState", engine: "Engine") -> tuple[Method, str]:
+def own_method(state: "GameState", engine: "Engine", settings: RolloutSettings = RolloutSettings()) -> tuple[Method, str]:
     """Whose loop plays a rollout of ``state`` by ``engine`` when the engine's own is wanted: sage's
-    where it plays the settings (money play at 0-ply, the standard gammons), else bgcli's, with why."""
+    where it plays the settings (0-ply, the standard gammons; money, or cubeful match play by its own
+    table), else bgcli's, with why."""
     if engine.name != "sage":
         return Method.BGCLI, ""
     from bgcli.engines.sage_rollout import problem
 
-    why = problem(state, engine.level.ply)
+    why = problem(state, engine.level.ply, settings.cubeful, getattr(engine, "met", None))
     return (Method.BGCLI, why + ": bgcli's loop") if why else (Method.SAGE, "")
 
 
