@@ -40,3 +40,24 @@ def test_a_truncation_past_any_game_is_a_usage_error(value):
 def test_the_largest_truncation_still_rolls_out():
     result = invoke("rollout", "start", "31", "--trials", "36", "--candidates", "1", "--truncate", "10000")
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("args", [["rollout", "start", "31"], ["hint", "start", "31", "--rollout"]])
+def test_an_interrupted_rollout_says_so_on_standard_error_as_every_command_does(monkeypatch, args):
+    """A rollout cut by Ctrl-C prints the figures of the trials finished, and ends with status 130 and
+    the one line every interrupted command writes (it ended silently: a script reading only
+    standard error could not tell the figures were partial)."""
+    import dataclasses
+
+    import bgcli.cli.rollout as command
+
+    whole = command.run_rollout
+
+    def interrupted(*args, **kwargs):
+        return dataclasses.replace(whole(*args, **kwargs), partial=True)
+
+    monkeypatch.setattr(command, "run_rollout", interrupted)
+    result = invoke(*args, "--level", "0", "--trials", "36", "--candidates", "1")
+    assert result.exit_code == 130
+    assert "PARTIAL: interrupted" in result.stdout
+    assert result.stderr.splitlines() == ["Error: interrupted"]

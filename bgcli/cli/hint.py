@@ -19,7 +19,7 @@ from bgcli.cli.common import (
     run_in_chunks, split_position_and_dice, style_option,
 )
 from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option, timeout_option
-from bgcli.cli.common import EXIT_INTERRUPTED, rollout_options
+from bgcli.cli.common import EXIT_INTERRUPTED, rollout_options, say
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
 from bgcli.core.spelling import parse_dice, recorded_text
 from bgcli.errors import BgcliError
@@ -243,6 +243,7 @@ def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby, settin
             for line in rollout_text(rolled, style):
                 click.echo(line)
     if rolled is not None and rolled.partial:
+        say("Error: interrupted", err=True)   # as every command says it (docs/exit-status.md)
         sys.exit(EXIT_INTERRUPTED)
 
 

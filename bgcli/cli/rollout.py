@@ -193,6 +193,7 @@ def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, tru
         for line in rollout_text(found, style):
             say(line)
     if found.partial:
+        say("Error: interrupted", err=True)   # as every command says it (docs/exit-status.md)
         sys.exit(EXIT_INTERRUPTED)
 
 
