@@ -82,25 +82,45 @@ def plays(k: int, roll: tuple[int, int]) -> set[int]:
     return _steps(k, (a, b)) | _steps(k, (b, a))
 
 
-class TwoSidedTable:
-    """``win(on_roll, opponent)``: the cubeless chance that the player on roll bears off first."""
+class _Pairs:
+    """The pairs of bear-offs every two-sided table holds, 1 to ``checkers`` checkers a side on the six home
+    points, and where each side's counts stand in its lists (``keys``, ``index``): one rule of what a
+    table covers for the cubeless, the cubeful and the match tables."""
 
-    def __init__(self, checkers: int, values: array):
+    def __init__(self, checkers: int):
         self.checkers = checkers
         self.keys = _keys(checkers)
         self.index = {k: i for i, k in enumerate(self.keys)}
-        self.values = values
 
     def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
         """Whether both sides' six home-point counts are in the table (each with at most ``checkers``)."""
         return 0 < sum(on_roll) <= self.checkers and 0 < sum(opponent) <= self.checkers
 
-    def win(self, on_roll: Sequence[int], opponent: Sequence[int]) -> float:
+    def _uncovered(self, on_roll: Sequence[int], opponent: Sequence[int]) -> ValueError:
+        """The error for a pair the table does not cover, naming it."""
+        return ValueError(f"the two-sided table holds bear-offs of 1 to {self.checkers} checkers a side, "
+                          f"not {sum(on_roll)} against {sum(opponent)}")
+
+    def _pair(self, on_roll: Sequence[int], opponent: Sequence[int]) -> tuple[int, int]:
+        """The indexes of the two sides' counts."""
         if not self.covers(on_roll, opponent):
-            raise ValueError(f"the two-sided table holds bear-offs of 1 to {self.checkers} checkers a side, "
-                             f"not {sum(on_roll)} against {sum(opponent)}")
-        n = len(self.keys)
-        return self.values[self.index[key(on_roll)] * n + self.index[key(opponent)]]
+            raise self._uncovered(on_roll, opponent)
+        return self.index[key(on_roll)], self.index[key(opponent)]
+
+
+class TwoSidedTable(_Pairs):
+    """``win(on_roll, opponent)``: the cubeless chance that the player on roll bears off first."""
+
+    def __init__(self, checkers: int, values: array):
+        super().__init__(checkers)
+        self.values = values
+
+    def win(self, on_roll: Sequence[int], opponent: Sequence[int]) -> float:
+        # _pair's lookups written out: the exact engine asks this at every bear-off it evaluates
+        if not self.covers(on_roll, opponent):
+            raise self._uncovered(on_roll, opponent)
+        index = self.index
+        return self.values[index[key(on_roll)] * len(self.keys) + index[key(opponent)]]
 
     def equity(self, on_roll: Sequence[int], opponent: Sequence[int]) -> float:
         """Cubeless money equity of the player on roll (no gammon is possible)."""
@@ -258,26 +278,15 @@ class CubeValues(tuple):
         return self[2]
 
 
-class CubefulTable:
+class CubefulTable(_Pairs):
     """Money play: the cubeful equity of the player on roll, before rolling, per unit of the cube, with the
     cube centred, owned by the player on roll and owned by the opponent (each side playing and handling the
     cube to maximise it; no gammon is possible, so Jacoby changes nothing, and a beaver is not played)."""
 
     def __init__(self, checkers: int, equities: dict[Owner, array]):
-        self.checkers = checkers
-        self.keys = _keys(checkers)
-        self.index = {k: i for i, k in enumerate(self.keys)}
+        super().__init__(checkers)
         self.equities = equities
         self.moves: list[list[list[int]]] | None = None
-
-    def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
-        return 0 < sum(on_roll) <= self.checkers and 0 < sum(opponent) <= self.checkers
-
-    def _pair(self, on_roll: Sequence[int], opponent: Sequence[int]) -> tuple[int, int]:
-        if not self.covers(on_roll, opponent):
-            raise ValueError(f"the two-sided table holds bear-offs of 1 to {self.checkers} checkers a side, "
-                             f"not {sum(on_roll)} against {sum(opponent)}")
-        return self.index[key(on_roll)], self.index[key(opponent)]
 
     def equity(self, on_roll: Sequence[int], opponent: Sequence[int], owner: Owner) -> float:
         """The equity with the proper cube action taken."""
@@ -366,7 +375,7 @@ def cubeful_table(checkers: int = CHECKERS) -> CubefulTable:
                    build_cubeful, checkers)
 
 
-class MatchTable:
+class MatchTable(_Pairs):
     """Match play at one score: the cubeful match winning chance of the player on roll, before rolling, for
     bear-offs of up to ``checkers`` checkers a side, through the match equity table (``payoff``).
 
@@ -379,23 +388,12 @@ class MatchTable:
     an engine asks only where :meth:`work` is at most :data:`MATCH_WORK` (a second or two at most)."""
 
     def __init__(self, payoff: Callable[[int, int, int], float], crawford: bool, checkers: int = CHECKERS):
-        self.checkers = checkers
+        super().__init__(checkers)
         self.crawford = crawford
-        self.keys = _keys(checkers)
-        self.index = {k: i for i, k in enumerate(self.keys)}
         self.moves = _moves(self.keys)
         self._payoff = lru_cache(maxsize=None)(payoff)
         self._known: dict[tuple, float] = {}
         self._reached: dict[int, int] = {}
-
-    def covers(self, on_roll: Sequence[int], opponent: Sequence[int]) -> bool:
-        return 0 < sum(on_roll) <= self.checkers and 0 < sum(opponent) <= self.checkers
-
-    def _pair(self, on_roll: Sequence[int], opponent: Sequence[int]) -> tuple[int, int]:
-        if not self.covers(on_roll, opponent):
-            raise ValueError(f"the two-sided table holds bear-offs of 1 to {self.checkers} checkers a side, "
-                             f"not {sum(on_roll)} against {sum(opponent)}")
-        return self.index[key(on_roll)], self.index[key(opponent)]
 
     def work(self, on_roll: Sequence[int], opponent: Sequence[int]) -> int:
         """How many pairs the figures of this pair may ask for: the product of the numbers of positions
