@@ -3,8 +3,12 @@ repaired record audits clean, and what a repair costs against an audit of the sa
 
     python benchmarks/bench_repair.py                  # gnubg's sample, then slips planted here in every self-play match
     python benchmarks/bench_repair.py --per 1 --files 10   # fewer
+    python benchmarks/bench_repair.py --clean-only --rounds 5   # only repair against audit on the real files
 
-Two sets:
+First the real files of tests/data (gnubg's self-play and every program's exports), each file's audit job
+and repair job timed side by side (a clean file must cost what its audit costs: nothing to repair). Then
+
+two sets of planted slips:
 - gnubg's audit sample (tests/data/oracle/audit_sample, made by oracle/tools/gnubg_corrupt.py inside gnubg):
   80 matches with one slip each (dice, dance, play, points, cube), the line as it was in expected.jsonl;
 - slips planted here, the same way, deterministically (seeded), into gnubg's self-play matches
@@ -266,6 +270,61 @@ def _line(name: str, rows: list[dict]) -> None:
           f"{repair:>10.1f} {audit:>9.1f} {repair / audit if audit else 0:>6.1f}")
 
 
+REAL = ROOT / "tests" / "data"
+
+
+def clean_files() -> list[Path]:
+    """The real text match files of tests/data that repair reads (gnubg's self-play and every program's
+    exports; not the planted sample, not the position lists), in name order."""
+    found = []
+    for path in sorted(REAL.rglob("*")):
+        if path.suffix.lower() not in (".mat", ".txt", ".gam") or not path.is_file() or SAMPLE in path.parents:
+            continue
+        try:
+            read_records(path.read_bytes()[:1 << 20], str(path))
+        except BgcliError:
+            continue
+        found.append(path)
+    return found
+
+
+def compare_clean(rounds: int) -> None:
+    """What `bgcli repair` costs against `bgcli audit` on each real file, each file's two jobs timed one
+    right after the other (the audit's job, bgcli.scale.archive.AuditJob, and the repair's,
+    bgcli.scale.repair.RepairJob), ``rounds`` times in turn: the ratio of the sums, for the files
+    without an error (nothing to repair: the common case) and for those with one."""
+    from bgcli.scale.archive import AuditJob
+    from bgcli.scale.repair import RepairJob
+
+    audit, repair = AuditJob(None), RepairJob(None)
+    times: dict[str, list[float]] = {}
+    kinds: dict[str, bool] = {}
+    files = clean_files()
+    for round_ in range(rounds):
+        for path in files if round_ % 2 == 0 else files[::-1]:
+            name = str(path)
+            start = time.perf_counter()
+            audited = audit.run(name, name, None)
+            middle = time.perf_counter()
+            repaired = repair.run(name, name, None)
+            end = time.perf_counter()
+            kinds[name] = audited.errors > 0 or repaired.errors > 0
+            row = times.setdefault(name, [0.0, 0.0])
+            row[0] += middle - start
+            row[1] += end - middle
+    print(f"real files of tests/data: repair against audit, each file's two jobs side by side, {rounds} rounds")
+    print(f"{'files':<24} {'count':>5} {'audit ms':>9} {'repair ms':>10} {'ratio':>6} {'median':>7}")
+    for label, wanted in (("without errors", False), ("with errors", True)):
+        rows = [times[name] for name in times if kinds[name] == wanted]
+        if not rows:
+            continue
+        a, r = sum(row[0] for row in rows), sum(row[1] for row in rows)
+        ratios = sorted(row[1] / row[0] for row in rows if row[0])
+        print(f"{label:<24} {len(rows):>5} {a / rounds * 1000:>9.1f} {r / rounds * 1000:>10.1f} {r / a:>6.2f} "
+              f"{ratios[len(ratios) // 2]:>7.2f}")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--per", type=int, default=1, help="slips of each kind planted per self-play match")
@@ -274,7 +333,12 @@ def main() -> None:
     parser.add_argument("--no-sample", action="store_true", help="skip gnubg's audit sample")
     parser.add_argument("--dump", metavar="FILE", help="write each case's suggestions and repaired text to FILE as "
                                                          "JSON lines (a change made for speed must leave it byte-identical)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the real files' repair against audit")
+    parser.add_argument("--clean-only", action="store_true", help="only the real files' repair against audit")
     args = parser.parse_args()
+    compare_clean(args.rounds)
+    if args.clean_only:
+        return
     if args.dump:
         DUMP.append(open(args.dump, "w"))
     if not args.no_sample:

@@ -11,6 +11,7 @@ import json
 import subprocess
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from conftest import DATA, invoke
 from bgcli.judging.repair import RepairKind, repair_file, repair_text
@@ -427,3 +428,45 @@ def test_a_game_branched_part_way_replays_as_the_whole_game():
         theirs.end_game(branched)
         got = sorted((p for p in seen.problems + other.problems if p.game == game.number), key=lambda p: p.order())
         assert [p.to_dict() for p in got] == [p.to_dict() for p in sorted(problems, key=lambda p: p.order())]
+
+
+def _table_distance(a: str, b: str) -> int:
+    """The edit distance by the whole table, a row at a time (the textbook way)."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet="ab 12/*:", max_size=40), st.text(alphabet="ab 12/*:", max_size=40))
+def test_the_characters_changed_are_the_edit_distance(a, b):
+    """The characters a candidate changes (the bit-vector edit distance that ranks it) are the
+    textbook table's, on generated lines."""
+    from bgcli.judging.repair import edit_distance
+
+    assert edit_distance(a, b) == _table_distance(a, b) == edit_distance(b, a)
+
+
+def test_a_clean_file_costs_its_audit_and_a_slip_is_worked_on_from_the_audits_state(monkeypatch):
+    """A file with nothing to repair is read once and each game replayed once
+    (the audit: nothing more); a file with one slip in a late game has its
+    games before the slip replayed once too (the slip's game starts from the
+    audit's state at its start, not from the match's first game)."""
+    from bgcli.match.replay import MatchReplayer
+
+    opened: list[int] = []
+    real = MatchReplayer.open_game
+    monkeypatch.setattr(MatchReplayer, "open_game", lambda self, game: opened.append(game.number) or real(self, game))
+    clean = (SELFPLAY / "sp05004_9pt.mat").read_bytes()
+    found = repair_text(clean)
+    games = sum(1 for line in clean.decode().splitlines() if line.strip().startswith("Game "))
+    assert not found.edits and sorted(opened) == list(range(1, games + 1))
+    case = max((c for c in CASES if c["kind"] == "cube"), key=lambda c: c["line"])
+    opened.clear()
+    found = repair_text((SAMPLE / case["file"]).read_bytes())
+    (slipped,) = {r.problem.game for r in found.repairs if r.suggestions}
+    assert slipped > 1 and opened.count(1) == 2   # the audit, and the repaired record's audit

@@ -219,15 +219,51 @@ def read_records(data: bytes, path: str) -> tuple[str, list[MatchRecord]]:
 
 def audit_records(records: Sequence[MatchRecord], rules: Rules | None) -> list[Problem]:
     """Every problem of the records, as the audit lists them (by match, by line)."""
+    return _audit(records, rules)[0]
+
+
+@dataclass
+class _Start:
+    """The audit's replay of a match at a game's start (a copy of its replayer,
+    before the game's header), and what the replay of the game and of the next
+    game's header reported (``seen[begin:end]``, in the order reported): what a
+    repair of the game starts from, as long as no game before it changed."""
+
+    replayer: MatchReplayer
+    seen: list[Problem]
+    begin: int
+    end: int = 0
+
+    def problems(self) -> list[Problem]:
+        return self.seen[self.begin:self.end]
+
+
+def _audit(records: Sequence[MatchRecord], rules: Rules | None) -> tuple[list[Problem], list[list[_Start]]]:
+    """:func:`audit_records`, and each match's :class:`_Start` of each game."""
     found: list[Problem] = []
+    starts: list[list[_Start]] = []
     for number, record in enumerate(records, 1):
         visitor = _Collect()
         replayer = MatchReplayer(record.header(), number, rules or Rules(), visitor)
+        seen = visitor.problems
+        mine: list[_Start] = []
         for game in record.games:
-            replayer.game(game)
+            kept = copy.copy(replayer)
+            kept.score, kept.starts = list(replayer.score), list(replayer.starts)
+            mine.append(_Start(kept, seen, len(seen)))
+            replay = replayer.open_game(game)
+            if len(mine) > 1:
+                mine[-2].end = len(seen)   # the game before, with this game's header
+            replay.apply_all(game.actions)
+            replayer.end_game(replay)
+        if replayer.pending is not None:
+            replayer.settle(None)   # the last game's result from no score line (as finish does first)
+        if mine:
+            mine[-1].end = len(seen)
         replayer.finish(MatchEnd(record.errors, record.comments))
-        found.extend(sorted(visitor.problems, key=Problem.order))
-    return found
+        found.extend(sorted(seen, key=Problem.order))
+        starts.append(mine)
+    return found, starts
 
 
 class _Stop(Exception):
@@ -558,7 +594,7 @@ def _written_hops(text: str, side: int) -> list[tuple[int, int]] | None:
 def _hop_distance(written: list[tuple[int, int]] | None, play: Play, text: str) -> int:
     """How far a legal play is from the written hops: hops not shared (or characters, when unreadable)."""
     if written is None:
-        return _levenshtein(text, _play_steps(play, []))
+        return edit_distance(text, _play_steps(play, []))
     theirs = Counter((s.start, s.end) for s in play.steps)
     ours = Counter(written)
     extra, missing = list((theirs - ours).elements()), list((ours - theirs).elements())
@@ -572,8 +608,11 @@ def _hop_distance(written: list[tuple[int, int]] | None, play: Play, text: str) 
     return moved + 2 * (len(extra) + len(missing) - moved)
 
 
-def _levenshtein(a: str, b: str) -> int:
-    """Characters inserted, taken out or changed to turn ``a`` into ``b``."""
+def edit_distance(a: str, b: str) -> int:
+    """Characters inserted, taken out or changed to turn ``a`` into ``b``: the
+    edit distance, a column of the table at a time in the bits of two
+    integers (Myers' bit-vector method, as Hyyrö writes it for the whole
+    strings); a common head and tail taken off first."""
     if a == b:
         return 0
     head = 0
@@ -582,13 +621,28 @@ def _levenshtein(a: str, b: str) -> int:
     a, b = a[head:], b[head:]
     while a and b and a[-1] == b[-1]:
         a, b = a[:-1], b[:-1]
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        current = [i]
-        for j, y in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
-        previous = current
-    return previous[-1]
+    if not a or not b:
+        return len(a) + len(b)
+    matches: dict[str, int] = {}   # for each character, the bits of the places of ``a`` that hold it
+    for i, c in enumerate(a):
+        matches[c] = matches.get(c, 0) | (1 << i)
+    full, top = (1 << len(a)) - 1, 1 << (len(a) - 1)
+    up, down, score = full, 0, len(a)   # the column's vertical +1 and -1 steps; the distance at its foot
+    for c in b:
+        eq = matches.get(c, 0)
+        xv = eq | down
+        xh = (((eq & up) + up) ^ up) | eq
+        right_up = down | ~(xh | up)
+        right_down = up & xh
+        if right_up & top:
+            score += 1
+        elif right_down & top:
+            score -= 1
+        right_up = (right_up << 1) | 1
+        right_down <<= 1
+        up = (right_down | ~(xv | right_up)) & full
+        down = right_up & xv & full
+    return score
 
 
 def _exact_use(hops: list[tuple[int, int]] | None, roll: tuple[int, int]) -> bool:
@@ -619,31 +673,46 @@ class _Repairer:
     def text(self) -> str:
         return "".join(self.lines[n] + self.ends[n] for n in sorted(self.lines) if n not in self.taken)
 
-    def run(self, wrong: set[tuple[int, int]]) -> list[ProblemRepair]:
-        """Each game with an error (``wrong``: (match, game) pairs) worked on in turn."""
+    def run(self, wrong: set[tuple[int, int]], starts: list[list[_Start]]) -> list[ProblemRepair]:
+        """Each game with an error (``wrong``: (match, game) pairs) worked on in
+        turn, from the audit's state at its start (``starts``) while no game
+        before it in its match changed; after a repair the games that follow
+        are replayed from the repaired one."""
         done: list[ProblemRepair] = []
         for number, record in enumerate(self.records, 1):
             last = max((g for m, g in wrong if m == number), default=None)
             if last is None:
                 continue   # nothing wrong in the match: not replayed again
-            main = _Collect()
-            replayer = MatchReplayer(record.header(), number, self.rules or Rules(), main)
+            replayer: MatchReplayer | None = None   # the match replayed on from the first game that changed
             games = list(record.games)
             for index, game in enumerate(games):
                 if game.number > last:
                     break   # the games after the last wrong one are not worked on
                 following = games[index + 1] if index + 1 < len(games) else None
                 beyond = games[index + 2] if index + 2 < len(games) else None
+                start = starts[number - 1][index]
                 if (number, game.number) in wrong:
-                    state = _Game(replayer, game, following, self.right_column, beyond)
-                    games[index], found = self.game(state)
+                    state = _Game(replayer or start.replayer, game, following, self.right_column, beyond)
+                    games[index], found = self.game(state, None if replayer else start.problems())
                     done.extend(found)
-                replayer.game(games[index])
+                if replayer is None and games[index] is not game:
+                    replayer = copy.copy(start.replayer)
+                    replayer.visitor = _Collect()
+                    replayer.score, replayer.starts = list(replayer.score), list(replayer.starts)
+                if replayer is not None:
+                    replayer.game(games[index])
         return done
 
-    def game(self, state: _Game) -> tuple[GameRecord, list[ProblemRepair]]:
+    def game(self, state: _Game, audited: list[Problem] | None = None) -> tuple[GameRecord, list[ProblemRepair]]:
+        """The game's problems worked on one after another (``audited``: what
+        the audit's replay of it reported, when the state it started from is
+        the audit's)."""
         game = state.game
-        seen = state.replay(game)
+        if audited is not None:
+            seen = _Collect()
+            seen.problems = list(audited)
+        else:
+            seen = state.replay(game)
         if not any(p.severity is Severity.ERROR and state.counts(p) for p in seen.problems):
             return game, []
         worked: set[tuple] = set()
@@ -677,7 +746,7 @@ class _Repairer:
         # what can be known of a candidate without replaying it: tried in that order
         staged = []
         for order, candidate in enumerate(self.candidates(state, game, problem)):
-            changes = sum(_levenshtein(self.lines.get(line, ""), text if text is not None else "")
+            changes = sum(edit_distance(self.lines.get(line, ""), text if text is not None else "")
                           for line, text in candidate.lines.items())
             other = int(named is not None and candidate.kind is not named)
             candidate.changes = changes
@@ -1007,12 +1076,14 @@ def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> Fil
     """Repair suggestions for a match file's bytes (see the module docstring)."""
     name, records = read_records(data, path)
     text = _decode(data)
-    original = audit_records(records, rules)
-    repairer = _Repairer(text, records, rules)
+    original, starts = _audit(records, rules)
     wrong = {(p.match, p.game) for p in original if p.severity is Severity.ERROR}
+    if not wrong:   # nothing to repair: what the audit costs, nothing more
+        return FileRepair(path, name, [ProblemRepair(problem) for problem in original], text, text, original)
     # a game's score line that disagrees may say the game before it was written wrong
     wrong |= {(p.match, p.game - 1) for p in original if p.severity is Severity.ERROR and p.kind in _AT_HEADER}
-    worked = {_key(r.problem): r for r in repairer.run(wrong)}
+    repairer = _Repairer(text, records, rules)
+    worked = {_key(r.problem): r for r in repairer.run(wrong, starts)}
     fixed = repairer.text()
     applied = [e for r in worked.values() if r.applied for e in r.suggestions[0].edits]
     still: list[Problem] = []
@@ -1066,5 +1137,5 @@ def repair_file(path: str, rules: Rules | None = None, read: Callable[[str], byt
     return repair_text(data, path, rules)
 
 
-__all__ = ["FileRepair", "LineEdit", "NotLines", "ProblemRepair", "RepairKind", "Suggestion", "audit_records", "read_records",
+__all__ = ["FileRepair", "LineEdit", "edit_distance", "NotLines", "ProblemRepair", "RepairKind", "Suggestion", "audit_records", "read_records",
            "repair_file", "repair_text", "suggested_problems", "suggestion_text"]
