@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,6 +28,7 @@ from bgcli.core.generator import legal_plays
 from bgcli.core.judge import dances
 from bgcli.core.notation import play_text
 from bgcli.core.position import Position
+from bgcli.match.events import EventKind
 from bgcli.match.records import Action, ActionKind
 from bgcli.scale.archive import find_files
 from bgcli.scale.dice import tally_file
@@ -143,13 +145,26 @@ def tallies(paths: list[str]) -> list[dict]:
 @in_c
 def test_the_run_of_plays_tallies_what_the_events_tally(monkeypatch):
     """Every match file of tests/data (every format bgcli reads) tallied with the short path and
-    with events alone (the C run switched off): the same counts, unit for unit."""
+    with events alone (the C run switched off): the same counts, unit for unit; with the short
+    path, most rolls are counted without an event, and no event but a roll's is made."""
     paths = sorted(find_files([str(ROOT / "tests" / "data")]))
+    seen = {True: Counter(), False: Counter()}
+    event = dice.DiceTally.event
+
+    def counted(self, e):
+        seen[self.run_of_plays is not None][e.kind] += 1
+        event(self, e)
+
+    monkeypatch.setattr(dice.DiceTally, "event", counted)
     with_c = tallies(paths)
     monkeypatch.setattr(dice, "dice_after_plays", None)
     monkeypatch.setattr(dice, "chances_in_c", None)
     assert tallies(paths) == with_c
-    assert sum(len(t.get("units", ())) for t in with_c) > 100
+    units = [unit for t in with_c for unit in t.get("units", ())]
+    rolls = sum(sum(unit["kinds"]) + sum(unit["opening"]) for unit in units)
+    assert len(units) > 100
+    assert set(seen[True]) | set(seen[False]) == {EventKind.MOVE, EventKind.ROLL}   # files with doubles, takes, wins
+    assert seen[True][EventKind.MOVE] < rolls / 5 < seen[False][EventKind.MOVE]
 
 
 @in_c

@@ -274,6 +274,7 @@ class DiceTally(MatchVisitor):
     """Counts every roll of a file's matches into :class:`Unit` s (see the module docstring)."""
 
     wants_events = True
+    roll_events_only = True   # it counts rolls: the cube's and the results' events are not built
 
     def __init__(self, path: str, luck: Callable[[Any, tuple[int, int]], float] | None = None) -> None:
         """``luck``: the luck of a roll in a state (bgcli.judging.rating.RollLuck), summed per unit; None: not measured."""
@@ -282,6 +283,7 @@ class DiceTally(MatchVisitor):
         self.units: list[Unit] = []
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
         self._match: tuple[Unit, Unit] | None = None
+        self._lists: tuple[tuple[list[int], ...], ...] = ((), ())   # the match's counts as count_rolls takes them
         self._rolls: Any = None   # the match's fingerprint as it grows
         # without the luck (an engine's, asked in each event's state) the runs of plays in turn are
         # counted at once in C (bgcli.match.visitor.MatchVisitor.run_of_plays)
@@ -307,6 +309,7 @@ class DiceTally(MatchVisitor):
         self._match = (Unit(self.path, match.number, 0, players[0], players[1], site, month, match.rules.white_first),
                        Unit(self.path, match.number, 1, players[1], players[0], site, month, match.rules.white_first))
         self.units.extend(self._match)
+        self._lists = (_count_lists(self._match[0]), _count_lists(self._match[1]))
         self._rolls = hashlib.sha256()
         self._games = []
 
@@ -384,8 +387,7 @@ class DiceTally(MatchVisitor):
         done, first, second, side, last_line, over, facts = dice_after_plays(actions, at, first, second, side,
                                                                             last_line, move, ActionKind.DANCE)
         if facts:
-            kinds, text = count_rolls(facts, self._state, _count_lists(self._match[0]), _count_lists(self._match[1]),
-                                      self.written)
+            kinds, text = count_rolls(facts, self._state, self._lists[0], self._lists[1], self.written)
             self._rolls.update(text)
             if self._games:
                 self._games[-1].extend(kinds)

@@ -97,6 +97,8 @@ class GameReplay:
         self.start_cubes = starting_cubes(rules)
         self.cube_known = len(self.start_cubes) == 1
         self.wants_events = match.visitor.wants_events
+        # the events of the cube and the results too (the dice audit counts only rolls)
+        self.wants_other_events = self.wants_events and not match.visitor.roll_events_only
         self.index = -1                        # the action being replayed, in record.actions
         self.resync = Resync(record.actions)   # where to go on after a slip
 
@@ -469,7 +471,7 @@ class GameReplay:
 
     def double(self, action: Action) -> None:
         side, player = action.side, self.player(action.side)
-        if self.wants_events:
+        if self.wants_other_events:
             self.emit(action, EventKind.DOUBLE, self.state(side), cube=action.cube)
         if self.on_roll is not None and side != self.on_roll:
             self.problem(action, ProblemKind.TURN, f"{player} doubles out of turn: it is {self.player(self.on_roll)}'s turn")
@@ -517,11 +519,11 @@ class GameReplay:
         offer = self.cube.offer
         if offer is None:
             self.problem(action, ProblemKind.CUBE, f"{self.player(side)} answers a double that was not offered")
-            if self.wants_events:
+            if self.wants_other_events:
                 self.emit(action, kind, self.state(1 - side))
             return None
         doubler = offer.doubler
-        if self.wants_events:
+        if self.wants_other_events:
             state = self.state(doubler, doubled=True, turn=1 - doubler)
             self.emit(action, kind, state, cube=action.cube if kind == EventKind.BEAVER else None)
         if side == doubler:
@@ -557,7 +559,7 @@ class GameReplay:
         """Right after a beaver the doubler may redouble again at once: no take
         is needed, and the raccooner owns the cube and rolls."""
         side, player, cube = action.side, self.player(action.side), self.cube
-        if self.wants_events:
+        if self.wants_other_events:
             self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
         refusal = raccoon_refusal(self.rules, side, cube.beaver_by)
         if refusal is not None:
@@ -581,7 +583,7 @@ class GameReplay:
         self.waiting_dance = None
         if not self.rules.draws:
             self.problem(action, ProblemKind.POINTS, "an agreed draw, but these rules have no draws (use --draws)")
-        if self.wants_events:
+        if self.wants_other_events:
             self.emit(action, EventKind.DRAW, self.state(action.side))
         score = self.start.score
         self.result = GameResult(self.record.number, self.record.line, "", -1, Outcome.DRAW, self.cube.value, 0,
@@ -669,7 +671,7 @@ class GameReplay:
                              f"Wins {_points(points)} and the match: the match length, {player}'s final score, as "
                              f"Backgammon Galaxy writes a game that wins the match; the game is worth "
                              f"{_points(expected)} (a habit that cannot be checked)", Severity.WARNING)
-        if self.wants_events:
+        if self.wants_other_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
             self.emit(action, kind_, self.state(side), points=action.points)
         if rules.match_length and action.and_match and score[winner] + points < rules.match_length:

@@ -27,6 +27,7 @@ class MatchVisitor:
     # roll, last line, the move kind) and answering (plays settled, the sides, the side on roll,
     # the last line, whether the game is over)
     run_of_plays: Callable[..., tuple] | None = None
+    roll_events_only = False   # True: no events but those of rolls (MOVE, ROLL), spared building (the dice audit's)
 
     def begin_match(self, match: MatchStart) -> None:
         pass
