@@ -117,3 +117,17 @@ def test_replay_says_no_play_was_recorded_where_the_roll_had_a_legal_play():
     # a real dance is still said to be one: charlot2's "65: " on the bar in game 3 of the 7-point match
     out = CliRunner().invoke(cli, ["replay", str(REAL / "gnubg-1.08-mat" / "charlot1-charlot2_7p_2025-11-08-2305.mat")]).output
     assert "65: (no legal play)" in out and "no play recorded" not in out
+
+
+# --- GNU Backgammon 1.08's SGF after "analyse match": the analysis is passed over -------------
+
+
+def test_gnubg_108_analysed_sgf_reads_its_plays():
+    [path] = committed_glob(REAL / "gnubg-1.08-sgf", "*.sgf")
+    [replay] = replay_file(path)
+    plays = [(e.player, e.dice, e.play) for e in replay.events if e.kind.value == "move"]
+    assert plays == [("charlot1", (4, 2), "8/4 6/4"), ("charlot2", (6, 1), "13/7 8/7"),
+                     ("charlot1", (6, 1), "13/7 8/7"), ("charlot2", (4, 1), "24/23 24/20"),
+                     ("charlot1", (5, 1), "13/8 6/5*")]
+    # the game is cut short (its RE left out): that, and nothing else
+    assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("incomplete", "warning")]
