@@ -268,3 +268,21 @@ def test_match_play_sage_cannot_play_goes_to_bgclis_loop_with_why(sage):
     assert "Crawford" in ro.own_method(no_crawford, sage)[1]
     assert "25-away" in ro.own_method(_at_score(_state(), (0, 0), length=31), sage)[1]
     assert ro.own_method(_at_score(_state(), (0, 0), length=25), sage)[0] is Method.SAGE
+
+
+@pytest.mark.parametrize("score, cube", [((0, 2), 1), ((3, 2), 2)])
+def test_sages_full_rollout_of_a_match_race_agrees_with_bgclis_loop(sage, score, cube):
+    # played to the end, so the games' last figures (the match winning chance after a single, a
+    # gammon, a cube turned or passed) are the match's, at a cube of 1 and one of 2 the player owns
+    state = _at_score(GameState(Position.from_sides([0, 2, 2, 1, 1, 1] + [0] * 19, [1, 1, 2, 2, 1, 1] + [0] * 19),
+                                MatchState()), score)
+    state = replace(state, match=replace(state.match, cube=cube,
+                                         cube_owner=-1 if cube == 1 else state.match.on_roll))
+    settings = RolloutSettings(trials=216, seed=3)
+    own = rollout(state, sage, None, settings=settings, own=True)
+    loop = rollout(state, sage, None, settings=settings)
+    assert (own.method, loop.method) == ("sage", "bgcli")
+    for mine, theirs in zip(own.lines[:2], loop.lines[:2]):
+        assert mine.kind == theirs.kind
+        _agree(mine.mwc, theirs.mwc)
+        _agree(mine.equity, theirs.equity)
