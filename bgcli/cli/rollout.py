@@ -152,7 +152,7 @@ def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, tru
     three, or those named with --play), without them the cube decision of the
     player on roll (no double and double/take played on the same trials).
 
-    With --engine gnubg the plays, and the cube decisions of money play, are
+    With --engine gnubg the plays and the cube decisions (money or match) are
     rolled out by GNU Backgammon's own rollout (its dice, the same settings),
     unless --bgcli-loop, --jobs or --scheduler: it rolls out the no double
     and the doubled cube, and bgcli takes the first cube action from them

@@ -25,6 +25,7 @@ from bgcli.errors import EngineError, EngineUnavailableError
 
 if TYPE_CHECKING:
     from bgcli.core.state import GameState
+    from bgcli.engines.met import MatchEquityTable
 
 DRIVER = Path(__file__).with_name("gnubg_rollout_driver.py")
 _NUMBER = r"([+-]?\d+\.\d+)"
@@ -74,18 +75,34 @@ def commands(trials: int, seed: int, cubeful: bool, truncate: int, variance_redu
 
 
 def rollout_states(states: Sequence["GameState"], settings: Sequence[str], timeout: float = 3600.0,
-                   program: str | None = None) -> list[GnubgFigures]:
+                   program: str | None = None, table: "MatchEquityTable | None" = None) -> list[GnubgFigures]:
     """gnubg's rollout of each of ``states`` (its player on roll, before rolling) under ``settings``
-    (gnubg commands, :func:`commands`), in one gnubg process, within ``timeout`` seconds in all."""
-    import pty
-
+    (gnubg commands, :func:`commands`), in one gnubg process, within ``timeout`` seconds in all. ``table``:
+    the match equity table of match play (None: gnubg's default, bgcli's too), given to gnubg in its XML."""
     from bgcli.core.ids import gnubg_id
 
     program = program or find_gnubg()
     if program is None:
         raise EngineUnavailableError(f"the gnubg engine needs GNU Backgammon: {INSTALL}")
     ids = [gnubg_id(state) for state in states]
-    request = json.dumps({"settings": list(settings), "positions": ids})
+    if table is None:
+        return _rolled_out(program, ids, settings, timeout, None)
+    import tempfile
+
+    from bgcli.engines.met_tables import to_xml
+
+    with tempfile.TemporaryDirectory(prefix="bgcli-rollout-") as folder:
+        path = os.path.join(folder, "met.xml")
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(to_xml(table))
+        return _rolled_out(program, ids, settings, timeout, path)
+
+
+def _rolled_out(program: str, ids: Sequence[str], settings: Sequence[str], timeout: float,
+                table_file: str | None) -> list[GnubgFigures]:
+    import pty
+
+    request = json.dumps({"settings": list(settings), "positions": ids, "met_file": table_file})
     master, slave = pty.openpty()
     try:
         process = subprocess.Popen([program, "-t", "-q", "-r", "-p", str(DRIVER)], stdin=subprocess.DEVNULL,

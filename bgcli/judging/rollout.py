@@ -792,25 +792,26 @@ def _run(plan: Plan, engine: "Engine", blocks: "Blocks | None", progress: Progre
 
 
 def has_own_rollout(engine: "Engine", dice: tuple[int, int] | None, state: "GameState | None" = None) -> bool:
-    """Whether ``engine`` rolls out this question itself: gnubg's ``rollout``, for candidate plays, and
-    for a cube decision of money play (its figures of a doubled cube are per unit of that cube, which
-    only money play turns back to the decision's by a factor)."""
-    if engine.name != "gnubg":
-        return False
-    return dice is not None or (state is not None and not state.match.match_length)
+    """Whether ``engine`` rolls out this question itself: gnubg's ``rollout``, for candidate plays and for
+    cube decisions, money or match (its figures of a doubled cube are per unit of that cube: bgcli turns
+    them back to the decision's, through the match equity table in a match)."""
+    return engine.name == "gnubg"
 
 
 def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None = None, *,
                    plays: Sequence["Play"] = (), candidates: int = 3, settings: RolloutSettings = RolloutSettings(),
                    threads: int = 0) -> Rollout:
-    """The candidate plays of ``dice``, or the cube decision of money play, rolled out by the engine's
-    own rollout (see :func:`has_own_rollout`), in the shape of :func:`rollout`'s answer (``method``
-    names the engine). gnubg rolls out a position with its player on roll before rolling, under the
-    same settings, its own dice and seed (the same figures from run to run with the same seed, not
-    bgcli's loop's), and leaves out that player's first cube decision: its figure is their no double.
-    So in money play, cubeful, bgcli has it roll out the doubled cube too (taken: the taker owns it)
-    and decides that first cube action itself from the two figures, as its own trials do: after each
-    play the opponent's, for a cube decision the player's. ``threads`` is gnubg's (0: one a core)."""
+    """The candidate plays of ``dice``, or the cube decision, rolled out by the engine's own rollout (see
+    :func:`has_own_rollout`), in the shape of :func:`rollout`'s answer (``method`` names the engine).
+    gnubg rolls out a position with its player on roll before rolling, under the same settings, its own
+    dice and seed (the same figures from run to run with the same seed, not bgcli's loop's), and leaves
+    out that player's first cube decision: its figure is their no double. So, cubeful, bgcli has it roll
+    out the doubled cube too (taken: the taker owns it) and decides that first cube action itself from
+    the two figures, as its own trials do: after each play the opponent's, for a cube decision the
+    player's. gnubg's figures are per unit of the cube rolled out (in a match, EMG at that cube): each
+    is turned to the decision's cube (money: by the cubes' ratio; a match: through its match winning
+    chance by the engine's match equity table, which gnubg is given). ``threads`` is gnubg's (0: one a
+    core)."""
     from bgcli.engines import gnubg_rollout
 
     why = settings.problem()
@@ -821,7 +822,8 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
     if not has_own_rollout(engine, dice, state):
         raise BgcliError(f"the {engine.name} engine has no rollout of its own for this: use bgcli's")
     before = _on_roll(state)
-    side = met.MatchSide.of(state, table=getattr(engine, "met", None))
+    table = getattr(engine, "met", None)
+    side = met.MatchSide.of(state, table=table)
     commands = gnubg_rollout.commands(settings.trials, settings.seed, settings.cubeful, settings.truncate,
                                       settings.variance_reduction, engine.level.ply, settings.until_se, threads)
     program = getattr(engine, "program", None)
@@ -830,11 +832,13 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
         refusal = may_double(turn)
         if refusal is not None:
             return Rollout(state, None, engine.name, engine.level.ply, settings, 0, refusal=refusal, method=engine.name)
-        nd, dt = gnubg_rollout.rollout_states([before, _doubled(before, state.match.cube * 2)], commands,
-                                              program=program)
-        no_double, double_take = _gnubg_line(nd, settings, side, False), _gnubg_line(dt, settings, side, False, 2)
+        doubled = _doubled(before, state.match.cube * 2)
+        nd, dt = gnubg_rollout.rollout_states([before, doubled], commands, program=program, table=table)
+        no_double = _gnubg_line(nd, before, settings, side, False)
+        double_take = _gnubg_line(dt, doubled, settings, side, False)
         lines = [replace(no_double, kind=LineKind.NO_DOUBLE), replace(double_take, kind=LineKind.DOUBLE_TAKE),
-                 Line(LineKind.DOUBLE_PASS, Figure(1.0), {}, None)]
+                 Line(LineKind.DOUBLE_PASS, Figure(1.0), {}, None if side.is_money else
+                      Figure(met.equity_after(side, side.cube)))]
         action = proper_action_of(turn, no_double.equity.mean, double_take.equity.mean, 1.0,
                                   gammons=no_double.probabilities["win_gammon"].mean > 0)
         return Rollout(state, None, engine.name, engine.level.ply, settings, min(nd.games, dt.games), tuple(lines),
@@ -842,21 +846,23 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
     dice, chosen = _candidates(state, before, engine, dice, plays, candidates)
     afters = [_passed(before, p.after) for p in chosen]
     # the opponent's first cube decision, where they may double: the doubled cube rolled out too
-    doubles = [settings.cubeful and side.is_money and may_double(CubeTurn.of(a)) is None for a in afters]
-    asked = afters + [_doubled(a, a.match.cube * 2) for a, d in zip(afters, doubles) if d]
-    found = gnubg_rollout.rollout_states(asked, commands, program=program)
-    doubled = iter(found[len(afters):])
+    doubles = [settings.cubeful and may_double(CubeTurn.of(a)) is None for a in afters]
+    doubled_afters = [_doubled(a, a.match.cube * 2) for a, d in zip(afters, doubles) if d]
+    found = gnubg_rollout.rollout_states(afters + doubled_afters, commands, program=program, table=table)
+    taken_rollouts = iter(zip(found[len(afters):], doubled_afters))
     lines = []
     for play, after, figures, can in zip(chosen, afters, found, doubles):
-        line = _gnubg_line(figures, settings, side, True)
+        line = _gnubg_line(figures, after, settings, side, True)
         if can:
             # the opponent's no double and double/take (theirs: the mover's turned), their proper action
-            taken = _gnubg_line(next(doubled), settings, side, True, 2)
+            doubled_figures, doubled_after = next(taken_rollouts)
+            taken = _gnubg_line(doubled_figures, doubled_after, settings, side, True)
             theirs = proper_action_of(CubeTurn.of(after), -line.equity.mean, -taken.equity.mean, 1.0,
                                       gammons=line.probabilities["lose_gammon"].mean > 0)
             if theirs.doubles and theirs.answer is Answer.PASS:
-                line = replace(line, equity=Figure(-1.0))
-            elif theirs.doubles:   # taken, or beavered: the cube at four times, twice the take's figures
+                line = replace(line, equity=Figure(-1.0), mwc=None if side.is_money else
+                               Figure(met.equity_after(side, -side.cube)))
+            elif theirs.doubles:   # taken, or beavered (money): the cube at four times, twice the take's figures
                 times = 2 if theirs.answer is Answer.BEAVER else 1
                 line = replace(taken, equity=Figure(taken.equity.mean * times, taken.equity.se * times))
         lines.append(replace(line, play=play))
@@ -865,10 +871,11 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
     return Rollout(state, dice, engine.name, engine.level.ply, settings, trials, tuple(lines), method=engine.name)
 
 
-def _gnubg_line(figures, settings: RolloutSettings, side: met.MatchSide, theirs: bool, cube: int = 1) -> Line:
-    """A line of gnubg's rollout figures (of the player on roll; ``theirs``: the opponent's, turned to the
-    mover's), its equity per unit of the decision's cube (gnubg's is per unit of the cube rolled out,
-    ``cube`` times the decision's: money play only)."""
+def _gnubg_line(figures, rolled: "GameState", settings: RolloutSettings, side: met.MatchSide, theirs: bool) -> Line:
+    """A line of gnubg's rollout figures of ``rolled`` (for its player on roll, per unit of its cube; in a
+    match EMG at that cube; ``theirs``: that player is the decider's opponent, turned to the decider's),
+    its equity per unit of the decision's cube (``side``, the decider's): money by the ratio of the cubes,
+    a match through the match winning chance."""
     probs = Probabilities(*figures.probabilities)
     errors = figures.probability_errors
     if theirs:
@@ -876,11 +883,18 @@ def _gnubg_line(figures, settings: RolloutSettings, side: met.MatchSide, theirs:
         errors = (errors[0], errors[3], errors[4], errors[1], errors[2])
     value, error = (figures.cubeful, figures.cubeful_error) if settings.cubeful else \
         (figures.cubeless, figures.cubeless_error)
-    equity = Figure((-value if theirs else value) * cube, error * cube)
     chance = None
-    if not side.is_money:
+    if side.is_money:
+        times = rolled.match.cube / side.cube
+        equity = Figure((-value if theirs else value) * times, error * times)
+    else:
+        roller = met.MatchSide.of(rolled, table=side.table)   # the match of its player on roll, at its cube
+        rolled_win, rolled_lose = met.win_lose(roller)
         win, lose = met.win_lose(side)
-        chance = Figure(met.mwc(equity.mean, side), error * (win - lose) / 2.0)
+        mine = met.mwc(value, roller)
+        mine = 1.0 - mine if theirs else mine
+        chance = Figure(mine, error * (rolled_win - rolled_lose) / 2.0)
+        equity = Figure(met.emg(mine, side), error * (rolled_win - rolled_lose) / (win - lose))
     probabilities = dict(zip(_PROBABILITY_NAMES, (Figure(m, e) for m, e in zip(
         (probs.win, probs.win_gammon, probs.win_backgammon, probs.lose_gammon, probs.lose_backgammon), errors))))
     return Line(LineKind.PLAY, equity, probabilities, chance, None)
