@@ -15,7 +15,7 @@ PACKAGE = ROOT / "bgcli"
 LAYERS = {
     "bgcli.errors": 0, "bgcli.output": 0, "bgcli.__main__": 12,
     "bgcli.core": 1, "bgcli.engines": 1, "bgcli.engines.protocol": 1, "bgcli.analysis": 1, "bgcli.render": 1, "bgcli.judging": 1, "bgcli.scale": 1,
-    "bgcli.grammar": 1, "bgcli.core.position": 1, "bgcli.core.spelling": 1.1, "bgcli.core.generator": 1.2, "bgcli.core.judge": 1.4, "bgcli": 1.6,
+    "bgcli.grammar": 1, "bgcli.core.position": 1, "bgcli.core.kinds": 0.5, "bgcli.core.spelling": 1.1, "bgcli.core.generator": 1.2, "bgcli.core.judge": 1.4, "bgcli": 1.6,
     "bgcli.core.state": 2, "bgcli.core.rules": 1.5, "bgcli.core.value": 2, "bgcli.core.cube": 2.5, "bgcli.analysis.bearoff": 2, "bgcli.analysis.bearoff2": 2.5,
     "bgcli.core.ids": 3, "bgcli.core.notation": 3, "bgcli.analysis.counts": 3,
     "bgcli.match.records": 4, "bgcli.match.conventions": 4.1, "bgcli.match.events": 4.1,
@@ -278,3 +278,16 @@ def test_the_layout_page_names_only_what_exists():
     assert not missing, f"docs/layout.md names what is not there: {missing}"
     tests = re.findall(r"`(tests/\w+\.py)::(\w+)`", text)
     assert all(re.search(rf"^def {name}\(", (ROOT / file).read_text(encoding="utf-8"), re.M) for file, name in tests)
+
+
+# enums still writing their own __str__: files other work held while Worded was made (to move onto it)
+_OWN_STR_LEFT = {"judging/rollout.py", "judging/repair.py"}
+
+
+def test_an_enum_written_as_its_value_is_a_worded():
+    """bgcli.core.kinds.Worded is the one definition of an enum written as its value: no module
+    writes ``__str__`` returning ``self.value`` again."""
+    pattern = re.compile(r"def __str__\(self\)[^:]*:\s*(?:\"\"\".*?\"\"\"\s*)?return self\.value\b", re.S)
+    again = sorted(str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
+                   if pattern.search(path.read_text(encoding="utf-8")))
+    assert set(again) - _OWN_STR_LEFT == {"core/kinds.py"}, again

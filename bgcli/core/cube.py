@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from bgcli.core.kinds import Worded
 from bgcli.core.rules import Rules
 
 if TYPE_CHECKING:
@@ -41,18 +42,15 @@ if TYPE_CHECKING:
 
 # --- the proper action ---------------------------------------------------------------
 
-class Answer(Enum):
+class Answer(Worded):
     """The doubled player's proper answer."""
 
     TAKE = "take"
     PASS = "pass"
     BEAVER = "beaver"   # take and redouble at once, keeping the cube (money play with beavers)
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class CubeAction(Enum):
+class CubeAction(Worded):
     """The proper cube action; the value is GNU Backgammon's own words (``str()`` gives them)."""
 
     NO_DOUBLE_TAKE = "No double, take"
@@ -77,9 +75,6 @@ class CubeAction(Enum):
     # Crawford game, a dead cube); its hint itself then says "You cannot double."
     NEVER_DOUBLE = "Never double, take (dead cube)"
     NEVER_REDOUBLE = "Never redouble, take (dead cube)"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def doubles(self) -> bool:
@@ -176,15 +171,12 @@ def percent(action: CubeAction, no_double: float, double_take: float, double_pas
     return share if share is not None and 0.0 <= share <= 1.0 else None   # gnubg prints none out of range
 
 
-class Line(Enum):
+class Line(Worded):
     """The three lines of a cube analysis, named as gnubg's hint names them."""
 
     NO_DOUBLE = "No double"
     DOUBLE_TAKE = "Double, take"
     DOUBLE_PASS = "Double, pass"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def ranked(action: CubeAction, no_double: float, double_take: float, double_pass: float) -> tuple[Line, Line, Line]:
@@ -201,7 +193,7 @@ def ranked(action: CubeAction, no_double: float, double_take: float, double_pass
 
 # --- may this player double? ------------------------------------------------------------
 
-class Reason(Enum):
+class Reason(Worded):
     """Why a player may not double (or beaver, or raccoon) now."""
 
     CUBELESS = "cubeless"      # these rules have no doubling cube
@@ -213,9 +205,6 @@ class Reason(Enum):
     NO_BEAVERS = "no beavers"  # a beaver or raccoon where the rules allow none
     MATCH_BEAVER = "match beaver"   # a beaver or raccoon in a match: beavers are for money play
     NOT_DOUBLER = "not doubler"     # a raccoon by anyone but the doubler right after a beaver
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def breaks_rules(self) -> bool:

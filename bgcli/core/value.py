@@ -15,8 +15,9 @@ where the loser's checkers are instead.
 """
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum
 
+from bgcli.core.kinds import Worded
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules
 
@@ -39,7 +40,7 @@ class Win(IntEnum):
 SINGLE, GAMMON, BACKGAMMON = Win.SINGLE, Win.GAMMON, Win.BACKGAMMON
 
 
-class Outcome(str, Enum):
+class Outcome(str, Worded):
     """How a game ended."""
 
     SINGLE = "single"
@@ -48,9 +49,6 @@ class Outcome(str, Enum):
     DROP = "drop"
     RESIGNATION = "resignation"
     DRAW = "draw"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def win(self) -> Win | None:

@@ -72,13 +72,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
-from enum import Enum
 from pathlib import Path
 from typing import Union
 
 from lark import Transformer
 
 from bgcli import grammar
+from bgcli.core.kinds import Worded
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
 from bgcli.formats.reading import text_of
@@ -93,14 +93,11 @@ GRAMMAR = "chouette"
 TEAM = "Team"          # the team's name in the replay of a game with moves
 
 
-class Side(str, Enum):
+class Side(str, Worded):
     """The two sides of a chouette game: the box alone, and the team."""
 
     BOX = "box"
     TEAM = "team"
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def column(self) -> int:
@@ -111,7 +108,7 @@ class Side(str, Enum):
 BOX, TEAM_SIDE = Side.BOX.column, Side.TEAM.column
 
 
-class Kind(str, Enum):
+class Kind(str, Worded):
     """The kinds of problem the chouette's own rules give; a replayed game
     adds the audit's kinds (``play``, ``dice``, ``cube``, ...)."""
 
@@ -124,9 +121,6 @@ class Kind(str, Enum):
     RESULT = "result"          # a result the moves contradict, or none written
     SYNTAX = "syntax"          # a line that cannot be read
     INCOMPLETE = "incomplete"  # a game with no result
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,6 @@ position the recorded play produced, exactly as the replay and the audit do.
 """
 from __future__ import annotations
 
-import enum
 import inspect
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -44,6 +43,7 @@ from typing import Any, Iterator, Sequence
 from bgcli.core.cube import (
     Answer, CubeAction, CubeTurn, doubled_equity, is_close, may_double, optimal_equity, proper_action_of,
 )
+from bgcli.core.kinds import Worded
 from bgcli.core.position import Position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
@@ -68,7 +68,7 @@ ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]   # the 21 distin
 _ILLEGAL_KINDS = (ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE)
 
 
-class DecisionKind(str, enum.Enum):
+class DecisionKind(str, Worded):
     """What a judged action is."""
 
     PLAY = "play"            # a checker play with a choice
@@ -79,20 +79,14 @@ class DecisionKind(str, enum.Enum):
     TAKE = "take"
     DROP = "drop"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Mark(str, enum.Enum):
+class Mark(str, Worded):
     """GNU Backgammon's marks of an error (thresholds DOUBTFUL, BAD, VERY_BAD)."""
 
     NONE = ""
     DOUBTFUL = "doubtful"
     BAD = "bad"
     VERY_BAD = "very bad"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -160,7 +154,7 @@ def mark(error: float | None) -> Mark:
 LUCKY, VERY_LUCKY = 0.3, 0.6
 
 
-class LuckMark(str, enum.Enum):
+class LuckMark(str, Worded):
     """GNU Backgammon's marks of a roll's luck (thresholds LUCKY, VERY_LUCKY)."""
 
     NONE = ""
@@ -168,9 +162,6 @@ class LuckMark(str, enum.Enum):
     LUCKY = "lucky"
     UNLUCKY = "unlucky"
     VERY_UNLUCKY = "very unlucky"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 def luck_mark(luck: float | None) -> LuckMark:
@@ -187,7 +178,7 @@ def luck_mark(luck: float | None) -> LuckMark:
     return LuckMark.NONE
 
 
-class CubeError(str, enum.Enum):
+class CubeError(str, Worded):
     """GNU Backgammon's kinds of cube error, as its analysis counts them apart."""
 
     MISSED_BELOW_CASH = "missed double below cash point"   # should have doubled, and the opponent take
@@ -196,9 +187,6 @@ class CubeError(str, enum.Enum):
     WRONG_ABOVE_TOO_GOOD = "wrong double above too good point"  # doubled a position too good: play on
     WRONG_TAKE = "wrong take"
     WRONG_PASS = "wrong pass"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

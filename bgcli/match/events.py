@@ -6,9 +6,9 @@ and the visitors that take them (:mod:`bgcli.match.visitor`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from bgcli.core.ids import match_id
+from bgcli.core.kinds import Worded
 from bgcli.core.generator import Play
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
@@ -18,7 +18,7 @@ from bgcli.errors import BgcliError
 from bgcli.match.records import Action
 
 
-class EventKind(str, Enum):
+class EventKind(str, Worded):
     """What an event of the replay is."""
 
     MOVE = "move"        # a roll and its play (no steps: no play)
@@ -32,11 +32,8 @@ class EventKind(str, Enum):
     RACCOON = "raccoon"
     DRAW = "draw"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class ProblemKind(str, Enum):
+class ProblemKind(str, Worded):
     """The kinds of problem an audit reports."""
 
     PLAY = "play"              # an illegal or unreadable play
@@ -51,18 +48,12 @@ class ProblemKind(str, Enum):
     SYNTAX = "syntax"          # a line that cannot be read
     INCOMPLETE = "incomplete"  # a game with no result, a match that stops before its end
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class Severity(str, Enum):
+class Severity(str, Worded):
     """How much a problem says against the record."""
 
     ERROR = "error"        # the record breaks a rule or contradicts itself
     WARNING = "warning"    # the record is only incomplete, or uses a habit that cannot be checked
-
-    def __str__(self) -> str:
-        return self.value
 
 
 # Kinds that only ever say a record is incomplete: warnings whoever reports them

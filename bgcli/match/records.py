@@ -8,9 +8,9 @@ turns them into positions, events, results and problems.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Iterable, Iterator, NamedTuple
 
+from bgcli.core.kinds import Worded
 from bgcli.errors import MatchFileError
 
 
@@ -20,7 +20,7 @@ def site_is(tags: dict[str, str], name: str) -> bool:
     return any(key.lower() == "site" and wanted in value.replace(" ", "").lower() for key, value in tags.items())
 
 
-class ActionKind(str, Enum):
+class ActionKind(str, Worded):
     """What one cell of a transcript records."""
 
     MOVE = "move"          # a roll and a play
@@ -38,22 +38,16 @@ class ActionKind(str, Enum):
     LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
     DRAW = "draw"          # "Agreed draw" (or "Draw"): the game ends with no winner
 
-    def __str__(self) -> str:
-        return self.value
-
     # Enum's own hash is a Python function; a kind is hashed once per action
     __hash__ = str.__hash__
 
 
-class DecisionKind(str, Enum):
+class DecisionKind(str, Worded):
     """What a stored analysis judged."""
 
     PLAY = "play"       # the checker play
     CUBE = "cube"       # to double or not
     TAKE = "take"       # to take or pass
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True, slots=True)
