@@ -103,17 +103,19 @@ def dice_for(game, dice_text: str | None) -> Dice:
     raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
 
 
-def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_position):
+def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_position, *, dice_needed: bool = True):
     """(game, dice) of command-line words or a batch line's words, the
     position read by ``read`` (the command line's also reads files). When they
     give no dice, or do not read as a position, but the words before
     dice-like last words do (``start 3``, ``start 7 1``), those words are
-    the dice, and an error says what is wrong with them."""
+    the dice, and an error says what is wrong with them. ``dice_needed``
+    False (hint, rollout: no dice asks for the cube): dice None when none are
+    written, even where the position carries them (the command decides)."""
     text, dice_text = split_position_and_dice(words)
     try:
         game = read(text)
         if dice_text is not None or game.match.dice[0]:
-            return game, dice_for(game, dice_text)
+            return game, dice_for(game, dice_text) if dice_needed or dice_text else None
         problem = None
     except InvalidPositionError as exc:
         problem = exc
@@ -126,7 +128,7 @@ def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_po
             return before, parse_dice(" ".join(words[-n:]))
     if problem is not None:
         raise problem
-    return game, dice_for(game, dice_text)
+    return game, dice_for(game, dice_text) if dice_needed else None
 
 
 # --- the plays of a query as JSON --------------------------------------------------

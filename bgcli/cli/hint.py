@@ -16,12 +16,13 @@ import click
 from bgcli.cli.common import opened, result_output
 from bgcli.cli.common import (
     EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
-    run_in_chunks, split_position_and_dice, style_option,
+    run_in_chunks, style_option,
 )
 from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option, timeout_option
 from bgcli.cli.common import EXIT_INTERRUPTED, rollout_options, say
+from bgcli.cli.batch import position_and_dice
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
-from bgcli.core.spelling import parse_dice, recorded_text
+from bgcli.core.spelling import recorded_text
 from bgcli.errors import BgcliError
 
 
@@ -36,14 +37,14 @@ def engine_options(function):
 
 
 def _state_and_dice(words: list[str], jacoby: bool = False):
-    text, dice_text = split_position_and_dice(words)
-    state = read_position(text)
+    # a typo in the dice is an error about the dice, never dropped (``ID 71`` was judged as the cube)
+    state, dice = position_and_dice(words, read_position, dice_needed=False)
     if jacoby and not state.match.match_length:
         # the Jacoby rule (money play only): gammons count single while the cube is centred
         from dataclasses import replace
 
         state = replace(state, match=replace(state.match, rules=replace(state.match.rules, jacoby=True)))
-    return state, (parse_dice(dice_text) if dice_text is not None else None)
+    return state, dice
 
 
 def _signed(value: float) -> str:

@@ -31,11 +31,12 @@ def _percents(p) -> str:
 
 
 def _state_and_dice(words: list[str]):
-    from bgcli.cli.common import read_position, split_position_and_dice
-    from bgcli.core.spelling import parse_dice
+    """The position and the dice written (None: the cube), as hint reads them: a typo in the dice
+    is an error about the dice, never dropped (``4HPwATDgc/ABMA 71`` rolled out the cube)."""
+    from bgcli.cli.batch import position_and_dice
+    from bgcli.cli.common import read_position
 
-    text, dice_text = split_position_and_dice(words)
-    return read_position(text), (parse_dice(dice_text) if dice_text is not None else None)
+    return position_and_dice(words, read_position, dice_needed=False)
 
 
 def _figure(figure) -> str:

@@ -1,0 +1,49 @@
+"""Hostile words on the command line: a typo in the dice of ``hint`` and
+``rollout`` is an error about the dice (status 1), as ``moves`` says it,
+never dropped (the rest read as a position and the cube judged) nor blamed
+on the position."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import invoke
+
+
+@pytest.mark.parametrize("command", [["hint"], ["rollout", "--trials", "36"]])
+@pytest.mark.parametrize("words, dice", [
+    (["4HPwATDgc/ABMA", "71"], "71"),                  # was: the cube of the position, the 71 dropped
+    (["4HPwATDgc/ABMA:cAkAAAAAAAAA", "9"], "9"),       # was: the cube, the 9 dropped
+    (["start", "31x"], "31x"),                         # was: "invalid position 'start 31x'"
+    (["start", "0"], "0"),
+    (["start", "7", "1"], "7 1"),
+    (["start", "31", "7"], "31 7"),
+])
+def test_a_typo_in_the_dice_is_an_error_naming_the_dice(command, words, dice):
+    result = invoke(*command, *words)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines() == [f"Error: invalid dice '{dice}': expected two numbers from 1 to 6, such as 31 or 3-1"]
+    assert result.stdout == ""
+
+
+def test_moves_says_the_same_of_the_same_words():
+    result = invoke("moves", "4HPwATDgc/ABMA", "71")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["Error: invalid dice '71': expected two numbers from 1 to 6, such as 31 or 3-1"]
+
+
+@pytest.mark.parametrize("words, heading", [
+    (["start"], "cube decision"),
+    (["start", "3", "1"], ", 31"),
+    (["XGID=-a----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"], ", 52"),   # the dice the position carries
+])
+def test_the_words_hint_reads_as_before(words, heading):
+    result = invoke("hint", "--level", "0", *words)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0].endswith(heading)
+
+
+def test_a_batch_line_with_a_typo_in_its_dice_is_that_line_s_error():
+    result = invoke("hint", "--level", "0", "--batch", "-", input="start 31\n4HPwATDgc/ABMA 71\n")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[1] == ('{"error": "line 2: invalid dice \'71\': expected two numbers from 1 to 6, '
+                                             'such as 31 or 3-1"}')
