@@ -5,10 +5,11 @@
     python benchmarks/bench_dice.py --profile            # cProfile of one dice pass, by own time
 
 Both read the same records through the formats' registry and replay them;
-the dice audit also builds the events (the position before every roll) and
-works out, for every roll, the chances the position gives (entering, hitting,
-bearing off), then the statistics once at the end. Target (issue 29): the dice
-audit at the audit's speed or better.
+the dice audit also works out, for every roll, the chances the position
+before it gives (entering, hitting, bearing off, saving the gammon: in C for
+the runs of plays the audit's short path settles, bgcli.judging.dice), then
+the statistics once at the end. Target (issue 29): the dice audit at the
+audit's speed or better.
 
 Each round starts a fresh process for each command (so every file is unseen:
 no cache of play texts, positions or hitting rolls carries over), the two in
