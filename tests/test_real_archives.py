@@ -131,3 +131,20 @@ def test_gnubg_108_analysed_sgf_reads_its_plays():
                      ("charlot1", (5, 1), "13/8 6/5*")]
     # the game is cut short (its RE left out): that, and nothing else
     assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("incomplete", "warning")]
+
+
+# --- PlayOK (an excerpt written with its habits: PROVENANCE.md) --------------------------------
+
+PLAYOK = REAL / "playok" / "playok_excerpt.mat"
+
+
+def test_playok_export_reads_clean_with_its_cube_limit(tmp_path):
+    # the site's names in the game header (the tags name the players), dice in
+    # the order rolled ("36:"), CubeLimit "64"
+    [replay] = replay_file(str(PLAYOK))
+    assert replay.problems == [] and replay.score == (0, 3) and replay.winner == "benb"
+    assert replay.rules.cube_limit == 64
+    # the limit is the file's: a redouble past 64 is an error there
+    beyond = tmp_path / "b.mat"
+    beyond.write_text(PLAYOK.read_text(encoding="utf-8").replace('CubeLimit "64"', 'CubeLimit "2"'), encoding="utf-8")
+    assert ("cube", "error") in [(kind, severity) for _, kind, severity in audit(beyond)]
