@@ -20,7 +20,10 @@ What bgcli asks of it, and why one round at a time:
 - Its figures: for a play, the mover's cubeless chances and cubeless and cubeful equities after
   the play (cubeful: the opponent's cube action first); for a cube decision, the no double and
   double/take cubeful equities of the player on roll and the cubeless chances, from the same trials.
-  Equities are per unit of the cube at the decision (money play only: see :func:`problem`).
+  Equities are per unit of the cube at the decision; in a match, sage's normalised equity (as the
+  sage engine's: +1 a single game won at the cube), which bgcli turns into the match winning chance
+  its trials give by the same straight line (:meth:`SageRollout._in_chances`). Its match equity
+  table is bgcli's default to the digit up to 25-away (see :func:`problem` for what it cannot play).
 - Its variance reduction takes each roll's luck at its raw network, as bgcli's does, at every
   half-move but the first: in a round of 36 the first roll is each of the 36 once, so its luck sums
   to nothing over the round and sage skips it (the round's mean is as steady as with it; each
