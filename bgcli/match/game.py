@@ -138,6 +138,14 @@ class GameReplay:
     def set_seen_by(self, side: int, position: Position) -> None:
         self.board = position if side == 0 else position.swap()
 
+    def played(self, side: int, after: Position) -> None:
+        """The end of a play on the long path (a move, a note of an illegal play): the board as
+        ``side`` left it, the other player on roll, the game over when a side has borne off."""
+        self.set_seen_by(side, after)
+        self.on_roll = 1 - side
+        if self.winner() is not None:
+            self.over = True
+
     def winner(self) -> int | None:
         if self.board.player[OFF] == CHECKERS:
             return 0
@@ -426,10 +434,7 @@ class GameReplay:
             self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=judged.after, legal=legal)
         if after is None:
             return
-        self.set_seen_by(side, after)
-        self.on_roll = 1 - side
-        if self.winner() is not None:
-            self.over = True
+        self.played(side, after)
 
     def roll(self, action: Action) -> None:
         """XG's rolled-then-resigned cell, and a resignation written by the
@@ -464,10 +469,7 @@ class GameReplay:
                                                         "the rest of this game is not checked")
             self.unchecked = True
             return
-        self.set_seen_by(side, after)
-        self.on_roll = 1 - side
-        if self.winner() is not None:
-            self.over = True
+        self.played(side, after)
 
     def double(self, action: Action) -> None:
         side, player = action.side, self.player(action.side)
