@@ -123,3 +123,15 @@ def test_after_a_play_in_a_match_the_opponent_takes_their_first_cube_decision(sc
     wanted = -decision.double_take if theirs == "take" else -1.0
     assert abs(own.equity.mean - wanted) <= ONE_PLY
     assert abs(own.equity.mean - loop.equity.mean) <= ONE_PLY and abs(own.mwc.mean - loop.mwc.mean) <= ONE_PLY
+
+
+@pytest.mark.parametrize("position", [RACE, MATCH_RACE])
+def test_a_cubeless_rollout_by_gnubg_is_read(position):
+    """A cubeless rollout prints no cubeful (CF) figure: its equity is the cubeless one (gnubg's figures were
+    refused as missing); truncated at one half-move it is bgcli's loop's over gnubg."""
+    words = ["--trials", "36", "--truncate", "1", "--cubeless", "--json", position]
+    own = _bgcli("rollout", "--engine", "gnubg", *words)
+    loop = _bgcli("rollout", "--engine", "gnubg", "--bgcli-loop", *words)
+    assert own["method"] == "gnubg" and loop["method"] == "bgcli"
+    for mine, theirs in zip(own["lines"], loop["lines"]):
+        assert abs(mine["equity"]["mean"] - theirs["equity"]["mean"]) <= ONE_PLY, (mine, theirs)

@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 
 DRIVER = Path(__file__).with_name("gnubg_rollout_driver.py")
 _NUMBER = r"([+-]?\d+\.\d+)"
+# a cubeless rollout prints no CF figure (its equity is the CL one)
 _FIGURES = re.compile(r"Current Position:\s*\n\s*" + r"\s+".join([_NUMBER] * 3) + r"\s+-\s+" +
-                      r"\s+".join([_NUMBER] * 3) + r"\s+CL\s+" + _NUMBER + r"\s+CF\s+" + _NUMBER + r"\s*\n\s*\[\s*" +
+                      r"\s+".join([_NUMBER] * 3) + r"\s+CL\s+" + _NUMBER + r"(?:\s+CF\s+" + _NUMBER + r")?\s*\n\s*\[\s*" +
                       r"\s+".join([_NUMBER] * 3) + r"\s+-\s+" + r"\s+".join([_NUMBER] * 3) + r"\s+CL\s+" + _NUMBER +
-                      r"\s+CF\s+" + _NUMBER + r"\s*\]")
+                      r"(?:\s+CF\s+" + _NUMBER + r")?\s*\]")
 _GAMES = re.compile(r"\n\s*(\d+) games, ")
 _DONE = "Rollout done. Printing final results."
 
@@ -151,7 +152,9 @@ def parse(text: str, ids: Sequence[str]) -> list[GnubgFigures]:
         games = _GAMES.search(final)
         if found is None or games is None:
             raise EngineError(f"gnubg's rollout of {position} gave no figures")
-        v = [float(x) for x in found.groups()]
+        groups = found.groups()
+        # no CF figure (cubeless): the cubeful figures are the cubeless ones
+        v = [float(x if x is not None else groups[k - 1]) for k, x in enumerate(groups)]
         out.append(GnubgFigures(tuple(v[0:3] + v[3:6][1:]), tuple(v[8:11] + v[11:14][1:]), v[6], v[14], v[7], v[15],
                                 int(games.group(1))))
     return out
