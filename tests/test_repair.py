@@ -470,3 +470,26 @@ def test_a_clean_file_costs_its_audit_and_a_slip_is_worked_on_from_the_audits_st
     found = repair_text((SAMPLE / case["file"]).read_bytes())
     (slipped,) = {r.problem.game for r in found.repairs if r.suggestions}
     assert slipped > 1 and opened.count(1) == 2   # the audit, and the repaired record's audit
+
+
+def test_the_repaired_record_is_audited_again_from_the_first_game_that_changed(monkeypatch):
+    """The repaired text is read again whole, and its games before the first
+    that changed are not replayed again (the audit's state at that game goes
+    on): what it still has is what a fresh audit of it finds."""
+    from bgcli.judging.repair import audit_records, read_records
+    from bgcli.match.replay import MatchReplayer
+
+    case = max((c for c in CASES if c["kind"] == "points"), key=lambda c: c["line"])
+    data = (SAMPLE / case["file"]).read_bytes()
+    opened: list[int] = []
+    real = MatchReplayer.open_game
+    monkeypatch.setattr(MatchReplayer, "open_game", lambda self, game: opened.append(game.number) or real(self, game))
+    found = repair_text(data)
+    assert found.edits and opened.count(1) == 1   # game 1: the audit's replay only
+    monkeypatch.setattr(MatchReplayer, "open_game", real)
+    fresh = audit_records(read_records(found.fixed.encode(), "-")[1], None)
+    assert [p.to_dict() for p in found.still] == [p.to_dict() for p in fresh]
+    broken = data.decode().replace("Wins", "Winz", 1).encode()   # a slip that the repair cannot mend, and one it can
+    again = repair_text(broken)
+    assert [p.to_dict() for p in again.still] == \
+        [p.to_dict() for p in audit_records(read_records(again.fixed.encode(), "-")[1], None)]

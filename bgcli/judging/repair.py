@@ -238,11 +238,43 @@ class _Start:
         return self.seen[self.begin:self.end]
 
 
-def _audit(records: Sequence[MatchRecord], rules: Rules | None) -> tuple[list[Problem], list[list[_Start]]]:
-    """:func:`audit_records`, and each match's :class:`_Start` of each game."""
+def _audit_again(records: Sequence[MatchRecord], audited: Sequence[MatchRecord], starts: list[list[_Start]],
+                 rules: Rules | None) -> list[Problem]:
+    """:func:`audit_records` of ``records`` (the repaired text read again),
+    where each match's games before the first that differs from the audited
+    record's (``audited``, whose audit kept ``starts``) are not replayed
+    again: what they reported is the audit's, and the replay goes on from the
+    audit's state at the first game that differs."""
+    found: list[Problem] = []
+    for number, record in enumerate(records, 1):
+        old = audited[number - 1] if number <= len(audited) else None
+        same = 0
+        if old is not None and record.header() == old.header():
+            limit = min(len(record.games), len(old.games) - 1)
+            while same < limit and record.games[same] == old.games[same]:
+                same += 1
+        if not same:
+            found.extend(_audit([record], rules, number)[0])
+            continue
+        start = starts[number - 1][same]
+        visitor = _Collect()
+        visitor.problems = start.seen[:start.begin]   # what the games before reported
+        replayer = copy.copy(start.replayer)
+        replayer.visitor = visitor
+        replayer.score, replayer.starts = list(replayer.score), list(replayer.starts)
+        for game in record.games[same:]:
+            replayer.game(game)
+        replayer.finish(MatchEnd(record.errors, record.comments))
+        found.extend(sorted(visitor.problems, key=Problem.order))
+    return found
+
+
+def _audit(records: Sequence[MatchRecord], rules: Rules | None, first: int = 1
+           ) -> tuple[list[Problem], list[list[_Start]]]:
+    """:func:`audit_records` (the matches numbered from ``first``), and each match's :class:`_Start` of each game."""
     found: list[Problem] = []
     starts: list[list[_Start]] = []
-    for number, record in enumerate(records, 1):
+    for number, record in enumerate(records, first):
         visitor = _Collect()
         replayer = MatchReplayer(record.header(), number, rules or Rules(), visitor)
         seen = visitor.problems
@@ -1089,7 +1121,7 @@ def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> Fil
     still: list[Problem] = []
     if applied:
         try:
-            still = audit_records(read_records(_encode(fixed), path)[1], rules)
+            still = _audit_again(read_records(_encode(fixed), path)[1], records, starts, rules)
         except BgcliError as exc:   # never expected: the repaired text is what the edits made of a readable one
             still = [Problem(1, 0, 0, "", ProblemKind.SYNTAX, f"the repaired text cannot be read: {exc}")]
     else:
