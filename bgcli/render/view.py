@@ -42,7 +42,7 @@ import re
 import os
 from string import Template
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from bgcli.core.ids import match_id
 from bgcli.core.position import CHECKERS, Position, shared_point, side_bits
@@ -188,6 +188,23 @@ class _RowIndex:
         return self.start + row
 
 
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+
+
+class _Memo(dict[_Key, _Value]):
+    """A cache that works a key's value out (``make(key)``) the first time it is asked for, and keeps
+    it; what ``make`` raises reaches the asker and nothing is kept."""
+
+    def __init__(self, make: Callable[[_Key], _Value]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: _Key) -> _Value:
+        value = self[key] = self.make(key)
+        return value
+
+
 class _Identifiers:
     """The Position ID and Match ID of each row, and the bear-off table's
     entry of each side all home, each distinct one computed once."""
@@ -197,11 +214,11 @@ class _Identifiers:
         self.by_id: dict[int, tuple[MatchState, str]] = {}   # the same by id(), with the state
         self.sides: dict[tuple[int, ...], int] = {}   # a side's six home counts -> its entry
         self.entries: list[list] = []                 # [mean, dist] of each
-        self.homes: dict[tuple[int, ...], str] = {}   # a side's 26 counts -> its entry as text, '' if not all home
+        self.homes = _Memo(self._side_entry)   # a side's 26 counts -> its entry as text, '' if not all home
         # a side's 26 counts -> its half of a Position ID (bits, bit length) and whether it is all home:
         # each side is met twice or more (on roll, then unchanged as the opponent of the next row)
-        self.halves: dict[tuple[int, ...], tuple[int, int, bool]] = {}
-        self.right: dict[tuple[int, ...], bool] = {}   # a side's counts -> whether they are right (_right)
+        self.halves = _Memo(_half)
+        self.right = _Memo(_right)   # a side's counts -> whether they are right
 
     def bound(self, most: int = 50_000) -> None:
         """Forget what was computed once a cache holds more than ``most`` entries (a long session
@@ -220,12 +237,7 @@ class _Identifiers:
         player, opponent = position.player, position.opponent
         halves = self.halves
         try:
-            mine = halves.get(player)
-            if mine is None:
-                mine = halves[player] = _half(player)
-            theirs = halves.get(opponent)
-            if theirs is None:
-                theirs = halves[opponent] = _half(opponent)
+            mine, theirs = halves[player], halves[opponent]
             # position_id's arithmetic, on the halves
             pid = b2a_base64((theirs[0] | mine[0] << theirs[1]).to_bytes(10, "little"), newline=False)[:14].decode()
         except (ValueError, OverflowError, TypeError):
@@ -242,13 +254,7 @@ class _Identifiers:
                 # what _bearoff says: with both sides' counts right (each side checked once),
                 # position.problem() can only be a point held by both
                 right = self.right
-                mine_right = right.get(player)
-                if mine_right is None:
-                    mine_right = right[player] = _right(player)
-                theirs_right = right.get(opponent)
-                if theirs_right is None:
-                    theirs_right = right[opponent] = _right(opponent)
-                flawed = not (mine_right and theirs_right) or shared_point(player, opponent)
+                flawed = not (right[player] and right[opponent]) or shared_point(player, opponent)
                 step.bearoff = "" if flawed else self._entries(player, opponent)
         match = state.match
         # the replay shares its match states: found by identity (the entry keeps the state alive, so
@@ -280,13 +286,7 @@ class _Identifiers:
         """The two sides' entries in the page's table of sides all home, as a row names them."""
         # each side is met twice or more (on roll, then as the opponent): its entry looked up once
         homes = self.homes
-        mine = homes.get(player)
-        if mine is None:
-            mine = homes[player] = self._side_entry(player)
-        theirs = homes.get(opponent)
-        if theirs is None:
-            theirs = homes[opponent] = self._side_entry(opponent)
-        return f"{mine},{theirs}"
+        return f"{homes[player]},{homes[opponent]}"
 
     def _side_entry(self, side: tuple[int, ...]) -> str:
         """The entry of one side in the page's table when it is all home, as text; '' when not."""
