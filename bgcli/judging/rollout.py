@@ -64,11 +64,11 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, replace
-from enum import Enum
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from bgcli.core.cube import Answer, CubeAction, CubeTurn, Refusal, may_double, proper_action_of
 from bgcli.core.generator import legal_plays
+from bgcli.core.kinds import Worded
 from bgcli.core.position import OFF
 from bgcli.core.value import game_kind, game_value
 from bgcli.engines import met
@@ -91,27 +91,21 @@ MAX_TRIALS = 10_000_000
 _WIDTH = 6   # a trial's figures per line: the value, then the five cumulative probabilities
 
 
-class Method(Enum):
+class Method(Worded):
     """Whose trial loop plays a rollout: bgcli's own over the engine protocol, or the engine's own."""
 
     BGCLI = "bgcli"
     SAGE = "sage"     # sage's C++ rollout, round by round (bgcli.engines.sage_rollout)
     GNUBG = "gnubg"   # gnubg's ``rollout`` command (bgcli.engines.gnubg_rollout)
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class LineKind(Enum):
+class LineKind(Worded):
     """What a rolled-out line is."""
 
     PLAY = "play"
     NO_DOUBLE = "no double"
     DOUBLE_TAKE = "double, take"
     DOUBLE_PASS = "double, pass"   # known exactly: never rolled out
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
