@@ -26,7 +26,7 @@ from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_i
 from bgcli.core.generator import accelerator as _speedups  # the C accelerator, or None
 from bgcli.core.position import Dice, Position, checked_dice, parse_position_id, trusted_position
 from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, meant_as_dice, parse_dice, point_names, roll_of
-from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError
+from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError, os_reason
 
 MAX_LINE = 1 << 20  # bytes in one line of a batch
 EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
@@ -45,9 +45,14 @@ def batch_lines(stream) -> Iterable[str | BadLine]:
     """The lines of a binary stream, split on ``\\n`` only (a ``\\r`` before it
     dropped), read as UTF-8. A line that is not UTF-8 is a BadLine in its
     place; a line longer than MAX_LINE bytes is a BadLine too, and the last:
-    the rest of the input is not read (it may be endless, as /dev/zero)."""
+    the rest of the input is not read (it may be endless, as /dev/zero), and
+    so is a line that cannot be read (an I/O error)."""
     while True:
-        line = stream.readline(MAX_LINE + 1)
+        try:
+            line = stream.readline(MAX_LINE + 1)
+        except OSError as exc:   # opened but not readable (an I/O error, /proc/self/mem): the last line, not a traceback
+            yield unreadable_line(exc)
+            return
         if not line:
             return
         if len(line) > MAX_LINE and not (len(line) == MAX_LINE + 1 and line.endswith(b"\n")):
@@ -62,6 +67,11 @@ def batch_lines(stream) -> Iterable[str | BadLine]:
             yield line.decode("utf-8")
         except UnicodeDecodeError as exc:
             yield BadLine(f"not UTF-8 text (byte {exc.start + 1} of the line)")
+
+
+def unreadable_line(error: OSError) -> BadLine:
+    """The last line of a batch whose input failed to read on (an I/O error)."""
+    return BadLine(f"cannot be read: {os_reason(error)}; the rest of the input is not read", last=True)
 
 
 def is_comment(line: str) -> bool:
@@ -395,7 +405,10 @@ def run_moves_stream(stream, style: str, out, read: Callable[[str], Any] = read_
     write = out.write
     status, number, data = 0, 1, b""
     while True:
-        block = read_block(BLOCK)
+        try:
+            block, failed = read_block(BLOCK), None
+        except OSError as exc:   # as batch_lines: what was read is answered, then this error as the last line
+            block, failed = b"", exc
         data = data + block if data else block
         # whole lines, or at the end of the input whatever is left (a last line with no newline)
         end = data.rfind(b"\n") + 1 if block else len(data)
@@ -419,6 +432,8 @@ def run_moves_stream(stream, style: str, out, read: Callable[[str], Any] = read_
                     return status
         data = data[end:]
         if not block:
+            if failed is not None:
+                status = max(status, run_moves([unreadable_line(failed)], style, number, out, read))
             out.flush()
             return status
         if len(data) > MAX_LINE:   # a line longer than any batch_lines reads: it says so, and stops
