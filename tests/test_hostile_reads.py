@@ -88,3 +88,23 @@ def test_binary_data_is_not_a_chouette(tmp_path):
 def test_a_chouette_is_read_as_before():
     result = invoke("chouette", str(SAMPLES / "chouette.txt"))
     assert result.exit_code in (0, 1) and "Traceback" not in result.output
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize("where", ["/dev/zero", "-"])
+def test_dev_zero_to_repair_is_one_line_and_status_2(where):
+    """``bgcli repair /dev/zero`` read the file whole: the machine ran out of memory."""
+    if where == "-":
+        with open("/dev/zero", "rb") as zeros:
+            import subprocess
+            import sys
+
+            done = subprocess.run([sys.executable, "-m", "bgcli", "repair", "-"], stdin=zeros, capture_output=True,
+                                  text=True, timeout=300)
+        status, err = done.returncode, done.stderr
+    else:
+        result = invoke("repair", where)
+        status, err = result.exit_code, result.stderr
+    assert status == 2
+    assert err.splitlines()[0] == f"Error: {where}:1:1: the file is larger than 64 MB, more than bgcli reads as a match to repair"
+    assert "Traceback" not in err

@@ -1154,16 +1154,22 @@ def suggested_problems(data: bytes, path: str = "-", rules: Rules | None = None)
     return [r.to_dict() for r in found.repairs], sum(len(r.games) for r in records)
 
 
+REPAIR_LIMIT = 64 << 20   # bytes: a repair holds the text a few times over; no match record is near this
+
+
 def repair_file(path: str, rules: Rules | None = None, read: Callable[[str], bytes] | None = None) -> FileRepair:
     """:func:`repair_text` of a file (``-``: standard input)."""
     if read is None:
         import sys
 
+        from bgcli.formats.reading import read_whole
+
+        # read with a bound: /dev/zero (any endless or huge file) was read whole until memory ran out
         if path == "-":
-            data = sys.stdin.buffer.read()
+            data = read_whole(sys.stdin.buffer, path, "a match to repair", REPAIR_LIMIT)
         else:
             with open(path, "rb") as handle:
-                data = handle.read()
+                data = read_whole(handle, path, "a match to repair", REPAIR_LIMIT)
     else:
         data = read(path)
     return repair_text(data, path, rules)
