@@ -21,6 +21,11 @@ wall time and its peak resident memory from ``resource.getrusage``):
    list of Smile nulls after the golden match's own fields: untrusted input,
    round three), beside the golden file. Refused at the 32 MB bound in 0.8 s
    at 90 MB (it was 166 s at 2.4 GB, called clean, on a machine under load).
+6. ``chouette`` of a 20 MB chouette record (the sample's first line, then blanks),
+   beside the sample: refused at the 16 MB bound (``chouette /dev/zero``
+   read without end until the machine ran out of memory).
+7. ``repair`` of a 70 MB match (the sample, then blanks), beside the sample:
+   refused at the 64 MB bound (``repair /dev/zero`` did the same).
 """
 from __future__ import annotations
 
@@ -32,6 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
+CHOUETTE = (ROOT / "samples" / "chouette.txt").read_text(encoding="utf-8")
 BGF = (ROOT / "tests" / "data" / "gammonview" / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf").read_bytes()
 
 
@@ -71,12 +77,15 @@ def main() -> None:
         ("mat tag line of blanks", "audit", "; [a" + " " * 250_000 + "\n" + SAMPLE, "; [a" + " " * 250 + "\n" + SAMPLE),
         ("json export, 5,000 games", "export", SAMPLE * 1250, SAMPLE),
         ("bgf of 256 MB decompressed", "audit", bgf_of_nulls(256 << 20), BGF),
+        ("chouette of 20 MB", "chouette", CHOUETTE.split("\n", 1)[0] + "\n" + " " * (20 << 20), CHOUETTE),
+        ("repair of 70 MB", "repair", SAMPLE + " " * (70 << 20), SAMPLE),
     ]
     print(f"{'case':<28} {'hostile':>22} {'ordinary':>22}")
     for name, command, hostile, ordinary in cases:
         cells = []
         for index, text in enumerate((hostile, ordinary)):
-            suffix = ".sgf" if name.startswith("sgf") else ".bgf" if name.startswith("bgf") else ".mat"
+            suffix = ".sgf" if name.startswith("sgf") else ".bgf" if name.startswith("bgf") else \
+                ".txt" if name.startswith("chouette") else ".mat"
             path = folder / f"{index}{suffix}"
             if isinstance(text, bytes):
                 path.write_bytes(text)
