@@ -28,10 +28,10 @@ import io
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Callable, Iterable, Sequence
 
 from bgcli.core.generator import Play, Step, legal_plays
+from bgcli.core.kinds import Worded
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
@@ -59,7 +59,7 @@ TWICE_BACK = 3                 # rows before a problem looked at for one written
 ROUNDS = 12                    # problems of one game worked on, at most
 
 
-class RepairKind(str, Enum):
+class RepairKind(str, Worded):
     """What a suggestion changes."""
 
     ROLL = "roll"        # the dice of a move
@@ -69,9 +69,6 @@ class RepairKind(str, Enum):
     SCORE = "score"      # a game's score line
     SWAP = "swap"        # the two cells of a row exchanged (each player's action in the other's column)
     DROP = "drop"        # a line taken out (written twice)
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
