@@ -47,3 +47,16 @@ def test_a_batch_line_with_a_typo_in_its_dice_is_that_line_s_error():
     assert result.exit_code == 1
     assert result.stdout.splitlines()[1] == ('{"error": "line 2: invalid dice \'71\': expected two numbers from 1 to 6, '
                                              'such as 31 or 3-1"}')
+
+
+def test_a_patch_written_over_its_input_is_refused_naming_the_patch_option(tmp_path):
+    """``repair F --patch F`` said ``-o F is one of the inputs``: the option the user gave is --patch."""
+    from conftest import SAMPLES
+
+    path = tmp_path / "f.mat"
+    text = (SAMPLES / "flawed_5pt.mat").read_bytes()
+    path.write_bytes(text)
+    result = invoke("repair", str(path), "--patch", str(tmp_path / "." / "f.mat"))
+    assert result.exit_code == 2
+    assert f"Error: --patch {tmp_path / '.' / 'f.mat'} is one of the inputs: write somewhere else" in result.stderr
+    assert path.read_bytes() == text

@@ -212,8 +212,8 @@ def show_score(match, as_json: bool, unfinished_type) -> None:
 
 # --- export -----------------------------------------------------------------
 
-def refuse_input_as_output(output: str | None, inputs) -> None:
-    """Exit 2 when ``-o`` names one of the inputs: writing it would destroy what is being read."""
+def refuse_input_as_output(output: str | None, inputs, option: str = "-o") -> None:
+    """Exit 2 when ``-o`` (or ``option``) names one of the inputs: writing it would destroy what is being read."""
     import os
 
     if not output or output == "-":
@@ -226,7 +226,7 @@ def refuse_input_as_output(output: str | None, inputs) -> None:
         except OSError:
             same = os.path.abspath(output) == os.path.abspath(path)
         if same:
-            raise click.UsageError(f"-o {output} is one of the inputs: write somewhere else")
+            raise click.UsageError(f"{option} {output} is one of the inputs: write somewhere else")
 
 
 @cli.command()

@@ -61,7 +61,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
     else:
         refuse_input_as_output(output, paths)
     if patch not in (None, "-"):
-        refuse_input_as_output(patch, paths)
+        refuse_input_as_output(patch, paths, "--patch")
         if output is not None and patch == output:
             raise click.UsageError("--patch and -o name the same file: write them to two files")
     rules = rules_from(**rule_args)
