@@ -61,3 +61,16 @@ def test_an_interrupted_rollout_says_so_on_standard_error_as_every_command_does(
     assert result.exit_code == 130
     assert "PARTIAL: interrupted" in result.stdout
     assert result.stderr.splitlines() == ["Error: interrupted"]
+
+
+def test_a_seed_past_32_bits_is_a_usage_error():
+    """gnubg keeps a rollout's seed in 32 bits: --seed 4294967296 rolled the dice of --seed 0, silently."""
+    result = invoke("rollout", "start", "31", "--trials", "36", "--seed", str(2**32))
+    assert result.exit_code == 2
+    assert "Invalid value for '--seed': 4294967296 is not in the range 0<=x<=4294967295." in result.stderr
+
+
+def test_the_largest_seed_rolls_out():
+    result = invoke("rollout", "start", "31", "--level", "0", "--trials", "36", "--candidates", "1", "--seed", str(2**32 - 1))
+    assert result.exit_code == 0, result.output
+    assert "seed 4294967295" in result.stdout

@@ -43,6 +43,7 @@ def home_option(function):
 # tests/test_options.py keeps it and the commands in step) ----------------------------------------
 
 TIMEOUT_LIMITS = (0.1, 3600.0)
+MAX_SEED = 2**32 - 1   # gnubg keeps a rollout's seed in 32 bits: a larger one was the same dice as itself mod 2**32
 MAX_TRUNCATE = 10_000   # half-moves: far beyond any game; the engines keep it in a 16-bit (gnubg) or 32-bit (sage) int   # seconds: one engine call, the same bounds for every command that asks one
 LEVEL_HELP = ("How deep the engine looks, in GNU Backgammon's plies: 0 is the raw network, 1 looks one roll ahead; "
               "eXtreme Gammon counts one more (0 = XG 1-ply, 1 = XG 2-ply, 2 = XG 3-ply, 3 = XG 4-ply).")
@@ -141,7 +142,7 @@ def rollout_options(function):
     function = click.option("--truncate", type=click.IntRange(0, MAX_TRUNCATE), default=0, show_default=True, metavar="N",
                             help="Stop each trial after N half-moves and take the engine's evaluation "
                                  "(0: play to the end).")(function)
-    function = click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True, metavar="N",
+    function = click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True, metavar="N",
                             help="The dice: the same seed gives the same figures to the last digit, however the "
                                  "trials are split.")(function)
     function = click.option("--until-se", type=FloatRange(0, 10, min_open=True), default=None, metavar="SE",
