@@ -60,3 +60,19 @@ def test_a_patch_written_over_its_input_is_refused_naming_the_patch_option(tmp_p
     assert result.exit_code == 2
     assert f"Error: --patch {tmp_path / '.' / 'f.mat'} is one of the inputs: write somewhere else" in result.stderr
     assert path.read_bytes() == text
+
+
+@pytest.mark.parametrize("command", ["show", "analyze"])
+def test_dice_after_the_position_of_a_command_that_takes_none_are_named(command):
+    """``show start 31`` said "no valid position id in the text", as if 'start' were wrong."""
+    result = invoke(command, "start", "31")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["Error: invalid position 'start 31': '31' after the position reads as dice, "
+                                          "and this command takes a position only"]
+
+
+@pytest.mark.parametrize("command", ["show", "analyze"])
+def test_a_wrong_position_alone_is_said_as_before(command):
+    result = invoke(command, "strat")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: invalid position 'strat': expected start")

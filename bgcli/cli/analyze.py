@@ -11,7 +11,7 @@ from typing import Iterable
 
 import click
 
-from bgcli.cli.common import opened
+from bgcli.cli.common import opened, read_position_words
 from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
@@ -164,7 +164,7 @@ def analyze(words, batch, jobs, engine_name, level, met, as_json):
 
     announce_bearoff_table()
     try:
-        game = read_position(" ".join(words))
+        game = read_position_words(words)
         found = analyse(game)
         judged = None
         if engine_name:

@@ -261,6 +261,26 @@ def read_position(text: str):
     return parse_position(text)
 
 
+def read_position_words(words) -> object:
+    """The position of a command that takes no dice (show, analyze), from its words. Words whose
+    last reads as dice after a position say so (``show start 31`` was "no valid position id")."""
+    from bgcli.core.spelling import meant_as_dice
+    from bgcli.errors import InvalidPositionError
+
+    try:
+        return read_position(" ".join(words))
+    except InvalidPositionError:
+        if len(words) > 1 and meant_as_dice(words[-1]):
+            try:
+                read_position(" ".join(words[:-1]))
+            except InvalidPositionError:
+                pass
+            else:
+                raise InvalidPositionError(f"invalid position {' '.join(words)[:60]!r}: {words[-1][:60]!r} after the "
+                                           f"position reads as dice, and this command takes a position only") from None
+        raise
+
+
 # Each command by the module (bgcli.cli.NAME) that defines it: a command's
 # module is imported when the command is run, so that one command does not
 # pay for the imports of all (``bgcli moves`` starts in a fraction of the time).

@@ -16,7 +16,7 @@ from bgcli.cli.common import (
     jobs_option, json_option, output_option, read_position, say,
     style_option, write_output,
 )
-from bgcli.cli.common import batch_option, batch_source
+from bgcli.cli.common import batch_option, batch_source, read_position_words
 from bgcli.cli.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
     DEFAULT_SIDE, MAX_LINE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
     position_and_dice, read_id_and_dice, run_moves,
@@ -267,7 +267,7 @@ def show(words, home, svg, counts, style, output):
     if counts and svg:
         raise click.UsageError("--counts goes with the ASCII board, not --svg")
     try:
-        game = read_position(" ".join(words))
+        game = read_position_words(words)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     text = svg_board(game, home=home, style=style) if svg else ascii_board(game, home=home, style=style)
