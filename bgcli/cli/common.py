@@ -664,7 +664,7 @@ def result_output(function):
             return function(*args, **kwargs)
         from bgcli.output import AtomicOutput, OutputError
 
-        _refuse_an_input_as_output(output, kwargs.values())
+        refuse_input_as_output(output, _existing_paths(kwargs.values()))
         try:
             target = AtomicOutput(output)
         except OutputError as exc:
@@ -722,16 +722,30 @@ class _ResultStream:
         return True
 
 
-def _refuse_an_input_as_output(output: str, values) -> None:
+def refuse_input_as_output(output: str | None, inputs, option: str = "-o") -> None:
+    """Exit 2 when ``-o`` (or ``option``) names one of the inputs: writing it would destroy what is being read.
+
+    The one check of every command that writes a file (the output decorator's, export's, view's, repair's -o and
+    --patch): the same file by the file system (a link, ``./``), or by path where the output does not exist yet."""
+    if not output or output == "-":
+        return
+    for path in inputs:
+        if path == "-":
+            continue
+        try:
+            same = os.path.samefile(output, path)
+        except OSError:
+            same = os.path.abspath(output) == os.path.abspath(path)
+        if same:
+            raise click.UsageError(f"{option} {output} is one of the inputs: write somewhere else")
+
+
+def _existing_paths(values):
+    """The arguments of a command that name existing files: the inputs an output must not overwrite."""
     for value in values:
         for item in value if isinstance(value, (tuple, list)) else (value,):
             if isinstance(item, str) and item not in ("", "-") and os.path.exists(item):
-                try:
-                    same = os.path.samefile(output, item)
-                except OSError:
-                    same = False
-                if same:
-                    raise click.UsageError(f"-o {output} is one of the inputs: write somewhere else")
+                yield item
 
 
 PROGRESS_DELAY = 1.0   # seconds of work before a counter is shown: quick work says nothing

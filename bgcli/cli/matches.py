@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from bgcli.cli.common import Counter, result_output
+from bgcli.cli.common import Counter, refuse_input_as_output, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, rule_options, rules_from, say, say_block, Unwritable,
@@ -211,23 +211,6 @@ def show_score(match, as_json: bool, unfinished_type) -> None:
 
 
 # --- export -----------------------------------------------------------------
-
-def refuse_input_as_output(output: str | None, inputs, option: str = "-o") -> None:
-    """Exit 2 when ``-o`` (or ``option``) names one of the inputs: writing it would destroy what is being read."""
-    import os
-
-    if not output or output == "-":
-        return
-    for path in inputs:
-        if path == "-":
-            continue
-        try:
-            same = os.path.samefile(output, path)
-        except OSError:
-            same = os.path.abspath(output) == os.path.abspath(path)
-        if same:
-            raise click.UsageError(f"{option} {output} is one of the inputs: write somewhere else")
-
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")

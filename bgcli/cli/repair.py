@@ -51,7 +51,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
         bgcli repair --json samples/flawed_5pt.mat
         bgcli repair --jobs 2 samples/ --patch fixes.diff
     """
-    from bgcli.cli.matches import refuse_input_as_output
+    from bgcli.cli.common import refuse_input_as_output
     from bgcli.scale.repair import RepairJob
 
     many = len(paths) > 1 or any(os.path.isdir(p) or _is_glob(p) for p in paths) \
