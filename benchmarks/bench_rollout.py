@@ -73,8 +73,13 @@ def main() -> int:
     parser.add_argument("--loop-trials", type=int, default=36, help="trials of bgcli's loop with VR (slow)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", action="store_true", help="add the --jobs 2 run of bgcli's loop")
+    parser.add_argument("--jobs", action="store_true",
+                        help="add the --jobs 2 run of bgcli's loop (at least 144 loop trials: trials go out in blocks of 36)")
     args = parser.parse_args()
+    if args.jobs and args.loop_trials < 144:
+        # blocks of 36 by trial index: 36 trials are one block, which a second process cannot share
+        print(f"--jobs: bgcli's loop rolls out 144 trials, not {args.loop_trials} (four blocks of 36 for two processes)")
+        args.loop_trials = 144
     state = parse_gnubg_id(START)
     play = next(p for p in legal_plays(state.position, (3, 1)) if str(p) == "8/5 6/5")
     engine = open_engine("sage", 0)
