@@ -322,17 +322,12 @@ def python_run(actions, at, first, second, side, last_line, count):
     return sides[0], sides[1], side, last_line, over
 
 
-@pytest.mark.skipif(plays.sides_after_plays is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]))
-def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, seed, length, start):
-    """The C accelerator's sides_after_plays against the run it mirrors (apply_all's plays in
-    turn, each settled by sides_after_play): random games from a random position, each play a
-    legal one written as its steps or as gnubg writes it, now and then one that is not (a wrong
-    roll, another spelling, the wrong column, a cube action, a dance): the same sides, side on
-    roll, last line and end of the game for the plays it settles, and it stops only at a play
-    the C short path leaves to Python, an action of another kind or side, or the game's end."""
-    rng = random.Random(seed)
+def random_game(rng: random.Random, position: Position, length: int, dances: bool = False):
+    """The sides at the start (first, then second on roll) and ``length`` actions of a random game from
+    ``position``: each play a legal one written as its steps or as gnubg writes it, now and then one that is
+    not (a wrong roll, another spelling, the wrong column, a cube action, a dance). With ``dances`` a roll
+    with no play is written as a dance and an action that is not a play has no text (the dice audit's
+    runs read dances); without, it is a play with no text. The C short paths' property tests share it."""
     board, side = position, rng.randint(0, 1)
     first, second = (board.player, board.opponent) if side == 0 else (board.opponent, board.player)
     actions, line = [], rng.randint(1, 50)
@@ -346,6 +341,8 @@ def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, se
             text = rng.choice([" ".join(f"{s.start}/{s.end}" for s in play.steps), play_text(play, "mat")])
             board = play.result.swap()
         else:
+            if dances:
+                kind = ActionKind.DANCE
             board = board.swap()
         if odd < 0.03:
             kind = rng.choice([ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.TAKE])
@@ -356,8 +353,25 @@ def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, se
         elif odd < 0.09:
             text = plain_text(rng, random_moves(rng, board, (max(dice), min(dice))))
         line += rng.randint(0, 2)
+        if dances and kind is not ActionKind.MOVE:
+            text = ""
         actions.append(Action(line, 1, number, mover, kind, dice, text))
         side = 1 - side
+    return first, second, actions
+
+
+@pytest.mark.skipif(plays.sides_after_plays is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]))
+def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, seed, length, start):
+    """The C accelerator's sides_after_plays against the run it mirrors (apply_all's plays in
+    turn, each settled by sides_after_play): random games from a random position, each play a
+    legal one written as its steps or as gnubg writes it, now and then one that is not (a wrong
+    roll, another spelling, the wrong column, a cube action, a dance): the same sides, side on
+    roll, last line and end of the game for the plays it settles, and it stops only at a play
+    the C short path leaves to Python, an action of another kind or side, or the game's end."""
+    rng = random.Random(seed)
+    first, second, actions = random_game(rng, position, length)
     actions_in = rng.choice([actions, tuple(actions)])
     at = min(start, len(actions))
     last_line = rng.randint(0, 60)

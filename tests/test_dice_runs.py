@@ -24,16 +24,14 @@ from hypothesis import strategies as st
 
 import bgcli.judging.dice as dice
 import bgcli.match.plays as plays
-from bgcli.core.generator import legal_plays
 from bgcli.core.judge import dances
-from bgcli.core.notation import play_text
 from bgcli.core.position import Position
 from bgcli.match.events import EventKind
 from bgcli.match.records import Action, ActionKind
 from bgcli.scale.archive import find_files
 from bgcli.scale.dice import tally_file
 from conftest import ROOT
-from test_audit_steps import plain_text, python_short_path, random_moves
+from test_audit_steps import python_short_path, random_game
 from test_legal import positions
 
 in_c = pytest.mark.skipif(dice.dice_after_plays is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
@@ -73,32 +71,7 @@ def test_the_run_of_plays_in_c_is_the_python_short_path_and_chances(position, se
     same sides, side on roll, last line, end of the game and facts of each roll for what it
     settles, and it stops only where the audit's C short path (sides_after_plays) would stop."""
     rng = random.Random(seed)
-    board, side = position, rng.randint(0, 1)
-    first, second = (board.player, board.opponent) if side == 0 else (board.opponent, board.player)
-    actions, line = [], rng.randint(1, 50)
-    for number in range(length):
-        dice_ = (rng.randint(1, 6), rng.randint(1, 6))
-        plays_of_roll = [p for p in legal_plays(board, (max(dice_), min(dice_))) if p.steps]
-        odd = rng.random()
-        kind, mover, text = ActionKind.MOVE, side, ""
-        if plays_of_roll:
-            play = rng.choice(plays_of_roll)
-            text = rng.choice([" ".join(f"{s.start}/{s.end}" for s in play.steps), play_text(play, "mat")])
-            board = play.result.swap()
-        else:
-            kind = ActionKind.DANCE
-            board = board.swap()
-        if odd < 0.03:
-            kind = rng.choice([ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.TAKE])
-        elif odd < 0.06:
-            mover = 1 - side
-        elif odd < 0.07 and plays_of_roll:
-            text = play_text(play, "gnubg")
-        elif odd < 0.09:
-            text = plain_text(rng, random_moves(rng, board, (max(dice_), min(dice_))))
-        line += rng.randint(0, 2)
-        actions.append(Action(line, 1, number, mover, kind, dice_, text if kind is ActionKind.MOVE else ""))
-        side = 1 - side
+    first, second, actions = random_game(rng, position, length, dances=True)
     actions_in = rng.choice([actions, tuple(actions)])
     at = min(start, len(actions))
     last_line = rng.randint(0, 60)
