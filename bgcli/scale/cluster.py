@@ -14,7 +14,9 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import threading
 from collections import deque
+from contextlib import contextmanager
 from typing import Any, Iterator
 
 from bgcli.errors import BgcliError
@@ -111,6 +113,24 @@ def _batches(tasks: Iterator[FileTask]) -> Iterator[list[FileTask]]:
         yield batch
 
 
+@contextmanager
+def _interrupt_after() -> Iterator[None]:
+    """Hold a Ctrl-C (SIGINT) that comes inside the block until it ends, then
+    raise it there. Only the main thread can set a signal handler; elsewhere
+    the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    heard: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: heard.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if heard and callable(previous):
+        previous(signal.SIGINT, None)   # Python's own handler raises KeyboardInterrupt here
+
+
 class DaskRunner:
     """A connection to a Dask scheduler (or a local cluster it started) that
     runs a per-file job over streams of files, in order."""
@@ -195,7 +215,15 @@ class DaskRunner:
             return None, batch
         # a worker opens the absolute path (its working folder is its own) and reports the one given
         sent = [task._replace(source=os.path.abspath(task.source or task.path)) for task in batch]
-        return self.client.submit(run_batch, sent, job, pure=False), batch
+        return self.submit(run_batch, sent, job), batch
+
+    def submit(self, function: Any, *arguments: Any) -> Any:
+        """A Dask future of ``function(*arguments)`` on a worker. A Ctrl-C that
+        comes while Dask builds the future waits until it is built: one cut
+        off half-way prints a traceback when it is freed (its ``__del__``
+        reads a field it never set), after the one-line "interrupted"."""
+        with _interrupt_after():
+            return self.client.submit(function, *arguments, pure=False)
 
     def close(self) -> None:
         for part in (self.client, self.cluster):

@@ -12,7 +12,7 @@ from collections import deque
 from typing import Iterator
 
 from bgcli.judging.rollout import ROUND, Blocks, Plan, TrialFigures, blocks_of, run_block
-from bgcli.scale.cluster import ClusterError, parse_scheduler
+from bgcli.scale.cluster import DaskRunner
 from bgcli.scale.pool import OrderedPool
 
 
@@ -33,34 +33,17 @@ def on_processes(plan: Plan, jobs: int, size: int = ROUND) -> Iterator[list[Tria
 
 
 def on_cluster(plan: Plan, scheduler: str, size: int = ROUND) -> Iterator[list[TrialFigures]]:
-    """The blocks of ``plan`` on the workers of a Dask scheduler, in order."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise ClusterError("--scheduler needs Dask: pip install 'bgcli[dask]'") from None
-    address, count = parse_scheduler(scheduler)
-    cluster = None
-    try:
-        if address == "local":
-            cluster = LocalCluster(n_workers=count, threads_per_worker=1, processes=True, dashboard_address=None)
-            client = Client(cluster)
-        else:
-            client = Client(address, timeout=10)
-    except OSError as exc:
-        raise ClusterError(f"cannot reach the scheduler {scheduler}: {exc}") from None
-    try:
-        window = 2 * max(1, sum(client.nthreads().values()))
+    """The blocks of ``plan`` on the workers of a Dask scheduler, in order; the
+    connection is the one audit and rate use (bgcli.scale.cluster)."""
+    with DaskRunner(scheduler) as runner:
+        window = 2 * runner.threads()
         pending: deque = deque()
         for task in blocks_of(plan, size):
-            pending.append(client.submit(run_block, task, pure=False))
+            pending.append(runner.submit(run_block, task))
             if len(pending) >= window:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 __all__ = ["on_cluster", "on_processes", "spread"]
