@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from conftest import ROOT, invoke
 SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
+LOG = (ROOT / "tests" / "data" / "imports" / "sp05001_3pt.fibs").read_text(encoding="utf-8")   # FIBS's oldmoves
 BIG = "9" * 5000
 COMMANDS = [["audit"], ["replay"], ["replay", "--json"], ["replay", "--boards"], ["score"], ["score", "--json"],
             ["export", "--to", "mat"], ["export", "--to", "sgf"], ["export", "--to", "json"]]
@@ -44,6 +45,11 @@ HOSTILE = {
     "after-the-match.mat": SAMPLE + "\n Game 5\n gnubg : 4                      root : 1\n"
                            "  1) 31: 8/5 6/5                 21: 13/11 24/23\n      Wins 1 point\n",
     "40000-points.mat": SAMPLE.replace(" 3 point match", " 40000 point match"),
+    "length.fibs": LOG.replace(" 3 point match", f" {BIG} point match", 1),
+    "score.fibs": LOG.replace("Score is 0-1", f"Score is {BIG}-1", 1),
+    "row-of-spaces.fibs": LOG.replace("X: (2 1) ", "X: (2 1) " + " " * 100_000, 1),
+    "long-line.fibs": LOG + "x" * (2 << 20),
+    "names-of-spaces.fibs": LOG.replace("  gnubg is X", " " * 100_000 + "gnubg is X", 1),
 }
 
 
@@ -71,7 +77,7 @@ def test_hostile_file_gives_a_documented_answer(hostile, name, command):
 
 
 @pytest.mark.parametrize("name", ["length.mat", "game.mat", "score.mat", "doubles.mat", "superscript-tag.mat",
-                                  "negative-length.sgf", "huge-length.sgf"])
+                                  "negative-length.sgf", "huge-length.sgf", "score.fibs", "length.fibs"])
 def test_out_of_bounds_numbers_are_problems_at_their_line(hostile, name):
     result = run(["audit", "--json", str(hostile / name)])
     report = json.loads(result.output.splitlines()[0])
@@ -80,7 +86,7 @@ def test_out_of_bounds_numbers_are_problems_at_their_line(hostile, name):
 
 
 @pytest.mark.parametrize("name", ["long-line.mat", "infinite.json", "tags-list.json", "players-text.json",
-                                  "nested.json", "nested.sgf"])
+                                  "nested.json", "nested.sgf", "long-line.fibs"])
 def test_what_is_not_a_match_file_is_refused_with_one_line(hostile, name):
     result = run(["audit", str(hostile / name)])
     assert result.exit_code == 2

@@ -109,6 +109,15 @@ class WrittenPlay:
         """The points written with a ``*``."""
         return frozenset(p for m in self.moves for p, h in zip(m.points, m.hits) if h)
 
+    def mirrored(self) -> WrittenPlay:
+        """The same play numbered from the other side's home (point n is 25 - n;
+        the bar and off stay): for a file that numbers both players' points
+        from one end of the board, as FIBS's logs do."""
+        def turned(point: Point) -> Point:
+            return point if point in (BAR, OFF) else 25 - point
+        return WrittenPlay(tuple(WrittenMove(tuple(turned(p) for p in m.points), m.hits, m.count)
+                                 for m in self.moves), self.dice)
+
     def __str__(self) -> str:
         body = " ".join(m.text() for m in self.moves)
         if self.dice:

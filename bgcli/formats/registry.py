@@ -96,6 +96,10 @@ FORMATS: tuple[MatchFormat, ...] = (
     # gnubg writes it as .txt, the suffix of the sites' .mat exports: known by its first line alone
     MatchFormat("gnubg-text", "bgcli.formats.gnubgtext", (), re.compile(rb"The score \(after [0-9]+ games?\) is: "),
                 True, False, "GNU Backgammon's export match text (one game a file)", sure=True),
+    # no other format begins with FIBS's score line: known by it whatever the suffix
+    MatchFormat("oldmoves", "bgcli.formats.oldmoves", (".fibs",),
+                re.compile(rb"Score is [0-9]+-[0-9]+ in an? "), True, False,
+                "FIBS's oldmoves logs", sure=True),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,
