@@ -493,3 +493,59 @@ def test_the_repaired_record_is_audited_again_from_the_first_game_that_changed(m
     again = repair_text(broken)
     assert [p.to_dict() for p in again.still] == \
         [p.to_dict() for p in audit_records(read_records(again.fixed.encode(), "-")[1], None)]
+
+
+def _erroneous_real_files() -> list[bytes]:
+    """The text match files of tests/data (not gnubg's planted sample) whose audit finds an error."""
+    from bgcli.errors import BgcliError
+    from bgcli.judging.repair import audit_records, read_records
+
+    found = []
+    for path in sorted(DATA.rglob("*")):
+        if path.suffix.lower() not in (".mat", ".txt", ".gam") or not path.is_file() or SAMPLE in path.parents:
+            continue
+        try:
+            _, records = read_records(path.read_bytes(), str(path))
+        except BgcliError:
+            continue
+        if any(p.severity.value == "error" for p in audit_records(records, None)):
+            found.append(path.read_bytes())
+    return found
+
+
+def test_a_candidate_is_given_up_once_refused_and_the_suggestions_stay(monkeypatch):
+    """A candidate's replay ends as soon as what it reported refuses it (the
+    problem still there, as many errors as the record, a warning more, an error
+    the record did not have: each only grows as the replay goes on), and where
+    any error would refuse it, the replay stops at the next one without looking
+    ahead: the suggestions (ranking, ties, what is applied) are those of whole
+    replays, on the real files of tests/data with an error, gnubg's planted
+    slips and slips of every kind planted here; and the whole replays look
+    ahead far more often (what a repair of a real file with errors cost most)."""
+    import random
+
+    from bgcli.judging.repair import _Game
+    from bgcli.match import resync
+
+    bench = _planter()
+    rng = random.Random(11)
+    texts = _erroneous_real_files()
+    assert len(texts) >= 6
+    texts += [(SAMPLE / c["file"]).read_bytes() for c in CASES[1::5]]
+    for path in sorted(SELFPLAY.glob("*.mat"))[3:5]:
+        for kind in bench.KINDS:
+            made = bench.plant(path.read_text(), kind, rng)
+            if made is not None:
+                texts.append(made[0].encode())
+    looked: list[int] = []   # the positions the look-ahead judged
+    real_fit = resync.Resync.fit
+    monkeypatch.setattr(resync.Resync, "fit", lambda self, *a: looked.append(1) or real_fit(self, *a))
+    pruned = [repair_text(data).to_dict() for data in texts]
+    early = len(looked)
+    real_replay = _Game.replay
+    monkeypatch.setattr(_Game, "replay", lambda self, game, stop=None, stop_line=0, keep=None:
+                        real_replay(self, game, stop, stop_line))
+    looked.clear()
+    whole = [repair_text(data).to_dict() for data in texts]
+    assert pruned == whole
+    assert early * 2 < len(looked), (early, len(looked))

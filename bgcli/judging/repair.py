@@ -301,22 +301,32 @@ class _Stop(Exception):
 
 class _Collect(MatchVisitor):
     """Problems, results and (when asked) events of a replay; with ``stop``,
-    the replay stops at the first error that ``stop`` says is one too many."""
+    the replay stops at the first error that ``stop`` says is one too many;
+    with ``keep``, as soon as what it reported refuses the candidate (what
+    follows could only add to it)."""
 
-    def __init__(self, events: bool = False, stop: Callable[[Problem], bool] | None = None, stop_line: int = 0):
+    def __init__(self, events: bool = False, stop: Callable[[Problem], bool] | None = None, stop_line: int = 0,
+                 keep: _Keep | None = None):
         self.wants_events = events
         self.problems: list[Problem] = []
         self.results: list[GameResult | Unfinished] = []
         self.events: list[Event] = []
         self.stop = stop
         self.stop_line = stop_line   # ``stop`` holds every error of the game from this line on
+        self.keep = keep
 
     def problem(self, problem: Problem) -> None:
         if self.stop is not None and problem.severity is Severity.ERROR and self.stop(problem):
             raise _Stop
         self.problems.append(problem)
+        if self.keep is not None and self.keep.refuses(self.problems):
+            raise _Stop
 
     def stops_at(self, line: int) -> bool:
+        # with ``keep``: where any error of the game refuses the candidate, whatever it is called
+        # (a stopping replay reports a wrong play's first problem, undiagnosed, before any look-ahead)
+        if self.keep is not None and self.keep.any_error_refuses(self.problems, line):
+            return True
         return self.stop is not None and 0 < self.stop_line <= line
 
     def event(self, event: Event) -> None:
@@ -328,6 +338,40 @@ class _Collect(MatchVisitor):
 
 def _key(problem: Problem) -> tuple:
     return (problem.line, problem.kind.value, problem.player)
+
+
+@dataclass
+class _Keep:
+    """When a candidate's replay is kept (the one test of
+    :meth:`_Repairer.tried`): the problem gone, fewer errors in the game than
+    the record has (``errors``), no more warnings, and no error the record did
+    not have (``known``). Each only grows as the replay goes on, so a replay is
+    given up as soon as it is refused: a candidate that does not fit costs a
+    part of its game, not the whole (with the look-ahead after every slip)."""
+
+    state: _Game
+    problem: tuple          # the problem's key
+    errors: int
+    warnings: int
+    known: set[tuple]
+
+    def refuses(self, problems: Sequence[Problem]) -> bool:
+        if any(_key(p) == self.problem for p in problems):
+            return True   # the problem is still there
+        mine = [p for p in problems if self.state.counts(p)]
+        errors = sum(1 for p in mine if p.severity is Severity.ERROR)
+        if errors >= self.errors or len(mine) - errors > self.warnings:
+            return True   # not convincing: as many problems as before, or a habit read where none was
+        # a repair never makes a problem of its own
+        return any(_key(p) not in self.known for p in mine if p.severity is Severity.ERROR)
+
+    def any_error_refuses(self, problems: Sequence[Problem], line: int) -> bool:
+        """Whether any error of the game at ``line``, reported after ``problems``,
+        refuses the candidate: the record has none there but the problem's own,
+        or one error more is as many as the record has."""
+        if not any(k[0] == line and k != self.problem for k in self.known):
+            return True
+        return sum(1 for p in problems if p.severity is Severity.ERROR and self.state.counts(p)) + 1 >= self.errors
 
 
 # --- one game's candidates --------------------------------------------------------------------
@@ -455,17 +499,19 @@ class _Game:
         return at
 
     def replay(self, game: GameRecord, stop: Callable[[Problem], bool] | None = None,
-               stop_line: int = 0) -> _Collect:
+               stop_line: int = 0, keep: _Keep | None = None) -> _Collect:
         """The game replayed from the match's state before it, and the next game's header
-        (raises _Stop at an error ``stop`` names: every error of the game from ``stop_line`` on);
-        the actions it shares with ``self.game`` before the first it changes taken from
-        a prefix (:meth:`branch_point`), not replayed again."""
-        seen = _Collect(False, stop, stop_line)
+        (raises _Stop at an error ``stop`` names: every error of the game from ``stop_line`` on;
+        and as soon as ``keep`` refuses it); the actions it shares with ``self.game`` before
+        the first it changes taken from a prefix (:meth:`branch_point`), not replayed again."""
+        seen = _Collect(False, stop, stop_line, keep)
         at = self.branch_point(game, stop_line if stop is not None else None)
         if at:
             prefix = self.prefix(at)
             seen.problems = list(prefix.seen.problems)
             seen.results = list(prefix.seen.results)
+            if keep is not None and keep.refuses(seen.problems):
+                raise _Stop
             replayer = self._match(prefix.replayer, seen)
             replay = prefix.replay.branch(replayer, game)
             replay.apply_all(game.actions[at:])
@@ -804,6 +850,7 @@ class _Repairer:
         def stop(found: Problem) -> bool:
             return found.line >= problem.line and state.counts(found)
 
+        keep = _Keep(state, _key(problem), before[0], before[1], known)
         scored = []
         clean: tuple | None = None   # the first candidate after which nothing is wrong from the line on
         more = 0
@@ -813,16 +860,12 @@ class _Repairer:
                 if more >= SHOWN:
                     break
             try:
-                after = state.replay(candidate.game, stop=stop if quick else None, stop_line=problem.line)
+                after = state.replay(candidate.game, stop=stop if quick else None, stop_line=problem.line, keep=keep)
             except _Stop:
                 continue
-            if any(_key(p) == _key(problem) for p in after.problems):
-                continue   # the problem is still there
+            if keep.refuses(after.problems):
+                continue
             errors, warnings = state.errors(after)
-            if errors >= before[0] or warnings > before[1]:
-                continue   # not convincing: as many problems as before, or a habit read where none was
-            if any(_key(p) not in known for p in after.problems if p.severity is Severity.ERROR and state.counts(p)):
-                continue   # a repair never makes a problem of its own
             if clean is None and quick:
                 clean = static
             candidate.seen = after
