@@ -43,6 +43,32 @@ def test_the_resignation_may_come_from_the_roller_too(tmp_path):
     assert problems(tmp_path, text) == []
 
 
+@pytest.mark.parametrize("cell", ["52:", "52: ????"], ids=["gnubg-fibs", "xg"])
+def test_a_roll_then_a_resignation_is_one_kind_of_action_in_the_replay_and_every_export(tmp_path, cell):
+    # gnubg's and FIBS's "52:" before the result is what XG's "52: ????" is: a roll, then a
+    # resignation; the replay names it a roll (not a move with an empty play), and so do the writers
+    path = tmp_path / "m.mat"
+    path.write_text(HEADER + OPENING + f"  2) {cell}\n                                  Wins 1 point\n", encoding="utf-8")
+    runner = CliRunner()
+    actions = [json.loads(line) for line in runner.invoke(cli, ["replay", "--json", str(path)]).output.splitlines()]
+    assert [(a["action"], a.get("dice"), a.get("play")) for a in actions[2:]] == [
+        ("roll", [5, 2], None), ("resign", None, None)]
+    assert "52: (rolled, then resigned)" in runner.invoke(cli, ["replay", str(path)]).output
+    assert "  2) 52: ????" in runner.invoke(cli, ["export", "--to", "mat", str(path)]).output
+    assert runner.invoke(cli, ["export", "--to", "sgf", str(path)]).output.rstrip().endswith(";PL[W]DI[52])")
+    [document] = [json.loads(runner.invoke(cli, ["export", "--to", "json", str(path)]).output)]
+    assert document["games"][0]["actions"][-1] == {"line": 6, "player": 0, "name": "Alice", "action": "roll",
+                                                   "dice": [5, 2]}
+
+
+def test_a_roll_with_no_play_where_the_record_stops_stays_a_move_with_no_play(tmp_path):
+    # no result follows: the record stops there, it does not say that the player resigned
+    path = tmp_path / "m.mat"
+    path.write_text(HEADER + OPENING + "  2) 52:\n", encoding="utf-8")
+    last = json.loads(CliRunner().invoke(cli, ["replay", "--json", str(path)]).output.splitlines()[-1])
+    assert (last["action"], last["dice"], last["play"]) == ("move", [5, 2], "")
+
+
 def test_a_roll_with_no_play_that_the_game_goes_on_after_is_a_dance(tmp_path):
     text = HEADER + OPENING + "  2) 52:                          43: 13/9 13/10\n      Wins 1 point\n"
     assert problems(tmp_path, text) == [(6, "dance")]

@@ -52,7 +52,7 @@ def test_gnubg_108_roll_then_resign_is_no_dance():
     path = REAL / "gnubg-1.08-mat" / "gnubg_roll_then_resign_1p.mat"
     [replay] = replay_file(str(path))
     assert replay.problems == []
-    assert [e.kind.value for e in replay.events][-2:] == ["move", "resign"]
+    assert [e.kind.value for e in replay.events][-2:] == ["roll", "resign"]   # a roll, as XG's "51: ????" is
     assert replay.events[-2].dice == (5, 1) and replay.score == (1, 0)
 
 
@@ -106,14 +106,21 @@ def test_opengammon_result_that_is_neither_worth_nor_needed_is_an_error(tmp_path
     assert ("points", "error") in [(kind, severity) for _, kind, severity in audit(path)]
 
 
-def test_replay_says_no_play_was_recorded_where_the_roll_had_a_legal_play():
-    # gnubg's "51: " before the resignation: 51 could be played, so it is no dance
+def test_replay_names_gnubgs_roll_before_a_resignation_a_roll_then_a_resignation():
+    # gnubg's "51: " before the resignation: 51 could be played, so it is no dance but a roll, then a
+    # resignation, in the words and shape of XG's "51: ????" (not a move with an empty play)
+    import json
+
     from click.testing import CliRunner
 
     from bgcli.cli import cli
 
-    out = CliRunner().invoke(cli, ["replay", str(REAL / "gnubg-1.08-mat" / "gnubg_roll_then_resign_1p.mat")]).output
-    assert "51: (no play recorded)" in out and "no legal play" not in out
+    path = str(REAL / "gnubg-1.08-mat" / "gnubg_roll_then_resign_1p.mat")
+    out = CliRunner().invoke(cli, ["replay", path]).output
+    assert "51: (rolled, then resigned)" in out and "no legal play" not in out and "no play recorded" not in out
+    actions = [json.loads(line) for line in CliRunner().invoke(cli, ["replay", "--json", path]).output.splitlines()]
+    assert [(a["action"], a.get("dice"), "play" in a) for a in actions[-2:]] == [("roll", [5, 1], False),
+                                                                                  ("resign", None, False)]
     # a real dance is still said to be one: charlot2's "65: " on the bar in game 3 of the 7-point match
     out = CliRunner().invoke(cli, ["replay", str(REAL / "gnubg-1.08-mat" / "charlot1-charlot2_7p_2025-11-08-2305.mat")]).output
     assert "65: (no legal play)" in out and "no play recorded" not in out

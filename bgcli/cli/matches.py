@@ -101,8 +101,9 @@ def replay(files, as_json, boards, home, **rule_args):
 
 def nothing_played(event) -> str:
     """What a roll with no play written says: a dance where the roll has no
-    legal play, else only that no play was recorded (a FIBS log's or gnubg's
-    roll before a resignation, a lost play: the audit says which)."""
+    legal play, else only that no play was recorded (a lost play, a record
+    cut off after the roll: the audit says which). A roll right before a
+    resignation is not a move but a roll (EventKind.ROLL)."""
     from bgcli.core.generator import legal_keys
 
     if event.dice and legal_keys(event.before.position, event.dice):
@@ -111,6 +112,7 @@ def nothing_played(event) -> str:
 
 
 def event_text(event) -> str:
+    from bgcli.match.events import ROLLED_THEN_RESIGNED
     from bgcli.match.replay import EventKind
 
     where = f"{event.line:>5}  game {event.game:<2} "
@@ -120,7 +122,7 @@ def event_text(event) -> str:
         if kind == EventKind.ROLL and event.record is not None and event.record.kind == "illegal":
             what = f"{dice}: (an illegal play, not recorded)"
         elif kind == EventKind.ROLL:
-            what = f"{dice}: (rolled, then resigned)"
+            what = f"{dice}: {ROLLED_THEN_RESIGNED}"
         else:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: {nothing_played(event)}"
     elif kind in (EventKind.WIN, EventKind.RESIGN):

@@ -22,7 +22,7 @@ class EventKind(str, Worded):
     """What an event of the replay is."""
 
     MOVE = "move"        # a roll and its play (no steps: no play)
-    ROLL = "roll"        # a roll with no decision recorded (XG: rolled, then resigned)
+    ROLL = "roll"        # a roll with no play recorded, then a resignation (XG's 63: ????, gnubg's and FIBS's 63:)
     DOUBLE = "double"
     BEAVER = "beaver"
     TAKE = "take"
@@ -31,6 +31,10 @@ class EventKind(str, Worded):
     RESIGN = "resign"
     RACCOON = "raccoon"
     DRAW = "draw"
+
+
+# What a ROLL event is, in words (the replay's text, the view's rows)
+ROLLED_THEN_RESIGNED = "(rolled, then resigned)"
 
 
 class ProblemKind(str, Worded):

@@ -89,6 +89,9 @@ class GameReplay:
         self.missing: Problem | None = None   # a game without its result line: settled by the next score line
         self.last_line = record.line
         self.waiting_dance: Problem | None = None   # a dance problem, unless the game ends at once
+        # the event of that roll, held back with it: a move with no play, or, when a resignation follows
+        # at once, a roll (EventKind.ROLL: rolled, then resigned), as XG's "63: ????" is
+        self.waiting_roll: Event | None = None
         self.dance_run: list[Problem] = []   # dance problems in a row, said in one line when the run ends
         # Automatic doubles (money play) raise the cube before the opening
         # roll, which a .mat file does not record: until the cube is seen,
@@ -186,6 +189,16 @@ class GameReplay:
         if self.waiting_dance is not None:
             self.dance_run.append(self.waiting_dance)
             self.waiting_dance = None
+        self.report_roll(resigned=False)
+
+    def report_roll(self, resigned: bool) -> None:
+        """Report the held-back event of a roll with no play recorded (where one was legal): a move with no play,
+        or, when a resignation follows it, a roll (EventKind.ROLL), the one kind every reader's "rolled, then
+        resigned" becomes (gnubg's ``52:``, FIBS's, XG's ``52: ????``), so that every writer and the replay name it
+        the same way."""
+        held, self.waiting_roll = self.waiting_roll, None
+        if held is not None:
+            self.visitor.event(replace(held, kind=EventKind.ROLL, play="", after=None, legal=None) if resigned else held)
 
     def end_dance_run(self) -> None:
         """Say the game's run of rolls with no play recorded (where one was
@@ -431,7 +444,12 @@ class GameReplay:
         if after is None:
             self.unchecked = True
         if state is not None:
-            self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=judged.after, legal=legal)
+            if judged.dance:   # held back with its dance: the action after it says what it is (report_roll)
+                self.waiting_roll = Event(self.match.number, self.record.number, action.line, action.move_number or 0,
+                                          side, self.player(side), EventKind.MOVE, dice, shown, state, judged.after,
+                                          record=action, legal=legal)
+            else:
+                self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=judged.after, legal=legal)
         if after is None:
             return
         self.played(side, after)
@@ -583,6 +601,7 @@ class GameReplay:
             self.problem(action, ProblemKind.POINTS, f"a second result for game {self.record.number}")
             return
         self.waiting_dance = None
+        self.report_roll(resigned=False)   # a roll, then an agreed draw: no dance, and no resignation either
         if not self.rules.draws:
             self.problem(action, ProblemKind.POINTS, "an agreed draw, but these rules have no draws (use --draws)")
         if self.wants_other_events:
@@ -673,6 +692,7 @@ class GameReplay:
                              f"Wins {_points(points)} and the match: the match length, {player}'s final score, as "
                              f"Backgammon Galaxy writes a game that wins the match; the game is worth "
                              f"{_points(expected)} (a habit that cannot be checked)", Severity.WARNING)
+        self.report_roll(resigned=how == Outcome.RESIGNATION)   # the roll right before it, if one is held
         if self.wants_other_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
             self.emit(action, kind_, self.state(side), points=action.points)

@@ -49,6 +49,7 @@ from bgcli.core.position import CHECKERS, Position, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind, Unfinished
+from bgcli.match.events import ROLLED_THEN_RESIGNED
 from bgcli.match.visitor import ReplayBuilder
 from bgcli.core.spelling import recorded_text
 
@@ -338,7 +339,7 @@ def _action_text(step: _Step) -> str:
     if event.kind in (EventKind.TAKE, EventKind.DROP):
         return event.kind.value + "s"
     if event.kind == EventKind.ROLL:
-        return "(rolled, then resigned)"
+        return ROLLED_THEN_RESIGNED
     if event.kind == EventKind.DRAW:
         return "agreed draw"
     if event.kind == EventKind.RACCOON:
