@@ -32,7 +32,7 @@ import bgcli.core.judge as judge
 import bgcli.match.game as game_module
 from bgcli.core.rules import Rules
 from bgcli.errors import MatchFileError
-from bgcli.formats import mat
+from bgcli.formats import mat, reading
 from bgcli.match.records import Action
 from bgcli.match import plays
 from bgcli.match.plays import die_steps as _die_steps, sides_after_play
@@ -354,10 +354,18 @@ def test_a_folder_walk_opens_no_file_whose_suffix_only_matches_have(monkeypatch,
 
 
 def lines_one_by_one(raw: bytes) -> tuple[list[str], str | None]:
+    """The reference: a line at a time (``readline`` with the bound), each decoded alone."""
     out: list[str] = []
+    handle, decoder = io.BytesIO(raw), reading.Decoder("f")
+    offset = 3 if raw.startswith(b"\xef\xbb\xbf") else 0
+    handle.seek(offset)
     try:
-        for line in mat.bounded_lines(io.BytesIO(raw), "f"):
-            out.append(mat.text_of(line[:-1] if line.endswith(b"\n") else line))
+        while line := handle.readline(reading.LINE_LIMIT + 1):
+            if len(line) > reading.LINE_LIMIT:
+                raise MatchFileError(f"line {len(out) + 1} is longer than 0 MB: this is not a match file", "f",
+                                     len(out) + 1, 1)
+            out.append(decoder.line(line[:-1] if line.endswith(b"\n") else line, len(out) + 1, offset))
+            offset += len(line)
     except MatchFileError as exc:
         return out, str(exc)
     return out, None
@@ -366,7 +374,7 @@ def lines_one_by_one(raw: bytes) -> tuple[list[str], str | None]:
 def lines_in_blocks(raw: bytes, block: int) -> tuple[list[str], str | None]:
     out: list[str] = []
     try:
-        for line in mat.text_lines(io.BytesIO(raw), "f", block):
+        for line in reading.text_lines(io.BytesIO(raw), "f", block):
             out.append(line)
     except MatchFileError as exc:
         return out, str(exc)
@@ -374,19 +382,20 @@ def lines_in_blocks(raw: bytes, block: int) -> tuple[list[str], str | None]:
 
 
 PIECE = st.sampled_from([b"\n", b"\r\n", b"a", b"  1) 31: 8/5 6/5", b"\xc3\xa9", b"\xe9", b"\xc3", b"\xa9", b"x" * 9,
-                         b"\xef\xbb\xbf", b"\r", b"\x0c"])
+                         b"\xef\xbb\xbf", b"\r", b"\x0c", b"\xb1\xe8", b"\x93\x63", b"\x81"])
 
 
 @settings(deadline=None, max_examples=500, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pieces=st.lists(PIECE, max_size=30), block=st.integers(1, 40))
-@example(pieces=[b"\xc3\xa9", b"\n", b"\xe9", b"\n"], block=64)     # UTF-8 and Latin-1 lines in one block
+@example(pieces=[b"\xc3\xa9", b"\n", b"\xe9", b"\n"], block=64)     # UTF-8 and Windows-1252 lines in one block
+@example(pieces=[b"a", b"\n", b"\x81", b"\n"], block=64)           # a byte no encoding reads: its offset
 @example(pieces=[b"x" * 9, b"abc", b"\n", b"a"], block=64)         # a line as long as the bound
 @example(pieces=[b"x" * 9, b"ab", b"\n", b"x" * 9, b"abc", b"\n"], block=64)
 @example(pieces=[b"a", b"\n", b"x" * 9, b"abcd"], block=5)         # a last line past the bound
 def test_lines_read_in_blocks_are_the_lines_read_one_by_one(monkeypatch, pieces, block):
-    """The same lines (UTF-8, else Latin-1 line by line), the same bound on
-    a line's length, the same error at the same line, whatever the block."""
-    monkeypatch.setattr(mat, "LINE_LIMIT", 12)
+    """The same lines (UTF-8, else a legacy encoding line by line), the same
+    bound on a line's length, the same error at the same line, whatever the block."""
+    monkeypatch.setattr(reading, "LINE_LIMIT", 12)
     raw = b"".join(pieces)
     assert lines_in_blocks(raw, block) == lines_one_by_one(raw)
 
@@ -394,7 +403,7 @@ def test_lines_read_in_blocks_are_the_lines_read_one_by_one(monkeypatch, pieces,
 def test_a_file_read_in_blocks_reads_as_line_by_line(monkeypatch):
     files = match_files()
     blocks = {path: read_all(path) for path in files}
-    monkeypatch.setattr(mat, "text_lines", lambda handle, path: mat.bounded_lines(handle, path))
+    monkeypatch.setattr(mat, "text_lines", lambda handle, path: iter(lines_one_by_one(handle.read())[0]))
     for path in files:
         assert read_all(path) == blocks[path], path
 

@@ -19,6 +19,7 @@ from bgcli.errors import FileReadError, MatchFileError
 from bgcli.output import own_output, quote
 from bgcli.formats import registry
 from bgcli.formats.protocol import Lack
+from bgcli.formats.reading import head_text
 from bgcli.match.records import MatchEnd, MatchPart, MatchRecord, parts_of, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_parts
 from bgcli.core.rules import Rules
@@ -89,7 +90,8 @@ def not_a_match(head: bytes) -> tuple[str, int]:
     chouette record, which ``bgcli chouette`` reads (its first line that is
     not a comment starts ``Chouette:``; read as a match it would be a
     syntax error a line)."""
-    text = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    text = head_text(head)
+    text = text[3:] if text.startswith(b"\xef\xbb\xbf") else text
     if not text.strip() and len(head) < registry.HEAD_SIZE:
         return "the file is empty: no match in it", 1
     for number, line in enumerate(text.splitlines(), 1):

@@ -23,7 +23,7 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
-from bgcli.formats.mat import bounded_lines
+from bgcli.formats.reading import text_lines, text_of
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
 # The first player's name ends at the first " N, " (taken in a lookahead, which is never re-entered, then
@@ -43,7 +43,7 @@ _TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat ta
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
     """The registry's reader: the parts of a binary stream, read line by line."""
-    return iter_parts(bounded_lines(handle, path), path)
+    return iter_parts(text_lines(handle, path), path)
 
 
 def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
@@ -62,7 +62,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     resigned = False       # an "accepts" or "rejects" next answers the resignation, not a double
     move = 0
     for number, raw in enumerate(lines, 1):
-        line = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+        line = text_of(raw) if isinstance(raw, bytes) else raw
         line = line.rstrip("\r\n")
         if number == 1:
             line = line.lstrip("\ufeff")

@@ -128,7 +128,7 @@ class JsonWriter(GameWriter):
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
     """The registry's reader: a document is read whole, up to a bound."""
-    return parts_of(read_json(decode(read_whole(handle, path, "JSON")), path))
+    return parts_of(read_json(decode(read_whole(handle, path, "JSON"), path), path))
 
 
 class JsonTextWriter(JsonWriter):

@@ -27,7 +27,7 @@ from typing import IO, Any, Iterable, Iterator, NamedTuple
 from bgcli import grammar
 from bgcli.errors import MatchFileError
 from bgcli.formats.protocol import Lack
-from bgcli.formats.reading import text_of
+from bgcli.formats.reading import text_lines, text_of
 from bgcli.output import quote
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of,
@@ -89,68 +89,6 @@ def iter_file(path: str | Path) -> Iterator[MatchRecord]:
     """Stream the matches of a file, reading it line by line."""
     with open(path, "rb") as handle:
         yield from iter_matches(text_lines(handle, str(path)), str(path))
-
-
-LINE_LIMIT = 1 << 20   # no line of a match file is longer: a longer one is not a match file
-
-
-def bounded_lines(handle: IO[bytes], path: str = "-") -> Iterator[bytes]:
-    """The lines of a binary stream, split on ``\n`` only, each read with a
-    bound: a line longer than LINE_LIMIT (``/dev/zero``, a binary file) is a
-    MatchFileError, not a MemoryError."""
-    number = 0
-    while True:
-        line = handle.readline(LINE_LIMIT + 1)
-        if not line:
-            return
-        number += 1
-        if len(line) > LINE_LIMIT:
-            raise MatchFileError(f"line {number} is longer than {LINE_LIMIT // (1 << 20)} MB: this is not a match file",
-                                 path, number, 1)
-        yield line
-
-
-def text_lines(handle: IO[bytes], path: str = "-", block: int = 1 << 16) -> Iterator[str]:
-    """:func:`bounded_lines` decoded (``text_of``) and without their ``\n``,
-    read in blocks rather than line by line, for speed: each block's whole
-    lines are decoded at once when they are UTF-8 (as each line then is),
-    else one by one. The same lines, the same bound and the same error."""
-    read = getattr(handle, "read1", handle.read)
-    number = 0
-    rest = b""
-    while True:
-        data = read(block)
-        if not data:
-            break
-        rest += data
-        end = rest.rfind(b"\n") + 1
-        if not end:
-            if len(rest) > LINE_LIMIT:
-                raise _too_long(path, number + 1)
-            continue
-        chunk, rest = rest[:end - 1], rest[end:]
-        if len(chunk) < LINE_LIMIT:   # no line in it is longer than the bound
-            try:
-                lines = chunk.decode("utf-8").split("\n")
-            except UnicodeDecodeError:
-                lines = [text_of(raw) for raw in chunk.split(b"\n")]
-            number += len(lines)
-            yield from lines
-            continue
-        for raw in chunk.split(b"\n"):
-            number += 1
-            if len(raw) >= LINE_LIMIT:
-                raise _too_long(path, number)
-            yield text_of(raw)
-    if rest:
-        if len(rest) > LINE_LIMIT:
-            raise _too_long(path, number + 1)
-        yield text_of(rest)
-
-
-def _too_long(path: str, number: int) -> MatchFileError:
-    return MatchFileError(f"line {number} is longer than {LINE_LIMIT // (1 << 20)} MB: this is not a match file",
-                          path, number, 1)
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:

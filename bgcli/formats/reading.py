@@ -1,26 +1,252 @@
-"""What the readers of whole files share: reading a stream with a bound and
-decoding its text."""
+"""What the readers of text files share: the one place where a file's bytes
+become text, and reading a stream with a bound.
+
+Programs write match files in the encodings of their day and place: UTF-8
+(with or without a byte order mark: XG writes one), UTF-16 with a byte order
+mark, little- or big-endian (Windows programs' "Unicode" text: XG's and
+Snowie's text exports, Notepad), and the legacy encodings of Windows before
+Unicode: Windows-1252 for names with accents, and the double-byte encodings
+of Korean and Japanese clubs (EUC-KR and its Windows extension cp949,
+Shift-JIS and its Windows extension cp932). Every reader of text asks this
+module (:func:`text_lines` for a stream read line by line, :func:`decode`
+for a file read whole, :func:`head_text` for the bytes a format is
+recognised from); a file that is text in none of them is one error naming
+the file, its line and the byte offset (:func:`undecodable`).
+"""
 from __future__ import annotations
 
-from typing import IO
+import codecs
+import unicodedata
+from typing import IO, Iterator
 
 from bgcli.errors import MatchFileError
 
 WHOLE_LIMIT = 256 << 20   # a file read whole (SGF, JSON) is no bigger than this
+LINE_LIMIT = 1 << 20      # no line of a text file is longer: a longer one is not a match file
+
+# byte order marks, longest first (UTF-32's would start with UTF-16's, but no program writes it)
+_MARKS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+# The legacy encodings tried on a line that is not UTF-8, in this order when
+# they fit it equally well; each is the Windows superset of a standard.
+LEGACY = ("cp1252", "cp949", "cp932")
+# the standard each extends: a character outside it (a rare Hangul syllable only
+# Windows added) is what another encoding's bytes look like when read in it
+_STANDARD = {"cp949": "euc_kr", "cp932": "shift_jis"}
+ENCODINGS = "UTF-8, UTF-16, Windows-1252, EUC-KR (cp949), Shift-JIS (cp932)"
+
+
+def unicode_encoding(head: bytes) -> tuple[str, int] | None:
+    """The Unicode encoding the first bytes of a file say (a byte order mark,
+    and its length), or UTF-16 without a mark when the text is mostly ASCII
+    with a NUL byte beside each character (mark length 0); None otherwise."""
+    for mark, name in _MARKS:
+        if head.startswith(mark):
+            return name, len(mark)
+    pairs = len(head) // 2
+    if pairs >= 2:
+        even, odd = head[0:2 * pairs:2], head[1:2 * pairs:2]
+        for zeros, chars, name in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
+            if b"\0" not in chars and zeros.count(0) * 8 >= pairs * 7:
+                return name, 0
+    return None
+
+
+def head_text(head: bytes) -> bytes:
+    """The first bytes of a file as UTF-8, what a format is recognised from:
+    a UTF-16 head decoded (a character cut at its end dropped); any other head
+    as it is (a UTF-8 byte order mark is skipped by whoever looks at it)."""
+    found = unicode_encoding(head)
+    if found is None or found[0] == "utf-8":
+        return head
+    name, mark = found
+    return codecs.getincrementaldecoder(name)("ignore").decode(head[mark:]).encode("utf-8")
+
+
+def _misfits(text: str, encoding: str) -> int:
+    """How unlike a name or a word ``text`` (``encoding``'s reading of a line)
+    is: Western accents stand alone between ASCII letters (runs of them, and
+    signs such as ``’“ƒ‰`` between letters, are the double bytes of Korean
+    or Japanese read as Windows-1252); half-width
+    katakana, C1 controls and private-use characters are Korean bytes read as
+    Shift-JIS; a character outside the standard that a Windows encoding
+    extends is the other's bytes read in it."""
+    standard = _STANDARD.get(encoding)
+    count = run = 0
+    for char in text:
+        if char < "\x80":
+            run = 0
+            continue
+        run += 1
+        code = ord(char)
+        if code <= 0x9F or 0xFF61 <= code <= 0xFF9F or 0xE000 <= code <= 0xF8FF:
+            count += 2
+        elif standard is not None:
+            try:   # one character, two bytes (Python's EUC-KR spells a syllable outside it as 8 bytes of jamo)
+                outside = len(char.encode(standard)) > 2
+            except UnicodeEncodeError:
+                outside = True
+            count += 2 * outside
+        elif run > 1 or char == "\u0192" or not unicodedata.category(char).startswith("L"):
+            count += 1   # a run, a florin, a typographic sign between letters: Shift-JIS's second bytes are ASCII
+    return count
+
+
+class Decoder:
+    """Lines of one file into text: UTF-8, else the legacy encoding that
+    reads the line most like text (the one the file's earlier lines were read
+    in when it fits as well); a line no encoding reads is :func:`undecodable`."""
+
+    def __init__(self, path: str = "-"):
+        self.path = path
+        self.legacy: str | None = None
+
+    def line(self, raw: bytes, number: int, offset: int) -> str:
+        """The text of line ``number``, which starts at byte ``offset`` of the file."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            furthest = exc.start
+        best: tuple[tuple[int, int, int], str, str] | None = None
+        for index, name in enumerate(LEGACY):
+            try:
+                text = raw.decode(name)
+            except UnicodeDecodeError as exc:
+                furthest = max(furthest, exc.start)
+                continue
+            key = (_misfits(text, name), name != self.legacy, index)
+            if best is None or key < best[0]:
+                best = (key, name, text)
+        if best is None:
+            raise undecodable(self.path, number, offset + furthest)
+        self.legacy = best[1]
+        return best[2]
+
+
+def undecodable(path: str, number: int, offset: int) -> MatchFileError:
+    return MatchFileError(f"the byte at offset {offset} is not text in any encoding bgcli reads ({ENCODINGS})",
+                          path, number, 0)
 
 
 def text_of(raw: bytes) -> str:
-    """UTF-8 text, else Latin-1 (old exports often are): the one decoding of
-    what bgcli reads, a whole file or one line of it."""
+    """A piece of text kept inside a binary file (XG's comments): read as a
+    file's line is, else, where no encoding reads it, as Latin-1 (nothing is lost)."""
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
+        return Decoder().line(raw, 1, 0)
+    except MatchFileError:
         return raw.decode("latin-1")
 
 
-def decode(raw: bytes) -> str:
-    """A whole file's text (``text_of``) without its byte order mark."""
-    return text_of(raw).lstrip("\ufeff")
+def decode(raw: bytes, path: str = "-") -> str:
+    """A whole file's text, without its byte order mark: the lines of
+    :func:`text_lines` (no bound on a line's length), joined by the line ends
+    they had (the last one dropped)."""
+    return "\n".join(text_lines(_Bytes(raw), path, max(len(raw), 4), len(raw) + 1))
+
+
+class _Bytes:
+    def __init__(self, raw: bytes):
+        self.raw, self.at = raw, 0
+
+    def read(self, size: int) -> bytes:
+        piece = self.raw[self.at:self.at + size]
+        self.at += len(piece)
+        return piece
+
+
+def _transcoded(read, encoding: str, skip: int, first: bytes, path: str) -> Iterator[bytes]:
+    """The blocks of a UTF-16 stream as UTF-8 (its byte order mark skipped);
+    bytes that are not UTF-16 (half a surrogate pair) are :func:`undecodable`."""
+    decoder = codecs.getincrementaldecoder(encoding)("strict")
+    done, lines = skip, 0
+    data = first[skip:]
+    while True:
+        final = not data
+        buffered = len(decoder.getstate()[0])
+        try:
+            text = decoder.decode(data, final=final)
+        except UnicodeDecodeError as exc:
+            raise undecodable(path, lines + 1, done - buffered + exc.start) from None
+        done += len(data)
+        if text:
+            lines += text.count("\n")
+            yield text.encode("utf-8")
+        if final:
+            return
+        data = read(1 << 16)
+
+
+def text_lines(handle: IO[bytes] | _Bytes, path: str = "-", block: int = 1 << 16,
+               limit: int | None = None) -> Iterator[str]:
+    """The lines of a text stream, without their ``\\n`` (a ``\\r`` before it
+    is kept), its byte order mark skipped: each read with a bound (a line
+    longer than ``limit``, ``/dev/zero`` or a binary file, is a MatchFileError,
+    not a MemoryError), and decoded by a :class:`Decoder`. Read in blocks, not
+    line by line, for speed: each block's whole lines are decoded at once when
+    they are UTF-8 (as each line then is), else one by one."""
+    limit = LINE_LIMIT if limit is None else limit
+    read = getattr(handle, "read1", handle.read)
+    first = b""
+    while len(first) < 4:   # enough to see a byte order mark, even from a pipe that gives a byte at a time
+        data = read(block)
+        if not data:
+            break
+        first += data
+    found = unicode_encoding(first[:4096])
+    blocks: Iterator[bytes]
+    if found is not None and found[0] != "utf-8":
+        blocks = _transcoded(read, found[0], found[1], first, path)   # UTF-8 from here on: every line decodes
+    else:
+        blocks = _blocks(read, block, first[3:] if found is not None else first)
+    decoder = Decoder(path)
+    number = 0
+    offset = 3 if found is not None else 0   # of ``rest`` in the file (in a UTF-8 file: in UTF-16 nothing fails)
+    rest = b""
+    for data in blocks:
+        rest += data
+        end = rest.rfind(b"\n") + 1
+        if not end:
+            if len(rest) > limit:
+                raise _too_long(path, number + 1)
+            continue
+        chunk, rest = rest[:end - 1], rest[end:]
+        if len(chunk) < limit:   # no line in it is longer than the bound
+            try:
+                lines = chunk.decode("utf-8").split("\n")
+            except UnicodeDecodeError:
+                for raw in chunk.split(b"\n"):
+                    number += 1
+                    yield decoder.line(raw, number, offset)
+                    offset += len(raw) + 1
+                continue
+            number += len(lines)
+            offset += end
+            yield from lines
+            continue
+        for raw in chunk.split(b"\n"):
+            number += 1
+            if len(raw) >= limit:
+                raise _too_long(path, number)
+            yield decoder.line(raw, number, offset)
+            offset += len(raw) + 1
+    if rest:
+        if len(rest) > limit:
+            raise _too_long(path, number + 1)
+        yield decoder.line(rest, number + 1, offset)
+
+
+def _blocks(read, block: int, first: bytes) -> Iterator[bytes]:
+    if first:
+        yield first
+    while True:
+        data = read(block)
+        if not data:
+            return
+        yield data
+
+
+def _too_long(path: str, number: int) -> MatchFileError:
+    return MatchFileError(f"line {number} is longer than {LINE_LIMIT // (1 << 20)} MB: this is not a match file",
+                          path, number, 1)
 
 
 def read_whole(handle: IO[bytes], path: str, what: str, limit: int = WHOLE_LIMIT) -> bytes:

@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import IO, TYPE_CHECKING, Iterable, Iterator
 
 from bgcli.formats.protocol import Format, Lack
+from bgcli.formats.reading import head_text
 
 if TYPE_CHECKING:
     from bgcli.formats.writing import GameWriter
@@ -130,7 +131,9 @@ def of_name(path: str) -> MatchFormat | None:
 
 def of_head(head: bytes) -> MatchFormat | None:
     """The format whose head ``head`` has; the text format when it is any
-    other text; None for binary data no format recognises."""
+    other text; None for binary data no format recognises. A UTF-16 head is
+    recognised from its text."""
+    head = head_text(head)
     for kind in FORMATS:
         if kind.head is not None and kind.sniff(head):
             return kind

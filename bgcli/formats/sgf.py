@@ -380,7 +380,7 @@ def _letter(point: int, side: int) -> str:
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
     """The registry's reader: SGF is read whole, up to a bound."""
-    return parts_of(read_sgf(decode(read_whole(handle, path, "SGF")), path))
+    return parts_of(read_sgf(decode(read_whole(handle, path, "SGF"), path), path))
 
 
 def writer(notation: str | None = None) -> SgfWriter:

@@ -45,6 +45,7 @@ from typing import IO, Iterator
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import MatchFileError
+from bgcli.formats.reading import text_of
 from bgcli.match.records import (
     Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
 )
@@ -83,9 +84,9 @@ def _f64(data: bytes, offset: int) -> float:
 
 
 def _ansi(data: bytes, offset: int, size: int) -> str:
-    """A Delphi short string: a length byte, then Latin-1 text."""
+    """A Delphi short string: a length byte, then text in the writer's Windows code page (read as a text file's line is)."""
     length = min(data[offset], size - 1)
-    return data[offset + 1:offset + 1 + length].decode("latin-1")
+    return text_of(data[offset + 1:offset + 1 + length])
 
 
 def _utf16(data: bytes, offset: int, units: int) -> str:
@@ -325,16 +326,8 @@ def _comments(data: bytes | None) -> list[str]:
     the bytes 1 and 2."""
     if not data:
         return []
-    text = data.decode("utf-8") if _is_utf8(data) else data.decode("latin-1")
+    text = text_of(data)
     return [line.replace("\x01\x02", "\n") for line in text.split("\r\n")]
-
-
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 # ---------------------------------------------------------------------------

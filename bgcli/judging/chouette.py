@@ -81,7 +81,7 @@ from bgcli import grammar
 from bgcli.core.kinds import Worded
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
-from bgcli.formats.reading import read_whole, text_of
+from bgcli.formats.reading import decode, read_whole, unicode_encoding
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import GameResult, GameStart, MatchVisitor, ProblemKind, Unfinished, replay_match
 from bgcli.match.replay import Problem as ReplayProblem
@@ -380,7 +380,7 @@ CHOUETTE_LIMIT = 16 << 20   # bytes: a chouette record is a few kB a session; mo
 
 
 def read_file(path: str | Path) -> Chouette:
-    """:func:`read_chouette` for a file on disk (UTF-8, else Latin-1); ``-`` is standard input."""
+    """:func:`read_chouette` for a file on disk (in any encoding a match file may be: bgcli.formats.reading); ``-`` is standard input."""
     # read with a bound, and binary data refused before it is parsed: /dev/zero (or any endless
     # or huge file) was read whole until the machine ran out of memory
     if str(path) == "-":
@@ -393,9 +393,9 @@ def read_file(path: str | Path) -> Chouette:
                 raw = read_whole(handle, str(path), "a chouette", CHOUETTE_LIMIT)
         except OSError as exc:
             raise FileReadError(str(path), exc) from None
-    if b"\0" in raw:
+    if b"\0" in raw and unicode_encoding(raw[:4096]) is None:
         raise MatchFileError("binary data, not a chouette", str(path), raw.count(b"\n", 0, raw.index(b"\0")) + 1, 1)
-    return read_chouette(text_of(raw), str(path))
+    return read_chouette(decode(raw, str(path)), str(path))
 
 
 class _Reader:
