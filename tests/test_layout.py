@@ -21,7 +21,7 @@ LAYERS = {
     "bgcli.match.records": 4, "bgcli.match.conventions": 4.1, "bgcli.match.events": 4.1,
     "bgcli.match.visitor": 4.2, "bgcli.match.diagnosis": 4.1, "bgcli.match.plays": 4.3, "bgcli.match.resync": 4.1,
     "bgcli.match.game": 4.4,
-    "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 4.5,
+    "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 0.45,
     "bgcli.formats.registry": 0.5, "bgcli.formats.protocol": 0.4, "bgcli.notebook": 0.5,
     "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.oldmoves": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
     "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
