@@ -299,6 +299,10 @@ class _Stop(Exception):
     """A candidate's replay met an error where it was to leave none: it is not tried further."""
 
 
+class _Refused(_Stop):
+    """A candidate's replay reported what refuses it (:class:`_Keep`), whether it stopped there or not."""
+
+
 class _Collect(MatchVisitor):
     """Problems, results and (when asked) events of a replay; with ``stop``,
     the replay stops at the first error that ``stop`` says is one too many;
@@ -316,11 +320,15 @@ class _Collect(MatchVisitor):
         self.keep = keep
 
     def problem(self, problem: Problem) -> None:
+        keep = self.keep
+        if keep is not None and problem.severity is Severity.ERROR and keep.state.counts(problem) \
+                and keep.any_error_refuses(self.problems, problem.line):
+            raise _Refused   # whatever the error is called (a stopping replay's is not diagnosed)
         if self.stop is not None and problem.severity is Severity.ERROR and self.stop(problem):
             raise _Stop
         self.problems.append(problem)
-        if self.keep is not None and self.keep.refuses(self.problems):
-            raise _Stop
+        if keep is not None and keep.refuses(self.problems):
+            raise _Refused
 
     def stops_at(self, line: int) -> bool:
         # with ``keep``: where any error of the game refuses the candidate, whatever it is called
@@ -392,6 +400,7 @@ class _Candidate:
     blind: bool = False                    # the record says nothing of the text but that it fits (a roll that
                                            # dances): its characters changed do not rank it, only list it
     changes: int = 0                       # characters changed in the file
+    refused: bool = False                  # its replay reported what refuses it (_Keep)
     seen: _Collect | None = None           # what its replay reported (when it was tried and kept)
 
 
@@ -511,7 +520,7 @@ class _Game:
             seen.problems = list(prefix.seen.problems)
             seen.results = list(prefix.seen.results)
             if keep is not None and keep.refuses(seen.problems):
-                raise _Stop
+                raise _Refused
             replayer = self._match(prefix.replayer, seen)
             replay = prefix.replay.branch(replayer, game)
             replay.apply_all(game.actions[at:])
@@ -846,7 +855,9 @@ class _Repairer:
         line on, each replay stopped at its first error there, tried in the
         order of what is known without replaying (``staged``) until one fits
         and those that tie with it are tried (with a few more to fill the list).
-        Else every candidate is replayed whole and ranked by what it leaves."""
+        Else every candidate is replayed whole and ranked by what it leaves
+        (but those the quick pass saw refused: until it stopped or refused
+        one, a quick replay is the whole one)."""
         def stop(found: Problem) -> bool:
             return found.line >= problem.line and state.counts(found)
 
@@ -859,11 +870,17 @@ class _Repairer:
                 more += 1
                 if more >= SHOWN:
                     break
+            if candidate.refused:
+                continue
             try:
                 after = state.replay(candidate.game, stop=stop if quick else None, stop_line=problem.line, keep=keep)
+            except _Refused:
+                candidate.refused = True
+                continue
             except _Stop:
                 continue
             if keep.refuses(after.problems):
+                candidate.refused = True
                 continue
             errors, warnings = state.errors(after)
             if clean is None and quick:
