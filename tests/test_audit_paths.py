@@ -235,14 +235,14 @@ def test_the_short_path_of_plays_changes_no_audit(monkeypatch):
         settled.append(sides is not None)
         return sides
 
-    monkeypatch.setattr(game_module, "sides_after_play", counted)
+    monkeypatch.setattr(plays, "sides_after_play", counted)   # the step of plays.settled_roll
     monkeypatch.setattr(game_module, "sides_after_plays", None)   # each play through sides_after_play, counted
     for rules in (None, Rules(beavers=True, auto_doubles=1)):
         fast = audit_all(rules)
         assert sum(1 for _, _, problems in fast.values() if problems) > 50
         with monkeypatch.context() as m:
-            m.setattr(game_module, "sides_after_play", lambda *args: None)
-            m.setattr(game_module, "no_play", lambda *args: False)
+            m.setattr(plays, "sides_after_play", lambda *args: None)
+            m.setattr(plays, "dances", lambda *args: False)
             assert audit_all(rules) == fast
     assert sum(settled) > 0.9 * len(settled) > 10_000
 
@@ -258,10 +258,10 @@ def test_the_short_path_of_rolls_with_no_play_changes_no_audit(monkeypatch):
         proved.append(proof)
         return proof
 
-    monkeypatch.setattr(game_module, "no_play", counted)
+    monkeypatch.setattr(plays, "dances", counted)   # the proof plays.settled_roll asks
     fast = audit_all()
     assert sum(proved) > 1000, sum(proved)
-    monkeypatch.setattr(game_module, "no_play", lambda *args: False)
+    monkeypatch.setattr(plays, "dances", lambda *args: False)
     assert audit_all() == fast
 
 

@@ -162,6 +162,7 @@ def fresh_tally(state: list[int], written: list[int]) -> dice.DiceTally:
     """A tally in the middle of a game of a match, with this state of its sequence counts."""
     tally = dice.DiceTally("generated")
     tally._match = (dice.Unit("generated", 1, 0, "a", "b"), dice.Unit("generated", 1, 1, "b", "a"))
+    tally._lists = (dice._count_lists(tally._match[0]), dice._count_lists(tally._match[1]))
     tally._rolls = hashlib.sha256()
     tally._games = [[]]
     tally._first = False
@@ -200,6 +201,34 @@ def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
     assert [u.to_dict() for u in in_c_._match] == [u.to_dict() for u in python._match]
     assert (in_c_._state, in_c_.written, in_c_._games) == (python._state, python.written, python._games)
     assert in_c_._rolls.hexdigest() == python._rolls.hexdigest()
+
+
+@in_c
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60))
+def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position, seed, length):
+    """DiceTally's run of plays (dice_after_plays, and where it stops plays.settled_roll, the step the
+    audit's GameReplay.apply_all takes in Python) against the audit's Python short path on generated
+    games: the same sides, side on roll, last line and end of the game, the counts DiceTally._rolled
+    makes of each roll's roll_chances, and it stops only where the audit's short path stops too."""
+    rng = random.Random(seed)
+    first, second, actions = random_game(rng, position, length, dances=True)
+    last_line = rng.randint(0, 60)
+    side = actions[0].side if actions else 0
+    tally, python = fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0]), fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0])
+    done, *got = tally._run_of_plays(actions, 0, first, second, side, last_line, ActionKind.MOVE)
+    *expected, facts = python_run(actions, 0, first, second, side, last_line, done)
+    assert got == expected, (position.id(), seed)
+    for at in range(0, len(facts), 11):
+        python._rolled(facts[at], facts[at + 1], facts[at + 2], facts[at + 3:at + 11])
+    assert [u.to_dict() for u in tally._match] == [u.to_dict() for u in python._match]
+    assert (tally._state, tally.written, tally._games) == (python._state, python.written, python._games)
+    assert tally._rolls.hexdigest() == python._rolls.hexdigest()
+    if done < len(actions) and not got[4]:   # it stops only where it must
+        action = actions[done]
+        mine, theirs = (got[0], got[1]) if got[2] == 0 else (got[1], got[0])
+        assert (action.kind not in (ActionKind.MOVE, ActionKind.DANCE) or action.side != got[2]
+                or plays.settled_roll(mine, theirs, action, got[2]) is None)
 
 
 def test_count_rolls_refuses_what_it_does_not_read():

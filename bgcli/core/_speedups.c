@@ -2518,8 +2518,8 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
  * generated positions and every roll; and of the dice tally's run of plays in turn (the
  * short path of GameReplay.apply_with_events with a visitor that takes a run of plays: the
  * plays and the rolls with no play as apply_all's short path settles them, on the counts):
- * tests/test_dice.py::test_the_run_of_plays_in_c_tallies_what_the_events_tally compares the
- * tallies of generated games both ways. */
+ * tests/test_dice_runs.py::test_the_run_of_plays_in_c_is_the_python_short_path_and_chances compares the
+ * two on generated games. */
 
 #define NO_ANSWER (-2)   /* diceshots' None: the owner (the generator) decides */
 

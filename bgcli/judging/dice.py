@@ -39,9 +39,10 @@ from typing import Any, Callable
 
 from bgcli.analysis.counts import enter_count, is_contact
 from bgcli.core.generator import legal_keys, legal_plays
-from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator
+from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator, trusted_position
 from bgcli.judging.diceshots import hitting_rolls
 from bgcli.match.events import Event, EventKind, GameStart, MatchStart
+from bgcli.match.plays import settled_roll
 from bgcli.match.records import ActionKind
 from bgcli.match.visitor import MatchVisitor
 
@@ -268,6 +269,7 @@ dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if 
 count_rolls: Callable[..., tuple] | None = accelerator.count_rolls if accelerator is not None else None
 # ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
 chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
+_DANCE = ActionKind.DANCE
 
 
 class DiceTally(MatchVisitor):
@@ -376,22 +378,56 @@ class DiceTally(MatchVisitor):
 
     def _run_of_plays(self, actions: Any, at: int, first: tuple, second: tuple, side: int, last_line: int,
                       move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
-        """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays):
+        """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays),
         each play (and roll with no play) settled as the audit's short path settles it
-        (GameReplay.apply_all) by the C accelerator's ``dice_after_plays``, which gives each roll's
-        mover, dice as written and :func:`roll_chances` (its fenced mirror), and the rolls counted
-        as :meth:`_rolled` counts them by its ``count_rolls``."""
+        (GameReplay.apply_all): by the C accelerator's ``dice_after_plays``, which gives each roll's
+        mover, dice as written and :func:`roll_chances` (its fenced mirror), and where it stops (a
+        play of one die, another spelling) by :func:`bgcli.match.plays.settled_roll`, the step the
+        audit takes in Python there, with the roll's chances from ``roll_chances`` in C; the rolls
+        counted as :meth:`_rolled` counts them by ``count_rolls``."""
         assert dice_after_plays is not None and count_rolls is not None   # run_of_plays is set only with them
         if self._first or self._match is None:   # the opening is the events' (counted apart)
             return 0, first, second, side, last_line, False
-        done, first, second, side, last_line, over, facts = dice_after_plays(actions, at, first, second, side,
-                                                                            last_line, move, ActionKind.DANCE)
-        if facts:
-            kinds, text = count_rolls(facts, self._state, self._lists[0], self._lists[1], self.written)
+        count, settled, over = len(actions), 0, False
+        parts: list[bytes] = []
+        while True:
+            done, first, second, side, last_line, over, facts = dice_after_plays(
+                actions, at, first, second, side, last_line, move, _DANCE)
+            settled += done
+            at += done
+            if facts:
+                parts.append(facts)
+            if over or at == count:
+                break
+            action = actions[at]
+            if action.kind is not move and action.kind is not _DANCE or action.side != side or not action.dice:
+                break
+            sides = [first, second]
+            after = settled_roll(sides[side], sides[1 - side], action, side)
+            if after is None:   # the replay's long path decides, with an event
+                break
+            a, b = action.dice
+            chances = chances_in_c(sides[side], sides[1 - side], a, b) if chances_in_c is not None else NotImplemented
+            if chances is NotImplemented:
+                chances = roll_chances(trusted_position(sides[side], sides[1 - side]), (a, b))
+            parts.append(bytes((side, a, b, *chances)))
+            sides[side], sides[1 - side] = after
+            first, second = sides
+            settled += 1
+            at += 1
+            if action.line > last_line:
+                last_line = action.line
+            side = 1 - side
+            if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
+                over = True
+                break
+        if parts:
+            kinds, text = count_rolls(parts[0] if len(parts) == 1 else b"".join(parts), self._state,
+                                      self._lists[0], self._lists[1], self.written)
             self._rolls.update(text)
             if self._games:
                 self._games[-1].extend(kinds)
-        return done, first, second, side, last_line, over
+        return settled, first, second, side, last_line, over
 
     def end_match(self) -> object:
         marks = game_marks(self._games)
@@ -423,7 +459,7 @@ class DiceTally(MatchVisitor):
 
 # Fenced mirror of roll_chances: the C accelerator's roll_chances and dice_after_plays (bgcli/core/_speedups.c),
 # tests/test_dice_shots.py::test_the_chances_in_c_are_the_python_chances and
-# tests/test_dice.py::test_the_run_of_plays_in_c_tallies_what_the_events_tally
+# tests/test_dice_runs.py::test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances
 def roll_chances(position: Position, dice: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int]:
     """The four chances of a roll in its position (entering, hitting, bearing
     off the last checkers, saving the gammon at the last chance: CONDITIONS),

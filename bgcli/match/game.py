@@ -16,8 +16,7 @@ from dataclasses import replace
 from typing import Callable, Iterable, Protocol
 
 from bgcli.core.cube import CubeTurn, Reason, beaver_refusal, raccoon_refusal, refusals, starting_cubes
-from bgcli.core.judge import dances as no_play
-from bgcli.core.position import ROLLS, CHECKERS, OFF, Position, trusted_position as _trusted
+from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.core.rules import Rules
@@ -28,7 +27,7 @@ from bgcli.core.judge import play_from_steps
 from bgcli.core.generator import Play
 from bgcli.core.notation import canonical_text, play_text
 from bgcli.core.judge import Sides
-from bgcli.match.plays import die_steps, judge_play, sides_after_play, sides_after_plays
+from bgcli.match.plays import die_steps, judge_play, settled_roll, sides_after_plays
 from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
@@ -100,7 +99,8 @@ class GameReplay:
         self.start_cubes = starting_cubes(rules)
         self.cube_known = len(self.start_cubes) == 1
         self.wants_events = match.visitor.wants_events
-        # the events of the cube and the results too (the dice audit counts only rolls)
+        # the events of the cube and the results too, and a play's event with its legal Play and that
+        # play's text (the dice audit counts only rolls: it reads their dice and the position before)
         self.wants_other_events = self.wants_events and not match.visitor.roll_events_only
         self.index = -1                        # the action being replayed, in record.actions
         self.resync = Resync(record.actions)   # where to go on after a slip
@@ -259,17 +259,10 @@ class GameReplay:
                     at += done - 1
                     after = sides[0], sides[1]
                 else:   # one play (or roll with no play) settled here, as the C loop settles each
-                    if action.kind is _MOVE:
-                        after = sides_after_play(sides[side], sides[1 - side], action.dice, action.play_text, side)
-                        if after is None:
-                            break
-                        sides[side], sides[1 - side] = after
-                    else:   # a roll with no play: only when the counts prove there is none (else the legal plays say)
-                        rolled = ROLLS.get(action.dice)
-                        after = sides[side], sides[1 - side]
-                        if rolled is None or action.play_text or not no_play(after[0], after[1], rolled[0], rolled[1]):
-                            after = None
-                            break
+                    after = settled_roll(sides[side], sides[1 - side], action, side)
+                    if after is None:
+                        break
+                    sides[side], sides[1 - side] = after
                     settled += 1
                     if action.line > last_line:
                         last_line = action.line
@@ -413,7 +406,7 @@ class GameReplay:
         wants = self.wants_events
         state = self.state(side, dice) if wants else None
         stops = self.match.visitor.stops_at(action.line)
-        judged = judge_play(before, dice, text, side, wants, not stops)
+        judged = judge_play(before, dice, text, side, self.wants_other_events, not stops)
         if judged.dance:
             # held back: a roll with no play right before the end of the game is a resignation
             self.waiting_dance = Problem(action.line, self.record.number, action.move_number or 0,

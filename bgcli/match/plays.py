@@ -16,12 +16,13 @@ from typing import Any
 
 from bgcli.core.position import ROLLS, Position, accelerator, trusted_position
 from bgcli.core.generator import Play, legal_plays
-from bgcli.core.judge import Sides, play_from_steps, sides_after_steps, result_of_steps
+from bgcli.core.judge import Sides, dances, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
 from bgcli.core.spelling import POINT_WORDS, recorded_text
 from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
 from bgcli.match.diagnosis import wrong_roll
 from bgcli.match.events import ProblemKind
+from bgcli.match.records import Action, ActionKind
 
 Pairs = tuple[tuple[int, int], ...]
 
@@ -127,6 +128,24 @@ def sides_after_play(mine: tuple[int, ...], theirs: tuple[int, ...], dice: tuple
         return sides
     after = result_of_steps(trusted_position(mine, theirs), rolled, moves)
     return None if after is None else (after.player, after.opponent)
+
+
+def settled_roll(mine: tuple[int, ...], theirs: tuple[int, ...], action: Action, side: int) -> Sides | None:
+    """The sides after ``action``, a play or a roll with no play (ActionKind.MOVE
+    or DANCE) of ``side``, the player on roll, from the mover's side ``mine``
+    and the opponent's ``theirs``, where the short path settles it alone: a
+    legal play written one pair per die or so (:func:`sides_after_play`), a
+    roll with no play where the counts prove there is none
+    (:func:`bgcli.core.judge.dances`). None where the replay's long path
+    decides. The one step of the audit's run of plays (GameReplay.apply_all)
+    and of the dice audit's (bgcli.judging.dice.DiceTally) that the C
+    accelerator's runs leave to Python."""
+    if action.kind is ActionKind.MOVE:
+        return sides_after_play(mine, theirs, action.dice, action.play_text, side)
+    rolled = ROLLS.get(action.dice)
+    if rolled is None or action.play_text or not dances(mine, theirs, rolled[0], rolled[1]):
+        return None
+    return mine, theirs
 
 
 # The C accelerator's sides_after_play is a fenced mirror of sides_after_play for the spelling of

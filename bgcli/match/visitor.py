@@ -27,7 +27,9 @@ class MatchVisitor:
     # roll, last line, the move kind) and answering (plays settled, the sides, the side on roll,
     # the last line, whether the game is over)
     run_of_plays: Callable[..., tuple] | None = None
-    roll_events_only = False   # True: no events but those of rolls (MOVE, ROLL), spared building (the dice audit's)
+    # True: no events but those of rolls (MOVE, ROLL), and these without the legal play's text (the
+    # play as recorded, no Play where the short path settles it): spared building (the dice audit's)
+    roll_events_only = False
 
     def begin_match(self, match: MatchStart) -> None:
         pass
