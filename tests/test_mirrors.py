@@ -116,3 +116,51 @@ def test_the_replays_short_path_is_the_judge_on_generated_plays(position, a, b, 
         assert not judged.problems and before == position, (position.id(), dice, text)
         assert (play, shown, play.result) == (judged.legal, judged.shown, judged.after), (position.id(), dice, text)
         assert after == (play.result if side == 0 else play.result.swap())
+
+
+def _joined(moves: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The moves with a chain of two (13/11 11/5) written as one hop (13/5), where there is one."""
+    for i, (a, b) in enumerate(moves):
+        for j, (c, d) in enumerate(moves):
+            if i != j and b == c:
+                return [m for k, m in enumerate(moves) if k not in (i, j)] + [(a, d)]
+    return moves
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), a=st.integers(1, 6), b=st.integers(1, 6), side=st.integers(0, 1),
+       seed=st.integers(0, 1000))
+def test_the_rolls_a_play_fits_are_parse_plays_on_generated_plays(position, a, b, side, seed):
+    """plays_of_rolls (which rolls a written play is a legal play of: the
+    diagnosis of a wrong roll, a repair's candidates) gives, for each of the
+    21 rolls in their order, what parse_play of that roll gives (the same
+    play, or no play): on the legal plays of a roll written in every style,
+    the same with a hop left out, its last end moved by one, two hops
+    written as one, and random steps."""
+    from bgcli.core.notation import parse_play, plays_of_rolls
+    from bgcli.core.position import ROLLS
+    from bgcli.errors import BgcliError
+
+    rng = random.Random(seed)
+    dice = (max(a, b), min(a, b))
+    texts = []
+    for play in rng.sample(legal_plays(position, dice), min(3, len(legal_plays(position, dice)))):
+        steps = [(s.start, s.end) for s in play.steps]
+        texts += [play_text(play, "gnubg", side=side), play_text(play, "mat", side=side), written(steps),
+                  written(_joined(steps))]
+        if len(steps) > 1:
+            texts.append(written(steps[:-1]))
+            start, end = steps[-1]
+            texts.append(written(steps[:-1] + [(start, max(0, end - rng.choice([-1, 1])))]))
+    texts += [written(random_moves(rng, position, dice)) for _ in range(3)] + ["", "13/x1"]
+    rolls = sorted(set(ROLLS.values()), reverse=rng.random() < 0.5)   # the 21, either order
+    for text in texts:
+        expected = []
+        for roll in rolls:
+            try:
+                expected.append((roll, parse_play(text, position, roll, side=side)))
+            except BgcliError:
+                pass
+        got = list(plays_of_rolls(text, position, rolls, side=side))
+        assert [(r, p.result, p.steps) for r, p in got] == [(r, p.result, p.steps) for r, p in expected], \
+            (position.id(), text, side)

@@ -47,16 +47,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import permutations
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from bgcli.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError, InvalidPlayError
+from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidDiceError, InvalidPlayError
 from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, roll_dice
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
     BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, dice_name, own_half, parse_dice, parse_point, point_name,
     point_names, recorded_text, small_number,
 )
-from bgcli.core.generator import Play, Step, chains_text, in_written_order, legal_plays
+from bgcli.core.generator import BOARD_BITS, Play, Step, chains_text, in_written_order, legal_keys, legal_plays, side_int
 from bgcli.core.judge import Board, run_steps, shape_problem
 from bgcli.output import quote
 
@@ -412,6 +412,44 @@ def parse_play(
     if plays is None:
         plays = legal_plays(position, rolled)
     return _match(written, source, position, rolled, plays)
+
+
+def plays_of_rolls(text: str | WrittenPlay, position: Position, rolls: Iterable[Sequence[int]], *,
+                   side: int | None = None) -> Iterator[tuple[Sequence[int], Play]]:
+    """Each roll of ``rolls``, in their order, that ``text`` is a legal play
+    of, with the play: :func:`parse_play` asked of each roll (which decides),
+    but not of a roll it would refuse anyway. :func:`_match` finds a play
+    only among the ways the written hops split into the roll's dice, or as
+    the legal play that the hops taken whole reach (gnubg's rule): a roll
+    with neither is passed over without listing why (the message that
+    costs a refused roll most). Which rolls fit a play: the diagnosis of a
+    wrong roll, a repair's candidates."""
+    side = BOTTOM if side is None else side
+    try:
+        written = parse_play_text(text, side=side) if isinstance(text, str) else text
+    except BgcliError:
+        return   # unreadable: parse_play refuses every roll
+    hops = written.hops()
+    whole: list[tuple[int, str] | None] = []   # what the hops taken whole reach (None: nothing), once
+    for roll in rolls:
+        try:
+            rolled = parse_dice(roll)
+            if hops and next(_assignments(hops, tuple(sorted(_roll(rolled)))), None) is None:
+                if not whole:
+                    reached = apply_written(position, written)
+                    whole.append((side_int(reached.player), reached.swap().id()) if reached is not None else None)
+                reach = whole[0]
+                # a legal play reaches it only with the mover's checkers where they end (the board bytes of
+                # Play.key): most rolls are passed over on the keys alone
+                if reach is None or not any(key & _BOARD == reach[0] for key in legal_keys(position, rolled)) \
+                        or all(play.result_id() != reach[1] for play in legal_plays(position, rolled)):
+                    continue
+            yield roll, parse_play(written, position, roll, side=side)
+        except BgcliError:
+            continue
+
+
+_BOARD = (1 << BOARD_BITS) - 1   # a play key's board bytes: the mover's checkers after it
 
 
 def _dice_for(written: WrittenPlay, dice, source: str, position: Position) -> Dice:

@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Sequence
 
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.kinds import Worded
-from bgcli.core.notation import numbered_text, parse_play, parse_play_text
+from bgcli.core.notation import numbered_text, parse_play, parse_play_text, plays_of_rolls
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
 from bgcli.core.value import Outcome
@@ -977,13 +977,13 @@ class _Repairer:
         else:
             digits = raw[:2]
             rolls = sorted(ALL_ROLLS, key=lambda r: (r[0] == r[1], sum(a != b for a, b in zip(digits, _roll_text(action, r)))))
+        fitting = {roll for roll, _ in plays_of_rolls(text, before, [r for r in rolls if r != dice], side=side)} \
+            if text else set()
         for roll in rolls:
             if roll == dice:
                 continue
             if text:
-                try:
-                    parse_play(text, before, roll, side=side)
-                except BgcliError:
+                if roll not in fitting:
                     continue
                 why = f"{text!r} is a legal play of {recorded_text(roll)}"
             elif legal_plays(before, roll):

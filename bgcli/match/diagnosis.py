@@ -9,7 +9,7 @@ from __future__ import annotations
 from bgcli.core.position import Position, roll_dice
 from bgcli.core.generator import legal_plays
 from bgcli.core.judge import die_for
-from bgcli.core.notation import apply_written, numbered_text, parse_play, parse_play_text
+from bgcli.core.notation import apply_written, numbered_text, parse_play, parse_play_text, plays_of_rolls
 from bgcli.errors import BgcliError
 
 ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -86,12 +86,4 @@ def _one_step_apart(side: tuple[int, ...], target: tuple[int, ...], dice) -> boo
 
 
 def _other_roll(before: Position, dice, text: str):
-    for roll in ALL_ROLLS:
-        if roll == tuple(dice):
-            continue
-        try:
-            parse_play(text, before, roll)
-            return roll
-        except BgcliError:
-            continue
-    return None
+    return next((roll for roll, _ in plays_of_rolls(text, before, (r for r in ALL_ROLLS if r != tuple(dice)))), None)
