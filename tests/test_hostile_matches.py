@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from conftest import ROOT, invoke
 SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
 LOG = (ROOT / "tests" / "data" / "imports" / "sp05001_3pt.fibs").read_text(encoding="utf-8")   # FIBS's oldmoves
+SAVED = (ROOT / "tests" / "data" / "imports" / "sp05017_3pt.sgg").read_text(encoding="utf-8")  # GamesGrid's .sgg
 BIG = "9" * 5000
 COMMANDS = [["audit"], ["replay"], ["replay", "--json"], ["replay", "--boards"], ["score"], ["score", "--json"],
             ["export", "--to", "mat"], ["export", "--to", "sgf"], ["export", "--to", "json"]]
@@ -50,6 +51,10 @@ HOSTILE = {
     "row-of-spaces.fibs": LOG.replace("X: (2 1) ", "X: (2 1) " + " " * 100_000, 1),
     "long-line.fibs": LOG + "x" * (2 << 20),
     "names-of-spaces.fibs": LOG.replace("  gnubg is X", " " * 100_000 + "gnubg is X", 1),
+    "length.sgg": SAVED.replace("Game 2. 0-1/3", f"Game 2. 0-1/{BIG}", 1),
+    "row-of-spaces.sgg": SAVED.replace("1\t\t53: 8/3, 6/3", "1\t\t53: " + " " * 100_000 + "8/3, 6/3", 1),
+    "wins-of-spaces.sgg": SAVED.replace("gnubg wins 1 point.", "gnubg" + " " * 100_000 + "wins 1 point.", 1),
+    "long-line.sgg": SAVED + "x" * (2 << 20),
 }
 
 
@@ -77,7 +82,8 @@ def test_hostile_file_gives_a_documented_answer(hostile, name, command):
 
 
 @pytest.mark.parametrize("name", ["length.mat", "game.mat", "score.mat", "doubles.mat", "superscript-tag.mat",
-                                  "negative-length.sgf", "huge-length.sgf", "score.fibs", "length.fibs"])
+                                  "negative-length.sgf", "huge-length.sgf", "score.fibs", "length.fibs",
+                                  "length.sgg"])
 def test_out_of_bounds_numbers_are_problems_at_their_line(hostile, name):
     result = run(["audit", "--json", str(hostile / name)])
     report = json.loads(result.output.splitlines()[0])
@@ -86,7 +92,7 @@ def test_out_of_bounds_numbers_are_problems_at_their_line(hostile, name):
 
 
 @pytest.mark.parametrize("name", ["long-line.mat", "infinite.json", "tags-list.json", "players-text.json",
-                                  "nested.json", "nested.sgf", "long-line.fibs"])
+                                  "nested.json", "nested.sgf", "long-line.fibs", "long-line.sgg"])
 def test_what_is_not_a_match_file_is_refused_with_one_line(hostile, name):
     result = run(["audit", str(hostile / name)])
     assert result.exit_code == 2

@@ -2,7 +2,7 @@
 Backgammon's ``import oldmoves``.
 
 The samples (tests/data/imports/*.fibs) are gnubg's self-play matches
-written as oldmoves logs by tests/data/imports/make_oldmoves.py; gnubg read
+written as oldmoves logs by tests/data/imports/make_samples.py; gnubg read
 each with ``import oldmoves`` and exported it as .mat (gnubg_export.py, run
 in gnubg: ``NAME.gnubg.mat``). bgcli's reading of each log must replay as its
 reading of gnubg's .mat, and as the self-play match it was made from.

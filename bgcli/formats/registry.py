@@ -101,6 +101,9 @@ FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("oldmoves", "bgcli.formats.oldmoves", (".fibs",),
                 re.compile(rb"Score is [0-9]+-[0-9]+ in an? "), True, False,
                 "FIBS's oldmoves logs", sure=True),
+    # "ann vs. bob" is known only by the suffix: a first line of a .mat or a text could read so
+    MatchFormat("sgg", "bgcli.formats.sgg", (".sgg",), re.compile(rb"[A-Za-z0-9_]+ +vs\. +[A-Za-z0-9_]+[ \t]*\r?\n"),
+                True, False, "GamesGrid's saved games"),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,
