@@ -4,6 +4,7 @@
     python benchmarks/bench_agreement.py --filters 5:0.08,8:0.16  # sage's move filter, several settings
     python benchmarks/bench_agreement.py --ranked benchmarks/data/ranked2.jsonl --no-cube  # the second held-out set
     python benchmarks/bench_agreement.py --levels 2 --gnubg-levels 2,3 --misses  # gnubg 3-ply too; each miss
+    python benchmarks/bench_agreement.py --ranked benchmarks/data/tune.jsonl --levels 2 --no-gnubg --no-cube --closeness
 
 Checker plays: benchmarks/data/ranked.jsonl (made by benchmarks/make_ranked.py: 300 positions from
 gnubg self-play with seeds nothing else used, every legal play at gnubg's 2-ply). For each engine
@@ -22,7 +23,12 @@ class of gnubg's own words.
 sage's highest level, every position where its choice gives up more than 0.001: the kind (race,
 contact, inside bgcli's bear-off tables), the match context, what gnubg 2-ply says it gives up,
 whether gnubg's best play was among the plays sage took to full depth (its move filter), and
-sage's own margin for its choice.
+sage's own margin for its choice. ``--closeness`` counts, for the same level, the positions and the
+misses by how close gnubg 2-ply's two best plays are and by how close sage's own two best are.
+
+benchmarks/data/tune.jsonl (1,000 positions, made like the held-out sets from other seeds: see
+make_ranked.py) is the set to try settings on; the two held-out sets are for measuring a setting once
+it is chosen.
 
 Targets (issue 27): best play within 0.001 in at least 95%, no play giving up more than 0.1; cube class
 the same in at least 92%.
@@ -70,8 +76,9 @@ def cube_class(action: CubeAction) -> str:
     return "no double"
 
 
-def plays_row(name: str, engine, cases, misses: list | None = None) -> tuple:
-    """The row of ``engine``; each position its choice gives up more than 0.001 in, described, into ``misses``."""
+def plays_row(name: str, engine, cases, misses: list | None = None, close: list | None = None) -> tuple:
+    """The row of ``engine``; each position its choice gives up more than 0.001 in, described, into ``misses``;
+    for every position, gnubg's gap between its two best plays, the engine's own and whether it missed, into ``close``."""
     within = big = 0
     lost = []
     start = time.perf_counter()
@@ -84,6 +91,9 @@ def plays_row(name: str, engine, cases, misses: list | None = None) -> tuple:
         big += given > 0.1
         if misses is not None and given > 0.001:
             misses.append(miss(state, dice, equity, ranked, given))
+        if close is not None:
+            close.append((gap(equity.values()), gap(r.evaluation.equity for r in ranked if r.ply == ranked[0].ply),
+                          given > 0.001))
     seconds = time.perf_counter() - start
     n = len(cases)
     return (name, f"{100 * within / n:.1f}%", f"{sum(lost) / n:.4f}", f"{max(lost):.3f}", str(big),
@@ -100,6 +110,26 @@ def miss(state, dice, equity, ranked, given: float) -> tuple:
     deep = "yes" if found.ply == ranked[0].ply else "no"
     margin = ranked[0].evaluation.equity - found.evaluation.equity
     return (gnubg_id(state), f"{dice[0]}{dice[1]}", kind, context, f"{given:.4f}", deep, f"{margin:.4f}")
+
+
+def gap(equities) -> float:
+    """How far the best of ``equities`` is above the second (1 where there is one only)."""
+    top = sorted(equities, reverse=True)[:2]
+    return top[0] - top[1] if len(top) == 2 else 1.0
+
+
+CLOSENESS = (0.002, 0.005, 0.01, 0.02, 0.05)
+
+
+def closeness_table(close: list) -> list[tuple]:
+    """Positions and misses by how close gnubg's two best plays are, and by how close the engine's are."""
+    rows = []
+    for low, high in zip((0.0,) + CLOSENESS, CLOSENESS + (float("inf"),)):
+        gnubg = [missed for ours, _, missed in close if low <= ours < high]
+        engine = [missed for _, theirs, missed in close if low <= theirs < high]
+        label = f"{low:g} to {high:g}" if high != float("inf") else f"{low:g} or more"
+        rows.append((label, f"{len(gnubg)}", f"{sum(gnubg)}", f"{len(engine)}", f"{sum(engine)}"))
+    return rows
 
 
 def cube_row(name: str, engine, cases) -> tuple:
@@ -123,22 +153,26 @@ def main() -> None:
     parser.add_argument("--no-gnubg", action="store_true", help="leave bgcli's gnubg backend out")
     parser.add_argument("--gnubg-levels", default="2", help="gnubg's levels, its hint's filter (2 is the reference)")
     parser.add_argument("--misses", action="store_true", help="list the positions sage's highest level misses")
+    parser.add_argument("--closeness", action="store_true",
+                        help="sage's highest level: positions and misses by how close the two best plays are")
     parser.add_argument("--no-cube", action="store_true")
     args = parser.parse_args()
     cases = play_cases(args.count, args.ranked)
-    print(f"checker plays: {len(cases)} held-out positions of {args.ranked.name}, every legal play at gnubg 2-ply")
+    print(f"checker plays: {len(cases)} positions of {args.ranked.name}, every legal play at gnubg 2-ply")
     head = ("engine", "within 0.001", "mean lost", "worst", "> 0.1", "time/pos")
     rows = []
     filters = [tuple(f.split(":")) for f in args.filters.split(",") if f] or [(sage.FILTER_MOVES, sage.FILTER_THRESHOLD)]
     levels = [int(x) for x in args.levels.split(",")]
     misses: list = []
+    close: list = []
     for level in levels:
         engine = open_engine("sage", level)
         for number, (moves, threshold) in enumerate(filters if level else filters[:1]):
             sage.FILTER_MOVES, sage.FILTER_THRESHOLD = int(moves), float(threshold)
             label = f"sage {level}-ply" + (f" filter {moves}:{threshold}" if level else "")
-            listed = misses if args.misses and level == max(levels) and number == 0 else None
-            rows.append(plays_row(label, engine, cases, listed))
+            first = level == max(levels) and number == 0
+            rows.append(plays_row(label, engine, cases, misses if args.misses and first else None,
+                                  close if args.closeness and first else None))
             print("  ".join(rows[-1]), flush=True)
         engine.close()
     if not args.no_gnubg:
@@ -158,6 +192,13 @@ def main() -> None:
         print(" | ".join(head))
         print(" | ".join("---" for _ in head))
         for row in misses:
+            print(" | ".join(row))
+    if args.closeness:
+        print(f"\nsage {max(levels)}-ply: positions and misses by the gap between the two best plays")
+        head = ("gap", "by gnubg 2-ply: positions", "missed", "by sage itself: positions", "missed")
+        print(" | ".join(head))
+        print(" | ".join("---" for _ in head))
+        for row in closeness_table(close):
             print(" | ".join(row))
     if args.no_cube:
         return

@@ -10,6 +10,11 @@ The second held-out set, benchmarks/data/ranked2.jsonl (200 positions), was made
 ``SP_SEEDS=99001:6 SP_LENGTHS=0,5,9 SP_GAMES=3`` after the engine settings were chosen on the first,
 so that nothing was chosen on it.
 
+The set to try settings on, benchmarks/data/tune.jsonl (1,000 positions), was made the same way from
+``SP_SEEDS=67001:36 SP_LENGTHS=0,3,5,7,9,11 SP_GAMES=4`` (``python benchmarks/make_ranked.py selfplay-out
+1000``): benchmarks/tune_agreement.py tries ways of choosing sage's play on it, and a way chosen there is
+measured on the two held-out sets.
+
 The self-play uses seeds no test or earlier benchmark used (tests/data/oracle/selfplay is seeds
 5000 on, tests/data/cube 77001 on), so the positions are new to every engine setting chosen here.
 bgcli replays the matches and takes every k-th checker play with at least two legal plays; a

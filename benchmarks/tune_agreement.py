@@ -1,0 +1,137 @@
+"""Ways to choose sage's play, tried against GNU Backgammon 2-ply's choice on a set of ranked positions.
+
+    python benchmarks/tune_agreement.py                        # benchmarks/data/tune.jsonl, 1,000 positions
+    python benchmarks/tune_agreement.py --cube-aware           # and bgsage's cube-aware tree for the candidates
+    python benchmarks/tune_agreement.py --ranked FILE --count 300
+
+The settings of the default engine are tried here on ``data/tune.jsonl`` (made by make_ranked.py from
+seeds nothing else uses), never on the two held-out sets, which bench_agreement.py measures a chosen
+setting on. For each position outside bgcli's bear-off tables, sage's values are asked once: every
+legal play at the raw network, and the ten best of them at 1-ply and 2-ply (and, with
+``--cube-aware``, the default candidates in bgsage's cube-aware tree); then each way of choosing is
+scored as bench_agreement.py scores an engine (within 0.001 of gnubg 2-ply's best, mean and worst
+given up). The default's row can differ from bench_agreement.py's by a position or two: here a play
+whose raw value sits above every deep one is not taken deeper.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_agreement import play_cases  # noqa: E402
+from bgcli.engines import exact, met, open_engine, sage  # noqa: E402
+
+TUNE = ROOT / "benchmarks" / "data" / "tune.jsonl"
+DEEPEST = 10   # the plays (best at the raw network) asked at 1-ply and 2-ply
+
+
+def values(cases, cube_aware: bool) -> list[dict]:
+    """For each position: gnubg's equities and sage's raw, 1-ply and 2-ply (and cube-aware) equities.
+    Uses the engine's own calls (its private ``_post``), so the values are those it ranks by."""
+    one, two = open_engine("sage", 1), open_engine("sage", 2)
+    out = []
+    for state, dice, plays, equity in cases:
+        item: dict = {"gnubg": equity}
+        if exact.inside(state):   # answered from the tables: exact, whatever the choosing
+            item["exact"] = {r.play.result.id(): r.evaluation.equity for r in two.evaluate_plays(state, dice, plays)}
+            out.append(item)
+            continue
+        keys = [p.result.id() for p in plays]
+        raw = two._post(state, dice, [p.result for p in plays], two._raw, keys)
+        item["raw"] = {k: v.equity for k, v in raw.items()}
+        order = sorted(keys, key=lambda k: -item["raw"][k])[:DEEPEST]
+        chosen = [plays[keys.index(k)].result for k in order]
+        item["1"] = {k: v.equity for k, v in one._post(state, dice, chosen, one._deep, order).items()}
+        item["2"] = {k: v.equity for k, v in two._post(state, dice, chosen, two._deep, order).items()}
+        if cube_aware:
+            item["tree"] = {k: tree_equity(two, state, plays[keys.index(k)].result) for k in candidates(item)}
+        out.append(item)
+    return out
+
+
+def tree_equity(engine, state, result) -> float:
+    """The equity after a play in bgsage's cube-aware tree (cube decisions at every ply, the opponent's plays
+    chosen by match equity), as bgsage's own analyser asks it: the opponent's pre-roll position, negated."""
+    import bgbot_cpp
+    from bgsage.weights import bearoff_db_path
+
+    owners = bgbot_cpp.CubeOwner
+    flipped = {owners.CENTERED: owners.CENTERED, owners.PLAYER: owners.OPPONENT, owners.OPPONENT: owners.PLAYER}
+    side = met.MatchSide.of(state)
+    flags = engine._flags(state)
+    if not hasattr(tree_equity, "database"):
+        tree_equity.database = bgbot_cpp.BearoffDB()   # type: ignore[attr-defined]
+        tree_equity.database.load(bearoff_db_path())   # type: ignore[attr-defined]
+    extra = {} if side.is_money else {"away1": side.opponent_away, "away2": side.away, "is_crawford": side.crawford}
+    found = bgbot_cpp.cubeful_probs_and_equity_nply(
+        bgbot_cpp.flip_board(sage.board(result)), flipped[engine._owner(state, state.match.on_roll)], engine._raw,
+        engine.level.ply + 1, n_threads=1, cube_value=state.match.cube, jacoby=flags["jacoby"],
+        beaver=flags["beaver"], bearoff_db=tree_equity.database, root_board=sage.board(state.position), **extra)
+    return -float(found["equity"])
+
+
+def candidates(item: dict, moves: int = sage.FILTER_MOVES, threshold: float = sage.FILTER_THRESHOLD) -> list[str]:
+    """The plays taken deeper: the best ``moves`` at the raw network within ``threshold`` of the best."""
+    order = sorted(item["raw"], key=lambda k: -item["raw"][k])
+    return [k for k in order[:min(moves, DEEPEST)] if item["raw"][order[0]] - item["raw"][k] <= threshold]
+
+
+def score(items: list[dict], value: Callable[[dict, str], float], moves: int = sage.FILTER_MOVES,
+          threshold: float = sage.FILTER_THRESHOLD) -> tuple[str, str, str, str]:
+    """Each position's choice, the best of its candidates by ``value``, judged by gnubg 2-ply's equities."""
+    lost = []
+    for item in items:
+        gnubg = item["gnubg"]
+        if "exact" in item:
+            choice = max(item["exact"], key=item["exact"].__getitem__)
+        else:
+            choice = max(candidates(item, moves, threshold), key=lambda k: value(item, k))
+        lost.append(max(gnubg.values()) - gnubg[choice])
+    n = len(lost)
+    return (f"{100 * sum(x <= 0.001 for x in lost) / n:.1f}%", f"{sum(lost) / n:.4f}", f"{max(lost):.3f}",
+            str(sum(x > 0.1 for x in lost)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ranked", type=Path, default=TUNE, help="positions ranked by make_ranked.py")
+    parser.add_argument("--count", type=int, default=None, help="the first N positions only")
+    parser.add_argument("--cube-aware", action="store_true", help="also bgsage's cube-aware tree (slower)")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    items = values(play_cases(args.count, args.ranked), args.cube_aware)
+    print(f"{len(items)} positions of {args.ranked.name}; sage's values asked in {time.perf_counter() - start:.0f} s")
+
+    def blend(weights: dict[str, float]) -> Callable[[dict, str], float]:
+        return lambda item, k: sum(w * item[level][k] for level, w in weights.items())
+
+    def best_by_gnubg(item: dict, k: str) -> float:
+        return item["gnubg"][k]
+
+    rows = [("2-ply, 5 within 0.08 (the default)", score(items, blend({"2": 1})))]
+    for moves, threshold in ((3, 0.04), (8, 0.16), (10, 0.32)):
+        rows.append((f"2-ply, {moves} within {threshold}", score(items, blend({"2": 1}), moves, threshold)))
+    for label, weights in (("1-ply", {"1": 1}), ("mean of 1-ply and 2-ply", {"1": 0.5, "2": 0.5}),
+                           ("0.3 of 1-ply, 0.7 of 2-ply", {"1": 0.3, "2": 0.7}),
+                           ("2-ply + 0.2 (2-ply - 1-ply)", {"1": -0.2, "2": 1.2}),
+                           ("2-ply + 0.3 (2-ply - raw)", {"raw": -0.3, "2": 1.3})):
+        rows.append((label, score(items, blend(weights))))
+    if args.cube_aware:
+        rows.append(("cube-aware tree (bgsage's), the same candidates", score(items, lambda item, k: item["tree"][k])))
+    rows.append(("gnubg 2-ply's best of the 5 candidates (the filter's ceiling)", score(items, best_by_gnubg)))
+    head = ("sage's choice by", "within 0.001 of gnubg 2-ply's best", "mean given up", "worst", "> 0.1")
+    print(" | ".join(head))
+    print(" | ".join("---" for _ in head))
+    for label, figures in rows:
+        print(" | ".join((label,) + figures))
+
+
+if __name__ == "__main__":
+    main()
