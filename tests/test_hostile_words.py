@@ -63,12 +63,43 @@ def test_a_patch_written_over_its_input_is_refused_naming_the_patch_option(tmp_p
 
 
 @pytest.mark.parametrize("command", ["show", "analyze"])
-def test_dice_after_the_position_of_a_command_that_takes_none_are_named(command):
-    """``show start 31`` said "no valid position id in the text", as if 'start' were wrong."""
-    result = invoke(command, "start", "31")
+@pytest.mark.parametrize("dice", [("31",), ("3-1",), ("3", "1"), ("1-3",)])
+def test_show_and_analyze_answer_for_the_dice_given_as_moves_reads_them(command, dice):
+    """``show start 31`` and ``analyze ID 3-1`` were refused (the dice ignored before that): the dice are
+    read as moves and hint read theirs, and each command answers for that roll."""
+    import json
+
+    result = invoke(command, "start", *dice)
+    assert result.exit_code == 0, result.output
+    if command == "show":   # the board with the roll, its Match ID carrying it, as an XGID with dice draws it
+        from bgcli.core.ids import parse_position
+
+        assert "Rolled 31" in result.output and "Rolled" not in invoke("show", "start").output
+        match_id = result.output.split("Match ID   : ")[1].split()[0]
+        assert parse_position(f"4HPwATDgc/ABMA:{match_id}").match.dice == (3, 1)
+    else:   # the legal plays of the roll, as moves lists them
+        moves = json.loads(invoke("moves", "--json", "start", "31").output)
+        found = json.loads(invoke("analyze", "--json", "start", *dice).output)
+        assert (found["dice"], found["plays"]) == (moves["dice"], moves["plays"])
+        assert result.output.splitlines()[-len(moves["plays"]) - 1:] == \
+            [f"plays of 31      {len(moves['plays'])} legal plays"] + [f"  {p['play']}" for p in moves["plays"]]
+
+
+@pytest.mark.parametrize("command", ["show", "analyze"])
+def test_wrong_dice_after_the_position_are_said_to_be_the_dice(command):
+    """``show start 71``: the dice are what is wrong, as moves says it."""
+    result = invoke(command, "start", "71")
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["Error: invalid position 'start 31': '31' after the position reads as dice, "
-                                          "and this command takes a position only"]
+    assert result.stderr.splitlines() == ["Error: invalid dice '71': expected two numbers from 1 to 6, such as 31 or 3-1"]
+
+
+def test_analyze_batch_lines_take_dice_too():
+    import json
+
+    result = invoke("analyze", "--batch", "-", input="start 3-1\nstart\n")
+    with_dice, without = (json.loads(line) for line in result.output.splitlines())
+    assert with_dice["dice"] == [3, 1] and len(with_dice["plays"]) == 16
+    assert "plays" not in without and {k: v for k, v in with_dice.items() if k not in ("dice", "plays")} == without
 
 
 @pytest.mark.parametrize("command", ["show", "analyze"])

@@ -192,7 +192,10 @@ def test_readme_example_in_a_shell(command, expected, tmp_path):
     script = shutil.which("bgcli", path=os.path.dirname(sys.executable))
     program = shlex.quote(script) if script else f"{shlex.quote(sys.executable)} -m bgcli"
     line = program + command[len("bgcli"):]
-    done = subprocess.run(["sh", "-c", line + " 2>&1"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    # the script's imports from this checkout (an editable install may point at another one: a worktree's
+    # new example would run the old code)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
+    done = subprocess.run(["sh", "-c", line + " 2>&1"], capture_output=True, text=True, cwd=ROOT, timeout=600, env=env)
     assert "Traceback" not in done.stdout
     assert done.returncode in (0, 1), done.stdout
     if any("..." in l for l in expected) or not expected:

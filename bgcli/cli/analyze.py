@@ -20,6 +20,7 @@ from bgcli.cli.common import (
 from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
+from bgcli.cli.batch import WORD, moves_json, position_and_dice
 from bgcli.errors import BgcliError
 from bgcli.core.spelling import recorded_text
 
@@ -70,11 +71,33 @@ def analysis_text(found) -> list[str]:
     return lines
 
 
+def plays_text(plays: dict) -> list[str]:
+    """The lines under the counts for the dice given: the roll's legal plays, as ``bgcli moves`` lists them."""
+    count = len(plays["plays"])
+    lines = [f"{'plays of ' + recorded_text(plays['dice']):<{_WIDE}}{count} legal play{'s' if count != 1 else ''}"]
+    return lines + [f"  {play['play']}" for play in plays["plays"]]
+
+
+def analysis_data(found, plays: dict | None) -> dict:
+    """``analyze --json``'s object: the analysis ``found``, and with the ``plays`` of dice given
+    (``bgcli moves --json``'s object) their ``dice`` and ``plays``."""
+    data = found.to_dict()
+    if plays is not None:
+        data["dice"], data["plays"] = plays["dice"], plays["plays"]
+    return data
+
+
+def roll_plays(game, dice) -> dict | None:
+    """The legal plays of ``dice`` in ``game`` as ``bgcli moves --json`` writes them; None without dice."""
+    return moves_json(game, dice, "gnubg") if dice is not None else None
+
+
 def analyze_line(text: str) -> str:
-    """One line of ``--batch`` output: the analysis as JSON, newline ended."""
+    """One line of ``--batch`` output: the analysis of its POSITION [DICE] as JSON, newline ended."""
     from bgcli.analysis.counts import analyze
 
-    return json.dumps(analyze(read_position(text)).to_dict(), ensure_ascii=False) + "\n"
+    game, dice = position_and_dice(WORD.findall(text), read_position, dice_needed=False)
+    return json.dumps(analysis_data(analyze(game), roll_plays(game, dice)), ensure_ascii=False) + "\n"
 
 
 def run_batch(lines: Iterable[str], first: int = 1, out=None) -> int:
@@ -120,8 +143,8 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
 
 @cli.command(cls=WordsCommand)
 @result_output
-@click.argument("words", nargs=-1, metavar="POSITION")
-@batch_option("Read one position per line from FILE; write one JSON object per line.")
+@click.argument("words", nargs=-1, metavar="POSITION [DICE]")
+@batch_option("Read one `POSITION [DICE]` per line from FILE; write one JSON object per line.")
 @jobs_option("With --batch: work on N processes; the output keeps the input's order")
 @engine_option(None, "Add this engine's evaluation of the position before the roll (see bgcli hint).",
                name="engine_name")
@@ -137,6 +160,11 @@ def analyze(words, batch, jobs, engine_name, level, met, as_json):
     folder; the race is exact in the bear-off and Kleinman's approximation
     otherwise.
 
+    With DICE (31, 3-1 or "3 1", as moves takes them), also the legal plays
+    of that roll, as bgcli moves lists them (--json: its "dice" and "plays").
+    An --engine evaluates the position before the roll; bgcli hint POSITION
+    DICE ranks the plays.
+
     With --batch, a bad line gets {"error": ...} and the rest go on (exit 1);
     a line longer than 1 MB ends the batch (exit 2); lines that start with #
     are comments. A board of 26 numbers may start with a negative number
@@ -147,6 +175,7 @@ def analyze(words, batch, jobs, engine_name, level, met, as_json):
         bgcli analyze start
         bgcli analyze --json 'XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10'
         bgcli analyze 4wEAAAAAAAAAAA
+        bgcli analyze tyYAAPx+AAAAAA 6-2
         bgcli analyze --engine sage start
         printf 'start\\n4wEAAAAAAAAAAA\\n' | bgcli analyze --batch -
     """
@@ -164,8 +193,8 @@ def analyze(words, batch, jobs, engine_name, level, met, as_json):
 
     announce_bearoff_table()
     try:
-        game = read_position_words(words)
-        found = analyse(game)
+        game, dice = read_position_words(words)
+        found, plays = analyse(game), roll_plays(game, dice)
         judged = None
         if engine_name:
             from bgcli.engines.kept import keeping
@@ -175,13 +204,14 @@ def analyze(words, batch, jobs, engine_name, level, met, as_json):
     except BgcliError as exc:
         raise Failure(str(exc)) from None
     if as_json:
-        data = found.to_dict()
+        data = analysis_data(found, plays)
         if judged is not None:
             data["engine"] = {"name": engine_name, "level": level, "equity": judged.equity, "mwc": judged.mwc,
                               "probabilities": judged.probabilities.to_dict()}
         emit(data)
     else:
-        for line in analysis_text(found):
+        lines = analysis_text(found) + (plays_text(plays) if plays is not None else [])
+        for line in lines:
             click.echo(line)
         if judged is not None:
             click.echo(evaluation_line(engine_name, level, judged))

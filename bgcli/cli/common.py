@@ -10,7 +10,7 @@ from typing import MutableMapping
 import click
 
 from bgcli import __version__, build
-from bgcli.cli.batch import EMPTY_LINE, dice_for, is_comment, split_position_and_dice  # noqa: F401
+from bgcli.cli.batch import EMPTY_LINE, dice_for, is_comment, position_and_dice, split_position_and_dice  # noqa: F401
 from bgcli.core.spelling import STYLES
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
     EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, Terminated,
@@ -261,24 +261,12 @@ def read_position(text: str):
     return parse_position(text)
 
 
-def read_position_words(words) -> object:
-    """The position of a command that takes no dice (show, analyze), from its words. Words whose
-    last reads as dice after a position say so (``show start 31`` was "no valid position id")."""
-    from bgcli.core.spelling import meant_as_dice
-    from bgcli.errors import InvalidPositionError
-
-    try:
-        return read_position(" ".join(words))
-    except InvalidPositionError:
-        if len(words) > 1 and meant_as_dice(words[-1]):
-            try:
-                read_position(" ".join(words[:-1]))
-            except InvalidPositionError:
-                pass
-            else:
-                raise InvalidPositionError(f"invalid position {' '.join(words)[:60]!r}: {words[-1][:60]!r} after the "
-                                           f"position reads as dice, and this command takes a position only") from None
-        raise
+def read_position_words(words):
+    """(game, dice or None) of the words of a command that takes POSITION [DICE] (show, analyze), read as
+    moves and hint read theirs (bgcli.cli.batch.position_and_dice: ``31``, ``3-1``, ``3 1`` after the
+    position; a typo in the dice is an error about the dice). The game as the position says it; dice
+    None when none are written (the position's own, if any, stay in the game)."""
+    return position_and_dice(list(words), read_position, dice_needed=False)
 
 
 # Each command by the module (bgcli.cli.NAME) that defines it: a command's

@@ -238,7 +238,7 @@ def _say_what_is_lost(text: str, to: str, number: int) -> None:   # to: fibs
 # --- show -------------------------------------------------------------------
 
 @cli.command(cls=WordsCommand)
-@click.argument("words", nargs=-1, required=True, metavar="POSITION")
+@click.argument("words", nargs=-1, required=True, metavar="POSITION [DICE]")
 @home_option
 @click.option("--svg", is_flag=True, help="Draw an SVG picture instead of ASCII.")
 @click.option("--counts", is_flag=True, help="Print the Keith and Thorp counts under the pip counts (ASCII only).")
@@ -249,6 +249,10 @@ def _say_what_is_lost(text: str, to: str, number: int) -> None:   # to: fibs
 def show(words, home, svg, counts, style, output):
     """Draw POSITION as gnubg does, with pip counts and the IDs.
 
+    With DICE (31, 3-1 or "3 1", as moves takes them) the player on roll has
+    rolled them: the board says "Rolled 31" and the Match ID carries them.
+    Without, the position's own dice, if it has any (an XGID's), are drawn.
+
     With --style korean the points are labelled with the traditional Korean
     point names, which belong to the board whoever is on roll: 상1 to 상12
     along the top, 하1 to 하12 along the bottom (the half's name stands over
@@ -257,6 +261,7 @@ def show(words, home, svg, counts, style, output):
     \b
     Examples:
         bgcli show start
+        bgcli show start 31
         bgcli show --home left 4HPwATDgc/ABMA:cAkAAAAAAAAA
         bgcli show --counts start
         bgcli show --style korean start
@@ -267,9 +272,11 @@ def show(words, home, svg, counts, style, output):
     if counts and svg:
         raise click.UsageError("--counts goes with the ASCII board, not --svg")
     try:
-        game = read_position_words(words)
+        game, dice = read_position_words(words)
     except BgcliError as exc:
         raise Failure(str(exc)) from None
+    if dice is not None:
+        game = game.rolled(dice)
     text = svg_board(game, home=home, style=style) if svg else ascii_board(game, home=home, style=style)
     if counts:
         text += count_lines(game)

@@ -7,7 +7,7 @@ numbers them: player 1 is drawn at the bottom, player 0 at the top; a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
@@ -93,6 +93,12 @@ class GameState:
         from bgcli.notebook import board_svg
 
         return board_svg(self)
+
+    def rolled(self, dice: tuple[int, int]) -> GameState:
+        """This state with the player on roll having rolled ``dice``, no double waiting: the state
+        the roll is played in (drawn "Rolled 31", its Match ID carrying the dice)."""
+        match = self.match
+        return replace(self, match=replace(match, dice=dice, doubled=False, turn=match.on_roll))
 
 
 # The largest cube any format can hold: gnubg's Match ID keeps the cube's

@@ -430,7 +430,7 @@ def _takes_force(engine: Engine) -> bool:
 
 
 def _at_roll(state: GameState, dice: tuple[int, int]) -> GameState:
-    return replace(state, match=replace(state.match, dice=dice, doubled=False, turn=state.match.on_roll))
+    return state.rolled(dice)
 
 
 def _before_roll(state: GameState) -> GameState:
