@@ -518,6 +518,35 @@ def test_a_match_ending_habit_reads_the_same_after_every_export(tmp_path, text, 
     assert again.score == original.score and again.winner == original.winner
 
 
+# Galaxy's forfeit known by its "Losses" line alone (no Site tag): Bob leaves at 3-5 in a 7-point match
+GALAXY_FORFEIT = (" 7 point match\n\n Game 4\n Alice : 3                      Bob : 5\n" + OPENING
+                  + "  2) 64: 24/18 18/14              Losses 4 points\n      Wins 4 points and the match\n")
+
+
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
+def test_habit_galaxy_forfeit_without_a_site_tag_survives_every_export(tmp_path, to):
+    # the export keeps the "Losses" line (SGF in bgcli's own XL[B-4], JSON as an action "loses"), which
+    # says the file is Galaxy's: read back, "Wins 4 points" mid-game at cube 1 is still its forfeit
+    from bgcli.formats.files import export, read_any
+
+    path = tmp_path / "m.mat"
+    path.write_text(GALAXY_FORFEIT, encoding="utf-8")
+    (original,) = fixture(replay_file(str(path)))
+    written, left_out = export(read_any(str(path)), to)
+    assert left_out == []
+    back = tmp_path / f"back.{to}"
+    back.write_text(written, encoding="utf-8")
+    (again,) = fixture(replay_file(str(back)))
+
+    def replay_of(replay):
+        return ([(e.kind, e.player, e.dice, e.play) for e in replay.events],
+                [(r.winner, r.points, r.result) for r in replay.results], replay.score, replay.winner, replay.problems)
+
+    assert replay_of(again) == replay_of(original)
+    assert original.problems == [] and original.score == (7, 5)
+    assert export(read_any(str(back)), to)[0].replace(str(back), "") == written.replace(str(path), "")   # a fixed point
+
+
 def test_the_final_score_without_the_words_is_still_the_habit(tmp_path):
     # elsewhere a warning naming Galaxy's habit, as with the words; not an error
     text = (" 5 point match\n\n Game 2\n Alice : 3                      Bob : 0\n" + OPENING

@@ -29,7 +29,9 @@ JSON document (:func:`json_document`, one per match)
      ]}
 
 An action ``"roll"`` (``player``, ``dice`` only) is XG's rolled-then-resigned
-cell. ``result`` carries ``written_points`` when the file's ``Wins`` line
+cell; an action ``"loses"`` (``player``, ``points``) is Backgammon Galaxy's
+``Losses N points`` on the loser's side (it says the file is Galaxy's: its
+forfeits read as Galaxy means them). ``result`` carries ``written_points`` when the file's ``Wins`` line
 disagrees with the replay. :func:`read_json` reads the document back into
 records.
 """
@@ -87,7 +89,10 @@ class JsonWriter(GameWriter):
 
     def write_game(self, game: GameToWrite, index: int) -> None:
         actions = []
-        for event in game.events:
+        losses = {at: [(side, points) for before, side, points in game.losses if before == at] for at, _, _ in game.losses}
+        for at, event in enumerate(game.events):
+            for side, points in losses.get(at, ()):   # Galaxy's "Losses N points" on the loser's side
+                actions.append({"line": event.line, "player": side, "action": ActionKind.LOSS.value, "points": points})
             state = event.before
             if event.kind == EventKind.ROLL:
                 actions.append({"line": event.line, "player": event.side, "name": event.player, "action": "roll",
@@ -111,6 +116,9 @@ class JsonWriter(GameWriter):
             item["position_id"] = state.position.id()
             item["match_id"] = event.match_id()   # null for a state no Match ID holds (a flawed record)
             actions.append(item)
+        for side, points in losses.get(len(game.events), ()):
+            actions.append({"line": actions[-1]["line"] if actions else 0, "player": side, "action": ActionKind.LOSS.value,
+                            "points": points})
         result = None
         if game.result is not None:
             r = game.result
@@ -367,6 +375,9 @@ class _JsonReader:
                 actions.append(Action(line, 1, number, side, ActionKind.ROLL, self.dice(self.field(item, "dice", list, "a roll"))))
             elif kind in ("take", "drop"):
                 actions.append(Action(line, 1, number, side, ActionKind.TAKE if kind == "take" else ActionKind.DROP))
+            elif kind == ActionKind.LOSS.value:   # Galaxy's "Losses N points": says the file is Galaxy's
+                actions.append(Action(line, 1, None, side, ActionKind.LOSS,
+                                      points=self.number(item, "points", "a loss", 0, _LIMIT)))
             elif kind == "draw":   # bgcli wrote the draw as an action too before its result said it alone
                 actions.append(Action(line, 1, None, side, ActionKind.DRAW))
             else:

@@ -935,6 +935,24 @@ class MatWriter(GameWriter):
             return f" Beavers => {event.cube if event.cube is not None else event.before.match.cube * 4}"
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
+    def _cells(self, game: GameToWrite) -> Iterator[tuple[int, str]]:
+        """Each cell of the game's rows and its column, in order: the events, and Galaxy's ``Losses`` where it stood."""
+        losses = iter(game.losses)
+        loss = next(losses, None)
+        for at, event in enumerate([*game.events, None]):
+            while loss is not None and loss[0] == at:
+                yield loss[1], f" Losses {_points_word(loss[2])}"
+                loss = next(losses, None)
+            if event is None:
+                return
+            if event.kind == EventKind.ROLL:
+                # a roll with no play, then the resignation: XG's "63: ????"
+                # (gnubg's own "63:" would read back as a dance)
+                assert event.dice is not None
+                yield event.side, f"{dice_name(event.dice)}: ????"
+            else:
+                yield event.side, self._cell(event)
+
     def _rows(self, game: GameToWrite) -> list[str]:
         rows: list[str] = []
         number = 0
@@ -943,15 +961,8 @@ class MatWriter(GameWriter):
         def prefix() -> str:
             return f"{number:3d}) "
 
-        for event in game.events:
-            if event.kind == EventKind.ROLL:
-                # a roll with no play, then the resignation: XG's "63: ????"
-                # (gnubg's own "63:" would read back as a dance)
-                assert event.dice is not None
-                cell = f"{dice_name(event.dice)}: ????"
-            else:
-                cell = self._cell(event)
-            if event.side == 0:
+        for side, cell in self._cells(game):
+            if side == 0:
                 if left is not None:
                     rows.append(prefix() + left.ljust(27) + " ")
                 number += 1

@@ -45,6 +45,7 @@ GRAMMAR = "sgf"
 _SIDES = {"W": 0, "B": 1}
 _ROLL = re.compile(rf"({DIE_PATTERN}{DIE_PATTERN})((?:[a-z][a-z])*)$")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
+_LOSS = re.compile(r"([WB])-([0-9]{1,9})", re.I)   # bgcli's XL[B-4]: Galaxy's "Losses 4 points" on Black's side
 _SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
 # Setup properties: a game from a set-up position cannot be a match record.
 _SETUP = ("AB", "AW", "AE", "PL", "CV", "CP", "DI")
@@ -80,7 +81,7 @@ PROPERTY_LIMIT = 1 << 20   # characters in one property value (a comment): no re
 DEPTH_LIMIT = 1000          # variations within variations (gnubg writes none)
 # what the reader keeps of a node; any other property is read, checked and dropped at once
 # (a property the builder reads must be named here, or it is dropped)
-_KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "XR", "XT", "XC", "W", "B", *_SETUP,
+_KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "XR", "XT", "XC", "XL", "W", "B", *_SETUP,
                    *(ident for _, ident in _TAG_PROPERTIES)))
 _IDENT = re.compile(r"[A-Za-z]+")
 _SPACE = re.compile(r"\s*")
@@ -309,6 +310,14 @@ class _Builder:
                     row += 1
                 actions.append(Action(rolled.line, rolled.column, row, player, ActionKind.ROLL,
                                       recorded_roll(dice.group(0)), raw=rolled.props["DI"][0]))
+        for value in root.props.get("XL", []):   # bgcli's own: Galaxy's "Losses N points" on the loser's side
+            loss = _LOSS.fullmatch(value.strip())
+            if loss is None:
+                errors.append(self._error(root, f"cannot read Galaxy's loss XL[{value}]"))
+                continue
+            line = actions[-1].line if actions else root.line
+            actions.append(Action(line, 1, None, _SIDES[loss.group(1).upper()], ActionKind.LOSS, points=int(loss.group(2)),
+                                  raw=value))
         for value in root.props.get("RE", []):
             found = _RESULT.fullmatch(value.strip())
             if value.strip() in ("0", "Draw"):   # SGF's draw (gnubg writes none: bgcli does, for agreed draws)
@@ -468,6 +477,9 @@ class SgfWriter(GameWriter):
             root += "RE[0]"   # SGF's draw
         elif result is not None:
             root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
+        # Galaxy's "Losses N points" in a property of bgcli's own, XL[B-4] (gnubg passes over it): it says the
+        # record is Galaxy's, whose forfeits (Wins N, the points needed, mid-game) read back as Galaxy means them
+        root += "".join(f"XL[{'WB'[side]}-{points}]" for _, side, points in game.losses)
         for number, event in enumerate(game.events, 1):
             if event.kind == EventKind.ROLL and event.dice is not None and number < len(game.events):
                 # gnubg writes a roll never played only at the end of a game (PL/DI, below)

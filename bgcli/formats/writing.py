@@ -35,6 +35,9 @@ class GameToWrite:
     start: GameStart
     events: list[Event] = field(default_factory=list)
     result: GameResult | None = None
+    # Galaxy's "Losses N points" on the loser's side: (how many events came before it, its side, N). Nothing
+    # to replay, but it says the file is Galaxy's (its forfeits): an export without it would read back otherwise
+    losses: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def crawford(self) -> bool:
@@ -124,7 +127,9 @@ class GameWriter(MatchVisitor):
             self.left_out.append(f"line {problem.line}: the rest of game {problem.game} cannot be replayed")
 
     def note(self, action: Action) -> None:
-        if action.kind == ActionKind.RACCOON:
+        if action.kind == ActionKind.LOSS and self.game is not None and action.points is not None:
+            self.game.losses.append((len(self.game.events), action.side, action.points))
+        elif action.kind == ActionKind.RACCOON:
             self.leave_out(Lack.RACCOONS, f"line {action.line}: a raccoon, which bgcli does not write yet")
         elif action.kind == ActionKind.ILLEGAL:
             self.leave_out(Lack.ILLEGAL_PLAY_NOTES, f"line {action.line}: Snowie's note on an illegal play")
