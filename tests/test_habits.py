@@ -224,3 +224,55 @@ def test_a_stray_character_in_a_play_cell_costs_that_cell_only(row, at, letter):
     assert [(a.side, a.kind, a.dice, a.play_text) for a in actions[1:]] == \
         [(a.side, a.kind, a.dice, a.play_text) for a in clean[1:]]
     assert (actions[0].side, actions[0].dice) == (left.side, left.dice)
+
+
+# --- Jellyfish's .gam: no 'N point match' line ---------------------------------------------------
+
+JELLYFISH = DATA / "jellyfish"   # gnubg's export game gam of self-play games, and its .mat of each match (make_gam.py)
+
+
+def game_of(replay, number: int):
+    """The plays, cube actions and result of game ``number`` of a replay."""
+    events = [(e.kind, e.player, e.dice, e.play) for e in replay.events if e.game == number]
+    result = next(r for r in replay.results if r.game == number)
+    return events, (result.winner, result.winner_side, result.result, result.written_points)
+
+
+def test_habit_jellyfish_gam_without_a_header_reads_as_gnubg_wrote_it():
+    """gnubg's ``export game gam`` writes one game: a line of the two names
+    (no score, no length, no 'Game N'), the rows and the result. gnubg does
+    not import it back; its own .mat export of the match is the judge: each
+    .gam reads, clean, as that game of the .mat (a money session of one game)."""
+    files = sorted(JELLYFISH.glob("*_game*.gam"))
+    assert len(files) >= 10, "tests/data/jellyfish holds them (make_gam.py)"
+    for path in files:
+        match, number = path.stem.rsplit("_game", 1)
+        (whole,) = list(replay_file(str(committed(JELLYFISH / f"{match}.mat"))))
+        (alone,) = list(replay_file(str(path)))
+        assert alone.problems == [], (path.name, alone.problems)
+        assert alone.length == 0 and alone.players == whole.players
+        (events, result), (expected_events, expected_result) = game_of(alone, 1), game_of(whole, int(number))
+        assert events == expected_events and result == expected_result, path.name
+
+
+def test_habit_jellyfish_money_session_starting_at_game_1_or_at_a_row_is_silent(tmp_path):
+    lines = committed(JELLYFISH / "sp05007_money.mat").read_text(encoding="utf-8").splitlines()
+    games = lines[next(i for i, line in enumerate(lines) if line.strip() == "Game 1"):]
+    (whole,) = list(replay_file(str(JELLYFISH / "sp05007_money.mat")))
+    session = tmp_path / "session.gam"
+    session.write_text("; a money session saved by Jellyfish\n" + "\n".join(games) + "\n", encoding="utf-8")
+    (read,) = list(replay_file(str(session)))
+    assert read.problems == [] and read.score == whole.score and len(read.results) == len(whole.results) == 5
+    rows = tmp_path / "rows.gam"   # the first game's rows alone: no names line either
+    rows.write_text("\n".join(games[2:games.index("", 2)]) + "\n", encoding="utf-8")
+    (alone,) = list(replay_file(str(rows)))
+    assert alone.problems == [] and [e[2:] for e in game_of(alone, 1)[0]] == [e[2:] for e in game_of(whole, 1)[0]]
+
+
+def test_a_gam_that_breaks_a_rule_is_still_judged(tmp_path):
+    text = committed(JELLYFISH / "sp05001_3pt_game1.gam").read_text(encoding="utf-8")
+    path = tmp_path / "bad.gam"
+    assert "21: 24/23 13/11" in text
+    path.write_text(text.replace("21: 24/23 13/11", "21: 24/21 13/11", 1), encoding="utf-8")
+    status, lines = audit_lines(path)
+    assert status == 1 and len(lines) == 1 and ":2:" in lines[0], lines

@@ -194,6 +194,16 @@ _MATCH_HEADER_START = re.compile(r"[ \t]*[0-9]+[ \t]+points?[ \t]+match", re.I)
 _GAME_HEADER = re.compile(r"[ \t]*game[ \t]+([0-9]{1,9})[ \t]*$", re.I)
 _GAME_HEADER_START = re.compile(r"[ \t]*game[ \t]+[0-9]", re.I)
 _ROW_START = re.compile(r"[ \t]*[0-9]+\)")
+_NAMES_GAP = re.compile(r"[ \t]{2,}")
+
+
+def _names_line(text: str) -> tuple[str, str] | None:
+    """The two names of a .gam's line of players, a run of blanks between them and no score (gnubg's
+    ``export game gam``: ``gnubg                          root``); None for any other line."""
+    names = _NAMES_GAP.split(text.strip(), maxsplit=1)
+    if len(names) != 2 or ":" in text or _NAMES_GAP.search(names[1]):
+        return None
+    return names[0], names[1]
 _RATING = re.compile(r"^(.*?)[ \t]*,[ \t]*([0-9]{1,9}(?:[.,][0-9]{1,9})?)$")
 
 
@@ -662,6 +672,8 @@ class _Reader:
         if _MATCH_HEADER_START.match(text):
             yield from self._match_header(number, text)
             return
+        if self.match is None and _ROW_START.match(text):
+            yield from self._game_without_header(number)
         self._flush_comments()
         if _GAME_HEADER_START.match(text):
             yield from self._game_header(number, text)
@@ -729,10 +741,14 @@ class _Reader:
                                      f"a match length is at most 9 digits (0: a money session)", self.path, number, 1)
             errors.append(exc)
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
+        yield self._open_match(number, length, errors)
+
+    def _open_match(self, number: int, length: int, errors: list[MatchFileError]) -> MatchHeader:
+        """A match begins at line ``number``: the unreadable lines before the first one are its errors, and
+        the comment block just above it is its tags and comments."""
         for line, bad in self.preamble:
             errors.append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
         self.preamble = []
-        # the comment block just above the header is this match's: tags and comments
         tags: dict[str, str] = {}
         for _, _, tag in self.pending:
             if tag is not None:
@@ -741,19 +757,14 @@ class _Reader:
         self.pending = []
         self.match = dict(length=length, line=number, tags=tags, comments=comments, errors=errors, games=0)
         self.found_any = True
-        yield MatchHeader(length, number, tags, self.path)
+        return MatchHeader(length, number, tags, self.path)
 
+    # Jellyfish's .gam (a money session, or a game saved alone: gnubg's ``export game gam``) has no
+    # 'N point match' line: it starts at a 'Game N' line, or at the first move row, after a line that
+    # names the two players without their scores. It is read as Jellyfish means it, a money session.
     def _game_header(self, number: int, text: str) -> Iterator[MatchPart]:
         if self.match is None:
-            # Some files start without a header: read the games as a money
-            # session, but say so.
-            self.match = dict(length=0, line=number, tags={}, comments=[], errors=[], games=0)
-            yield MatchHeader(0, number, {}, self.path)
-            self.match["errors"].append(MatchFileError("game before any 'N point match' line; read as a money session", self.path, number, 1))
-            for line, bad in self.preamble:
-                self.match["errors"].append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
-            self.preamble = []
-            self.found_any = True
+            yield self._open_match(number, 0, [])
         yield from self._close_game()
         found = _GAME_HEADER.match(text)
         try:
@@ -763,6 +774,18 @@ class _Reader:
             game_number = self.match["games"] + 1
         self.game = dict(number=game_number, line=number, players=("", ""), ratings=(None, None), scores=None, actions=[])
         self.expect_score = True
+
+    def _game_without_header(self, number: int) -> Iterator[MatchPart]:
+        """A move row before any header: a .gam's one game, its players those of the line before it when that
+        line names two (``gnubg                          root``), at 0-0."""
+        players, start = ("", ""), number
+        if self.preamble:
+            names = _names_line(self.preamble[-1][1])
+            if names is not None:
+                start = self.preamble.pop()[0]
+                players = names
+        yield self._open_match(start, 0, [])
+        self.game = dict(number=1, line=start, players=players, ratings=(None, None), scores=(0, 0), actions=[])
 
     def _score_line(self, number: int, text: str) -> None:
         self.expect_score = False
