@@ -660,10 +660,11 @@ def _spellings(play: Play) -> Iterable[Play]:
                            play.result)
 
 
-def _spells(play: Play, before: Position, dice: tuple[int, int], side: int) -> bool:
-    """Whether the play's steps, written in their order, are the play (the generator says)."""
+def _spells(play: Play, before: Position, dice: tuple[int, int], side: int, plays: list[Play]) -> bool:
+    """Whether the play's steps, written in their order, are the play (the generator says; ``plays``: the legal
+    plays of ``dice``, listed once for all the plays asked about)."""
     try:
-        return parse_play(_play_steps(play, []), before, dice, side=side).result == play.result
+        return parse_play(_play_steps(play, []), before, dice, plays, side=side).result == play.result
     except BgcliError:
         return False
 
@@ -1006,7 +1007,7 @@ class _Repairer:
             spelt = []
             for play in plays:   # each play as its spelling nearest the written one (that spells it)
                 options = sorted(_spellings(play), key=lambda p: (_hop_distance(hops, p, text), _play_steps(p, hops or [])))
-                spelt.append(next((p for p in options if p is play or _spells(p, before, dice, side)), play))
+                spelt.append(next((p for p in options if p is play or _spells(p, before, dice, side, plays)), play))
             ranked = sorted(spelt, key=lambda p: (_hop_distance(hops, p, text), _play_steps(p, hops or [])))
             ranked = ranked[:NEAREST_PLAYS]
         else:
@@ -1015,12 +1016,12 @@ class _Repairer:
         for play in ranked:
             body = _play_steps(play, hops or [])
             try:   # the order written must replay as the play (a chain of hops in its order)
-                if parse_play(body, before, dice, side=side).result != play.result:
+                if parse_play(body, before, dice, plays, side=side).result != play.result:
                     raise BgcliError("order")
             except BgcliError:
                 body = _play_steps(play, [])
                 try:
-                    if parse_play(body, before, dice, side=side).result != play.result:
+                    if parse_play(body, before, dice, plays, side=side).result != play.result:
                         continue
                 except BgcliError:
                     continue

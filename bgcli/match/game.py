@@ -408,6 +408,10 @@ class GameReplay:
         stops = self.match.visitor.stops_at(action.line)
         judged = judge_play(before, dice, text, side, self.wants_other_events, not stops)
         if judged.dance:
+            if stops and not self.dance_run and not self.ends_after(self.index):
+                # a problem of its own line, whatever follows (it starts a run of dances, and the game
+                # goes on): the visitor raises, the look-ahead below is not needed
+                self.problem(action, ProblemKind.DANCE, judged.dance)
             # held back: a roll with no play right before the end of the game is a resignation
             self.waiting_dance = Problem(action.line, self.record.number, action.move_number or 0,
                                          self.player(side), ProblemKind.DANCE, judged.dance, self.match.number)
@@ -446,6 +450,15 @@ class GameReplay:
         if after is None:
             return
         self.played(side, after)
+
+    def ends_after(self, index: int) -> bool:
+        """Whether the record of the game ends after its action ``index``, or
+        goes on with a result (notes aside): what a roll with no play held back
+        (``waiting_dance``) there waits for."""
+        for action in self.record.actions[index + 1:]:
+            if _HANDLERS.get(action.kind) is not None:
+                return action.kind in (ActionKind.WIN, ActionKind.DRAW)
+        return True
 
     def roll(self, action: Action) -> None:
         """XG's rolled-then-resigned cell, and a resignation written by the
