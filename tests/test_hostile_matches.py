@@ -17,6 +17,7 @@ from conftest import ROOT, invoke
 SAMPLE = (ROOT / "samples" / "sp05001_3pt.mat").read_text(encoding="utf-8")
 LOG = (ROOT / "tests" / "data" / "imports" / "sp05001_3pt.fibs").read_text(encoding="utf-8")   # FIBS's oldmoves
 SAVED = (ROOT / "tests" / "data" / "imports" / "sp05017_3pt.sgg").read_text(encoding="utf-8")  # GamesGrid's .sgg
+TMG = (ROOT / "tests" / "data" / "imports" / "sp05003_7pt.tmg").read_text(encoding="utf-8")    # TrueMoneyGames
 BIG = "9" * 5000
 COMMANDS = [["audit"], ["replay"], ["replay", "--json"], ["replay", "--boards"], ["score"], ["score", "--json"],
             ["export", "--to", "mat"], ["export", "--to", "sgf"], ["export", "--to", "json"]]
@@ -55,6 +56,10 @@ HOSTILE = {
     "row-of-spaces.sgg": SAVED.replace("1\t\t53: 8/3, 6/3", "1\t\t53: " + " " * 100_000 + "8/3, 6/3", 1),
     "wins-of-spaces.sgg": SAVED.replace("gnubg wins 1 point.", "gnubg" + " " * 100_000 + "wins 1 point.", 1),
     "long-line.sgg": SAVED + "x" * (2 << 20),
+    "score.tmg": TMG.replace("Game 2: 0-2", f"Game 2: 0-{BIG}", 1),
+    "length.tmg": TMG.replace("Length: 7", f"Length: {BIG}", 1),
+    "row-of-spaces.tmg": TMG.replace("-1 4 13/7 8/7", "-1 4 " + " " * 100_000 + "13/7 8/7", 1),
+    "long-line.tmg": TMG + "x" * (2 << 20),
 }
 
 
@@ -83,7 +88,7 @@ def test_hostile_file_gives_a_documented_answer(hostile, name, command):
 
 @pytest.mark.parametrize("name", ["length.mat", "game.mat", "score.mat", "doubles.mat", "superscript-tag.mat",
                                   "negative-length.sgf", "huge-length.sgf", "score.fibs", "length.fibs",
-                                  "length.sgg"])
+                                  "length.sgg", "score.tmg", "length.tmg"])
 def test_out_of_bounds_numbers_are_problems_at_their_line(hostile, name):
     result = run(["audit", "--json", str(hostile / name)])
     report = json.loads(result.output.splitlines()[0])
@@ -92,7 +97,8 @@ def test_out_of_bounds_numbers_are_problems_at_their_line(hostile, name):
 
 
 @pytest.mark.parametrize("name", ["long-line.mat", "infinite.json", "tags-list.json", "players-text.json",
-                                  "nested.json", "nested.sgf", "long-line.fibs", "long-line.sgg"])
+                                  "nested.json", "nested.sgf", "long-line.fibs", "long-line.sgg",
+                                  "long-line.tmg"])
 def test_what_is_not_a_match_file_is_refused_with_one_line(hostile, name):
     result = run(["audit", str(hostile / name)])
     assert result.exit_code == 2

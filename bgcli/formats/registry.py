@@ -104,6 +104,9 @@ FORMATS: tuple[MatchFormat, ...] = (
     # "ann vs. bob" is known only by the suffix: a first line of a .mat or a text could read so
     MatchFormat("sgg", "bgcli.formats.sgg", (".sgg",), re.compile(rb"[A-Za-z0-9_]+ +vs\. +[A-Za-z0-9_]+[ \t]*\r?\n"),
                 True, False, "GamesGrid's saved games"),
+    # its first option line; known by the suffix (a .mat's comment could begin so)
+    MatchFormat("tmg", "bgcli.formats.tmg", (".tmg",), re.compile(rb"MatchID: *[^\r\n]*\r?\nPlayer1: "), True, False,
+                "TrueMoneyGames's match files"),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,

@@ -24,6 +24,15 @@ as GNU Backgammon's import reads it (import.c):
   ``Accept``, ``Pass``, ``Resign``, and ``A wins 2 points.``. gnubg swaps the
   players after reading (B is its player 0), so B is gnubg's self-play O.
 
+- TrueMoneyGames ``.tmg`` (``NAME.tmg``, ``ImportTMG``): option lines
+  (``Player1: 1 NAME 1500.0``, ``Length: 7``, ``Jacoby: 0``, ...), then per
+  game ``Game 1: 0-0`` and numbered records, a minus sign on the second
+  player's: ``3 1 62:`` (a roll), ``3 4 24/18 13/11`` (its play, ``0/0`` for
+  none), ``-4 5 Double to 2``, ``5 7 Take``, ``5 10 Pass``, and ``-6 15 4 NAME
+  wins 4 points`` (14, 15, 16: a single game, a gammon, a backgammon). gnubg
+  swaps the players after reading (Player2 is its player 0), so Player2 is
+  gnubg's self-play X.
+
 gnubg_export.py (run in gnubg) then imports each file and exports it as .mat
 (``NAME.gnubg.mat``): the tests (tests/test_oldmoves.py, tests/test_sgg.py)
 hold bgcli's reading of each sample to bgcli's reading of gnubg's .mat, and
@@ -39,6 +48,7 @@ SELFPLAY = os.path.join(os.path.dirname(HERE), "oracle", "selfplay")
 # resignation as a single game whatever the points (import.c: "FIXME determine from score")
 OLDMOVES = ("sp05001_3pt", "sp05011_7pt", "sp05023_money")
 SGG = ("sp05006_13pt", "sp05015_money", "sp05017_3pt")
+TMG = ("sp05003_7pt", "sp05007_money")
 SWAPPED = {("sp05001_3pt", 1)}   # (match, game index) whose players' line names O first
 
 
@@ -130,8 +140,46 @@ def sgg(match, name):
     return "\n".join(out) + "\n"
 
 
+def tmg(match, name):
+    info = match["match-info"]
+    length = info["match-length"]
+    # records of gnubg's player 0 (self-play O) carry a minus sign: gnubg swaps the players after reading,
+    # so they are its X, the left column
+    sign = {"X": "-", "O": ""}
+    day, month, year = info["date"]
+    out = ["MatchID: %s" % name, "Player1: 1 %s 1500.0" % info["O"]["name"],
+           "Player2: 2 %s 1500.0" % info["X"]["name"], "Stake: 0", "Startdate: %04d-%02d-%02d 12:00:00" % (year, month, day),
+           "Jacoby: %d" % (0 if length else 1), "Beavers: 0", "Crawford: 1", "Cube: 1", "Length: %d" % length, ""]
+    for number, game in enumerate(match["games"], 1):
+        out.append("Game %d: %d-%d" % (number, game["info"]["score-O"], game["info"]["score-X"]))
+        turn, cube = 0, 1
+        for action in game["game"]:
+            who, kind = action["player"], action["action"]
+            if kind in ("move", "double"):
+                turn += 1
+            head = "%s%d" % (sign[who], turn)
+            if kind == "move":
+                out.append("%s 1 %d%d:" % (head, action["dice"][0], action["dice"][1]))
+                steps = action["move"]
+                out.append("%s 4 %s" % (head, " ".join("%d/%d" % tuple(step) for step in steps) if steps else "0/0"))
+            elif kind == "double":
+                out.append("%s 5 Double to %d" % (head, cube * 2))
+            elif kind == "take":
+                cube *= 2
+                out.append("%s 7 Take" % head)
+            elif kind == "drop":
+                out.append("%s 10 Pass" % head)
+        winner = game["info"]["winner"]
+        points = game["info"]["points-won"]
+        kind = {1: 14, 2: 15, 3: 16}[max(1, min(3, points // cube))]
+        out.append("%s%d %d %d %s wins %d point%s" % (sign[winner], turn + 1, kind, points, info[winner]["name"],
+                                                      points, "" if points == 1 else "s"))
+        out.append("")
+    return "\n".join(out)
+
+
 if __name__ == "__main__":
-    for names, write, suffix in ((OLDMOVES, oldmoves, ".fibs"), (SGG, sgg, ".sgg")):
+    for names, write, suffix in ((OLDMOVES, oldmoves, ".fibs"), (SGG, sgg, ".sgg"), (TMG, tmg, ".tmg")):
         for name in names:
             with open(os.path.join(SELFPLAY, name + ".json")) as f:
                 match = json.load(f)
