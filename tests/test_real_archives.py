@@ -3,6 +3,7 @@ read as its program means it, and what the audit finds in each explained."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import replace
 
 import pytest
@@ -155,3 +156,58 @@ def test_playok_export_reads_clean_with_its_cube_limit(tmp_path):
     beyond = tmp_path / "b.mat"
     beyond.write_text(PLAYOK.read_text(encoding="utf-8").replace('CubeLimit "64"', 'CubeLimit "2"'), encoding="utf-8")
     assert ("cube", "error") in [(kind, severity) for _, kind, severity in audit(beyond)]
+
+
+# --- the third hunt: DailyGammon, XG Mobile, BMAB transcriptions (read, not copied: PROVENANCE.md) ----------
+
+
+def relaid(text: str, header_indent: str, score_gap: int, names: tuple[str, str]) -> str:
+    """A gnubg .mat laid out as another program writes it: its 'N point match'
+    and 'Game N' lines indented by ``header_indent``, its score lines with
+    ``names`` and ``score_gap`` blanks between the two columns."""
+    out = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.endswith("point match") or stripped.startswith("Game "):
+            line = header_indent + stripped
+        elif score := re.fullmatch(r"\s*[^:;]+ : ([0-9]+)\s+[^:]+ : ([0-9]+)\s*", line):
+            line = f" {names[0]} : {score.group(1)}" + " " * score_gap + f"{names[1]} : {score.group(2)}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+SELFPLAY_MATCH = DATA / "oracle" / "selfplay" / "sp05002_5pt.mat"
+
+
+@pytest.mark.parametrize("indent, gap, names", [
+    ("", 26, ("hape42", "darkhelmet")),                              # DailyGammon: headers at column 0
+    (" ", 2, ("Suzuki_Taro_(JPN)", "Yamada_Hanako_(JPN)")),          # BMAB transcriptions: two blanks between columns
+], ids=["dailygammon", "bmab"])
+def test_habit_other_programs_layouts_read_as_gnubgs(tmp_path, indent, gap, names):
+    """DailyGammon's export writes 'N point match' and 'Game N' at column 0;
+    the Japanese BMAB transcriptions write names with underscores and a
+    country, two blanks between the score line's columns. The same match
+    laid out either way replays as gnubg's own file: the same plays, results
+    and score, clean."""
+    original = SELFPLAY_MATCH.read_text(encoding="utf-8")
+    path = tmp_path / "relaid.mat"
+    path.write_text(relaid(original, indent, gap, names), encoding="utf-8")
+    assert f"\n{indent}Game 1\n {names[0]} : 0" + " " * gap in path.read_text(encoding="utf-8")
+    [expected] = replay_file(str(SELFPLAY_MATCH))
+    [replay] = replay_file(str(path))
+    assert replay.problems == [] and replay.players == names
+    assert [(e.kind, e.dice, e.play) for e in replay.events] == [(e.kind, e.dice, e.play) for e in expected.events]
+    assert replay.score == expected.score and len(replay.results) == len(expected.results)
+
+
+def test_habit_xg_mobile_money_session_tags_are_kept():
+    # XG Mobile's .mat: Site "XG Mobile", the players in tags, EventTime, Variation, a money session
+    text = ('; [Site "XG Mobile"]\n; [Player 1 "Ken"]\n; [Player 2 "XG-Pro"]\n; [EventDate "2025.09.19"]\n'
+            '; [EventTime "00.00"]\n; [Variation "Backgammon"]\n\n 0 point match\n\n Game 1\n'
+            ' Ken : 0                              XG-Pro : 0\n'
+            '  1) 41: 13/9 24/23                   Doubles => 2\n  2)  Takes                           61: 13/7 8/7\n')
+    from bgcli.formats.mat import read_matches
+
+    [record] = read_matches(text).matches
+    assert record.tags["Site"] == "XG Mobile" and record.tags["Variation"] == "Backgammon" and record.length == 0
+    assert record.games[0].players == ("Ken", "XG-Pro") and not record.errors
