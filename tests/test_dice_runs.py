@@ -26,7 +26,11 @@ import bgcli.judging.dice as dice
 import bgcli.match.plays as plays
 from bgcli.core.judge import dances
 from bgcli.core.position import Position
-from bgcli.match.events import EventKind
+from bgcli.core.rules import Rules
+from bgcli.formats import mat
+from bgcli.match.events import EventKind, Problem, ProblemKind
+from bgcli.match.replay import replay_match
+from bgcli.match.visitor import MatchVisitor
 from bgcli.match.records import Action, ActionKind
 from bgcli.scale.archive import find_files
 from bgcli.scale.dice import tally_file
@@ -205,22 +209,28 @@ def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
 
 @in_c
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60))
-def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position, seed, length):
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), opening=st.booleans())
+def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position, seed, length, opening):
     """DiceTally's run of plays (dice_after_plays, and where it stops plays.settled_roll, the step the
     audit's GameReplay.apply_all takes in Python) against the audit's Python short path on generated
     games: the same sides, side on roll, last line and end of the game, the counts DiceTally._rolled
-    makes of each roll's roll_chances, and it stops only where the audit's short path stops too."""
+    makes of each roll's roll_chances (DiceTally._opening of the first, from a game's first roll),
+    and it stops only where the audit's short path stops too."""
     rng = random.Random(seed)
     first, second, actions = random_game(rng, position, length, dances=True)
     last_line = rng.randint(0, 60)
     side = actions[0].side if actions else 0
     tally, python = fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0]), fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0])
+    tally._first = python._first = opening
     done, *got = tally._run_of_plays(actions, 0, first, second, side, last_line, ActionKind.MOVE)
     *expected, facts = python_run(actions, 0, first, second, side, last_line, done)
     assert got == expected, (position.id(), seed)
     for at in range(0, len(facts), 11):
-        python._rolled(facts[at], facts[at + 1], facts[at + 2], facts[at + 3:at + 11])
+        if python._first:
+            python._opening(facts[at], facts[at + 1], facts[at + 2])
+        else:
+            python._rolled(facts[at], facts[at + 1], facts[at + 2], facts[at + 3:at + 11])
+    assert tally._first == python._first
     assert [u.to_dict() for u in tally._match] == [u.to_dict() for u in python._match]
     assert (tally._state, tally.written, tally._games) == (python._state, python.written, python._games)
     assert tally._rolls.hexdigest() == python._rolls.hexdigest()
@@ -246,3 +256,57 @@ def test_count_rolls_refuses_what_it_does_not_read():
         with pytest.raises(ValueError):
             dice.count_rolls(facts, state, *lists, [0, 0])
     assert all(v == 0 for v in tally._match[0].kinds)   # nothing counted from facts it refused
+    tally._match[0].kinds[dice.kind_of((3, 1))] = "0"   # a count that is not an int
+    with pytest.raises(TypeError):
+        dice.count_rolls(good, [-1, 0, 0, 0, 0, 0], *lists, [0, 0])
+
+
+class _Offered(MatchVisitor):
+    """A visitor with a run of plays that settles nothing: it notes the game's first rolls the replay
+    offers it (the long way then replays them) and the problems reported."""
+
+    roll_events_only = True
+
+    def __init__(self) -> None:
+        self.first = False
+        self.offered: list[int] = []
+        self.openings: list[int] = []
+        self.problems: list[Problem] = []
+        self.run_of_plays = self._run
+
+    def _run(self, actions, at, first, second, side, last_line, move):
+        if self.first:
+            self.offered.append(actions[at].line)
+        return 0, first, second, side, last_line, False
+
+    def begin_game(self, game) -> None:
+        self.first = True
+
+    def event(self, event) -> None:
+        if self.first and event.kind is EventKind.MOVE:
+            self.openings.append(event.line)
+            self.first = False
+
+    def problem(self, problem: Problem) -> None:
+        self.problems.append(problem)
+
+
+def test_the_replay_offers_a_run_only_openings_without_a_problem_of_the_opening():
+    """GameReplay.plain_opening: a game's first roll is offered to a visitor's run of plays only where
+    the long way finds no problem of the opening in it (a double; where White rolls first, the other
+    player's roll); the others are offered, and they are most openings."""
+    source = (ROOT / "tests" / "data" / "oracle" / "selfplay" / "sp05001_3pt.mat").read_text()
+    games = source.split(" Game ")
+    # the second game opens with a double (33: a legal play of it), which is rolled again in these rules
+    games[2] = games[2].replace("  1) 31: 8/5 6/5 ", "  1) 33: 8/5(2) 6/3(2) ", 1)
+    assert games[2] != source.split(" Game ")[2]
+    text = " Game ".join(games)
+    for rules in (Rules(match_length=3), Rules(match_length=3, white_first=True)):
+        visitor = _Offered()
+        for record in mat.iter_matches(text.splitlines(keepends=True)):
+            replay_match(record, 1, rules, visitor=visitor)
+        opening_problems = {p.line for p in visitor.problems
+                            if p.kind in (ProblemKind.DICE, ProblemKind.TURN) and p.line in visitor.openings}
+        assert opening_problems, rules   # a double opening, or the player who is not White first
+        assert not opening_problems & set(visitor.offered), rules
+        assert len(visitor.offered) + len(opening_problems) == len(visitor.openings), rules

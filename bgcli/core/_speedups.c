@@ -2528,23 +2528,26 @@ static inline uint64_t roll_bit(int high, int low)
     return (uint64_t)1 << ((high - 1) * 6 + (low - 1));
 }
 
-/* the weight of a roll in 36: 1 a double, 2 a mixed roll; the rolls of a mask counted so */
-static int mask_count(uint64_t mask)
+/* the rolls of a mask (its bits set) */
+static inline int mask_rolls(uint64_t mask)
 {
-    int count = 0;
-    for (int high = 1; high <= 6; high++)
-        for (int low = 1; low <= high; low++)
-            if (mask & roll_bit(high, low))
-                count += high == low ? 1 : 2;
-    return count;
-}
-
-static int mask_rolls(uint64_t mask)
-{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(mask);
+#else
     int n = 0;
     for (; mask; mask &= mask - 1)
         n++;
     return n;
+#endif
+}
+
+/* roll_bit of the six doubles: bits 0, 7, 14, 21, 28, 35 */
+#define DOUBLE_BITS ((uint64_t)0x810204081ULL)
+
+/* the weight of a roll in 36: 1 a double, 2 a mixed roll; the rolls of a mask counted so */
+static inline int mask_count(uint64_t mask)
+{
+    return 2 * mask_rolls(mask) - mask_rolls(mask & DOUBLE_BITS);
 }
 
 /* counts._back: the side's highest occupied point (25 = bar), 0 when all are off */
@@ -2643,8 +2646,8 @@ static int double_hits(const long *player, const int *theirs, const int *starts,
     return undecided ? NO_ANSWER : 0;
 }
 
-/* diceshots._entering_hits: 1, 0 or NO_ANSWER */
-static int entering_hits(const long *player, const int *theirs, int a, int b)
+/* diceshots._entering_hits: 1, 0 or NO_ANSWER (points: the mover's points 1..24 that hold a checker, n_points of them) */
+static int entering_hits(const long *player, const int *theirs, const int *points, int n_points, int a, int b)
 {
     long bar = player[BAR_POINT];
     int starts[24], n = 0;
@@ -2668,9 +2671,6 @@ static int entering_hits(const long *player, const int *theirs, int a, int b)
     if (bar >= 2)
         return theirs[25 - a] == 1 || theirs[25 - b] == 1;
     int undecided = 0;
-    for (int p = 1; p <= 24; p++)
-        if (player[p])
-            starts[n++] = p;
     for (int order = 0; order < 2; order++) {
         int x = order ? b : a, y = order ? a : b;
         int entry = 25 - x;
@@ -2683,8 +2683,8 @@ static int entering_hits(const long *player, const int *theirs, int a, int b)
         }
         if (entry - y >= 1 && theirs[entry - y] == 1)
             return 1;
-        for (int i = 0; i < n; i++)
-            if (starts[i] - y >= 1 && theirs[starts[i] - y] == 1)
+        for (int i = 0; i < n_points; i++)
+            if (points[i] - y >= 1 && theirs[points[i] - y] == 1)
                 return 1;
     }
     return undecided ? NO_ANSWER : 0;
@@ -2718,19 +2718,21 @@ static int mixed_hits(const long *player, const int *theirs, const int *starts, 
 static int hitting_mask(const long *player, const long *opponent, uint64_t *mask)
 {
     int theirs[25];
+    uint32_t blots = 0;   /* bit 25 - t: a blot on the mover's point t (reversed, for the spans) */
     *mask = 0;
     theirs[0] = 0;
-    for (int t = 1; t <= 24; t++)
+    for (int t = 1; t <= 24; t++) {
         theirs[t] = (int)opponent[25 - t];
+        if (theirs[t] == 1)
+            blots |= (uint32_t)1 << (25 - t);
+    }
     int starts[25], n = 0;
-    uint32_t spans = 0;
+    uint32_t spans = 0;   /* bit d: a checker d pips above a blot (diceshots' spans) */
     for (int p = 1; p <= 25; p++)
-        if (player[p])
+        if (player[p]) {
             starts[n++] = p;
-    for (int i = 0; i < n; i++)
-        for (int t = 1; t < starts[i]; t++)
-            if (theirs[t] == 1)
-                spans |= (uint32_t)1 << (starts[i] - t);
+            spans |= (blots >> (25 - p)) & ~(uint32_t)1;   /* bit p - t for each blot t below p */
+        }
     if (!spans)
         return 0;
     long bar = player[BAR_POINT];
@@ -2759,7 +2761,7 @@ static int hitting_mask(const long *player, const long *opponent, uint64_t *mask
                 continue;
             int hits;
             if (bar)
-                hits = entering_hits(player, theirs, a, b);
+                hits = entering_hits(player, theirs, starts, n - 1, a, b);   /* starts[n - 1] is the bar */
             else if (a == b)
                 hits = double_hits(player, theirs, starts, n, a, 4);
             else if (((direct >> a) & 1 && (twice >> b) & 1) || ((direct >> b) & 1 && (twice >> a) & 1))
@@ -3020,10 +3022,14 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
 
 static const int count_sizes[14] = {21, 6, 36, 441, 2, 2, 37, 37, 37, 37, 37, 37, 37, 37};
 
-/* list[i] += by, for a list of ints. 0, or -1 with an exception */
+/* list[i] += by, for a list of ints. 0, or -1 with an exception (TypeError: not an int there) */
 static int bump(PyObject *list, Py_ssize_t i, long by)
 {
     PyObject *old = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(old)) {
+        PyErr_SetString(PyExc_TypeError, "count_rolls: a count that is not an int");
+        return -1;
+    }
     long value = PyLong_AsLong(old);
     if (value == -1 && PyErr_Occurred())
         return -1;
@@ -3035,6 +3041,7 @@ static int bump(PyObject *list, Py_ssize_t i, long by)
     return 0;
 }
 
+/* each side's 14 lists of their sizes (whether each count is an int, bump checks as it adds) */
 static int count_lists_ok(PyObject *lists)
 {
     if (!PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != 14)
@@ -3043,9 +3050,6 @@ static int count_lists_ok(PyObject *lists)
         PyObject *list = PyTuple_GET_ITEM(lists, i);
         if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != count_sizes[i])
             return 0;
-        for (Py_ssize_t k = 0; k < count_sizes[i]; k++)
-            if (!PyLong_CheckExact(PyList_GET_ITEM(list, k)))
-                return 0;
     }
     return 1;
 }

@@ -333,17 +333,22 @@ class DiceTally(MatchVisitor):
             unit.luck_rolls += 1
             unit.luck += luck
             unit.luck_squares += luck * luck
-        if self._first:   # the opening: counted apart, and no roll before it for what follows
-            self._first = False
-            kind = kind_of((a, b))
-            self._rolls.update(b"%d%d;" % KINDS[kind])
-            if self._games:
-                self._games[-1].append(kind)
-            unit.opening[kind] += 1
+        if self._first:
+            self._opening(event.side, a, b)
             return
         position = event.before.position
         chances = NotImplemented if chances_in_c is None else chances_in_c(position.player, position.opponent, a, b)
         self._rolled(event.side, a, b, roll_chances(position, (a, b)) if chances is NotImplemented else chances)
+
+    def _opening(self, side: int, a: int, b: int) -> None:
+        """A game's first roll (as written: ``a`` then ``b``), counted apart: no roll before it for what follows."""
+        assert self._match is not None
+        self._first = False
+        kind = kind_of((a, b))
+        self._rolls.update(b"%d%d;" % KINDS[kind])
+        if self._games:
+            self._games[-1].append(kind)
+        self._match[side].opening[kind] += 1
 
     # Fenced mirror of _rolled over a run's rolls: the C accelerator's count_rolls,
     # tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
@@ -384,20 +389,25 @@ class DiceTally(MatchVisitor):
         mover, dice as written and :func:`roll_chances` (its fenced mirror), and where it stops (a
         play of one die, another spelling) by :func:`bgcli.match.plays.settled_roll`, the step the
         audit takes in Python there, with the roll's chances from ``roll_chances`` in C; the rolls
-        counted as :meth:`_rolled` counts them by ``count_rolls``."""
+        counted as :meth:`_rolled` counts them by ``count_rolls``. A game's first roll (the replay
+        offers it where it has no problem of the opening) is settled so too, and counted apart
+        (:meth:`_opening`)."""
         assert dice_after_plays is not None and count_rolls is not None   # run_of_plays is set only with them
-        if self._first or self._match is None:   # the opening is the events' (counted apart)
+        if self._match is None:
             return 0, first, second, side, last_line, False
         count, settled, over = len(actions), 0, False
         parts: list[bytes] = []
         while True:
-            done, first, second, side, last_line, over, facts = dice_after_plays(
-                actions, at, first, second, side, last_line, move, _DANCE)
-            settled += done
-            at += done
-            if facts:
-                parts.append(facts)
-            if over or at == count:
+            if not self._first:
+                done, first, second, side, last_line, over, facts = dice_after_plays(
+                    actions, at, first, second, side, last_line, move, _DANCE)
+                settled += done
+                at += done
+                if facts:
+                    parts.append(facts)
+                if over:
+                    break
+            if at == count:
                 break
             action = actions[at]
             if action.kind is not move and action.kind is not _DANCE or action.side != side or not action.dice:
@@ -407,10 +417,13 @@ class DiceTally(MatchVisitor):
             if after is None:   # the replay's long path decides, with an event
                 break
             a, b = action.dice
-            chances = chances_in_c(sides[side], sides[1 - side], a, b) if chances_in_c is not None else NotImplemented
-            if chances is NotImplemented:
-                chances = roll_chances(trusted_position(sides[side], sides[1 - side]), (a, b))
-            parts.append(bytes((side, a, b, *chances)))
+            if self._first:
+                self._opening(side, a, b)
+            else:
+                chances = chances_in_c(sides[side], sides[1 - side], a, b) if chances_in_c is not None else NotImplemented
+                if chances is NotImplemented:
+                    chances = roll_chances(trusted_position(sides[side], sides[1 - side]), (a, b))
+                parts.append(bytes((side, a, b, *chances)))
             sides[side], sides[1 - side] = after
             first, second = sides
             settled += 1

@@ -298,7 +298,9 @@ class GameReplay:
         session's plays come back (the opening, its replies, a file that holds
         the same matches again), each worked out once. A visitor with a
         ``run_of_plays`` (the dice audit's) settles the run of plays in turn
-        from there at once, in place of their events, as far as it can."""
+        from there at once, in place of their events, as far as it can; from
+        a game's first roll too where :meth:`move` would find no problem of
+        the opening in it (:meth:`plain_opening`)."""
         apply, cube = self.apply, self.cube
         report = self.visitor.event
         run = self.visitor.run_of_plays
@@ -310,9 +312,9 @@ class GameReplay:
             action = actions[at]
             at += 1
             side = action.side
-            if not (action.kind in _PLAYS and side == self.on_roll and self.moves and action.dice
-                    and cube.offer is None and cube.beaver_by is None and self.waiting_dance is None
-                    and not self.over and not self.unchecked):
+            if not (action.kind in _PLAYS and action.dice and cube.offer is None and cube.beaver_by is None
+                    and self.waiting_dance is None and not self.over and not self.unchecked
+                    and (side == self.on_roll and self.moves or run is not None and self.plain_opening(action))):
                 apply(action)
                 continue
             if run is not None:
@@ -326,7 +328,7 @@ class GameReplay:
                     self.board = _trusted(first, second)
                     self.over = self.over or over
                     continue
-            if action.kind is not _MOVE:
+            if action.kind is not _MOVE or not self.moves:   # a roll with no play, or the opening the run left
                 apply(action)
                 continue
             high, low = action.dice
@@ -361,6 +363,18 @@ class GameReplay:
             self.on_roll = 1 - side
             if board.player[OFF] == CHECKERS or board.opponent[OFF] == CHECKERS:
                 self.over = True
+
+    def plain_opening(self, action: Action) -> bool:
+        """Whether ``action``, a roll, is the game's first and :meth:`move` would
+        find no problem of the opening in it: no side on roll yet (or its
+        side), and not a double (a double is rolled again) or, where White rolls
+        first in these rules, White's roll."""
+        if self.moves or self.on_roll not in (None, action.side) or not action.dice:
+            return False
+        if self.rules.white_first:
+            return action.side == self.match.white
+        high, low = action.dice
+        return high != low
 
     def apply(self, action: Action) -> None:
         self.index += 1

@@ -25,7 +25,8 @@ class MatchVisitor:
     # (the dice audit's, bgcli.judging.dice.DiceTally): as the audit's C short path
     # sides_after_plays (bgcli.match.plays), called (actions, at, first side, second side, side on
     # roll, last line, the move kind) and answering (plays settled, the sides, the side on roll,
-    # the last line, whether the game is over)
+    # the last line, whether the game is over); at a game's first roll too, where it has no problem of the
+    # opening (bgcli.match.game.GameReplay.plain_opening)
     run_of_plays: Callable[..., tuple] | None = None
     # True: no events but those of rolls (MOVE, ROLL), and these without the legal play's text (the
     # play as recorded, no Play where the short path settles it): spared building (the dice audit's)
