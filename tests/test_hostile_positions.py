@@ -658,3 +658,33 @@ def test_grammar_text_with_hostile_numbers_gives_only_short_position_errors(data
 def test_show_output_to_dev_stdout_writes_the_device():
     done = bgcli("show", "-o", "/dev/stdout", "start")
     assert done.returncode == 0 and done.stdout == bgcli("show", "start").stdout and done.stdout
+
+
+# Snowie's text position files (bgcli/formats/snowietxt.py): any 40 fields are a position or one short error
+_SNOWIE_FIELD = st.one_of(st.integers(-10 ** 12, 10 ** 12).map(str), st.text(max_size=12), st.just(""))
+
+
+@settings(max_examples=300)
+@given(st.lists(_SNOWIE_FIELD, min_size=0, max_size=45))
+def test_any_snowie_fields_are_a_position_or_one_short_error(fields):
+    from bgcli.errors import MatchFileError
+    from bgcli.formats.snowietxt import parse
+
+    try:
+        parse(";".join(fields))
+    except MatchFileError as exc:
+        assert len(str(exc)) < 300 and "\n" not in str(exc)
+
+
+@settings(max_examples=200)
+@given(st.integers(0, 39), st.integers(-40, 40))
+def test_one_snowie_field_changed_is_a_position_or_one_short_error(index, value):
+    from bgcli.errors import MatchFileError
+    from bgcli.formats.snowietxt import parse
+
+    fields = "5;0;0;0;1;beta;alpha;0;0;0;4;1;0;0;1;3;3;2;3;1;0;0;0;0;0;0;0;0;0;0;0;0;0;1;1;0;0;1;5;4".split(";")
+    fields[index] = str(value)
+    try:
+        parse(";".join(fields))
+    except MatchFileError as exc:
+        assert len(str(exc)) < 300 and "\n" not in str(exc)

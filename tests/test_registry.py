@@ -60,7 +60,7 @@ THROUGH_THE_REGISTRY = ["bgcli/formats/files.py", "bgcli/scale/archive.py", "bgc
 
 
 # a position file is a position, not a match: the one format module the command line names
-POSITION_READERS = {"bgcli/cli/common.py": {"bgcli.formats.xg"}}
+POSITION_READERS = {"bgcli/cli/common.py": {"bgcli.formats.xg", "bgcli.formats.snowietxt"}}
 
 
 @pytest.mark.parametrize("name", THROUGH_THE_REGISTRY)

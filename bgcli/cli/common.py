@@ -251,13 +251,17 @@ def refuse_jobs_without_batch(batch) -> None:
 
 
 def read_position(text: str):
-    """A position written out, or an eXtreme Gammon position file (.xgp)."""
+    """A position written out, or a position file: eXtreme Gammon's (.xgp) or Snowie's text position (.txt)."""
     from bgcli.core.ids import parse_position
 
     if text.lower().endswith(".xgp") and os.path.isfile(text):
         from bgcli.formats.xg import read_position as read_xgp
 
         return read_xgp(text)
+    if text.lower().endswith(".txt") and os.path.isfile(text):
+        from bgcli.formats.snowietxt import read_position as read_snowie
+
+        return read_snowie(text)
     return parse_position(text)
 
 
