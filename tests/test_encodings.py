@@ -168,3 +168,11 @@ def test_utf16_read_in_blocks_of_any_size_is_its_text(text, encoding, block):
     mark = b"\xff\xfe" if encoding == "utf-16-le" else b"\xfe\xff"
     lines = list(reading.text_lines(io.BytesIO(mark + text.encode(encoding)), "f", block))
     assert lines == list(reading.text_lines(io.BytesIO(text.encode("utf-8")), "f", block))
+
+
+def test_habit_a_folder_walk_takes_a_utf16_txt_match(tmp_path):
+    """A folder's .txt file is audited when its head shows a match: a UTF-16 one's head is read as its text."""
+    (tmp_path / "match.txt").write_bytes(b"\xff\xfe" + named(clean_match(), KOREAN).encode("utf-16-le"))
+    (tmp_path / "notes.txt").write_bytes(b"\xff\xfe" + "shopping list\n".encode("utf-16-le"))
+    result = invoke("audit", tmp_path)
+    assert result.exit_code == 0 and "1 file checked, no problems" in result.output, result.output

@@ -30,7 +30,7 @@ from typing import Callable, ClassVar, Iterable, Iterator
 
 from bgcli import __version__
 from bgcli.errors import os_reason
-from bgcli.formats import registry
+from bgcli.formats import reading, registry
 from bgcli.formats.files import visit_file
 from bgcli.output import own_output
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished, replay_parts
@@ -110,7 +110,7 @@ def not_a_match(path: str) -> str | None:
         return None   # a suffix that only match files have: audited, whatever it holds (and not opened twice)
     try:
         with open(path, "rb") as handle:
-            head = handle.read(_TEXT_HEAD)
+            head = reading.head_text(handle.read(_TEXT_HEAD))   # a UTF-16 file's signs are in its text
     except OSError:
         return None   # its audit says why it cannot be read
     kind = registry.of_head(head[:registry.HEAD_SIZE])
