@@ -1006,10 +1006,10 @@ class _Repairer:
         if text:
             spelt = []
             for play in plays:   # each play as its spelling nearest the written one (that spells it)
-                options = sorted(_spellings(play), key=lambda p: (_hop_distance(hops, p, text), _play_steps(p, hops or [])))
-                spelt.append(next((p for p in options if p is play or _spells(p, before, dice, side, plays)), play))
-            ranked = sorted(spelt, key=lambda p: (_hop_distance(hops, p, text), _play_steps(p, hops or [])))
-            ranked = ranked[:NEAREST_PLAYS]
+                options = sorted((((_hop_distance(hops, p, text), _play_steps(p, hops or [])), p) for p in _spellings(play)),
+                                 key=lambda item: item[0])   # each spelling's nearness worked out once
+                spelt.append(next(item for item in options if item[1] is play or _spells(item[1], before, dice, side, plays)))
+            ranked = [p for _, p in sorted(spelt, key=lambda item: item[0])][:NEAREST_PLAYS]
         else:
             ranked = sorted(plays, key=lambda p: _play_steps(p, []))[:MISSING_PLAYS]
         prefix = raw[:raw.index(":") + 1] if ":" in raw else _roll_text(action, dice) + ":"
