@@ -165,6 +165,32 @@ def test_mutated_real_matches_give_only_documented_answers(tmp_path_factory, mut
         assert result.exit_code in (0, 1, 2)
 
 
+IMPORTS = {"log.fibs": LOG, "saved.sgg": SAVED, "match.tmg": TMG}
+
+
+@settings(max_examples=25)
+@given(st.sampled_from(sorted(IMPORTS)), st.lists(st.tuples(st.sampled_from(["drop", "swap", "garble", "dup"]),
+                                                             st.integers(0, 10 ** 6), st.text(max_size=8)), max_size=5))
+def test_mutated_imported_formats_give_only_documented_answers(tmp_path_factory, name, mutations):
+    """FIBS's oldmoves logs, GamesGrid's and TrueMoneyGames's files, cut and garbled: read, or one line and 2."""
+    lines = IMPORTS[name].splitlines()
+    for kind, where, junk in mutations:
+        where %= len(lines)
+        if kind == "drop" and len(lines) > 1:
+            del lines[where]
+        elif kind == "swap" and where + 1 < len(lines):
+            lines[where], lines[where + 1] = lines[where + 1], lines[where]
+        elif kind == "garble":
+            cut = len(lines[where]) // 2
+            lines[where] = lines[where][:cut] + junk + lines[where][cut:]
+        else:
+            lines.insert(where, lines[where])
+    path = tmp_path_factory.mktemp("mutated") / name
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run(["audit", str(path)])
+    assert result.exit_code in (0, 1, 2) and "Traceback" not in result.output
+
+
 # --- export never drops what it could not read, and never forges records ------------------
 
 def write(tmp_path, name: str, text: str) -> str:
