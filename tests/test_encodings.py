@@ -176,3 +176,20 @@ def test_habit_a_folder_walk_takes_a_utf16_txt_match(tmp_path):
     (tmp_path / "notes.txt").write_bytes(b"\xff\xfe" + "shopping list\n".encode("utf-16-le"))
     result = invoke("audit", tmp_path)
     assert result.exit_code == 0 and "1 file checked, no problems" in result.output, result.output
+
+
+@pytest.mark.parametrize("encoding, mark", [("utf-16-le", b"\xff\xfe"), ("cp949", b"")], ids=["utf16", "euc-kr"])
+def test_habit_repair_writes_a_record_back_in_its_own_encoding(tmp_path, encoding, mark):
+    """``repair -o`` of a UTF-16 or EUC-KR record: the repair is found as in
+    UTF-8 (the text was UTF-8 garbage to it: 'no convincing repair'), and the
+    record comes back in its own encoding, the one repaired character the
+    only change (EUC-KR names were a traceback: surrogates not allowed)."""
+    text = named(committed(ROOT / "samples" / "flawed_5pt.mat").read_text(encoding="utf-8"), KOREAN)
+    source = write(tmp_path / "flawed.mat", mark + text.encode(encoding))
+    fixed = tmp_path / "fixed.mat"
+    result = invoke("repair", source, "-o", fixed)
+    assert "1 with a repair; the repaired record has no errors" in result.output, result.output
+    before, after = source.read_bytes(), fixed.read_bytes()
+    assert len(after) == len(before) and after.startswith(mark)
+    assert after[len(mark):].decode(encoding) == text.replace("Doubles => 8", "Doubles => 2")
+    assert invoke("audit", fixed).exit_code == 0

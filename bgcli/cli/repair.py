@@ -6,6 +6,7 @@ run by bgcli.scale.runner as the audit's is (bgcli.cli.archives)."""
 from __future__ import annotations
 
 import os
+import sys
 
 import click
 
@@ -130,7 +131,7 @@ def _target(folder: str, path: str) -> str:
 def _write_fixed(target: str, result) -> bool:
     """The repaired record written to ``target``; False (and one line) when
     ``target`` is the input itself or cannot be written."""
-    from bgcli.output import OutputError, write_text
+    from bgcli.output import STDOUT, OutputError, check_path, write_atomically
 
     try:
         same = result.path != "-" and os.path.samefile(target, result.path)
@@ -143,7 +144,12 @@ def _write_fixed(target: str, result) -> bool:
         folder = os.path.dirname(target)
         if folder and target != "-":
             os.makedirs(folder, exist_ok=True)
-        write_text(target, result.fixed)
+        if check_path(target) == STDOUT:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(result.fixed)
+            sys.stdout.buffer.flush()
+        else:
+            write_atomically(target, result.fixed)   # in the file's own encoding
     except (OutputError, OSError) as exc:
         say(f"Error: {exc if isinstance(exc, OutputError) else f'cannot write {target}: {exc.strerror}'}", err=True)
         return False

@@ -153,6 +153,23 @@ class _Bytes:
         return piece
 
 
+def editable_text(data: bytes) -> tuple[str, str]:
+    """A file's text for a program that edits its lines and writes it back
+    (``bgcli repair``), and the codec that writes it back as it was: a UTF-16
+    file's text (its byte order mark kept as U+FEFF); any other file as UTF-8,
+    each byte that is not UTF-8 kept as itself (``surrogateescape``), so that
+    the lines an edit does not touch come back byte for byte, in whatever
+    legacy encoding they were."""
+    found = unicode_encoding(data[:4096])
+    codec = found[0] if found is not None and found[0] != "utf-8" else "utf-8"
+    return data.decode(codec, "surrogateescape"), codec
+
+
+def edited_bytes(text: str, codec: str) -> bytes:
+    """The bytes of an edited :func:`editable_text`."""
+    return text.encode(codec, "surrogateescape")
+
+
 def _transcoded(read, encoding: str, skip: int, first: bytes, path: str) -> Iterator[bytes]:
     """The blocks of a UTF-16 stream as UTF-8 (its byte order mark skipped);
     bytes that are not UTF-16 (half a surrogate pair) are :func:`undecodable`."""

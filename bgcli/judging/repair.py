@@ -40,6 +40,7 @@ from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import registry
 from bgcli.formats.files import format_of
+from bgcli.formats.reading import edited_bytes, editable_text
 from bgcli.judging.rating import BAD
 from bgcli.match.events import Event, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchRecord, records_of
@@ -167,6 +168,12 @@ class FileRepair:
     original: str
     fixed: str
     still: list[Problem] = field(default_factory=list)
+    codec: str = "utf-8"   # what writes ``fixed`` back in the file's own encoding (reading.edited_bytes)
+
+    @property
+    def fixed_bytes(self) -> bytes:
+        """The repaired record in the file's own encoding: the lines no repair touched byte for byte."""
+        return edited_bytes(self.fixed, self.codec)
 
     @property
     def edits(self) -> list[LineEdit]:
@@ -190,14 +197,6 @@ def _split_lines(text: str) -> list[str]:
     """Lines with their ends (``\\n`` only ends a line, as the readers count them)."""
     return text.splitlines(keepends=True) if "\r" not in text and "\x0b" not in text and "\x0c" not in text \
         else [part for part in re.split(r"(?<=\n)", text) if part]
-
-
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", errors="surrogateescape")   # every byte comes back as it was
-
-
-def _encode(text: str) -> bytes:
-    return text.encode("utf-8", errors="surrogateescape")
 
 
 class NotLines(MatchFileError):
@@ -1165,11 +1164,11 @@ def _engine_first(scored: list) -> list:
 def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> FileRepair:
     """Repair suggestions for a match file's bytes (see the module docstring)."""
     name, records = read_records(data, path)
-    text = _decode(data)
+    text, codec = editable_text(data)   # written back in the file's own encoding (bgcli.formats.reading)
     original, starts = _audit(records, rules)
     wrong = {(p.match, p.game) for p in original if p.severity is Severity.ERROR}
     if not wrong:   # nothing to repair: what the audit costs, nothing more
-        return FileRepair(path, name, [ProblemRepair(problem) for problem in original], text, text, original)
+        return FileRepair(path, name, [ProblemRepair(problem) for problem in original], text, text, original, codec)
     # a game's score line that disagrees may say the game before it was written wrong
     wrong |= {(p.match, p.game - 1) for p in original if p.severity is Severity.ERROR and p.kind in _AT_HEADER}
     repairer = _Repairer(text, records, rules)
@@ -1179,7 +1178,7 @@ def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> Fil
     still: list[Problem] = []
     if applied:
         try:
-            still = _audit_again(read_records(_encode(fixed), path)[1], records, starts, rules)
+            still = _audit_again(read_records(edited_bytes(fixed, codec), path)[1], records, starts, rules)
         except BgcliError as exc:   # never expected: the repaired text is what the edits made of a readable one
             still = [Problem(1, 0, 0, "", ProblemKind.SYNTAX, f"the repaired text cannot be read: {exc}")]
     else:
@@ -1197,7 +1196,7 @@ def repair_text(data: bytes, path: str = "-", rules: Rules | None = None) -> Fil
             repairs.append(ProblemRepair(problem, (), max(r.problem.line for r in earlier)))
         else:
             repairs.append(ProblemRepair(problem))
-    return FileRepair(path, name, repairs, text, fixed, still)
+    return FileRepair(path, name, repairs, text, fixed, still, codec)
 
 
 def suggested_problems(data: bytes, path: str = "-", rules: Rules | None = None) -> tuple[list[dict], int] | None:

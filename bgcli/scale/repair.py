@@ -22,7 +22,7 @@ class RepairResult:
 
     path: str
     report: dict | None = None
-    fixed: str | None = None     # the repaired text (the record as it was when nothing was applied), with texts
+    fixed: bytes | None = None   # the repaired record in the file's own encoding (as it was when nothing was applied), with texts
     patch: str = ""              # the unified diff from the file to ``fixed`` ('' when nothing was applied)
     changed: bool = False        # whether a repair was applied
     error: str | None = None
@@ -71,7 +71,7 @@ class RepairJob:
         found = repair_file(STDIN if where == STDIN else where, self.rules)
         found.path = path   # named as the user gave it (a cluster's worker opens the absolute path)
         changed = found.fixed != found.original
-        return RepairResult(path, found.to_dict(), found.fixed if self.texts else None,
+        return RepairResult(path, found.to_dict(), found.fixed_bytes if self.texts else None,
                             found.patch() if self.texts and changed else "", changed, None, digest)
 
     def failed(self, path: str, error: str, digest: str | None = None) -> RepairResult:
