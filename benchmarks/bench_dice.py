@@ -3,6 +3,7 @@
     python benchmarks/bench_dice.py                      # tests/data: self-play, corpus, gammonview, match files
     python benchmarks/bench_dice.py --rounds 5 FOLDER... # any files, folders or globs audit takes
     python benchmarks/bench_dice.py --profile            # cProfile of one dice pass, by own time
+    python benchmarks/bench_dice.py --instructions       # instructions of one pass each (valgrind), no noise
 
 Both read the same records through the formats' registry and replay them;
 the dice audit also works out, for every roll, the chances the position
@@ -22,13 +23,22 @@ and for the dice the report over all the files' counts
 number of files. Then it reads the same files a second time (warm: the
 caches filled) for comparison. Reported: the median of the rounds for each,
 and the ratios of the medians (the files alone, and with the report).
+
+With --instructions each command's cold pass is counted in instructions
+instead (valgrind's cachegrind, which a busy machine does not disturb): a
+process that imports bgcli's modules (every format's, compiled beforehand,
+so that no import falls in the pass), less the same process that then reads
+the files once. scipy is not imported (the pass does not use it).
 """
 from __future__ import annotations
 
 import argparse
 import cProfile
 import json
+import os
+import pkgutil
 import pstats
+import re
 import statistics
 import subprocess
 import sys
@@ -88,16 +98,62 @@ def child(which: str, paths: list[str]) -> dict:
     return {"imports": imports, "cold": cold, "report": report, "warm": warm, "rolls": rolls}
 
 
+def count_child(which: str, paths: list[str], read: bool) -> None:
+    """The process --instructions counts: bgcli's modules imported, then (``read``) one cold pass."""
+    import importlib
+
+    import bgcli.formats
+    from bgcli.scale.archive import audit_file
+    from bgcli.scale.dice import DiceJob
+    from bgcli.scale.jobs import FileTask, run_file
+
+    for module in pkgutil.walk_packages(bgcli.formats.__path__, "bgcli.formats."):
+        importlib.import_module(module.name)
+    for name in ("bgcli.grammars", "bgcli.formats.files", "bgcli.judging.dice"):
+        importlib.import_module(name)
+    if read:
+        for path in paths:
+            if which == "audit":
+                audit_file(path, rules_of(path))
+            else:
+                run_file(DiceJob(rules_of(path)), FileTask(path))
+
+
+def instructions(which: str, paths: list[str]) -> int:
+    """The instructions of one cold pass of ``which`` over the files (cachegrind: with the pass less without)."""
+    counts = []
+    for read in ("0", "1"):
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                               sys.executable, __file__, "--count", which, read, *paths], check=True,
+                              capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "0"})
+        found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+        if found is None:
+            raise SystemExit(f"valgrind gave no count: {done.stderr[-500:]}")
+        counts.append(int(found.group(1).replace(",", "")))
+    return counts[1] - counts[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", help="files, folders or globs (default: folders of tests/data)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="cProfile of one dice pass, by own time")
+    parser.add_argument("--instructions", action="store_true", help="instructions of one pass each (valgrind)")
     parser.add_argument("--child", choices=("audit", "dice"), help=argparse.SUPPRESS)
+    parser.add_argument("--count", nargs=2, metavar=("WHICH", "READ"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     paths = files(args.paths)
     if args.child:
         print(json.dumps(child(args.child, paths)))
+        return
+    if args.count:
+        count_child(args.count[0], paths, args.count[1] == "1")
+        return
+    if args.instructions:
+        counted = {which: instructions(which, args.paths) for which in ("audit", "dice")}
+        for which, count in counted.items():
+            print(f"{which:<6} one cold pass over {len(paths)} files: {count / 1e6:9,.0f} M instructions")
+        print(f"dice / audit, files unseen, in instructions: {counted['dice'] / counted['audit']:.2f}")
         return
     if args.profile:
         from bgcli.scale.dice import DiceJob
