@@ -95,7 +95,7 @@ def test_convert_skips_comments_and_words_empty_lines_alike(run):
 
 
 @pytest.mark.parametrize("command", [
-    ["audit"], ["score"], ["replay"], ["export", "--to", "mat"], ["chouette"], ["moves", "--batch"], ["analyze", "--batch"],
+    ["audit"], ["export", "--to", "mat"], ["chouette"], ["moves", "--batch"], ["analyze", "--batch"],
     ["hint", "--batch"], ["view", "-o", "-"],
 ])
 def test_a_directory_where_a_file_is_expected_is_one_message(run, tmp_path, command):
@@ -108,6 +108,25 @@ def test_a_directory_where_a_file_is_expected_is_one_message(run, tmp_path, comm
         return
     assert result.exit_code == 2, result.output
     assert result.output.splitlines() == [f"Error: cannot read {folder}: it is a directory, not a file"]
+
+
+@pytest.mark.parametrize("command", [["audit"], ["score"], ["replay"]])
+def test_a_folder_is_read_as_audit_reads_it_by_score_and_replay_too(run, tmp_path, command):
+    # score and replay take files, folders, globs and - as audit does (the archive runner): a folder without a
+    # match file is the same error in each, and its matches are read in the order audit reads them
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("hello\n")
+    result = run(*command, folder)
+    assert result.exit_code == 2, result.output
+    assert f"Error: no match files in folder {folder}" in result.output.splitlines()
+    for name in ("b.mat", "a.mat"):
+        (folder / name).write_bytes((SAMPLES / "sp05001_3pt.mat").read_bytes())
+    one = run(*command, folder / "a.mat")
+    both = run(*command, "--jobs", "2", folder) if command != ["audit"] else run(*command, folder)
+    assert both.exit_code == one.exit_code
+    if command != ["audit"]:
+        assert both.stdout == one.stdout * 2
 
 
 def test_chouette_reads_standard_input(run):

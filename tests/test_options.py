@@ -195,8 +195,10 @@ def test_every_help_example_runs_as_written(tmp_path, command, example):
 
 
 def _env() -> dict[str, str]:
-    # bgcli as installed beside this Python; pipes fail when a command in them fails
-    return dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    # bgcli as installed beside this Python, importing this checkout's code (an editable install may point
+    # at another checkout); pipes fail when a command in them fails
+    return dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+                PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
 
 
 if __name__ == "__main__":

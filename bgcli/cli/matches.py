@@ -6,15 +6,20 @@ import sys
 
 import click
 
-from bgcli.cli.common import Counter, refuse_input_as_output, result_output
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from bgcli.cli.archives import ArchiveRun
+from bgcli.cli.common import Counter, jobs_option, refuse_input_as_output, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, rule_options, rules_from, say, say_block, Unwritable,
 )
-from bgcli.core.rules import PROFILES   # the registry of named rules (the rule options read it too)
+from bgcli.core.rules import PROFILES, Rules   # the registry of named rules (the rule options read it too)
 from bgcli.cli.common import check_engine_met, engine_option, level_option, met_option
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
+from bgcli.scale.jobs import failure_text
 from bgcli.core.spelling import recorded_text
 
 # --- reading many files -----------------------------------------------------
@@ -31,29 +36,121 @@ def counted_parts(path: str, counter: Counter):
             counter.tick()
 
 
-def each_match(paths, rules, visitor_for, label: str = "replaying") -> int:
-    """Replay every match of every file to ``visitor_for(path)``, as the file
-    is read, counting the games on a terminal. A file that cannot be read
-    (or stops being readable) gets one line on stderr and the next file goes
-    on; the status is 2 if any did."""
-    from bgcli.formats.files import replay_parts   # where the files' readers take it from
+@dataclass(frozen=True)
+class FileText:
+    """What replay or score wrote for one file: its standard output, its lines for standard error, its
+    status (1: lines left out of a score), and why it could not be read to the end (what was read is kept)."""
 
+    path: str
+    text: str = ""
+    notes: str = ""
+    status: int = 0
+    error: str | None = None
+
+
+class _Sink:
+    """Where a file's lines go: straight to the terminal as the file is read (``here``: one process, a long
+    session starts printing at once), or kept for its FileText (a worker process: written in the files' order)."""
+
+    def __init__(self, here: bool) -> None:
+        self.here = here
+        self.out: list[str] = []
+        self.err: list[str] = []
+
+    def say(self, line: str, err: bool = False) -> None:
+        if self.here:
+            say(line, err=err)
+        else:
+            from bgcli.output import printable
+
+            (self.err if err else self.out).append(printable(line) + "\n")
+
+    def say_block(self, text: str) -> None:
+        if self.here:
+            say_block(text)
+        else:
+            from bgcli.output import printable
+
+            self.out.append(printable(text, block=True) + "\n")
+
+    def emit(self, data) -> None:
+        if self.here:
+            emit(data)
+        else:
+            from bgcli.output import json_line
+
+            self.out.append(json_line(data) + "\n")
+
+
+@dataclass(frozen=True)
+class MatchTextJob:
+    """``replay``'s or ``score``'s text of one match file, a per-file job (bgcli.scale.jobs) run by the archive
+    runner (bgcli.cli.archives.ArchiveRun): files, folders, globs and ``-``, on ``--jobs`` processes, one block a
+    file in the files' order. ``here``: written as the file is read (one process), else kept and returned."""
+
+    command: str          # "replay" or "score"
+    rules: Rules
+    as_json: bool = False
+    boards: bool = False
+    home: str = "right"
+    here: bool = True
+    counter: Counter | None = field(default=None, compare=False)   # here: the games read, on a terminal
+    verb: ClassVar[str] = "read"
+    doing: ClassVar[str] = "reading"
+
+    def run(self, path: str, where: str, digest: str | None) -> FileText:
+        from bgcli.formats.files import iter_parts, replay_parts
+
+        sink = _Sink(self.here)
+        visitor = _printer(sink, self.as_json, self.boards, self.home) if self.command == "replay" else None
+        left_out: list = []
+        visitor_for = (lambda number: visitor) if visitor is not None else \
+            (lambda number: _scorer(sink, path, self.as_json, left_out))
+        error = None
+        try:
+            parts = counted_parts(where, self.counter) if self.counter is not None else iter_parts(where)
+            for _ in replay_parts(parts, visitor_for, self.rules):
+                pass
+        except (OSError, BgcliError) as exc:   # what was written of the file stays; the error is said after it
+            error = self.failure(exc, path, where)
+        return FileText(path, "".join(sink.out), "".join(sink.err), EXIT_PROBLEMS if left_out else 0, error)
+
+    def failed(self, path: str, error: str, digest: str | None = None) -> FileText:
+        return FileText(path, error=error)
+
+    def failure(self, exc: Exception, path: str, where: str) -> str:
+        from bgcli.output import OutputError, StandardOutputError
+
+        if isinstance(exc, (BrokenPipeError, StandardOutputError, OutputError)):
+            raise exc   # the output failed, not the file (written as it is read): main says so, once
+        return failure_text(exc, path, where, self.verb)
+
+
+def run_match_texts(job: MatchTextJob, paths, jobs: int) -> int:
+    """``job`` over the files of ``paths`` (bgcli.cli.archives.ArchiveRun), each file's block written in order;
+    the exit status: 2 when a file could not be read (or a path named none), else the files' worst."""
+    from dataclasses import replace
+
+    here = jobs <= 1
+    # in one process the games are counted as they are read (a long session); in workers, the files
+    counter = Counter({"replay": "replaying", "score": "scoring"}[job.command], "games") if here else None
+    run = ArchiveRun(replace(job, here=here, counter=counter), paths, jobs, None, None)
     status = 0
-    counter = Counter(label, "games")
     try:
-        for path in paths:
-            try:
-                for _ in replay_parts(counted_parts(path, counter), lambda number: visitor_for(path), rules):
-                    pass
-            except OSError as exc:
-                say(f"Error: cannot read {path}: {os_reason(exc)}", err=True)
+        for result, _ in run:
+            if result.text:
+                click.echo(result.text, nl=False)
+            if result.notes:
+                click.echo(result.notes, nl=False, err=True)
+            if result.error is not None:
+                say(f"Error: {result.error}", err=True)
                 status = EXIT_UNREADABLE
-            except BgcliError as exc:
-                say(f"Error: {exc}", err=True)
-                status = EXIT_UNREADABLE
+            status = max(status, result.status)
     finally:
-        counter.close()
-    return status
+        if counter is not None:
+            counter.close()
+    run.finish()
+    return run.status(status)
 
 
 # --- replay -----------------------------------------------------------------
@@ -64,39 +161,53 @@ def each_match(paths, rules, visitor_for, label: str = "replaying") -> int:
 @json_option
 @click.option("--boards", is_flag=True, help="Draw the position before every move.")
 @home_option
+@jobs_option("Read the files in N worker processes (each file's actions still in one block, in order)")
 @rule_options
-def replay(files, as_json, boards, home, **rule_args):
+@formats_doc
+def replay(files, as_json, boards, home, jobs, **rule_args):
     """List every action of match files in order, with the position before it.
 
     `--json` writes one object per action: match, game, line, player, action
     (move, roll, double, take, drop, beaver, raccoon, resign, win, draw), dice, play, and
     the Position ID and Match ID of the state before it (player on roll
-    first). Actions are written as the file is read; `-` reads standard input.
+    first). FILE may be files, folders (searched for files ending in
+    {suffixes}), globs, and - for standard input, as for audit; each file's
+    actions are one block, in the files' order. With one process the actions
+    are written as the file is read; with --jobs N each file is read in a
+    worker and its block written when it and those before it are done.
+    Exit status 2 when a file cannot be read (what was read of it is
+    written, the others go on) or a path names no match file.
 
     \b
     Examples:
         bgcli replay samples/sp05001_3pt.mat
         bgcli replay --json samples/sp05001_3pt.mat | head -3
         bgcli replay --boards samples/sp05001_3pt.mat | head -40
+        bgcli replay --json --jobs 2 samples/ > actions.jsonl
     """
+    job = MatchTextJob("replay", rules_from(**rule_args), as_json, boards, home)
+    sys.exit(run_match_texts(job, files, jobs))
+
+
+def _printer(sink: _Sink, as_json: bool, boards: bool, home: str):
+    """replay's visitor: each action's line (or JSON object) to ``sink``, with its board under it if asked."""
     from bgcli.match.replay import EventKind, MatchVisitor
 
     class Printer(MatchVisitor):
         def event(self, event) -> None:
             if as_json:
-                emit(event.to_dict())
+                sink.emit(event.to_dict())
                 return
-            say(event_text(event))
+            sink.say(event_text(event))
             if boards and event.kind == EventKind.MOVE:
                 from bgcli.render.board import ascii_board, drawable
 
                 state, why = drawable(event.before)
-                say_block(ascii_board(state, home=home))
+                sink.say_block(ascii_board(state, home=home))
                 if why:
-                    say(f"(drawn without its match state: {why})")
+                    sink.say(f"(drawn without its match state: {why})")
 
-    printer = Printer()
-    sys.exit(each_match(files, rules_from(**rule_args), lambda path: printer))
+    return Printer()
 
 
 def nothing_played(event) -> str:
@@ -143,8 +254,10 @@ def event_text(event) -> str:
 @result_output
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @json_option
+@jobs_option("Read the files in N worker processes (the matches still in the files' order)")
 @rule_options
-def score(files, as_json, **rule_args):
+@formats_doc
+def score(files, as_json, jobs, **rule_args):
     """Show matches' games and score: winner, how, cube, points, Crawford.
 
     Scores are points won, not capped at the match length; money sessions
@@ -154,48 +267,53 @@ def score(files, as_json, **rule_args):
     record that breaks a rule (an illegal play, a wrong cube, a result the
     game is not worth): the totals are what was read and judged, and stderr
     says how many errors there are and to see `bgcli audit` for them.
+    FILE may be files, folders (searched for files ending in {suffixes}),
+    globs, and - for standard input, as for audit; each file's matches are
+    written in the files' order, with --jobs N read in N worker processes.
 
     \b
     Examples:
         bgcli score samples/sp05001_3pt.mat
         bgcli score --json --jacoby samples/sp05007_money.mat
+        bgcli score --jobs 2 samples/
     """
+    sys.exit(run_match_texts(MatchTextJob("score", rules_from(**rule_args), as_json), files, jobs))
+
+
+def _scorer(sink: _Sink, path: str, as_json: bool, left_out: list):
+    """score's visitor of one match: its games and score to ``sink`` when it ends; the lines that could not be
+    read, and the errors of the record, named on standard error and added to ``left_out``."""
     from bgcli.match.events import Severity
     from bgcli.match.replay import ProblemKind, ReplayBuilder, Unfinished
 
-    unread = []   # lines that could not be read: the totals leave them out, so the status says so
-
     class Scorer(ReplayBuilder):
-        def __init__(self, path: str) -> None:
-            super().__init__(keep_events=False)   # a score needs only the results
-            self.path = path
-
         def end_match(self):
             match = super().end_match()
-            show_score(match, as_json, Unfinished)
+            show_score(match, as_json, Unfinished, sink)
             broken = []
             for problem in match.problems:
                 if problem.kind == ProblemKind.SYNTAX:
-                    say(f"Error: {self.path}:{problem.line}: {problem.message} (left out of the score)", err=True)
-                    unread.append(problem)
+                    sink.say(f"Error: {path}:{problem.line}: {problem.message} (left out of the score)", err=True)
+                    left_out.append(problem)
                 elif problem.severity == Severity.ERROR:
                     broken.append(problem)
             if broken:
                 first = broken[0]
                 count = f"{len(broken)} error{'s' if len(broken) != 1 else ''}"
-                say(f"Error: {self.path}:{first.line}: {first.message} ({count} in this match, the totals are what "
-                    f"was read and judged: see `bgcli audit`)", err=True)
-                unread.extend(broken)
+                sink.say(f"Error: {path}:{first.line}: {first.message} ({count} in this match, the totals are what "
+                         f"was read and judged: see `bgcli audit`)", err=True)
+                left_out.extend(broken)
             return match
 
-    status = each_match(files, rules_from(**rule_args), Scorer, "scoring")
-    sys.exit(status or (EXIT_PROBLEMS if unread else 0))
+    return Scorer(keep_events=False)   # a score needs only the results
 
 
-def show_score(match, as_json: bool, unfinished_type) -> None:
+def show_score(match, as_json: bool, unfinished_type, sink=None) -> None:
+    sink = sink or _Sink(here=True)
     if as_json:
-        emit(match.to_dict())
+        sink.emit(match.to_dict())
         return
+    say = sink.say
     left, right = match.players
     title = f"{match.length} point match" if match.length else "money session"
     say(f"{title}: {left} - {right}")
