@@ -552,3 +552,27 @@ def test_a_candidate_is_given_up_once_refused_and_the_suggestions_stay(monkeypat
     whole = [repair_text(data).to_dict() for data in texts]
     assert pruned == whole
     assert early * 2 < len(looked), (early, len(looked))
+
+
+def test_a_candidate_refused_in_the_quick_pass_is_not_replayed_whole(monkeypatch):
+    """xg_bom_crlf.mat line 16: no candidate of Alice's illegal play fits
+    (each makes Bob's 'Cannot Move' in the same row a dance where a play
+    exists: an error the record did not have). The quick pass sees each
+    refused, so the whole pass replays none of them again (until it stops
+    or is refused, a quick replay is the whole one), and says so: no
+    convincing repair."""
+    from bgcli.judging.repair import _Game
+
+    whole: list[int] = []
+    real = _Game.replay
+
+    def counted(self, game, stop=None, stop_line=0, keep=None):
+        if keep is not None and stop is None:
+            whole.append(1)
+        return real(self, game, stop, stop_line, keep)
+
+    monkeypatch.setattr(_Game, "replay", counted)
+    found = repair_file(str(DATA / "matchfiles" / "xg_bom_crlf.mat"))
+    (problem,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert problem.problem.line == 16 and not problem.suggestions
+    assert whole == []
