@@ -33,6 +33,7 @@ SOURCES = sorted([
     *(GOLDEN / "bgf" / f"{name}.bgf" for name in ("B4_SrGcsKAQmoTyHlgJCbM", "XCu3RJ0UvDg_Tldl")),
     *(GOLDEN / "mat" / "uwvEbd63UvdX7SDin5o_Iw.mat",),
     DATA / "corpus" / "gnubg-text-export" / "match956620.txt",
+    *(DATA / "imports" / name for name in ("sp05001_3pt.fibs", "sp05006_13pt.sgg", "sp05003_7pt.tmg")),
 ])
 
 
@@ -57,6 +58,10 @@ def match_of(replay) -> dict:
             actions.append((e.game, kind, e.side, e.points))
         elif kind == "roll":   # a roll with no play, before a resignation
             actions.append((e.game, kind, e.side, tuple(sorted(e.dice))))
+        elif kind in ("double", "beaver", "raccoon"):
+            # a log that writes no value (FIBS's "doubles") means the value the double makes, which the
+            # .mat writer spells out
+            actions.append((e.game, kind, e.side, e.cube if e.cube is not None else 2 * e.before.match.cube))
         else:
             actions.append((e.game, kind, e.side, e.cube))
     # a limit of 1024 or more is no limit (the sites write 1024 for none)
