@@ -245,3 +245,30 @@ def test_mutated_json_raises_only_our_errors(case):
             replay_match(record)
     except BgcliError:
         pass
+
+
+# --- export -o FOLDER: one output a file, through the archive runner ------------------------------------------
+
+def test_export_into_a_folder_writes_one_output_per_input_never_over_an_input(tmp_path):
+    from conftest import SAMPLES, invoke
+
+    inputs = tmp_path / "in"
+    (inputs / "sub").mkdir(parents=True)
+    for name in ("a.mat", "sub/b.mat"):
+        (inputs / name).write_bytes((SAMPLES / "sp05001_3pt.mat").read_bytes())
+    (inputs / "flawed.mat").write_bytes((SAMPLES / "flawed_5pt.mat").read_bytes())   # a double SGF cannot hold
+    out = tmp_path / "out"
+    one = invoke("export", "--to", "sgf", "-o", f"{out}/", "--jobs", "2", inputs)
+    assert one.exit_code == 1, one.output   # flawed.mat: something cannot be written, and no --force
+    written = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+    folder = str(inputs).lstrip("/")
+    assert written == [f"{folder}/a.sgf", f"{folder}/sub/b.sgf"]
+    alone = invoke("export", "--to", "sgf", str(inputs / "a.mat")).stdout
+    assert (out / folder / "a.sgf").read_text(encoding="utf-8") == alone == (out / folder / "sub/b.sgf").read_text(encoding="utf-8")
+    assert "flawed.sgf was not written (--force writes the rest)" in one.stderr
+    # never over an input: an output folder inside an input folder, an output that is another input
+    assert invoke("export", "--to", "sgf", "-o", f"{inputs}/x/", inputs).exit_code == 2
+    (inputs / "a.sgf").write_text("kept\n")
+    refused = invoke("export", "--to", "sgf", "-o", f"{inputs}/", inputs / "a.mat", inputs / "a.sgf")
+    assert refused.exit_code == 2 and (inputs / "a.sgf").read_text() == "kept\n"
+    assert invoke("export", "--to", "sgf", "--jobs", "2", inputs / "a.mat").exit_code == 2   # --jobs wants -o FOLDER

@@ -341,13 +341,21 @@ def show_score(match, as_json: bool, unfinished_type, sink=None) -> None:
               help="How plays are written where the format allows it (mat and json).")
 @click.option("--force", is_flag=True, help="Write what can be written even when part of the file cannot be, "
                                             "saying on stderr what was left out.")
+@jobs_option("With -o FOLDER: export the files in N worker processes")
 @rule_options
 @formats_doc
-def export(files, to, output, notation, force, **rule_args):
+def export(files, to, output, notation, force, jobs, **rule_args):
     """Convert match files to another format: it reads {read}; it writes {written}.
 
     The matches of several FILEs are written one after another in one
-    output, as one file of several matches would be.
+    output, as one file of several matches would be. With -o FOLDER (a
+    folder, or a name ending in /) each input gets its own output there,
+    under its path as found with the format's suffix (standard input as
+    stdin.SUFFIX), never over an input: FILE may then be files, folders
+    (searched for files ending in {suffixes}), globs and -, as for audit,
+    and --jobs N exports them in N worker processes. Exit 1 when a file had
+    something that cannot be written (that file is not written without
+    --force), 2 when one cannot be read or written.
 
     `mat` is exactly the layout GNU Backgammon writes, whatever dialect was
     read; `sgf` is gnubg's SGF (GM[6]); `json` is one document per match with
@@ -362,10 +370,18 @@ def export(files, to, output, notation, force, **rule_args):
         bgcli export samples/galaxy_match3029786.txt --to mat
         bgcli export samples/sp05001_3pt.mat --to sgf -o match.sgf
         bgcli export samples/sp05001_3pt.mat --to json --notation fibs
+        bgcli export --to sgf -o sgf/ --jobs 2 samples/
     """
     from bgcli.formats.files import export_to
     from bgcli.output import AtomicOutput, OutputError
 
+    if output not in (None, "-") and (os.path.isdir(output) or output.endswith(("/", os.sep))):
+        if to is None:
+            raise click.UsageError(f"-o {output} is a folder: give --to ({', '.join(registry.WRITTEN)})")
+        sys.exit(_export_to_folder(files, to.lower(), output, notation, force, rules_from(**rule_args), jobs))
+    if jobs != 1:
+        raise click.UsageError("--jobs goes with -o FOLDER (one output a file; into one output the files are "
+                               "written in one process)")
     if to is None:   # the suffix of the output file names the format
         suffix = os.path.splitext(output or "")[1].lower()
         to = next((name for name in registry.WRITTEN if suffix in registry.by_name(name).suffixes), None) if suffix else None
@@ -400,6 +416,102 @@ def export(files, to, output, notation, force, **rule_args):
         raise Unwritable(str(exc)) from None
     finally:
         counter.close()
+
+
+@dataclass(frozen=True)
+class Exported:
+    """One input's export into a folder: where it went, what it leaves out, or why it failed (``error``:
+    exit 2; ``refused``: something cannot be written and --force was not given, exit 1)."""
+
+    path: str
+    target: str = ""
+    left_out: tuple[str, ...] = ()
+    error: str | None = None
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class ExportJob:
+    """``export -o FOLDER``'s work on one input, a per-file job (bgcli.scale.jobs) run by the archive runner:
+    its matches written, whole or not at all (bgcli.output.AtomicOutput), to its own file in the folder."""
+
+    to: str
+    folder: str
+    notation: str | None
+    force: bool
+    rules: Rules
+    verb: ClassVar[str] = "export"
+    doing: ClassVar[str] = "exporting"
+
+    def target(self, path: str) -> str:
+        """Where the export of ``path`` goes: under its path as found (bgcli.cli.repair.output_target), the
+        format's suffix in place of its own."""
+        from bgcli.cli.repair import output_target
+
+        suffix = registry.by_name(self.to).suffixes[0]
+        base = output_target(self.folder, "stdin" if path == "-" else path)
+        return os.path.splitext(base)[0] + suffix
+
+    def run(self, path: str, where: str, digest: str | None) -> Exported:
+        from bgcli.formats.files import export_to, iter_parts
+        from bgcli.output import AtomicOutput, OutputError
+
+        target = self.target(path)
+        try:
+            same = path != "-" and os.path.samefile(target, where)
+        except OSError:
+            same = False
+        if same:
+            return Exported(path, target, error=f"cannot write {target}: it is the input {path}")
+        try:
+            os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+            with AtomicOutput(target) as out:
+                left_out = export_to(out.write, iter_parts(where), self.to, self.notation, self.rules)
+                if left_out and not self.force:
+                    return Exported(path, target, tuple(left_out), refused=True)
+                out.commit()
+        except OutputError as exc:
+            return Exported(path, target, error=str(exc))
+        except OSError as exc:
+            if exc.filename is not None and os.path.abspath(exc.filename) == os.path.abspath(where):
+                raise
+            return Exported(path, target, error=f"cannot write {target}: {os_reason(exc)}")
+        return Exported(path, target, tuple(left_out))
+
+    def failed(self, path: str, error: str, digest: str | None = None) -> Exported:
+        return Exported(path, error=error)
+
+    def failure(self, exc: Exception, path: str, where: str) -> str:
+        return failure_text(exc, path, where, self.verb)
+
+
+def _export_to_folder(files, to: str, folder: str, notation, force: bool, rules, jobs: int) -> int:
+    """``export -o FOLDER``: each input's own output in ``folder`` (ExportJob over ArchiveRun); the exit status."""
+    from bgcli.cli.repair import check_output_folder
+
+    check_output_folder(folder, files)
+    job = ExportJob(to, folder, notation, force, rules)
+    named = [path for path in files if path != "-" and os.path.isfile(path)]
+    for path in named:   # an input's output may not be another input named (a.mat's a.sgf beside a.sgf)
+        refuse_input_as_output(job.target(path), [other for other in named if other != path])
+    run = ArchiveRun(job, files, jobs, None, None)
+    status = 0
+    for result, _ in run:
+        if result.error is not None:
+            say(f"Error: {result.error}", err=True)
+            status = EXIT_UNREADABLE
+            continue
+        shown = list(result.left_out[:5]) + ([f"... and {len(result.left_out) - 5} more"] if len(result.left_out) > 5 else [])
+        for line in shown:
+            say(f"{'Error' if result.refused else 'left out'}: {result.path}: {line}", err=True)
+        if result.refused:
+            say(f"Error: {result.path}: {len(result.left_out)} thing{'s' if len(result.left_out) != 1 else ''} above "
+                f"cannot be written as {to}; {result.target} was not written (--force writes the rest)", err=True)
+            status = max(status, EXIT_PROBLEMS)
+        else:
+            say(f"wrote {result.target}", err=True)
+    run.finish()
+    return run.status(status)
 
 
 # --- view -------------------------------------------------------------------

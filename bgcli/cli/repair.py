@@ -58,7 +58,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
     many = len(paths) > 1 or any(os.path.isdir(p) or _is_glob(p) for p in paths) \
         or (output is not None and os.path.isdir(output))
     if many and output is not None:
-        _check_folder(output, paths)
+        check_output_folder(output, paths)
     else:
         refuse_input_as_output(output, paths)
     if patch not in (None, "-"):
@@ -78,7 +78,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
             status = EXIT_UNREADABLE
             continue
         if output is not None and (result.changed or not many):   # a folder gets the repaired files only
-            if not _write_fixed(_target(output, result.path) if many else output, result):
+            if not _write_fixed(output_target(output, result.path) if many else output, result):
                 status = EXIT_UNREADABLE
         diffs.append(result.patch)
         if as_json:
@@ -106,7 +106,7 @@ def _is_glob(path: str) -> bool:
     return any(c in path for c in "*?[") and not os.path.lexists(path)
 
 
-def _check_folder(output: str, paths) -> None:
+def check_output_folder(output: str, paths) -> None:
     """-o for many files names a folder, never an input's nor one inside an input folder."""
     if os.path.lexists(output) and not os.path.isdir(output):
         raise click.UsageError(f"-o {output} is not a folder: with several files (or a folder or glob), -o names "
@@ -119,7 +119,7 @@ def _check_folder(output: str, paths) -> None:
                 raise click.UsageError(f"-o {output} is inside the input folder {path}: write somewhere else")
 
 
-def _target(folder: str, path: str) -> str:
+def output_target(folder: str, path: str) -> str:
     """Where a repaired file goes in the output folder: under its path as found
     (without its root and any '..'), standard input as stdin.mat."""
     if path == "-":
