@@ -2444,6 +2444,22 @@ static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py
  * (not a play of the side on roll, a spelling or play sides_after_play's C leaves to Python)
  * and after a play that ends the game: apply_all goes on from there. */
 
+/* The arguments a run of plays in turn starts from, (actions, at, first, second, side, last_line, ...):
+ * 1 with at, the side on roll, the last line and both sides' counts read; 0 when they are not what a run
+ * starts from (it settles nothing then); -1 with an exception (at past a Py_ssize_t). The one reading of
+ * them for sides_after_plays and dice_after_plays. */
+static int read_run_start(PyObject *const *args, Py_ssize_t *at, long *side, long *last_line, long sides[2][SIDE])
+{
+    int overflow = 0;
+    *at = PyLong_AsSsize_t(args[1]);
+    *side = PyLong_AsLongAndOverflow(args[4], &overflow);
+    *last_line = overflow ? 0 : PyLong_AsLongAndOverflow(args[5], &overflow);
+    if (*at == -1 && PyErr_Occurred())
+        return -1;
+    return !overflow && *at >= 0 && (*side == 0 || *side == 1) && read_counts(args[2], sides[0]) == 0 &&
+           read_counts(args[3], sides[1]) == 0;
+}
+
 static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -2454,17 +2470,14 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
         return NULL;
     }
     PyObject *actions = args[0], *move = args[6];
-    Py_ssize_t at = PyLong_AsSsize_t(args[1]);
-    int overflow = 0;
-    long side = PyLong_AsLongAndOverflow(args[4], &overflow);
-    long last_line = overflow ? 0 : PyLong_AsLongAndOverflow(args[5], &overflow);
-    if (at == -1 && PyErr_Occurred())
+    Py_ssize_t at;
+    long side, last_line, sides[2][SIDE], after[2][SIDE];
+    int overflow = 0, start = read_run_start(args, &at, &side, &last_line, sides);
+    if (start < 0)
         return NULL;
-    long sides[2][SIDE], after[2][SIDE];
     Py_ssize_t done = 0;
     int over = 0;
-    if (!overflow && at >= 0 && (side == 0 || side == 1) && read_counts(args[2], sides[0]) == 0 &&
-        read_counts(args[3], sides[1]) == 0) {
+    if (start) {
         for (Py_ssize_t i = at; i < PySequence_Fast_GET_SIZE(actions); i++) {
             PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
             if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7 || PyTuple_GET_ITEM(action, 4) != move)
@@ -2928,18 +2941,15 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         return NULL;
     }
     PyObject *actions = args[0], *move = args[6], *dance = args[7];
-    Py_ssize_t at = PyLong_AsSsize_t(args[1]);
-    int overflow = 0;
-    long side = PyLong_AsLongAndOverflow(args[4], &overflow);
-    long last_line = overflow ? 0 : PyLong_AsLongAndOverflow(args[5], &overflow);
-    if (at == -1 && PyErr_Occurred())
+    Py_ssize_t at;
+    long side, last_line, sides[2][SIDE], after[2][SIDE];
+    int overflow = 0, start = read_run_start(args, &at, &side, &last_line, sides);
+    if (start < 0)
         return NULL;
-    long sides[2][SIDE], after[2][SIDE];
     Py_ssize_t done = 0, size = PySequence_Fast_GET_SIZE(actions);
     int over = 0;
     uint8_t *facts = NULL;
-    if (!overflow && at >= 0 && at < size && (side == 0 || side == 1) && read_counts(args[2], sides[0]) == 0 &&
-        read_counts(args[3], sides[1]) == 0 && fair_sides(sides[0], sides[1])) {
+    if (start && at < size && fair_sides(sides[0], sides[1])) {
         facts = PyMem_Malloc((size_t)(size - at) * ROLL_FACTS);
         if (facts == NULL)
             return PyErr_NoMemory();
