@@ -96,7 +96,7 @@ def test_convert_skips_comments_and_words_empty_lines_alike(run):
 
 @pytest.mark.parametrize("command", [
     ["audit"], ["export", "--to", "mat"], ["chouette"], ["moves", "--batch"], ["analyze", "--batch"],
-    ["hint", "--batch"], ["view", "-o", "-"],
+    ["hint", "--batch"],
 ])
 def test_a_directory_where_a_file_is_expected_is_one_message(run, tmp_path, command):
     folder = tmp_path / "adir"
@@ -304,3 +304,17 @@ def test_a_fibs_board_says_it_cannot_carry_jacoby_off(run):
     assert off.exit_code == 0 and "a FIBS board cannot carry Jacoby off" in off.output
     on = run("convert", "--to", "fibs", "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:1:0:10")
     assert on.exit_code == 0 and "cannot carry" not in on.output
+
+
+def test_view_takes_folders_and_globs_as_audit_finds_them_on_one_page(run, tmp_path):
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("hello\n")
+    empty = run("view", "-o", "-", folder)
+    assert empty.exit_code == 2 and f"Error: no match files in folder {folder}" in empty.output.splitlines()
+    (folder / "a.mat").write_bytes((SAMPLES / "sp05001_3pt.mat").read_bytes())
+    page = run("view", "-o", tmp_path / "page.html", folder, tmp_path / "none*.mat")
+    assert page.exit_code == 2 and f"Error: no files match {tmp_path / 'none*.mat'}" in page.stderr   # said, page written
+    alone = run("view", "-o", tmp_path / "alone.html", folder / "a.mat")
+    assert alone.exit_code == 0
+    assert "wrote" in page.stderr and (tmp_path / "page.html").stat().st_size > 0

@@ -525,11 +525,15 @@ def _export_to_folder(files, to: str, folder: str, notation, force: bool, rules,
 @level_option("With --engine: how deep it looks, in GNU Backgammon's plies.")
 @met_option
 @rule_options
+@formats_doc
 def view(files, output, home, engine, level, met, **rule_args):
     """Write one self-contained HTML page for match files.
 
     The page goes to standard output, or to the file -o names (written
-    whole or not at all). The matches of several FILEs are on one page.
+    whole or not at all). The matches of several FILEs are on one page;
+    FILE may be files, folders (searched for files ending in {suffixes}),
+    globs and -, found as audit finds them (exit 2 at the end when a path
+    names no match file).
 
     The page has the move list, a board that follows the selected move
     (arrow keys step, n/p jump between problems), the score and the audit's
@@ -550,6 +554,8 @@ def view(files, output, home, engine, level, met, **rule_args):
     from bgcli.output import AtomicOutput, OutputError
     from bgcli.render.view import Page, collector_paused, judged_index
 
+    refuse_input_as_output(output, files)
+    files, unfound = _found_files(files)
     refuse_input_as_output(output, files)
     rules = rules_from(**rule_args)
     if engine and "-" in files:
@@ -578,9 +584,35 @@ def view(files, output, home, engine, level, met, **rule_args):
     problems = sum(len(m.problems) for m in matches)
     if output not in (None, "-"):   # on standard output the page is the output: no line about a file
         say(f"wrote {output}: {page.actions} actions, {problems} problem{'s' if problems != 1 else ''}", err=True)
+    if unfound:   # a glob that matched nothing, a folder with no match file: said above, the page written
+        sys.exit(EXIT_UNREADABLE)
     # as audit does: exit 1 when the audit found an error (the page is written all the same)
     if any(p.severity.value == "error" for m in matches for p in m.problems):
         sys.exit(EXIT_PROBLEMS)
+
+
+def _found_files(paths) -> tuple[list[str], int]:
+    """The match files of ``paths`` (files, folders, globs, -) as the archive runner finds them
+    (bgcli.scale.archive.find_files), with its notes on stderr; how many paths named none (exit 2 at the
+    end); none at all is exit 2 at once."""
+    from bgcli.scale.archive import find_files
+
+    unfound = []
+    notes = []
+
+    def note(message: str, error: bool) -> None:
+        if error:
+            say(f"Error: {message}", err=True)
+            unfound.append(message)
+        else:
+            notes.append(message)
+
+    found = list(find_files(paths, note))
+    for message in notes:
+        say(f"note: {message}", err=True)
+    if not found:
+        raise Unreadable(f"no match files found in {' '.join(paths)}")
+    return found, len(unfound)
 
 
 def _replays_counted(file: str, rules, visitor_for=None):
