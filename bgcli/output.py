@@ -294,6 +294,7 @@ class AtomicOutput:
                 if self._info is not None:
                     os.chmod(self._temporary, stat.S_IMODE(self._info.st_mode))
                 os.replace(self._temporary, self._target)
+                _TEMPORARIES.discard(self._temporary)
                 self._temporary = None
         except OSError as exc:
             raise self._failed(exc) from None
@@ -334,6 +335,7 @@ class AtomicOutput:
                 os.unlink(self._temporary)
             except OSError:
                 pass
+            _TEMPORARIES.discard(self._temporary)
             self._temporary = None
 
     def _failed(self, exc: OSError) -> OutputError:
@@ -357,15 +359,38 @@ def _isatty(stream) -> bool:
 
 
 def _create_beside(target: str) -> tuple[int, str]:
-    """A new, empty file in the target's folder (mode 0666 less the umask, as open() makes)."""
+    """A new, empty file in the target's folder (mode 0666 less the umask, as open() makes).
+    Its name is in _TEMPORARIES before the file exists, so that a signal at any point of its
+    making leaves nothing behind (remove_temporaries)."""
     folder, name = os.path.split(target)
     for _ in range(100):
         temporary = os.path.join(folder, f".{name[:100]}.{os.urandom(4).hex()}.tmp")
+        _TEMPORARIES.add(temporary)
         try:
             return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), temporary
-        except FileExistsError:
+        except FileExistsError:   # another's file: never ours to remove
+            _TEMPORARIES.discard(temporary)
             continue
+        except OSError:
+            _TEMPORARIES.discard(temporary)
+            raise
     raise FileExistsError(f"no free temporary name beside {target}")
+
+
+# The temporaries made and not yet renamed or removed. A Ctrl-C or a SIGTERM raises wherever the
+# program is, also between the making of a temporary and the assignment that names it to its
+# AtomicOutput (where neither its with-block nor discard() can know of it): the one place that
+# ends a command on a signal (bgcli.cli.common.main) removes what is left here.
+_TEMPORARIES: set[str] = set()
+
+
+def remove_temporaries() -> None:
+    """Remove every temporary file still pending (the command was cut off)."""
+    while _TEMPORARIES:
+        try:
+            os.unlink(_TEMPORARIES.pop())
+        except OSError:
+            pass
 
 
 def _failure(path: str, target: str, exc: OSError) -> OutputError:

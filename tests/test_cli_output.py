@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from bgcli.errors import Terminated
 from conftest import ROOT, SAMPLES, read_in_background
 
 BEAR_OFF = "OwAAwA4AAAAAAA"   # no contact: the exact engine judges it at once
@@ -128,6 +129,34 @@ def test_a_batch_ended_by_sigterm_leaves_the_old_file(tmp_path):
     assert process.returncode == 143 and b"terminated" in err
     assert target.read_text() == "the old content\n"
     assert os.listdir(tmp_path) == ["out.jsonl"]
+
+
+@pytest.mark.parametrize("error, status", [(Terminated, 143), (KeyboardInterrupt, 130)], ids=["SIGTERM", "Ctrl-C"])
+def test_a_signal_right_after_the_temporary_is_made_leaves_nothing(tmp_path, monkeypatch, error, status):
+    """The test above sends SIGTERM as soon as the temporary appears; on a loaded machine the signal
+    once came before the AtomicOutput knew the temporary's name, which was left behind. A signal at
+    that instant (raised here by the function that makes it) must leave the old file and nothing else."""
+    import io
+
+    import bgcli.cli.common as common
+    from bgcli import output
+
+    target = tmp_path / "out.jsonl"
+    target.write_text("the old content\n")
+    made = output._create_beside
+
+    def cut_off(where):
+        made(where)   # the file exists, its name not yet returned
+        raise error()
+
+    monkeypatch.setattr(output, "_create_beside", cut_off)
+    monkeypatch.setattr(common, "end_process", lambda status: None)
+    monkeypatch.setattr(sys, "argv", ["bgcli", "moves", "--batch", "-", "-o", str(target)])
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"start 31\n")))
+    with pytest.raises(SystemExit) as stopped:
+        common.main()
+    assert stopped.value.code == status
+    assert sorted(os.listdir(tmp_path)) == ["out.jsonl"] and target.read_text() == "the old content\n"
 
 
 # --- progress on a terminal only ------------------------------------------------------

@@ -574,9 +574,11 @@ def main() -> None:
         exc.show()
         status = exc.exit_code
     except Terminated:
+        _remove_temporaries()
         say("Error: terminated", err=True)
         status = EXIT_TERMINATED
     except (KeyboardInterrupt, click.Abort):
+        _remove_temporaries()
         click.echo(("\n" if sys.stderr.isatty() else "") + "Error: interrupted", err=True)
         status = EXIT_INTERRUPTED
     except (BrokenPipeError, StandardOutputError) as exc:
@@ -604,6 +606,14 @@ def end_process(status: int) -> None:
     leaves through os._exit, and one that raised instead would go on running
     the test runner's loop in the child (xdist then hears of a test twice)."""
     os._exit(status)
+
+
+def _remove_temporaries() -> None:
+    """What a command cut off by a signal left of its output files (bgcli.output.remove_temporaries;
+    nothing when no output module was imported: nothing was written)."""
+    output = sys.modules.get("bgcli.output")
+    if output is not None:
+        output.remove_temporaries()
 
 
 def _ended_workers() -> int:
