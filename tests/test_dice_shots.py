@@ -5,7 +5,8 @@ generator's legal plays) and the rolls that bear off the last checkers
 its owner on generated positions of every kind, including a mover on the bar,
 doubles, bear-offs with blots and held points in the home board and crowded
 boards where a hit leaves the rest of the roll unplayable; and the shot
-counter decides the usual rolls without asking the generator."""
+counter decides the usual rolls, and a mixed roll's hit that leaves the other
+die unplayable, without asking the generator."""
 from __future__ import annotations
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli.analysis.counts import hit_rolls
-from bgcli.core.generator import legal_plays
+from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator
 from bgcli.judging import diceshots
 from bgcli.judging.dice import bears_off_all, finishing_rolls, roll_chances, saving_rolls
@@ -90,6 +91,62 @@ def test_the_usual_rolls_are_decided_without_the_generator(monkeypatch):
     assert hitting_rolls(position) == expected
 
 
+# a mixed roll whose only hits leave the other die unplayable: the roll hits when no play takes both dice and
+# the die that must then be played (the higher if it can be) hits; decided without the generator
+ONE_DIE = [
+    # the 4 hits (9 to 5), the 3 cannot follow and cannot start: only the 4 is played, and it hits
+    ({9: 1}, {1: 2, 2: 2, 4: 2, 5: 1, 6: 4, 11: 1, 17: 1}, (4, 3), True),
+    # the 2 hits (8 to 6) and the 3 cannot follow; the 3 alone (8 to 5) must be played: no hit
+    ({8: 1}, {2: 1, 3: 2, 6: 1, 16: 1}, (3, 2), False),
+    # all home: the 3 hits (6 to 3), nothing follows, the 2 cannot take both dice either: the higher hits
+    ({6: 1}, {1: 3, 3: 1, 8: 1, 12: 1, 17: 1, 22: 2}, (3, 2), True),
+    # all home: the 1 hits (6 to 5) and the 2 cannot follow; the 2 alone (6 to 4) must be played
+    ({6: 1}, {1: 3, 2: 2, 3: 3, 5: 1, 7: 1, 10: 1, 19: 1, 23: 1}, (2, 1), False),
+    # the 2 hits (5 to 3) and the 5 cannot follow, but bearing off with the 5 then the 2 takes both dice
+    ({2: 1, 5: 1, 6: 1}, {1: 4, 3: 1, 4: 2, 15: 1}, (5, 2), False),
+]
+
+
+@pytest.mark.parametrize("player, opponent, roll, hits", ONE_DIE)
+def test_a_hit_that_leaves_the_other_die_unplayable_is_decided_without_the_generator(monkeypatch, player, opponent,
+                                                                                    roll, hits):
+    position = position_of(player, opponent)
+    expected = hit_rolls(position)
+    assert (roll in expected) is hits
+    asked = []
+
+    def generator(position, dice):
+        asked.append(dice)
+        return legal_keys(position, dice)
+
+    monkeypatch.setattr(diceshots, "legal_keys", generator)
+    assert hitting_rolls(position) == expected
+    assert roll not in asked   # other rolls of the position (a double's steps after a hit) may still ask
+
+
+@st.composite
+def blocked(draw) -> Position:
+    """A few checkers of the mover against many of the opponent's points below them (no checker on the bar):
+    hits that leave the other die unplayable, both dice blocked, bear-offs that take both dice."""
+    player, opponent = [0] * 26, [0] * 26
+    top = draw(st.sampled_from([6, 7, 9, 12]))
+    for _ in range(draw(st.integers(1, 4))):
+        player[draw(st.integers(1, top))] += 1
+    for _ in range(draw(st.integers(4, CHECKERS))):
+        mine = draw(st.integers(1, draw(st.sampled_from([top, 24]))))
+        if not player[mine]:
+            opponent[25 - mine] += 1
+    player[OFF] = CHECKERS - sum(player)
+    opponent[OFF] = CHECKERS - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(blocked())
+def test_blocked_rolls_that_hit_are_the_owners(position):
+    assert hitting_rolls(position) == hit_rolls(position)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_bearing_off_every_checker_is_the_generators(position):
@@ -155,7 +212,7 @@ def test_a_gammon_saved_only_by_a_double():
 
 @pytest.mark.skipif(accelerator is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(boards(), boards(home=True), last_chances()))
+@given(st.one_of(boards(), boards(home=True), last_chances(), blocked()))
 def test_the_chances_in_c_are_the_python_chances(position):
     """roll_chances in C against its owner, dice.roll_chances: the four chances and whether
     the roll made each, for every one of the 36 rolls (both orders) of generated positions:

@@ -2727,6 +2727,39 @@ static int mixed_hits(const long *player, const int *theirs, const int *starts, 
     return undecided ? NO_ANSWER : 0;
 }
 
+/* diceshots._one_die_hits: 1 or 0 (a mixed roll whose hits found leave the other die unplayable) */
+static int one_die_hits(const long *player, const int *theirs, const int *starts, int n, int a, int b)
+{
+    int home = 1;
+    for (int p = 7; p <= 24 && home; p++)
+        home = !player[p];
+    for (int order = 0; order < 2; order++) {
+        int x = order ? b : a, y = order ? a : b;
+        for (int i = 0; i < n; i++) {
+            int s = starts[i], t = s - x;
+            if (t >= 1) {
+                if (theirs[t] >= 2)
+                    continue;
+            } else {
+                int above = 0;   /* a checker above s: a die too big for s cannot bear it off */
+                for (int p = s + 1; p <= 6 && t < 0 && !above; p++)
+                    above = player[p] != 0;
+                if (!home || above)
+                    continue;
+                t = 0;   /* borne off */
+            }
+            if (plays_after(player, theirs, s, t, y))
+                return 0;
+        }
+    }
+    int high = a > b ? a : b, low = a > b ? b : a;
+    int die = plays_after(player, theirs, 0, 0, high) ? high : low;
+    for (int i = 0; i < n; i++)
+        if (starts[i] - die >= 1 && theirs[starts[i] - die] == 1)
+            return 1;
+    return 0;
+}
+
 /* diceshots.hitting_rolls as a mask of roll_bit: 0, or -1 with an exception */
 static int hitting_mask(const long *player, const long *opponent, uint64_t *mask)
 {
@@ -2779,8 +2812,8 @@ static int hitting_mask(const long *player, const long *opponent, uint64_t *mask
                 hits = double_hits(player, theirs, starts, n, a, 4);
             else if (((direct >> a) & 1 && (twice >> b) & 1) || ((direct >> b) & 1 && (twice >> a) & 1))
                 hits = 1;
-            else
-                hits = mixed_hits(player, theirs, starts, n, a, b);
+            else if ((hits = mixed_hits(player, theirs, starts, n, a, b)) == NO_ANSWER)
+                hits = one_die_hits(player, theirs, starts, n, a, b);
             if (hits == NO_ANSWER && (hits = some_play(player, opponent, a, b, 1, 0)) < 0)
                 return -1;
             if (hits)

@@ -10,9 +10,11 @@ dice, each point on the way open). A play of both dice of a mixed roll, or
 of four dice of a double, uses as many dice as can be used, so it is legal
 (the one rule it could break). A mover with a checker on the bar enters
 first in every legal play: as many checkers as the dice allow. When a hit
-leaves the rest of the roll unplayable, or a double's remaining steps could
-need a bear-off, this module does not decide and the owner (the generator)
-is asked about that roll. So the answer is the owner's on
+of a mixed roll leaves the other die unplayable, the roll hits when no play
+takes both dice and the die that must then be played hits. When a hit with
+a checker on the bar leaves the rest unplayable, or a double's remaining
+steps could need a bear-off, this module does not decide and the owner (the
+generator) is asked about that roll. So the answer is the owner's on
 every position: tests/test_dice.py compares the two on generated positions
 (hypothesis), and the rolls decided here without the generator.
 """
@@ -58,6 +60,8 @@ def hitting_rolls(position: Position) -> tuple[tuple[int, int], ...]:
             hits = True
         else:
             hits = _mixed_hits(player, theirs, starts, a, b)
+            if hits is None:   # only hits that leave the other die unplayable: legal when no play takes both dice
+                hits = _one_die_hits(player, theirs, starts, a, b)
         if hits is None:   # the owner decides: a play of this roll hits when its key carries a hit mark (Play.hits)
             hits = any(key >> BOARD_BITS for key in legal_keys(position, roll))
         if hits:
@@ -122,6 +126,30 @@ def _mixed_hits(player, theirs, starts, a: int, b: int) -> bool | None:
     return None if undecided else False
 
 
+def _one_die_hits(player, theirs, starts, a: int, b: int) -> bool:
+    """Whether a mixed roll hits when :func:`_mixed_hits` found only hits that
+    leave the other die unplayable (no checker of the mover on the bar). It
+    found every hit of a play that takes both dice, so such a play hits only
+    when no play takes both dice; then the higher die is played if it can be,
+    else the lower, and the roll hits when that die hits from where a checker
+    stands."""
+    home = not any(player[p] for p in range(7, 25))
+    for x, y in ((a, b), (b, a)):
+        for s in starts:
+            t = s - x
+            if t >= 1:
+                if theirs[t] >= 2:
+                    continue
+            elif not (home and (t == 0 or all(not player[p] for p in range(s + 1, 7)))):
+                continue   # no bear-off: a checker outside, or one above s with a die too big for s
+            else:
+                t = 0      # borne off
+            if _plays_after(player, theirs, s, t, y):
+                return False
+    die = max(a, b) if _plays_after(player, theirs, 0, 0, max(a, b)) else min(a, b)
+    return any(s - die >= 1 and theirs[s - die] == 1 for s in starts)
+
+
 def _played_twice(player, theirs, starts) -> set[int]:
     """The dice that two checkers or more can play on the board (no checker of the mover on the bar)."""
     found = set()
@@ -137,7 +165,8 @@ def _played_twice(player, theirs, starts) -> set[int]:
 
 
 def _plays_after(player, theirs, s: int, t: int, y: int) -> bool:
-    """Whether die ``y`` can be played once a checker has moved from ``s`` to ``t`` (no checker on the bar)."""
+    """Whether die ``y`` can be played once a checker has moved from ``s`` to ``t`` (no checker on the bar;
+    ``t`` 0: borne off; ``s`` and ``t`` 0: as the checkers stand)."""
     highest = 0
     outside = False
     for p in range(24, 0, -1):
