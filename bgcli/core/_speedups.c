@@ -2525,7 +2525,8 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
 /* ---- roll_chances and dice_after_plays: the dice audit's rolls, in C ----------------
  * Fenced mirror of bgcli.judging.dice.roll_chances (DiceTally._chances_of: entering, the
  * hitting rolls of bgcli.judging.diceshots.hitting_rolls, finishing_rolls, saving_rolls,
- * then what the roll made of them), branch for branch, the generator (generate above, the
+ * then what the roll made of them), branch for branch (the hitting checks walk masks of points
+ * where diceshots walks the checkers: the same decisions), the generator (generate above, the
  * mirror of generator.legal_keys) asked where the Python code asks legal_keys:
  * tests/test_dice_shots.py::test_the_chances_in_c_are_the_python_chances compares the two on
  * generated positions and every roll; and of the dice tally's run of plays in turn (the
@@ -2639,19 +2640,41 @@ static int steps_after(const long *player, const int *theirs, int s, int t, int 
     return 0;
 }
 
-/* diceshots._double_hits: 1, 0 or NO_ANSWER */
-static int double_hits(const long *player, const int *theirs, const int *starts, int n, int a, int steps)
+/* the lowest point of a mask of points (bit p: point p), the mask not 0 */
+static inline int lowest_point(uint32_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctz(mask);
+#else
+    int p = 0;
+    while (!(mask & 1)) {
+        mask >>= 1;
+        p++;
+    }
+    return p;
+#endif
+}
+
+/* The hitting checks below take masks of points (bit p: point p, 1..24) where the Python code walks the
+ * checkers: mine (the mover's points), open (the opponent's fewer than 2 there: a checker may land) and
+ * blots (the opponent's 1). A mask shifted down by a die is where each checker lands; the decisions are
+ * diceshots' (each hit found is settled as there, and the answer does not depend on the order). */
+
+/* diceshots._double_hits: 1, 0 or NO_ANSWER. Each step of a checker lands on an open point (a walk stops at the
+ * first point held); reach is where checkers stand after k steps, each from its start t + k * a */
+static int double_hits(const long *player, const int *theirs, uint32_t mine, uint32_t open, uint32_t blots, int a,
+                       int steps)
 {
     int undecided = 0;
-    for (int i = 0; i < n; i++) {
-        int s = starts[i];
-        for (int k = 1; k <= steps; k++) {
-            int t = s - k * a;
-            if (t < 1 || theirs[t] >= 2)
-                break;
-            if (theirs[t] != 1)
-                continue;
-            if (k == steps || steps_after(player, theirs, s, t, a, steps - k))
+    uint32_t reach = mine;
+    for (int k = 1; k <= steps && reach; k++) {
+        reach = (reach >> a) & open;
+        uint32_t hit = reach & blots;
+        if (hit && k == steps)
+            return 1;
+        for (; hit; hit &= hit - 1) {
+            int t = lowest_point(hit);
+            if (steps_after(player, theirs, t + k * a, t, a, steps - k))
                 return 1;
             undecided = 1;
         }
@@ -2660,10 +2683,10 @@ static int double_hits(const long *player, const int *theirs, const int *starts,
 }
 
 /* diceshots._entering_hits: 1, 0 or NO_ANSWER (points: the mover's points 1..24 that hold a checker, n_points of them) */
-static int entering_hits(const long *player, const int *theirs, const int *points, int n_points, int a, int b)
+static int entering_hits(const long *player, const int *theirs, const int *points, int n_points, uint32_t open,
+                         uint32_t blots, int a, int b)
 {
     long bar = player[BAR_POINT];
-    int starts[24], n = 0;
     if (a == b) {
         int entry = 25 - a;
         if (theirs[entry] >= 2)
@@ -2676,10 +2699,10 @@ static int entering_hits(const long *player, const int *theirs, const int *point
         memcpy(entered, player, sizeof entered);
         entered[BAR_POINT] = 0;
         entered[entry] += bar;
-        for (int p = 1; p <= 24; p++)
-            if (entered[p])
-                starts[n++] = p;
-        return double_hits(entered, theirs, starts, n, a, 4 - (int)bar);
+        uint32_t mine = (uint32_t)1 << entry;
+        for (int i = 0; i < n_points; i++)
+            mine |= (uint32_t)1 << points[i];
+        return double_hits(entered, theirs, mine, open, blots, a, 4 - (int)bar);
     }
     if (bar >= 2)
         return theirs[25 - a] == 1 || theirs[25 - b] == 1;
@@ -2703,25 +2726,21 @@ static int entering_hits(const long *player, const int *theirs, const int *point
     return undecided ? NO_ANSWER : 0;
 }
 
-/* diceshots._mixed_hits: 1, 0 or NO_ANSWER */
-static int mixed_hits(const long *player, const int *theirs, const int *starts, int n, int a, int b)
+/* diceshots._mixed_hits: 1, 0 or NO_ANSWER. landed: where die x takes each checker (from t + x); a checker that
+ * landed on an empty point hits with die y from there, one that hit must leave die y playable */
+static int mixed_hits(const long *player, const int *theirs, uint32_t mine, uint32_t open, uint32_t blots, int a, int b)
 {
     int undecided = 0;
     for (int order = 0; order < 2; order++) {
         int x = order ? b : a, y = order ? a : b;
-        for (int i = 0; i < n; i++) {
-            int s = starts[i], t = s - x;
-            if (t < 1 || theirs[t] >= 2)
-                continue;
-            if (theirs[t] == 1) {
-                if (plays_after(player, theirs, s, t, y))
-                    return 1;
-                undecided = 1;
-            } else {
-                int u = t - y;
-                if (u >= 1 && theirs[u] == 1)
-                    return 1;
-            }
+        uint32_t landed = (mine >> x) & open;
+        if (((landed & ~blots) >> y) & blots)
+            return 1;
+        for (uint32_t hit = landed & blots; hit; hit &= hit - 1) {
+            int t = lowest_point(hit);
+            if (plays_after(player, theirs, t + x, t, y))
+                return 1;
+            undecided = 1;
         }
     }
     return undecided ? NO_ANSWER : 0;
@@ -2765,18 +2784,23 @@ static int hitting_mask(const long *player, const long *opponent, uint64_t *mask
 {
     int theirs[25];
     uint32_t blots = 0;   /* bit 25 - t: a blot on the mover's point t (reversed, for the spans) */
+    uint32_t open = 0, blot_points = 0, mine = 0;   /* the masks of points of the hitting checks */
     *mask = 0;
     theirs[0] = 0;
     for (int t = 1; t <= 24; t++) {
         theirs[t] = (int)opponent[25 - t];
-        if (theirs[t] == 1)
+        open |= (uint32_t)(theirs[t] < 2) << t;
+        if (theirs[t] == 1) {
             blots |= (uint32_t)1 << (25 - t);
+            blot_points |= (uint32_t)1 << t;
+        }
     }
     int starts[25], n = 0;
     uint32_t spans = 0;   /* bit d: a checker d pips above a blot (diceshots' spans) */
     for (int p = 1; p <= 25; p++)
         if (player[p]) {
             starts[n++] = p;
+            mine |= p <= 24 ? (uint32_t)1 << p : 0;
             spans |= (blots >> (25 - p)) & ~(uint32_t)1;   /* bit p - t for each blot t below p */
         }
     if (!spans)
@@ -2807,12 +2831,12 @@ static int hitting_mask(const long *player, const long *opponent, uint64_t *mask
                 continue;
             int hits;
             if (bar)
-                hits = entering_hits(player, theirs, starts, n - 1, a, b);   /* starts[n - 1] is the bar */
+                hits = entering_hits(player, theirs, starts, n - 1, open, blot_points, a, b);   /* starts[n - 1]: the bar */
             else if (a == b)
-                hits = double_hits(player, theirs, starts, n, a, 4);
+                hits = double_hits(player, theirs, mine, open, blot_points, a, 4);
             else if (((direct >> a) & 1 && (twice >> b) & 1) || ((direct >> b) & 1 && (twice >> a) & 1))
                 hits = 1;
-            else if ((hits = mixed_hits(player, theirs, starts, n, a, b)) == NO_ANSWER)
+            else if ((hits = mixed_hits(player, theirs, mine, open, blot_points, a, b)) == NO_ANSWER)
                 hits = one_die_hits(player, theirs, starts, n, a, b);
             if (hits == NO_ANSWER && (hits = some_play(player, opponent, a, b, 1, 0)) < 0)
                 return -1;
