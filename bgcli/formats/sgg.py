@@ -33,8 +33,9 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
+from bgcli.formats.loggame import LogGame
 from bgcli.formats.mat import text_lines
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
+from bgcli.match.records import Action, ActionKind, MatchEnd, MatchHeader, MatchPart
 
 # The one tokenizer of the format: every line a saved game holds, by kind.
 _GAME = re.compile(r"Game (?P<number>[0-9]+)\. (?P<first>[0-9]+)\*?-(?P<second>[0-9]+)\*?(?:/(?P<length>[0-9]+))?")
@@ -65,17 +66,12 @@ def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
     return iter_parts(text.splitlines(), path)
 
 
-class _Game:
+class _Game(LogGame):
     """One game as its lines come."""
 
     def __init__(self, number: int, line: int, scores: tuple[int, int]):
-        self.number = number
-        self.line = line
-        self.scores = scores
-        self.actions: list[Action] = []
-        self.roll: tuple[int, tuple[int, int], int] | None = None   # a roll waiting for its play: side, dice, line
+        super().__init__(number, line, scores)
         self.last = ""          # the last line read as a play or a cube action (GamesGrid repeats some)
-        self.over = False
 
 
 def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
@@ -101,14 +97,14 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
                 errors.append(MatchFileError(f"a game number, score or match length of more than {_DIGITS} "
                                              "digits: this game is not read", path, number, 1))
                 if game is not None:
-                    yield GameRecord(game.number, players, game.scores, tuple(game.actions), game.line)
+                    yield game.record(players)
                 game = None
                 continue
             if not header:
                 header = True
                 yield MatchHeader(int(found["length"] or 0), number, tags, path)
             if game is not None:
-                yield GameRecord(game.number, players, game.scores, tuple(game.actions), game.line)
+                yield game.record(players)
             game = _Game(int(found["number"]), number, (int(found["second"]), int(found["first"])))
             continue
         if game is None:
@@ -124,7 +120,7 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
         raise MatchFileError("not a GamesGrid saved game: no 'NAME vs. NAME' line followed by a 'Game 1. 0-0/N' "
                              "line", path, 1, 1)
     if game is not None:
-        yield GameRecord(game.number, players, game.scores, tuple(game.actions), game.line)
+        yield game.record(players)
     yield MatchEnd(tuple(errors), tuple(comments))
 
 
@@ -159,13 +155,8 @@ def _line(game: _Game, line: str, number: int, players: tuple[str, str], path: s
         if name not in players or len(won["points"]) > _DIGITS:
             return MatchFileError(f"cannot read the result {line.strip()[:60]!r}: expected 'NAME wins N points' "
                                   f"naming {players[1]} or {players[0]}", path, number, 1)
-        if game.roll is not None:   # rolled, and the game ended before a play: a resignation after rolling
-            rolled_side, rolled, rolled_line = game.roll
-            game.actions.append(Action(rolled_line, 1, None, rolled_side, ActionKind.ROLL, rolled))
-            game.roll = None
-        game.actions.append(Action(number, 1, None, players.index(name), ActionKind.WIN, points=int(won["points"]),
-                                   raw=line.strip()))
-        game.over = True
+        game.end(Action(number, 1, None, players.index(name), ActionKind.WIN, points=int(won["points"]),
+                        raw=line.strip()))
         return None
     found = _ACTION.match(line)
     if found is None:

@@ -29,6 +29,7 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
+from bgcli.formats.loggame import LogGame
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
@@ -81,18 +82,6 @@ def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
     return iter_parts(text.splitlines(), path)
 
 
-class _Game:
-    """One game as its records come."""
-
-    def __init__(self, number: int, line: int, scores: tuple[int, int]):
-        self.number = number
-        self.line = line
-        self.scores = scores
-        self.actions: list[Action] = []
-        self.roll: tuple[int, tuple[int, int], int] | None = None   # the roll its play waits for: side, dice, line
-        self.over = False
-
-
 def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
     """A MatchHeader, the GameRecords and a MatchEnd."""
     names = ["Player 2", "Player 1"]        # gnubg's columns: Player2 first
@@ -100,7 +89,7 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
     length = 0
     comments: list[tuple[int, str]] = []
     errors: list[MatchFileError] = []
-    game: _Game | None = None
+    game: LogGame | None = None
     header = False
     for number, raw in enumerate(lines, 1):
         line = raw.rstrip("\r").lstrip("\ufeff") if number == 1 else raw.rstrip("\r")
@@ -116,7 +105,7 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
             if not header:
                 header = True
                 yield MatchHeader(length, number, tags, path)
-            game = _Game(int(found["number"]), number, (int(found["second"]), int(found["first"])))
+            game = LogGame(int(found["number"]), number, (int(found["second"]), int(found["first"])))
             continue
         if game is None or game.over or not _RECORD.match(line):
             if not header:
@@ -134,8 +123,8 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
     yield MatchEnd(tuple(errors), tuple(comments))
 
 
-def _record(game: _Game, names: list[str]) -> GameRecord:
-    return GameRecord(game.number, (names[0], names[1]), game.scores, tuple(game.actions), game.line)
+def _record(game: LogGame, names: list[str]) -> GameRecord:
+    return game.record((names[0], names[1]))
 
 
 def _option(line: str, number: int, tags: dict[str, str], names: list[str], comments: list[tuple[int, str]],
@@ -171,7 +160,7 @@ def _option(line: str, number: int, tags: dict[str, str], names: list[str], comm
     return length
 
 
-def _line(game: _Game, line: str, number: int, path: str, comments: list[tuple[int, str]]) -> MatchFileError | None:
+def _line(game: LogGame, line: str, number: int, path: str, comments: list[tuple[int, str]]) -> MatchFileError | None:
     """Adds what one record says; the error when it says nothing readable."""
     found = _RECORD.match(line)
     assert found is not None
@@ -216,12 +205,7 @@ def _line(game: _Game, line: str, number: int, path: str, comments: list[tuple[i
         if points is None:
             return MatchFileError(f"cannot read the result {text[:60]!r}: expected the points, then "
                                   "'NAME wins N points'", path, number, 1)
-        if game.roll is not None:   # rolled, and the game ended before a play: a resignation after rolling
-            rolled_side, dice, rolled_line = game.roll
-            game.actions.append(Action(rolled_line, 1, None, rolled_side, ActionKind.ROLL, dice))
-            game.roll = None
-        game.actions.append(Action(number, 1, move, side, ActionKind.WIN, points=int(points["points"]), raw=text))
-        game.over = True
+        game.end(Action(number, 1, move, side, ActionKind.WIN, points=int(points["points"]), raw=text))
         return None
     if kind == Record.AUTO_DOUBLE:
         return MatchFileError("an automatic double: bgcli does not read TrueMoneyGames's automatic doubles yet, "
