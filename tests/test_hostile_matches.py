@@ -138,17 +138,19 @@ def test_standard_input_is_read_once_as_a_stream():
 LINES = SAMPLE.splitlines()
 
 
-@settings(max_examples=60)
-@given(st.lists(st.tuples(st.sampled_from(["drop", "swap", "garble", "cut", "dup"]), st.integers(0, len(LINES) - 1),
-                          st.text(max_size=8)), max_size=6))
-def test_mutated_real_matches_give_only_documented_answers(tmp_path_factory, mutations):
-    lines = list(LINES)
+
+def _mutated(lines, mutations, keep_one: bool = False) -> list[str]:
+    """``lines`` with each mutation (kind, where, junk) applied in turn: a line dropped, two swapped,
+    one garbled by ``junk`` in its middle, the rest cut off, or one written twice. ``keep_one``: a
+    drop never takes the last line."""
+    lines = list(lines)
     for kind, where, junk in mutations:
-        where %= max(len(lines), 1)
         if not lines:
             break
+        where %= len(lines)
         if kind == "drop":
-            del lines[where]
+            if len(lines) > 1 or not keep_one:
+                del lines[where]
         elif kind == "swap" and where + 1 < len(lines):
             lines[where], lines[where + 1] = lines[where + 1], lines[where]
         elif kind == "garble":
@@ -158,6 +160,13 @@ def test_mutated_real_matches_give_only_documented_answers(tmp_path_factory, mut
             lines = lines[:where]
         else:
             lines.insert(where, lines[where])
+    return lines
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(["drop", "swap", "garble", "cut", "dup"]), st.integers(0, len(LINES) - 1),
+                          st.text(max_size=8)), max_size=6))
+def test_mutated_real_matches_give_only_documented_answers(tmp_path_factory, mutations):
+    lines = _mutated(LINES, mutations)
     path = tmp_path_factory.mktemp("mutated") / "m.mat"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     for command in (["audit"], ["score", "--json"], ["export", "--to", "json"]):
@@ -173,18 +182,7 @@ IMPORTS = {"log.fibs": LOG, "saved.sgg": SAVED, "match.tmg": TMG}
                                                              st.integers(0, 10 ** 6), st.text(max_size=8)), max_size=5))
 def test_mutated_imported_formats_give_only_documented_answers(tmp_path_factory, name, mutations):
     """FIBS's oldmoves logs, GamesGrid's and TrueMoneyGames's files, cut and garbled: read, or one line and 2."""
-    lines = IMPORTS[name].splitlines()
-    for kind, where, junk in mutations:
-        where %= len(lines)
-        if kind == "drop" and len(lines) > 1:
-            del lines[where]
-        elif kind == "swap" and where + 1 < len(lines):
-            lines[where], lines[where + 1] = lines[where + 1], lines[where]
-        elif kind == "garble":
-            cut = len(lines[where]) // 2
-            lines[where] = lines[where][:cut] + junk + lines[where][cut:]
-        else:
-            lines.insert(where, lines[where])
+    lines = _mutated(IMPORTS[name].splitlines(), mutations, keep_one=True)
     path = tmp_path_factory.mktemp("mutated") / name
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = run(["audit", str(path)])
