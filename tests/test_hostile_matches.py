@@ -138,7 +138,6 @@ def test_standard_input_is_read_once_as_a_stream():
 LINES = SAMPLE.splitlines()
 
 
-
 def _mutated(lines, mutations, keep_one: bool = False) -> list[str]:
     """``lines`` with each mutation (kind, where, junk) applied in turn: a line dropped, two swapped,
     one garbled by ``junk`` in its middle, the rest cut off, or one written twice. ``keep_one``: a
@@ -161,6 +160,7 @@ def _mutated(lines, mutations, keep_one: bool = False) -> list[str]:
         else:
             lines.insert(where, lines[where])
     return lines
+
 
 @settings(max_examples=60)
 @given(st.lists(st.tuples(st.sampled_from(["drop", "swap", "garble", "cut", "dup"]), st.integers(0, len(LINES) - 1),
