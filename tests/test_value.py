@@ -59,3 +59,31 @@ def test_the_cube_double_take_beaver_raccoon_drop():
     assert (cube.value, cube.owner, cube.beaver_by) == (16, 1, None)
     cube.double(1)
     assert cube.drop() == 16 and cube.offer is None and cube.value == 16
+
+
+# --- the engines ask the owner ------------------------------------------------------------
+
+# a finished game: the winner (on roll, having just borne off its last checker) and the loser's
+# 15 checkers anywhere on its side, the bar and off included
+_LOSERS = st.lists(st.integers(0, 25), min_size=15, max_size=15).map(
+    lambda spots: tuple(spots.count(p) for p in range(26)))
+
+
+@given(loser=_LOSERS, jacoby=st.booleans(), counts=st.integers(1, 3), home_gammons=st.booleans(),
+       owner=st.sampled_from([-1, 0, 1]), cube=CUBES)
+def test_sages_value_of_a_finished_game_is_the_owners(loser, jacoby, counts, home_gammons, owner, cube):
+    """sage's final evaluation (a play that bears off the last checker) counts the game as
+    bgcli.core.value does: Jacoby, a backgammon counted as told, the Korean home gammons. It
+    counted it on its own once (a backgammon always 3, home gammons never)."""
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState, MatchState
+    from bgcli.core.value import game_kind
+    from bgcli.engines.sage import final_evaluation
+
+    final = Position((15,) + (0,) * 25, loser)
+    rules = Rules(jacoby=jacoby, backgammon_counts=counts, home_gammons=home_gammons)
+    state = GameState(Position.start(), MatchState(cube=cube, cube_owner=owner, on_roll=0, turn=0, rules=rules))
+    found = final_evaluation(state, final)
+    win = game_kind(final, True, home_gammons)
+    assert found.equity == game_value(win, 1, rules, centred=owner < 0)
+    assert (found.probabilities.win_gammon, found.probabilities.win_backgammon) == (win >= 2, win >= 3)

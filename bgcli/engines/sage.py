@@ -31,7 +31,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from bgcli.core.position import BAR, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.engines import exact, met, trust
 from bgcli.engines.met import engine_problem
 from bgcli.engines.workers import Workers
@@ -186,7 +186,7 @@ class SageEngine:
         play_keys = [trust.result_key(p) for p in plays]   # each play's name, computed once
         results = {key: p.result for key, p in zip(play_keys, plays)}
         self._check_plays(state, dice, list(results.values()))
-        finished = {key: r for key, r in results.items() if r.player[OFF] == 15}
+        finished = {key: r for key, r in results.items() if r.player[OFF] == CHECKERS}
         keys = list(results)
         found: dict[str, Evaluation] = {}
         raw = self._post(state, dice, [results[k] for k in keys], self._raw) if self.level.ply else {}
@@ -230,7 +230,7 @@ class SageEngine:
             self._check_plays(state, roll, [p.result for p in plays], boards)
             per_roll.append((plays, boards))
         todo = list(dict.fromkeys(b for plays, boards in per_roll for p, b in zip(plays, boards)
-                                  if p.result.player[OFF] != 15))
+                                  if p.result.player[OFF] != CHECKERS))
         answers = dict(zip(todo, self._raw_answers(state, rolls[0], todo))) if todo else {}
         out: list[tuple[str, Evaluation] | None] = []
         for plays, boards in per_roll:
@@ -331,16 +331,18 @@ def nested(values):
 
 
 def final_evaluation(state: "GameState", result: Position, table: "MatchEquityTable | None" = None) -> Evaluation:
-    """A play that bears off the last checker: the game is won, its value known exactly."""
-    from bgcli.core.value import game_kind
+    """A play that bears off the last checker: the game is won, its value known exactly, as the
+    rules count it (bgcli.core.value: Jacoby, how a backgammon counts, home gammons, the cap at
+    the points needed), as the rollout's final figures are."""
+    from bgcli.core.value import game_kind, game_value
 
-    kind = game_kind(result)
+    rules = state.match.rules
+    kind = game_kind(result, True, rules.home_gammons)
     probs = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
     side = met.MatchSide.of(state, table=table)
+    centred = state.match.cube_owner < 0
     if side.is_money:
-        centred = state.match.cube_owner < 0
-        points = 1 if state.match.rules.jacoby and centred else kind
-        return Evaluation(probs, float(points))
-    chance = met.equity_after(side, kind * side.cube)
+        return Evaluation(probs, float(game_value(kind, 1, rules, centred)))
+    chance = met.equity_after(side, game_value(kind, side.cube, rules, centred, side.away))
     return Evaluation(probs, met.emg(chance, side), chance)
 
