@@ -198,9 +198,15 @@ def check_path(path: str) -> str:
     return path
 
 
-def write_text(path: str, text: str, encoding: str = "utf-8") -> None:
-    """Write ``text`` to ``path``: standard output for ``-``, else whole or not at all."""
+def write_text(path: str, text: str | bytes, encoding: str = "utf-8") -> None:
+    """Write ``text`` to ``path``: standard output for ``-``, else whole or not
+    at all; bytes (a diff in a file's own encoding) as they are."""
     if check_path(path) == STDOUT:
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+            return
         sys.stdout.write(text)
         sys.stdout.flush()
     else:

@@ -499,10 +499,10 @@ def output_option(function):
                         help="Write to FILE (- for standard output); a file is written whole or not at all.")(function)
 
 
-def write_output(path: str | None, text: str) -> None:
+def write_output(path: str | None, text: str | bytes) -> None:
     """A command's whole output to ``path`` (standard output when None or
-    ``-``); a file is written beside and renamed (bgcli.output). Exit 2 with
-    one line when it cannot be written; the old file, if any, stays."""
+    ``-``); a file is written beside and renamed (bgcli.output); bytes as they
+    are. Exit 2 with one line when it cannot be written; the old file, if any, stays."""
     from bgcli.output import OutputError, write_text
 
     try:

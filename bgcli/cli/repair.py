@@ -68,7 +68,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
     rules = rules_from(**rule_args)
     run = ArchiveRun(RepairJob(rules, texts=output is not None or patch is not None), paths, jobs, None, None)
     status = 0
-    diffs: list[str] = []
+    diffs: list[bytes] = []
     totals = {"files": 0, "unread": 0, "bad": 0, "errors": 0, "repaired": 0}
     for result, _ in run:
         totals["files"] += 1
@@ -96,7 +96,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
             say(_summary(result), err=True)
     run.finish()
     if patch is not None:
-        write_output(patch, "".join(diffs))
+        write_output(patch, b"".join(diffs))   # each file's hunks in its own bytes: patch applies them
     if many and not as_json and totals["files"] > 1:
         click.echo(_totals(totals), err=True)
     raise SystemExit(run.status(status))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import copy
 import difflib
 import io
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -180,15 +181,37 @@ class FileRepair:
         """The applied edits, by line."""
         return [e for r in self.repairs if r.applied and r.explained_by is None for e in r.suggestions[0].edits]
 
-    def patch(self, name: str | None = None) -> str:
-        """A unified diff from the original to the repaired text."""
-        name = name or self.path
-        return "".join(difflib.unified_diff(_split_lines(self.original), _split_lines(self.fixed),
-                                            f"a/{name}", f"b/{name}"))
+    def patch(self, name: str | None = None) -> bytes:
+        """A unified diff from the file to the repaired record, in the file's
+        own bytes (:func:`byte_diff`): `patch` applies it to the file as it is,
+        whatever its encoding (UTF-16, Windows-1252, EUC-KR, Shift-JIS)."""
+        return byte_diff(edited_bytes(self.original, self.codec), self.fixed_bytes, name or self.path)
 
     def to_dict(self) -> dict:
         return {"file": self.path, "format": self.format, "problems": [r.to_dict() for r in self.repairs],
                 "still": [p.to_dict() for p in self.still]}
+
+
+def byte_diff(before: bytes, after: bytes, name: str) -> bytes:
+    """A unified diff of two files' bytes as `patch` reads them: lines end at
+    each ``\\n`` byte (a UTF-16 line's ``\\0`` after it starts the next), each
+    written as its bytes, so the hunks are in the file's own encoding and
+    apply to it byte for byte (a diff decoded and written as UTF-8 applies to
+    none but a UTF-8 file); a last line without its end is marked as diff
+    marks it. The headers name the file ``a/NAME`` and ``b/NAME`` (patch -p1)."""
+    out = []
+    path = os.fsencode(name)
+    for line in difflib.diff_bytes(difflib.unified_diff, _byte_lines(before), _byte_lines(after),
+                                   b"a/" + path, b"b/" + path):
+        out.append(line)
+        if not line.endswith(b"\n"):
+            out.append(b"\n\\ No newline at end of file\n")
+    return b"".join(out)
+
+
+def _byte_lines(data: bytes) -> list[bytes]:
+    """Lines of bytes with their ends, as `patch` counts them (only ``\\n`` ends one)."""
+    return [part for part in re.split(rb"(?<=\n)", data) if part]
 
 
 # --- reading a text into records and problems ------------------------------------------------
@@ -1232,5 +1255,5 @@ def repair_file(path: str, rules: Rules | None = None, read: Callable[[str], byt
     return repair_text(data, path, rules)
 
 
-__all__ = ["FileRepair", "LineEdit", "edit_distance", "NotLines", "ProblemRepair", "RepairKind", "Suggestion", "audit_records", "read_records",
+__all__ = ["FileRepair", "byte_diff", "LineEdit", "edit_distance", "NotLines", "ProblemRepair", "RepairKind", "Suggestion", "audit_records", "read_records",
            "repair_file", "repair_text", "suggested_problems", "suggestion_text"]

@@ -23,7 +23,7 @@ class RepairResult:
     path: str
     report: dict | None = None
     fixed: bytes | None = None   # the repaired record in the file's own encoding (as it was when nothing was applied), with texts
-    patch: str = ""              # the unified diff from the file to ``fixed`` ('' when nothing was applied)
+    patch: bytes = b""           # the unified diff from the file to ``fixed``, in its bytes (b'' when nothing was applied)
     changed: bool = False        # whether a repair was applied
     error: str | None = None
     digest: str | None = None
@@ -72,7 +72,7 @@ class RepairJob:
         found.path = path   # named as the user gave it (a cluster's worker opens the absolute path)
         changed = found.fixed != found.original
         return RepairResult(path, found.to_dict(), found.fixed_bytes if self.texts else None,
-                            found.patch() if self.texts and changed else "", changed, None, digest)
+                            found.patch() if self.texts and changed else b"", changed, None, digest)
 
     def failed(self, path: str, error: str, digest: str | None = None) -> RepairResult:
         return RepairResult(path, error=error, digest=digest)
