@@ -37,16 +37,16 @@ CACHE_LIMIT = 64 << 20
 
 
 def grammar_text(name: str) -> str:
-    """The text of ``grammars/NAME.lark``, from the installed package or the source tree."""
-    try:
-        from importlib.resources import files
+    """The text of ``grammars/NAME.lark``: the source tree's beside this bgcli when there is one, else
+    the installed package's. The tree comes first because an editable install maps ``bgcli.grammars``
+    to the tree it was made from, which need not be the tree whose code runs (``python -m bgcli`` in
+    another checkout or worktree would read the other tree's grammars with its own code)."""
+    beside = Path(__file__).resolve().parent.parent / "grammars" / f"{name}.lark"
+    if beside.is_file():
+        return beside.read_text(encoding="utf-8")
+    from importlib.resources import files
 
-        resource = files("bgcli.grammars").joinpath(f"{name}.lark")
-        if resource.is_file():
-            return resource.read_text(encoding="utf-8")
-    except ModuleNotFoundError:
-        pass
-    return (Path(__file__).resolve().parent.parent / "grammars" / f"{name}.lark").read_text(encoding="utf-8")
+    return files("bgcli.grammars").joinpath(f"{name}.lark").read_text(encoding="utf-8")
 
 
 @functools.lru_cache(maxsize=None)

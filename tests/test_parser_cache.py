@@ -246,3 +246,11 @@ def test_a_table_as_big_as_the_cubeful_bear_off_table_is_read_back(cache_home):
     table = bytes(range(256)) * (21 << 12)
     assert grammar.write_cached("bearoff-test.bin", table)
     assert grammar.read_cached("bearoff-test.bin") == table
+
+
+def test_the_grammars_are_the_running_trees_own():
+    # an editable install maps bgcli.grammars to the tree it was made from; the code of another
+    # checkout or worktree run with `python -m bgcli` must still read its own grammars beside it
+    tree = Path(grammar.__file__).resolve().parent.parent / "grammars"
+    for lark in sorted(tree.glob("*.lark")):
+        assert grammar.grammar_text(lark.stem) == lark.read_text(encoding="utf-8")
