@@ -100,6 +100,18 @@ def test_habit_opengammon_forfeit_is_the_points_still_needed(tmp_path):
         ("points", "error"), ("incomplete", "warning")]
 
 
+RESIGNED = REAL / "opengammon" / "resigned_game_and_match.mat"
+
+
+def test_habit_opengammon_resigned_game_is_a_resignation():
+    # OpenGammon writes "Resigned Game" ("Resigned Match" when it ends the match) where Jellyfish
+    # writes "Resigns", in the winner's column, then the winner's Wins line: read as a resignation
+    [replay] = replay_file(str(RESIGNED))
+    assert replay.problems == []
+    assert results(RESIGNED) == [(1, "resignation", 1, 2), (1, "resignation", 1, 1), (0, 3)]
+    assert replay.winner == "bob"
+
+
 def test_opengammon_result_that_is_neither_worth_nor_needed_is_an_error(tmp_path):
     # 4 points: neither a resignation at cube 1 (1, 2 or 3) nor the 5 alice needed
     path = tmp_path / "f.mat"

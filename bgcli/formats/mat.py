@@ -582,7 +582,7 @@ def _rest_of_row(text: str, start: int, end: int, number: int, path: str) -> lis
 # a roll at the start of a cell, and the words that start a cell of their own
 _CELL_ROLL = re.compile(rf"(?<!\S)({DIE_PATTERN}{DIE_PATTERN}):")
 _CELL_START = re.compile(r"(?<!\S)(?:[0-9]{2}:|Doubles|Takes|Drops|Passes|Accepts|Rejects|Beavers|Raccoons|Wins|Loses"
-                         r"|Losses|Concedes|Resigns|Cannot|Agreed|\?\?\?\?)", re.IGNORECASE)
+                         r"|Losses|Concedes|Resigns|Resigned|Cannot|Agreed|\?\?\?\?)", re.IGNORECASE)
 
 
 def _without_bad_play(text: str, number: int, path: str, column: int) -> list[Action] | None:
