@@ -67,7 +67,6 @@ def test_a_file_is_known_by_its_suffix_and_standard_input_by_its_head():
 
 @pytest.mark.parametrize("good, bad, line", [
     ("-2 4 0/0", "-2 99 0/0", 14),                    # a record type no file holds
-    ("3 5 Double to 2", "3 2 Automatic to 2", 15),   # an automatic double, not read yet
     ("-2 1 66:", "-2 1 6x:", 13),                    # a roll that is no roll
 ])
 def test_a_bad_record_is_one_error_at_its_line(tmp_path, good, bad, line):

@@ -379,6 +379,19 @@ def starting_cubes(rules: Rules) -> list[int]:
     return [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
 
 
+def auto_double_refusal(rules: Rules, value: int) -> str | None:
+    """Why an automatic double that a file records, raising the cube of the
+    opening to ``value``, breaks ``rules``, or None: it must be among the
+    :func:`starting_cubes` (money play, up to ``rules.auto_doubles``)."""
+    if value in starting_cubes(rules):
+        return None
+    if rules.match_length:
+        return "an automatic double in a match: automatic doubles are a money-play rule"
+    return (f"an automatic double to {value}, but these rules allow "
+            + (f"up to {rules.auto_doubles} automatic doubles" if rules.auto_doubles else "no automatic doubles")
+            + " (--auto-doubles N)")
+
+
 def proper_action_of(turn: CubeTurn, no_double: float, double_take: float, double_pass: float,
                      gammons: bool = True) -> CubeAction:
     """:func:`proper_action` for the player of ``turn``: a redouble when they own
@@ -392,7 +405,7 @@ def proper_action_of(turn: CubeTurn, no_double: float, double_take: float, doubl
                          beavers=turn.money and turn.rules.beavers, gammons=gammons, dead=dead)
 
 
-__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "Line", "Reason", "Refusal", "beaver_refusal", "doubled_equity",
+__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "Line", "Reason", "Refusal", "auto_double_refusal", "beaver_refusal", "doubled_equity",
            "is_close", "may_double", "optimal_equity", "percent", "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of",
            "starting_cubes"]
 

@@ -1,11 +1,21 @@
 """One game of a log read line by line (GamesGrid's .sgg, TrueMoneyGames's .tmg), as its lines come.
 
 Both logs write a roll and its play apart, and end a game with a result line; what a roll still
-waiting for its play means when the result comes is decided here, once for both.
+waiting for its play means when the result comes is decided here, once for both. Both write each
+automatic double of a money game (equal opening dice double the cube) on a line of its own, before
+the opening roll: the record says so (GameRecord.autos_written), and the replay asks the rules
+whether it was allowed (bgcli.core.cube.auto_double_refusal).
 """
 from __future__ import annotations
 
+from bgcli.core.rules import SETTING_OF_TAG
 from bgcli.match.records import Action, ActionKind, GameRecord
+
+# The rule tag of a site that plays automatic doubles and writes no limit (GamesGrid's "Automatic
+# Doubles: Yes", TrueMoneyGames's money play): as many as bgcli's setting allows, so that each one
+# the file records is judged by the rules, and an export says the rule
+AUTO_DOUBLES = SETTING_OF_TAG["autodoubles"]
+SITE_AUTO_DOUBLES = str(AUTO_DOUBLES.high)
 
 
 class LogGame:
@@ -29,8 +39,13 @@ class LogGame:
         self.actions.append(result)
         self.over = True
 
+    def auto_double(self, line: int, raw: str, cube: int | None = None) -> None:
+        """An automatic double written on line ``line`` (``cube``: the value it makes, where written).
+        No player's action: it is given the first column."""
+        self.actions.append(Action(line, 1, None, 0, ActionKind.AUTO_DOUBLE, cube=cube, raw=raw))
+
     def record(self, players: tuple[str, str]) -> GameRecord:
-        return GameRecord(self.number, players, self.scores, tuple(self.actions), self.line)
+        return GameRecord(self.number, players, self.scores, tuple(self.actions), self.line, autos_written=True)
 
 
-__all__ = ["LogGame"]
+__all__ = ["AUTO_DOUBLES", "SITE_AUTO_DOUBLES", "LogGame"]

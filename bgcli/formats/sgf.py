@@ -480,6 +480,10 @@ class SgfWriter(GameWriter):
         # Galaxy's "Losses N points" in a property of bgcli's own, XL[B-4] (gnubg passes over it): it says the
         # record is Galaxy's, whose forfeits (Wins N, the points needed, mid-game) read back as Galaxy means them
         root += "".join(f"XL[{'WB'[side]}-{points}]" for _, side, points in game.losses)
+        if game.events and game.events[0].before.match.cube > 1:
+            # only automatic doubles raise the cube before the first play; gnubg's SGF has no place for them
+            self.leave_out(Lack.AUTO_DOUBLES, f"game {index}: its automatic doubles (the cube starts at "
+                                              f"{game.events[0].before.match.cube}), which SGF has no place for")
         for number, event in enumerate(game.events, 1):
             if event.kind == EventKind.ROLL and event.dice is not None and number < len(game.events):
                 # gnubg writes a roll never played only at the end of a game (PL/DI, below)

@@ -14,6 +14,8 @@ column::
     4\\t51: O-O                a roll with no play
     4\\tDouble                 Beaver, Raccoon, Accept, Pass, Resign
     bob wins 2 points.        the end of the game
+    11: Automatic double      money play: equal opening dice doubled the cube, written
+                              before the opening roll (no tab after the number: gnubg's reading)
 
 and lines of other text (the players' chat), which are kept as comments. As gnubg reads it: a play line
 that repeats one already read is passed over (GamesGrid writes some twice),
@@ -22,7 +24,8 @@ first, so that an export writes them as gnubg's does. The score line gives
 the first player's score first.
 
 The option lines that are rules become rule tags (``Jacoby``, ``Crawford``,
-``Beavers``, ``Cubeless`` for ``Doubling Cube: No``), the date and the site
+``Beavers``, ``Cubeless`` for ``Doubling Cube: No``, ``AutoDoubles`` for ``Automatic Doubles``:
+no limit is written, so as many as bgcli allows, each one judged as the game records it), the date and the site
 (GamesGrid until May 2008, GridGammon after it, as gnubg says) ``EventDate``
 and ``Site``; every other line before the first game is kept as a comment.
 """
@@ -33,7 +36,7 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
-from bgcli.formats.loggame import LogGame
+from bgcli.formats.loggame import SITE_AUTO_DOUBLES, LogGame
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, MatchEnd, MatchHeader, MatchPart
 
@@ -42,6 +45,9 @@ _GAME = re.compile(r"Game (?P<number>[0-9]+)\. (?P<first>[0-9]+)\*?-(?P<second>[
 _ACTION = re.compile(rf"(?P<move>[0-9]{{1,9}})\t(?P<second>\t)?[ \t]*"
                      rf"(?:(?P<dice>{DIE_PATTERN}{DIE_PATTERN}):[ \t]*(?P<play>.*?)"
                      r"|(?P<verb>double|beaver|raccoon|accept|pass|resign)[a-z]*\b.*?)\s*$", re.IGNORECASE)
+# gnubg's automatic double: a number with no tab after it, then these words (GamesGrid writes the doubling
+# before the opening roll, on a line of its own)
+_AUTO = re.compile(r"[0-9]+[^0-9\t].*Automatic double")
 _WINS = re.compile(r"(?P<name>.+?)\s+wins (?P<points>[0-9]+) points?\b.*")
 _OPTION = re.compile(r"(?P<name>[A-Za-z][A-Za-z ]*): *(?P<value>.*?)\s*$")
 _DATE = re.compile(r"(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday),? (?P<month>[A-Z][a-z]+) "
@@ -135,6 +141,8 @@ def _option(line: str, number: int, tags: dict[str, str], comments: list[tuple[i
     elif line.strip() == "GamesGrid":
         # GamesGrid closed at the end of May 2008; GridGammon, its successor, writes the same name (gnubg)
         tags["Site"] = "GamesGrid" if tags.get("EventDate", "0") < "2008.06" else "GridGammon"
+    elif option and option["name"] == "Automatic Doubles" and option["value"].lower() in ("yes", "no"):
+        tags["AutoDoubles"] = SITE_AUTO_DOUBLES if option["value"].lower() == "yes" else "0"
     elif option and option["name"] in _RULES and option["value"].lower() in ("yes", "no"):
         tag, opposite = _RULES[option["name"]]
         tags[tag] = "On" if (option["value"].lower() == "yes") != opposite else "Off"
@@ -160,6 +168,9 @@ def _line(game: _Game, line: str, number: int, players: tuple[str, str], path: s
         return None
     found = _ACTION.match(line)
     if found is None:
+        if _AUTO.match(line):
+            game.auto_double(number, line.strip())
+            return None
         if line.strip() and not line[:1].isdigit():
             comments.append((number, line))   # GamesGrid's chat (gnubg keeps it as a note on the next move)
             return None

@@ -10,13 +10,16 @@ record's type and its data::
 
     3 1 62:                   a roll ("?": none, the game lost on time)
     3 4 24/18 13/11           its play (0/0: no play)
+    0 2 Automatic to 2        money play: equal opening dice doubled the cube
     -4 5 Double to 2          8: Beaver to 4
     5 7 Take                  10: Pass
     -6 15 4 bob wins 4 points 14, 15, 16: the winner and the points
 
 As gnubg reads it: the players' columns are gnubg's, Player2 first, so that
 an export writes them as gnubg's does. The options that are rules become rule
-tags (``Jacoby``, ``Crawford``, ``Beavers``, ``Cubeless`` for ``Cube: 0``),
+tags (``Jacoby``, ``Crawford``, ``Beavers``, ``Cubeless`` for ``Cube: 0``; no option says whether a
+money session has automatic doubles, and gnubg reads them in any file, so a money session gets the
+``AutoDoubles`` tag, as many as bgcli allows, each one judged as the game records it),
 ``Startdate`` the ``EventDate``, ``MatchID`` a tag of its own, and ``Site`` is
 TrueMoneyGames; every other line (the stake, the players' lines, an option
 changed during play) is kept as a comment.
@@ -29,7 +32,7 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
-from bgcli.formats.loggame import LogGame
+from bgcli.formats.loggame import SITE_AUTO_DOUBLES, LogGame
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
@@ -62,7 +65,7 @@ _RECORD = re.compile(r"\s*(?P<sign>-)?(?P<move>[0-9]{1,9})\s+(?P<type>[0-9]{1,3}
 _OPTION = re.compile(r"(?P<name>[A-Za-z][A-Za-z0-9]*):[ \t]*(?P<value>.*?)\s*$")
 _PLAYER = re.compile(r"Player(?P<which>[12]): +[0-9]+ +(?P<name>\S+)")
 _ROLL = re.compile(rf"(?P<dice>{DIE_PATTERN}{DIE_PATTERN}):?")
-_CUBE_TO = re.compile(r"(?:Double|Beaver) to (?P<value>[0-9]{1,9})", re.IGNORECASE)
+_CUBE_TO = re.compile(r"(?:Double|Beaver|Automatic) to (?P<value>[0-9]{1,9})", re.IGNORECASE)
 _RESULT = re.compile(r"(?P<points>[0-9]{1,9})\b")
 _DATE = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")
 _DANCE = "0/0"
@@ -104,6 +107,8 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
                 continue
             if not header:
                 header = True
+                if not length:
+                    tags["AutoDoubles"] = SITE_AUTO_DOUBLES
                 yield MatchHeader(length, number, tags, path)
             game = LogGame(int(found["number"]), number, (int(found["second"]), int(found["first"])))
             continue
@@ -208,7 +213,8 @@ def _line(game: LogGame, line: str, number: int, path: str, comments: list[tuple
         game.end(Action(number, 1, move, side, ActionKind.WIN, points=int(points["points"]), raw=text))
         return None
     if kind == Record.AUTO_DOUBLE:
-        return MatchFileError("an automatic double: bgcli does not read TrueMoneyGames's automatic doubles yet, "
-                              "so the cube of this game is not followed", path, number, 1)
+        value = _CUBE_TO.match(data)
+        game.auto_double(number, text, int(value["value"]) if value else None)
+        return None
     comments.append((number, line))    # out of time, a table stake: nothing to replay
     return None

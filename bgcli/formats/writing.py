@@ -20,7 +20,7 @@ from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
 from bgcli.core.position import Position, roll_dice
-from bgcli.core.rules import Rules
+from bgcli.core.rules import RULE_TAGS as _RULE_TAGS, Rules
 from bgcli.core.generator import Step
 from bgcli.core.judge import Board, die_for
 from bgcli.core.notation import parse_play_text, play_text
@@ -165,9 +165,9 @@ class GameWriter(MatchVisitor):
 
 
 # Tags that state a rule: the writers write the rules (``Rules.tags()``),
-# which hold what such a tag said, rather than the tag as read.
-RULE_TAGS = frozenset({"rules", "crawford", "jacoby", "cubelimit", "cubecap", "draws", "cubeless", "backgammoncounts",
-                       "beaver", "beavers"})
+# which hold what such a tag said, rather than the tag as read: every rule
+# tag bgcli.core.rules reads, and XG's "Beaver", which no setting reads
+RULE_TAGS = _RULE_TAGS | {"beaver"}
 
 
 def rule_tags(match: MatchStart) -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from copy import copy as _copy
 from dataclasses import replace
 from typing import Callable, Iterable, Protocol
 
-from bgcli.core.cube import CubeTurn, Reason, beaver_refusal, raccoon_refusal, refusals, starting_cubes
+from bgcli.core.cube import CubeTurn, Reason, auto_double_refusal, beaver_refusal, raccoon_refusal, refusals, starting_cubes
 from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
@@ -94,10 +94,11 @@ class GameReplay:
         self.dance_run: list[Problem] = []   # dance problems in a row, said in one line when the run ends
         # Automatic doubles (money play) raise the cube before the opening
         # roll, which a .mat file does not record: until the cube is seen,
-        # any of these starting values is possible.
+        # any of these starting values is possible (a file that writes them
+        # says so: GameRecord.autos_written).
         rules = self.rules
         self.start_cubes = starting_cubes(rules)
-        self.cube_known = len(self.start_cubes) == 1
+        self.cube_known = len(self.start_cubes) == 1 or record.autos_written
         self.wants_events = match.visitor.wants_events
         # the events of the cube and the results too, and a play's event with its legal Play and that
         # play's text (the dice audit counts only rolls: it reads their dice and the position before)
@@ -509,6 +510,27 @@ class GameReplay:
             return
         self.played(side, after)
 
+    def auto_double(self, action: Action) -> None:
+        """A file's record of an automatic double: the cube of the opening is
+        doubled before the first play, as the rules allow (the cube module
+        says); from then on the cube is known, not learnt from the game."""
+        cube = self.cube
+        value = cube.value * 2
+        if self.moves or not cube.centred or cube.offer is not None:
+            self.problem(action, ProblemKind.CUBE, "an automatic double after the opening: equal opening dice "
+                                                   "double the cube before the first play")
+            return
+        refused = auto_double_refusal(self.rules, value)
+        if refused is not None:
+            self.problem(action, ProblemKind.CUBE, refused)
+        if action.cube is not None and action.cube != value:
+            self.problem(action, ProblemKind.CUBE, f"an automatic double to {action.cube}, but the cube is at "
+                                                   f"{cube.value}: an automatic double makes it {value}")
+        if self.past_largest(action, value):
+            return
+        cube.value = value
+        self.cube_known = True
+
     def double(self, action: Action) -> None:
         side, player = action.side, self.player(action.side)
         if self.wants_other_events:
@@ -821,7 +843,7 @@ def _legal_written_play(board: Position, side: int, dice: tuple[int, int], text:
 _HANDLERS: dict[ActionKind, Callable[[GameReplay, Action], None]] = {
     ActionKind.MOVE: GameReplay.move, ActionKind.DANCE: GameReplay.move, ActionKind.ROLL: GameReplay.roll,
     ActionKind.RESIGN: GameReplay.roll, ActionKind.ILLEGAL: GameReplay.illegal,
-    ActionKind.DOUBLE: GameReplay.double, ActionKind.BEAVER: GameReplay.beaver, ActionKind.TAKE: GameReplay.take,
+    ActionKind.AUTO_DOUBLE: GameReplay.auto_double, ActionKind.DOUBLE: GameReplay.double, ActionKind.BEAVER: GameReplay.beaver, ActionKind.TAKE: GameReplay.take,
     ActionKind.DROP: GameReplay.drop, ActionKind.WIN: GameReplay.win, ActionKind.RACCOON: GameReplay.raccoon,
     ActionKind.DRAW: GameReplay.draw,
 }

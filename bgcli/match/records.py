@@ -29,6 +29,8 @@ class ActionKind(str, Worded):
     RESIGN = "resign"      # Studio's "Concedes", XG's "Resigns", "00: ????", a bare "????": the loser's
                            # side of a resignation (with the dice when rolled first); the result is the Wins line
     ILLEGAL = "illegal"    # Snowie's "Illegal play (position)": a note, nothing to replay
+    AUTO_DOUBLE = "automatic double"   # GamesGrid's, TrueMoneyGames's record of equal opening dice doubling
+                                       # the cube (money play); ``cube``: the value it makes, when written
     DOUBLE = "double"
     BEAVER = "beaver"
     RACCOON = "raccoon"
@@ -101,6 +103,9 @@ class GameRecord:
     actions: tuple[Action, ...]
     line: int                              # line of " Game N"
     ratings: tuple[str | None, str | None] = (None, None)   # GridGammon's "Name,1623"
+    # the file writes each automatic double (ActionKind.AUTO_DOUBLE; GamesGrid, TrueMoneyGames): the cube
+    # starts at 1 and only those raise it; else (a .mat file) the replay learns them from the game
+    autos_written: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,14 @@ import command of its format (``import oldmoves`` for ``.fibs``, ``import sgg``,
 ``import tmg``) and exports what it read as a .mat file, ``NAME.gnubg.mat``
 beside it. The tests hold bgcli's reading of each sample to bgcli's reading of
 that .mat. Run from anywhere; reads and writes next to this script.
+
+The samples with automatic doubles (``autodoubles/``) get what gnubg read of
+each game instead (``NAME.gnubg.json``: the winner's name, the points and the
+starting cube, from ``gnubg.match()``): gnubg's .mat export has no place for a
+game's starting cube.
 """
 import glob
+import json
 import os
 
 import gnubg
@@ -20,3 +26,15 @@ for path in sorted(glob.glob(os.path.join(HERE, "*"))):
         continue
     gnubg.command('import %s "%s"' % (COMMANDS[suffix], path))
     gnubg.command('export match mat "%s.gnubg.mat"' % stem)
+for path in sorted(glob.glob(os.path.join(HERE, "autodoubles", "*"))):
+    stem, suffix = os.path.splitext(path)
+    if suffix not in COMMANDS:
+        continue
+    gnubg.command('import %s "%s"' % (COMMANDS[suffix], path))
+    match = gnubg.match(0, 0, 0, 0)
+    names = {side: match["match-info"][side]["name"] for side in ("X", "O")}
+    games = [{"winner": names[g["info"]["winner"]], "points": g["info"]["points-won"],
+              "initial-cube": g["info"].get("initial-cube", 1)} for g in match["games"]]
+    with open(stem + ".gnubg.json", "w") as f:
+        json.dump(games, f, indent=1)
+        f.write("\n")

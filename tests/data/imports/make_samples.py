@@ -33,6 +33,17 @@ as GNU Backgammon's import reads it (import.c):
   swaps the players after reading (Player2 is its player 0), so Player2 is
   gnubg's self-play X.
 
+Automatic doubles (``autodoubles/NAME.sgg``, ``autodoubles/NAME.tmg``): the same
+money sessions with equal opening dice doubling the cube of some games
+(:data:`AUTOS`), written as gnubg's import reads them (import.c): a GamesGrid
+line ``11: Automatic double`` (a number with no tab after it) after the game's
+line and ``Automatic Doubles: Yes`` among the options; a TrueMoneyGames record
+``0 2 Automatic to 2``. Every cube after it, and the points of the game, are
+doubled. gnubg's .mat export cannot hold a game's starting cube (it writes
+``Doubles => 2`` after an automatic double), so gnubg_export.py writes what
+gnubg read of each game instead (``NAME.gnubg.json``: the winner, the points
+and the starting cube, from ``gnubg.match()``).
+
 gnubg_export.py (run in gnubg) then imports each file and exports it as .mat
 (``NAME.gnubg.mat``): the tests (tests/test_oldmoves.py, tests/test_sgg.py)
 hold bgcli's reading of each sample to bgcli's reading of gnubg's .mat, and
@@ -50,6 +61,9 @@ OLDMOVES = ("sp05001_3pt", "sp05011_7pt", "sp05023_money")
 SGG = ("sp05006_13pt", "sp05015_money", "sp05017_3pt")
 TMG = ("sp05003_7pt", "sp05007_money")
 SWAPPED = {("sp05001_3pt", 1)}   # (match, game index) whose players' line names O first
+# money sessions written again with automatic doubles: game index -> how many (two in a row: 1 in 36 openings)
+AUTOS = {"sp05015_money": {0: 1, 2: 2}, "sp05007_money": {0: 1, 3: 1}}
+AUTO_FOLDER = os.path.join(HERE, "autodoubles")
 
 
 def point(p, ascending):
@@ -103,7 +117,8 @@ def oldmoves(match, name):
     return "\n".join(out)
 
 
-def sgg(match, name):
+def sgg(match, name, autos=None):
+    autos = autos or {}
     info = match["match-info"]
     a, b = info["O"]["name"], info["X"]["name"]       # A's lines have one tab, B's two
     length = info["match-length"]
@@ -112,11 +127,15 @@ def sgg(match, name):
     # gnubg reads every line before the first game as an option and stops on one it does not know: no blank line
     out = ["%s vs. %s" % (a, b), datetime.date(year, month, day).strftime("%A, %B %d, %Y 12:00:00"), "GamesGrid",
            "Jacoby: %s" % ("No" if length else "Yes"), "Crawford: Yes", "Doubling Cube: Yes", "Rated: No"]
+    if autos:
+        out.insert(4, "Automatic Doubles: Yes")
+    extra = {"X": 0, "O": 0}   # the points automatic doubles added to each player's score
     for number, game in enumerate(match["games"], 1):
-        score = "%d-%d" % (game["info"]["score-O"], game["info"]["score-X"])
+        score = "%d-%d" % (game["info"]["score-O"] + extra["O"], game["info"]["score-X"] + extra["X"])
         if number > 1:
             out.append("")
         out.append("Game %d. %s/%d" % (number, score, length) if length else "Game %d. %s" % (number, score))
+        out.extend(["11: Automatic double"] * autos.get(number - 1, 0))
         move = 0
         for action in game["game"]:
             who, kind = action["player"], action["action"]
@@ -135,12 +154,14 @@ def sgg(match, name):
             else:
                 out.append(head + {"double": "Double", "take": "Accept", "drop": "Pass"}[kind])
         winner = info[game["info"]["winner"]]["name"]
-        points = game["info"]["points-won"]
+        points = game["info"]["points-won"] << autos.get(number - 1, 0)
+        extra[game["info"]["winner"]] += points - game["info"]["points-won"]
         out.append("%s wins %d point%s." % (winner, points, "" if points == 1 else "s"))
     return "\n".join(out) + "\n"
 
 
-def tmg(match, name):
+def tmg(match, name, autos=None):
+    autos = autos or {}
     info = match["match-info"]
     length = info["match-length"]
     # records of gnubg's player 0 (self-play O) carry a minus sign: gnubg swaps the players after reading,
@@ -150,9 +171,13 @@ def tmg(match, name):
     out = ["MatchID: %s" % name, "Player1: 1 %s 1500.0" % info["O"]["name"],
            "Player2: 2 %s 1500.0" % info["X"]["name"], "Stake: 0", "Startdate: %04d-%02d-%02d 12:00:00" % (year, month, day),
            "Jacoby: %d" % (0 if length else 1), "Beavers: 0", "Crawford: 1", "Cube: 1", "Length: %d" % length, ""]
+    extra = {"X": 0, "O": 0}   # the points automatic doubles added to each player's score
     for number, game in enumerate(match["games"], 1):
-        out.append("Game %d: %d-%d" % (number, game["info"]["score-O"], game["info"]["score-X"]))
+        out.append("Game %d: %d-%d" % (number, game["info"]["score-O"] + extra["O"], game["info"]["score-X"] + extra["X"]))
         turn, cube = 0, 1
+        for _ in range(autos.get(number - 1, 0)):
+            cube *= 2
+            out.append("0 2 Automatic to %d" % cube)
         for action in game["game"]:
             who, kind = action["player"], action["action"]
             if kind in ("move", "double"):
@@ -170,7 +195,8 @@ def tmg(match, name):
             elif kind == "drop":
                 out.append("%s 10 Pass" % head)
         winner = game["info"]["winner"]
-        points = game["info"]["points-won"]
+        points = game["info"]["points-won"] << autos.get(number - 1, 0)
+        extra[winner] += points - game["info"]["points-won"]
         kind = {1: 14, 2: 15, 3: 16}[max(1, min(3, points // cube))]
         out.append("%s%d %d %d %s wins %d point%s" % (sign[winner], turn + 1, kind, points, info[winner]["name"],
                                                       points, "" if points == 1 else "s"))
@@ -185,3 +211,7 @@ if __name__ == "__main__":
                 match = json.load(f)
             with open(os.path.join(HERE, name + suffix), "w") as f:
                 f.write(write(match, name))
+            if name in AUTOS:
+                os.makedirs(AUTO_FOLDER, exist_ok=True)
+                with open(os.path.join(AUTO_FOLDER, name + suffix), "w") as f:
+                    f.write(write(match, name, AUTOS[name]))
