@@ -576,3 +576,60 @@ def test_a_candidate_refused_in_the_quick_pass_is_not_replayed_whole(monkeypatch
     (problem,) = [r for r in found.repairs if r.problem.severity.value == "error"]
     assert problem.problem.line == 16 and not problem.suggestions
     assert whole == []
+
+
+def test_a_play_candidate_is_read_only_when_it_comes_up_to_be_tried(monkeypatch):
+    """Of the nearest legal plays of a wrong play (bbgt_two_matches.mat line 12, 66 written '24/18(2) 13/7(2)'
+    with one checker on 24: twelve candidates), a text written in its play's own order is read back (does it
+    read as the play?) only when the candidate comes up to be tried: the first fits, two more fill the list;
+    the suggestions are those of reading every text first (bench_repair.py's comparison)."""
+    import bgcli.judging.repair as repair
+
+    read: list[str] = []
+    real = repair.parse_play
+    monkeypatch.setattr(repair, "parse_play", lambda text, *a, **k: read.append(text) or real(text, *a, **k))
+    found = repair_file(str(DATA / "matchfiles" / "bbgt_two_matches.mat"))
+    (problem,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert problem.applied and problem.suggestions[0].edits[0].after.split(": ", 1)[1].startswith("24/18 13/7 8/2 8/2")
+    assert len(problem.suggestions) == 3
+    assert len(read) <= 4, read   # it read all twelve
+
+
+def test_a_games_prefixes_go_on_from_one_another(monkeypatch):
+    """The states part-way through a wrong game (before each line a candidate changes) are replayed from
+    the nearest one before them, not each from the game's first move: the first at the highest row a
+    candidate may change (a swapped row: the problem's row and the three above it), the others go on from
+    it, so the game's head is replayed once for all of them (it was once for each: 56 + 50 + 54 actions)."""
+    import random
+
+    from bgcli.judging.repair import _Game
+    from bgcli.match.game import GameReplay
+
+    applied: list[int] = []
+    inside = [False]
+    real_prefix, real_apply = _Game.prefix, GameReplay.apply_all
+    reached: dict[int, int] = {}
+
+    def prefix(self, at):
+        inside[0] = True
+        try:
+            reached[id(self.game)] = max(reached.get(id(self.game), 0), at)
+            return real_prefix(self, at)
+        finally:
+            inside[0] = False
+
+    def apply_all(self, actions):
+        actions = list(actions)
+        if inside[0]:
+            applied.append(len(actions))
+        return real_apply(self, actions)
+
+    monkeypatch.setattr(_Game, "prefix", prefix)
+    monkeypatch.setattr(GameReplay, "apply_all", apply_all)
+    bench = _planter()
+    rng = random.Random(3)
+    made = bench.plant((SELFPLAY / "sp05003_7pt.mat").read_text(), "swap", rng)
+    assert made is not None
+    found = repair_text(made[0].encode())
+    assert [r for r in found.repairs if r.applied]
+    assert applied and sum(applied) < 1.25 * max(reached.values()), (applied, reached)

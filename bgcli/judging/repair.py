@@ -423,7 +423,28 @@ class _Candidate:
                                            # dances): its characters changed do not rank it, only list it
     changes: int = 0                       # characters changed in the file
     refused: bool = False                  # its replay reported what refuses it (_Keep)
+    check: _Reads | None = None            # whether its text reads as its play, asked when it comes up to be tried
+    unread: bool = False                   # its text does not read as its play: it is no candidate
     seen: _Collect | None = None           # what its replay reported (when it was tried and kept)
+
+
+@dataclass(frozen=True)
+class _Reads:
+    """Whether a play's text reads as the play in the position (the notation's
+    reader decides: a chain of hops must be written in an order it can be played)."""
+
+    text: str
+    play: Play
+    before: Position
+    dice: tuple[int, int]
+    plays: list[Play]
+    side: int
+
+    def __call__(self) -> bool:
+        try:
+            return parse_play(self.text, self.before, self.dice, self.plays, side=self.side).result == self.play.result
+        except BgcliError:
+            return False
 
 
 # the audit's own diagnosis of a move's slip (bgcli.match.diagnosis): a roll that does not fit its play
@@ -479,16 +500,29 @@ class _Game:
 
     def prefix(self, at: int) -> _Prefix:
         """The replay of ``self.game`` up to its action ``at`` (not applied),
-        from the match's state before the game; kept until the game changes."""
+        from the match's state before the game; kept until the game changes.
+        It goes on from the latest prefix kept before ``at`` (GameReplay.branch:
+        the same actions, so the same state), not from the game's first move."""
         if self.prefixes_of is not self.game:
             self.prefixes, self.prefixes_of = {}, self.game
         found = self.prefixes.get(at)
         if found is None:
             seen = _Collect()
-            replayer = self._match(self.replayer, seen)
-            replay = replayer.open_game(self.game)
-            watched = replay.resync = _Watched(self.game.actions)
-            replay.apply_all(self.game.actions[:at])
+            base = max((k for k in self.prefixes if k < at), default=None)
+            if base is None:
+                replayer = self._match(self.replayer, seen)
+                replay = replayer.open_game(self.game)
+                replay.resync = _Watched(self.game.actions)
+                done = 0
+            else:
+                earlier = self.prefixes[base]
+                seen.problems, seen.results = list(earlier.seen.problems), list(earlier.seen.results)
+                replayer = self._match(earlier.replayer, seen)
+                replay = earlier.replay.branch(replayer, self.game)   # its _Watched copied, with what it noted
+                done = base
+            replay.apply_all(self.game.actions[done:at])
+            watched = replay.resync
+            assert isinstance(watched, _Watched)
             found = self.prefixes[at] = _Prefix(replayer, replay, seen, watched.first)
         return found
 
@@ -889,6 +923,11 @@ class _Repairer:
         clean: tuple | None = None   # the first candidate after which nothing is wrong from the line on
         more = 0
         for static, candidate in staged:
+            if candidate.check is not None:   # asked once, before anything counts it
+                check, candidate.check = candidate.check, None
+                candidate.unread = not check()
+            if candidate.unread:
+                continue
             if clean is not None and static[:TIE - 2] != clean[:TIE - 2]:
                 more += 1
                 if more >= SHOWN:
@@ -928,6 +967,10 @@ class _Repairer:
                     yield from self.points(state, game, action, every=True)
             return
         mine = [a for a in row if not problem.player or state.replayer.players[a.side] == problem.player] or row
+        if problem.kind in _STRUCTURAL:
+            # the replay up to the first row a candidate may change, first: the prefixes of the rows
+            # after it go on from it (a row written twice or swapped is looked for above the problem)
+            state.prefix(next((i for i, a in enumerate(game.actions) if a.line >= problem.line - TWICE_BACK), 0))
         for action in mine:
             if action.kind in (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ILLEGAL) and problem.kind in (
                     ProblemKind.DICE, ProblemKind.PLAY, ProblemKind.DANCE):
@@ -1031,28 +1074,28 @@ class _Repairer:
                 options = sorted((((_hop_distance(hops, p, text), _play_steps(p, hops or [])), p) for p in _spellings(play)),
                                  key=lambda item: item[0])   # each spelling's nearness worked out once
                 spelt.append(next(item for item in options if item[1] is play or _spells(item[1], before, dice, side, plays)))
-            ranked = [p for _, p in sorted(spelt, key=lambda item: item[0])][:NEAREST_PLAYS]
+            ranked = sorted(spelt, key=lambda item: item[0])[:NEAREST_PLAYS]   # ((distance, text in the order written), play)
         else:
-            ranked = sorted(plays, key=lambda p: _play_steps(p, []))[:MISSING_PLAYS]
+            ranked = sorted((((0, _play_steps(p, [])), p) for p in plays), key=lambda item: item[0][1])[:MISSING_PLAYS]
         prefix = raw[:raw.index(":") + 1] if ":" in raw else _roll_text(action, dice) + ":"
-        for play in ranked:
-            body = _play_steps(play, hops or [])
-            try:   # the order written must replay as the play (a chain of hops in its order)
-                if parse_play(body, before, dice, plays, side=side).result != play.result:
-                    raise BgcliError("order")
-            except BgcliError:
-                body = _play_steps(play, [])
-                try:
-                    if parse_play(body, before, dice, plays, side=side).result != play.result:
-                        continue
-                except BgcliError:
+        for (distance, body), play in ranked:
+            plain = body if not hops else _play_steps(play, [])
+            check = None
+            if body == plain:
+                # the order written must replay as the play (a chain of hops in its order): asked only
+                # when the candidate comes up to be tried (most never are); its text is the same either way
+                check = _Reads(body, play, before, dice, plays, side)
+            elif not _Reads(body, play, before, dice, plays, side)():
+                body = plain
+                if not _Reads(body, play, before, dice, plays, side)():
                     continue
             why = (f"{body!r} is a legal play of {recorded_text(dice)} near {text!r}" if text
                    else f"{body!r} is a legal play of {recorded_text(dice)}, where none was written")
             candidate = self.make(RepairKind.PLAY, state, game, action,
                                   action._replace(kind=ActionKind.MOVE, play_text=body, raw=f"{prefix} {body}"), why)
             if candidate is not None:
-                candidate.distance = _hop_distance(hops, play, text) if text else 0
+                candidate.check = check
+                candidate.distance = distance
                 candidate.play, candidate.state, candidate.written = play, at, bool(text)
                 yield candidate
 
