@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Sequence
 from functools import lru_cache
 
 from bgcli.analysis import bearoff, bearoff2
-from bgcli.core.position import OFF, Position
+from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError
@@ -156,7 +156,7 @@ class ExactEngine:
 
     def _win(self, on_roll: Sequence[int], opponent: Sequence[int]) -> float:
         table = bearoff.table()
-        mine, theirs = (table.dist(bearoff.home_counts(side) or ()) if side[OFF] < 15 else ()
+        mine, theirs = (table.dist(bearoff.home_counts(side) or ()) if side[OFF] < CHECKERS else ()
                         for side in (on_roll, opponent))
         return bearoff.race_win(mine, theirs)
 
@@ -188,7 +188,7 @@ class ExactEngine:
         found = {}
         for play in plays:
             after = play.result  # still seen by the mover, whose opponent rolls next
-            win = 1.0 if after.player[OFF] == 15 else 1.0 - self._win(after.opponent, after.player)
+            win = 1.0 if after.player[OFF] == CHECKERS else 1.0 - self._win(after.opponent, after.player)
             found[trust.result_key(play)] = self._evaluation(state, win, dice)
         return trust.ranked(found, plays, self.name, state, dice, dict.fromkeys(found, self.level.ply))
 

@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 from bgcli.core.cube import Answer, CubeAction, CubeTurn, Refusal, may_double, proper_action_of
 from bgcli.core.generator import legal_plays
 from bgcli.core.kinds import Worded
-from bgcli.core.position import OFF
+from bgcli.core.position import CHECKERS, OFF
 from bgcli.core.value import game_kind, game_value
 from bgcli.engines import met
 from bgcli.engines.protocol import Evaluation, Probabilities
@@ -460,7 +460,7 @@ class _Trial:
                 state = _passed(state, state.position.swap())
             else:
                 result = play.result
-                if result.player[OFF] == 15:
+                if result.player[OFF] == CHECKERS:
                     return self.final(state, result, player), luck
                 state = _passed(state, play.after)
             half += 1
