@@ -4,7 +4,6 @@ check is shown to see a copy, so that it can fail."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from conftest import ROOT
 
@@ -34,3 +33,14 @@ def test_no_module_counts_a_sides_checkers_again():
 def test_the_checkers_check_sees_a_copy():
     assert found(CHECKERS_AGAIN, {"m.py": "won = p.player[0] == 15\nx = side[OFF] < 15\nok = s[OFF] == CHECKERS\n"}) \
         == ["m.py:1: [0] == 15", "m.py:2: [OFF] < 15"]
+
+
+# --- kinds are enums -----------------------------------------------------------------------
+
+def test_a_positions_class_is_a_kind_written_as_its_word():
+    from bgcli.analysis.counts import CLASSES, PositionClass, analyze
+    from bgcli.core.position import Position
+
+    found = analyze(Position.start(), bearoff=False)
+    assert found.position_class is PositionClass.CONTACT
+    assert found.to_dict()["class"] == "contact" and CLASSES == ("contact", "race", "bearoff", "over")

@@ -52,6 +52,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
+from bgcli.core.kinds import Worded
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
 from bgcli.core.generator import BOARD_BITS, legal_keys
 
@@ -60,7 +61,19 @@ if TYPE_CHECKING:
 
 Pair = tuple[int, int]
 ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # 66, 65, ..., 11
-CLASSES = ("contact", "race", "bearoff", "over")
+
+
+class PositionClass(str, Worded):
+    """A position's class (see the module docstring): a ``str`` too, so the JSON
+    field ``class`` and a comparison with its word read as before."""
+
+    CONTACT = "contact"
+    RACE = "race"
+    BEAROFF = "bearoff"
+    OVER = "over"
+
+
+CLASSES = tuple(kind.value for kind in PositionClass)
 
 
 @dataclass(frozen=True)
@@ -95,7 +108,7 @@ class Analysis:
     pips: Pair
     keith: Pair
     thorp: Pair
-    position_class: str  # one of CLASSES
+    position_class: PositionClass
     crashed: tuple[bool, bool]
     hits: int  # of 36
     hit_rolls: tuple[tuple[int, int], ...]
@@ -112,7 +125,7 @@ class Analysis:
             "pips": list(self.pips),
             "keith": list(self.keith),
             "thorp": list(self.thorp),
-            "class": self.position_class,
+            "class": self.position_class.value,
             "crashed": list(self.crashed),
             "hits": self.hits,
             "hit_rolls": [list(roll) for roll in self.hit_rolls],
@@ -179,15 +192,15 @@ def crashed(side: Sequence[int]) -> bool:
     return on_two >= 1 and left - (on_two - 1) <= 6
 
 
-def position_class(position: Position) -> str:
+def position_class(position: Position) -> PositionClass:
     """``contact``, ``race``, ``bearoff`` or ``over`` (see the module docstring)."""
-    if position.player[OFF] == CHECKERS or position.opponent[OFF] == CHECKERS:
-        return "over"
+    if position.is_over():
+        return PositionClass.OVER
     if is_contact(position):
-        return "contact"
+        return PositionClass.CONTACT
     if max(_back(position.player), _back(position.opponent)) <= 6:
-        return "bearoff"
-    return "race"
+        return PositionClass.BEAROFF
+    return PositionClass.RACE
 
 
 # --- shots ------------------------------------------------------------------------------
@@ -241,7 +254,7 @@ def analyze(position: Position | GameState | str, bearoff: bool = True) -> Analy
     position = _position_of(position)
     sides = (position.player, position.opponent)
     kind = position_class(position)
-    shots = hit_rolls(position) if kind == "contact" else ()
+    shots = hit_rolls(position) if kind is PositionClass.CONTACT else ()
     odds: tuple[BearoffOdds | None, BearoffOdds | None] | None = None
     if bearoff:
         from bgcli.analysis import bearoff as table
@@ -255,7 +268,7 @@ def analyze(position: Position | GameState | str, bearoff: bool = True) -> Analy
         keith=(keith_count(sides[0], pips[0]), keith_count(sides[1], pips[1])),
         thorp=(thorp_count(sides[0], pips[0]), thorp_count(sides[1], pips[1])),
         position_class=kind,
-        crashed=(kind == "contact" and crashed(sides[0]), kind == "contact" and crashed(sides[1])),
+        crashed=(kind is PositionClass.CONTACT and crashed(sides[0]), kind is PositionClass.CONTACT and crashed(sides[1])),
         hits=sum(_weight(roll) for roll in shots),
         hit_rolls=shots,
         bearoff=odds,
@@ -263,18 +276,18 @@ def analyze(position: Position | GameState | str, bearoff: bool = True) -> Analy
     )
 
 
-def _race(position: Position, kind: str, odds, pips: Pair) -> RaceOdds | None:
-    if kind == "contact":
+def _race(position: Position, kind: PositionClass, odds, pips: Pair) -> RaceOdds | None:
+    if kind is PositionClass.CONTACT:
         return None
-    if kind == "over":
+    if kind is PositionClass.OVER:
         won = position.player[OFF] == CHECKERS
         return RaceOdds((1.0, 0.0) if won else (0.0, 1.0), True, "over")
-    if kind == "bearoff" and odds is not None:
+    if kind is PositionClass.BEAROFF and odds is not None:
         from bgcli.analysis.bearoff import race_win
 
         win = race_win(odds[0].dist, odds[1].dist)
         return RaceOdds((win, 1.0 - win), True, "bearoff")
-    if kind == "bearoff":
+    if kind is PositionClass.BEAROFF:
         return None  # the exact figure needs the table
     win = kleinman(*pips)
     return RaceOdds((win, 1.0 - win), False, "kleinman")

@@ -22,6 +22,7 @@ from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_opti
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
 from bgcli.cli.batch import WORD, moves_json, position_and_dice
 from bgcli.errors import BgcliError
+from bgcli.core.position import CHECKERS, OFF
 from bgcli.core.spelling import recorded_text
 
 _WIDE = 17  # the label column of the text output
@@ -38,9 +39,11 @@ def _percent(value: float) -> str:
 
 def analysis_text(found) -> list[str]:
     """The lines ``bgcli analyze`` prints for a person."""
-    kind = {"bearoff": "bear-off"}.get(found.position_class, found.position_class)
-    if found.position_class == "over":
-        won = found.position.player[0] == 15
+    from bgcli.analysis.counts import PositionClass
+
+    kind = "bear-off" if found.position_class is PositionClass.BEAROFF else found.position_class.value
+    if found.position_class is PositionClass.OVER:
+        won = found.position.player[OFF] == CHECKERS
         kind += " (the player on roll has won)" if won else " (the opponent has won)"
     lines = [
         _row("position", found.position.id()),
@@ -50,7 +53,7 @@ def analysis_text(found) -> list[str]:
         _row("Thorp count", *map(str, found.thorp)),
         f"{'class'.ljust(_WIDE)}{kind}",
     ]
-    if found.position_class == "contact":
+    if found.position_class is PositionClass.CONTACT:
         lines.append(_row("crashed", *("yes" if c else "no" for c in found.crashed)))
         rolls = " ".join(recorded_text(roll) for roll in found.hit_rolls)
         lines.append(f"{'hits'.ljust(_WIDE)}{found.hits} of 36" + (f": {rolls}" if rolls else ""))
@@ -58,7 +61,7 @@ def analysis_text(found) -> list[str]:
         how = "exact" if found.race.exact else "Kleinman's approximation"
         lines.append(_row("race: wins", *map(_percent, found.race.win)) + f"  ({how})")
     odds = found.bearoff or (None, None)
-    if any(odds) and found.position_class != "over":
+    if any(odds) and found.position_class is not PositionClass.OVER:
         longest = max(len(side.dist) for side in odds if side)
         lines.append("bear-off in")
         for n in range(1, longest + 1):
