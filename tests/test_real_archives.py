@@ -11,6 +11,7 @@ import pytest
 from conftest import DATA, committed_glob
 
 from bgcli.core.ids import parse_position, position_kind
+from bgcli.errors import InvalidPositionError
 from bgcli.formats.files import replay_file
 
 REAL = DATA / "real"
@@ -77,6 +78,44 @@ def test_xg_text_export_reads_as_its_xgid_in_every_language(path):
 def test_xg_text_export_keeps_the_players_names(name, names):
     text = (REAL / "xg-text-export" / name).read_text(encoding="utf-8")
     assert parse_position(text).match.names == names      # (O at the top, X at the bottom)
+
+
+# --- BGBlitz's text export of a position (the corpus's EN/DE/FR/JP, two more in French) -------
+
+BGBLITZ = committed_glob(DATA / "corpus" / "bgblitz-text-export", "*.txt") + committed_glob(REAL / "bgblitz-text-export",
+                                                                                             "*.txt")
+BGBLITZ_NAMES = {"EN": ("Green", "Red"), "DE": ("Grün", "Rot"), "FR": ("Vert", "Rouge"), "JP": ("緑", "赤")}
+
+
+@pytest.mark.parametrize("path", BGBLITZ, ids=lambda p: os.path.relpath(p, DATA))
+def test_habit_bgblitz_text_export_reads_as_its_xgid_and_its_ids(path):
+    # the board drawing first (its frame's "+13-14-..." read as a board of numbers: refused), then
+    # "Position-ID: ...    Match-ID: ..." and the XGID, which say the same (the dice in either order)
+    text = open(path, encoding="utf-8").read()
+    [xgid] = re.findall(r"XGID=\S+", text)
+    pid, mid = re.search(r"Position-ID:\s*(\S+)\s+Match-ID:\s*(\S+)", text).groups()
+    pasted = parse_position(text)
+    assert position_kind(text) == "xgid"
+    assert replace(pasted, match=replace(pasted.match, names=("", ""))) == parse_position(xgid)
+    ids = parse_position(f"{pid}:{mid}")
+    assert ids.position == pasted.position and sorted(ids.match.dice) == sorted(pasted.match.dice)
+    # the names beside the frame, in the user's language (O at the top, X at the bottom)
+    assert pasted.match.names == BGBLITZ_NAMES[os.path.basename(path)[-6:-4]]
+
+
+def test_bgblitz_text_export_whose_ids_disagree_with_its_xgid_is_refused():
+    text = (REAL / "bgblitz-text-export" / "06_RT_FR.txt").read_text(encoding="utf-8")
+    with pytest.raises(InvalidPositionError, match="its XGID and its Position-ID and Match-ID describe different"):
+        parse_position(text.replace("cxzwAA7gbjADEw", "cxzwAA7gbjADEA"))
+
+
+def test_two_positions_exported_in_one_text_are_refused():
+    # two of XG's exports in one file (as a collection of them is kept): never the first silently
+    one = (REAL / "xg-text-export" / "07_RP_EN.txt").read_text(encoding="utf-8")
+    other = (REAL / "xg-text-export" / "01_checkerPosition_EN.txt").read_text(encoding="utf-8")
+    with pytest.raises(InvalidPositionError, match="2 XGIDs in one text"):
+        parse_position(one + "\n" + other)
+    assert parse_position(one + "\n" + one) == parse_position(one)     # the same one twice is one
 
 
 # --- OpenGammon: a forfeited match ----------------------------------------------------------

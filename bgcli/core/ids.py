@@ -594,24 +594,57 @@ def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
     fast = _read_id_or_start(text)
     if fast is not None:
         return fast
-    pasted = _XG_PASTE.match(text)
-    if pasted is not None:
-        # eXtreme Gammon's text export: the XGID line, then its board drawing
-        # and analysis, which say nothing the ID does not but the players' names
-        game = grammar.parse("position", pasted.group(1), _error(shown), _transformer_class()(shown))[1]
-        names = _XG_NAMES.search(text, pasted.end(1))
-        if names is not None:   # X is player 1 (at the bottom), O player 0
-            from dataclasses import replace
-
-            game = replace(game, match=replace(game.match, names=(names.group(2).strip(), names.group(1).strip())))
-        return "xgid", game
+    exported = _exported_position(text, shown)
+    if exported is not None:
+        return "xgid", exported
     return grammar.parse("position", text, _error(shown), _transformer_class()(shown))
 
 
-# An XGID on the first line of several: XG's "copy position" text
-_XG_PASTE = re.compile(r"[ \t]*(XGID=[^\s]+)[ \t]*\r?\n.*\Z", re.S)
-# its line of names, "X:Player 2   O:Player 1", before the board drawing
+# A line that is an XGID alone, in a text of several lines: eXtreme Gammon's text export (the XGID
+# first, then the board drawing and the analysis) and BGBlitz's (the board drawing, then its
+# "Position-ID: ...    Match-ID: ..." line and the XGID, then the analysis)
+_XGID_LINE = re.compile(r"^[ \t]*(XGID=[^\s]+)[ \t]*\r?$", re.M)
+# XG's line of names, "X:Player 2   O:Player 1", before the board drawing
 _XG_NAMES = re.compile(r"^[ \t]*X:(\S(?:.*?\S)?)[ \t]{2,}O:(\S(?:.*?\S)?)[ \t]*\r?$", re.M)
+# BGBlitz's names beside the drawing's frame, each with its pip count: "+13-14-...-24-+   O: Green  147"
+# at the top, "+12-11-...--1-+   X: Red  111" at the bottom
+_BGBLITZ_NAMES = re.compile(r"^[ \t]*\+13-14\S*[ \t]+O:[ \t]*(\S(?:.*?\S)?)[ \t]+[0-9]+[ \t]*\r?\n"
+                            r"(?:.*\n)*?[ \t]*\+12-11\S*[ \t]+X:[ \t]*(\S(?:.*?\S)?)[ \t]+[0-9]+[ \t]*\r?$", re.M)
+# BGBlitz's gnubg IDs of the same position, beside its XGID
+_BGBLITZ_IDS = re.compile(r"Position-ID:[ \t]*(\S+)[ \t]+Match-ID:[ \t]*(\S+)")
+
+
+def _exported_position(text: str, shown: str) -> GameState | None:
+    """The position of a program's text export of one (eXtreme Gammon's, BGBlitz's: an XGID line
+    among the board drawing and the analysis, which say nothing the ID does not but the players'
+    names), or None for any other text. Two XGIDs are two positions, never the first silently;
+    BGBlitz's gnubg IDs beside the XGID must say the same (the dice in either order)."""
+    if "\n" not in text:
+        return None
+    xgids = list(dict.fromkeys(found.group(1) for found in _XGID_LINE.finditer(text)))
+    if not xgids:
+        return None
+    if len(xgids) > 1:
+        raise InvalidPositionError(f"invalid position {_short(shown)}: {len(xgids)} XGIDs in one text; "
+                                   "give one position at a time")
+    from dataclasses import replace
+
+    game = grammar.parse("position", xgids[0], _error(shown), _transformer_class()(shown))[1]
+    ids = _BGBLITZ_IDS.search(text)
+    if ids is not None:
+        other = grammar.parse("position", f"{ids.group(1)}:{ids.group(2)}", _error(shown),
+                              _transformer_class()(shown))[1]
+        rolled = replace(other.match, dice=game.match.dice) if sorted(other.match.dice) == sorted(game.match.dice) \
+            else other.match
+        if other.position != game.position or rolled != game.match:
+            raise InvalidPositionError(f"invalid position {_short(shown)}: its XGID and its Position-ID and "
+                                       "Match-ID describe different positions")
+    names = _XG_NAMES.search(text) or _BGBLITZ_NAMES.search(text)
+    if names is None:
+        return game
+    x_name, o_name = (names.group(1), names.group(2)) if names.re is _XG_NAMES else (names.group(2), names.group(1))
+    # X is player 1 (at the bottom), O player 0
+    return replace(game, match=replace(game.match, names=(o_name.strip(), x_name.strip())))
 
 
 # Fenced mirror of the grammar's start, Position ID and GNUbg ID (grammars/position.lark):
