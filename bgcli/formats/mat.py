@@ -146,6 +146,38 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     yield from reader.finish()
 
 
+# what a file must start with to be plainly a record, in a folder walk's words
+NO_RECORD = "no 'N point match', 'Game N' or move row line"
+NO_READABLE_START = "its first line that would start a match ('N point match', 'Game N', a move row) does not read as one"
+_START_LINES = 2   # the lines read from where a match starts: its first line and the next, as the reader reads them
+
+
+def why_not_a_record(lines: Iterable[str]) -> str | None:
+    """Why ``lines`` (the head of a text file) are plainly not a match as this
+    reader reads one, or None when they are: where the reader starts a match
+    (a 'N point match' header, a 'Game N' header, or the first move row of a
+    .gam without either, gnubg's ``export game gam``), that line and the next
+    read without an error. What a folder walk asks of a .txt file
+    (bgcli.scale.archive): a README with a line 'Game 1 was fun' is none, a
+    headerless .gam is one. Lines before the start (a site's preface) do not count."""
+    reader = _Reader("-")
+    first = None   # the first match the reader starts (a later header would start another)
+    read = 0
+    for number, line in enumerate(lines, 1):
+        for _ in reader.feed(number, line.lstrip("\ufeff").rstrip("\r\n")):
+            pass
+        first = first or reader.match
+        if first is not None and line.strip():
+            read += 1
+            if read == _START_LINES:
+                break
+    if first is None:
+        return NO_RECORD
+    if any(error.line >= first["line"] for error in first["errors"]):
+        return NO_READABLE_START
+    return None
+
+
 def parse_elo(text: str) -> float | None:
     """The rating in an Elo tag or name suffix: "1600.00/0", "1,00/0", "1623"."""
     match = re.match(r"\s*([0-9]{1,9}(?:[.,][0-9]{1,9})?)", text)
@@ -734,7 +766,8 @@ class _Reader:
         found = _MATCH_HEADER.match(text)
         try:
             length = int(found.group(1)) if found else _grammar_line("match_header", text, number, self.path, "match header")
-        except MatchFileError:
+        except MatchFileError as unread:
+            exc = unread             # the grammar's error, unless the length says more
             word = text.split()[0]   # the header's first word is its number
             if word.isascii() and word.isdigit() and len(word) > 9:
                 exc = MatchFileError(f"the match length {quote(word, 20)} has {len(word)} digits: "

@@ -66,6 +66,14 @@ class MatchFormat:
             return not looks_binary(head)
         return self.head.match(stripped) is not None
 
+    def why_not_a_record(self, lines: Iterable[str]) -> str | None:
+        """Why the head of a file (its lines) is plainly no record in this
+        format, or None: asked of a format with no head of its own, which any
+        text could be (its module's ``why_not_a_record``); a format whose head
+        names it has no more to say."""
+        decide = getattr(self.load(), "why_not_a_record", None)
+        return decide(lines) if decide is not None else None
+
     def read(self, handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
         return self.load().read_stream(handle, path)
 

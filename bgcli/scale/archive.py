@@ -22,15 +22,14 @@ import glob
 import io
 import json
 import os
-import re
 import sqlite3
 import stat
 from dataclasses import asdict, dataclass
 from typing import Callable, ClassVar, Iterable, Iterator
 
 from bgcli import __version__
-from bgcli.errors import os_reason
-from bgcli.formats import reading, registry
+from bgcli.errors import MatchFileError, os_reason
+from bgcli.formats import files, reading, registry
 from bgcli.formats.files import visit_file
 from bgcli.output import own_output
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished, replay_parts
@@ -96,31 +95,37 @@ def _walk_reported(folder: str, note: Note) -> Iterator[str]:
         note(f"no match files in folder {folder}", True)
 
 
-_TEXT_HEAD = 16 << 10   # a match transcript says it is one within its first 16 KB
-_MATCH_SIGNS = re.compile(rb"(?im)^[ \t]*\d+[ \t]+points?[ \t]+match|match to \d+ points?|^[ \t]*game[ \t]+\d")
-_CHOUETTE = re.compile(rb"(?m)\A(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*chouette:", re.I)
+_TEXT_HEAD = 16 << 10   # a match transcript starts within its first 16 KB
 
 
 def not_a_match(path: str) -> str | None:
-    """Why a .txt file found in a folder is not a match transcript (a
-    chouette session, a list of positions), or None when it may be one: the
-    audit reads it and says what is wrong. A file named on the command line,
-    or with a suffix only match files have (.mat, .sgf...), is always audited."""
+    """Why a .txt file found in a folder is plainly not a match (a README, a
+    chouette session, a list of positions), or None when it is one, or may
+    be: the audit reads it and says what is wrong. The content decides, as
+    the format that would read it says (registry: ``why_not_a_record``), never
+    the suffix alone: a gnubg ``export game gam`` saved as .txt, with no
+    header, is a record. A file named on the command line, or with a suffix
+    only match files have (.mat, .sgf...), is always audited."""
     if not path.lower().endswith(".txt"):
         return None   # a suffix that only match files have: audited, whatever it holds (and not opened twice)
     try:
         with open(path, "rb") as handle:
-            head = reading.head_text(handle.read(_TEXT_HEAD))   # a UTF-16 file's signs are in its text
+            head = handle.read(_TEXT_HEAD)
     except OSError:
         return None   # its audit says why it cannot be read
     kind = registry.of_head(head[:registry.HEAD_SIZE])
-    if kind is None or kind.name != "mat":
-        return None   # SGF, JSON, or binary: the audit words it
-    if _CHOUETTE.match(head):
-        return "chouette: bgcli chouette reads it"
-    if not _MATCH_SIGNS.search(head):
-        return "no 'N point match' or 'Game N' line in the first 16 KB"
-    return None
+    if kind is None or kind.head is not None:
+        return None   # binary, or a format its head names (SGF, JSON, gnubg's text export): the audit words it
+    other, _ = files.not_a_match(head)
+    if other:
+        return other   # empty, or a chouette
+    try:
+        lines = list(reading.text_lines(io.BytesIO(head), path))
+    except MatchFileError:
+        return None   # text no encoding reads: its audit says where
+    if len(head) == _TEXT_HEAD:
+        lines = lines[:-1]   # cut at 16 KB: its last line may be cut short
+    return kind.why_not_a_record(lines)
 
 
 def _own_output(path: str, note: Note) -> bool:

@@ -10,6 +10,10 @@ The samples with automatic doubles (``autodoubles/``) get what gnubg read of
 each game instead (``NAME.gnubg.json``: the winner's name, the points and the
 starting cube, from ``gnubg.match()``): gnubg's .mat export has no place for a
 game's starting cube.
+
+And one game of a session as gnubg's ``export game gam`` writes it, with no
+header (``sp05007_money.game.gam``): a folder walk must know it for a record
+by its content when it is named .txt.
 """
 import glob
 import json
@@ -38,3 +42,8 @@ for path in sorted(glob.glob(os.path.join(HERE, "autodoubles", "*"))):
     with open(stem + ".gnubg.json", "w") as f:
         json.dump(games, f, indent=1)
         f.write("\n")
+
+# gnubg's "export game gam" (the current game, the last one read, with no header: a line of the
+# two names, then the move rows), kept as .gam: tests/test_folder_records.py saves it as .txt
+gnubg.command('import mat "%s"' % os.path.join(HERE, "sp05007_money.gnubg.mat"))
+gnubg.command('export game gam "%s"' % os.path.join(HERE, "sp05007_money.game.gam"))
