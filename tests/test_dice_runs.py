@@ -11,11 +11,11 @@ roll_chances, against what they mirror:
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import subprocess
 import sys
+from array import array
 from collections import Counter
 
 import pytest
@@ -28,7 +28,7 @@ from bgcli.core.judge import dances
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
 from bgcli.formats import mat
-from bgcli.match.events import EventKind, Problem, ProblemKind
+from bgcli.match.events import EventKind, MatchStart, Problem, ProblemKind
 from bgcli.match.replay import replay_match
 from bgcli.match.visitor import MatchVisitor
 from bgcli.match.records import Action, ActionKind
@@ -165,14 +165,19 @@ def test_the_dice_report_is_the_same_without_the_accelerator():
 def fresh_tally(state: list[int], written: list[int]) -> dice.DiceTally:
     """A tally in the middle of a game of a match, with this state of its sequence counts."""
     tally = dice.DiceTally("generated")
-    tally._match = (dice.Unit("generated", 1, 0, "a", "b"), dice.Unit("generated", 1, 1, "b", "a"))
-    tally._lists = (dice._count_lists(tally._match[0]), dice._count_lists(tally._match[1]))
-    tally._rolls = hashlib.sha256()
-    tally._games = [[]]
+    tally.begin_match(MatchStart(1, 0, ("a", "b"), Rules(), {}, "generated"))
+    tally.begin_game(None)   # type: ignore[arg-type]   (a game start it does not read)
     tally._first = False
     tally._state = list(state)
     tally.written = list(written)
     return tally
+
+
+def counted(tally: dice.DiceTally) -> tuple:
+    """What a tally has counted: both players' counts, its sequence state, written orders, the text of
+    the match's fingerprint and the kinds of each game."""
+    return ([u.to_dict() for u in tally.finish()], tally._state, tally.written, bytes(tally._rolls),
+            [bytes(game) for game in tally._games])
 
 
 @st.composite
@@ -198,13 +203,11 @@ def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
     python, in_c_ = fresh_tally(list(state), list(written)), fresh_tally(list(state), list(written))
     for facts in rolls:
         python._rolled(facts[0], facts[1], facts[2], facts[3:])
-    kinds, text = dice.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state,
-                                   dice._count_lists(in_c_._match[0]), dice._count_lists(in_c_._match[1]), in_c_.written)
-    in_c_._rolls.update(text)
-    in_c_._games[-1].extend(kinds)
-    assert [u.to_dict() for u in in_c_._match] == [u.to_dict() for u in python._match]
-    assert (in_c_._state, in_c_.written, in_c_._games) == (python._state, python.written, python._games)
-    assert in_c_._rolls.hexdigest() == python._rolls.hexdigest()
+    kinds, text = dice.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state, *in_c_._counts,
+                                   in_c_.written)
+    in_c_._rolls += text
+    in_c_._games[-1] += kinds
+    assert counted(in_c_) == counted(python)
 
 
 @in_c
@@ -231,9 +234,7 @@ def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position,
         else:
             python._rolled(facts[at], facts[at + 1], facts[at + 2], facts[at + 3:at + 11])
     assert tally._first == python._first
-    assert [u.to_dict() for u in tally._match] == [u.to_dict() for u in python._match]
-    assert (tally._state, tally.written, tally._games) == (python._state, python.written, python._games)
-    assert tally._rolls.hexdigest() == python._rolls.hexdigest()
+    assert counted(tally) == counted(python)
     if done < len(actions) and not got[4]:   # it stops only where it must
         action = actions[done]
         mine, theirs = (got[0], got[1]) if got[2] == 0 else (got[1], got[0])
@@ -245,7 +246,7 @@ def test_count_rolls_refuses_what_it_does_not_read():
     if dice.count_rolls is None:
         pytest.skip("the C accelerator is not built")
     tally = fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0])
-    lists = dice._count_lists(tally._match[0]), dice._count_lists(tally._match[1])
+    lists = tally._counts
     good = bytes([0, 3, 1] + [0] * 8)
     for facts, state, written in ((good[:5], tally._state, tally.written), (good, [0] * 5, tally.written),
                                   (good, tally._state, (0, 0))):
@@ -255,10 +256,10 @@ def test_count_rolls_refuses_what_it_does_not_read():
                          (good, [21, 0, 0, 0, 0, 0]), (bytes([0, 3, 1, 37] + [0] * 7), [-1, 0, 0, 0, 0, 0])):
         with pytest.raises(ValueError):
             dice.count_rolls(facts, state, *lists, [0, 0])
-    assert all(v == 0 for v in tally._match[0].kinds)   # nothing counted from facts it refused
-    tally._match[0].kinds[dice.kind_of((3, 1))] = "0"   # a count that is not an int
-    with pytest.raises(TypeError):
-        dice.count_rolls(good, [-1, 0, 0, 0, 0, 0], *lists, [0, 0])
+    assert not any(lists[0]) and not any(lists[1])   # nothing counted from facts it refused
+    for first in ([0] * 900, array("l", [0] * 900), array("q", [0] * 803), b"\0" * 8 * 900):   # not a side's counts
+        with pytest.raises(TypeError):
+            dice.count_rolls(good, [-1, 0, 0, 0, 0, 0], first, lists[1], [0, 0])
 
 
 class _Offered(MatchVisitor):
@@ -310,3 +311,20 @@ def test_the_replay_offers_a_run_only_openings_without_a_problem_of_the_opening(
         assert opening_problems, rules   # a double opening, or the player who is not White first
         assert not opening_problems & set(visitor.offered), rules
         assert len(visitor.offered) + len(opening_problems) == len(visitor.openings), rules
+
+
+@in_c
+@settings(max_examples=200, deadline=None)
+@given(sizes=st.lists(st.integers(0, 50), max_size=16), data=st.data())
+def test_the_counts_cut_in_c_are_the_python_lists(sizes, data):
+    """counts_lists (the C accelerator's) against its owner, dice._counts_lists, on generated counts
+    and cuts: the same lists; counts the sizes do not cover are refused alike."""
+    total = sum(sizes)
+    values = data.draw(st.lists(st.integers(-2**63, 2**63 - 1) | st.integers(0, 3), min_size=total, max_size=total))
+    counts = array("q", values)
+    assert dice.counts_lists(counts, tuple(sizes)) == dice._counts_lists(counts, tuple(sizes))
+    for wrong in ((*sizes, 1), (total + 1,)):
+        with pytest.raises(ValueError):
+            dice._counts_lists(counts, wrong)
+        with pytest.raises(ValueError):
+            dice.counts_lists(counts, wrong)

@@ -3083,42 +3083,27 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
  * Fenced mirror of bgcli.judging.dice.DiceTally._rolled, called for each roll's facts of
  * dice_after_plays in turn: tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
  * compares the two on generated rolls and states. count_rolls(facts, state, first, second, written):
- * state is _rolled's list of six ints (read and written), first and second each side's 14 lists
- * of counts (dice._count_lists), written the two counts of mixed rolls written high die first and
- * low die first; it answers (the kinds of the rolls, as bytes; the match fingerprint's text of them). */
+ * state is _rolled's list of six ints (read and written), first and second each side's counts, an
+ * array of 64-bit ints (array('q')) laid out as dice._PARTS (the 14 parts below first, their sizes
+ * in order; the opening rolls after them, which it leaves alone), written the two counts of mixed
+ * rolls written high die first and low die first; it answers (the kinds of the rolls, as bytes;
+ * the match fingerprint's text of them). */
 
-static const int count_sizes[14] = {21, 6, 36, 441, 2, 2, 37, 37, 37, 37, 37, 37, 37, 37};
+enum { KINDS_AT = 0, FACES_AT = 21, ORDER_AT = 27, PAIRS_AT = 63, AFTER_AT = 504, OWN_AFTER_AT = 506, CHANCES_AT = 508,
+       CHANCE_BINS = 37, COUNTED = CHANCES_AT + 8 * CHANCE_BINS };
 
-/* list[i] += by, for a list of ints. 0, or -1 with an exception (TypeError: not an int there) */
-static int bump(PyObject *list, Py_ssize_t i, long by)
+/* the read-write buffer of a side's counts (64-bit ints, COUNTED at least). 1, or 0 (no exception) when it is not one */
+static int counts_buffer(PyObject *obj, Py_buffer *view)
 {
-    PyObject *old = PyList_GET_ITEM(list, i);
-    if (!PyLong_CheckExact(old)) {
-        PyErr_SetString(PyExc_TypeError, "count_rolls: a count that is not an int");
-        return -1;
-    }
-    long value = PyLong_AsLong(old);
-    if (value == -1 && PyErr_Occurred())
-        return -1;
-    PyObject *now = PyLong_FromLong(value + by);
-    if (now == NULL)
-        return -1;
-    PyList_SET_ITEM(list, i, now);
-    Py_DECREF(old);
-    return 0;
-}
-
-/* each side's 14 lists of their sizes (whether each count is an int, bump checks as it adds) */
-static int count_lists_ok(PyObject *lists)
-{
-    if (!PyTuple_CheckExact(lists) || PyTuple_GET_SIZE(lists) != 14)
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
         return 0;
-    for (int i = 0; i < 14; i++) {
-        PyObject *list = PyTuple_GET_ITEM(lists, i);
-        if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != count_sizes[i])
-            return 0;
     }
-    return 1;
+    if (view->itemsize == (Py_ssize_t)sizeof(long long) && view->format != NULL && strcmp(view->format, "q") == 0 &&
+        view->len / view->itemsize >= COUNTED)
+        return 1;
+    PyBuffer_Release(view);
+    return 0;
 }
 
 /* the list of n ints into out. 1, or 0 when it is not one */
@@ -3155,33 +3140,38 @@ static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssiz
 {
     (void)module;
     long state[6], written[2];
-    if (nargs != 5 || !PyBytes_CheckExact(args[0]) || PyBytes_GET_SIZE(args[0]) % ROLL_FACTS ||
-        !read_ints(args[1], 6, state) || !count_lists_ok(args[2]) || !count_lists_ok(args[3]) ||
-        !read_ints(args[4], 2, written)) {
+    Py_buffer views[2];
+    int got = 0;
+    if (nargs == 5 && PyBytes_CheckExact(args[0]) && PyBytes_GET_SIZE(args[0]) % ROLL_FACTS == 0 &&
+        read_ints(args[1], 6, state) && read_ints(args[4], 2, written) && counts_buffer(args[2], &views[0])) {
+        got = 1;
+        if (counts_buffer(args[3], &views[1]))
+            got = 2;
+        else
+            PyBuffer_Release(&views[0]);
+    }
+    if (got < 2) {
         PyErr_SetString(PyExc_TypeError, "count_rolls(facts, state, first, second, written): facts of whole rolls, a "
-                                         "state of 6 ints, each side's 14 lists of counts, 2 written counts");
+                                         "state of 6 ints, each side's counts (array('q')), 2 written counts");
         return NULL;
     }
+    PyObject *out = NULL, *kinds = NULL, *text = NULL;
     const uint8_t *facts = (const uint8_t *)PyBytes_AS_STRING(args[0]);
     Py_ssize_t rolls = PyBytes_GET_SIZE(args[0]) / ROLL_FACTS;
     for (Py_ssize_t r = 0; r < rolls; r++) {
         const uint8_t *f = facts + r * ROLL_FACTS;
-        if (f[0] > 1 || f[1] < 1 || f[1] > 6 || f[2] < 1 || f[2] > 6 || state[0] < -1 || state[0] > 20) {
-            PyErr_SetString(PyExc_ValueError, "count_rolls: a roll's facts or the state out of range");
-            return NULL;
-        }
+        int bad = f[0] > 1 || f[1] < 1 || f[1] > 6 || f[2] < 1 || f[2] > 6 || state[0] < -1 || state[0] > 20;
         for (int c = 0; c < 4; c++)
-            if (f[3 + 2 * c] > 36) {
-                PyErr_SetString(PyExc_ValueError, "count_rolls: a chance out of range");
-                return NULL;
-            }
+            bad |= f[3 + 2 * c] > 36;
+        if (bad) {
+            PyErr_SetString(PyExc_ValueError, "count_rolls: a roll's facts or the state out of range");
+            goto done;
+        }
     }
-    PyObject *kinds = PyBytes_FromStringAndSize(NULL, rolls);
-    PyObject *text = kinds == NULL ? NULL : PyBytes_FromStringAndSize(NULL, rolls * 3);
-    if (text == NULL) {
-        Py_XDECREF(kinds);
-        return NULL;
-    }
+    kinds = PyBytes_FromStringAndSize(NULL, rolls);
+    text = kinds == NULL ? NULL : PyBytes_FromStringAndSize(NULL, rolls * 3);
+    if (text == NULL)
+        goto done;
     char *kind_out = PyBytes_AS_STRING(kinds), *text_out = PyBytes_AS_STRING(text);
     for (Py_ssize_t r = 0; r < rolls; r++) {
         const uint8_t *f = facts + r * ROLL_FACTS;
@@ -3189,39 +3179,100 @@ static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssiz
         int high = a > b ? a : b, low = a > b ? b : a;
         long kind = high * (high - 1) / 2 + low - 1;   /* dice.KINDS: 11, 21, 22, 31, ... */
         int dbl = a == b;
-        PyObject *const *lists = &PyTuple_GET_ITEM(side ? args[3] : args[2], 0);
+        long long *counts = (long long *)views[side].buf;
         kind_out[r] = (char)kind;
         text_out[3 * r] = (char)('0' + high);
         text_out[3 * r + 1] = (char)('0' + low);
         text_out[3 * r + 2] = ';';
         if (a != b)
             written[a < b]++;
-        int failed = bump(lists[0], kind, 1) < 0 || bump(lists[1], a - 1, 1) < 0 || bump(lists[1], b - 1, 1) < 0 ||
-                     bump(lists[2], (a - 1) * 6 + b - 1, 1) < 0 ||
-                     (state[0] >= 0 && bump(lists[3], state[0] * 21 + kind, 1) < 0) ||
-                     (state[1] && (bump(lists[4], 0, 1) < 0 || bump(lists[4], 1, dbl) < 0)) ||
-                     (state[4 + side] && state[2 + side] && (bump(lists[5], 0, 1) < 0 || bump(lists[5], 1, dbl) < 0));
+        counts[KINDS_AT + kind]++;
+        counts[FACES_AT + a - 1]++;
+        counts[FACES_AT + b - 1]++;
+        counts[ORDER_AT + (a - 1) * 6 + b - 1]++;
+        if (state[0] >= 0)
+            counts[PAIRS_AT + state[0] * 21 + kind]++;
+        if (state[1]) {
+            counts[AFTER_AT]++;
+            counts[AFTER_AT + 1] += dbl;
+        }
+        if (state[4 + side] && state[2 + side]) {
+            counts[OWN_AFTER_AT]++;
+            counts[OWN_AFTER_AT + 1] += dbl;
+        }
         state[0] = kind;
         state[1] = dbl;
         state[4 + side] = 1;
         state[2 + side] = dbl;
-        for (int c = 0; c < 4 && !failed; c++) {   /* dice._count_chances */
+        for (int c = 0; c < 4; c++) {   /* each chance by how many of the 36 rolls succeed there */
             int count = f[3 + 2 * c];
-            if (count)
-                failed = bump(lists[6 + 2 * c], count, 1) < 0 || bump(lists[7 + 2 * c], count, f[4 + 2 * c]) < 0;
-        }
-        if (failed) {
-            Py_DECREF(kinds);
-            Py_DECREF(text);
-            return NULL;
+            if (count) {
+                counts[CHANCES_AT + 2 * c * CHANCE_BINS + count]++;
+                counts[CHANCES_AT + (2 * c + 1) * CHANCE_BINS + count] += f[4 + 2 * c];
+            }
         }
     }
-    if (write_ints(args[1], 6, state) < 0 || write_ints(args[4], 2, written) < 0) {
-        Py_DECREF(kinds);
-        Py_DECREF(text);
+    if (write_ints(args[1], 6, state) < 0 || write_ints(args[4], 2, written) < 0)
+        goto done;
+    out = Py_BuildValue("(OO)", kinds, text);
+done:
+    Py_XDECREF(kinds);
+    Py_XDECREF(text);
+    PyBuffer_Release(&views[0]);
+    PyBuffer_Release(&views[1]);
+    return out;
+}
+
+/* counts_lists(counts, sizes): the array('q') of counts cut into lists of these sizes, in order (all of
+ * it). Fenced mirror of bgcli.judging.dice._counts_lists (array.tolist, cut): tests/test_dice_runs.py::
+ * test_the_counts_cut_in_c_are_the_python_lists; the zeros, most counts, are one int shared. */
+static PyObject *py_counts_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    Py_buffer view;
+    if (nargs != 2 || !PyTuple_CheckExact(args[1]) || PyObject_GetBuffer(args[0], &view, PyBUF_FORMAT) < 0) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_TypeError, "counts_lists(counts, sizes) takes an array('q') and a tuple of sizes");
         return NULL;
     }
-    return Py_BuildValue("(NN)", kinds, text);
+    Py_ssize_t parts = PyTuple_GET_SIZE(args[1]), total = 0, n = view.itemsize ? view.len / view.itemsize : 0;
+    int ok = view.itemsize == (Py_ssize_t)sizeof(long long) && view.format != NULL && strcmp(view.format, "q") == 0;
+    for (Py_ssize_t i = 0; i < parts && ok; i++) {
+        PyObject *size = PyTuple_GET_ITEM(args[1], i);
+        Py_ssize_t k = PyLong_CheckExact(size) ? PyLong_AsSsize_t(size) : -1;
+        ok = k >= 0 && total + k <= n;
+        total += k;
+    }
+    PyObject *out = NULL, *zero = NULL;
+    if (!ok || total != n) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "counts_lists: the sizes are not the array's");
+        goto done;
+    }
+    const long long *counts = (const long long *)view.buf;
+    zero = PyLong_FromLong(0);
+    out = zero == NULL ? NULL : PyList_New(parts);
+    for (Py_ssize_t i = 0, at = 0; out != NULL && i < parts; i++) {
+        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(args[1], i));
+        PyObject *list = PyList_New(k);
+        if (list == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, list);
+        for (Py_ssize_t j = 0; j < k; j++, at++) {
+            PyObject *item = counts[at] ? PyLong_FromLongLong(counts[at]) : Py_NewRef(zero);
+            if (item == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(list, j, item);
+        }
+    }
+done:
+    Py_XDECREF(zero);
+    PyBuffer_Release(&view);
+    return out;
 }
 
 /* ---- row_actions: the .mat reader's move row, in C ---------------------------------
@@ -3561,6 +3612,8 @@ static PyMethodDef methods[] = {
      "sides_after_plays(actions, at, first, second, side, last_line, move): apply_all's run of plays in turn."},
     {"count_rolls", (PyCFunction)(void (*)(void))py_count_rolls, METH_FASTCALL,
      "count_rolls(facts, state, first, second, written): DiceTally._rolled of each roll of dice_after_plays' facts."},
+    {"counts_lists", (PyCFunction)(void (*)(void))py_counts_lists, METH_FASTCALL,
+     "counts_lists(counts, sizes): the array('q') of counts cut into lists of these sizes (dice._counts_lists)."},
     {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
      "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
     {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,

@@ -1,4 +1,5 @@
 # The C accelerator's functions (bgcli/core/_speedups.c, built by pip install . where a C compiler works; see setup.py).
+from array import array
 from typing import Callable, Iterable
 
 from bgcli.core.position import Position
@@ -27,5 +28,6 @@ def roll_chances(player: tuple[int, ...], opponent: tuple[int, ...], a: int, b: 
 def dice_after_plays(actions: list | tuple, at: int, first: tuple[int, ...], second: tuple[int, ...], side: int,
                      last_line: int, move: object, dance: object
                      ) -> tuple[int, tuple[int, ...], tuple[int, ...], int, int, bool, bytes]: ...
-def count_rolls(facts: bytes, state: list[int], first: tuple[list[int], ...], second: tuple[list[int], ...],
+def count_rolls(facts: bytes, state: list[int], first: array, second: array,
                 written: list[int]) -> tuple[bytes, bytes]: ...
+def counts_lists(counts: array, sizes: tuple[int, ...]) -> list[list[int]]: ...

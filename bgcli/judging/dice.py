@@ -34,8 +34,9 @@ travel as JSON (:meth:`Unit.to_dict`, :meth:`Unit.from_dict`).
 from __future__ import annotations
 
 import hashlib
+from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from bgcli.analysis.counts import enter_count, is_contact
 from bgcli.core.generator import legal_keys, legal_plays
@@ -63,6 +64,34 @@ def kind_of(dice: tuple[int, int]) -> int:
 
 def _zeros(n: int) -> list[int]:
     return [0] * n
+
+
+# One player's counts in the match being read, as DiceTally keeps them until the match ends: one
+# array of ints (no Python int made a count, no list for the collector to walk), its parts in this
+# order, each the size of the Unit's list; count_rolls (the C accelerator) adds into all but the
+# opening rolls, the last part.
+_PARTS: tuple[tuple[str, int], ...] = (("kinds", 21), ("faces", 6), ("order", 36), ("pairs", 21 * 21), ("after_double", 2),
+                                       ("own_after_double", 2),
+                                       *((f"{what} {c}", _BINS) for c in CONDITIONS for what in ("trials", "successes")),
+                                       ("opening", 21))
+_AT = {name: sum(size for _, size in _PARTS[:i]) for i, (name, _) in enumerate(_PARTS)}
+_WIDTH = sum(size for _, size in _PARTS)
+_FACES, _ORDER, _PAIRS, _AFTER, _OWN_AFTER, _OPENING = (_AT[name] for name in (
+    "faces", "order", "pairs", "after_double", "own_after_double", "opening"))
+_TRIALS = tuple(_AT[f"trials {c}"] for c in CONDITIONS)   # a condition's successes follow its trials
+_SIZES = tuple(size for _, size in _PARTS)
+_NO_COUNTS = array("q", bytes(8 * _WIDTH))   # a match's counts start as a copy
+
+
+# Fenced mirror of _counts_lists: the C accelerator's counts_lists,
+# tests/test_dice_runs.py::test_the_counts_cut_in_c_are_the_python_lists
+def _counts_lists(counts: array, sizes: tuple[int, ...]) -> list[list[int]]:
+    """The array of counts cut into lists of these sizes, in order (all of it)."""
+    values = counts.tolist()
+    if sum(sizes) != len(values):
+        raise ValueError("counts_lists: the sizes are not the array's")
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return [values[at:at + size] for at, size in zip(starts, sizes)]
 
 
 @dataclass
@@ -195,7 +224,7 @@ def bearoff_count(position: Position) -> int | None:
 GAME_MARK = 12   # rolls at each end of a game: two games of other matches share 12 rolls once in 21**12
 
 
-def game_marks(games: list[list[int]]) -> tuple[str, ...]:
+def game_marks(games: Sequence[Sequence[int]]) -> tuple[str, ...]:
     """Two marks of each game of at least GAME_MARK rolls (the kinds of its first
     and of its last GAME_MARK rolls, hashed), in order: ``h`` and ``t`` marks."""
     marks = []
@@ -267,6 +296,8 @@ _CHANCES: dict[tuple, tuple] = {}
 # The C accelerator's run of plays in turn with each roll's facts (DiceTally._run_of_plays), or None
 dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
 count_rolls: Callable[..., tuple] | None = accelerator.count_rolls if accelerator is not None else None
+counts_lists: Callable[[array, tuple[int, ...]], list[list[int]]] = \
+    accelerator.counts_lists if accelerator is not None else _counts_lists
 # ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
 chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
 _DANCE = ActionKind.DANCE
@@ -284,15 +315,18 @@ class DiceTally(MatchVisitor):
         self.luck = luck
         self.units: list[Unit] = []
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
-        self._match: tuple[Unit, Unit] | None = None
-        self._lists: tuple[tuple[list[int], ...], ...] = ((), ())   # the match's counts as count_rolls takes them
-        self._rolls: Any = None   # the match's fingerprint as it grows
+        self._match: MatchStart | None = None   # the match being read, whose units are made when it ends
+        self._labels: tuple[str, str] = ("", "")   # its site and month (from the tags)
+        # each player's counts in the match (_PARTS), which count_rolls adds to in C too
+        self._counts: tuple[array, array] = (array("q"), array("q"))
+        self._luck: tuple[list, list] = ([0, 0.0, 0.0], [0, 0.0, 0.0])   # each player's Unit.luck_rolls, luck, luck_squares
+        self._rolls = bytearray()   # the match's rolls in order, the text its fingerprint hashes
         # without the luck (an engine's, asked in each event's state) the runs of plays in turn are
         # counted at once in C (bgcli.match.visitor.MatchVisitor.run_of_plays)
         self.run_of_plays = self._run_of_plays if luck is None and dice_after_plays is not None else None
         if count_rolls is None:
             self.run_of_plays = None
-        self._games: list[list[int]] = []   # the kinds of each game's rolls, for its marks (game_marks)
+        self._games: list[bytearray] = []   # the kinds of each game's rolls, for its marks (game_marks)
         self._reset_game()
 
     def _reset_game(self) -> None:
@@ -304,35 +338,34 @@ class DiceTally(MatchVisitor):
         self._state = [-1, 0, 0, 0, 0, 0]
 
     def begin_match(self, match: MatchStart) -> None:
+        if self._match is not None:   # the match before never ended (a stream cut short): its units as they are
+            self._close_match(None)
         tags = {key.lower(): str(value) for key, value in (match.tags or {}).items()}
-        site = tags.get("site", "").strip()
-        month = _month(tags.get("eventdate") or tags.get("date") or "")
-        players = match.players
-        self._match = (Unit(self.path, match.number, 0, players[0], players[1], site, month, match.rules.white_first),
-                       Unit(self.path, match.number, 1, players[1], players[0], site, month, match.rules.white_first))
-        self.units.extend(self._match)
-        self._lists = (_count_lists(self._match[0]), _count_lists(self._match[1]))
-        self._rolls = hashlib.sha256()
+        self._match = match
+        self._labels = (tags.get("site", "").strip(), _month(tags.get("eventdate") or tags.get("date") or ""))
+        self._counts = (_NO_COUNTS[:], _NO_COUNTS[:])
+        self._luck = ([0, 0.0, 0.0], [0, 0.0, 0.0])
+        self._rolls = bytearray()
         self._games = []
 
     def begin_game(self, game: GameStart) -> None:
         self._reset_game()
-        self._games.append([])
+        self._games.append(bytearray())
 
     def event(self, event: Event) -> None:
         if event.kind is not EventKind.MOVE and event.kind is not EventKind.ROLL or not event.dice:
             return
         assert self._match is not None
-        unit = self._match[event.side]
         written = event.record.dice if event.record is not None and event.record.dice else event.dice
         a, b = written
         if not (1 <= a <= 6 and 1 <= b <= 6):
             return
         if self.luck is not None and event.kind is EventKind.MOVE:   # the rolls rate measures, the opening's too
             luck = self.luck(event.before, (max(a, b), min(a, b)))
-            unit.luck_rolls += 1
-            unit.luck += luck
-            unit.luck_squares += luck * luck
+            summed = self._luck[event.side]
+            summed[0] += 1
+            summed[1] += luck
+            summed[2] += luck * luck
         if self._first:
             self._opening(event.side, a, b)
             return
@@ -345,41 +378,45 @@ class DiceTally(MatchVisitor):
         assert self._match is not None
         self._first = False
         kind = kind_of((a, b))
-        self._rolls.update(b"%d%d;" % KINDS[kind])
+        self._rolls += b"%d%d;" % KINDS[kind]
         if self._games:
             self._games[-1].append(kind)
-        self._match[side].opening[kind] += 1
+        self._counts[side][_OPENING + kind] += 1
 
     # Fenced mirror of _rolled over a run's rolls: the C accelerator's count_rolls,
     # tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
     def _rolled(self, side: int, a: int, b: int, chances: Any) -> None:
         """A roll after the opening (as written: ``a`` then ``b``) and its :func:`roll_chances`, counted."""
         assert self._match is not None
-        unit = self._match[side]
+        counts = self._counts[side]
         state = self._state
         kind = kind_of((a, b))
         double = int(a == b)
-        self._rolls.update(b"%d%d;" % KINDS[kind])
+        self._rolls += b"%d%d;" % KINDS[kind]
         if self._games:
             self._games[-1].append(kind)
         if a != b:
             self.written[a < b] += 1
-        unit.kinds[kind] += 1
-        unit.faces[a - 1] += 1
-        unit.faces[b - 1] += 1
-        unit.order[(a - 1) * 6 + b - 1] += 1
+        counts[kind] += 1
+        counts[_FACES + a - 1] += 1
+        counts[_FACES + b - 1] += 1
+        counts[_ORDER + (a - 1) * 6 + b - 1] += 1
         if state[0] >= 0:
-            unit.pairs[state[0] * 21 + kind] += 1
+            counts[_PAIRS + state[0] * 21 + kind] += 1
         if state[1]:
-            unit.after_double[0] += 1
-            unit.after_double[1] += double
+            counts[_AFTER] += 1
+            counts[_AFTER + 1] += double
         if state[4 + side] and state[2 + side]:
-            unit.own_after_double[0] += 1
-            unit.own_after_double[1] += double
+            counts[_OWN_AFTER] += 1
+            counts[_OWN_AFTER + 1] += double
         state[0], state[1] = kind, double
         state[4 + side] = 1
         state[2 + side] = double
-        _count_chances(unit, chances)
+        for at, trials in enumerate(_TRIALS):   # each chance by how many of the 36 rolls succeed there
+            count = chances[2 * at]
+            if count:
+                counts[trials + count] += 1
+                counts[trials + _BINS + count] += chances[2 * at + 1]
 
     def _run_of_plays(self, actions: Any, at: int, first: tuple, second: tuple, side: int, last_line: int,
                       move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
@@ -436,19 +473,35 @@ class DiceTally(MatchVisitor):
                 break
         if parts:
             kinds, text = count_rolls(parts[0] if len(parts) == 1 else b"".join(parts), self._state,
-                                      self._lists[0], self._lists[1], self.written)
-            self._rolls.update(text)
+                                      self._counts[0], self._counts[1], self.written)
+            self._rolls += text
             if self._games:
-                self._games[-1].extend(kinds)
+                self._games[-1] += kinds
         return settled, first, second, side, last_line, over
 
     def end_match(self) -> object:
-        marks = game_marks(self._games)
-        for unit in self._match or ():
-            unit.fingerprint = self._rolls.hexdigest()
-            unit.game_marks = marks
-        self._match = None
+        self._close_match(hashlib.sha256(self._rolls).hexdigest())
         return None
+
+    def _close_match(self, fingerprint: str | None) -> None:
+        """The match's two units from its counts; ``fingerprint`` None: a match that never ended (no
+        fingerprint, no marks: the report does not take it for a copy of another)."""
+        match = self._match
+        assert match is not None
+        marks = game_marks(self._games) if fingerprint is not None else ()
+        players = match.players
+        for side in (0, 1):
+            parts = dict(zip(_AT, counts_lists(self._counts[side], _SIZES)))
+            unit = Unit(self.path, match.number, side, players[side], players[1 - side], *self._labels,
+                        match.rules.white_first, False, fingerprint or "", marks,
+                        kinds=parts["kinds"], opening=parts["opening"], faces=parts["faces"], order=parts["order"],
+                        pairs=parts["pairs"], after_double=parts["after_double"],
+                        own_after_double=parts["own_after_double"],
+                        trials={c: parts[f"trials {c}"] for c in CONDITIONS},
+                        successes={c: parts[f"successes {c}"] for c in CONDITIONS})
+            unit.luck_rolls, unit.luck, unit.luck_squares = self._luck[side]
+            self.units.append(unit)
+        self._match = None
 
     @property
     def ordered(self) -> bool:
@@ -462,6 +515,8 @@ class DiceTally(MatchVisitor):
 
     def finish(self) -> list[Unit]:
         """The file's units, each marked with whether the file records the order of the dice."""
+        if self._match is not None:
+            self._close_match(None)
         ordered = self.ordered
         for unit in self.units:
             unit.ordered = ordered
@@ -492,23 +547,6 @@ def roll_chances(position: Position, dice: tuple[int, int]) -> tuple[int, int, i
             hit_count, int(bool(hit_count) and roll in hitting),
             finishing_count, int(bool(finishing_count) and roll in finishing),
             saving_count, int(bool(saving_count) and roll in saving))
-
-
-def _count_lists(unit: Unit) -> tuple[list[int], ...]:
-    """The unit's counts that a roll after the opening adds to, as the C accelerator's count_rolls takes them."""
-    lists: list[list[int]] = [unit.kinds, unit.faces, unit.order, unit.pairs, unit.after_double, unit.own_after_double]
-    for condition in CONDITIONS:
-        lists += [unit.trials[condition], unit.successes[condition]]
-    return tuple(lists)
-
-
-def _count_chances(unit: Unit, chances: Any) -> None:
-    """A roll's :func:`roll_chances` into the unit's trials and successes."""
-    for at, condition in enumerate(CONDITIONS):
-        count = chances[2 * at]
-        if count:
-            unit.trials[condition][count] += 1
-            unit.successes[condition][count] += chances[2 * at + 1]
 
 
 def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int, frozenset, int]:
