@@ -44,3 +44,52 @@ def test_a_positions_class_is_a_kind_written_as_its_word():
     found = analyze(Position.start(), bearoff=False)
     assert found.position_class is PositionClass.CONTACT
     assert found.to_dict()["class"] == "contact" and CLASSES == ("contact", "race", "bearoff", "over")
+
+
+# --- the C accelerator: every entry point a fenced mirror with its property test ----------
+
+SPEEDUPS = PACKAGE / "core" / "_speedups.c"
+
+
+def c_entry_points(source: str) -> list[str]:
+    """The functions the C module gives Python: the names of its ``methods`` table."""
+    table = re.search(r"static PyMethodDef methods\[\] = \{(.*?)\{NULL", source, re.S)
+    assert table, "the methods table of _speedups.c"
+    return re.findall(r'^\s*\{"(\w+)"', table.group(1), re.M)
+
+
+def fence_blocks(texts: dict[str, str]) -> list[str]:
+    """Each run of comment lines that says it fences a mirror, joined into one line."""
+    blocks = []
+    for text in texts.values():
+        for run in re.finditer(r"(?:^[ \t]*#.*\n)+", text, re.M):
+            joined = " ".join(line.strip().lstrip("#").strip() for line in run.group(0).splitlines())
+            if re.search(r"fenced mirror", joined, re.I):
+                blocks.append(joined)
+    return blocks
+
+
+def unfenced(entry_points: list[str], blocks: list[str]) -> list[str]:
+    """The entry points no fence names with a test that exists (``tests/x.py::test_y``)."""
+    def tested(block: str) -> bool:
+        tests = re.findall(r"(tests/\w+\.py)::(\w+)", block)
+        return bool(tests) and all((ROOT / file).is_file() and re.search(
+            rf"^def {name}\(", (ROOT / file).read_text(encoding="utf-8"), re.M) for file, name in tests)
+    return [name for name in entry_points
+            if not any(re.search(rf"C accelerator's (?:\w+ and )?{name}\b", block) and tested(block) for block in blocks)]
+
+
+def test_every_c_entry_point_is_a_fenced_mirror_with_a_test():
+    entry_points = c_entry_points(SPEEDUPS.read_text(encoding="utf-8"))
+    assert len(entry_points) >= 14
+    missing = unfenced(entry_points, fence_blocks(sources()))
+    assert not missing, ("name each beside its owner: '# The C accelerator's NAME is a fenced mirror of OWNER: "
+                         f"tests/test_x.py::test_y' (a property test comparing the two): {missing}")
+
+
+def test_the_c_fence_check_sees_an_unfenced_entry_point():
+    source = 'static PyMethodDef methods[] = {\n    {"kept", f, METH_O, "."},\n    {"lost", g, METH_O, "."},\n    {NULL'
+    blocks = fence_blocks({"m.py": "# The C accelerator's kept is a fenced mirror of keep:\n"
+                                   "# tests/test_one_owner.py::test_the_c_fence_check_sees_an_unfenced_entry_point\n\n"
+                                   "# The C accelerator's lost is a fenced mirror of lose: tests/test_gone.py::test_x\n"})
+    assert unfenced(c_entry_points(source), blocks) == ["lost"]

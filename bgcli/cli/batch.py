@@ -315,7 +315,9 @@ def run_moves(lines: Iterable[str | BadLine], style: str, first: int = 1, out=No
     writer = moves_writer(style, DEFAULT_SIDE)  # a Position ID alone: the default match
     # the C line called straight, with no Python call between: the dice here are always two of 1..6
     json_line = functools.partial(_moves_line, writer.texts, writer._text) if _moves_line is not None else writer.line
-    # with the C accelerator, a line of a Position ID and dice is read and answered in one call (None: any other)
+    # with the C accelerator, a line of a Position ID and dice is read and answered in one call (None: any other).
+    # The C accelerator's query_line is a fenced mirror of this loop's reading of such a line (ID_AND_DICE_LINE,
+    # then line_of_keys): tests/test_speedups.py::test_query_line_reads_what_the_id_and_dice_line_reads
     answer_id_and_dice = functools.partial(_speedups.query_line, writer.texts, writer._text, trusted_position) \
         if _speedups is not None else None
     status = 0
@@ -391,7 +393,7 @@ class _ReadAhead(io.RawIOBase):
         return n
 
 
-# Fenced mirror of run_moves(batch_lines(stream), ...): tests/test_speedups.py::test_run_moves_stream_writes_what_run_moves_writes
+# Fenced mirror of run_moves(batch_lines(stream), ...) by the C accelerator's query_lines: tests/test_speedups.py::test_run_moves_stream_writes_what_run_moves_writes
 def run_moves_stream(stream, style: str, out, read: Callable[[str], Any] = read_position) -> int:
     """``run_moves(batch_lines(stream), style, 1, out, read)`` of a binary
     stream, its lines of a Position ID and dice answered a block at a time by
