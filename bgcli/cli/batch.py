@@ -43,10 +43,12 @@ class BadLine(NamedTuple):
 
 def batch_lines(stream) -> Iterable[str | BadLine]:
     """The lines of a binary stream, split on ``\\n`` only (a ``\\r`` before it
-    dropped), read as UTF-8. A line that is not UTF-8 is a BadLine in its
+    dropped), read as UTF-8 (or UTF-16, after its byte order mark: see
+    :func:`text_stream`). A line that is not UTF-8 is a BadLine in its
     place; a line longer than MAX_LINE bytes is a BadLine too, and the last:
     the rest of the input is not read (it may be endless, as /dev/zero), and
     so is a line that cannot be read (an I/O error)."""
+    stream = text_stream(stream)
     while True:
         try:
             line = stream.readline(MAX_LINE + 1)
@@ -67,6 +69,27 @@ def batch_lines(stream) -> Iterable[str | BadLine]:
             yield line.decode("utf-8")
         except UnicodeDecodeError as exc:
             yield BadLine(f"not UTF-8 text (byte {exc.start + 1} of the line)")
+
+
+def text_stream(stream):
+    """``stream`` past a byte order mark: UTF-8's dropped, and after UTF-16's the text given as UTF-8 (what
+    Windows' editors save as "Unicode"), as match files are read; a batch so saved was an error on every line.
+    Only a stream that can peek (a file, standard input) is looked at: the bytes are not consumed otherwise."""
+    import codecs
+
+    if isinstance(stream, codecs.StreamRecoder):   # recoded already (it answers peek with the bytes underneath)
+        return stream
+    try:
+        head = stream.peek(3)[:3]
+    except (AttributeError, OSError, ValueError):
+        return stream
+    if head.startswith(codecs.BOM_UTF8):
+        stream.read(len(codecs.BOM_UTF8))
+    elif head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        # the codec reads the mark for the byte order; what is not UTF-16 (a lone surrogate, an odd last byte)
+        # becomes U+FFFD, which no position reads: that line's error, not a traceback
+        return codecs.EncodedFile(stream, "utf-8", "utf-16", errors="replace")
+    return stream
 
 
 def unreadable_line(error: OSError) -> BadLine:
@@ -399,8 +422,9 @@ def run_moves_stream(stream, style: str, out, read: Callable[[str], Any] = read_
     stream, its lines of a Position ID and dice answered a block at a time by
     the C accelerator (``query_lines``: no line object, call or write of
     Python's per line); any other line is read by run_moves, in its place."""
-    if _speedups is None:
-        return run_moves(batch_lines(stream), style, 1, out, read)
+    text = text_stream(stream)
+    if _speedups is None or text is not stream:   # the C reads UTF-8 bytes: UTF-16 is recoded on the way
+        return run_moves(batch_lines(text), style, 1, out, read)
     writer = moves_writer(style, DEFAULT_SIDE)
     answer = functools.partial(_speedups.query_lines, writer.texts, writer._text, trusted_position)
     read_block = getattr(stream, "read1", stream.read)
