@@ -39,11 +39,12 @@ class AmbiguousPlayError(BgcliError):
 
 
 class MatchFileError(BgcliError):
-    """A match transcript that cannot be read, with file, line and column."""
+    """A match transcript that cannot be read, with file, line and column (line 0: the file as a whole,
+    a binary file's header, say: no ``:0`` is written, which reads as a line that is not there)."""
 
     def __init__(self, message: str, path: str = "-", line: int = 0, column: int = 0):
         self.path, self.line, self.column = path, line, column
-        where = f"{path}:{line}" + (f":{column}" if column else "")
+        where = path + (f":{line}" if line else "") + (f":{column}" if line and column else "")
         super().__init__(f"{where}: {message}")
         self.reason = message
 

@@ -677,7 +677,7 @@ def test_a_number_of_thousands_of_digits_in_a_json_document_is_one_short_line(tm
     result = subprocess.run([sys.executable, "-m", "bgcli", "score", path], capture_output=True, text=True, cwd=ROOT,
                             timeout=120)
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.startswith(f"Error: {path}:0: not a bgcli match document: {says}")
+    assert result.stderr.startswith(f"Error: {path}: not a bgcli match document: {says}")
     assert len(result.stderr) - len(path) < 150 and result.stderr.count("\n") == 1
 
 

@@ -205,7 +205,7 @@ def analyze(words, batch, jobs, engine_name, level, met, as_json):
             with keeping():   # the engine is closed when its one answer is given
                 judged = opened(engine_name, level, 60.0, met).evaluate(game)
     except BgcliError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure.of(exc) from None
     if as_json:
         data = analysis_data(found, plays)
         if judged is not None:

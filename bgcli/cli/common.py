@@ -191,6 +191,12 @@ class Failure(click.ClickException):
 
     exit_code = EXIT_PROBLEMS
 
+    @classmethod
+    def of(cls, error: BgcliError) -> Failure:
+        """What a command's bad input ends it with: a file that cannot be read at all (a BgcliError that is
+        also an OSError, bgcli.errors.FileReadError) exit 2, as docs/exit-status.md says; any other 1."""
+        return Unreadable(str(error)) if isinstance(error, OSError) else Failure(str(error))
+
     def show(self, file=None) -> None:
         say(f"Error: {self.message}", err=True)
 
@@ -254,11 +260,12 @@ def read_position(text: str):
     """A position written out, or a position file: eXtreme Gammon's (.xgp) or Snowie's text position (.txt)."""
     from bgcli.core.ids import parse_position
 
-    if text.lower().endswith(".xgp") and os.path.isfile(text):
+    # no written position ends so: a missing file or a folder is said to be one (exit 2), not "invalid position"
+    if text.lower().endswith(".xgp"):
         from bgcli.formats.xg import read_position as read_xgp
 
         return read_xgp(text)
-    if text.lower().endswith(".txt") and os.path.isfile(text):
+    if text.lower().endswith(".txt"):
         from bgcli.formats.snowietxt import read_position as read_snowie
 
         return read_snowie(text)

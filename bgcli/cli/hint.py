@@ -228,7 +228,7 @@ def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby, settin
         state, dice = _state_and_dice(list(words), jacoby)
         found = judge(state, dice, opened(*engine_args))
     except BgcliError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure.of(exc) from None
     rolled = _rolled_out(state, found, engine_args, settings, candidates) if settings is not None else None
     if as_json:
         out = found.to_dict(style)

@@ -389,6 +389,9 @@ def export(files, to, output, notation, force, jobs, **rule_args):
             raise click.UsageError(f"give --to ({', '.join(registry.WRITTEN)}), or -o FILE with one of their suffixes")
     to = to.lower()
     refuse_input_as_output(output, files)
+    folder = next((path for path in files if path != "-" and os.path.isdir(path)), None)
+    if folder is not None:   # one output holds files one after another; a folder's files go to a folder
+        raise click.UsageError(f"{folder} is a folder: export its files with -o FOLDER (one output per input file)")
     file = files[0] if len(files) == 1 else f"{len(files)} files"   # the input, as errors name it
     counter = Counter("exporting", "games")
     try:
@@ -611,6 +614,8 @@ def _found_files(paths) -> tuple[list[str], int]:
     for message in notes:
         say(f"note: {message}", err=True)
     if not found:
+        if unfound:   # each path that named no file was said above, one line each, as audit says them
+            sys.exit(EXIT_UNREADABLE)
         raise Unreadable(f"no match files found in {' '.join(paths)}")
     return found, len(unfound)
 

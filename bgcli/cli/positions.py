@@ -88,7 +88,7 @@ def moves(words, batch, jobs, as_json, style):
             game, dice = position_and_dice(list(words), read_position)
             data = moves_json(game, dice, style)
     except BgcliError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure.of(exc) from None
     dice = tuple(data["dice"])
     if as_json:
         emit(data)
@@ -168,7 +168,7 @@ def check(words, as_json, style):
         if as_json:
             emit({"legal": False, "play": text, "error": str(exc), "kind": type(exc).__name__})
             sys.exit(EXIT_PROBLEMS)
-        raise Failure(str(exc)) from None
+        raise Failure.of(exc) from None
     if as_json:
         emit({"legal": True, "play": play_text(legal, style, side=side), "position_id": legal.result_id()})
     else:
@@ -274,7 +274,7 @@ def show(words, home, svg, counts, style, output):
     try:
         game, dice = read_position_words(words)
     except BgcliError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure.of(exc) from None
     if dice is not None:
         game = game.rolled(dice)
     text = svg_board(game, home=home, style=style) if svg else ascii_board(game, home=home, style=style)

@@ -40,7 +40,7 @@ from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_
 @click.option("--db", "db_path", metavar="FILE",
               help="Keep every file's rating in this SQLite database as the run goes; a file whose content, engine, "
                    "level and rules are unchanged is not rated again (a killed run resumes).")
-@click.option("--report", type=click.Choice(("players",)), default=None,
+@click.option("--report", type=click.Choice(("players",)), is_flag=False, flag_value="players", default=None,
               help="With --db and no FILE: each player's figures over the whole database (matches, decisions, PR, luck).")
 @click.option("--thresholds", metavar="D,B,VB", callback=lambda ctx, param, value: _thresholds(value),
               help="The errors above which a decision is marked doubtful, bad and very bad (default gnubg's: "

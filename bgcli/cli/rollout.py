@@ -186,7 +186,7 @@ def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, tru
             engine = opened(engine_name, level, timeout, met)
             plays = _named_plays(state, dice, named)
         except BgcliError as exc:
-            raise Failure(str(exc)) from None
+            raise Failure.of(exc) from None
         found = run_rollout(state, engine, dice, plays, candidates, settings, jobs, scheduler, bgcli_loop)
     if as_json:
         emit(found.to_dict(style))
@@ -217,7 +217,7 @@ def run_rollout(state, engine, dice, plays, candidates: int, settings, jobs: int
     except ClusterError as exc:   # the scheduler cannot be reached: as audit's --scheduler, exit 2
         raise Unreadable(str(exc)) from None
     except BgcliError as exc:
-        raise Failure(str(exc)) from None
+        raise Failure.of(exc) from None
     finally:
         bar.close()
 

@@ -29,7 +29,7 @@ reads them as above, and so does bgcli.
 """
 from __future__ import annotations
 
-from bgcli.errors import InvalidPositionError, MatchFileError
+from bgcli.errors import FileReadError, InvalidPositionError, MatchFileError
 from bgcli.formats.reading import decode, read_whole
 
 FIELDS = 40
@@ -48,9 +48,9 @@ def read_position(path: str):
     """The position of a Snowie text position file, seen from the player on roll."""
     try:
         with open(path, "rb") as handle:
-            text = decode(read_whole(handle, path, "a Snowie position", _LIMIT))
+            text = decode(read_whole(handle, path, "a Snowie position", _LIMIT), path)
     except OSError as exc:
-        raise MatchFileError(f"cannot read: {exc.strerror or exc}", path, 0, 0) from None
+        raise FileReadError(path, exc) from None
     return parse(text, path)
 
 

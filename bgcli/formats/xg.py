@@ -44,7 +44,7 @@ from typing import IO, Iterator
 
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import recorded_dice
-from bgcli.errors import MatchFileError
+from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.reading import text_of
 from bgcli.match.records import (
     Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
@@ -708,7 +708,7 @@ def read_position(path: str):
             elif kind in (CUBE, MOVE):
                 last = record
     except OSError as exc:
-        raise MatchFileError(f"cannot read: {exc.strerror or exc}", path, 0, 0) from None
+        raise FileReadError(path, exc) from None
     if header is None or game is None or last is None:
         raise MatchFileError("no position in the file: an XG position file holds a match header, a game header "
                              "and a move or cube record", path, 0, 0)

@@ -173,6 +173,9 @@ class DaskRunner:
         except (OSError, TimeoutError) as exc:
             self.close()
             raise ClusterError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        except ValueError as exc:   # an address Dask cannot parse (an unknown scheme: http://): its words, no class name
+            self.close()
+            raise ClusterError(f"cannot use {address!r} as a Dask scheduler address: {exc}") from None
         except Exception as exc:  # distributed raises plain exceptions when workers cannot start
             self.close()
             raise ClusterError(f"cannot start or reach the Dask scheduler {address}: {type(exc).__name__}: {exc}") from None

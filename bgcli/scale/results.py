@@ -20,7 +20,7 @@ import os
 import sqlite3
 from typing import Any, Callable, ClassVar
 
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, os_reason
 from bgcli.scale.jobs import STDIN, FileTask, Unchanged
 
 
@@ -80,8 +80,13 @@ def open_database(path: str, made_by: str, kind: str, contents: str, schema: str
     A file that is not a database, or a database of something else, is
     refused untouched (DatabaseError); so is an empty file when reading only
     (``create`` false): an empty file stays an empty file."""
+    if os.path.isdir(path):   # sqlite3 says only "unable to open database file"
+        raise DatabaseError(f"cannot use {path} as a {kind} database: {os_reason(IsADirectoryError())}")
     if not create and not os.path.isfile(path):
         raise DatabaseError(f"no {kind} database {path}")
+    folder = os.path.dirname(path)
+    if folder and not os.path.isdir(folder):
+        raise DatabaseError(f"cannot use {path} as a {kind} database: folder {folder!r} does not exist")
     try:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         try:

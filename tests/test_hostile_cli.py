@@ -1,0 +1,124 @@
+"""Hostile input across the subcommands (a sweep of every command with missing, empty, binary files, folders
+where files are expected, odd option values): one line on standard error naming the input and what is wrong
+with it, a documented status (docs/exit-status.md), never a traceback."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import SAMPLES, invoke
+
+FLAWED = str(SAMPLES / "flawed_5pt.mat")
+
+
+def one_error(result) -> str:
+    """The one line of standard error (asserting there is one)."""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("Error: "), result.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("name", ["empty", "no-such-*.mat"])
+def test_a_view_of_paths_that_name_no_match_file_says_so_once(tmp_path, name):
+    """view said it twice: the path's own line, then 'no match files found in' it."""
+    (tmp_path / "empty").mkdir()
+    result = invoke("view", tmp_path / name)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    line = one_error(result)
+    assert str(tmp_path / name) in line
+
+
+def test_a_folder_exported_to_one_output_is_a_usage_error_that_says_how(tmp_path):
+    """It was 'cannot read FOLDER: it is a directory, not a file', as if a folder could never be exported."""
+    result = invoke("export", SAMPLES, "--to", "json")
+    assert result.exit_code == 2
+    assert f"Error: {SAMPLES} is a folder: export its files with -o FOLDER" in result.stderr
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("args", [["--report", "--db", "{db}"], ["--db", "{db}", "--report"],
+                                  ["--report", "players", "--db", "{db}"]])
+def test_rate_report_needs_no_value(tmp_path, args):
+    """``rate --report --db F`` took --db for the report's name: "'--db' is not 'players'"; at the end of the
+    line, --report was "requires an argument", though the help writes it --report [players]."""
+    db = tmp_path / "ratings.sqlite"
+    result = invoke("rate", *[a.format(db=db) for a in args])
+    assert result.exit_code == 2
+    assert one_error(result) == f"Error: no ratings database {db}"
+
+
+@pytest.mark.parametrize("command, kind", [(["audit", FLAWED], "results"), (["dice", FLAWED], "dice tallies"),
+                                           (["audit", "--report"], "results"), (["rate", "--report"], "ratings")])
+def test_a_database_that_is_a_folder_or_in_no_folder_is_said_so(tmp_path, command, kind):
+    """sqlite's own words were 'unable to open database file', for a folder and for a missing folder alike."""
+    result = invoke(*command, "--db", tmp_path)
+    assert result.exit_code == 2
+    assert one_error(result) == f"Error: cannot use {tmp_path} as a {kind} database: it is a directory, not a file"
+    if "--report" in command:
+        return
+    missing = tmp_path / "nowhere" / "x.db"
+    result = invoke(*command, "--db", missing)
+    assert result.exit_code == 2
+    assert one_error(result) == f"Error: cannot use {missing} as a {kind} database: folder " \
+                                f"'{tmp_path / 'nowhere'}' does not exist"
+
+
+@pytest.mark.parametrize("command", [["moves", "{p}", "31"], ["show", "{p}"], ["analyze", "{p}"], ["hint", "{p}", "31"],
+                                     ["check", "{p}", "31", "8/5 6/5"]])
+@pytest.mark.parametrize("suffix", [".xgp", ".txt"])
+def test_a_position_file_that_is_missing_or_a_folder_is_a_file_that_cannot_be_read(tmp_path, command, suffix):
+    """A position file's name (.xgp, .txt) that named no file was 'invalid position ...: expected start, a
+    position id, ...' with status 1; it is a file that cannot be read, status 2, as docs/exit-status.md says."""
+    missing = tmp_path / f"nope{suffix}"
+    result = invoke(*[a.format(p=missing) for a in command])
+    assert result.exit_code == 2
+    assert one_error(result) == f"Error: cannot read {missing}: No such file or directory"
+    folder = tmp_path / f"folder{suffix}"
+    folder.mkdir()
+    result = invoke(*[a.format(p=folder) for a in command])
+    assert result.exit_code == 2
+    assert one_error(result) == f"Error: cannot read {folder}: it is a directory, not a file"
+
+
+def test_a_snowie_position_that_is_not_text_names_its_file(tmp_path):
+    """The error named '-' (standard input) instead of the file."""
+    path = tmp_path / "position.txt"
+    path.write_bytes(b"0;0;0;\x81\x8d\x8f\x90\x9d" * 10)
+    result = invoke("show", path)
+    assert result.exit_code == 1
+    assert one_error(result).startswith(f"Error: {path}:1: the byte at offset ")
+
+
+def test_an_error_about_a_file_as_a_whole_names_no_line_0(tmp_path):
+    """'F:0: not an eXtreme Gammon file' read as line 0 of the file, which is not there."""
+    path = tmp_path / "short.xgp"
+    path.write_bytes(b"RGMH" + bytes(100))
+    result = invoke("show", path)
+    assert result.exit_code == 1
+    line = one_error(result)
+    assert line.startswith(f"Error: {path}: not an eXtreme Gammon file")
+
+
+@given(st.binary(max_size=300), st.sampled_from([".txt", ".xgp"]),
+       st.sampled_from([["moves", "{p}", "31"], ["show", "{p}"], ["analyze", "{p}"], ["check", "{p}", "31", "8/5 6/5"]]))
+def test_any_bytes_as_a_position_file_are_one_line_and_a_documented_status(tmp_path_factory, data, suffix, command):
+    path = tmp_path_factory.mktemp("position") / f"p{suffix}"
+    path.write_bytes(data)
+    result = invoke(*[a.format(p=path) for a in command])
+    assert result.exit_code in (0, 1, 2)
+    if result.exit_code:
+        one_error(result)
+
+
+def test_a_scheduler_address_dask_cannot_parse_is_one_line_without_python_s_words():
+    """It was '...: ValueError: unknown address scheme ...': the name of a Python exception class."""
+    pytest.importorskip("distributed")
+    result = invoke("audit", FLAWED, "--scheduler", "http://[::1")
+    assert result.exit_code == 2
+    line = one_error(result)
+    assert line.startswith("Error: cannot use 'http://[::1' as a Dask scheduler address: unknown address scheme 'http'")
+    assert "ValueError" not in line
+
