@@ -23,7 +23,7 @@ OPTIONS_PAGE = ROOT / "docs" / "options.md"
 # The options whose name is shared but whose values differ on one command, and why (the table says so too).
 EXCEPTIONS = {
     ("--style", "show"): "show labels points only: gnubg's numbers or the Korean names",
-    ("--report", "rate"): "rate reports by players (`--report players`); audit's `--report` is the totals",
+    ("--report", "rate"): "rate reports by players (`--report`, or `--report players`); audit's `--report` is the totals",
     ("--to", "export"): "export writes match files, convert positions",
     ("--to", "met"): "met writes a match equity table",
 }
