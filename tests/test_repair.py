@@ -633,3 +633,34 @@ def test_a_games_prefixes_go_on_from_one_another(monkeypatch):
     found = repair_text(made[0].encode())
     assert [r for r in found.repairs if r.applied]
     assert applied and sum(applied) < 1.25 * max(reached.values()), (applied, reached)
+
+
+def test_a_prefix_past_a_slip_takes_the_audits_look_ahead(monkeypatch):
+    """The state after a slip in the record (xg_bom_crlf.mat line 16: an illegal play, where the replay
+    looks ahead for where the game goes on) is replayed for the other player's cell of the row; the look-ahead
+    is the audit's, kept with what it was asked (the same actions, the same position, the same budget), not
+    made again; the suggestions are those of looking ahead again (bench_repair.py's comparison)."""
+    from bgcli.judging.repair import _Game
+    from bgcli.match import resync
+
+    looked: list[bool] = []
+    inside = [False]
+    real_fit, real_prefix = resync.Resync.fit, _Game.prefix
+
+    def fit(self, *args):
+        looked.append(inside[0])
+        return real_fit(self, *args)
+
+    def prefix(self, at):
+        inside[0] = True
+        try:
+            return real_prefix(self, at)
+        finally:
+            inside[0] = False
+
+    monkeypatch.setattr(resync.Resync, "fit", fit)
+    monkeypatch.setattr(_Game, "prefix", prefix)
+    found = repair_file(str(DATA / "matchfiles" / "xg_bom_crlf.mat"))
+    (problem,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert problem.problem.line == 16 and not problem.suggestions
+    assert looked and not any(looked), looked   # the audit looked ahead; no prefix did again

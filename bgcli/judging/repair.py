@@ -252,6 +252,7 @@ class _Start:
     seen: list[Problem]
     begin: int
     end: int = 0
+    looked: _Kept | None = None   # the look-aheads of the audit's replay of the game
 
     def problems(self) -> list[Problem]:
         return self.seen[self.begin:self.end]
@@ -303,6 +304,7 @@ def _audit(records: Sequence[MatchRecord], rules: Rules | None, first: int = 1
             kept.score, kept.starts = list(replayer.score), list(replayer.starts)
             mine.append(_Start(kept, seen, len(seen)))
             replay = replayer.open_game(game)
+            replay.resync = mine[-1].looked = _Kept(game.actions)   # a repair's prefixes of the game ask it again
             if len(mine) > 1:
                 mine[-2].end = len(seen)   # the game before, with this game's header
             replay.apply_all(game.actions)
@@ -464,8 +466,9 @@ class _Game:
     """A game of a match being repaired: the match's state before it, and the lines of the file."""
 
     def __init__(self, replayer: MatchReplayer, game: GameRecord, following: GameRecord | None,
-                 right_column: int, beyond: GameRecord | None = None):
+                 right_column: int, beyond: GameRecord | None = None, looked: _Kept | None = None):
         self.replayer = replayer
+        self.looked = looked   # the audit's look-aheads of the game (as read: a repaired game's actions are others)
         self.game = game
         self.following = following
         self.right_column = right_column
@@ -513,6 +516,7 @@ class _Game:
                 replayer = self._match(self.replayer, seen)
                 replay = replayer.open_game(self.game)
                 replay.resync = _Watched(self.game.actions)
+                replay.resync.known = self.looked
                 done = 0
             else:
                 earlier = self.prefixes[base]
@@ -601,15 +605,43 @@ class _Game:
                                                     and problem.kind in _AT_HEADER)
 
 
+class _Kept(Resync):
+    """The audit's look-ahead of a game, which keeps where each look-ahead went
+    on, what it found and the budget it took, by what it was asked and the
+    budget it had: all that a look-ahead of the same actions depends on."""
+
+    def __init__(self, actions: Sequence[Action]):
+        super().__init__(actions)
+        self.kept: dict[tuple, tuple[Position | None, bool, int]] = {}
+
+    def resume(self, side: int, before: Position, dice: tuple[int, int], written: Position | None,
+               index: int, want_rivals: bool = False) -> Position | None:
+        budget = self.budget
+        found = super().resume(side, before, dice, written, index, want_rivals)
+        self.kept[(side, before, dice, written, index, want_rivals, budget)] = \
+            (found, self.written_fits_best, budget - self.budget)
+        return found
+
+
 class _Watched(Resync):
-    """A game's look-ahead that notes the first action it resumes after (``first``, an index of the game's actions)."""
+    """A game's look-ahead that notes the first action it resumes after (``first``, an index of the game's
+    actions); with ``known`` (the audit's :class:`_Kept` of the same actions), a look-ahead the audit made
+    is taken from it, not made again (a prefix past a slip: the look-ahead costs a part of the game's audit)."""
 
     first: int | None = None
+    known: _Kept | None = None
 
     def resume(self, side: int, before: Position, dice: tuple[int, int], written: Position | None,
                index: int, want_rivals: bool = False) -> Position | None:
         if self.first is None:
             self.first = index
+        known = self.known
+        if known is not None and known.actions is self.actions:   # a candidate's own actions are not the audit's
+            hit = known.kept.get((side, before, dice, written, index, want_rivals, self.budget))
+            if hit is not None:
+                found, self.written_fits_best, used = hit
+                self.budget -= used
+                return found
         return super().resume(side, before, dice, written, index, want_rivals)
 
 
@@ -833,7 +865,7 @@ class _Repairer:
                 beyond = games[index + 2] if index + 2 < len(games) else None
                 start = starts[number - 1][index]
                 if (number, game.number) in wrong:
-                    state = _Game(replayer or start.replayer, game, following, self.right_column, beyond)
+                    state = _Game(replayer or start.replayer, game, following, self.right_column, beyond, start.looked)
                     games[index], found = self.game(state, None if replayer else start.problems())
                     done.extend(found)
                 if replayer is None and games[index] is not game:
