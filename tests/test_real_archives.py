@@ -139,6 +139,26 @@ def test_habit_opengammon_forfeit_is_the_points_still_needed(tmp_path):
         ("points", "error"), ("incomplete", "warning")]
 
 
+OPENGAMMON_MATCH = REAL / "opengammon" / "vireo_vs_tester_2026-09-30.mat"
+FOXAMON_MATCH = REAL / "foxamon" / "tester_vs_Osprey12_2026-08-10.mat"
+
+
+@pytest.mark.parametrize("path, expected", [
+    # dice in the order rolled, 25 for the bar and 0 for off, no "*" for a hit, one step a checker,
+    # "Drops" on a row of its own, "Wins 1 points"; the last game, a gammon, capped at the 1 point needed
+    (OPENGAMMON_MATCH, [(1, "drop", 1, 1), (1, "drop", 1, 1), (1, "gammon", 1, 2), (1, "gammon", 1, 2), (0, 6)]),
+    # Foxamon: the same export, narrower: a game worth 4 at cube 4 written as the 3 points needed
+    (FOXAMON_MATCH, [(0, "single", 4, 4), (4, 0)]),
+], ids=["opengammon", "foxamon"])
+def test_habit_opengammon_and_foxamon_write_the_match_winning_game_as_the_points_needed(path, expected, tmp_path):
+    assert audit(path) == []
+    assert results(path) == expected
+    # the cap is the sites' habit: elsewhere the figure cannot be checked, a warning
+    elsewhere = tmp_path / "elsewhere.mat"
+    elsewhere.write_text(re.sub(r'Site "\w+"', 'Site "somewhere"', path.read_text(encoding="utf-8")), encoding="utf-8")
+    assert [(kind, severity) for _, kind, severity in audit(elsewhere)] == [("points", "warning")]
+
+
 RESIGNED = REAL / "opengammon" / "resigned_game_and_match.mat"
 
 

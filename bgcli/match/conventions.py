@@ -16,9 +16,11 @@
   that wins the match (Galaxy's habit, in live-event transcriptions too),
   and so is a resignation that ends the match written with a figure no game
   at its cube is worth (Backgammon Studio's ``Wins 4016 point``); any other
-  value that the game is not worth is an error. OpenGammon writes a match
-  forfeited before a play (or mid-game) as ``Wins N points and the match``, N
-  the points the winner still needed: accepted in its files (its site tag);
+  value that the game is not worth is an error. OpenGammon (and Foxamon, whose
+  export is OpenGammon's) writes a match-winning game as the points the winner
+  still needed, and a match forfeited before a play (or mid-game) as ``Wins N
+  points and the match``, N the points still needed: accepted in their files
+  (their site tags);
 - Galaxy saves an unlimited game as a single-game match of an even length
   (``16 point match``): a money game with the Jacoby rule
   (:func:`galaxy_unlimited`).
@@ -90,17 +92,19 @@ class PointsConvention:
 EXACT = PointsConvention("the points the game is worth", needed_for_match=False)
 GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points still needed or the final score, "
                           "a forfeit as the points still needed", needed_for_match=True, final_score=True, forfeit=True)
-# OpenGammon's export of a forfeited match: "Wins 5 points and the match" at 0-0
-# in a 5-point match, with no play (or in the middle of a game), at cube 1.
-OPENGAMMON = PointsConvention("OpenGammon: a forfeit as the points still needed", needed_for_match=False,
-                              forfeit=True)
+# OpenGammon's export (Foxamon's is the same): a match-winning game capped at the
+# points the winner still needed (a gammon worth 2 written "Wins 1 points and the
+# match" at 0-4 in a 5-point match), and a forfeited match as "Wins 5 points and
+# the match" at 0-0 in a 5-point match, with no play (or in the middle of a game).
+OPENGAMMON = PointsConvention("OpenGammon: a match-winning game and a forfeit as the points still needed",
+                              needed_for_match=True, forfeit=True)
 
 
 def points_convention(tags: dict[str, str]) -> PointsConvention:
     """The convention a file's tags announce (a ``Losses`` line announces Galaxy's too)."""
     if site_is(tags, "galaxy"):
         return GALAXY
-    return OPENGAMMON if site_is(tags, "opengammon") else EXACT
+    return OPENGAMMON if site_is(tags, "opengammon") or site_is(tags, "foxamon") else EXACT
 
 
 # Backgammon Galaxy's matches are of an odd length. It saves an unlimited game
