@@ -686,6 +686,7 @@ class _Reader:
         self.pending: list[tuple[int, str, tuple[str, str] | None]] = []
         self.preamble: list[tuple[int, str]] = []   # unreadable lines before the first match
         self.found_any = False
+        self.headerless = False   # a .gam's games with no header: each starts at a line of the two names
 
     def feed(self, number: int, text: str) -> Iterator[MatchPart]:
         if self.game is not None and not self.expect_score and not self.pending and _ROW_START.match(text):
@@ -713,6 +714,13 @@ class _Reader:
         if self.match is None:
             self.preamble.append((number, text))
             return
+        if self.headerless and self.game is not None and any(a.kind is WINS for a in self.game["actions"]):
+            names = _names_line(text)
+            if names is not None:   # GammonEmpire's .gam: the next game of the session, after the result
+                yield from self._close_game()
+                self.game = dict(number=self.match["games"] + 1, line=number, players=names, ratings=(None, None),
+                                 scores=None, actions=[])
+                return
         try:
             if self.expect_score and not _ROW_START.match(text):
                 self._score_line(number, text)
@@ -789,12 +797,15 @@ class _Reader:
         comments = [(line, text) for line, text, tag in self.pending if tag is None]
         self.pending = []
         self.match = dict(length=length, line=number, tags=tags, comments=comments, errors=errors, games=0)
+        self.headerless = False
         self.found_any = True
         return MatchHeader(length, number, tags, self.path)
 
     # Jellyfish's .gam (a money session, or a game saved alone: gnubg's ``export game gam``) has no
     # 'N point match' line: it starts at a 'Game N' line, or at the first move row, after a line that
-    # names the two players without their scores. It is read as Jellyfish means it, a money session.
+    # names the two players without their scores. It is read as Jellyfish means it, a money session;
+    # GammonEmpire's game file (gnubg's ``import empire``) is such games one after another, each at its
+    # own line of names after the result of the one before (feed).
     def _game_header(self, number: int, text: str) -> Iterator[MatchPart]:
         if self.match is None:
             yield self._open_match(number, 0, [])
@@ -818,6 +829,7 @@ class _Reader:
                 start = self.preamble.pop()[0]
                 players = names
         yield self._open_match(start, 0, [])
+        self.headerless = True
         self.game = dict(number=1, line=start, players=players, ratings=(None, None), scores=(0, 0), actions=[])
 
     def _score_line(self, number: int, text: str) -> None:

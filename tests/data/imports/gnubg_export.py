@@ -13,7 +13,8 @@ game's starting cube.
 
 And one game of a session as gnubg's ``export game gam`` writes it, with no
 header (``sp05007_money.game.gam``): a folder walk must know it for a record
-by its content when it is named .txt.
+by its content when it is named .txt. And GammonEmpire's game file
+(``empire/``, ``import empire``): such games one after another.
 """
 import glob
 import json
@@ -47,3 +48,23 @@ for path in sorted(glob.glob(os.path.join(HERE, "autodoubles", "*"))):
 # two names, then the move rows), kept as .gam: tests/test_folder_records.py saves it as .txt
 gnubg.command('import mat "%s"' % os.path.join(HERE, "sp05007_money.gnubg.mat"))
 gnubg.command('export game gam "%s"' % os.path.join(HERE, "sp05007_money.game.gam"))
+
+# GammonEmpire's game file, as gnubg's "import empire" reads it (its .gam reader): games with no header one
+# after another, each at a line of the two names. Made of the first three games of a session as gnubg's
+# "export game gam" writes each, then read back with "import empire" and exported as .mat
+EMPIRE = os.path.join(HERE, "empire")
+gnubg.command('import mat "%s"' % os.path.join(HERE, "sp05007_money.gnubg.mat"))
+gnubg.command("first game")
+parts = []
+for number in range(3):
+    if number:
+        gnubg.command("next game")
+    part = os.path.join(EMPIRE, "game%d.tmp" % number)
+    gnubg.command('export game gam "%s"' % part)
+    with open(part) as f:
+        parts.append(f.read())
+    os.remove(part)
+with open(os.path.join(EMPIRE, "sp05007_money.gam"), "w") as f:
+    f.write("".join(parts))
+gnubg.command('import empire "%s"' % os.path.join(EMPIRE, "sp05007_money.gam"))
+gnubg.command('export match mat "%s"' % os.path.join(EMPIRE, "sp05007_money.gnubg.mat"))
