@@ -93,3 +93,45 @@ def test_the_c_fence_check_sees_an_unfenced_entry_point():
                                    "# tests/test_one_owner.py::test_the_c_fence_check_sees_an_unfenced_entry_point\n\n"
                                    "# The C accelerator's lost is a fenced mirror of lose: tests/test_gone.py::test_x\n"})
     assert unfenced(c_entry_points(source), blocks) == ["lost"]
+
+
+# --- a die's digits: bgcli.core.spelling (DIE_DIGITS, DIE_PATTERN, recorded_roll) ---------
+
+# a regular expression's class of a die's digits written out again
+DIE_AGAIN = re.compile(r"\[1-6\]|\[123456\]")
+# copies left for now, and why (a copy here must be made to ask the owner, then taken off)
+DIE_AGAIN_LEFT = {
+    "bgcli/judging/repair.py",   # _DICE: the roll a .mat cell starts with, which a repair edits (helper repair's file)
+}
+
+
+def test_no_module_spells_a_die_again():
+    texts = {name: text for name, text in sources().items() if name not in DIE_AGAIN_LEFT}
+    again = found(DIE_AGAIN, texts)
+    assert not again, f"build it from bgcli.core.spelling.DIE_PATTERN (or ask recorded_roll): {again}"
+    assert all(found(DIE_AGAIN, {name: sources()[name]}) for name in DIE_AGAIN_LEFT), "a copy left is gone: strike it"
+
+
+def test_the_die_check_sees_a_copy():
+    assert found(DIE_AGAIN, {"m.py": 'R = re.compile(r"([1-6])([1-6])")\nD = rf"{DIE_PATTERN}"\n'}) == \
+        ["m.py:1: [1-6]", "m.py:1: [1-6]"]
+
+
+def test_an_xgids_dice_are_the_spellings_dice():
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.ids import parse_position
+    from bgcli.core.spelling import recorded_roll
+
+    @given(st.sampled_from([f"{a}{b}" for a in range(7) for b in range(7)] + ["D", "B", "R", "d"]))
+    def read(dice):
+        text = f"XGID=-b----E-C---eE---c-e----B-:0:0:1:{dice}:0:0:0:0:10"
+        try:
+            state = parse_position(text)
+        except ValueError:
+            assert dice != "00" and dice.upper() not in "DBR" and recorded_roll(dice) is None
+            return
+        expected = (0, 0) if dice == "00" or dice.upper() in "DBR" else recorded_roll(dice)
+        assert state.match.dice in (expected, expected[::-1])
+
+    read()

@@ -26,7 +26,7 @@ from bgcli.output import quote
 from bgcli.core.rules import Rules
 from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, GameState, MatchState
 from bgcli.core.value import Win
-from bgcli.core.spelling import recorded_text
+from bgcli.core.spelling import DIE_PATTERN, recorded_roll, recorded_text
 
 FIBS_UNLIMITED = 9999  # FIBS writes this match length for unlimited play
 FIBS_NAMES = ("Opponent", "You")  # names written when a state has none (player 0, player 1)
@@ -278,8 +278,8 @@ def _xgid_state(text: str, fields: list) -> GameState:
     if crawford and (cube_log or owner or doubled):
         raise bad(f"cube {1 << cube_log}{' owned' if owner else ''}{', a double offered,' if doubled else ''} "
                   f"in the Crawford game, where nobody may double")
-    dice = (0, 0) if doubled else (int(dice_text[0]), int(dice_text[1]))
-    if 0 in dice and dice != (0, 0):
+    dice = (0, 0) if doubled or dice_text == "00" else recorded_roll(dice_text)
+    if dice is None:
         raise bad(f"dice {dice_text!r} are not 00 or two numbers from 1 to 6")
     mover = _XG_PLAYER[turn]
     on_roll = 1 - mover if doubled else mover
@@ -535,7 +535,7 @@ _EXPECTED = "expected start, a position id, a gnubg id, XGID=..., board:..., 26 
 _XGID_FIELDS = ("board", "cube", "cube owner", "turn", "dice", "bottom player's score", "top player's score",
                 "Crawford/Jacoby flag", "match length", "maximum cube")
 _XGID_SHAPES = {"board": (re.compile(r"[-A-Oa-o]{26}"), "26 characters, each - or a letter from a to o or A to O"),
-                "dice": (re.compile(r"00|[1-6][1-6]|[DBRdbr]"), "00 (no roll), two digits 1 to 6, or D, B or R")}
+                "dice": (re.compile(rf"00|{DIE_PATTERN}{DIE_PATTERN}|[DBRdbr]"), "00 (no roll), two digits 1 to 6, or D, B or R")}
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+")
 
 

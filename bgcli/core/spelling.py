@@ -149,7 +149,7 @@ def is_die(word: str) -> bool:
 # roll_of for regular expressions (the batch reader's line of a Position ID
 # and dice): the two dice as groups 1 and 2.
 # Fenced mirror of roll_of: tests/test_spelling.py::test_the_regular_expression_mirrors_the_owner
-ROLL_PATTERN = rf"([1-6])(?:[{re.escape(DICE_SEPARATORS)}]|[{re.escape(BLANKS)}]+)?([1-6])"
+ROLL_PATTERN = rf"({DIE_PATTERN})(?:[{re.escape(DICE_SEPARATORS)}]|[{re.escape(BLANKS)}]+)?({DIE_PATTERN})"
 
 
 # --- points, the bar, off ------------------------------------------------------------------
