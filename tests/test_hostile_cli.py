@@ -122,3 +122,13 @@ def test_a_scheduler_address_dask_cannot_parse_is_one_line_without_python_s_word
     assert line.startswith("Error: cannot use 'http://[::1' as a Dask scheduler address: unknown address scheme 'http'")
     assert "ValueError" not in line
 
+
+
+@pytest.mark.parametrize("command", [["hint", "start", "31"], ["analyze", "start"], ["rollout", "start", "31", "--trials", "36"],
+                                     ["view", FLAWED], ["rate", FLAWED]])
+def test_an_engine_that_cannot_judge_is_status_2_on_every_command(command):
+    """The exact engine refuses a position with contact: rate and view said so with status 2, hint, analyze and
+    rollout with status 1, the status of input that was read and is bad (docs/exit-status.md)."""
+    result = invoke(*command, "--engine", "exact")
+    assert result.exit_code == 2
+    assert "the exact engine cannot judge" in result.stderr.splitlines()[0]

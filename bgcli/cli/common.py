@@ -193,9 +193,13 @@ class Failure(click.ClickException):
 
     @classmethod
     def of(cls, error: BgcliError) -> Failure:
-        """What a command's bad input ends it with: a file that cannot be read at all (a BgcliError that is
-        also an OSError, bgcli.errors.FileReadError) exit 2, as docs/exit-status.md says; any other 1."""
-        return Unreadable(str(error)) if isinstance(error, OSError) else Failure(str(error))
+        """What a command's error ends it with (docs/exit-status.md): a file that cannot be read at all (a
+        BgcliError that is also an OSError, bgcli.errors.FileReadError), or an engine that fails, times out or
+        cannot judge the position (EngineError: rate, view and dice said 2 of it, hint and analyze said 1),
+        exit 2; bad input that was read, 1."""
+        from bgcli.errors import EngineError
+
+        return Unreadable(str(error)) if isinstance(error, (OSError, EngineError)) else Failure(str(error))
 
     def show(self, file=None) -> None:
         say(f"Error: {self.message}", err=True)
