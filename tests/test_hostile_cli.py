@@ -132,3 +132,10 @@ def test_an_engine_that_cannot_judge_is_status_2_on_every_command(command):
     result = invoke(*command, "--engine", "exact")
     assert result.exit_code == 2
     assert "the exact engine cannot judge" in result.stderr.splitlines()[0]
+
+
+def test_rollout_refuses_jobs_beside_a_scheduler_as_the_archive_commands_do():
+    """``rollout --jobs 2 --scheduler local:2`` ran on the scheduler and dropped --jobs without a word."""
+    result = invoke("rollout", "start", "31", "--trials", "36", "--jobs", "2", "--scheduler", "local:2")
+    assert result.exit_code == 2
+    assert "Error: --jobs and --scheduler cannot be used together" in result.stderr

@@ -654,6 +654,12 @@ def check_archive_options(paths, db_path: str | None, report: bool, jobs: int, s
             raise click.UsageError("--report reads only the database: give no FILE")
     elif not paths:
         raise click.UsageError("Missing argument 'FILE...'.")
+    refuse_jobs_with_scheduler(jobs, scheduler)
+
+
+def refuse_jobs_with_scheduler(jobs: int, scheduler: str | None) -> None:
+    """--jobs N and --scheduler name two ways to spread the work: both given is a usage error, never one
+    of them ignored (rollout took the scheduler and dropped --jobs without a word)."""
     if scheduler and jobs > 1:
         raise click.UsageError("--jobs and --scheduler cannot be used together")
 

@@ -14,7 +14,7 @@ from bgcli.cli.archives import check_scheduler
 from bgcli.cli.common import LEVEL_HELP, engine_option, level_option, met_option, rollout_options, timeout_option
 from bgcli.cli.common import (
     EXIT_INTERRUPTED, Failure, Unreadable, WordsCommand, cli, emit, jobs_option, json_option, opened, progress_wanted,
-    say, style_option,
+    refuse_jobs_with_scheduler, say, style_option,
 )
 from bgcli.errors import BgcliError
 from bgcli.scale.cluster import ClusterError
@@ -174,6 +174,7 @@ def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, tru
 
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli rollout start 31)")
+    refuse_jobs_with_scheduler(jobs, scheduler)
     settings = RolloutSettings(trials=trials, seed=seed, cubeful=not cubeless, truncate=truncate,
                                variance_reduction=not no_vr, until_se=until_se)
     from bgcli.engines.kept import keeping
