@@ -139,3 +139,11 @@ def test_rollout_refuses_jobs_beside_a_scheduler_as_the_archive_commands_do():
     result = invoke("rollout", "start", "31", "--trials", "36", "--jobs", "2", "--scheduler", "local:2")
     assert result.exit_code == 2
     assert "Error: --jobs and --scheduler cannot be used together" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["moves"], ["show"], ["analyze"], ["hint", "--level", "0"]])
+def test_dice_before_the_position_are_said_to_come_after_it(command):
+    """``bgcli moves 31 start`` was "invalid position '31 start': unexpected 'start' at column 4"."""
+    result = invoke(*command, "31", "start")
+    assert result.exit_code == 1
+    assert one_error(result) == "Error: invalid position '31 start': the dice come after the position ('start 31')"

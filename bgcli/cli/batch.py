@@ -160,6 +160,15 @@ def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_po
                 continue
             return before, parse_dice(" ".join(words[-n:]))
     if problem is not None:
+        if len(words) > 1 and roll_of(words[0]) is not None:   # the dice first: "31 start"
+            try:
+                read(" ".join(words[1:]))
+            except InvalidPositionError:
+                raise problem from None
+            from bgcli.output import quote
+
+            raise InvalidPositionError(f"invalid position {quote(' '.join(words))}: the dice come after the position "
+                                       f"({quote(' '.join([*words[1:], words[0]]))})") from None
         raise problem
     return game, dice_for(game, dice_text) if dice_needed else None
 
