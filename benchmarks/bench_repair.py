@@ -331,8 +331,9 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=0, help="self-play matches used (0: all)")
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--no-sample", action="store_true", help="skip gnubg's audit sample")
-    parser.add_argument("--dump", metavar="FILE", help="write each case's suggestions and repaired text to FILE as "
-                                                         "JSON lines (a change made for speed must leave it byte-identical)")
+    parser.add_argument("--dump", metavar="FILE", help="write the suggestions and repaired text of each real file of "
+                                                         "tests/data and each case to FILE as JSON lines (a change made "
+                                                         "for speed must leave it byte-identical)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the real files' repair against audit")
     parser.add_argument("--clean-only", action="store_true", help="only the real files' repair against audit")
     args = parser.parse_args()
@@ -341,6 +342,10 @@ def main() -> None:
         return
     if args.dump:
         DUMP.append(open(args.dump, "w"))
+        for path in clean_files():   # the real files' suggestions too, named relative to tests/data
+            found = repair_text(path.read_bytes(), str(path.relative_to(REAL)))
+            DUMP[0].write(json.dumps({"file": str(path.relative_to(REAL)), "repair": found.to_dict(),
+                                      "fixed": found.fixed}, sort_keys=True) + "\n")
     if not args.no_sample:
         results: dict[str, list[dict]] = defaultdict(list)
         for line in (SAMPLE / "expected.jsonl").read_text().splitlines():
