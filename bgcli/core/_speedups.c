@@ -2561,7 +2561,7 @@ static inline int mask_rolls(uint64_t mask)
 /* the weight of a roll in 36: 1 a double, 2 a mixed roll; the rolls of a mask counted so */
 static inline int mask_count(uint64_t mask)
 {
-    return 2 * mask_rolls(mask) - mask_rolls(mask & DOUBLE_BITS);
+    return mask ? 2 * mask_rolls(mask) - mask_rolls(mask & DOUBLE_BITS) : 0;
 }
 
 /* counts._back: the side's highest occupied point (25 = bar), 0 when all are off */
@@ -2604,42 +2604,6 @@ static int some_play(const long *player, const long *opponent, int high, int low
     return any;
 }
 
-/* diceshots._plays_after */
-static int plays_after(const long *player, const int *theirs, int s, int t, int y)
-{
-    int top = 0, outside = 0;
-    for (int p = 24; p > 0; p--) {
-        long count = player[p] - (p == s) + (p == t);
-        if (!count)
-            continue;
-        if (!top)
-            top = p;
-        if (p > 6)
-            outside = 1;
-        if (p - y >= 1 && theirs[p - y] < 2)
-            return 1;
-    }
-    return !outside && top > 0 && (player[y] - (y == s) + (y == t) > 0 || top < y);
-}
-
-/* diceshots._steps_after */
-static int steps_after(const long *player, const int *theirs, int s, int t, int a, int need)
-{
-    long steps = 0;
-    for (int p = 24; p > 0; p--) {
-        long count = player[p] - (p == s) + (p == t);
-        if (!count)
-            continue;
-        int reach = 0;
-        for (int q = p - a; q >= 1 && theirs[q] < 2 && reach < need; q -= a)
-            reach++;
-        steps += count * reach;
-        if (steps >= need)
-            return 1;
-    }
-    return 0;
-}
-
 /* the lowest point of a mask of points (bit p: point p), the mask not 0 */
 static inline int lowest_point(uint32_t mask)
 {
@@ -2655,26 +2619,136 @@ static inline int lowest_point(uint32_t mask)
 #endif
 }
 
-/* The hitting checks below take masks of points (bit p: point p, 1..24) where the Python code walks the
- * checkers: mine (the mover's points), open (the opponent's fewer than 2 there: a checker may land) and
- * blots (the opponent's 1). A mask shifted down by a die is where each checker lands; the decisions are
- * diceshots' (each hit found is settled as there, and the answer does not depend on the order). */
+/* A position's masks of points for the chances below (bit p: point p in the mover's numbering): mine (the
+ * mover's points 1..24 that hold a checker, and bit 25 the bar), multi (those of 1..24 that hold two or more),
+ * open (1..24: the opponent has fewer than 2 there, a checker may land), blots (1..24: the opponent's 1) and
+ * theirs (0..24: the opponent's checkers, bit 0 their bar). They are made from each side's own masks
+ * (side_masks), which a run of plays makes again only for a side whose checkers moved. The checks walk these
+ * where diceshots walks the checkers and counts.is_contact the points: the same decisions (each hit found is
+ * settled as there, and the answer does not depend on the order). */
+typedef struct {
+    uint32_t occupied, multi;   /* a side's points 1..25 (its own numbering) that hold a checker, two or more */
+} SideMasks;
+
+typedef struct {
+    const long *player, *opponent;
+    uint32_t mine, multi, open, blots, theirs;
+} Masks;
+
+#define BOARD_MASK ((uint32_t)0x1FFFFFE)   /* points 1..24 */
+
+static void side_masks(const long *side, SideMasks *out)
+{
+    uint32_t occupied = 0, multi = 0;
+    for (int p = 1; p <= BAR_POINT; p++) {
+        occupied |= (uint32_t)(side[p] != 0) << p;
+        multi |= (uint32_t)(side[p] >= 2) << p;
+    }
+    out->occupied = occupied;
+    out->multi = multi;
+}
+
+/* bit p to bit 25 - p (p 0..25): a side's points in the other side's numbering */
+static inline uint32_t other_numbering(uint32_t mask)
+{
+    mask = ((mask >> 1) & 0x55555555u) | ((mask & 0x55555555u) << 1);
+    mask = ((mask >> 2) & 0x33333333u) | ((mask & 0x33333333u) << 2);
+    mask = ((mask >> 4) & 0x0F0F0F0Fu) | ((mask & 0x0F0F0F0Fu) << 4);
+    mask = ((mask >> 8) & 0x00FF00FFu) | ((mask & 0x00FF00FFu) << 8);
+    mask = (mask >> 16) | (mask << 16);   /* bit p to bit 31 - p */
+    return mask >> 6;
+}
+
+static void masks_of(const long *player, const long *opponent, const SideMasks *mover, const SideMasks *other,
+                     Masks *m)
+{
+    uint32_t theirs = other_numbering(other->occupied), held = other_numbering(other->multi) & BOARD_MASK;
+    m->player = player;
+    m->opponent = opponent;
+    m->mine = mover->occupied;
+    m->multi = mover->multi & BOARD_MASK;
+    m->open = ~held & BOARD_MASK;
+    m->blots = theirs & ~held & BOARD_MASK;
+    m->theirs = theirs;
+}
+
+/* the highest point of a mask of points (bit p: point p), the mask not 0 */
+static inline int highest_point(uint32_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 31 - __builtin_clz(mask);
+#else
+    int p = 31;
+    while (!(mask >> p))
+        p--;
+    return p;
+#endif
+}
+
+/* counts.is_contact: the mover's highest point (25 the bar) and the opponent's, in their numbering, pass each other */
+static int masks_in_contact(const Masks *m)
+{
+    if (!m->mine || !m->theirs)
+        return 0;
+    int back = highest_point(m->mine), other = BAR_POINT - lowest_point(m->theirs);
+    return back + other > 24;
+}
+
+/* the mover's points 1..24 that hold a checker once one moved from s to t (s 25: the bar; t 0: borne off; s and
+ * t 0: as the checkers stand) */
+static inline uint32_t mine_after(const Masks *m, int s, int t)
+{
+    uint32_t mine = m->mine & BOARD_MASK;
+    if (s >= 1 && s <= 24 && m->player[s] == 1)
+        mine &= ~((uint32_t)1 << s);
+    if (t >= 1)
+        mine |= (uint32_t)1 << t;
+    return mine;
+}
+
+/* diceshots._plays_after: a checker on a point from which die y lands on an open point, else a bear-off (every
+ * checker home, and one on point y or none above it) */
+static int plays_after(const Masks *m, int s, int t, int y)
+{
+    uint32_t mine = mine_after(m, s, t);
+    if (mine & (m->open << y))
+        return 1;
+    return mine && !(mine & ~(uint32_t)0x7E) &&
+           (m->player[y] - (y == s) + (y == t) > 0 || highest_point(mine) < y);
+}
+
+/* diceshots._steps_after: the checkers, from the highest point down, each with the steps of a it can take */
+static int steps_after(const Masks *m, int s, int t, int a, int need)
+{
+    long steps = 0;
+    for (uint32_t mine = mine_after(m, s, t); mine; mine &= ~((uint32_t)1 << highest_point(mine))) {
+        int p = highest_point(mine);
+        long count = m->player[p] - (p == s) + (p == t);
+        int reach = 0;
+        for (int q = p - a; q >= 1 && (m->open >> q) & 1 && reach < need; q -= a)
+            reach++;
+        steps += count * reach;
+        if (steps >= need)
+            return 1;
+    }
+    return 0;
+}
 
 /* diceshots._double_hits: 1, 0 or NO_ANSWER. Each step of a checker lands on an open point (a walk stops at the
- * first point held); reach is where checkers stand after k steps, each from its start t + k * a */
-static int double_hits(const long *player, const int *theirs, uint32_t mine, uint32_t open, uint32_t blots, int a,
-                       int steps)
+ * first point held); reach is where checkers stand after k steps, each from its start t + k * a (mine: where
+ * they start) */
+static int double_hits(const Masks *m, uint32_t mine, int a, int steps)
 {
     int undecided = 0;
     uint32_t reach = mine;
     for (int k = 1; k <= steps && reach; k++) {
-        reach = (reach >> a) & open;
-        uint32_t hit = reach & blots;
+        reach = (reach >> a) & m->open;
+        uint32_t hit = reach & m->blots;
         if (hit && k == steps)
             return 1;
         for (; hit; hit &= hit - 1) {
             int t = lowest_point(hit);
-            if (steps_after(player, theirs, t + k * a, t, a, steps - k))
+            if (steps_after(m, t + k * a, t, a, steps - k))
                 return 1;
             undecided = 1;
         }
@@ -2682,63 +2756,62 @@ static int double_hits(const long *player, const int *theirs, uint32_t mine, uin
     return undecided ? NO_ANSWER : 0;
 }
 
-/* diceshots._entering_hits: 1, 0 or NO_ANSWER (points: the mover's points 1..24 that hold a checker, n_points of them) */
-static int entering_hits(const long *player, const int *theirs, const int *points, int n_points, uint32_t open,
-                         uint32_t blots, int a, int b)
+/* diceshots._entering_hits: 1, 0 or NO_ANSWER (a checker of the mover on the bar) */
+static int entering_hits(const Masks *m, int a, int b)
 {
-    long bar = player[BAR_POINT];
+    long bar = m->player[BAR_POINT];
+    uint32_t board = m->mine & BOARD_MASK;
     if (a == b) {
         int entry = 25 - a;
-        if (theirs[entry] >= 2)
+        if (!((m->open >> entry) & 1))
             return 0;
-        if (theirs[entry] == 1)
+        if ((m->blots >> entry) & 1)
             return 1;
         if (bar >= 4)
             return 0;
         long entered[SIDE];
-        memcpy(entered, player, sizeof entered);
+        memcpy(entered, m->player, sizeof entered);
         entered[BAR_POINT] = 0;
         entered[entry] += bar;
-        uint32_t mine = (uint32_t)1 << entry;
-        for (int i = 0; i < n_points; i++)
-            mine |= (uint32_t)1 << points[i];
-        return double_hits(entered, theirs, mine, open, blots, a, 4 - (int)bar);
+        Masks after = *m;
+        after.player = entered;
+        after.mine = board | (uint32_t)1 << entry;
+        return double_hits(&after, after.mine, a, 4 - (int)bar);
     }
     if (bar >= 2)
-        return theirs[25 - a] == 1 || theirs[25 - b] == 1;
+        return (int)((m->blots >> (25 - a)) & 1) || (int)((m->blots >> (25 - b)) & 1);
     int undecided = 0;
     for (int order = 0; order < 2; order++) {
         int x = order ? b : a, y = order ? a : b;
         int entry = 25 - x;
-        if (theirs[entry] >= 2)
+        if (!((m->open >> entry) & 1))
             continue;
-        if (theirs[entry] == 1) {
-            if (plays_after(player, theirs, BAR_POINT, entry, y))
+        if ((m->blots >> entry) & 1) {
+            if (plays_after(m, BAR_POINT, entry, y))
                 return 1;
             undecided = 1;
         }
-        if (entry - y >= 1 && theirs[entry - y] == 1)
+        if (entry - y >= 1 && (m->blots >> (entry - y)) & 1)
             return 1;
-        for (int i = 0; i < n_points; i++)
-            if (points[i] - y >= 1 && theirs[points[i] - y] == 1)
-                return 1;
+        if ((board >> y) & m->blots)
+            return 1;
     }
     return undecided ? NO_ANSWER : 0;
 }
 
 /* diceshots._mixed_hits: 1, 0 or NO_ANSWER. landed: where die x takes each checker (from t + x); a checker that
  * landed on an empty point hits with die y from there, one that hit must leave die y playable */
-static int mixed_hits(const long *player, const int *theirs, uint32_t mine, uint32_t open, uint32_t blots, int a, int b)
+static int mixed_hits(const Masks *m, int a, int b)
 {
     int undecided = 0;
     for (int order = 0; order < 2; order++) {
         int x = order ? b : a, y = order ? a : b;
-        uint32_t landed = (mine >> x) & open;
-        if (((landed & ~blots) >> y) & blots)
+        uint32_t landed = (m->mine >> x) & m->open;
+        if (((landed & ~m->blots) >> y) & m->blots)
             return 1;
-        for (uint32_t hit = landed & blots; hit; hit &= hit - 1) {
+        for (uint32_t hit = landed & m->blots; hit; hit &= hit - 1) {
             int t = lowest_point(hit);
-            if (plays_after(player, theirs, t + x, t, y))
+            if (plays_after(m, t + x, t, y))
                 return 1;
             undecided = 1;
         }
@@ -2746,99 +2819,81 @@ static int mixed_hits(const long *player, const int *theirs, uint32_t mine, uint
     return undecided ? NO_ANSWER : 0;
 }
 
-/* diceshots._one_die_hits: 1 or 0 (a mixed roll whose hits found leave the other die unplayable) */
-static int one_die_hits(const long *player, const int *theirs, const int *starts, int n, int a, int b)
+/* diceshots._one_die_hits: 1 or 0 (a mixed roll whose hits found leave the other die unplayable; no checker of
+ * the mover on the bar) */
+static int one_die_hits(const Masks *m, int a, int b)
 {
-    int home = 1;
-    for (int p = 7; p <= 24 && home; p++)
-        home = !player[p];
+    uint32_t board = m->mine & BOARD_MASK;
+    int home = !(board & ~(uint32_t)0x7E);
     for (int order = 0; order < 2; order++) {
         int x = order ? b : a, y = order ? a : b;
-        for (int i = 0; i < n; i++) {
-            int s = starts[i], t = s - x;
+        for (uint32_t starts = board; starts; starts &= starts - 1) {
+            int s = lowest_point(starts), t = s - x;
             if (t >= 1) {
-                if (theirs[t] >= 2)
+                if (!((m->open >> t) & 1))
                     continue;
             } else {
-                int above = 0;   /* a checker above s: a die too big for s cannot bear it off */
-                for (int p = s + 1; p <= 6 && t < 0 && !above; p++)
-                    above = player[p] != 0;
+                /* a checker above s: a die too big for s cannot bear it off */
+                int above = t < 0 && (board & ((uint32_t)0x7E & ~(((uint32_t)2 << s) - 1)));
                 if (!home || above)
                     continue;
                 t = 0;   /* borne off */
             }
-            if (plays_after(player, theirs, s, t, y))
+            if (plays_after(m, s, t, y))
                 return 0;
         }
     }
     int high = a > b ? a : b, low = a > b ? b : a;
-    int die = plays_after(player, theirs, 0, 0, high) ? high : low;
-    for (int i = 0; i < n; i++)
-        if (starts[i] - die >= 1 && theirs[starts[i] - die] == 1)
-            return 1;
-    return 0;
+    int die = plays_after(m, 0, 0, high) ? high : low;
+    return ((board >> die) & m->blots) != 0;
 }
 
+/* the points a roll's checker steps span (diceshots._REACH): a double's 1 to 4 steps, a mixed roll's dice and
+ * their sum, as bits, for the 21 rolls in order (66, 65, ..., 11) */
+#define REACH_MIXED(a, b) (((uint32_t)1 << (a)) | ((uint32_t)1 << (b)) | ((uint32_t)1 << ((a) + (b))))
+#define REACH_DOUBLE(a) (((uint32_t)1 << (a)) | ((uint32_t)1 << 2 * (a)) | ((uint32_t)1 << 3 * (a)) | ((uint32_t)1 << 4 * (a)))
+static const uint32_t roll_reach[21] = {
+    REACH_DOUBLE(6), REACH_MIXED(6, 5), REACH_MIXED(6, 4), REACH_MIXED(6, 3), REACH_MIXED(6, 2), REACH_MIXED(6, 1),
+    REACH_DOUBLE(5), REACH_MIXED(5, 4), REACH_MIXED(5, 3), REACH_MIXED(5, 2), REACH_MIXED(5, 1),
+    REACH_DOUBLE(4), REACH_MIXED(4, 3), REACH_MIXED(4, 2), REACH_MIXED(4, 1),
+    REACH_DOUBLE(3), REACH_MIXED(3, 2), REACH_MIXED(3, 1),
+    REACH_DOUBLE(2), REACH_MIXED(2, 1),
+    REACH_DOUBLE(1)};
+
 /* diceshots.hitting_rolls as a mask of roll_bit: 0, or -1 with an exception */
-static int hitting_mask(const long *player, const long *opponent, uint64_t *mask)
+static int hitting_mask(const Masks *m, uint64_t *mask)
 {
-    int theirs[25];
-    uint32_t blots = 0;   /* bit 25 - t: a blot on the mover's point t (reversed, for the spans) */
-    uint32_t open = 0, blot_points = 0, mine = 0;   /* the masks of points of the hitting checks */
     *mask = 0;
-    theirs[0] = 0;
-    for (int t = 1; t <= 24; t++) {
-        theirs[t] = (int)opponent[25 - t];
-        open |= (uint32_t)(theirs[t] < 2) << t;
-        if (theirs[t] == 1) {
-            blots |= (uint32_t)1 << (25 - t);
-            blot_points |= (uint32_t)1 << t;
-        }
-    }
-    int starts[25], n = 0;
     uint32_t spans = 0;   /* bit d: a checker d pips above a blot (diceshots' spans) */
-    for (int p = 1; p <= 25; p++)
-        if (player[p]) {
-            starts[n++] = p;
-            mine |= p <= 24 ? (uint32_t)1 << p : 0;
-            spans |= (blots >> (25 - p)) & ~(uint32_t)1;   /* bit p - t for each blot t below p */
-        }
+    for (uint32_t blots = m->blots; blots; blots &= blots - 1)
+        spans |= (m->mine >> lowest_point(blots)) & ~(uint32_t)1;
     if (!spans)
         return 0;
-    long bar = player[BAR_POINT];
+    long bar = m->player[BAR_POINT];
     uint32_t direct = 0, twice = 0;   /* bits 1..6: the dice of diceshots' direct and twice */
     if (!bar) {
         direct = spans & 0x7E;
-        for (int die = 1; die <= 6; die++) {   /* diceshots._played_twice */
-            long movers = 0;
-            for (int i = 0; i < n; i++) {
-                int p = starts[i];
-                if (p > die && theirs[p - die] < 2) {
-                    movers += player[p];
-                    if (movers >= 2) {
-                        twice |= (uint32_t)1 << die;
-                        break;
-                    }
-                }
-            }
+        for (int die = 1; die <= 6; die++) {   /* diceshots._played_twice: two points, or one of two checkers */
+            uint32_t movers = m->mine & (m->open << die);
+            if ((movers & (movers - 1)) || (movers & m->multi))
+                twice |= (uint32_t)1 << die;
         }
     }
+    int i = 0;
     for (int a = 6; a >= 1; a--)
-        for (int b = a; b >= 1; b--) {
-            uint32_t reach = a == b ? ((uint32_t)1 << a) | ((uint32_t)1 << 2 * a) | ((uint32_t)1 << 3 * a) | ((uint32_t)1 << 4 * a)
-                                    : ((uint32_t)1 << a) | ((uint32_t)1 << b) | ((uint32_t)1 << (a + b));
-            if (!(spans & reach))
+        for (int b = a; b >= 1; b--, i++) {
+            if (!(spans & roll_reach[i]))
                 continue;
             int hits;
             if (bar)
-                hits = entering_hits(player, theirs, starts, n - 1, open, blot_points, a, b);   /* starts[n - 1]: the bar */
+                hits = entering_hits(m, a, b);
             else if (a == b)
-                hits = double_hits(player, theirs, mine, open, blot_points, a, 4);
+                hits = double_hits(m, m->mine, a, 4);
             else if (((direct >> a) & 1 && (twice >> b) & 1) || ((direct >> b) & 1 && (twice >> a) & 1))
                 hits = 1;
-            else if ((hits = mixed_hits(player, theirs, mine, open, blot_points, a, b)) == NO_ANSWER)
-                hits = one_die_hits(player, theirs, starts, n, a, b);
-            if (hits == NO_ANSWER && (hits = some_play(player, opponent, a, b, 1, 0)) < 0)
+            else if ((hits = mixed_hits(m, a, b)) == NO_ANSWER)
+                hits = one_die_hits(m, a, b);
+            if (hits == NO_ANSWER && (hits = some_play(m->player, m->opponent, a, b, 1, 0)) < 0)
                 return -1;
             if (hits)
                 *mask |= roll_bit(a, b);
@@ -2916,7 +2971,8 @@ static inline int chance_bin(int count)
 
 /* dice.roll_chances of the roll a-b (either order) on the mover's and the opponent's own
  * counts (each 0..15): facts[0..8) as the Python tuple. 0, or -1 with an exception */
-static int chances_of_roll(const long *player, const long *opponent, int a, int b, uint8_t *facts)
+static int chances_of_roll(const long *player, const long *opponent, const SideMasks *mover, const SideMasks *other,
+                           int a, int b, uint8_t *facts)
 {
     int high = a > b ? a : b, low = a > b ? b : a;
     uint64_t roll = roll_bit(high, low);
@@ -2930,16 +2986,15 @@ static int chances_of_roll(const long *player, const long *opponent, int a, int 
     }
     facts[0] = (uint8_t)entering;
     facts[1] = entering && (opponent[high] < 2 || opponent[low] < 2);
-    uint64_t hitting = 0, finishing, saving = 0;
-    int blot = 0;
-    for (int p = 1; p <= 24; p++)
-        blot |= opponent[p] == 1;
-    if (blot && in_contact(player, opponent) && hitting_mask(player, opponent, &hitting) < 0)
+    uint64_t hitting = 0, finishing = 0, saving = 0;
+    Masks m;
+    masks_of(player, opponent, mover, other, &m);
+    if (m.blots && masks_in_contact(&m) && hitting_mask(&m, &hitting) < 0)
         return -1;
     int hit_count = chance_bin(mask_count(hitting));
     facts[2] = (uint8_t)hit_count;
     facts[3] = hit_count && (hitting & roll) != 0;
-    if (finishing_mask(player, opponent, &finishing) < 0)
+    if (!(m.mine & ~(uint32_t)0x7E) && finishing_mask(player, opponent, &finishing) < 0)   /* every checker home */
         return -1;
     int finishing_count = chance_bin(mask_count(finishing));
     facts[4] = (uint8_t)finishing_count;
@@ -2981,7 +3036,10 @@ static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssi
         Py_RETURN_NOTIMPLEMENTED;
     }
     uint8_t facts[8];
-    if (chances_of_roll(player, opponent, a, b, facts) < 0)
+    SideMasks mover, other;
+    side_masks(player, &mover);
+    side_masks(opponent, &other);
+    if (chances_of_roll(player, opponent, &mover, &other, a, b, facts) < 0)
         return NULL;
     return Py_BuildValue("(iiiiiiii)", facts[0], facts[1], facts[2], facts[3], facts[4], facts[5], facts[6], facts[7]);
 }
@@ -3006,10 +3064,13 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
     Py_ssize_t done = 0, size = PySequence_Fast_GET_SIZE(actions);
     int over = 0;
     uint8_t *facts = NULL;
+    SideMasks masks[2];   /* each side's, made again when its checkers move */
     if (start && at < size && fair_sides(sides[0], sides[1])) {
         facts = PyMem_Malloc((size_t)(size - at) * ROLL_FACTS);
         if (facts == NULL)
             return PyErr_NoMemory();
+        side_masks(sides[0], &masks[0]);
+        side_masks(sides[1], &masks[1]);
         for (Py_ssize_t i = at; i < size; i++) {
             PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
             if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7)
@@ -3047,11 +3108,15 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
             fact[0] = (uint8_t)side;
             fact[1] = (uint8_t)a;
             fact[2] = (uint8_t)b;
-            if (chances_of_roll(sides[side], sides[1 - side], a, b, fact + 3) < 0) {
+            if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, fact + 3) < 0) {
                 PyMem_Free(facts);
                 return NULL;
             }
-            memcpy(sides, after, sizeof sides);
+            for (int k = 0; k < 2; k++)
+                if (memcmp(sides[k], after[k], sizeof sides[k]) != 0) {
+                    memcpy(sides[k], after[k], sizeof sides[k]);
+                    side_masks(sides[k], &masks[k]);
+                }
             done++;
             if (number > last_line)
                 last_line = number;
