@@ -2628,7 +2628,7 @@ static inline int lowest_point(uint32_t mask)
  * settled as there, and the answer does not depend on the order). */
 typedef struct {
     uint32_t occupied, multi;   /* a side's points 1..25 (its own numbering) that hold a checker, two or more */
-} SideMasks;
+} SideMasks;   /* of a side's counts, each 0..15 (fair_sides) */
 
 typedef struct {
     const long *player, *opponent;
@@ -2637,12 +2637,23 @@ typedef struct {
 
 #define BOARD_MASK ((uint32_t)0x1FFFFFE)   /* points 1..24 */
 
+/* eight points at a time: each count (0..15) a byte, whose high bit after adding 0x7F says it is not 0 and after
+ * adding 0x7E that it is 2 or more (no carry into the next byte); the eight high bits then gathered into eight bits
+ * by a multiply (bit 8i lands on bit 56 + i, nothing else at or above bit 56) */
+#define BYTES_HIGH 0x8080808080808080ULL
+#define GATHER_BYTES 0x0102040810204080ULL
+
 static void side_masks(const long *side, SideMasks *out)
 {
     uint32_t occupied = 0, multi = 0;
-    for (int p = 1; p <= BAR_POINT; p++) {
-        occupied |= (uint32_t)(side[p] != 0) << p;
-        multi |= (uint32_t)(side[p] >= 2) << p;
+    for (int p = 1; p <= BAR_POINT; p += 8) {
+        uint64_t bytes = 0;
+        for (int i = 0; i < 8 && p + i <= BAR_POINT; i++)
+            bytes |= (uint64_t)side[p + i] << (8 * i);
+        uint64_t nonzero = ((bytes + 0x7F7F7F7F7F7F7F7FULL) & BYTES_HIGH) >> 7;
+        uint64_t two = ((bytes + 0x7E7E7E7E7E7E7E7EULL) & BYTES_HIGH) >> 7;
+        occupied |= (uint32_t)((nonzero * GATHER_BYTES) >> 56) << p;
+        multi |= (uint32_t)((two * GATHER_BYTES) >> 56) << p;
     }
     out->occupied = occupied;
     out->multi = multi;
