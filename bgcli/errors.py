@@ -34,6 +34,12 @@ class IllegalPlayError(BgcliError):
     """Well-formed play text that is not a legal play in the position."""
 
 
+class CutShortPlayError(IllegalPlayError):
+    """Steps that can each be made but use fewer dice than the roll's legal
+    plays: a turn cut short (a site records the steps a player made before
+    resigning in the middle of the turn)."""
+
+
 class AmbiguousPlayError(BgcliError):
     """Shorthand that matches more than one legal play."""
 

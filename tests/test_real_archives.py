@@ -159,6 +159,38 @@ def test_habit_opengammon_and_foxamon_write_the_match_winning_game_as_the_points
     assert [(kind, severity) for _, kind, severity in audit(elsewhere)] == [("points", "warning")]
 
 
+CUT_SHORT = REAL / "opengammon" / "game-ends-play-cut-after-one-die.mat"
+
+
+def test_habit_a_turn_cut_short_before_a_resignation_is_no_illegal_play():
+    # "64: 22/16", one die of two, then the opponent's "Wins 4 points": the loser made one step and
+    # resigned; the site records the step made (twice in this file, games 3 and 4)
+    [replay] = replay_file(str(CUT_SHORT))
+    assert replay.problems == []
+    cut = [(e.line, e.dice, e.play) for e in replay.events if e.kind.value == "move" and e.line in (80, 117)]
+    assert cut == [(80, (6, 4), "22/16"), (117, (5, 3), "16/11")]
+    assert [e.kind.value for e in replay.events if e.line in (81, 118)] == ["resign", "resign"]
+
+
+CUT_MATCH = """ 3 point match
+
+ Game 1
+ alice : 0                          bob : 0
+  1) 31: 8/5 6/5                    64: 24/18
+{after}"""
+
+
+@pytest.mark.parametrize("after, problems", [
+    ("      Wins 1 point\n", []),                                               # then bob resigns: the turn he gave up
+    ("  2) 42: 8/4 6/4                    21: 13/11 6/5\n", [(5, "play", "error")]),   # the game goes on: illegal
+    ("", [(5, "play", "error"), (5, "incomplete", "warning")]),                # the record stops there: illegal
+], ids=["resigned", "game-goes-on", "record-stops"])
+def test_a_turn_cut_short_is_illegal_unless_a_resignation_follows(tmp_path, after, problems):
+    path = tmp_path / "cut.mat"
+    path.write_text(CUT_MATCH.format(after=after), encoding="utf-8")
+    assert [p for p in audit(path) if p[1] != "incomplete" or after == ""] == problems
+
+
 RESIGNED = REAL / "opengammon" / "resigned_game_and_match.mat"
 
 

@@ -49,7 +49,8 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidDiceError, InvalidPlayError
+from bgcli.errors import (AmbiguousPlayError, BgcliError, CutShortPlayError, IllegalPlayError, InvalidDiceError,
+                          InvalidPlayError)
 from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, roll_dice
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
@@ -467,11 +468,11 @@ def _dice_for(written: WrittenPlay, dice, source: str, position: Position) -> Di
 
 
 def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, plays: list[Play]) -> Play:
-    def illegal(reason: str) -> IllegalPlayError:
+    def illegal(reason: str, kind: type[IllegalPlayError] = IllegalPlayError) -> IllegalPlayError:
         listed = ""
         if 0 < len(plays) <= _LIST_LIMIT:
             listed = f" (legal: {', '.join(sorted(play_text(p) for p in plays))})"
-        return IllegalPlayError(f"illegal play {source!r} in {position.id_or_board()} with {dice_name(dice)}: {reason}{listed}")
+        return kind(f"illegal play {source!r} in {position.id_or_board()} with {dice_name(dice)}: {reason}{listed}")
 
     hops = written.hops()
     if not hops:
@@ -546,7 +547,10 @@ def _match(written: WrittenPlay, source: str, position: Position, dice: Dice, pl
     if not tried:
         raise illegal(_length_reason(hops, dice, roll))
     if others:
-        raise illegal(_shortfall_reason([(n, pips) for _, _, n, pips in others], most, dice))
+        shortfalls = [(n, pips) for _, _, n, pips in others]
+        # steps that can each be made but use fewer dice than the roll allows: a turn cut short
+        raise illegal(_shortfall_reason(shortfalls, most, dice),
+                      CutShortPlayError if max(shortfalls)[0] < most else IllegalPlayError)
     raise illegal("; ".join(dict.fromkeys(failures)))
 
 

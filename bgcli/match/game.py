@@ -88,6 +88,9 @@ class GameReplay:
         self.missing: Problem | None = None   # a game without its result line: settled by the next score line
         self.last_line = record.line
         self.waiting_dance: Problem | None = None   # a dance problem, unless the game ends at once
+        # a play cut short (fewer dice than the roll allows) right before the end: a problem unless a
+        # resignation ends the game (the loser gave up in the middle of the turn, the steps made kept)
+        self.waiting_cut: Problem | None = None
         # the event of that roll, held back with it: a move with no play, or, when a resignation follows
         # at once, a roll (EventKind.ROLL: rolled, then resigned), as XG's "63: ????" is
         self.waiting_roll: Event | None = None
@@ -185,6 +188,14 @@ class GameReplay:
         self.visitor.event(Event(self.match.number, self.record.number, action.line, action.move_number or 0,
                                  action.side, self.player(action.side), kind, fields.pop("dice", None),
                                  fields.pop("play", ""), state, record=action, **fields))
+
+    def flush_cut(self, resigned: bool = False) -> None:
+        """Report the play cut short held back, unless a resignation ends the game after it."""
+        held, self.waiting_cut = self.waiting_cut, None
+        if held is not None and not resigned:
+            if self.dance_run:
+                self.end_dance_run()
+            self.visitor.problem(held)
 
     def flush_dance(self) -> None:
         if self.waiting_dance is not None:
@@ -388,6 +399,7 @@ class GameReplay:
             self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
             return
         if action.kind not in (ActionKind.WIN, ActionKind.DRAW):
+            self.flush_cut()
             self.flush_dance()
             if self.over:
                 self.problem(action, ProblemKind.MATCH, f"{action.kind.value} after the game was over")
@@ -422,6 +434,13 @@ class GameReplay:
         state = self.state(side, dice) if wants else None
         stops = self.match.visitor.stops_at(action.line)
         judged = judge_play(before, dice, text, side, self.wants_other_events, not stops)
+        if judged.cut_short and self.ends_after(self.index):
+            # held back, as a roll with no play is: steps made with fewer dice than the roll allows and
+            # then the end of the game are, before a resignation, the turn the loser gave up (a site
+            # records the steps made before it)
+            self.waiting_cut = Problem(action.line, self.record.number, action.move_number or 0, self.player(side),
+                                       ProblemKind.PLAY, judged.problems[0][1], self.match.number)
+            judged = replace(judged, problems=())
         if judged.dance:
             if stops and not self.dance_run and not self.ends_after(self.index):
                 # a problem of its own line, whatever follows (it starts a run of dances, and the game
@@ -643,6 +662,7 @@ class GameReplay:
             self.problem(action, ProblemKind.POINTS, f"a second result for game {self.record.number}")
             return
         self.waiting_dance = None
+        self.flush_cut()
         self.report_roll(resigned=False)   # a roll, then an agreed draw: no dance, and no resignation either
         if not self.rules.draws:
             self.problem(action, ProblemKind.POINTS, "an agreed draw, but these rules have no draws (use --draws)")
@@ -734,6 +754,7 @@ class GameReplay:
                              f"Wins {_points(points)} and the match: the match length, {player}'s final score, as "
                              f"Backgammon Galaxy writes a game that wins the match; the game is worth "
                              f"{_points(expected)} (a habit that cannot be checked)", Severity.WARNING)
+        self.flush_cut(resigned=how == Outcome.RESIGNATION)     # a play cut short right before it, if one is held
         self.report_roll(resigned=how == Outcome.RESIGNATION)   # the roll right before it, if one is held
         if self.wants_other_events:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
@@ -774,6 +795,7 @@ class GameReplay:
             # export cut off at "57) 53:"): the record stops there, it does not
             # say the roll could not be played; the missing end says the rest
             self.waiting_dance = None
+        self.flush_cut()
         self.flush_dance()
         self.end_dance_run()
         if self.result is not None:

@@ -19,7 +19,7 @@ from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, dances, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
 from bgcli.core.spelling import POINT_WORDS, recorded_text
-from bgcli.errors import AmbiguousPlayError, BgcliError, IllegalPlayError, InvalidPlayError
+from bgcli.errors import AmbiguousPlayError, BgcliError, CutShortPlayError, IllegalPlayError, InvalidPlayError
 from bgcli.match.diagnosis import wrong_roll
 from bgcli.match.events import ProblemKind
 from bgcli.match.records import Action, ActionKind
@@ -39,6 +39,8 @@ class Judgement:
     legal: Play | None = None  # the legal play, when it is one and its text was wanted
     problems: tuple[tuple[ProblemKind, str], ...] = ()
     dance: str = ""           # no play recorded though one was legal (held back: it may be a resignation)
+    cut_short: bool = False   # the one problem: steps that can each be made, fewer dice than the roll allows
+                              # (held back: right before a resignation it is the turn the loser gave up)
 
     @property
     def unchecked(self) -> bool:
@@ -85,6 +87,10 @@ def judge_play(before: Position, dice: tuple[int, int], text: str, side: int, wa
                                          f"of {recorded_text(other)}: the roll does not fit the play")
         else:
             problem = (ProblemKind.PLAY, str(exc))
+            if isinstance(exc, CutShortPlayError):
+                after = apply_written(before, text, dice, side=side)
+                if after is not None:
+                    return Judgement(after, text, problems=(problem,), cut_short=True)
     except (InvalidPlayError, AmbiguousPlayError) as exc:
         problem = (ProblemKind.PLAY, str(exc))
     try:
