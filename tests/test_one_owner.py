@@ -135,3 +135,38 @@ def test_an_xgids_dice_are_the_spellings_dice():
         assert state.match.dice in (expected, expected[::-1])
 
     read()
+
+
+# --- the largest cube, match and score: bgcli.core.state (MAX_CUBE, MAX_SCORE) ------------
+
+def test_the_ids_take_the_cubes_and_lengths_a_state_holds():
+    """The XGID and FIBS readers bound a cube, a length and a score by the state's own limits
+    (the Match ID's fields): each takes exactly what a MatchState can hold."""
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.ids import parse_position
+    from bgcli.core.rules import Rules
+    from bgcli.core.state import MAX_CUBE, MAX_SCORE, MatchState
+
+    def read(text: str) -> bool:
+        try:
+            parse_position(text)
+        except ValueError:
+            return False
+        return True
+
+    @given(st.integers(0, 17), st.sampled_from([1, 2, MAX_SCORE - 1, MAX_SCORE, MAX_SCORE + 1]))
+    def agree(log, length):
+        holds_cube = MatchState(cube=1 << log).problem() == ""
+        holds_length = MatchState(rules=Rules(match_length=length)).problem() == ""
+        # a match at 0-0 with a centred cube of 2 ** log; a maxcube as high as an XGID writes it
+        assert read(f"XGID=-b----E-C---eE---c-e----B-:{log}:0:1:00:0:0:0:{length}:{log}") == \
+            (holds_cube and holds_length)
+        assert read("board:You:Opp:%d:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:6:2:0:0:%d:"
+                    "1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0" % (length, 1 << log)) == (holds_cube and holds_length)
+
+    agree()
+    # the limits are the Match ID's: a cube's logarithm in 4 bits, a length and each score in 15
+    from bgcli.core.ids import _MATCH_FIELDS
+    width = {name: bits for name, _, bits in _MATCH_FIELDS}
+    assert MAX_CUBE == 1 << ((1 << width["cube"]) - 1) and MAX_SCORE == (1 << width["length"]) - 1

@@ -24,7 +24,7 @@ from bgcli.errors import InvalidPositionError
 from bgcli.core.position import BAR, BASE64_DIGITS, CHECKERS, OFF, Position
 from bgcli.output import quote
 from bgcli.core.rules import Rules
-from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, GameState, MatchState
+from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, MAX_CUBE, MAX_SCORE, GameState, MatchState
 from bgcli.core.value import Win
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll, recorded_text
 
@@ -234,20 +234,23 @@ def _from_absolute(side1, side0, on_roll: int) -> Position:
     return Position(tuple(side1), tuple(side0)) if on_roll == 1 else Position(tuple(side0), tuple(side1))
 
 
+_MAX_CUBE_LOG = MAX_CUBE.bit_length() - 1   # an XGID's cube and maxcube fields are logarithms
+
+
 def _xgid_state(text: str, fields: list) -> GameState:
     def bad(problem: str) -> InvalidPositionError:
         return InvalidPositionError(f"invalid xgid {_short(text)}: {problem}")
 
     pos = str(fields[0])
-    cube_log = _bounded(fields[1], "cube field", 0, 15, bad)
+    cube_log = _bounded(fields[1], "cube field", 0, _MAX_CUBE_LOG, bad)
     owner = _bounded(fields[2], "cube owner", -1, 1, bad)
     turn = _bounded(fields[3], "turn", -1, 1, bad)
     dice_text = str(fields[4]).upper()
-    score_bottom = _bounded(fields[5], "bottom player's score", 0, 32767, bad)
-    score_top = _bounded(fields[6], "top player's score", 0, 32767, bad)
+    score_bottom = _bounded(fields[5], "bottom player's score", 0, MAX_SCORE, bad)
+    score_top = _bounded(fields[6], "top player's score", 0, MAX_SCORE, bad)
     flags = _bounded(fields[7], "Crawford/Jacoby field", 0, 3, bad)
-    length = _bounded(fields[8], "match length", 0, 32767, bad)
-    max_cube = _bounded(fields[9], "maxcube", 0, 15, bad) if len(fields) > 9 else XG_NO_LIMIT
+    length = _bounded(fields[8], "match length", 0, MAX_SCORE, bad)
+    max_cube = _bounded(fields[9], "maxcube", 0, _MAX_CUBE_LOG, bad) if len(fields) > 9 else XG_NO_LIMIT
     bottom, top = [0] * 26, [0] * 26
     for i, c in enumerate(pos):
         if c == "-":
@@ -335,9 +338,9 @@ def parse_fibs(text: str) -> GameState:
 
 # (name, lowest, highest) of the 50 numbers after the names; 9999 is an unlimited match
 _FIBS_FIELDS = (
-    ("match length", 0, 32767), ("player's score", 0, 32767), ("opponent's score", 0, 32767),
+    ("match length", 0, MAX_SCORE), ("player's score", 0, MAX_SCORE), ("opponent's score", 0, MAX_SCORE),
     *((f"board field {i}", -CHECKERS, CHECKERS) for i in range(26)),
-    ("turn", -1, 1), *(("dice field", 0, 6),) * 4, ("cube", 1, 1 << 15),
+    ("turn", -1, 1), *(("dice field", 0, 6),) * 4, ("cube", 1, MAX_CUBE),
     ("player may double", 0, 1), ("opponent may double", 0, 1), ("was doubled", -1, 1),
     ("colour", -1, 1), ("direction", -1, 1), ("home", 0, 25), ("bar", 0, 25),
     ("player's borne-off checkers", 0, CHECKERS), ("opponent's borne-off checkers", 0, CHECKERS),

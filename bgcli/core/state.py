@@ -15,6 +15,13 @@ from bgcli.core.rules import Rules
 GAME_STATES = ("none", "playing", "over", "resigned", "dropped")
 
 
+# The largest cube any format can hold: gnubg's Match ID keeps the cube's
+# logarithm in 4 bits, so 2 ** 15.
+MAX_CUBE = 1 << 15
+# The longest match and the largest score: the Match ID keeps each in 15 bits.
+MAX_SCORE = (1 << 15) - 1
+
+
 @dataclass(frozen=True)
 class MatchState:
     """Every field of gnubg's Match ID, with gnubg's player numbers 0 and 1,
@@ -50,8 +57,8 @@ class MatchState:
 
     def problem(self) -> str:
         """Why these fields cannot be written as a Match ID, or ''."""
-        if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 1 << 15:
-            return f"cube value {self.cube} is not a power of two up to 32768"
+        if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > MAX_CUBE:
+            return f"cube value {self.cube} is not a power of two up to {MAX_CUBE}"
         if self.cube_owner not in (-1, 0, 1):
             return f"cube owner {self.cube_owner} is not -1, 0 or 1"
         if self.on_roll not in (0, 1) or self.turn not in (0, 1):
@@ -62,9 +69,9 @@ class MatchState:
             return f"resignation {self.resign} is not 0 to 3"
         if len(self.dice) != 2 or not all(0 <= d <= 6 for d in self.dice) or (0 in self.dice and self.dice != (0, 0)):
             return f"dice {self.dice} are not two numbers from 1 to 6 (or 0 0 before the roll)"
-        if not 0 <= self.match_length < 1 << 15:
+        if not 0 <= self.match_length <= MAX_SCORE:
             return f"match length {self.match_length} is out of range"
-        if not all(0 <= s < 1 << 15 for s in self.score):
+        if not all(0 <= s <= MAX_SCORE for s in self.score):
             return f"score {self.score} is out of range"
         if self.match_length and max(self.score) >= self.match_length and self.game_state == 1:
             return f"score {self.score[0]}-{self.score[1]} has already reached the match length {self.match_length}"
@@ -99,11 +106,6 @@ class GameState:
         the roll is played in (drawn "Rolled 31", its Match ID carrying the dice)."""
         match = self.match
         return replace(self, match=replace(match, dice=dice, doubled=False, turn=match.on_roll))
-
-
-# The largest cube any format can hold: gnubg's Match ID keeps the cube's
-# logarithm in 4 bits, so 2 ** 15.
-MAX_CUBE = 1 << 15
 
 
 @dataclass(frozen=True, slots=True)
