@@ -147,3 +147,44 @@ def test_dice_before_the_position_are_said_to_come_after_it(command):
     result = invoke(*command, "31", "start")
     assert result.exit_code == 1
     assert one_error(result) == "Error: invalid position '31 start': the dice come after the position ('start 31')"
+
+
+def _hostile_file(folder, kind: str):
+    """A path of ``kind``: what a stranger may give where a match file is expected."""
+    import gzip
+
+    path = folder / f"{kind}.mat"
+    if kind == "missing":
+        return path
+    if kind == "folder":   # a folder without a match file in it
+        path.mkdir()
+        (path / "notes.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+        return path
+    path.write_bytes({
+        "empty": b"",
+        "random": bytes(range(256)) * 8,
+        "gzip": gzip.compress((SAMPLES / "sp05001_3pt.mat").read_bytes()),
+        "png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(17),
+        "nul": (SAMPLES / "sp05001_3pt.mat").read_bytes().replace(b"Game 1", b"Ga\x00me 1"),
+        "huge line": b"x" * (2 << 20) + b"\n",
+    }[kind])
+    return path
+
+
+@pytest.mark.parametrize("command", [["replay"], ["score"], ["audit"], ["dice"], ["repair"], ["chouette"], ["view"],
+                                     ["export", "--to", "json"], ["rate", "--engine", "exact"]])
+@pytest.mark.parametrize("kind", ["missing", "folder", "empty", "random", "gzip", "png", "nul", "huge line"])
+def test_every_command_that_reads_files_says_in_lines_of_errors_why_a_hostile_file_cannot_be_read(tmp_path, command,
+                                                                                                    kind):
+    """The sweep of every subcommand that reads match files, kept: status 2, nothing on standard output,
+    every line of standard error an error naming the file or the command's summary line, no traceback
+    (invoke raises one)."""
+    if command[0] == "export" and kind == "folder":
+        pytest.skip("a folder is exported with -o FOLDER: a usage error (test_a_folder_exported_to_one_output...)")
+    path = _hostile_file(tmp_path, kind)
+    result = invoke(*command, path)
+    assert result.exit_code == 2, result.output
+    assert result.stdout in ("", "no rolls were read\n")   # dice's report of no file read
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1 and str(path) in errors[0], result.stderr
+    assert len(result.stderr.splitlines()) <= 2, result.stderr   # the error, and audit's, rate's or repair's summary
