@@ -188,3 +188,17 @@ def test_every_command_that_reads_files_says_in_lines_of_errors_why_a_hostile_fi
     errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
     assert len(errors) == 1 and str(path) in errors[0], result.stderr
     assert len(result.stderr.splitlines()) <= 2, result.stderr   # the error, and audit's, rate's or repair's summary
+
+
+def test_a_gzip_file_is_said_to_be_one(tmp_path):
+    """A .mat.gz as downloaded was 'binary data, not a match file in any format bgcli reads'."""
+    path = _hostile_file(tmp_path, "gzip")
+    assert one_error(invoke("score", path)) == f"Error: {path}:1:1: gzip-compressed data: decompress it first (gunzip)"
+
+
+def test_binary_data_in_a_text_file_is_placed_at_its_line(tmp_path):
+    """A match file with a NUL byte on line 5 was 'F:1:1: binary data': the line where it is wrong is 5."""
+    path = _hostile_file(tmp_path, "nul")
+    assert one_error(invoke("score", path)).startswith(f"Error: {path}:5:1: binary data, not a match file")
+    picture = _hostile_file(tmp_path, "png")   # binary from its first byte: line 1, not the line of its first NUL
+    assert one_error(invoke("score", picture)).startswith(f"Error: {picture}:1:1: binary data")

@@ -35,6 +35,7 @@ from typing import IO, Any, Iterator
 
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import MatchFileError
+from bgcli.formats.reading import GZIP_MAGIC
 from bgcli.match.records import (
     Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
 )
@@ -236,8 +237,8 @@ def _document(handle: IO[bytes], path: str) -> dict:
     if len(packed) > PACKED_LIMIT:
         raise fail(f"the file is larger than {PACKED_LIMIT >> 20} MB, more than a real match holds: not read")
     data = packed
-    if packed[:2] == b"\x1f\x8b" or packed[:1] == b"\x78":
-        inflater = zlib.decompressobj(31 if packed[:2] == b"\x1f\x8b" else 15)
+    if packed[:2] == GZIP_MAGIC or packed[:1] == b"\x78":
+        inflater = zlib.decompressobj(31 if packed[:2] == GZIP_MAGIC else 15)
         try:
             data = inflater.decompress(packed, DOCUMENT_LIMIT + 1)
         except zlib.error as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import sys
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator
@@ -19,7 +20,7 @@ from bgcli.errors import FileReadError, MatchFileError
 from bgcli.output import own_output, quote
 from bgcli.formats import registry
 from bgcli.formats.protocol import Lack
-from bgcli.formats.reading import head_text
+from bgcli.formats.reading import GZIP_MAGIC, head_text
 from bgcli.match.records import MatchEnd, MatchPart, MatchRecord, parts_of, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_parts
 from bgcli.core.rules import Rules
@@ -110,6 +111,8 @@ def iter_records(path: str | Path) -> Iterator[MatchRecord]:
     return records_of(iter_parts(path))
 
 
+_PLAIN_TEXT = re.compile(rb"[\t\n\r\x20-\x7e]*")
+
 
 def format_of(path: str, head: bytes):
     """The format the registry chooses for a file that starts with ``head``; MatchFileError when it is
@@ -119,8 +122,14 @@ def format_of(path: str, head: bytes):
         raise MatchFileError(other, path, line, 1)
     kind = registry.choose(path, head)
     if kind is None:
+        if head.startswith(GZIP_MAGIC):   # a .mat.gz as downloaded: say what it is, not only what it is not
+            raise MatchFileError("gzip-compressed data: decompress it first (gunzip)", path, 1, 1)
+        # where it is wrong: the line of the first NUL byte when plain text comes before it (a match file with
+        # one in it), else the first line (a picture, an archive: binary from the start)
+        nul = head.find(b"\0")
+        line = head.count(b"\n", 0, nul) + 1 if nul > 0 and _PLAIN_TEXT.fullmatch(head, 0, nul) else 1
         raise MatchFileError(f"binary data, not a match file in any format bgcli reads (tried {registry.tried()})",
-                             path, 1, 1)
+                             path, line, 1)
     return kind
 
 def iter_parts(path: str | Path) -> Iterator[MatchPart]:

@@ -23,6 +23,7 @@ from bgcli.errors import MatchFileError
 
 WHOLE_LIMIT = 256 << 20   # a file read whole (SGF, JSON) is no bigger than this
 LINE_LIMIT = 1 << 20      # no line of a text file is longer: a longer one is not a match file
+GZIP_MAGIC = b"\x1f\x8b"   # the first two bytes of every gzip stream (RFC 1952)
 
 # byte order marks, longest first (UTF-32's would start with UTF-16's, but no program writes it)
 _MARKS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
