@@ -202,3 +202,19 @@ def test_binary_data_in_a_text_file_is_placed_at_its_line(tmp_path):
     assert one_error(invoke("score", path)).startswith(f"Error: {path}:5:1: binary data, not a match file")
     picture = _hostile_file(tmp_path, "png")   # binary from its first byte: line 1, not the line of its first NUL
     assert one_error(invoke("score", picture)).startswith(f"Error: {picture}:1:1: binary data")
+
+
+@pytest.mark.parametrize("command", [["replay"], ["score"], ["audit"], ["dice"], ["view"], ["rate", "--engine", "exact"]])
+@pytest.mark.parametrize("given", ["folder", "glob"])
+def test_o_never_replaces_a_match_file_that_an_input_folder_or_glob_finds(tmp_path, command, given):
+    """``bgcli replay DIR -o DIR/a.mat`` replaced the match a.mat with the replay: the walk skipped a.mat as
+    'this command's own output' (it takes the file at -o for the last run's report), and nothing was kept."""
+    match = tmp_path / "a.mat"
+    original = (SAMPLES / "sp05001_3pt.mat").read_bytes()
+    match.write_bytes(original)
+    (tmp_path / "b.mat").write_bytes(original)
+    source = str(tmp_path) if given == "folder" else str(tmp_path / "*.mat")
+    result = invoke(*command, source, "-o", match)
+    assert result.exit_code == 2
+    assert f"Error: -o {match} is a match file that the input {source} finds: write somewhere else" in result.stderr
+    assert match.read_bytes() == original

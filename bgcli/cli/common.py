@@ -748,6 +748,7 @@ def refuse_input_as_output(output: str | None, inputs, option: str = "-o") -> No
     --patch): the same file by the file system (a link, ``./``), or by path where the output does not exist yet."""
     if not output or output == "-":
         return
+    inputs = list(inputs)
     for path in inputs:
         if path == "-":
             continue
@@ -757,13 +758,44 @@ def refuse_input_as_output(output: str | None, inputs, option: str = "-o") -> No
             same = os.path.abspath(output) == os.path.abspath(path)
         if same:
             raise click.UsageError(f"{option} {output} is one of the inputs: write somewhere else")
+    _refuse_match_among_inputs(output, inputs, option)
+
+
+# the suffixes of match files that no command writes as a report (.txt and .json are reports' too)
+_MATCH_ONLY = (".mat", ".gam", ".xg", ".bgf", ".fibs", ".sgg", ".tmg", ".sgf")
+
+
+def _refuse_match_among_inputs(output: str, inputs, option: str) -> None:
+    """A match file that an input folder or glob finds is an input too: ``replay DIR -o DIR/a.mat`` replaced
+    a.mat with the replay (the walk skips the output file, taking it for the last run's report)."""
+    from bgcli.scale.archive import is_glob
+
+    if not output.lower().endswith(_MATCH_ONLY) or not os.path.isfile(output):
+        return
+    where = os.path.realpath(output)
+    for path in inputs:
+        if path == "-":
+            continue
+        if os.path.isdir(path):
+            found = where.startswith(os.path.realpath(path).rstrip(os.sep) + os.sep)
+        elif is_glob(path) and not os.path.lexists(path):
+            import glob
+
+            found = any(os.path.realpath(match) == where for match in glob.glob(path, recursive=True))
+        else:
+            continue
+        if found:
+            raise click.UsageError(f"{option} {output} is a match file that the input {path} finds: write somewhere else")
 
 
 def _existing_paths(values):
-    """The arguments of a command that name existing files: the inputs an output must not overwrite."""
+    """The arguments of a command that name existing files, folders or globs: the inputs an output must not
+    overwrite."""
+    from bgcli.scale.archive import is_glob
+
     for value in values:
         for item in value if isinstance(value, (tuple, list)) else (value,):
-            if isinstance(item, str) and item not in ("", "-") and os.path.exists(item):
+            if isinstance(item, str) and item not in ("", "-") and (os.path.exists(item) or is_glob(item)):
                 yield item
 
 

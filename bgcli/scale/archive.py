@@ -58,7 +58,7 @@ def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -
             yield path
         elif os.path.isdir(path):
             yield from _walk_reported(path, note)
-        elif _is_glob(path) and not os.path.lexists(path):
+        elif is_glob(path) and not os.path.lexists(path):
             matches = sorted(glob.glob(path, recursive=True))
             if not matches:
                 note(f"no files match {path}", True)
@@ -138,7 +138,8 @@ def _own_output(path: str, note: Note) -> bool:
     return how is not None
 
 
-def _is_glob(path: str) -> bool:
+def is_glob(path: str) -> bool:
+    """Whether a path given is a glob the walk expands (when no file has that very name)."""
     return any(c in path for c in "*?[")
 
 
