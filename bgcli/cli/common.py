@@ -761,16 +761,17 @@ def refuse_input_as_output(output: str | None, inputs, option: str = "-o") -> No
     _refuse_match_among_inputs(output, inputs, option)
 
 
-# the suffixes of match files that no command writes as a report (.txt and .json are reports' too)
-_MATCH_ONLY = (".mat", ".gam", ".xg", ".bgf", ".fibs", ".sgg", ".tmg", ".sgf")
+_REPORT_SUFFIXES = (".txt", ".json")   # a match's suffixes that commands' reports are written with too
 
 
 def _refuse_match_among_inputs(output: str, inputs, option: str) -> None:
     """A match file that an input folder or glob finds is an input too: ``replay DIR -o DIR/a.mat`` replaced
     a.mat with the replay (the walk skips the output file, taking it for the last run's report)."""
+    from bgcli.formats import registry
     from bgcli.scale.archive import is_glob
 
-    if not output.lower().endswith(_MATCH_ONLY) or not os.path.isfile(output):
+    match_only = tuple(suffix for suffix in registry.SUFFIXES if suffix not in _REPORT_SUFFIXES)
+    if not output.lower().endswith(match_only) or not os.path.isfile(output):
         return
     where = os.path.realpath(output)
     for path in inputs:
