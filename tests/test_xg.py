@@ -399,3 +399,49 @@ def test_habit_xg_bear_off_past_the_edge_is_a_bear_off():
     assert [[(a.kind, a.side, a.dice, a.play_text) for a in g.actions] for g in habit[0].games] == \
         [[(a.kind, a.side, a.dice, a.play_text) for a in g.actions] for g in original[0].games]
     assert habit[0].errors == ()
+
+
+# --- automatic doubles (XG 26 on stores each game's count; the match header its maximum) ---------
+
+def with_autos(records: list[bytes], autos: int, allowed: int | None, length: int | None = None) -> list[bytes]:
+    """The good money session with its last game started after ``autos`` automatic doubles (its cube
+    actions and its points then count from that cube, as XG writes them), the match header allowing
+    ``allowed`` (None: automatic doubles off); ``length`` makes it a match of that length."""
+    out = [bytearray(record) for record in records]
+    header = next(r for r in out if r[8] == xg.HEADER_MATCH)
+    header[103] = allowed is not None
+    struct.pack_into("<i", header, 616, allowed or 0)
+    if length is not None:
+        struct.pack_into("<i", header, 92, length)
+    last = max(i for i, r in enumerate(out) if r[8] == xg.HEADER_GAME)
+    struct.pack_into("<i", out[last], 64, autos)
+    footer = next(r for r in out[last:] if r[8] == xg.FOOTER_GAME)
+    struct.pack_into("<i", footer, 28, struct.unpack_from("<i", footer, 28)[0] << autos)
+    return [bytes(r) for r in out]
+
+
+def audit_of(tmp_path, records: list[bytes]) -> str:
+    path = tmp_path / "autos.xg"
+    path.write_bytes(container(records))
+    result = CliRunner().invoke(cli, ["audit", str(path)])
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def test_an_automatic_double_xg_stored_starts_the_games_cube(tmp_path):
+    records = good_records()
+    assert struct.unpack_from("<i", next(r for r in records if r[8] == xg.HEADER_MATCH), 552)[0] >= 26
+    assert audit_of(tmp_path, records) == "1 file checked, no problems\n"
+    # one automatic double, two allowed: the last game is worth twice its points, and nothing is wrong
+    assert audit_of(tmp_path, with_autos(records, 1, 2)) == "1 file checked, no problems\n"
+    match = read(container(with_autos(records, 2, 2)))[0]
+    autos = [a for a in match.games[-1].actions if a.kind == ActionKind.AUTO_DOUBLE]
+    assert [a.cube for a in autos] == [2, 4] and match.games[-1].autos_written
+    assert match.tags["AutoDoubles"] == "2"
+
+
+def test_automatic_doubles_past_the_rules_of_the_xg_file_are_errors(tmp_path):
+    records = good_records()
+    assert "up to 2 automatic doubles" in audit_of(tmp_path, with_autos(records, 3, 2))
+    assert "no automatic doubles" in audit_of(tmp_path, with_autos(records, 1, None))
+    assert "automatic double" in audit_of(tmp_path, with_autos(records, 1, 2, length=99))

@@ -45,6 +45,7 @@ from typing import IO, Iterator
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import FileReadError, MatchFileError
+from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES
 from bgcli.formats.reading import text_of
 from bgcli.match.records import (
     Action, ActionKind, DecisionKind, Evaluation, GameRecord, MatchEnd, MatchHeader, MatchPart, StoredAnalysis,
@@ -345,6 +346,7 @@ class _Builder:
         self.players = ("player 1", "player 2")
         self.length = 0
         self.version = 0
+        self.autos_written = False
         self.in_match = False
         self.game: dict | None = None
         self.match_comments: list[tuple[int, str]] = []
@@ -439,6 +441,11 @@ class _Builder:
                 tags["Cubelimit"] = str(1 << limit)
             if record[103] and _i32(record, 616) > 0:
                 tags["AutoDoubleMax"] = str(_i32(record, 616))
+        if record[103]:
+            # XG's own tags above are kept as written; the rules read their own tag: how many automatic
+            # doubles money play allows (XG's maximum where stored, else as many as bgcli's rules allow).
+            written = _i32(record, 616) if self.version >= 8 else 0
+            tags[AUTO_DOUBLES.tag] = str(min(written, AUTO_DOUBLES.high)) if written > 0 else SITE_AUTO_DOUBLES
         tags["Unrated"] = "On" if record[574] else "Off"
         if self.version >= 24 and record[620]:
             tags["Transcribed"] = "On"
@@ -464,9 +471,14 @@ class _Builder:
 
     # -- games ---------------------------------------------------------------
     def begin_game(self, number: int, record: bytes) -> None:
-        autos = _i32(record, 64) if self.version >= 26 else 0
+        # From version 26 XG stores each game's automatic doubles (none is 0): the record says how the
+        # game's cube starts, as GamesGrid's and TrueMoneyGames's lines do, and the replay asks the rules
+        # whether they were allowed. Before 26 the count is not stored and the replay finds the start.
+        self.autos_written = self.version >= 26
+        autos = max(0, min(_i32(record, 64), 20)) if self.autos_written else 0
         self.game = dict(number=_i32(record, 48), scores=(_i32(record, 12), _i32(record, 16)), line=number,
-                         actions=[], row=0, last_side=None, cube=1 << max(0, min(autos, 20)))
+                         actions=[Action(number, 0, None, 0, ActionKind.AUTO_DOUBLE, cube=2 << k) for k in range(autos)],
+                         row=0, last_side=None, cube=1 << autos)
         self.pending_cube = None
         self.comment(_i32(record, 56), number, "game header")
         self.game_footer_comment = _i32(record, 60)
@@ -595,7 +607,8 @@ class _Builder:
         if game is None:
             return
         self.game = None
-        yield GameRecord(game["number"] or 1, self.players, game["scores"], tuple(game["actions"]), game["line"])
+        yield GameRecord(game["number"] or 1, self.players, game["scores"], tuple(game["actions"]), game["line"],
+                         autos_written=self.autos_written)
 
     def close_match(self, number: int) -> Iterator[MatchPart]:
         if not self.in_match:
