@@ -159,6 +159,16 @@ def test_habit_opengammon_and_foxamon_write_the_match_winning_game_as_the_points
     assert [(kind, severity) for _, kind, severity in audit(elsewhere)] == [("points", "warning")]
 
 
+def test_an_illegal_play_xg_declares_in_its_remarks_is_the_one_error():
+    # XG's .mat export of a live match names the illegal play the players made in a box of remarks
+    # ("Game 6, Move 19 of Simon Lockwood --> 11: 3/2 1/Off(2) was illegal"): that play, and nothing else
+    path = REAL / "xg-mat" / "illegal-play-declared-in-remarks_7pt.txt"
+    [replay] = replay_file(str(path))
+    assert [(p.line, p.game, p.move, p.player, p.kind.value, p.severity.value) for p in replay.problems] == [
+        (149, 6, 19, "Simon Lockwood", "play", "error")]
+    assert "'3/2 1/Off(2)'" in replay.problems[0].message and replay.score == (3, 7)
+
+
 CUT_SHORT = REAL / "opengammon" / "game-ends-play-cut-after-one-die.mat"
 
 
