@@ -218,3 +218,17 @@ def test_o_never_replaces_a_match_file_that_an_input_folder_or_glob_finds(tmp_pa
     assert result.exit_code == 2
     assert f"Error: -o {match} is a match file that the input {source} finds: write somewhere else" in result.stderr
     assert match.read_bytes() == original
+
+
+@pytest.mark.parametrize("command", [["audit"], ["dice"], ["rate", "--engine", "exact"]])
+@pytest.mark.parametrize("exists", [False, True])
+def test_o_and_db_naming_one_file_is_a_usage_error(tmp_path, command, exists):
+    """``audit F --db R -o R``: the report replaced the database the run had just filled (an empty file left)."""
+    database = tmp_path / "results.sqlite"
+    if exists:
+        assert invoke(*command, FLAWED, "--db", database).exit_code in (0, 1, 2)
+        before = database.read_bytes()
+    result = invoke(*command, FLAWED, "--db", database, "-o", database)
+    assert result.exit_code == 2
+    assert f"Error: -o {database} is one of the inputs: write somewhere else" in result.stderr
+    assert database.exists() == exists and (not exists or database.read_bytes() == before)

@@ -683,7 +683,9 @@ def result_output(function):
             return function(*args, **kwargs)
         from bgcli.output import AtomicOutput, OutputError
 
-        refuse_input_as_output(output, _existing_paths(kwargs.values()))
+        # the --db of audit, rate and dice too, made by the run if it is not there: the report would replace it
+        database = [kwargs["db_path"]] if kwargs.get("db_path") else []
+        refuse_input_as_output(output, [*_existing_paths(kwargs.values()), *database])
         try:
             target = AtomicOutput(output)
         except OutputError as exc:
