@@ -232,3 +232,17 @@ def test_o_and_db_naming_one_file_is_a_usage_error(tmp_path, command, exists):
     assert result.exit_code == 2
     assert f"Error: -o {database} is one of the inputs: write somewhere else" in result.stderr
     assert database.exists() == exists and (not exists or database.read_bytes() == before)
+
+
+@pytest.mark.parametrize("command", [["hint", "start", "31", "--level", "0"], ["rate", FLAWED], ["view", FLAWED],
+                                     ["analyze", "start", "--engine", "sage"]])
+def test_o_never_replaces_the_match_equity_table_the_command_reads(tmp_path, command):
+    """``hint start 31 --met T.csv -o T.csv`` replaced the user's table with the hint: the option's value is the
+    table read, not its file name, and the check of -o against the inputs did not see it."""
+    table = tmp_path / "table.csv"
+    assert invoke("met", "--to", "csv", "-o", table).exit_code == 0
+    before = table.read_bytes()
+    result = invoke(*command, "--met", table, "-o", table)
+    assert result.exit_code == 2
+    assert f"Error: -o {table} is one of the inputs: write somewhere else" in result.stderr
+    assert table.read_bytes() == before

@@ -685,7 +685,7 @@ def result_output(function):
 
         # the --db of audit, rate and dice too, made by the run if it is not there: the report would replace it
         database = [kwargs["db_path"]] if kwargs.get("db_path") else []
-        refuse_input_as_output(output, [*_existing_paths(kwargs.values()), *database])
+        refuse_input_as_output(output, [*input_paths(kwargs.values()), *database])
         try:
             target = AtomicOutput(output)
         except OutputError as exc:
@@ -791,13 +791,15 @@ def _refuse_match_among_inputs(output: str, inputs, option: str) -> None:
             raise click.UsageError(f"{option} {output} is a match file that the input {path} finds: write somewhere else")
 
 
-def _existing_paths(values):
+def input_paths(values):
     """The arguments of a command that name existing files, folders or globs: the inputs an output must not
     overwrite."""
     from bgcli.scale.archive import is_glob
 
     for value in values:
         for item in value if isinstance(value, (tuple, list)) else (value,):
+            if not isinstance(item, str):   # a value an option read from a file (a --met table) names the file
+                item = getattr(item, "path", None)
             if isinstance(item, str) and item not in ("", "-") and (os.path.exists(item) or is_glob(item)):
                 yield item
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from bgcli.cli.archives import ArchiveRun
-from bgcli.cli.common import Counter, jobs_option, refuse_input_as_output, result_output
+from bgcli.cli.common import Counter, input_paths, jobs_option, refuse_input_as_output, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, rule_options, rules_from, say, say_block, Unwritable,
@@ -557,7 +557,7 @@ def view(files, output, home, engine, level, met, **rule_args):
     from bgcli.output import AtomicOutput, OutputError
     from bgcli.render.view import Page, collector_paused, judged_index
 
-    refuse_input_as_output(output, files)
+    refuse_input_as_output(output, [*files, *input_paths([met])])   # a --met table's file is an input too
     files, unfound = _found_files(files)
     refuse_input_as_output(output, files)
     rules = rules_from(**rule_args)
