@@ -246,3 +246,12 @@ def test_o_never_replaces_the_match_equity_table_the_command_reads(tmp_path, com
     assert result.exit_code == 2
     assert f"Error: -o {table} is one of the inputs: write somewhere else" in result.stderr
     assert table.read_bytes() == before
+
+
+def test_the_report_of_a_database_of_one_file_counts_it_in_the_singular(tmp_path):
+    """``audit --report`` of one file said '1 files: 1 clean'."""
+    database = tmp_path / "results.sqlite"
+    invoke("audit", SAMPLES / "sp05001_3pt.mat", "--db", database)
+    result = invoke("audit", "--report", "--db", database)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "1 file: 1 clean, 0 with problems (0 with errors), 0 unreadable"

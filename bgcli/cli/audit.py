@@ -136,9 +136,9 @@ def _report(db, as_json: bool, strict: bool = False) -> int:
     if as_json:
         emit(totals)
     else:
-        click.echo(f"{totals['files']} files: {totals['clean']} clean, {totals['with_problems']} with problems "
+        click.echo(f"{_plural(totals['files'], 'file')}: {totals['clean']} clean, {totals['with_problems']} with problems "
                    f"({totals['with_errors']} with errors), {totals['unreadable']} unreadable")
-        click.echo(f"{totals['games']} games, {_plural(totals['errors'], 'error')}, "
+        click.echo(f"{_plural(totals['games'], 'game')}, {_plural(totals['errors'], 'error')}, "
                    f"{_plural(totals['warnings'], 'warning')}")
         for kind, count in totals["by_kind"].items():
             say(f"  {kind:<11} {count}")
