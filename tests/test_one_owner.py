@@ -170,3 +170,32 @@ def test_the_ids_take_the_cubes_and_lengths_a_state_holds():
     from bgcli.core.ids import _MATCH_FIELDS
     width = {name: bits for name, _, bits in _MATCH_FIELDS}
     assert MAX_CUBE == 1 << ((1 << width["cube"]) - 1) and MAX_SCORE == (1 << width["length"]) - 1
+
+
+# --- where a rule setting is in force: bgcli.core.rules (Rules.in_force, Setting.play) -----
+
+def test_who_applies_a_setting_asks_where_it_is_in_force():
+    """Jacoby, beavers and automatic doubles count in money play only, the Crawford rule in a
+    match only: said once (Setting.play), and the value of a game, the starting cubes and the
+    Crawford game ask it (they each looked at the match length beside the setting once)."""
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.cube import starting_cubes
+    from bgcli.core.rules import SETTINGS, Rules, crawford_game
+    from bgcli.core.value import jacoby_applies
+
+    @given(st.builds(Rules, match_length=st.sampled_from([0, 1, 5]), crawford=st.booleans(), jacoby=st.booleans(),
+                     beavers=st.booleans(), auto_doubles=st.integers(0, 3)))
+    def agree(rules):
+        for setting in SETTINGS:
+            value = getattr(rules, setting.field)
+            assert rules.in_force(setting.field) == (value if setting.matters(rules) else type(value)())
+        money = not rules.match_length
+        assert rules.in_force("jacoby") == (money and rules.jacoby)
+        assert rules.in_force("crawford") == (not money and rules.crawford)
+        assert jacoby_applies(rules, True) == rules.in_force("jacoby") and not jacoby_applies(rules, False)
+        assert starting_cubes(rules) == [1 << k for k in range(rules.in_force("auto_doubles") + 1)]
+        at = (rules.match_length - 1, 0)
+        assert crawford_game(rules, at, False) == (bool(rules.in_force("crawford")) and rules.match_length > 1)
+
+    agree()

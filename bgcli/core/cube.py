@@ -376,7 +376,7 @@ def raccoon_refusal(rules: Rules, side: int, beaver_by: int | None) -> Refusal |
 def starting_cubes(rules: Rules) -> list[int]:
     """The cubes a game may start with: automatic doubles (money play) raise the
     cube on equal opening rolls, up to ``rules.auto_doubles`` times."""
-    return [1 << k for k in range(rules.auto_doubles + 1)] if not rules.match_length else [1]
+    return [1 << k for k in range(rules.in_force("auto_doubles") + 1)]
 
 
 def auto_double_refusal(rules: Rules, value: int) -> str | None:

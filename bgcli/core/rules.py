@@ -58,6 +58,15 @@ class Rules:
                 changes[setting.field] = value
         return replace(rules, **changes)
 
+    def in_force(self, field: str) -> Any:
+        """The value of setting ``field`` where it can matter under these rules
+        (:meth:`Setting.matters`: Jacoby, beavers and automatic doubles in money
+        play only, the Crawford rule in a match only), else off (False or 0).
+        Whoever applies such a setting asks this instead of looking at the
+        match length beside it."""
+        value = getattr(self, field)
+        return value if SETTING_OF_FIELD[field].matters(self) else type(value)()
+
     def tags(self) -> dict[str, str]:
         """The tags that say how these rules differ from the standard ones, so
         that a written file carries them (a standard file gets none)."""
@@ -233,6 +242,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("home_gammons", "HomeGammons", None, "The traditional Korean count of a win.", expected="On or Off"),
 )
 SETTING_OF_TAG = {setting.tag.lower(): setting for setting in SETTINGS}
+SETTING_OF_FIELD = {setting.field: setting for setting in SETTINGS}
 PROFILE_TAG = "Rules"   # the tag (and JSON key "profile", option --rules) naming a profile
 # The names of every rule tag, lowercased: a writer that keeps a file's other
 # tags leaves these to Rules.tags()
@@ -256,6 +266,6 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
 
 def crawford_game(rules: Rules, score_before: tuple[int, int], previous_was_crawford_or_later: bool) -> bool:
     """Whether a game starting at ``score_before`` is the Crawford game."""
-    if not rules.match_length or not rules.crawford or previous_was_crawford_or_later:
+    if not rules.in_force("crawford") or previous_was_crawford_or_later:
         return False
     return max(score_before) == rules.match_length - 1 and min(score_before) < rules.match_length - 1

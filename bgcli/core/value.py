@@ -97,7 +97,7 @@ def game_value(win: Win, cube: int, rules: Rules, centred: bool, needed: int | N
 
 def jacoby_applies(rules: Rules, centred: bool) -> bool:
     """Whether gammons count single now: money play, Jacoby on, cube centred."""
-    return rules.jacoby and not rules.match_length and centred
+    return bool(rules.in_force("jacoby")) and centred
 
 
 def resignation_values(cube: int, rules: Rules, centred: bool, needed: int | None = None) -> list[int]:

@@ -119,9 +119,8 @@ class SageEngine:
         return owners.PLAYER if owner == player else owners.OPPONENT
 
     def _flags(self, state: "GameState") -> dict:
-        money = not state.match.match_length
         rules = state.match.rules
-        return {"jacoby": money and rules.jacoby, "beaver": money and rules.beavers}
+        return {"jacoby": rules.in_force("jacoby"), "beaver": rules.in_force("beavers")}
 
     def _pre_roll(self, state: "GameState") -> tuple:
         side = met.MatchSide.of(state, table=self.met)

@@ -158,7 +158,7 @@ class SageRollout:
         money = side.is_money
         flags = {"cube_value": state.match.cube,
                  "owner": owners.CENTERED if owner < 0 else owners.PLAYER if owner == me else owners.OPPONENT,
-                 "jacoby": money and bool(rules.jacoby), "beaver": money and bool(rules.beavers)}
+                 "jacoby": bool(rules.in_force("jacoby")), "beaver": bool(rules.in_force("beavers"))}
         if not money:   # as the sage engine tells it a match: the scores away and whether this is the Crawford game
             flags.update(away1=side.away, away2=side.opponent_away, is_crawford=side.crawford)
         return flags
