@@ -169,6 +169,17 @@ def test_an_illegal_play_xg_declares_in_its_remarks_is_the_one_error():
     assert "'3/2 1/Off(2)'" in replay.problems[0].message and replay.score == (3, 7)
 
 
+def test_habit_choue_net_doubles_with_a_long_arrow():
+    # choue.net's export: "Doubles ==> 2", "Game 1" at column 0, "Bot1: 0" with no blank before the colon
+    path = REAL / "choue-net" / "chouehandle-vs-Bot-all-games-s4020-2026-10-04.txt"
+    [replay] = replay_file(str(path))
+    assert [(e.line, e.kind.value, e.cube) for e in replay.events if e.kind.value in ("double", "take")] == [
+        (23, "double", 2), (24, "take", None)]
+    assert results(path)[0] == (1, "single", 2, 2)
+    # what is left is game 2's "Wins 4 point" at cube 1, which no rule gives (PROVENANCE.md)
+    assert [(p.line, p.kind.value) for p in replay.problems if p.severity.value == "error"] == [(69, "points")]
+
+
 CUT_SHORT = REAL / "opengammon" / "game-ends-play-cut-after-one-die.mat"
 
 

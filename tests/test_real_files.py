@@ -27,7 +27,7 @@ REAL = (committed_glob(DATA / "corpus" / "galaxy", "*.txt") + committed_glob(DAT
         + committed_glob(DATA / "gammonview" / "bgf", "*.bgf") + committed_glob(DATA / "sgf", "*.sgf")
         + committed_glob(DATA / "real" / "gnubg-1.08-mat", "*.mat") + committed_glob(DATA / "real" / "opengammon", "*.mat")
         + committed_glob(DATA / "real" / "gnubg-1.08-sgf", "*.sgf") + committed_glob(DATA / "real" / "foxamon", "*.mat")
-        + committed_glob(DATA / "real" / "xg-mat", "*.txt")
+        + committed_glob(DATA / "real" / "xg-mat", "*.txt") + committed_glob(DATA / "real" / "choue-net", "*.txt")
         + [str(ROOT / "samples" / "galaxy_match3029786.txt"), str(ROOT / "samples" / "studio_mrpurple_lasse_3pt.txt")])
 SUFFIX = {"mat": ".mat", "sgf": ".sgf", "json": ".json"}
 
