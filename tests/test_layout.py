@@ -101,6 +101,28 @@ def test_dependencies_point_down():
     assert not upward, f"imports that point up the layers: {upward}"
 
 
+# importlib.import_module("bgcli.x"): an import by name, which the import statements above do not show
+BY_NAME = re.compile(r"import_module\(\s*[\"'](bgcli[\w.]*)[\"']\s*\)")
+# the loads by name that run up the layers on purpose, and why: a notebook shows a core object (a
+# Position's board, a match's .mat text) with what is drawn and written above it, and the core
+# asks bgcli.notebook, which loads those modules when a notebook first asks (python-chess's Board
+# imports chess.svg inside _repr_svg_ likewise). Nothing else may: a new one is an upward import.
+UPWARD_BY_NAME = {("bgcli.notebook", "bgcli.render.board"), ("bgcli.notebook", "bgcli.formats.files")}
+
+
+def loads_by_name() -> set[tuple[str, str]]:
+    return {(name, target) for name, path in modules().items()
+            for target in BY_NAME.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_modules_loaded_by_name_point_down_but_the_notebooks():
+    loads = loads_by_name()
+    assert UPWARD_BY_NAME <= loads, f"gone, strike them: {UPWARD_BY_NAME - loads}"
+    upward = {(name, target) for name, target in loads if rank(target) > rank(name)
+              and not (rank(name) == CLI and rank(target) == CLI)}
+    assert upward == UPWARD_BY_NAME, f"loads by name that point up the layers: {upward - UPWARD_BY_NAME}"
+
+
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     """The import cycles of ``edges``: Tarjan's strongly connected components
     with two or more modules."""
