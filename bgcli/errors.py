@@ -10,6 +10,7 @@ from __future__ import annotations
 # The statuses of a batch, as the command line exits with them.
 EXIT_PROBLEMS = 1     # some input was wrong; the rest was done
 EXIT_UNREADABLE = 2   # the input could not be read (all of it, or from some line on)
+EXIT_INTERNAL = 70      # a bug in bgcli (sysexits' EX_SOFTWARE): not the input's fault
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
 EXIT_TERMINATED = 143   # 128 + SIGTERM

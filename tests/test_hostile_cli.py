@@ -255,3 +255,30 @@ def test_the_report_of_a_database_of_one_file_counts_it_in_the_singular(tmp_path
     result = invoke("audit", "--report", "--db", database)
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "1 file: 1 clean, 0 with problems (0 with errors), 0 unreadable"
+
+
+def test_a_bug_of_bgclis_is_one_line_and_status_70_with_the_trace_on_request(monkeypatch, capsys):
+    """What escapes a command that is not the input's fault (a bug) is one line naming it, status 70
+    (sysexits' EX_SOFTWARE), never a traceback; BGCLI_DEBUG=1 shows the trace before that line."""
+    import sys
+
+    import bgcli.cli.common as common
+
+    def bug(ctx):
+        raise ZeroDivisionError("a planted bug")
+
+    monkeypatch.setattr(common.cli, "invoke", bug)
+    monkeypatch.setattr(sys, "argv", ["bgcli", "rules"])
+    monkeypatch.delenv(common.DEBUG_VARIABLE, raising=False)
+    with pytest.raises(SystemExit) as stopped:
+        common.main()
+    err = capsys.readouterr().err
+    assert stopped.value.code == common.EXIT_INTERNAL == 70
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "internal error" in err and "ZeroDivisionError: a planted bug" in err and "BGCLI_DEBUG=1" in err
+    monkeypatch.setenv(common.DEBUG_VARIABLE, "1")
+    with pytest.raises(SystemExit) as stopped:
+        common.main()
+    err = capsys.readouterr().err
+    assert stopped.value.code == 70 and "Traceback" in err and "in bug" in err
+    assert err.splitlines()[-1].startswith("Error: internal error")

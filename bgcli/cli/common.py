@@ -13,7 +13,7 @@ from bgcli import __version__, build
 from bgcli.cli.batch import EMPTY_LINE, dice_for, is_comment, position_and_dice, split_position_and_dice  # noqa: F401
 from bgcli.core.spelling import STYLES
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
-    EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, Terminated,
+    EXIT_CLOSED_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, Terminated,
     os_reason, raise_terminated,
 )
 
@@ -541,6 +541,7 @@ def leave_for_exit(*things: object) -> None:
 
 
 COMPLETE_VARIABLE = "_BGCLI_COMPLETE"   # click's name for it: `eval "$(_BGCLI_COMPLETE=bash_source bgcli)"`
+DEBUG_VARIABLE = "BGCLI_DEBUG"   # set: a bug's one line comes after its Python trace (docs/exit-status.md)
 
 
 def main() -> None:
@@ -599,6 +600,16 @@ def main() -> None:
         else:   # the reader went away (| head): nothing to say, to nobody
             status = EXIT_CLOSED_PIPE
         drop_standard_output()
+    except Exception as exc:   # a bug of bgcli's, not the input's: one line all the same, the trace on request
+        _remove_temporaries()
+        if os.environ.get(DEBUG_VARIABLE):
+            import traceback
+
+            traceback.print_exc()
+        where = "" if os.environ.get(DEBUG_VARIABLE) else f" ({DEBUG_VARIABLE}=1 shows where)"
+        say(f"Error: internal error, a bug in bgcli: {type(exc).__name__}: {printable(str(exc))[:200]}{where}; "
+            "please report it with the command that gave it", err=True)
+        status = EXIT_INTERNAL
     if _left_for_exit or _ended_workers() > ended_before:
         # a pool whose worker was ended can leave a thread that Python's exit would wait on for ever;
         # what a command left for the end (leave_for_exit) is not worth freeing object by object
