@@ -224,6 +224,14 @@ def test_habit_opengammon_resigned_game_is_a_resignation():
     assert replay.winner == "bob"
 
 
+def test_a_real_opengammon_match_that_ends_resigned_reads_clean():
+    # "Resigned Match" in the winner's column, then "Wins 3 points and the match" at cube 2: a
+    # resignation, written as the 3 points tester still needed
+    path = REAL / "opengammon" / "toucanBG_vs_tester_2026-08-04.mat"
+    assert audit(path) == []
+    assert results(path) == [(1, "drop", 1, 1), (1, "drop", 1, 1), (1, "resignation", 2, 4), (0, 6)]
+
+
 def test_opengammon_result_that_is_neither_worth_nor_needed_is_an_error(tmp_path):
     # 4 points: neither a resignation at cube 1 (1, 2 or 3) nor the 5 alice needed
     path = tmp_path / "f.mat"
