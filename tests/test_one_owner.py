@@ -35,6 +35,37 @@ def test_the_checkers_check_sees_a_copy():
         == ["m.py:1: [0] == 15", "m.py:2: [OFF] < 15"]
 
 
+# --- the 21 kinds of roll and their throws: bgcli.core.position ---------------------------
+
+# a roll's weight decided again ("1 if a == b else 2", "2 / 36 if ...") or the 21 kinds generated again
+THROWS_AGAIN = re.compile(r"\b1(?:\.0)? if \w+(?:\[0\])? == \w+(?:\[1\])? else 2\b|\b[12] / 36 if "
+                          r"|range\(1, 7\) for \w+ in range\(1, \w+ \+ 1\)|range\(6, 0, -1\) for \w+ in range\(\w+, 0, -1\)")
+OWNER_OF_ROLLS = "bgcli/core/position.py"
+
+
+def test_no_module_weighs_or_lists_the_21_rolls_again():
+    again = found(THROWS_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_ROLLS})
+    assert not again, f"ask bgcli.core.position (KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, throws): {again}"
+
+
+def test_the_rolls_check_sees_a_copy():
+    copies = {"m.py": "w = 1 if r[0] == r[1] else 2\nc = 1 / 36 if a == b else 2 / 36\n"
+                      "R = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))\n"
+                      "D = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))\nok = throws(r)\n"}
+    assert [line.split(":")[1] for line in found(THROWS_AGAIN, copies)] == ["1", "2", "3", "4"]
+
+
+def test_the_kinds_of_roll_and_their_throws():
+    from itertools import product
+
+    from bgcli.core.position import KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, throws
+
+    thrown = [tuple(sorted(pair, reverse=True)) for pair in product(range(1, 7), repeat=2)]
+    assert sorted(set(thrown)) == list(KINDS_OF_ROLL) == sorted(KINDS_OF_ROLL_LARGEST_FIRST)
+    assert all(throws(kind) == thrown.count(kind) for kind in KINDS_OF_ROLL) and sum(map(throws, KINDS_OF_ROLL)) == 36
+    assert KINDS_OF_ROLL[:4] == ((1, 1), (2, 1), (2, 2), (3, 1)) and KINDS_OF_ROLL_LARGEST_FIRST[:2] == ((6, 6), (6, 5))
+
+
 # --- kinds are enums -----------------------------------------------------------------------
 
 def test_a_positions_class_is_a_kind_written_as_its_word():

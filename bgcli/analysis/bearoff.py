@@ -50,8 +50,9 @@ from array import array
 from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
+from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, throws
+
 POINTS = 6
-CHECKERS = 15
 POSITIONS = 54264  # C(15 + 6, 6): up to 15 checkers on six points
 FILE_NAME = "bearoff-1.bin"
 CHECKED_NAME = "bearoff-1.checked"   # the digest of the table file that last passed the whole check
@@ -62,7 +63,7 @@ _HEADER = struct.Struct("<16sIIII32s")  # magic, version, positions, probabiliti
 _SCALE_POWER = 48  # exact means are integers scaled by 36**48
 _FIELD_BITS = 176  # one field of a packed distribution: 36**n < 2**176 for every n <= 33
 _MAX_ROLLS = 33
-_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+_ROLLS = KINDS_OF_ROLL
 
 Counts = tuple[int, ...]  # the checkers on points 1..6
 
@@ -371,7 +372,7 @@ def bellman_mean(table: BearoffTable, k: int) -> float:
         else:
             reached = {r for q in step_results(k, a) for r in step_results(q, b)}
             reached |= {r for q in step_results(k, b) for r in step_results(q, a)}
-        total += (1 if a == b else 2) * min(means[index[r]] for r in reached)
+        total += throws((a, b)) * min(means[index[r]] for r in reached)
     return 1.0 + total / 36
 
 

@@ -34,9 +34,10 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from bgcli.analysis.bearoff import POINTS, key, step_results
+from bgcli.core.position import KINDS_OF_ROLL, throws
 
 CHECKERS = 6
-_ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))
+_ROLLS = KINDS_OF_ROLL
 _MAGIC = b"bgcli bear-off 2\n"
 _HEADER = struct.Struct("<17sII32s")  # magic, checkers, positions, sha256 of the values
 # A first build takes seconds (the cubeful one 15-30 s) inside whatever command first reaches a bear-off: it is
@@ -127,7 +128,7 @@ class TwoSidedTable(_Pairs):
         return 2.0 * self.win(on_roll, opponent) - 1.0
 
 
-_WEIGHTS = tuple(1.0 if a == b else 2.0 for a, b in _ROLLS)
+_WEIGHTS = tuple(float(throws(roll)) for roll in _ROLLS)
 
 
 def _moves(keys: list[int]) -> list[list[list[int]]]:

@@ -53,14 +53,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bgcli.core.kinds import Worded
-from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
+from bgcli.core.position import BAR, CHECKERS, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, pip_count, throws
 from bgcli.core.generator import BOARD_BITS, legal_keys
 
 if TYPE_CHECKING:
     from bgcli.core.state import GameState
 
 Pair = tuple[int, int]
-ROLLS = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))  # 66, 65, ..., 11
+ROLLS = KINDS_OF_ROLL_LARGEST_FIRST  # 66, 65, ..., 11
 
 
 class PositionClass(str, Worded):
@@ -231,10 +231,6 @@ def enter_count(position: Position) -> int:
     return 36 - held * held
 
 
-def _weight(roll: tuple[int, int]) -> int:
-    return 1 if roll[0] == roll[1] else 2
-
-
 # --- the analysis -------------------------------------------------------------------------
 
 def _position_of(position: Position | GameState | str) -> Position:
@@ -269,7 +265,7 @@ def analyze(position: Position | GameState | str, bearoff: bool = True) -> Analy
         thorp=(thorp_count(sides[0], pips[0]), thorp_count(sides[1], pips[1])),
         position_class=kind,
         crashed=(kind is PositionClass.CONTACT and crashed(sides[0]), kind is PositionClass.CONTACT and crashed(sides[1])),
-        hits=sum(_weight(roll) for roll in shots),
+        hits=sum(throws(roll) for roll in shots),
         hit_rolls=shots,
         bearoff=odds,
         race=_race(position, kind, odds, pips),

@@ -318,6 +318,18 @@ Dice = tuple[int, int]
 # every roll in either order -> (high, low)
 ROLLS: dict[Any, Dice] = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
 
+# The 21 kinds of roll, high die first, in the two orders bgcli's tables use: 11, 21, 22, 31 ... 66
+# (the bear-off tables, the rollout, the rating's luck, the dice report) and 66, 65 ... 11 (the shot
+# counts, largest first). The orders are fixed: a table or a seeded rollout depends on them.
+KINDS_OF_ROLL: tuple[Dice, ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
+KINDS_OF_ROLL_LARGEST_FIRST: tuple[Dice, ...] = tuple(sorted(KINDS_OF_ROLL, reverse=True))
+
+
+def throws(roll: Sequence[int]) -> int:
+    """How many of the 36 throws of two dice give ``roll``: a double one, any other roll two (either
+    die first). Every chance, count and weight of a roll asks this."""
+    return 1 if roll[0] == roll[1] else 2
+
 
 def checked_dice(dice: Any) -> Dice:
     """Two dice given as numbers (either order), the larger first; the one

@@ -40,7 +40,9 @@ from typing import Any, Callable, Sequence
 
 from bgcli.analysis.counts import enter_count, is_contact
 from bgcli.core.generator import legal_keys, legal_plays
-from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator, trusted_position
+from bgcli.core.position import (
+    BAR, CHECKERS, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, accelerator, throws, trusted_position,
+)
 from bgcli.judging.diceshots import hitting_rolls
 from bgcli.match.events import Event, EventKind, GameStart, MatchStart
 from bgcli.match.plays import settled_roll
@@ -48,12 +50,12 @@ from bgcli.match.records import ActionKind
 from bgcli.match.visitor import MatchVisitor
 
 # The 21 kinds of roll, high die first: 11, 21, 22, 31, 32, 33, ..., 66
-KINDS: tuple[tuple[int, int], ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
+KINDS: tuple[tuple[int, int], ...] = KINDS_OF_ROLL
 KIND_INDEX = {roll: i for i, roll in enumerate(KINDS)}
 DOUBLES = tuple(i for i, (high, low) in enumerate(KINDS) if high == low)
 CONDITIONS = ("enter", "hit", "bearoff", "gammon")   # the chances that depend on the position
 _BINS = 37   # a chance counted in rolls of 36: 0..36
-_ROLLS = tuple((high, low) for high in range(6, 0, -1) for low in range(high, 0, -1))
+_ROLLS = KINDS_OF_ROLL_LARGEST_FIRST
 
 
 def kind_of(dice: tuple[int, int]) -> int:
@@ -563,13 +565,13 @@ def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int
     hit_count = 0
     if 1 in position.opponent[1:25] and is_contact(position):
         hitting = frozenset(hitting_rolls(position))
-        hit_count = sum(1 if r[0] == r[1] else 2 for r in hitting)
+        hit_count = sum(map(throws, hitting))
         hit_count = hit_count if hit_count < 36 else 0
     finishing = finishing_rolls(position)
-    finishing_count = sum(1 if r[0] == r[1] else 2 for r in finishing)
+    finishing_count = sum(map(throws, finishing))
     finishing_count = finishing_count if finishing_count < 36 else 0
     saving = saving_rolls(position) if not player[OFF] else frozenset()
-    saving_count = sum(1 if r[0] == r[1] else 2 for r in saving)
+    saving_count = sum(map(throws, saving))
     saving_count = saving_count if saving_count < 36 else 0
     return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
 

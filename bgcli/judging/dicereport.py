@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
+from bgcli.core.position import throws
 from bgcli.judging.dice import CONDITIONS, DOUBLES, GAME_MARK, KINDS, Unit, add_into
 from bgcli.judging.dicestats import (
     ALPHA, BY, Test, binomial_test, chance_test, contingency_test, correct, goodness_test, luck_test,
 )
 
 KIND_LABELS = tuple(f"{high}{low}" for high, low in KINDS)
-KIND_CHANCES = tuple(1 / 36 if high == low else 2 / 36 for high, low in KINDS)
+KIND_CHANCES = tuple(throws(kind) / 36 for kind in KINDS)
 FACE_LABELS = tuple(str(face) for face in range(1, 7))
 ORDER_LABELS = tuple(f"{a}-{b}" for a in range(1, 7) for b in range(1, 7))
 _OPENING = tuple(i for i, (high, low) in enumerate(KINDS) if high != low)

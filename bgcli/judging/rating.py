@@ -44,7 +44,7 @@ from bgcli.core.cube import (
     Answer, CubeAction, CubeTurn, doubled_equity, is_close, may_double, optimal_equity, proper_action_of,
 )
 from bgcli.core.kinds import Worded
-from bgcli.core.position import Position
+from bgcli.core.position import KINDS_OF_ROLL, Position, throws
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
 from bgcli.core.state import GameState
@@ -64,7 +64,7 @@ CUBE_TRIVIAL = 0.001
 CUBE_FAR = 0.2
 CUBE_LOST = -0.9
 
-ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]   # the 21 distinct rolls, high die first
+ROLLS = list(KINDS_OF_ROLL)   # the 21 distinct rolls, high die first
 _ILLEGAL_KINDS = (ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE)
 
 
@@ -516,7 +516,7 @@ class _Judge:
             values = self.best_after_rolls(state, ROLLS)
             for roll in ROLLS:
                 equity, mwc = values[roll]
-                weight = 1 if roll[0] == roll[1] else 2
+                weight = throws(roll)
                 total += weight * equity
                 total_mwc += weight * (mwc or 0.0)
             count = 36.0

@@ -34,7 +34,7 @@ from typing import Callable, Iterable, Sequence
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.kinds import Worded
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text, plays_of_rolls
-from bgcli.core.position import Position
+from bgcli.core.position import KINDS_OF_ROLL_LARGEST_FIRST, Position, throws
 from bgcli.core.rules import Rules
 from bgcli.core.value import Outcome
 from bgcli.core.state import GameState
@@ -52,7 +52,7 @@ from bgcli.match.visitor import MatchVisitor
 from bgcli.core.spelling import recorded_text
 
 _DICE_CELLS = (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL, ActionKind.ILLEGAL)   # cells that start with a roll
-ALL_ROLLS = [(a, b) for a in range(6, 0, -1) for b in range(a, 0, -1)]   # 66, 65, ... 11: the 21 rolls
+ALL_ROLLS = list(KINDS_OF_ROLL_LARGEST_FIRST)   # 66, 65, ... 11: the 21 rolls
 LINE_FORMATS = ("mat",)        # formats whose rows are lines that an edit can change one at a time
 SHOWN = 3                      # suggestions kept per problem
 NEAREST_PLAYS = 12             # legal plays of a roll tried, nearest the written one first
@@ -1087,7 +1087,7 @@ class _Repairer:
             elif legal_plays(before, roll):
                 continue
             else:
-                chances = 1 if roll[0] == roll[1] else 2
+                chances = throws(roll)
                 why = f"{recorded_text(roll)} has no legal play: the player danced ({chances} chance{'s' if chances > 1 else ''} in 36)"
             new_raw = _roll_text(action, roll) + raw[2:]
             candidate = self.make(RepairKind.ROLL, state, game, action,

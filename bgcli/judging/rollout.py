@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 from bgcli.core.cube import Answer, CubeAction, CubeTurn, Refusal, may_double, proper_action_of
 from bgcli.core.generator import legal_plays
 from bgcli.core.kinds import Worded
-from bgcli.core.position import CHECKERS, OFF
+from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, OFF, throws
 from bgcli.core.value import game_kind, game_value
 from bgcli.engines import met
 from bgcli.engines.protocol import Evaluation, Probabilities
@@ -85,7 +85,7 @@ if TYPE_CHECKING:
 
 ROUND = 36          # trials of one stratified round: each first roll once
 Z95 = 1.959963984540054   # the 95% two-sided normal quantile
-ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))   # the 21 rolls, high die first
+ROLLS = KINDS_OF_ROLL   # the 21 rolls, high die first
 ORDERED = tuple((a, b) for a in range(1, 7) for b in range(1, 7))     # the 36 ordered rolls
 MAX_TRIALS = 10_000_000
 _WIDTH = 6   # a trial's figures per line: the value, then the five cumulative probabilities
@@ -451,7 +451,7 @@ class _Trial:
                 values = self.roll_values(state, roll)
                 play, chosen = values[roll]
                 for k in range(_WIDTH):
-                    mean = sum(values[r][1][k] * (1 if r[0] == r[1] else 2) for r in ROLLS) / 36.0
+                    mean = sum(values[r][1][k] * throws(r) for r in ROLLS) / 36.0
                     luck[k] += chosen[k] - mean
             else:
                 plays = legal_plays(state.position, roll)

@@ -6,13 +6,13 @@ it is a legal play of another roll, the roll is what was written wrong.
 """
 from __future__ import annotations
 
-from bgcli.core.position import Position, roll_dice
+from bgcli.core.position import KINDS_OF_ROLL, Position, roll_dice
 from bgcli.core.generator import legal_plays
 from bgcli.core.judge import die_for
 from bgcli.core.notation import apply_written, numbered_text, parse_play, parse_play_text, plays_of_rolls
 from bgcli.errors import BgcliError
 
-ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+ALL_ROLLS = list(KINDS_OF_ROLL)
 
 
 def wrong_roll(before: Position, dice: tuple[int, int], text: str, side: int) -> tuple[int, int] | None:
