@@ -107,6 +107,10 @@ def test_a_directory_where_a_file_is_expected_is_one_message(run, tmp_path, comm
         assert result.exit_code in (1, 2)
         return
     assert result.exit_code == 2, result.output
+    if command[0] == "export":   # a folder is what export reads with -o FOLDER: a usage error says so
+        assert result.output.splitlines()[-1] == (f"Error: {folder} is a folder: export its files with -o FOLDER "
+                                                  "(one output per input file)")
+        return
     assert result.output.splitlines() == [f"Error: cannot read {folder}: it is a directory, not a file"]
 
 

@@ -507,7 +507,9 @@ def test_run_moves_stream_writes_what_run_moves_writes(data, block, max_line):
     kept = batch.BLOCK, batch.MAX_LINE
     batch.BLOCK, batch.MAX_LINE = block, max_line
     try:
-        expected = moves_of(lambda out: batch.run_moves(batch.batch_lines(io.BytesIO(data)), "gnubg", 1, out))
+        # both read a stream that can peek, as a file or standard input does (the byte order mark is looked at)
+        expected = moves_of(lambda out: batch.run_moves(batch.batch_lines(io.BufferedReader(io.BytesIO(data))),
+                                                        "gnubg", 1, out))
         found = moves_of(lambda out: batch.run_moves_stream(io.BufferedReader(io.BytesIO(data)), "gnubg", out))
     finally:
         batch.BLOCK, batch.MAX_LINE = kept
