@@ -282,3 +282,14 @@ def test_a_bug_of_bgclis_is_one_line_and_status_70_with_the_trace_on_request(mon
     err = capsys.readouterr().err
     assert stopped.value.code == 70 and "Traceback" in err and "in bug" in err
     assert err.splitlines()[-1].startswith("Error: internal error")
+
+
+@pytest.mark.parametrize("command", ["audit", "replay", "score"])
+def test_standard_input_named_twice_is_read_once_and_said_once(command):
+    """``-`` named twice: standard input is read once, and the second is one error saying so (status 2),
+    not a second file read as empty."""
+    match = (SAMPLES / "flawed_5pt.mat").read_text(encoding="utf-8")
+    once, twice = invoke(command, "-", input=match), invoke(command, "-", "-", input=match)
+    assert twice.exit_code == 2
+    assert "- (standard input) is named more than once: it is read once" in twice.stderr
+    assert "empty" not in twice.stderr and twice.stdout == once.stdout

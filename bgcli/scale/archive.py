@@ -52,9 +52,15 @@ def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -
     sub-folders), a glob's matches in sorted order (a folder among them walked).
     A fifo, socket or device met in a folder or glob is skipped with a note,
     never opened; a glob that matches nothing, or a folder with no match file,
-    is noted as an error; the rest goes on."""
+    is noted as an error; the rest goes on. Standard input is read once: ``-``
+    named again is noted as an error (it read as an empty file)."""
+    stdin_named = False
     for path in paths:
         if path == STDIN:
+            if stdin_named:
+                note(f"{STDIN} (standard input) is named more than once: it is read once", True)
+                continue
+            stdin_named = True
             yield path
         elif os.path.isdir(path):
             yield from _walk_reported(path, note)
