@@ -33,8 +33,14 @@ def boards(draw, home: bool = False) -> Position:
     for _ in range(draw(st.integers(0, 5 if home else CHECKERS - player[BAR]))):
         player[draw(st.integers(1, top))] += 1
     opponent[BAR] = draw(st.sampled_from([0, 0, 1]))
-    for _ in range(draw(st.integers(1, CHECKERS - opponent[BAR]))):
-        mine = draw(st.integers(1, 24))   # the point in the mover's numbering
+    return _opponent_around(draw, player, opponent, draw(st.integers(1, CHECKERS - opponent[BAR])), lambda: 24)
+
+
+def _opponent_around(draw, player: list[int], opponent: list[int], checkers: int, highest) -> Position:
+    """The board with up to ``checkers`` of the opponent's checkers put on points the mover does not hold
+    (each at most ``highest()`` in the mover's numbering), the rest of each side off."""
+    for _ in range(checkers):
+        mine = draw(st.integers(1, highest()))   # the point in the mover's numbering
         if not player[mine]:
             opponent[25 - mine] += 1
     player[OFF] = CHECKERS - sum(player)
@@ -132,13 +138,8 @@ def blocked(draw) -> Position:
     top = draw(st.sampled_from([6, 7, 9, 12]))
     for _ in range(draw(st.integers(1, 4))):
         player[draw(st.integers(1, top))] += 1
-    for _ in range(draw(st.integers(4, CHECKERS))):
-        mine = draw(st.integers(1, draw(st.sampled_from([top, 24]))))
-        if not player[mine]:
-            opponent[25 - mine] += 1
-    player[OFF] = CHECKERS - sum(player)
-    opponent[OFF] = CHECKERS - sum(opponent)
-    return Position(tuple(player), tuple(opponent)).validated()
+    return _opponent_around(draw, player, opponent, draw(st.integers(4, CHECKERS)),
+                            lambda: draw(st.sampled_from([top, 24])))
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
