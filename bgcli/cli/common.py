@@ -602,11 +602,12 @@ def main() -> None:
         drop_standard_output()
     except Exception as exc:   # a bug of bgcli's, not the input's: one line all the same, the trace on request
         _remove_temporaries()
-        if os.environ.get(DEBUG_VARIABLE):
+        debug = bool(os.environ.get(DEBUG_VARIABLE))
+        if debug:
             import traceback
 
             traceback.print_exc()
-        where = "" if os.environ.get(DEBUG_VARIABLE) else f" ({DEBUG_VARIABLE}=1 shows where)"
+        where = "" if debug else f" ({DEBUG_VARIABLE}=1 shows where)"
         say(f"Error: internal error, a bug in bgcli: {type(exc).__name__}: {printable(str(exc))[:200]}{where}; "
             "please report it with the command that gave it", err=True)
         status = EXIT_INTERNAL
