@@ -176,8 +176,23 @@ def test_habit_choue_net_doubles_with_a_long_arrow():
     assert [(e.line, e.kind.value, e.cube) for e in replay.events if e.kind.value in ("double", "take")] == [
         (23, "double", 2), (24, "take", None)]
     assert results(path)[0] == (1, "single", 2, 2)
-    # what is left is game 2's "Wins 4 point" at cube 1, which no rule gives (PROVENANCE.md)
-    assert [(p.line, p.kind.value) for p in replay.problems if p.severity.value == "error"] == [(69, "points")]
+
+
+def test_habit_choue_net_writes_a_resigned_backgammon_with_more_than_it_is_worth(tmp_path):
+    # game 2 ends "53: ????" then Bot1's "Wins 4 point" at cube 1, more than any resignation there is
+    # worth; the site's gnubg save of the same match (the .sgf beside it) gives "RE[B+3R]": a warning,
+    # scored as the most a resignation at cube 1 is worth, and no error
+    path = REAL / "choue-net" / "chouehandle-vs-Bot-all-games-s4020-2026-10-04.txt"
+    [replay] = replay_file(str(path))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [
+        (69, "points", "warning"), (69, "incomplete", "warning")]
+    assert "choue.net" in replay.problems[0].message
+    assert results(path)[1:] == [(1, "resignation", 1, 3), (0, 5)]
+    # the same figure in a file of another site is still an error
+    other = tmp_path / "elsewhere.txt"
+    other.write_text(path.read_text(encoding="utf-8").replace('; [Site "choue.net"]\n', ""), encoding="utf-8")
+    [plain] = replay_file(str(other))
+    assert [(p.line, p.kind.value, p.severity.value) for p in plain.problems][0] == (68, "points", "error")
 
 
 CUT_SHORT = REAL / "opengammon" / "game-ends-play-cut-after-one-die.mat"

@@ -20,7 +20,11 @@
   export is OpenGammon's) writes a match-winning game as the points the winner
   still needed, and a match forfeited before a play (or mid-game) as ``Wins N
   points and the match``, N the points still needed: accepted in their files
-  (their site tags);
+  (their site tags). choue.net writes a resignation with more points than
+  any resignation at its cube is worth (``53: ????`` then ``Wins 4 point`` at
+  cube 1, a resigned backgammon that gnubg's save of the same match, made by
+  the site, gives as ``RE[B+3R]``): in its files (its site tag) a warning,
+  scored as the most a resignation at that cube is worth, a backgammon;
 - Galaxy saves an unlimited game as a single-game match of an even length
   (``16 point match``): a money game with the Jacoby rule
   (:func:`galaxy_unlimited`).
@@ -43,13 +47,15 @@ class Reading(Enum):
                          # known for it (Galaxy's habit, in live-event files too): a warning
     PAST = "past"        # a resignation that ends the match written with a figure no game at its cube is
                          # worth (Backgammon Studio's "Wins 4016 point"): a warning
+    BEYOND = "beyond"    # a resignation written with more than a backgammon at its cube, in a file of a
+                         # site known for it (choue.net): a warning, scored as a backgammon
 
     @property
     def rank(self) -> int:
         return _RANKS[self]
 
 
-_RANKS = {Reading.WORTH: 0, Reading.HABIT: 1, Reading.NEEDED: 2, Reading.FINAL: 3, Reading.PAST: 4}
+_RANKS = {Reading.WORTH: 0, Reading.HABIT: 1, Reading.NEEDED: 2, Reading.FINAL: 3, Reading.PAST: 4, Reading.BEYOND: 5}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +66,7 @@ class PointsConvention:
     needed_for_match: bool   # a game worth more than the winner needs may be written as what it needs
     final_score: bool = False   # "Wins N points and the match" may give N as the winner's final score
     forfeit: bool = False       # "Wins N points (and the match)" mid-game, N the points needed: the match forfeited
+    beyond: bool = False        # a resignation may be written with more than any resignation at its cube is worth
 
     # The match-ending readings (the final score, the points needed, a forfeit)
     # do not ask for the words "and the match": the figure itself says that the
@@ -88,6 +95,13 @@ class PointsConvention:
         whatever the game is worth."""
         return self.forfeit and 0 < needed == written
 
+    def beyond_resignation(self, written: int, worth: list[int]) -> int | None:
+        """What a resignation written ``written``, which may be worth one of
+        ``worth``, is scored as when the file's site writes more than any
+        resignation is worth: the most it may be worth (a backgammon at the
+        cube); None elsewhere, or when ``written`` is no such figure."""
+        return max(worth) if self.beyond and worth and written > max(worth) else None
+
 
 EXACT = PointsConvention("the points the game is worth", needed_for_match=False)
 GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points still needed or the final score, "
@@ -98,12 +112,19 @@ GALAXY = PointsConvention("Backgammon Galaxy: a match-winning game as the points
 # the match" at 0-0 in a 5-point match, with no play (or in the middle of a game).
 OPENGAMMON = PointsConvention("OpenGammon: a match-winning game and a forfeit as the points still needed",
                               needed_for_match=True, forfeit=True)
+# choue.net's export: a resigned backgammon at cube 1 written "Wins 4 point"
+# (its gnubg save of the same match: RE[B+3R]); what it writes for other
+# resignations is not known, so the figure is a warning, never silent.
+CHOUE_NET = PointsConvention("choue.net: a resignation written with more than a backgammon at its cube",
+                             needed_for_match=False, beyond=True)
 
 
 def points_convention(tags: dict[str, str]) -> PointsConvention:
     """The convention a file's tags announce (a ``Losses`` line announces Galaxy's too)."""
     if site_is(tags, "galaxy"):
         return GALAXY
+    if site_is(tags, "choue.net"):
+        return CHOUE_NET
     return OPENGAMMON if site_is(tags, "opengammon") or site_is(tags, "foxamon") else EXACT
 
 

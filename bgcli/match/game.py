@@ -734,6 +734,8 @@ class GameReplay:
             # resignation that ends the match: no game at this cube is worth
             # it, and any resignation wins the match
             reading = (Reading.PAST, min(enough))
+        if reading is None and how == Outcome.RESIGNATION and (most := convention.beyond_resignation(points, worth)):
+            reading = (Reading.BEYOND, most)
         if reading is None:
             self.problem(action, ProblemKind.POINTS, wrong)
         else:
@@ -743,6 +745,12 @@ class GameReplay:
                              f"Wins {_points(points)}: more than any game at cube {cube} is worth, as Backgammon "
                              f"Studio writes a resignation that ends the match; any resignation wins {player} the "
                              f"match, the least worth {_points(expected)} (a habit that cannot be checked)",
+                             Severity.WARNING)
+            if reading[0] == Reading.BEYOND:
+                self.problem(action, ProblemKind.POINTS,
+                             f"Wins {_points(points)} by resignation: more than any resignation at cube {cube} is "
+                             f"worth, a figure choue.net writes; scored as the most a resignation may be worth, "
+                             f"{_points(expected)} (the real value is not in the file)",
                              Severity.WARNING)
             if reading[0] == Reading.NEEDED:
                 self.problem(action, ProblemKind.POINTS,
