@@ -140,3 +140,15 @@ def test_the_audit_page_names_every_suffix_a_folder_walk_takes():
     page = " ".join((ROOT / "docs" / "commands" / "audit.md").read_text(encoding="utf-8").split())
     walk = page.split("A folder is walked", 1)[1].split(")", 1)[0]
     assert [s for s in registry.SUFFIXES if f"`{s}`" not in walk] == []
+
+
+def test_a_mistyped_position_is_told_before_the_bear_off_table_is_built(tmp_path):
+    import os
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}   # a fresh machine's: no table yet
+    typo = subprocess.run([sys.executable, "-m", "bgcli", "analyze", "strat"], capture_output=True, text=True,
+                          env=env, timeout=300)
+    assert typo.returncode == 1 and typo.stderr.startswith("Error: invalid position 'strat'")
+    from bgcli.analysis.bearoff import FILE_NAME
+
+    assert "building" not in typo.stderr and not list(tmp_path.rglob(FILE_NAME))

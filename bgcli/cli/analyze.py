@@ -194,9 +194,9 @@ def analyze(words, batch, jobs, engine_name, level, met, as_json):
         raise click.UsageError("missing POSITION (try: bgcli analyze start)")
     from bgcli.analysis.counts import analyze as analyse
 
-    announce_bearoff_table()
     try:
         game, dice = read_position_words(words)
+        announce_bearoff_table()   # after the position is read: a typo costs no table's building
         found, plays = analyse(game), roll_plays(game, dice)
         judged = None
         if engine_name:
