@@ -4,7 +4,8 @@ big-endian (the "Unicode" text of Windows programs: XG's and Snowie's text
 exports, Notepad), UTF-8 with a byte order mark, and the legacy encodings of
 Windows: Windows-1252 names with accents, EUC-KR (cp949) names of Korean
 clubs, Shift-JIS (cp932) names of Japanese clubs. A file that is text in
-none of them is one line naming the file and the byte offset.
+none of them is one line naming the file and the byte offset. Lines end at
+LF, CR LF, or a lone CR (classic Mac OS).
 docs/formats.md's habits table lists them.
 """
 from __future__ import annotations
@@ -61,6 +62,34 @@ def test_habit_windows_unicode_text_utf16_and_utf8_with_bom_reads_as_utf8(tmp_pa
     assert records(plain)[0][1][0][0] == KOREAN
     result = invoke("audit", unicode)
     assert result.exit_code == 0 and "no problems" in result.output, result.output
+
+
+@pytest.mark.parametrize("mark, encoding", [(b"", "utf-8"), (b"\xff\xfe", "utf-16-le")], ids=["utf8", "utf16le"])
+def test_habit_classic_mac_os_line_ends_a_lone_cr_ends_a_line(tmp_path, mark, encoding):
+    """Programs of classic Mac OS end every line with a lone CR: the file
+    reads as its lines, not as one line that holds no match."""
+    text = named(clean_match(), WESTERN)
+    plain = write(tmp_path / "plain.mat", text.encode("utf-8"))
+    mac = write(tmp_path / "mac.mat", mark + text.replace("\n", "\r").encode(encoding))
+    assert records(mac) == records(plain)
+    result = invoke("audit", mac)
+    assert result.exit_code == 0 and "no problems" in result.output, result.output
+
+
+@settings(deadline=None, max_examples=300)
+@given(text=st.lists(st.sampled_from(["a", "\n", "\r", "\r\n", "é", "  1) 31: 8/5 6/5"]), max_size=40).map("".join),
+       block=st.integers(1, 9))
+def test_text_lines_ends_lines_as_the_rule_does(text, block):
+    """text_lines' fenced copy of the rule (a lone CR made a LF while the
+    blocks are read, a CR cut from its LF by a block's end kept) gives the
+    lines reading.LINE_END splits the text into, the CR of a CR LF kept and
+    the last line end dropped, wherever the blocks are cut."""
+    expected = reading.LINE_END.split(text)
+    ends = [m.group() for m in reading.LINE_END.finditer(text)]
+    expected = [line + ("\r" if end == "\r\n" else "") for line, end in zip(expected, ends)] + expected[len(ends):]
+    if expected[-1] == "":
+        expected.pop()
+    assert list(reading.text_lines(io.BytesIO(text.encode("utf-8")), "f", block)) == expected
 
 
 def test_habit_utf16_is_recognised_by_its_text_whatever_the_suffix(tmp_path):

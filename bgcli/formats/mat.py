@@ -27,7 +27,7 @@ from typing import IO, Any, Iterable, Iterator, NamedTuple
 from bgcli import grammar
 from bgcli.errors import MatchFileError
 from bgcli.formats.protocol import Lack
-from bgcli.formats.reading import text_lines, text_of
+from bgcli.formats.reading import LINE_END, text_lines, text_of
 from bgcli.output import quote
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of,
@@ -75,7 +75,7 @@ def read_matches(text: str, path: str = "-") -> ReadResult:
     when nothing in the text can be read as a match."""
     # split on line ends only: str.splitlines() also splits on form feeds and
     # other separators, which would shift the line numbers of the errors
-    matches = list(iter_matches(_LINE_END.split(text), path))
+    matches = list(iter_matches(LINE_END.split(text), path))
     return ReadResult(matches, [e for m in matches for e in m.errors])
 
 
@@ -217,7 +217,6 @@ _COMMON_ROW = re.compile(r"[ \t]*(?![ \t])(?:(?P<number>[0-9]{1,9})\)[ \t]*(?![ 
 _SCORE_LINE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]*$")
 # a name is words with blanks between (never a run of blanks that could be the name's or the gap's: linear time)
 _TAG_LINE = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z]\w*(?:[ ]+\w+)*)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
-_LINE_END = re.compile(r"\r\n?|\n")
 _BLANK = re.compile(r"[ \t]*$")
 _COMMENT = re.compile(r"[ \t]*[;#]")
 _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")

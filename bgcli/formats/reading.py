@@ -12,10 +12,15 @@ module (:func:`text_lines` for a stream read line by line, :func:`decode`
 for a file read whole, :func:`head_text` for the bytes a format is
 recognised from); a file that is text in none of them is one error naming
 the file, its line and the byte offset (:func:`undecodable`).
+
+A line ends at a LF, a CR LF, or a CR alone: programs of classic Mac OS
+(before OS X) end every line with a lone CR (:data:`LINE_END`, the rule;
+:func:`text_lines` keeps it while reading a stream in blocks).
 """
 from __future__ import annotations
 
 import codecs
+import re
 import unicodedata
 from typing import IO, Iterator
 
@@ -33,6 +38,12 @@ LEGACY = ("cp1252", "cp949", "cp932")
 # the standard each extends: a character outside it (a rare Hangul syllable only
 # Windows added) is what another encoding's bytes look like when read in it
 _STANDARD = {"cp949": "euc_kr", "cp932": "shift_jis"}
+# The one rule of where a line ends: LF (Unix), CR LF (Windows), CR alone (classic Mac OS).
+LINE_END = re.compile(r"\r\n?|\n")
+# text_lines' fenced copy of LINE_END for bytes read in blocks: a CR with a byte after it that is no LF
+# becomes a LF, byte for byte (so offsets stay the file's); a CR at a block's end waits for the next byte.
+# tests/test_encodings.py::test_text_lines_ends_lines_as_the_rule_does compares the two.
+_LONE_CR = re.compile(rb"\r(?=[^\n])")
 ENCODINGS = "UTF-8, UTF-16, Windows-1252, EUC-KR (cp949), Shift-JIS (cp932)"
 
 
@@ -196,7 +207,7 @@ def _transcoded(read, encoding: str, skip: int, first: bytes, path: str) -> Iter
 def text_lines(handle: IO[bytes] | _Bytes, path: str = "-", block: int = 1 << 16,
                limit: int | None = None) -> Iterator[str]:
     """The lines of a text stream, without their ``\\n`` (a ``\\r`` before it
-    is kept), its byte order mark skipped: each read with a bound (a line
+    is kept; a lone ``\\r`` ends a line as ``\\n`` does), its byte order mark skipped: each read with a bound (a line
     longer than ``limit``, ``/dev/zero`` or a binary file, is a MatchFileError,
     not a MemoryError), and decoded by a :class:`Decoder`. Read in blocks, not
     line by line, for speed: each block's whole lines are decoded at once when
@@ -221,6 +232,8 @@ def text_lines(handle: IO[bytes] | _Bytes, path: str = "-", block: int = 1 << 16
     rest = b""
     for data in blocks:
         rest += data
+        if b"\r" in rest:
+            rest = _LONE_CR.sub(b"\n", rest)
         end = rest.rfind(b"\n") + 1
         if not end:
             if len(rest) > limit:
@@ -246,6 +259,11 @@ def text_lines(handle: IO[bytes] | _Bytes, path: str = "-", block: int = 1 << 16
                 raise _too_long(path, number)
             yield decoder.line(raw, number, offset)
             offset += len(raw) + 1
+    if rest.endswith(b"\r"):   # a lone CR at the very end ends the last line, as a LF there does
+        rest = rest[:-1]
+        if not rest:
+            yield ""
+            return
     if rest:
         if len(rest) > limit:
             raise _too_long(path, number + 1)
