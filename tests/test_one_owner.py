@@ -230,3 +230,50 @@ def test_who_applies_a_setting_asks_where_it_is_in_force():
         assert crawford_game(rules, at, False) == (bool(rules.in_force("crawford")) and rules.match_length > 1)
 
     agree()
+
+
+# --- a rule tag's words: bgcli.core.rules (SETTINGS: each tag, its other spellings, On/Off) --
+
+# a tag set to "On"/"Off" by hand, where the setting's own write() says it
+ON_OFF_AGAIN = re.compile(r'''(?:\btags\[[^\]\n]+\]\s*=\s*"(?:On|Off)"|"On" if [^\n]*? else "Off"|"Off" if [^\n]*? else "On")''')
+OWNER_OF_RULE_TAGS = "bgcli/core/rules.py"
+
+
+def rule_tag_words(texts: dict[str, str]) -> list[str]:
+    """The On/Off words written by hand for a tag the rules read (a tag they do not
+    read, XG's "Unrated", is the file's own and may be spelled where it is read)."""
+    from bgcli.core.rules import RULE_TAGS
+
+    out = []
+    for name, text in texts.items():
+        for number, line in enumerate(text.splitlines(), 1):
+            named = re.search(r'tags\["([^"]+)"\]', line)
+            if ON_OFF_AGAIN.search(line) and (named is None or named.group(1).lower() in RULE_TAGS):
+                out.append(f"{name}:{number}: {line.strip()}")
+    return out
+
+
+def test_no_module_writes_a_rule_tags_words_again():
+    again = rule_tag_words({name: text for name, text in sources().items() if name != OWNER_OF_RULE_TAGS})
+    assert not again, f"ask bgcli.core.rules (tag_for, SETTING_OF_TAG[tag].write): {again}"
+
+
+def test_the_rule_tag_check_sees_a_copy():
+    copies = {"m.py": 'tags["Jacoby"] = "On" if j else "Off"\ntags[tag] = "On" if doc[key] else "Off"\n'
+                      'tags["Cubeless"] = "On"\ntags["Unrated"] = "On" if u else "Off"\ntags.update([tag_for("jacoby", j)])\n'}
+    assert [line.split(":")[1] for line in rule_tag_words(copies)] == ["1", "2", "3"]
+
+
+def test_the_rule_tags_other_programs_spell_are_read_as_the_rules_own():
+    """XG, BGBlitz and the sites that copy XG's .mat head write [Beaver "On"]: the beavers
+    setting reads it as its own tag (it was read as no rule, so their beavers were refused),
+    and a writer says the setting once, in the rules' own spelling."""
+    from bgcli.core.rules import RULE_TAGS, SETTINGS, Rules, tag_for
+    from bgcli.formats.writing import rule_tags
+    from bgcli.match.events import MatchStart
+
+    assert Rules().with_tags({"Beaver": "On"}) == Rules().with_tags({"Beavers": "On"}) == Rules(beavers=True)
+    assert all(tag.lower() in RULE_TAGS for setting in SETTINGS for tag in (setting.tag, *setting.other_tags))
+    assert tag_for("jacoby", True) == ("Jacoby", "On") and tag_for("cube_limit", 64) == ("CubeLimit", "64")
+    start = MatchStart(1, 0, ("a", "b"), Rules(beavers=True), {"Beaver": "On"}, "-")
+    assert rule_tags(start) == [("Beavers", "On")]

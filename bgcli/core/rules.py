@@ -181,6 +181,7 @@ class Setting:
     option_sets: Any = True        # a flag option: the value it sets (--no-crawford sets False)
     play: str = ""                 # "money" or "match": where the setting can matter ("" both)
     expected: str = ""             # what a readable tag says, for messages
+    other_tags: tuple[str, ...] = ()   # the same tag as other programs spell it (XG writes "Beaver"), read alike
 
     @property
     def kind(self) -> type:
@@ -232,7 +233,8 @@ SETTINGS: tuple[Setting, ...] = (
                                                         "doubler still needs, and a double past that breaks the rules.",
             words=("needed", "none", "off"), expected="'needed' or 'none'"),
     Setting("beavers", "Beavers", "--beavers", "Money play: a doubled player may beaver (redouble at once), "
-                                               "and the doubler then raccoon.", play="money", expected="On or Off"),
+                                               "and the doubler then raccoon.", play="money", expected="On or Off",
+            other_tags=("Beaver",)),
     Setting("auto_doubles", "AutoDoubles", "--auto-doubles", "Money play: up to N automatic doubles on equal opening rolls.",
             low=0, high=10, play="money", expected="a number from 0 to 10"),
     Setting("white_first", "WhiteFirst", None, "White always rolls first, an ordinary roll of two dice.",
@@ -241,7 +243,7 @@ SETTINGS: tuple[Setting, ...] = (
             expected="On or Off"),
     Setting("home_gammons", "HomeGammons", None, "The traditional Korean count of a win.", expected="On or Off"),
 )
-SETTING_OF_TAG = {setting.tag.lower(): setting for setting in SETTINGS}
+SETTING_OF_TAG = {tag.lower(): setting for setting in SETTINGS for tag in (setting.tag, *setting.other_tags)}
 SETTING_OF_FIELD = {setting.field: setting for setting in SETTINGS}
 PROFILE_TAG = "Rules"   # the tag (and JSON key "profile", option --rules) naming a profile
 # The names of every rule tag, lowercased: a writer that keeps a file's other
@@ -249,6 +251,14 @@ PROFILE_TAG = "Rules"   # the tag (and JSON key "profile", option --rules) namin
 RULE_TAGS = frozenset({PROFILE_TAG.lower(), *SETTING_OF_TAG})
 # Sites write a cube limit of 1024 for none: no cube gets there, so no tag says it
 _NO_LIMIT = 1024
+
+
+def tag_for(field: str, value: Any) -> tuple[str, str]:
+    """The tag a match file says setting ``field`` with, and its text for ``value``
+    (``tag_for("jacoby", True)`` is ``("Jacoby", "On")``): every reader that turns a
+    site's or a program's own rule words into tags asks this."""
+    setting = SETTING_OF_FIELD[field]
+    return setting.tag, setting.write(value)
 
 
 def tag_problems(tags: dict[str, str]) -> list[str]:

@@ -33,6 +33,7 @@ import struct
 import zlib
 from typing import IO, Any, Iterator
 
+from bgcli.core.rules import SETTING_OF_TAG, tag_for
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import MatchFileError
 from bgcli.formats.reading import GZIP_MAGIC
@@ -321,14 +322,15 @@ class _Builder:
         for side, key in ((1, "ratingGreen"), (2, "ratingRed")):
             if _number(doc.get(key)):
                 tags[f"Player {side} Elo"] = f"{_number(doc.get(key)):.2f}"
+        # the rule tags as XG's and BGBlitz's .mat files spell them (the rules read those), in the rules' words
         for tag, key in (("Crawford", "useCrawford"), ("Jacoby", "useJacoby"), ("Beaver", "useBeaver")):
             if isinstance(doc.get(key), bool):
-                tags[tag] = "On" if doc[key] else "Off"
+                tags[tag] = SETTING_OF_TAG[tag.lower()].write(doc[key])
         if doc.get("useCube") is False:
-            tags["Cubeless"] = "On"
+            tags.update([tag_for("cubeless", True)])
         limit = _whole(doc.get("cubeLimit"))
         if limit > 0:
-            tags["Cubelimit"] = str(limit)
+            tags["Cubelimit"] = SETTING_OF_TAG["cubelimit"].write(limit)
         return tags
 
     def players(self) -> tuple[str, str]:

@@ -56,7 +56,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.rules import PROFILES, SETTINGS, Rules
+from bgcli.core.rules import PROFILES, SETTINGS, Rules, tag_for
 from bgcli.core.spelling import recorded_dice
 
 JSON_FORMAT = "bgcli-match"
@@ -314,9 +314,9 @@ class _JsonReader:
             self.text(str(value), f"tag {_short(key)}")
             tags[str(key)] = str(value)
         rules = self.field(doc, "rules", dict, "the document", {}) or {}
-        for name, tag in (("crawford", "Crawford"), ("jacoby", "Jacoby")):
+        for name in ("crawford", "jacoby"):
             if name in rules:
-                tags[tag] = "On" if self.field(rules, name, bool, "'rules'") else "Off"
+                tags.update([tag_for(name, self.field(rules, name, bool, "'rules'"))])
         profile = self.field(rules, "profile", str, "'rules'", "standard")
         if profile not in PROFILES:
             raise self.fail(f"'profile' of 'rules' is {_short(profile)}, not one of {', '.join(PROFILES)}")
@@ -330,7 +330,7 @@ class _JsonReader:
                 settings[setting.field] = self.number(rules, setting.field, "'rules'", setting.low, setting.high, 0)
         tags.update(Rules.from_options(profile, **settings).tags())
         if settings.get("cube_limit"):   # said even where a file would not say it (1024 and more)
-            tags["CubeLimit"] = str(settings["cube_limit"])
+            tags.update([tag_for("cube_limit", settings["cube_limit"])])
         length = self.number(doc, "match_length", "the document", 0, _LIMIT)
         games = [self.game(game, index, names)
                  for index, game in enumerate(self.field(doc, "games", list, "the document"), 1)]

@@ -39,12 +39,13 @@ from bgcli.formats.writing import (
     MatchText,
     Spool,
     check_style,
+    other_tags,
     play_in,
     rule_tags,
     steps_to_write,
 )
 from bgcli.core.position import accelerator
-from bgcli.core.rules import RULE_TAGS, Rules
+from bgcli.core.rules import Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 GRAMMAR = "matchfile"
@@ -877,14 +878,11 @@ class _Reader:
 # ``Wins`` line keeps the points recorded, even when the replay finds them
 # wrong.
 
-# Tags that set rules: written from the rules the match was replayed with.
-_RULE_TAGS = RULE_TAGS   # Rules.tags() writes these
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
 # Rule tags: the rules write what differs from the standard (match.rules.tags()).
 # Every other tag is written as read (gnubg itself drops Match ID, the Elo
 # ratings, EventTime, Variation, Unrated; bgcli keeps them).
-_DROPPED_TAGS = {"crawford", "cubelimit", "jacoby", "beaver", "beavers"}
 
 
 _LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
@@ -926,8 +924,7 @@ class MatWriter(GameWriter):
             if name.lower() in wanted:
                 lines.append(f'; [{name} "{self._tag_value(name, wanted[name.lower()])}"]')
         kept = {t.lower() for t in MAT_TAGS}
-        others = [(k, v) for k, v in tags.items() if k.lower() not in _DROPPED_TAGS and k.lower() not in kept
-                  and k.lower() not in _RULE_TAGS]
+        others = other_tags(tags, kept)
         others = [(k, v) for k, v in others if self._tag_name_fits(k)]
         others += rule_tags(match)   # every rule that is not the standard one
         if others:

@@ -35,7 +35,7 @@ from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.position import BAR, OFF
-from bgcli.core.rules import Rules
+from bgcli.core.rules import Rules, tag_for
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
@@ -259,9 +259,9 @@ class _Builder:
         if "DT" in props:
             tags["EventDate"] = props["DT"][0].replace("-", ".")
         if length:
-            tags["Crawford"] = "On" if "crawford" in rules else "Off"
+            tags.update([tag_for("crawford", "crawford" in rules)])
         else:
-            tags["Jacoby"] = "On" if "jacoby" in rules else "Off"
+            tags.update([tag_for("jacoby", "jacoby" in rules)])
         for value in props.get("XR", []) + props.get("XT", []):   # bgcli's rule tags and other tags, "Name=value"
             key, _, text = value.partition("=")
             if key.strip():

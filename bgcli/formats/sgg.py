@@ -36,7 +36,8 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
-from bgcli.formats.loggame import SITE_AUTO_DOUBLES, LogGame
+from bgcli.core.rules import tag_for
+from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES, LogGame
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, MatchEnd, MatchHeader, MatchPart
 
@@ -58,9 +59,10 @@ _DANCE = "O-O"
 _DIGITS = 9   # a score, a length or points have at most this many digits, as in a .mat file
 _VERBS = {"double": ActionKind.DOUBLE, "beaver": ActionKind.BEAVER, "raccoon": ActionKind.RACCOON,
           "accept": ActionKind.TAKE, "pass": ActionKind.DROP, "resign": ActionKind.RESIGN}
-# the option lines that are rules, as bgcli's rule tags (bgcli.core.rules), and whether the tag says the opposite
-_RULES = {"Jacoby": ("Jacoby", False), "Crawford": ("Crawford", False), "Beavers": ("Beavers", False),
-          "Doubling Cube": ("Cubeless", True)}
+# the option lines that are rules, as the rule settings they say (bgcli.core.rules), and whether the setting says
+# the opposite
+_RULES = {"Jacoby": ("jacoby", False), "Crawford": ("crawford", False), "Beavers": ("beavers", False),
+          "Doubling Cube": ("cubeless", True)}
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
@@ -142,10 +144,10 @@ def _option(line: str, number: int, tags: dict[str, str], comments: list[tuple[i
         # GamesGrid closed at the end of May 2008; GridGammon, its successor, writes the same name (gnubg)
         tags["Site"] = "GamesGrid" if tags.get("EventDate", "0") < "2008.06" else "GridGammon"
     elif option and option["name"] == "Automatic Doubles" and option["value"].lower() in ("yes", "no"):
-        tags["AutoDoubles"] = SITE_AUTO_DOUBLES if option["value"].lower() == "yes" else "0"
+        tags[AUTO_DOUBLES.tag] = SITE_AUTO_DOUBLES if option["value"].lower() == "yes" else "0"
     elif option and option["name"] in _RULES and option["value"].lower() in ("yes", "no"):
-        tag, opposite = _RULES[option["name"]]
-        tags[tag] = "On" if (option["value"].lower() == "yes") != opposite else "Off"
+        field, opposite = _RULES[option["name"]]
+        tags.update([tag_for(field, (option["value"].lower() == "yes") != opposite)])
     elif line.strip():
         comments.append((number, line))
 

@@ -32,7 +32,8 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
-from bgcli.formats.loggame import SITE_AUTO_DOUBLES, LogGame
+from bgcli.core.rules import tag_for
+from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES, LogGame
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
@@ -70,9 +71,9 @@ _RESULT = re.compile(r"(?P<points>[0-9]{1,9})\b")
 _DATE = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})-(?P<day>[0-9]{2})")
 _DANCE = "0/0"
 _DIGITS = 9   # a score or a length has at most this many digits, as in a .mat file
-# the options that are rules, as bgcli's rule tags (bgcli.core.rules), and whether the tag says the opposite
-_RULES = {"Jacoby": ("Jacoby", False), "Crawford": ("Crawford", False), "Beavers": ("Beavers", False),
-          "Cube": ("Cubeless", True)}
+# the options that are rules, as the rule settings they say (bgcli.core.rules), and whether the setting says the opposite
+_RULES = {"Jacoby": ("jacoby", False), "Crawford": ("crawford", False), "Beavers": ("beavers", False),
+          "Cube": ("cubeless", True)}
 SITE = "TrueMoneyGames"
 
 
@@ -108,7 +109,7 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
             if not header:
                 header = True
                 if not length:
-                    tags["AutoDoubles"] = SITE_AUTO_DOUBLES
+                    tags[AUTO_DOUBLES.tag] = SITE_AUTO_DOUBLES
                 yield MatchHeader(length, number, tags, path)
             game = LogGame(int(found["number"]), number, (int(found["second"]), int(found["first"])))
             continue
@@ -152,8 +153,8 @@ def _option(line: str, number: int, tags: dict[str, str], names: list[str], comm
             return length
         return int(value)
     elif option["name"] in _RULES and option["value"] in ("0", "1"):
-        tag, opposite = _RULES[option["name"]]
-        tags[tag] = "On" if (option["value"] == "1") != opposite else "Off"
+        field, opposite = _RULES[option["name"]]
+        tags.update([tag_for(field, (option["value"] == "1") != opposite)])
     elif option["name"] == "Startdate" and _DATE.match(option["value"]):
         date = _DATE.match(option["value"])
         assert date is not None

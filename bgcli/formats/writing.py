@@ -20,7 +20,7 @@ from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
 from bgcli.core.position import Position, roll_dice
-from bgcli.core.rules import RULE_TAGS as _RULE_TAGS, Rules
+from bgcli.core.rules import RULE_TAGS, SETTING_OF_TAG, Rules
 from bgcli.core.generator import Step
 from bgcli.core.judge import Board, die_for
 from bgcli.core.notation import parse_play_text, play_text
@@ -164,10 +164,16 @@ class GameWriter(MatchVisitor):
         raise NotImplementedError
 
 
-# Tags that state a rule: the writers write the rules (``Rules.tags()``),
-# which hold what such a tag said, rather than the tag as read: every rule
-# tag bgcli.core.rules reads, and XG's "Beaver", which no setting reads
-RULE_TAGS = _RULE_TAGS | {"beaver"}
+# Tags that state a rule (bgcli.core.rules.RULE_TAGS, XG's "Beaver" among them): the
+# writers write the rules (``Rules.tags()``), which hold what such a tag said, rather
+# than the tag as read
+
+
+def _said(key: str) -> str:
+    """What a rule tag sets (a field of Rules; the profile's tag itself), so that two
+    spellings of one tag ("Beavers", XG's "Beaver") are written once."""
+    setting = SETTING_OF_TAG.get(key.lower())
+    return setting.field if setting is not None else key.lower()
 
 
 def rule_tags(match: MatchStart) -> list[tuple[str, str]]:
@@ -177,13 +183,13 @@ def rule_tags(match: MatchStart) -> list[tuple[str, str]]:
     file gave is not lost by a conversion, and never contradicts the rules."""
     rules = match.rules
     out = list(rules.tags().items())
-    written = {key.lower() for key, _ in out}
+    written = {_said(key) for key, _ in out}
     standard = Rules(match_length=rules.match_length).with_profile(rules.profile)
     for key, value in match.tags.items():
-        if (key.lower() in RULE_TAGS and key.lower() not in written
+        if (key.lower() in RULE_TAGS and _said(key) not in written
                 and standard.with_tags({key: value}) != standard and rules.with_tags({key: value}) == rules):
             out.append((key, value))
-            written.add(key.lower())
+            written.add(_said(key))
     return out
 
 

@@ -42,7 +42,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import IO, Iterator
 
-from bgcli.core.rules import Rules
+from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES
@@ -431,18 +431,19 @@ class _Builder:
             tags[f"Player {side} Elo"] = f"{_f64(record, elo):.2f}/{_i32(record, experience)}"
         variation = _i32(record, 96)
         tags["Variation"] = VARIATIONS.get(variation, str(variation))
+        # the rule tags as XG's own .mat export spells them (the rules read those), in the rules' words
         for tag, offset in (("Crawford", 100), ("Jacoby", 101), ("Beaver", 102)):
-            tags[tag] = "On" if record[offset] else "Off"
+            tags[tag] = SETTING_OF_TAG[tag.lower()].write(bool(record[offset]))
         if record[103]:
             tags["AutoDouble"] = "On"
         if self.version >= 8:
             limit = _i32(record, 612)
             if 0 < limit < 31:
-                tags["Cubelimit"] = str(1 << limit)
+                tags["Cubelimit"] = SETTING_OF_TAG["cubelimit"].write(1 << limit)
             if record[103] and _i32(record, 616) > 0:
                 tags["AutoDoubleMax"] = str(_i32(record, 616))
         if record[103]:
-            # XG's own tags above are kept as written; the rules read their own tag: how many automatic
+            # XG's own AutoDouble tags above are kept as written; the rules read their own tag: how many automatic
             # doubles money play allows (XG's maximum where stored, else as many as bgcli's rules allow).
             written = _i32(record, 616) if self.version >= 8 else 0
             tags[AUTO_DOUBLES.tag] = str(min(written, AUTO_DOUBLES.high)) if written > 0 else SITE_AUTO_DOUBLES
