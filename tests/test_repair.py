@@ -664,3 +664,46 @@ def test_a_prefix_past_a_slip_takes_the_audits_look_ahead(monkeypatch):
     (problem,) = [r for r in found.repairs if r.problem.severity.value == "error"]
     assert problem.problem.line == 16 and not problem.suggestions
     assert looked and not any(looked), looked   # the audit looked ahead; no prefix did again
+
+
+def test_a_first_game_slip_gets_the_candidates_of_its_own_cell_as_a_later_game_does():
+    """In a file's first game the players' names are known before its replay
+    begins (MatchReplayer.players_of), so the candidates of a problem are those
+    of the cell of the player it names, as in every later game: sp05022 game 1
+    row 4, 21 written 53 in the right cell. The left cell's candidates used to
+    take the list's places (one suggestion shown); now the list holds the roll
+    and the two nearest plays of 53, each an edit of the right cell only."""
+    from bgcli.judging.repair import SHOWN
+
+    lines = (SELFPLAY / "sp05022_13pt.mat").read_text().split("\n")
+    original = lines[9]
+    assert original == "  4) 53: 25/22                   21: 24/22 23/22 "
+    lines[9] = original.replace("21: 24/22", "53: 24/22")
+    found = repair_text("\n".join(lines).encode(), "sp05022.mat")
+    (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    assert repair.problem.game == 1 and repair.applied
+    assert repair.suggestions[0].edits[0].after == original
+    assert len(repair.suggestions) == SHOWN
+    for suggestion in repair.suggestions:
+        (edit,) = suggestion.edits
+        assert edit.after[:33] == original[:33]   # the left player's cell as written
+
+
+def test_a_replayer_knows_the_first_games_players_before_it_begins():
+    """A copy of a match's replayer taken before its first game (as a repair
+    keeps one) names the players as the game's replay will."""
+    import copy
+
+    from bgcli.match.replay import MatchReplayer
+    from bgcli.match.visitor import MatchVisitor
+    from bgcli.judging.repair import read_records
+    from bgcli.core.rules import Rules
+
+    _, records = read_records((SELFPLAY / "sp05022_13pt.mat").read_bytes(), "sp05022.mat")
+    record = records[0]
+    replayer = MatchReplayer(record.header(), 1, Rules(), MatchVisitor())
+    before = copy.copy(replayer)
+    assert before.players_of(record.games[0]) == record.games[0].players
+    replayer.open_game(record.games[0])
+    assert replayer.players == record.games[0].players
+    assert replayer.players_of(record.games[1]) == replayer.players

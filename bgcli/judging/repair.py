@@ -998,7 +998,8 @@ class _Repairer:
                 if action.kind is ActionKind.WIN:
                     yield from self.points(state, game, action, every=True)
             return
-        mine = [a for a in row if not problem.player or state.replayer.players[a.side] == problem.player] or row
+        names = state.replayer.players_of(game)   # the first game's too: its copy is taken before it begins
+        mine = [a for a in row if not problem.player or names[a.side] == problem.player] or row
         if problem.kind in _STRUCTURAL:
             # the replay up to the first row a candidate may change, first: the prefixes of the rows
             # after it go on from it (a row written twice or swapped is looked for above the problem)

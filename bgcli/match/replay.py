@@ -120,12 +120,21 @@ class MatchReplayer:
                 severity: Severity = Severity.ERROR) -> None:
         self.visitor.problem(Problem(line, game, move, player, kind, message, self.number, severity))
 
+    def players_of(self, game_record: GameRecord) -> tuple[str, str]:
+        """The players as the replay of ``game_record`` names them: the
+        match's once its first game has begun it, else the game's own (the
+        first game names them; a copy taken before it, as a repair keeps one,
+        knows them as its replay will)."""
+        if self.begun or not game_record.players:
+            return self.players
+        return (game_record.players[0], game_record.players[1])
+
     def begin(self, players: tuple[str, str] | None) -> None:
         if self.begun:
             return
         self.begun = True
         if players:
-            self.players = (players[0], players[1])
+            self.players = players
         white = next((str(v).strip() for k, v in (self.header.tags or {}).items() if k.lower() == "white"), None)
         if white is not None and white == self.players[1] and white != self.players[0]:
             self.white = 1
@@ -145,7 +154,7 @@ class MatchReplayer:
         and its replay begun, no action applied: :meth:`game` is this, then the
         actions, then :meth:`end_game` (a repair replays a game's candidates
         from the state before the line they change)."""
-        self.begin(game_record.players)
+        self.begin(self.players_of(game_record))
         rules, score = self.rules, self.score
         if self.points_convention is not GALAXY and ActionKind.LOSS in map(_KIND, game_record.actions):
             self.points_convention = GALAXY
