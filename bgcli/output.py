@@ -11,6 +11,9 @@
 - :class:`AtomicOutput` is the same promise for a text written in pieces
   (an export of any length, in bounded memory): nothing is the output until
   its ``commit()``.
+- :func:`make_folders` makes the folders of a file in an output folder
+  (``-o FOLDER``); a single output file's missing folder is refused, never
+  made.
 - Failures raise :class:`OutputError`, with a one-line, lowercase message
   naming the path (``cannot write 'x/board.svg': folder 'x' does not
   exist``). It is not a :class:`bgcli.errors.BgcliError`: the input was not
@@ -211,6 +214,24 @@ def write_text(path: str, text: str | bytes, encoding: str = "utf-8") -> None:
         sys.stdout.flush()
     else:
         write_atomically(path, text, encoding)
+
+
+def make_folders(target: str) -> None:
+    """The folders of ``target``, a file in an output folder (``-o FOLDER``:
+    each input's output under its path as found), made when missing. The one
+    place an output's folder is made: a command writing one file (``-o
+    FILE``) never makes its folder, and refuses a missing one (the write's
+    :class:`OutputError`, status 2), whatever the command."""
+    folder = os.path.dirname(check_path(target))
+    if not folder or target == STDOUT:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        if isinstance(exc, FileExistsError) or os.path.lexists(folder) and not os.path.isdir(folder):
+            raise OutputError(f"cannot write {quote(target)}: {quote(folder)} is not a folder", target) from None
+        raise OutputError(f"cannot write {quote(target)}: cannot make folder {quote(folder)}: {_reason(exc)}",
+                          target) from None
 
 
 def write_atomically(path: str, text: str | bytes, encoding: str = "utf-8") -> None:

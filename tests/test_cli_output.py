@@ -92,6 +92,29 @@ def test_output_into_a_missing_folder_is_one_line_and_exit_2(run, tmp_path):
     assert line.startswith("Error: cannot write '") and line.endswith("' does not exist")
 
 
+# every command that writes one file it names: -o FILE (and repair's --patch FILE)
+ONE_FILE = {
+    "replay": ["replay", SAMPLES / "sp05001_3pt.mat", "-o"],
+    "show --svg": ["show", "--svg", "start", "-o"],
+    "export": ["export", SAMPLES / "sp05001_3pt.mat", "--to", "sgf", "-o"],
+    "view": ["view", SAMPLES / "sp05001_3pt.mat", "-o"],
+    "repair -o": ["repair", SAMPLES / "flawed_5pt.mat", "-o"],
+    "repair --patch": ["repair", SAMPLES / "flawed_5pt.mat", "--patch"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONE_FILE))
+def test_one_output_file_into_a_missing_folder_is_refused_by_every_command(run, tmp_path, monkeypatch, name):
+    """One file's missing folder is never made (a typing slip in its name would
+    make a stray folder): every command says so in one line, exit 2 (repair
+    made it, where every other command refused); only -o FOLDER makes folders."""
+    monkeypatch.chdir(tmp_path)
+    result = run(*ONE_FILE[name], "nowhere/out")
+    assert result.exit_code == 2
+    assert "Error: cannot write 'nowhere/out': folder 'nowhere' does not exist" in result.output.splitlines()
+    assert os.listdir(tmp_path) == []
+
+
 def test_output_that_is_an_input_is_refused(run, tmp_path):
     copy = tmp_path / "positions.txt"
     copy.write_bytes((SAMPLES / "positions.txt").read_bytes())
@@ -309,3 +332,21 @@ def test_the_counter_says_nothing_for_quick_work_then_redraws_and_ends_its_line(
     one.tick()
     one.close()
     assert capsys.readouterr().err == "\rreading: 1 game\rreading: 1 game\n"
+
+
+@pytest.mark.parametrize("command", [["export", "--to", "sgf", "--force"], ["repair"]])
+def test_an_output_folder_is_made_with_the_inputs_paths_under_it_by_one_owner(run, tmp_path, monkeypatch, command):
+    """-o FOLDER (export) and -o DIR (repair of a folder) make the folder and
+    each input's path under it (bgcli.output.make_folders, for both); where a
+    file stands in the way, each file is one line, exit 2."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    (tmp_path / "in" / "sub" / "a.mat").write_bytes((SAMPLES / "flawed_5pt.mat").read_bytes())
+    result = run(*command, "in", "-o", "out/")
+    assert result.exit_code in (0, 1), result.output
+    assert [p.parent.relative_to(tmp_path) for p in (tmp_path / "out").rglob("a.*")] == [
+        (tmp_path / "out" / "in" / "sub").relative_to(tmp_path)]
+    (tmp_path / "blocked").write_text("a file\\n")
+    result = run(*command, "in", "-o", "blocked/out/")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert any(line.startswith("Error: cannot write 'blocked/out/in/sub/a.") for line in result.output.splitlines())

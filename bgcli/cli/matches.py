@@ -457,7 +457,7 @@ class ExportJob:
 
     def run(self, path: str, where: str, digest: str | None) -> Exported:
         from bgcli.formats.files import export_to, iter_parts
-        from bgcli.output import AtomicOutput, OutputError
+        from bgcli.output import AtomicOutput, OutputError, make_folders
 
         target = self.target(path)
         try:
@@ -467,7 +467,7 @@ class ExportJob:
         if same:
             return Exported(path, target, error=f"cannot write {target}: it is the input {path}")
         try:
-            os.makedirs(os.path.dirname(target) or ".", exist_ok=True)
+            make_folders(target)   # the output folder and the input's path as found under it
             with AtomicOutput(target) as out:
                 left_out = export_to(out.write, iter_parts(where), self.to, self.notation, self.rules)
                 if left_out and not self.force:

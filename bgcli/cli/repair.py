@@ -6,7 +6,6 @@ run by bgcli.scale.runner as the audit's is (bgcli.cli.archives)."""
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
@@ -78,7 +77,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
             status = EXIT_UNREADABLE
             continue
         if output is not None and (result.changed or not many):   # a folder gets the repaired files only
-            if not _write_fixed(output_target(output, result.path) if many else output, result):
+            if not _write_fixed(output_target(output, result.path) if many else output, result, many):
                 status = EXIT_UNREADABLE
         diffs.append(result.patch)
         if as_json:
@@ -128,10 +127,13 @@ def output_target(folder: str, path: str) -> str:
     return os.path.join(folder, *parts)
 
 
-def _write_fixed(target: str, result) -> bool:
-    """The repaired record written to ``target``; False (and one line) when
-    ``target`` is the input itself or cannot be written."""
-    from bgcli.output import STDOUT, OutputError, check_path, write_atomically
+def _write_fixed(target: str, result, folder: bool) -> bool:
+    """The repaired record written to ``target`` (a file in the output
+    folder when ``folder``, its folders made as for every command's -o
+    FOLDER; a single -o FILE's missing folder refused, as every command
+    refuses it); False (and one line) when ``target`` is the input itself or
+    cannot be written."""
+    from bgcli.output import OutputError, make_folders, write_text
 
     try:
         same = result.path != "-" and os.path.samefile(target, result.path)
@@ -141,17 +143,11 @@ def _write_fixed(target: str, result) -> bool:
         say(f"Error: cannot write {target}: it is the input {result.path}", err=True)
         return False
     try:
-        folder = os.path.dirname(target)
-        if folder and target != "-":
-            os.makedirs(folder, exist_ok=True)
-        if check_path(target) == STDOUT:
-            sys.stdout.flush()
-            sys.stdout.buffer.write(result.fixed)
-            sys.stdout.buffer.flush()
-        else:
-            write_atomically(target, result.fixed)   # in the file's own encoding
-    except (OutputError, OSError) as exc:
-        say(f"Error: {exc if isinstance(exc, OutputError) else f'cannot write {target}: {exc.strerror}'}", err=True)
+        if folder:
+            make_folders(target)
+        write_text(target, result.fixed)   # in the file's own encoding, bytes as they are
+    except OutputError as exc:
+        say(f"Error: {exc}", err=True)
         return False
     return True
 
