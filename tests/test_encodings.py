@@ -5,7 +5,8 @@ exports, Notepad), UTF-8 with a byte order mark, and the legacy encodings of
 Windows: Windows-1252 names with accents, EUC-KR (cp949) names of Korean
 clubs, Shift-JIS (cp932) names of Japanese clubs. A file that is text in
 none of them is one line naming the file and the byte offset. Lines end at
-LF, CR LF, or a lone CR (classic Mac OS).
+LF, CR LF, or a lone CR (classic Mac OS); a Ctrl-Z after the last line
+(DOS's end-of-file mark) is no line.
 docs/formats.md's habits table lists them.
 """
 from __future__ import annotations
@@ -73,6 +74,23 @@ def test_habit_classic_mac_os_line_ends_a_lone_cr_ends_a_line(tmp_path, mark, en
     mac = write(tmp_path / "mac.mat", mark + text.replace("\n", "\r").encode(encoding))
     assert records(mac) == records(plain)
     result = invoke("audit", mac)
+    assert result.exit_code == 0 and "no problems" in result.output, result.output
+
+
+@pytest.mark.parametrize("line_end, tail", [("\r\n", b"\x1a"), ("\n", b"\x1a" * 3), ("\r\n", b"")],
+                         ids=["crlf-ctrl-z", "lf-ctrl-z-run", "crlf-last-line-then-ctrl-z"])
+def test_habit_dos_end_of_file_mark_is_no_line(tmp_path, line_end, tail):
+    """DOS-era programs (and DOS's copy) end a text file with Ctrl-Z, CP/M's
+    end-of-file mark, or a run of them: gnubg's import reads the match
+    whole; so does bgcli, with no syntax error at a line of Ctrl-Z."""
+    text = clean_match()
+    plain = write(tmp_path / "plain.mat", text.encode("utf-8"))
+    data = text.replace("\n", line_end).encode("utf-8") + tail
+    if not tail:   # the mark right after the last line's text, no line end between
+        data = data.rstrip(b"\r\n") + b"\x1a"
+    dos = write(tmp_path / "dos.mat", data)
+    assert records(dos) == records(plain)
+    result = invoke("audit", dos)
     assert result.exit_code == 0 and "no problems" in result.output, result.output
 
 
