@@ -284,15 +284,33 @@ def read_position_words(words):
     return position_and_dice(list(words), read_position, dice_needed=False)
 
 
-# Each command by the module (bgcli.cli.NAME) that defines it: a command's
-# module is imported when the command is run, so that one command does not
-# pay for the imports of all (``bgcli moves`` starts in a fraction of the time).
-COMMAND_MODULES = {
-    "analyze": "analyze", "audit": "audit", "chouette": "chouette", "dice": "dice", "hint": "hint", "met": "met", "rate": "rate",
-    "repair": "repair", "rollout": "rollout",
-    "check": "positions", "convert": "positions", "moves": "positions", "show": "positions",
-    "export": "matches", "replay": "matches", "rules": "matches", "score": "matches", "view": "matches",
+# Each command: the module (bgcli.cli.NAME) that defines it, and what it does in
+# a few words, as `bgcli --help` lists it (the README's table of the commands and
+# docs/index.md say the same, in this order: tests/test_cli_help.py). A command's
+# module is imported when the command is run, so that one command does not pay
+# for the imports of all (``bgcli moves`` starts in a fraction of the time), and
+# the list of `bgcli --help` imports none.
+COMMANDS = {
+    "moves": ("positions", "the legal plays of a position and roll"),
+    "check": ("positions", "is this play legal, and if not why"),
+    "convert": ("positions", "a position in another notation"),
+    "show": ("positions", "draw a position (text or SVG)"),
+    "analyze": ("analyze", "pip and race counts, shots, bear-off odds"),
+    "hint": ("hint", "an engine's best plays, or its cube action"),
+    "rollout": ("rollout", "plays or a cube decision settled by rollouts"),
+    "replay": ("matches", "every action of a match with the position before it"),
+    "audit": ("audit", "what is wrong in match files"),
+    "repair": ("repair", "the smallest fix for each problem, as a patch"),
+    "rules": ("matches", "what each named set of rules means"),
+    "score": ("matches", "a match game by game"),
+    "export": ("matches", "a match in another format"),
+    "rate": ("rate", "how well each player played"),
+    "dice": ("dice", "are the dice consistent with fair dice"),
+    "view": ("matches", "a match as an HTML page"),
+    "chouette": ("chouette", "settle a chouette"),
+    "met": ("met", "a match equity table"),
 }
+COMMAND_MODULES = {name: module for name, (module, _) in COMMANDS.items()}
 
 
 class LazyGroup(click.Group):
@@ -308,6 +326,17 @@ class LazyGroup(click.Group):
 
             importlib.import_module(f"bgcli.cli.{COMMAND_MODULES[cmd_name]}")
         return self.commands.get(cmd_name)
+
+    def add_command(self, cmd, name=None) -> None:
+        super().add_command(cmd, name)
+        if cmd.name in COMMANDS:   # its few words as the list says them (shell completion shows them too)
+            cmd.short_help = COMMANDS[cmd.name][1]
+
+    def format_commands(self, ctx, formatter) -> None:
+        """The commands in COMMANDS' order (what a position is, then judging, then match files), each with
+        its few words whole (click's own list cut a command's first sentence at the terminal's width)."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, summary) for name, (_, summary) in COMMANDS.items()])
 
     def resolve_command(self, ctx, args):
         """click's, with a suggestion for a name that is close to a command's (``movs``: moves)."""
@@ -336,11 +365,14 @@ def cli():
 
     Positions are written as a GNU Backgammon Position ID, a GNUbg ID
     (PositionID:MatchID, also pasted from gnubg's board printout), an XGID,
-    a FIBS board string, `start`, or 26 numbers.
+    a FIBS board string, `start`, or 26 numbers. `bgcli COMMAND --help`
+    says what a command takes, with examples; docs/index.md lists every page.
 
     \b
-    Example:
+    Examples:
         bgcli moves start 31
+        bgcli audit samples/flawed_5pt.mat
+        bgcli hint start 31
     """
 
 
