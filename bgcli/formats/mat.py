@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import IO, Any, Iterable, Iterator, NamedTuple
 
 from bgcli import grammar
-from bgcli.errors import MatchFileError
+from bgcli.errors import InvalidPositionError, MatchFileError
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import LINE_END, text_lines, text_of
 from bgcli.output import quote
 from bgcli.match.records import (
-    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of,
+    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of, set_up_game,
 )
 from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
 from bgcli.formats.writing import (
@@ -44,7 +44,8 @@ from bgcli.formats.writing import (
     rule_tags,
     steps_to_write,
 )
-from bgcli.core.position import accelerator
+from bgcli.core.ids import parse_xgid
+from bgcli.core.position import Position, accelerator
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
@@ -220,6 +221,10 @@ _SCORE_LINE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9
 _TAG_LINE = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z]\w*(?:[ ]+\w+)*)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
 _BLANK = re.compile(r"[ \t]*$")
 _COMMENT = re.compile(r"[ \t]*[;#]")
+# eXtreme Gammon's .mat export of a game that starts from a position set up
+# (a transcription begun in the middle of a game): "; Set Pos=" and the board
+# of an XGID, on a comment line after the game's score line
+_SET_POS = re.compile(r"[ \t]*;[ \t]*Set[ \t]*Pos[ \t]*=[ \t]*(\S*)", re.I)
 _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")
 _MATCH_HEADER = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+points?[ \t]+match[ \t]*$", re.I)
 _MATCH_HEADER_START = re.compile(r"[ \t]*[0-9]+[ \t]+points?[ \t]+match", re.I)
@@ -670,6 +675,16 @@ def _split_rating(name: str) -> tuple[str, str | None]:
     return (found.group(1), found.group(2)) if found and found.group(1) else (name, None)
 
 
+def _is_opening(board: str) -> bool:
+    """Whether the board of a ``; Set Pos=`` line (an XGID's first field, and
+    XG's ``/0`` after it) is the opening position: a game set up at the
+    opening is an ordinary game."""
+    try:
+        return parse_xgid(board.partition("/")[0] + ":0:0:1:00:0:0:0:0:10").position == Position.start()
+    except InvalidPositionError:
+        return False
+
+
 # ---------------------------------------------------------------------------
 # Putting lines together into games and matches
 
@@ -700,6 +715,10 @@ class _Reader:
         if _BLANK.match(text):
             return
         if _COMMENT.match(text):
+            if self.game is not None and (set_pos := _SET_POS.match(text)):
+                if not _is_opening(set_pos.group(1)):
+                    self.game.setdefault("set_up", (number, set_pos.group(1)))
+                return
             self._comment(number, text)
             return
         if _MATCH_HEADER_START.match(text):
@@ -844,7 +863,11 @@ class _Reader:
 
     # closing -------------------------------------------------------------
     def _close_game(self) -> Iterator[GameRecord]:
-        if self.game is not None:
+        if self.game is not None and "set_up" in self.game:
+            line, board = self.game["set_up"]
+            how = f"XG's {quote('; Set Pos=' + board, 60)}"
+            self.match["errors"].append(MatchFileError(set_up_game(self.game["number"], how), self.path, line, 1))
+        elif self.game is not None:
             game = self.game
             self.match["games"] += 1
             yield GameRecord(game["number"], game["players"], game["scores"], tuple(game["actions"]), game["line"],

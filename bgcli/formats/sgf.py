@@ -30,7 +30,7 @@ from typing import IO, Iterable, Iterator
 from bgcli.errors import MatchFileError
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import decode, read_whole
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of, set_up_game
 from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
@@ -279,8 +279,7 @@ class _Builder:
         for node in nodes:
             setup = [p for p in _SETUP if p in node.props]
             if setup:
-                errors.append(self._error(node, f"game {number} starts from a set-up position ({', '.join(setup)}): "
-                                                "not supported, the game is skipped"))
+                errors.append(self._error(node, set_up_game(number, ", ".join(setup))))
                 return None
         actions: list[Action] = []
         cube = 1

@@ -93,6 +93,13 @@ class Action(NamedTuple):
     analysis: tuple[StoredAnalysis, ...] = ()   # what the file's program judged of this decision (and of not doubling before it)
 
 
+def set_up_game(number: int, how: str) -> str:
+    """What a reader says of a game that starts from a set-up position (how
+    the file sets it up): no match record replays it from the opening, so the
+    reader skips it and the match goes on at the next game's score."""
+    return f"game {number} starts from a set-up position ({how}): not supported, the game is skipped"
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game: its header, score line and actions in file order."""
