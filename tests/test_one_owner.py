@@ -277,3 +277,40 @@ def test_the_rule_tags_other_programs_spell_are_read_as_the_rules_own():
     assert tag_for("jacoby", True) == ("Jacoby", "On") and tag_for("cube_limit", 64) == ("CubeLimit", "64")
     start = MatchStart(1, 0, ("a", "b"), Rules(beavers=True), {"Beaver": "On"}, "-")
     assert rule_tags(start) == [("Beavers", "On")]
+
+
+# --- a Position ID's characters: bgcli.core.position (id_text, id_of_halves) -------------
+
+# the ID's ten bytes turned into text again (the batch query packs twelve, and is held to the owner by its tests)
+POSITION_ID_AGAIN = re.compile(r"to_bytes\(10\b|\[:14\]\.decode")
+OWNER_OF_POSITION_ID = "bgcli/core/position.py"
+
+
+def test_no_module_makes_a_position_ids_text_again():
+    again = found(POSITION_ID_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_POSITION_ID})
+    assert not again, f"ask bgcli.core.position (id_text, id_of_halves): {again}"
+
+
+def test_the_position_id_check_sees_a_copy():
+    copies = {"m.py": 'pid = b2a_base64((a | b << n).to_bytes(10, "little"), newline=False)[:14].decode()\n'
+                      'ok = id_text(bits)\nq = block.to_bytes(12, "little")\n'}
+    assert found(POSITION_ID_AGAIN, copies) == ["m.py:1: to_bytes(10", "m.py:1: [:14].decode"]
+
+
+def test_the_id_of_two_halves_is_the_position_id():
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.position import Position, id_of_halves, side_bits
+
+    def side(counts: list[int]) -> tuple[int, ...]:
+        return (15 - sum(counts), *counts)
+
+    spread = st.lists(st.integers(0, 3), min_size=25, max_size=25).filter(lambda c: sum(c) <= 15)
+
+    @given(spread, spread)
+    def agree(player, opponent):
+        position = Position(side(player), side(opponent))
+        halves = [side_bits(int.from_bytes(bytes(s), "little")) for s in (position.opponent, position.player)]
+        assert id_of_halves(*halves) == position.id() == Position.from_id(position.id()).id()
+
+    agree()

@@ -33,7 +33,7 @@ from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
-    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, position_id,
+    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, id_text, position_id,
     trusted_position,
 )
 from bgcli.core.spelling import parse_dice, point_text
@@ -52,7 +52,6 @@ _UNIT = tuple(1 << (8 * p) for p in range(26))
 HIT = tuple(1 << (BOARD_BITS + p) for p in range(26))
 _ABOVE = tuple(_BOARD_MASK ^ ((_UNIT[p] << 8) - 1) for p in range(26))  # bytes above p
 _DELTA = tuple(tuple(_UNIT[max(s - d, 0)] - _UNIT[s] for s in range(26)) for d in range(7))
-_b64 = binascii.b2a_base64
 
 
 def side_int(side: Sequence[int]) -> int:
@@ -286,7 +285,7 @@ class Play:
             opponent = cache[hits] = side_bits(_hit_side(side_int(self._query[0].opponent), hits))[0]
         # the mover's bits take 25 slot ends plus one bit per checker not borne off
         bits = b0 | (b1 | (b2 | (b3 | b4 << n3) << n2) << n1) << n0 | opponent << (40 - (key & 255))
-        return _b64(bits.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
+        return id_text(bits)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):

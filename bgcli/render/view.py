@@ -33,7 +33,6 @@ from __future__ import annotations
 
 from array import array
 import bisect
-from binascii import b2a_base64
 import contextlib
 import gc
 import html
@@ -45,7 +44,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from bgcli.core.ids import match_id
-from bgcli.core.position import CHECKERS, Position, shared_point, side_bits
+from bgcli.core.position import CHECKERS, Position, id_of_halves, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind, Unfinished
@@ -239,8 +238,7 @@ class _Identifiers:
         halves = self.halves
         try:
             mine, theirs = halves[player], halves[opponent]
-            # position_id's arithmetic, on the halves
-            pid = b2a_base64((theirs[0] | mine[0] << theirs[1]).to_bytes(10, "little"), newline=False)[:14].decode()
+            pid = id_of_halves(theirs[:2], mine[:2])
         except (ValueError, OverflowError, TypeError):
             try:   # counts no Position ID can hold: position_id's own words for why
                 step.pid = position.id()
