@@ -330,20 +330,6 @@ def test_a_score_line_slip_after_a_game_is_the_score_line_not_the_wins_before():
     assert [r.suggestions[0].kind for r in applied] == [RepairKind.SCORE]
 
 
-def test_what_a_resignation_was_worth_is_not_guessed():
-    """sp05033 (3 points) line 31: the match's last game, won by resignation
-    at cube 2, its 'Wins 4 points' written 'Wins 1 point'. 2, 4 and 6 points
-    (a single, a gammon, a backgammon resigned) each end the match, and no
-    score line follows: the record cannot tell them apart, whatever digits
-    they share with the one written, so they are listed and none applied."""
-    _, planted = _slipped("sp05033_3pt.mat", 31, "Wins 4 points", "Wins 1 point")
-    found = repair_text(planted.encode(), "planted.mat")
-    repair = next(r for r in found.repairs if r.problem.kind.value == "points")
-    assert {s.edits[0].after.split()[1] for s in repair.suggestions} == {"2", "4", "6"}
-    assert repair.suggestions[0].ties == 2 and not repair.applied
-    assert found.fixed == planted
-
-
 def test_the_benchmark_asks_the_audit_which_dance_slips_can_be_told():
     """bench_repair counts a dance slip as one the record can tell only when
     one of the 21 rolls written in its place audits clean (the audit says so,
@@ -707,3 +693,44 @@ def test_a_replayer_knows_the_first_games_players_before_it_begins():
     replayer.open_game(record.games[0])
     assert replayer.players == record.games[0].players
     assert replayer.players_of(record.games[1]) == replayer.players
+
+
+def _points_slip(name: str, line: int, was: str, now: str):
+    """The self-play match ``name`` with its 'Wins' at ``line`` (1-based) written ``now``, repaired."""
+    lines = (SELFPLAY / name).read_text().split("\n")
+    assert lines[line - 1].strip() == was
+    lines[line - 1] = lines[line - 1].replace(was, now)
+    found = repair_text("\n".join(lines).encode(), name)
+    (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    return found, repair, [s.edits[0].after.strip() for s in repair.suggestions]
+
+
+def test_a_last_games_resignation_is_worth_what_ends_the_match_and_the_position_can_give():
+    """sp05033, a 3-point match, its last game resigned at cube 2 ('Wins 4
+    points', a gammon) written 'Wins 1 point': no score line follows, so the
+    rest of the record said nothing, and 2, 4 and 6 were listed as a tie. But
+    the record is the whole match: a single (2) leaves the winner short of 3,
+    and the match would not be over (the audit's warning at the record's
+    end); and the loser has no checker on the bar or in the winner's home
+    board and no contact is left, so no backgammon (6) can come of the game.
+    The gammon is the repair, applied."""
+    found, repair, shown = _points_slip("sp05033_3pt.mat", 31, "Wins 4 points", "Wins 1 point")
+    assert shown[0] == "Wins 4 points" and repair.applied and repair.suggestions[0].ties == 0
+    assert found.fixed == (SELFPLAY / "sp05033_3pt.mat").read_text()
+    assert "can no longer give it" in repair.suggestions[1].why and shown[1] == "Wins 6 points"
+
+
+def test_a_resignation_the_record_cannot_tell_stays_listed_the_rule_given_values_first():
+    """sp05005 (11 points, cube 4, the winner needing 5) resigned a gammon
+    (8), written 2: a single (4) would leave the match short and comes last,
+    but a loser's checker is still in the winner's home board, so a
+    backgammon (12) fits as well as the gammon: listed, none applied.
+    sp05010 (5 points, cube 1, any win ends it) resigned a gammon (2), written
+    4: the backgammon (3) the final position can no longer give comes last; a
+    single and a gammon tie."""
+    found, repair, shown = _points_slip("sp05005_11pt.mat", 114, "Wins 8 points", "Wins 2 points")
+    assert shown == ["Wins 8 points", "Wins 12 points", "Wins 4 points"] and not repair.applied
+    assert repair.suggestions[0].ties == 1 and found.fixed == found.original
+    found, repair, shown = _points_slip("sp05010_5pt.mat", 125, "Wins 2 points", "Wins 4 points")
+    assert shown == ["Wins 1 point", "Wins 2 points", "Wins 3 points"] and not repair.applied
+    assert repair.suggestions[0].ties == 1 and "can no longer give it" in repair.suggestions[2].why

@@ -87,3 +87,38 @@ def test_sages_value_of_a_finished_game_is_the_owners(loser, jacoby, counts, hom
     win = game_kind(final, True, home_gammons)
     assert found.equity == game_value(win, 1, rules, centred=owner < 0)
     assert (found.probabilities.win_gammon, found.probabilities.win_backgammon) == (win >= 2, win >= 3)
+
+
+@given(loser=_LOSERS, home_gammons=st.booleans(), winner_is_player=st.booleans())
+def test_at_the_end_the_wins_still_possible_are_those_up_to_how_the_game_is_won(loser, home_gammons, winner_is_player):
+    """possible_wins at a finished game (no contact: the winner has no checker
+    left) is every win up to game_kind's: the two say the same of the loser's
+    checkers (borne off, on the bar, in the winner's home board or outside its own)."""
+    from bgcli.core.position import Position
+    from bgcli.core.value import game_kind, possible_wins
+
+    final = Position((15,) + (0,) * 25, loser)
+    if not winner_is_player:
+        final = Position(loser, (15,) + (0,) * 25)
+    win = game_kind(final, winner_is_player, home_gammons)
+    assert possible_wins(final, winner_is_player, home_gammons, contact=False) == [w for w in Win if w <= win]
+
+
+def test_a_game_not_over_may_still_give_what_contact_or_the_losers_back_checkers_allow():
+    """A gammon only while the loser has borne off none; a backgammon only
+    while a loser's checker is on the bar or in the winner's home board, or
+    contact remains (a checker hit may still be sent back)."""
+    from bgcli.core.position import Position
+    from bgcli.core.value import possible_wins
+
+    winner = (11, 4) + (0,) * 24                      # 11 off, 4 on the one point
+    home = tuple({6: 4, 5: 11}.get(p, 0) for p in range(26))   # every checker in its own home board
+    racing = tuple({6: 4, 8: 5, 16: 6}.get(p, 0) for p in range(26))   # past the winner's checkers
+    caught = tuple({6: 4, 8: 5, 16: 5, 21: 1}.get(p, 0) for p in range(26))   # one in the winner's home board
+    off = tuple({0: 1, 6: 4, 8: 5, 21: 5}.get(p, 0) for p in range(26))
+    assert possible_wins(Position(winner, racing), contact=False) == [Win.SINGLE, Win.GAMMON]
+    assert possible_wins(Position(winner, racing), contact=True) == list(Win)
+    assert possible_wins(Position(winner, caught), contact=False) == list(Win)
+    assert possible_wins(Position(winner, off), contact=True) == [Win.SINGLE]
+    assert possible_wins(Position(winner, racing), home_gammons=True, contact=False) == list(Win)   # 8 and 16: outside
+    assert possible_wins(Position(winner, home), home_gammons=True, contact=False) == [Win.SINGLE, Win.GAMMON]

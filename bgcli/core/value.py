@@ -11,7 +11,8 @@ wins. The match replay and the chouette only call these.
 A gammon when the loser has borne off no checker, a backgammon when besides
 a loser's checker is on the bar or in the winner's home board (the rule
 texts); the traditional Korean count (``Rules.home_gammons``) decides by
-where the loser's checkers are instead.
+where the loser's checkers are instead. :func:`possible_wins` says which of
+them a game not yet over may still give (what a resignation may stand for).
 """
 from __future__ import annotations
 
@@ -79,6 +80,24 @@ def game_kind(final: Position, winner_is_player: bool = True, home_gammons: bool
     if loser[BAR] or any(loser[p] for p in range(19, 25)):
         return Win.BACKGAMMON
     return Win.GAMMON
+
+
+def possible_wins(position: Position, winner_is_player: bool = True, home_gammons: bool = False,
+                  contact: bool = True) -> list[Win]:
+    """How the game ``position`` may still be won (the loser's checkers as
+    :func:`game_kind` counts them at the end): a gammon only while the loser
+    has borne off no checker; a backgammon besides only while a loser's
+    checker is on the bar or in the winner's home board (with
+    ``home_gammons``: outside its own home board), or ``contact`` remains
+    (the caller's word, bgcli.analysis.counts.is_contact): a checker hit may
+    still be sent back. A resignation is worth a win the game may still give."""
+    loser = position.opponent if winner_is_player else position.player
+    if loser[OFF] > 0:
+        return [Win.SINGLE]
+    behind = range(7, BAR) if home_gammons else range(19, BAR)
+    if contact or loser[BAR] or any(loser[p] for p in behind):
+        return [Win.SINGLE, Win.GAMMON, Win.BACKGAMMON]
+    return [Win.SINGLE, Win.GAMMON]
 
 
 def game_value(win: Win, cube: int, rules: Rules, centred: bool, needed: int | None = None) -> int:

@@ -36,7 +36,8 @@ from bgcli.core.kinds import Worded
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text, plays_of_rolls
 from bgcli.core.position import KINDS_OF_ROLL_LARGEST_FIRST, Position, throws
 from bgcli.core.rules import Rules
-from bgcli.core.value import Outcome
+from bgcli.core.value import Outcome, game_value, possible_wins
+from bgcli.analysis.counts import is_contact
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import registry
@@ -309,8 +310,7 @@ def _audit(records: Sequence[MatchRecord], rules: Rules | None, first: int = 1
                 mine[-2].end = len(seen)   # the game before, with this game's header
             replay.apply_all(game.actions)
             replayer.end_game(replay)
-        if replayer.pending is not None:
-            replayer.settle(None)   # the last game's result from no score line (as finish does first)
+        replayer.end_of_record()   # the last game's result from no score line, the match stopping short (as finish)
         if mine:
             mine[-1].end = len(seen)
         replayer.finish(MatchEnd(record.errors, record.comments))
@@ -590,8 +590,10 @@ class _Game:
             replayer.game(game)
         if self.following is not None:
             replayer.game(replace(self.following, actions=()))   # its header only: the score line
-        elif replayer.pending is not None:
-            replayer.settle(None)
+        else:
+            # the match's last game: what the record's end says of it (no score line follows; a whole match must
+            # be over: a 'Wins' worth less than the winner needed leaves it short, as the audit warns)
+            replayer.end_of_record()
         return seen
 
     def errors(self, seen: _Collect) -> tuple[int, int]:
@@ -1155,6 +1157,7 @@ class _Repairer:
         values = sorted(({result.points} | ({result.cube * k for k in (1, 2, 3)} if every else set()))
                         if result is not None else set())
         resigned = result is not None and result.result is Outcome.RESIGNATION
+        possible = self.still_possible(state, action, result.winner_side) if resigned and result is not None else None
         for value in values:
             if value == action.points:
                 continue
@@ -1163,13 +1166,31 @@ class _Repairer:
             worth = result is not None and value == result.points and not resigned
             if not worth and result is not None and not state.later_score_fits(result.winner_side, value):
                 continue   # the next score line is the slip, not this 'Wins' (one slip, one problem)
+            # a resignation stands for a win the game may still give: one it can no longer give comes after
+            beyond = possible is not None and value not in possible
             candidate = self.make(RepairKind.POINTS, state, game, action, action._replace(points=value, raw=new_raw),
                                   f"the game is worth {value} point{'s' if value != 1 else ''}" if worth else
-                                  f"{value} point{'s' if value != 1 else ''} fits the score that follows",
-                                  prior=0 if worth else 1)
+                                  f"{value} point{'s' if value != 1 else ''} fits the score that follows"
+                                  + (", but the final position can no longer give it" if beyond else ""),
+                                  prior=0 if worth else 2 if beyond else 1)
             if candidate is not None:
                 candidate.blind = resigned   # the digits written say nothing of what a resignation was worth
                 yield candidate
+
+    def still_possible(self, state: _Game, action: Action, winner: int) -> set[int] | None:
+        """What a resignation at ``action`` (a 'Wins' of ``state.game``) may
+        stand for: the points of each win the position before it may still
+        give (core.value.possible_wins: no gammon once the loser has borne a
+        checker off, no backgammon once no loser's checker can be caught in
+        or sent back to the winner's home board), at its cube and rules."""
+        at = next((i for i, a in enumerate(state.game.actions) if a is action), None)
+        if at is None:
+            return None
+        replay = state.prefix(at).replay
+        board, rules, cube = replay.board, replay.rules, replay.cube
+        wins = possible_wins(board, winner_is_player=winner == 0, home_gammons=rules.home_gammons,
+                             contact=is_contact(board))
+        return {game_value(win, cube.value, rules, cube.centred, replay.needed(winner)) for win in wins}
 
     def score(self, state: _Game, game: GameRecord) -> Iterable[_Candidate]:
         running = tuple(state.replayer.score)

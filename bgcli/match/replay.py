@@ -115,6 +115,7 @@ class MatchReplayer:
         self.match_over_line: int | None = None
         self.pending: tuple[GameReplay, GameResult | Unfinished] | None = None   # a game waiting for its result
         self.last: tuple[int, int, GameResult | Unfinished] | None = None       # last line, number, result
+        self.ended = False   # the end of the record reached (end_of_record): once
 
     def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str,
                 severity: Severity = Severity.ERROR) -> None:
@@ -238,11 +239,21 @@ class MatchReplayer:
         self.visitor.problem(problem)
         self.close(game, result)
 
-    def finish(self, end: MatchEnd) -> object:
-        self.begin(None)
+    def end_of_record(self) -> None:
+        """The record ends after the games replayed so far: the last game's
+        result settled from no score line, and a whole match that stops short
+        warned of, at the last game (once; :meth:`finish` does it first). A
+        repair replays a match's last game with its end, as the audit does."""
+        if self.ended:
+            return
+        self.ended = True
         if self.pending is not None:
             self.settle(None)
         self.match_stops_short()
+
+    def finish(self, end: MatchEnd) -> object:
+        self.begin(None)
+        self.end_of_record()
         for error in end.errors:
             in_game = max((g for line, g in self.starts if line <= error.line), default=0)
             self.problem(error.line, in_game, 0, "", ProblemKind.SYNTAX, error.reason)
