@@ -60,3 +60,62 @@ def test_the_index_of_the_pages_says_what_bgcli_help_says():
 @pytest.mark.parametrize("example", ["bgcli moves start 31", "bgcli audit samples/flawed_5pt.mat"])
 def test_bgcli_help_shows_the_first_commands_to_try(example):
     assert example in group_help()
+
+
+# --- each option's help: one wording, said once ------------------------------------------------
+
+def options_of_every_command():
+    import click
+
+    for name, command in sorted(cli.load_all().items()):
+        for param in command.params:
+            if isinstance(param, click.Option):
+                yield name, param
+
+
+def test_a_range_click_shows_is_not_said_again_in_words():
+    # click adds '[default: 1; 1<=x<=64]': '(1 to 64)' before it said the same twice
+    import click
+
+    for name, option in options_of_every_command():
+        if isinstance(option.type, (click.IntRange, click.FloatRange)) and option.show_default:
+            assert f"{option.type.min} to {option.type.max}" not in (option.help or ""), f"{name} {option.opts}"
+
+
+def test_an_option_that_needs_another_says_so_in_one_way():
+    # 'With --engine: how deep ...', never 'With --engine: How deep ...'
+    for name, option in options_of_every_command():
+        found = re.match(r"With (-\S+): (\w)", option.help or "")
+        if found:
+            assert found.group(2).islower(), f"{name} {option.opts}: {option.help}"
+
+
+def test_level_means_one_thing_on_every_command():
+    from bgcli.cli.common import LEVEL_HELP
+
+    levels = {name: option.help for name, option in options_of_every_command() if option.name == "level"}
+    assert len(levels) >= 5
+    for name, text in levels.items():
+        assert LEVEL_HELP[1:] in (text or ""), f"{name}: {text}"
+
+
+def test_the_examples_heading_counts_its_examples():
+    for name, command in sorted(cli.load_all().items()):
+        text = command.help or ""
+        heading = re.search(r"^\s*(Examples?):\n((?:\s+\S.*\n?)+)", text, re.M)
+        assert heading, name
+        count = len(heading.group(2).strip().splitlines())
+        assert heading.group(1) == ("Example" if count == 1 else "Examples"), f"{name}: {count} under {heading.group(1)}"
+
+
+def test_the_rules_help_names_every_command_that_takes_rules():
+    help_text = " ".join(cli.get_command(None, "rules").help.split())
+    named = set(re.search(r"on every command that reads match files \(([^)]+)\)", help_text).group(1).split(", "))
+    taking = {name for name, option in options_of_every_command() if option.name == "profile"}
+    assert named == taking
+
+
+def test_the_rules_command_calls_its_argument_name():
+    result = CliRunner().invoke(cli, ["rules", "nosuch"], prog_name="bgcli")
+    assert result.exit_code == 2 and result.output.splitlines()[0] == "Usage: bgcli rules [OPTIONS] [NAME]"
+    assert "'nosuch' is not one of 'standard', 'plyyard', 'korean'" in result.output

@@ -17,7 +17,7 @@ from bgcli.cli.common import (
     EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
     read_position, refuse_jobs_without_batch, run_in_chunks,
 )
-from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option
+from bgcli.cli.common import batch_option, batch_source, engine_option, level_option, met_option
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)
 from bgcli.cli.batch import WORD, moves_json, position_and_dice
@@ -151,7 +151,7 @@ def run_batch_parallel(lines: Iterable[str], jobs: int, chunk: int = 500) -> int
 @jobs_option("With --batch: work on N processes; the output keeps the input's order")
 @engine_option(None, "Add this engine's evaluation of the position before the roll (see bgcli hint).",
                name="engine_name")
-@level_option("With --engine: " + LEVEL_HELP)
+@level_option("With --engine")
 @met_option
 @json_option
 def analyze(words, batch, jobs, engine_name, level, met, as_json):

@@ -45,7 +45,7 @@ def home_option(function):
 TIMEOUT_LIMITS = (0.1, 3600.0)
 MAX_SEED = 2**32 - 1   # gnubg keeps a rollout's seed in 32 bits: a larger one was the same dice as itself mod 2**32
 MAX_TRUNCATE = 10_000   # half-moves: far beyond any game; the engines keep it in a 16-bit (gnubg) or 32-bit (sage) int   # seconds: one engine call, the same bounds for every command that asks one
-LEVEL_HELP = ("How deep the engine looks, in GNU Backgammon's plies: 0 is the raw network, 1 looks one roll ahead; "
+LEVEL_HELP = ("how deep the engine looks, in GNU Backgammon's plies: 0 is the raw network, 1 looks one roll ahead; "
               "eXtreme Gammon counts one more (0 = XG 1-ply, 1 = XG 2-ply, 2 = XG 3-ply, 3 = XG 4-ply).")
 
 
@@ -122,10 +122,12 @@ class FloatRange(click.FloatRange):
         return number
 
 
-def level_option(help: str = LEVEL_HELP, default: int = 2):
-    """``--level PLIES``: 0 to 4, gnubg's plies; ``default`` (2) unless given."""
+def level_option(when: str = "", more: str = "", default: int = 2):
+    """``--level PLIES``: 0 to 4, gnubg's plies; ``default`` (2) unless given. Its help is the one meaning
+    (LEVEL_HELP) on every command, after ``when`` ("With --engine") and before ``more`` (a sentence)."""
+    text = f"{when}: {LEVEL_HELP}" if when else LEVEL_HELP[0].upper() + LEVEL_HELP[1:]
     return click.option("--level", type=click.IntRange(0, 4), default=default, show_default=True, metavar="PLIES",
-                        help=help)
+                        help=f"{text} {more}".strip())
 
 
 def timeout_option(help: str):
@@ -521,7 +523,7 @@ def _lost_chunk(task) -> tuple[int, str]:
 def jobs_option(help: str):
     """``--jobs N``/``-j N``, checked: 1 to MAX_JOBS."""
     return click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True, metavar="N",
-                        help=f"{help} (1 to {MAX_JOBS})")
+                        help=help)   # click shows the range
 
 
 class _OutputPath(click.ParamType):

@@ -18,7 +18,7 @@ from bgcli.cli.common import (
     EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
     run_in_chunks, style_option,
 )
-from bgcli.cli.common import LEVEL_HELP, batch_option, batch_source, engine_option, level_option, met_option, timeout_option
+from bgcli.cli.common import batch_option, batch_source, engine_option, level_option, met_option, timeout_option
 from bgcli.cli.common import EXIT_INTERRUPTED, rollout_options, say
 from bgcli.cli.batch import position_and_dice
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
@@ -31,7 +31,7 @@ def engine_options(function):
     function = met_option(function)
     function = timeout_option("The time limit of one engine call: gnubg is stopped at it; sage, in this process, "
                               "fails the call when it returns past it.")(function)
-    function = level_option(LEVEL_HELP)(function)
+    function = level_option()(function)
     return engine_option("sage", "sage: the Open Sage engine (bgsage); gnubg: GNU Backgammon run as a program; "
                                  "exact: bgcli's exact bear-off figures.", name="engine_name")(function)
 

@@ -525,7 +525,7 @@ def _export_to_folder(files, to: str, folder: str, notation, force: bool, rules,
 @home_option
 @engine_option(None, "Rate the match with this engine (as bgcli rate does) and mark each decision's error and the "
                      "equity after every action on its row.")
-@level_option("With --engine: how deep it looks, in GNU Backgammon's plies.")
+@level_option("With --engine")
 @met_option
 @rule_options
 @formats_doc
@@ -547,7 +547,7 @@ def view(files, output, home, engine, level, met, **rule_args):
     bad as bgcli rate marks them) and the equity after the action.
 
     \b
-    Example:
+    Examples:
         bgcli view samples/flawed_5pt.mat -o match.html
         bgcli view samples/sp05001_3pt.mat > match.html
         bgcli view --engine sage samples/flawed_5pt.mat -o match.html
@@ -660,13 +660,14 @@ def _ratings_of(file: str, rules, engine: str, level: int, met=None):
 
 @cli.command("rules")
 @result_output
-@click.argument("name", required=False, type=click.Choice(tuple(PROFILES), case_sensitive=False))
+@click.argument("name", required=False, type=click.Choice(tuple(PROFILES), case_sensitive=False), metavar="[NAME]")
 @json_option
 def rules_command(name, as_json):
     """Say what each named set of rules means (or the one NAME).
 
-    Choose one with `--rules NAME` on audit, replay, score, export and view,
-    or with a `[Rules "NAME"]` tag in a file.
+    Choose one with `--rules NAME` on every command that reads match files
+    (audit, replay, score, export, view, rate, dice, repair), or with a
+    `[Rules "NAME"]` tag in a file.
 
     \b
     Examples:

@@ -20,8 +20,7 @@ from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_
 @json_option
 @engine_option("sage", "The engine that judges: sage (bgsage, pip install 'bgcli[engine]'), gnubg (GNU Backgammon "
                        "run as a separate program), exact (bear-offs only).")
-@level_option("How deep the engine looks, in GNU Backgammon's plies (0 = the raw network); eXtreme Gammon "
-              "counts one more (gnubg's 2-ply is XG's 3-ply). Luck is always measured at 0-ply, as gnubg does.")
+@level_option(more="Luck is always measured at 0-ply, as gnubg does.")
 @timeout_option("The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
 @met_option
 @click.option("--second-opinion", type=click.Choice(("sage", "gnubg", "exact"), case_sensitive=False), default=None,

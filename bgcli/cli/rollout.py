@@ -11,7 +11,7 @@ import sys
 import click
 
 from bgcli.cli.archives import check_scheduler
-from bgcli.cli.common import LEVEL_HELP, engine_option, level_option, met_option, rollout_options, timeout_option
+from bgcli.cli.common import engine_option, level_option, met_option, rollout_options, timeout_option
 from bgcli.cli.common import (
     EXIT_INTERRUPTED, Failure, Unreadable, WordsCommand, cli, emit, jobs_option, json_option, opened, progress_wanted,
     refuse_jobs_with_scheduler, say, style_option,
@@ -127,7 +127,7 @@ def engine_options(function):
     """--engine, --level (0 unless given: the trials' plays and cube actions), --timeout and --met."""
     function = met_option(function)
     function = timeout_option("The time limit of one engine call.")(function)
-    function = level_option(LEVEL_HELP + " The trials play at this level.", default=0)(function)
+    function = level_option(more="The trials play at this level.", default=0)(function)
     return engine_option("sage", "sage: the Open Sage engine (bgsage); gnubg: GNU Backgammon run as a program; "
                                  "exact: bgcli's exact bear-off figures (cubeless only).", name="engine_name")(function)
 
