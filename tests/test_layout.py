@@ -22,8 +22,11 @@ LAYERS = {
     "bgcli.match.visitor": 4.2, "bgcli.match.diagnosis": 4.1, "bgcli.match.plays": 4.3, "bgcli.match.resync": 4.1,
     "bgcli.match.game": 4.4,
     "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 0.45,
+    # Snowie's position line is a notation of a position, as an XGID is: the replay reads the one
+    # Snowie's .mat writes in an illegal-play row (its module asks only errors, reading and core)
+    "bgcli.formats.snowietxt": 4.2,
     "bgcli.formats.registry": 0.5, "bgcli.formats.protocol": 0.4, "bgcli.notebook": 0.5,
-    "bgcli.formats.loggame": 6.5, "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.oldmoves": 7, "bgcli.formats.sgg": 7, "bgcli.formats.tmg": 7, "bgcli.formats.snowietxt": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
+    "bgcli.formats.loggame": 6.5, "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.oldmoves": 7, "bgcli.formats.sgg": 7, "bgcli.formats.tmg": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
     "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.judging.repair": 8.5, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9, "bgcli.scale.runner": 9.5,
     "bgcli.scale.workers": 0.5, "bgcli.scale.pool": 0.6, "bgcli.scale.jobs": 0.6, "bgcli.scale.results": 0.7, "bgcli.render.convert": 9.5,

@@ -187,6 +187,18 @@ def test_a_game_xg_starts_from_a_set_position_is_one_error_at_its_line(tmp_path)
     assert replay.problems[0].line == 19 and "no checker on 16" in replay.problems[0].message
 
 
+def test_snowies_illegal_play_dump_is_the_position_after_it_and_the_game_goes_on():
+    # Snowie's .mat export: "11: Illegal play (15;0;1;0;0;Morley;Tanguay;...;1;6;)", a Snowie position
+    # with the next player (Morley) on roll and his next roll: the board after the illegal play. The
+    # illegal play is the one error, and the rest of the game is checked from that board; it was
+    # replayed from a legal play of 11, then "no checker on 10" seven rows on and the game unchecked
+    path = REAL / "snowie-mat" / "illegal-play-marker-midgame_15pt_game12.txt"
+    [replay] = replay_file(str(path))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [
+        (14, "play", "error"), (36, "incomplete", "warning")]
+    assert results(path) == [(1, "single", 4, 4), (9, 13)]
+
+
 def test_habit_choue_net_doubles_with_a_long_arrow():
     # choue.net's export: "Doubles ==> 2", "Game 1" at column 0, "Bot1: 0" with no blank before the colon
     path = REAL / "choue-net" / "chouehandle-vs-Bot-all-games-s4020-2026-10-04.txt"

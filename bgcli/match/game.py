@@ -32,6 +32,8 @@ from bgcli.match.records import Action, ActionKind, GameRecord
 from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
 from bgcli.core.spelling import recorded_text
+from bgcli.errors import MatchFileError
+from bgcli.formats.snowietxt import parse as parse_snowie
 
 _MOVE = ActionKind.MOVE
 _MOVE_EVENT = EventKind.MOVE
@@ -521,13 +523,31 @@ class GameReplay:
             self.emit(action, EventKind.ROLL, self.state(side, dice), dice=dice)
         self.problem(action, ProblemKind.PLAY, f"{player}'s play of {recorded_text(dice)} is recorded as illegal "
                                                f"(\"Illegal play\"), and not what it was")
-        after = self.resync.resume(side, before, dice, None, self.index)
+        after = self.resync.resume(side, before, dice, self.dumped_after(action, side, before), self.index)
         if after is None:
             self.problem(action, ProblemKind.UNCHECKED, "no legal play of the roll fits the rest of the game: "
                                                         "the rest of this game is not checked")
             self.unchecked = True
             return
         self.played(side, after)
+
+    def dumped_after(self, action: Action, side: int, before: Position) -> Position | None:
+        """The position after an illegal play that Snowie's dump gives (from
+        ``side``'s view, as ``before`` is), or None. The dump is a Snowie
+        position: the board before the play with the mover on roll and the
+        roll (it then says nothing of the play), or the board after it with
+        the next player on roll and the next roll (a real export's)."""
+        try:
+            dumped = parse_snowie(action.play_text)
+        except MatchFileError:
+            return None
+        board = dumped.position
+        swapped = Position(board.opponent, board.player)
+        if before in (board, swapped):
+            return None
+        names = dumped.match.names
+        mover_on_roll = names[dumped.match.on_roll].casefold() == self.player(side).casefold()
+        return board if mover_on_roll else swapped
 
     def auto_double(self, action: Action) -> None:
         """A file's record of an automatic double: the cube of the opening is
