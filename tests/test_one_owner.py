@@ -314,3 +314,35 @@ def test_the_id_of_two_halves_is_the_position_id():
         assert id_of_halves(*halves) == position.id() == Position.from_id(position.id()).id()
 
     agree()
+
+
+# --- gnubg's names of a cube error: bgcli.judging.rating (DecisionKind.verdict, CubeError) ---
+
+VERDICT_AGAIN = re.compile(r"""["'](?:missed|wrong) (?:double|take|pass)["']""")
+OWNER_OF_VERDICTS = "bgcli/judging/rating.py"
+
+
+def test_no_module_names_a_cube_error_again():
+    again = found(VERDICT_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_VERDICTS})
+    assert not again, f"ask bgcli.judging.rating (DecisionKind.verdict, Decision.cube_error): {again}"
+
+
+def test_the_verdict_check_sees_a_copy():
+    copies = {"m.py": 'v = {"no double": "missed double", "take": "wrong take"}[kind]\nok = DecisionKind(kind).verdict\n'}
+    assert found(VERDICT_AGAIN, copies) == ['m.py:1: "missed double"', 'm.py:1: "wrong take"']
+
+
+def test_every_cube_decision_has_gnubgs_name_for_its_error():
+    from bgcli.judging.rating import CubeError, Decision, DecisionKind
+
+    def decision(kind: DecisionKind, error: float) -> Decision:
+        return Decision(1, 1, 1, 1, 0, "a", kind, "", "", error=error)
+
+    for kind in DecisionKind:
+        named = decision(kind, 0.1)
+        assert named.verdict == kind.verdict and decision(kind, 0.0).verdict == ""
+        assert bool(kind.verdict) == named.is_cube
+        # the kinds gnubg counts apart begin with the decision's own name
+        assert named.cube_error is None or str(named.cube_error.value).startswith(kind.verdict)
+    assert {k.verdict for k in DecisionKind if k.verdict} == {"missed double", "wrong double"} | {
+        CubeError.WRONG_TAKE.value, CubeError.WRONG_PASS.value}

@@ -169,7 +169,7 @@ def _result(player: dict, key: str) -> str:
 
 def text_of(result, thresholds=None) -> str:
     """A file's rating for people: the marked and illegal decisions, then a table of the players."""
-    from bgcli.judging.rating import Mark, Thresholds
+    from bgcli.judging.rating import DecisionKind, Mark, Thresholds
 
     mark = (thresholds or Thresholds()).mark
 
@@ -185,8 +185,7 @@ def text_of(result, thresholds=None) -> str:
         if d["kind"] == "play":
             what = f"play {d['played']}, best {d['best']}"
         else:
-            verdict = d.get("cube_error") or {"no double": "missed double", "double": "wrong double",
-                                              "take": "wrong take", "drop": "wrong pass"}[d["kind"]]
+            verdict = d.get("cube_error") or DecisionKind(d["kind"]).verdict
             what = f"{verdict} (best: {d['best']})"
         lines.append(f"{where}: {what}: error {error:.3f} ({mark(error).value})")
     for p in result.players:

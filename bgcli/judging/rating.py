@@ -79,6 +79,16 @@ class DecisionKind(str, Worded):
     TAKE = "take"
     DROP = "drop"
 
+    @property
+    def verdict(self) -> str:
+        """gnubg's name for an error of a decision of this kind: 'missed double', 'wrong double',
+        'wrong take', 'wrong pass' ('' for a play)."""
+        return _VERDICTS.get(self, "")
+
+
+_VERDICTS = {DecisionKind.NO_DOUBLE: "missed double", DecisionKind.DOUBLE: "wrong double",
+             DecisionKind.TAKE: "wrong take", DecisionKind.DROP: "wrong pass"}
+
 
 class Mark(str, Worded):
     """GNU Backgammon's marks of an error (thresholds DOUBTFUL, BAD, VERY_BAD)."""
@@ -220,11 +230,8 @@ class Decision:
 
     @property
     def verdict(self) -> str:
-        """'missed double', 'wrong double', 'wrong take', 'wrong pass', or ''."""
-        if not self.error:
-            return ""
-        return {DecisionKind.NO_DOUBLE: "missed double", DecisionKind.DOUBLE: "wrong double",
-                DecisionKind.TAKE: "wrong take", DecisionKind.DROP: "wrong pass"}.get(self.kind, "")
+        """gnubg's name for this error (:attr:`DecisionKind.verdict`), or '' where there is none."""
+        return self.kind.verdict if self.error else ""
 
     @property
     def luck_mark(self) -> LuckMark:
@@ -241,7 +248,7 @@ class Decision:
             return CubeError.WRONG_PASS
         proper = _cube_action(self.action)
         if self.kind == DecisionKind.NO_DOUBLE:
-            passes = proper is not None and proper.answer.value == "pass"
+            passes = proper is not None and proper.answer is Answer.PASS
             return CubeError.MISSED_ABOVE_CASH if passes else CubeError.MISSED_BELOW_CASH
         too_good = proper is not None and proper.too_good
         return CubeError.WRONG_ABOVE_TOO_GOOD if too_good else CubeError.WRONG_BELOW_DOUBLE
