@@ -31,7 +31,7 @@ from bgcli.formats import mat
 from bgcli.match.events import EventKind, MatchStart, Problem, ProblemKind
 from bgcli.match.replay import replay_match
 from bgcli.match.visitor import MatchVisitor
-from bgcli.match.records import Action, ActionKind
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.scale.archive import find_files
 from bgcli.scale.dice import tally_file
 from conftest import ROOT
@@ -328,3 +328,93 @@ def test_the_counts_cut_in_c_are_the_python_lists(sizes, data):
             dice._counts_lists(counts, wrong)
         with pytest.raises(ValueError):
             dice.counts_lists(counts, wrong)
+
+
+class _Judging(dice.DiceTally):
+    """The dice tally as if it read the judgement (MatchVisitor.reads_judgement): every check run,
+    and each roll event it counts kept (the position before it, its mover, kind and dice)."""
+
+    def __init__(self, path: str, judges: bool) -> None:
+        super().__init__(path)
+        self.reads_judgement = judges
+        self.rolls: list[tuple] = []
+
+    def event(self, event) -> None:
+        self.rolls.append((event.kind, event.side, event.dice, event.before.position))
+        super().event(event)
+
+
+def _judged_and_not(replay) -> tuple:
+    """What the tally counts and is told with the judgement checks left out, and with them."""
+    out = []
+    for judges in (False, True):
+        tally = _Judging("generated", judges)
+        replay(tally)
+        out.append(([unit.to_dict() for unit in tally.finish()], tally.rolls))
+    return out[0], out[1]
+
+
+def _cube_and_results(rng: random.Random, actions: list[Action]) -> list[Action]:
+    """``actions`` with cube actions (doubles of any value, in turn or not; takes, drops, beavers) put in
+    here and there, and a result line at the end (any points, now and then 'and the match', now and then
+    another action after it): what the judgement checks read."""
+    out: list[Action] = []
+    for action in actions:
+        if rng.random() < 0.08:
+            side = rng.choice([action.side, 1 - action.side])
+            out.append(Action(action.line, 1, None, side, ActionKind.DOUBLE, cube=rng.choice([None, 2, 4, 8, 3, 0])))
+            answer = rng.choice([ActionKind.TAKE, ActionKind.TAKE, ActionKind.DROP, ActionKind.BEAVER])
+            out.append(Action(action.line, 30, None, 1 - side, answer, cube=rng.choice([None, 4]) if
+                              answer is ActionKind.BEAVER else None))
+        out.append(action)
+    if rng.random() < 0.9:
+        line = actions[-1].line + 1 if actions else 1
+        out.append(Action(line, 1, None, rng.randint(0, 1), ActionKind.WIN, points=rng.choice([1, 2, 3, 4, 6, 9, 4016]),
+                          and_match=rng.random() < 0.2))
+        if rng.random() < 0.1:
+            out.append(Action(line + 1, 1, None, 0, ActionKind.MOVE, (3, 1), "8/5 6/5"))
+    return out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), games=st.integers(1, 4), length=st.sampled_from([0, 1, 3, 5, 7]),
+       jacoby=st.booleans(), white_first=st.booleans())
+def test_the_replay_without_the_judgement_checks_counts_the_same_rolls(seed, games, length, jacoby, white_first):
+    """MatchVisitor.reads_judgement False (the dice tally's) leaves out the checks of result lines and
+    doubles: on generated matches (random games from the start, cube actions of any value in turn or
+    not, result lines of any points, scores written right or wrong), the tally counts the same rolls
+    and is told the same roll events in the same positions as with every check run; with the C
+    accelerator and without (BGCLI_PURE=1)."""
+    rng = random.Random(seed)
+    records = []
+    for number in range(1, games + 1):
+        _, _, actions = random_game(rng, Position.start(), rng.randint(0, 40), dances=True)
+        scores = rng.choice([None, (0, 0), (rng.randint(0, 6), rng.randint(0, 6))])
+        records.append(GameRecord(number, ("a", "b"), scores, tuple(_cube_and_results(rng, actions)), number * 100))
+    record = MatchRecord(length, tuple(records), 1)
+    rules = Rules(match_length=length, jacoby=jacoby, white_first=white_first)
+    without, with_checks = _judged_and_not(lambda tally: replay_match(record, 1, rules, visitor=tally))
+    assert without == with_checks
+
+
+def test_the_files_without_the_judgement_checks_count_the_same_rolls():
+    """Every match file of tests/data (every format bgcli reads, real files with problems of every
+    kind) tallied with the judgement checks left out and with them: the same counts, unit for unit,
+    and the same roll events in the same positions."""
+    from bgcli.formats.files import visit_file
+
+    paths = sorted(find_files([str(ROOT / "tests" / "data")]))
+    assert len(paths) > 100
+
+    def read(path: str):
+        def replay(tally):
+            try:
+                for _ in visit_file(path, tally):
+                    pass
+            except Exception as exc:   # an unreadable file: the same error both ways
+                tally.rolls.append(f"{type(exc).__name__}: {exc}")
+        return replay
+
+    for path in paths:
+        without, with_checks = _judged_and_not(read(path))
+        assert without == with_checks, path

@@ -315,6 +315,9 @@ class DiceTally(MatchVisitor):
         """``luck``: the luck of a roll in a state (bgcli.judging.rating.RollLuck), summed per unit; None: not measured."""
         self.path = path
         self.luck = luck
+        # it reads no problem, no result, no event's cube or score, unless the engine's luck asks each
+        # event's state: the replay then leaves out the checks that make only these (MatchVisitor)
+        self.reads_judgement = luck is not None
         self.units: list[Unit] = []
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
         self._match: MatchStart | None = None   # the match being read, whose units are made when it ends

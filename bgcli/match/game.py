@@ -108,6 +108,8 @@ class GameReplay:
         # the events of the cube and the results too, and a play's event with its legal Play and that
         # play's text (the dice audit counts only rolls: it reads their dice and the position before)
         self.wants_other_events = self.wants_events and not match.visitor.roll_events_only
+        # the checks whose only outcome is a problem, a result or an event's cube (MatchVisitor.reads_judgement)
+        self.judges = match.visitor.reads_judgement
         self.index = -1                        # the action being replayed, in record.actions
         self.resync = Resync(record.actions)   # where to go on after a slip
 
@@ -125,6 +127,7 @@ class GameReplay:
         other.resync = _copy(self.resync)
         other.resync.actions = record.actions
         other.wants_events = match.visitor.wants_events
+        other.judges = match.visitor.reads_judgement
         return other
 
     # --- helpers ----------------------------------------------------------
@@ -574,24 +577,27 @@ class GameReplay:
         side, player = action.side, self.player(action.side)
         if self.wants_other_events:
             self.emit(action, EventKind.DOUBLE, self.state(side), cube=action.cube)
-        if self.on_roll is not None and side != self.on_roll:
+        if self.judges and self.on_roll is not None and side != self.on_roll:
             self.problem(action, ProblemKind.TURN, f"{player} doubles out of turn: it is {self.player(self.on_roll)}'s turn")
         if self.crawford and self.crawford_unknown:
             self.crawford = False   # a double: this was not the Crawford game
         cube = self.cube
         offered = action.cube if action.cube is not None else cube.value * 2   # "=> 0" is a wrong value, not none
-        # the cube module says who may double; a dead cube's double is legal (only pointless)
-        turn = CubeTurn.at(cube.value, cube.owner, side, self.start.score, self.crawford, self.rules)
-        broken = [refusal for refusal in refusals(turn, offered) if refusal.reason.breaks_rules]
-        owner = self.player(cube.owner) if cube.owner in (0, 1) else ""
-        for refusal in broken:
-            if refusal.reason is not Reason.LIMIT:   # said after the value written, as ever
-                self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner))
+        broken: list = []
+        owner = ""
+        if self.judges:
+            # the cube module says who may double; a dead cube's double is legal (only pointless)
+            turn = CubeTurn.at(cube.value, cube.owner, side, self.start.score, self.crawford, self.rules)
+            broken = [refusal for refusal in refusals(turn, offered) if refusal.reason.breaks_rules]
+            owner = self.player(cube.owner) if cube.owner in (0, 1) else ""
+            for refusal in broken:
+                if refusal.reason is not Reason.LIMIT:   # said after the value written, as ever
+                    self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner))
         if not self.cube_known:
             if offered // 2 in self.start_cubes and offered % 2 == 0:
                 cube.value = offered // 2
             self.cube_known = True
-        if offered != cube.value * 2:
+        if self.judges and offered != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,
                          f"Doubles => {offered} but the cube is at {cube.value}: a double makes it {cube.value * 2}")
         for refusal in broken:
@@ -701,6 +707,9 @@ class GameReplay:
             return
         # a roll with no play right before the end: a resignation after rolling
         self.waiting_dance = None
+        if not self.judges:
+            self.unjudged_win(action)
+            return
         rules = self.rules
         score = self.start.score
         needed = rules.match_length - score[side] if rules.match_length else self.match.written_cap
@@ -796,6 +805,26 @@ class GameReplay:
         after[winner] += expected
         self.result = GameResult(self.record.number, self.record.line, self.player(winner), winner, how, cube,
                                  expected, self.crawford, (after[0], after[1]), action.points)
+        self.over = True
+
+    def unjudged_win(self, action: Action) -> None:
+        """:meth:`win` for a visitor that reads no result and no problem
+        (MatchVisitor.reads_judgement False): the game over, the play cut short
+        and the roll held back before it reported as win reports them, and a
+        result of the points as written, not read against what the game is
+        worth (the score kept is then the record's)."""
+        over = self.winner()
+        if self.dropped is not None or over is None:
+            how, winner = Outcome.DROP if self.dropped is not None else Outcome.RESIGNATION, action.side
+        else:
+            how, winner = self.win_of(over).outcome, over
+        self.flush_cut(resigned=how == Outcome.RESIGNATION)
+        self.report_roll(resigned=how == Outcome.RESIGNATION)
+        points = action.points or 0
+        after = list(self.start.score)
+        after[winner] += points
+        self.result = GameResult(self.record.number, self.record.line, self.player(winner), winner, how, self.cube.value,
+                                 points, self.crawford, (after[0], after[1]), action.points)
         self.over = True
 
     def possible_points(self, over: int | None) -> list[int]:

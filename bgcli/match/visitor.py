@@ -31,6 +31,12 @@ class MatchVisitor:
     # True: no events but those of rolls (MOVE, ROLL), and these without the legal play's text (the
     # play as recorded, no Play where the short path settles it): spared building (the dice audit's)
     roll_events_only = False
+    # False: the visitor reads no problem, no game's result and no event's cube or score (the dice
+    # audit without an engine), so the replay leaves out the checks whose only outcome is one of
+    # these: the points of a result line against what the game is worth, the turn and limits of a
+    # double (bgcli.match.game.GameReplay.win, .double). What moves the checkers, the cube's value
+    # and whether the game goes on is replayed as ever (tests/test_dice_runs.py compares the two)
+    reads_judgement = True
 
     def begin_match(self, match: MatchStart) -> None:
         pass
