@@ -349,3 +349,21 @@ def test_game_marks_are_each_long_games_two_ends():
     marks = game_marks([short, long_game, long_game[::-1]])
     assert len(marks) == 4 and marks[0][0] == "h" and marks[1][0] == "t"
     assert marks[0] != marks[1] and marks[0] == game_marks([long_game[:GAME_MARK] + [7] * 30])[0]
+
+
+def test_scipy_is_imported_for_the_report_once_the_files_are_read():
+    """The dice command asks whether scipy is installed before it reads a file (dicestats.require_stats),
+    and imports it for the report: not while the files are read, where its tens of thousands of objects
+    would be scanned by the garbage collector again and again (benchmarks/bench_dice.py)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nimport bgcli.scale.dice as dice\nseen = []\nread = dice.tally_file\n"
+            "def tally(*args, **kwargs):\n    seen.append('scipy.stats' in sys.modules)\n    return read(*args, **kwargs)\n"
+            "dice.tally_file = tally\nfrom bgcli.cli import main\nsys.argv[1:] = ['dice', '--json', sys.argv[1]]\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "print(seen, 'scipy.stats' in sys.modules, file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "samples" / "sp05001_3pt.mat")], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.stderr.strip().splitlines()[-1] == "[False] True", done.stderr
+    assert '"rolls"' in done.stdout

@@ -69,14 +69,14 @@ def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, engine, timeout,
         bgcli dice --by player --json samples/
         bgcli dice --html -o dice.html --by month samples/
     """
-    from bgcli.judging.dicestats import StatsMissing, scipy_stats
+    from bgcli.judging.dicestats import StatsMissing, require_stats
     from bgcli.scale.dice import DiceDB
 
     check_archive_options(paths, db_path, False, jobs, scheduler)
     if as_json and as_html:
         raise click.UsageError("--json and --html cannot be used together")
     try:
-        scipy_stats()
+        require_stats()   # scipy is imported for the report, once the files are read
     except StatsMissing as exc:
         raise Unreadable(str(exc)) from None
     rules = rules_from(**rule_args)
@@ -88,6 +88,7 @@ def dice(paths, as_json, as_html, by, jobs, scheduler, db_path, engine, timeout,
 def _dice(paths, rules, by, as_json, as_html, jobs, scheduler, db, engine=None, timeout=60.0) -> int:
     from bgcli.errors import EngineUnavailableError
     from bgcli.judging.dicereport import build
+    from bgcli.judging.dicestats import StatsMissing
     from bgcli.scale.dice import DiceJob
 
     run = ArchiveRun(DiceJob(rules, engine, timeout), paths, jobs, scheduler, db)
@@ -104,7 +105,10 @@ def _dice(paths, rules, by, as_json, as_html, jobs, scheduler, db, engine=None, 
     except EngineUnavailableError as exc:
         raise Unreadable(str(exc)) from None
     run.finish()
-    report = build(units, by)
+    try:
+        report = build(units, by)
+    except StatsMissing as exc:   # found, but its import failed
+        raise Unreadable(str(exc)) from None
     if as_json:
         emit(report.to_dict())
     elif as_html:

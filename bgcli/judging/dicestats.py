@@ -48,6 +48,23 @@ def scipy_stats() -> Any:
     return stats
 
 
+def require_stats() -> None:
+    """StatsMissing, as :func:`scipy_stats` raises it, when scipy is not
+    installed; found without importing it (as ``import`` looks: a module
+    entry of None in ``sys.modules`` fails, then the package is looked for
+    on the path). The dice command asks this before it reads the files and
+    imports ``scipy.stats`` for the report: the import takes about a second
+    and leaves some 50,000 objects that the garbage collector's full scans
+    would go through again and again while the files are read."""
+    import importlib.util
+    import sys
+
+    found = sys.modules["scipy.stats"] is not None if "scipy.stats" in sys.modules else \
+        importlib.util.find_spec("scipy") is not None
+    if not found:
+        raise StatsMissing(f"bgcli dice needs scipy for its statistics: {STATS_EXTRA}")
+
+
 @dataclass
 class Cell:
     """One bar of a picture: an observed proportion with its 95% interval, and the expected one."""
