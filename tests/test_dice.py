@@ -367,3 +367,20 @@ def test_scipy_is_imported_for_the_report_once_the_files_are_read():
                           capture_output=True, text=True, timeout=300)
     assert done.stderr.strip().splitlines()[-1] == "[False] True", done.stderr
     assert '"rolls"' in done.stdout
+
+
+def test_the_tallies_of_tests_data_are_the_recorded_ones():
+    """Every match file of the folders bench_dice.py reads, tallied afresh: the rolls and every count,
+    label, fingerprint and game mark of its units as recorded in tests/data/dice/tallies.json
+    (tests/data/dice/make_tallies.py): a change meant to make the dice audit faster changes no count
+    (with the C accelerator and with BGCLI_PURE=1)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("make_tallies", ROOT / "tests" / "data" / "dice" / "make_tallies.py")
+    assert spec is not None and spec.loader is not None
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    recorded = json.loads((ROOT / "tests" / "data" / "dice" / "tallies.json").read_text())
+    fresh = make.tallies()
+    assert sum(entry.get("rolls", 0) for entry in fresh.values()) > 20_000
+    assert fresh == recorded

@@ -228,12 +228,15 @@ GAME_MARK = 12   # rolls at each end of a game: two games of other matches share
 
 def game_marks(games: Sequence[Sequence[int]]) -> tuple[str, ...]:
     """Two marks of each game of at least GAME_MARK rolls (the kinds of its first
-    and of its last GAME_MARK rolls, hashed), in order: ``h`` and ``t`` marks."""
+    and of its last GAME_MARK rolls, each kind two hex digits), in order: ``h``
+    and ``t`` marks. The kinds themselves, not a hash of them: as short, exact,
+    and a hash's call (some 8,000 instructions) was a tenth of what the dice
+    tally adds to the audit's replay (benchmarks/bench_dice.py)."""
     marks = []
     for kinds in games:
         if len(kinds) >= GAME_MARK:
-            for end, part in (("h", kinds[:GAME_MARK]), ("t", kinds[-GAME_MARK:])):
-                marks.append(end + hashlib.sha256(bytes(part)).hexdigest()[:16])
+            marks.append("h" + bytes(kinds[:GAME_MARK]).hex())
+            marks.append("t" + bytes(kinds[-GAME_MARK:]).hex())
     return tuple(marks)
 
 

@@ -97,7 +97,9 @@ MADE_BY = "bgcli dice"
 
 
 def dice_key(rules: Rules | None, engine: str | None = None) -> str:
-    key: dict = {"bgcli": __version__, "rules": asdict(rules or Rules())}
+    # "marks": the games' marks spelt as their kinds (dice.game_marks; before, hashed): a tally stored
+    # with the old spelling is read again, so that a match stored and one read now are still found copies
+    key: dict = {"bgcli": __version__, "rules": asdict(rules or Rules()), "marks": "kinds"}
     if engine is not None:
         key["luck"] = engine   # the luck's engine (at 0-ply); without one the key is as before
     return json.dumps(key, sort_keys=True)
