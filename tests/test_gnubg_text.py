@@ -72,3 +72,23 @@ def test_a_text_export_is_known_by_its_first_line_whatever_its_name(tmp_path):
     (replay,) = list(replay_file(str(path)))
     assert replay.problems == [] and replay.winner == "lasse"
     assert sniff(path) == "gnubg-text"   # a format of its own in the registry, known by its head
+
+
+@pytest.mark.parametrize("info, expected", [
+    # gnubg 1.07 (real: its export of a Backgammon Studio match, lassehjorthmadsen/bglab data-raw/Llabba/analyzed):
+    # each .mat tag its import kept no field for, one a line, in "Comments:"
+    ('Comments: [ClockType "Speed 168/6"]\n[Variation "Backgammon"]\n',
+     {"ClockType": "Speed 168/6", "Variation": "Backgammon"}),
+    ("Comments: played at the club\non a Tuesday\n", {"Comment": "played at the club\non a Tuesday"}),
+    # gnubg before 1.0 wrote every field, "n/a" for one the match lacks
+    ("Event: n/a\nRound: n/a\nAnnotator: n/a\nComments: n/a\n", {}),
+])
+def test_habit_gnubg_match_information_comments_are_kept(info, expected):
+    """The match's comment is kept (it was dropped, and the fields after it
+    with it): gnubg's packing of a .mat file's other tags is read back as
+    those tags, so an export to .mat writes them as the .mat file had them."""
+    text = (EXPORTS / "match956620.txt").read_text(encoding="utf-8")
+    assert "Place: BackgammonGalaxy\n" in text
+    text = text.replace("Place: BackgammonGalaxy\n", "Place: BackgammonGalaxy\n" + info, 1)
+    header = next(iter(gnubgtext.read_text(text, "match956620.txt")))
+    assert header.tags == {"EventDate": "16/09/2023", "Site": "BackgammonGalaxy", **expected}

@@ -11,6 +11,10 @@ doubles``, ``* NAME accepts``, ``* NAME rejects``, ``* NAME resigns ...``)
 and gnubg's analysis, which is skipped; the game ends with ``NAME wins N
 points``. The players' columns are the order of the score line.
 
+The match information's ``Comments:`` (lines up to the next blank) is the
+match's comment, where gnubg's import keeps the .mat tags it has no field for,
+one ``[ClockType "Speed 168/6"]`` a line: read back as those tags.
+
 The registry knows such a file by its first line (gnubg names it .txt, as
 the sites name their .mat exports), whatever its suffix.
 The file is one game of a match by design: the record says so
@@ -23,6 +27,7 @@ from typing import IO, Iterable, Iterator
 
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
+from bgcli.formats.mat import tag_of
 from bgcli.formats.reading import text_lines, text_of
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
@@ -37,8 +42,9 @@ _MOVE_NUMBER = re.compile(rf"Move number [0-9]{{1,9}}: +(.+?) to play ({DIE_PATT
 _WINS = re.compile(r"(.+) wins ([0-9]{1,9}) points?( and the match)?\s*$")
 # the value taken whole and stripped after: a lazy value before \s*$ backtracks in quadratic time over a run of
 # blanks (a 100 kB line took 44 s)
-_INFO = re.compile(r"(Date|Place|Event|Round|Annotator|Comment): *(.*)")
+_INFO = re.compile(r"(Date|Place|Event|Round|Annotator|Comments?): *(.*)")
 _TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat tags
+_NO_VALUE = "n/a"   # gnubg before 1.0 wrote every field, "Event: n/a" for one the match lacks
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
@@ -59,6 +65,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     dice: tuple[int, int] | None = None
     errors: list[MatchFileError] = []
     in_info = False
+    comment: list[str] | None = None   # the lines of the match's comment, while it is read
     resigned = False       # an "accepts" or "rejects" next answers the resignation, not a double
     move = 0
     for number, raw in enumerate(lines, 1):
@@ -83,10 +90,21 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             in_info = True
             continue
         if in_info:
-            found = _INFO.match(line)
-            if found:
-                tags.setdefault(_TAGS.get(found.group(1), found.group(1)), found.group(2).rstrip())
+            found = _INFO.match(line) if comment is None else None
+            if found and found.group(1).startswith("Comment"):
+                comment = [found.group(2)]   # gnubg's comment runs on to the next blank line
                 continue
+            if found:
+                if found.group(2).strip() != _NO_VALUE:
+                    tags.setdefault(_TAGS.get(found.group(1), found.group(1)), found.group(2).rstrip())
+                continue
+            if comment is not None and line.strip():
+                comment.append(line)
+                continue
+            if comment is not None:
+                for name, value in _comment_tags(comment, number, path).items():
+                    tags.setdefault(name, value)
+                comment = None
             if not line.strip():
                 continue
             in_info = False
@@ -116,6 +134,20 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     yield MatchHeader(length, game_line, tags, path, whole=False)
     yield GameRecord(game_number, players, scores, tuple(actions), game_line)
     yield MatchEnd(tuple(errors))
+
+
+def _comment_tags(lines: list[str], number: int, path: str) -> dict[str, str]:
+    """The tags gnubg's match comment holds. gnubg's import keeps each .mat tag
+    it has no field for in the comment, one ``[ClockType "Speed 168/6"]`` a
+    line: read back as those tags, as the .mat file had them. Any other comment
+    is the tag ``Comment`` (its lines joined)."""
+    lines = [line.strip() for line in lines if line.strip() and line.strip() != _NO_VALUE]
+    if not lines:
+        return {}
+    tags = [tag_of("; " + line, number, path) for line in lines]
+    if all(tag is not None for tag in tags):
+        return dict(tag for tag in tags if tag is not None)
+    return {"Comment": "\n".join(lines)}
 
 
 _VERBS = {"moves": ActionKind.MOVE, "cannot move": ActionKind.DANCE, "doubles": ActionKind.DOUBLE,

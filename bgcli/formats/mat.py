@@ -81,6 +81,20 @@ def read_matches(text: str, path: str = "-") -> ReadResult:
     return ReadResult(matches, [e for m in matches for e in m.errors])
 
 
+def tag_of(text: str, number: int = 1, path: str = "-") -> tuple[str, str] | None:
+    """The tag a comment line holds (``; [Name "value"]``): its name and
+    value, or None for a comment that is no tag (or only looks like one)."""
+    if not _TAG_START.match(text):
+        return None
+    found = _TAG_LINE.match(text)
+    if found:
+        return found.group(1), found.group(2)[1:-1]
+    try:
+        return _grammar_line("tag_line", text, number, path, "tag")
+    except MatchFileError:
+        return None
+
+
 def read_file(path: str | Path) -> ReadResult:
     """:func:`read_matches` for a file on disk."""
     matches = list(iter_file(path))
@@ -767,17 +781,7 @@ class _Reader:
 
     # comments and tags --------------------------------------------------
     def _comment(self, number: int, text: str) -> None:
-        tag = None
-        if _TAG_START.match(text):
-            found = _TAG_LINE.match(text)
-            if found:
-                tag = (found.group(1), found.group(2)[1:-1])
-            else:
-                try:
-                    tag = _grammar_line("tag_line", text, number, self.path, "tag")
-                except MatchFileError:
-                    tag = None    # a comment that only looks like a tag
-        self.pending.append((number, text.strip(), tag))
+        self.pending.append((number, text.strip(), tag_of(text, number, self.path)))
 
     def _flush_comments(self) -> None:
         """Comments not followed by a match header belong to the current match."""
