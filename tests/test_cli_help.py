@@ -108,14 +108,58 @@ def test_the_examples_heading_counts_its_examples():
         assert heading.group(1) == ("Example" if count == 1 else "Examples"), f"{name}: {count} under {heading.group(1)}"
 
 
-def test_the_rules_help_names_every_command_that_takes_rules():
-    help_text = " ".join(cli.get_command(None, "rules").help.split())
-    named = set(re.search(r"on every command that reads match files \(([^)]+)\)", help_text).group(1).split(", "))
+@pytest.mark.parametrize("where", ["help", "page"])
+def test_the_rules_help_and_page_name_every_command_that_takes_rules(where):
+    text = cli.get_command(None, "rules").help if where == "help" else page_of("rules").read_text(encoding="utf-8")
+    said = re.search(r"on every command that reads match files \(([^)]+)\)", " ".join(text.split()))
     taking = {name for name, option in options_of_every_command() if option.name == "profile"}
-    assert named == taking
+    assert set(said.group(1).split(", ")) == taking
 
 
 def test_the_rules_command_calls_its_argument_name():
     result = CliRunner().invoke(cli, ["rules", "nosuch"], prog_name="bgcli")
     assert result.exit_code == 2 and result.output.splitlines()[0] == "Usage: bgcli rules [OPTIONS] [NAME]"
     assert "'nosuch' is not one of 'standard', 'plyyard', 'korean'" in result.output
+
+
+# --- each command's page names every option of the command -----------------------------------
+
+def page_of(name: str):
+    page = ROOT / "docs" / "commands" / f"{name}.md"
+    return page if page.exists() else ROOT / "docs" / f"{name}.md"
+
+
+def options_paragraph(name: str) -> str:
+    """The paragraph of the command's page that names its options, as the command declares them (rule
+    options summed up as the single rules under --rules, which docs/commands/rules.md describes)."""
+    import click
+
+    from bgcli.core.rules import SETTINGS
+
+    single_rules = {setting.option for setting in SETTINGS if setting.option}
+    command = cli.load_all()[name]
+    declared = [p for p in command.params if isinstance(p, click.Option) and not p.hidden]
+    has_rules = any(p.name == "profile" for p in declared)
+    spelled = ["/".join(f"`{o}`" for o in sorted(p.opts + p.secondary_opts, key=len)) for p in declared
+               if not (has_rules and (p.name == "profile" or p.opts[0] in single_rules))]
+    here = page_of(name).parent
+    docs = "" if here.name == "docs" else "../"
+    if has_rules:
+        spelled.append(f"and `--rules` with the single rules under it ([rules]({'' if docs else 'commands/'}rules.md))")
+    return (f"Options: {', '.join(spelled)}; `bgcli {name} --help` says what each does, "
+            f"[options]({docs}options.md) what each means on every command.")
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_every_commands_page_names_its_options(name):
+    page = " ".join(page_of(name).read_text(encoding="utf-8").split())
+    assert options_paragraph(name) in page, \
+        f"{page_of(name).relative_to(ROOT)} does not name the options of bgcli {name}: python tests/test_cli_help.py"
+
+
+if __name__ == "__main__":   # the paragraph each page holds
+    import textwrap
+
+    for command_name in COMMANDS:
+        print(f"--- {page_of(command_name).relative_to(ROOT)}")
+        print(textwrap.fill(options_paragraph(command_name), 100, break_on_hyphens=False, break_long_words=False))
