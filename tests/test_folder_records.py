@@ -104,3 +104,31 @@ def test_a_match_header_the_grammar_cannot_read_is_one_error_at_its_line_not_an_
     result = invoke("audit", str(path))
     assert result.exit_code == 1 and "internal error" not in result.output
     assert f"{path}:1: syntax: cannot read match header" in result.stdout
+
+
+# --- position files: a program's export of one position, not a match --------------------------
+
+POSITIONS = [DATA / "real" / "bgblitz-text-export" / "01_checkerPosition_FR.txt",
+             DATA / "real" / "xg-text-export" / "01_checkerPosition_EN.txt",
+             DATA / "imports" / "snowietxt" / "pos00.txt"]
+
+
+def test_a_position_file_in_a_folder_is_named_a_position_and_show_draws_it(tmp_path):
+    # BGBlitz's and XG's text export of a position, Snowie's text position: each is a position, said so
+    # in the folder's note (it was "no 'N point match', 'Game N' or move row line", as for a README),
+    # and when named alone; `bgcli show` reads each (it read Snowie's alone)
+    folder = _folder(tmp_path)
+    for path in POSITIONS:
+        (folder / path.name).write_bytes(committed(path).read_bytes())
+    result = invoke("audit", str(folder))
+    assert result.exit_code == 0
+    assert "01_checkerPosition_EN.txt, 01_checkerPosition_FR.txt (a position (an xgid): `bgcli show FILE` draws it)" in (
+        result.stderr)
+    assert "pos00.txt (a position (Snowie's text position): `bgcli show FILE` draws it)" in result.stderr
+    for path in POSITIONS:
+        alone = invoke("audit", str(folder / path.name))
+        assert alone.exit_code == 2
+        assert "not a match file but a position (" in alone.stderr and f"`bgcli show {folder / path.name}`" in alone.stderr
+        shown = invoke("show", str(folder / path.name))
+        assert shown.exit_code == 0 and "Pip counts" in shown.stdout
+    assert not_a_match(str(folder / "README.txt")) == mat.NO_READABLE_START

@@ -24,7 +24,7 @@ LAYERS = {
     "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 0.45,
     # Snowie's position line is a notation of a position, as an XGID is: the replay reads the one
     # Snowie's .mat writes in an illegal-play row (its module asks only errors, reading and core)
-    "bgcli.formats.snowietxt": 4.2,
+    "bgcli.formats.snowietxt": 4.2, "bgcli.formats.positionfile": 4.3,
     "bgcli.formats.registry": 0.5, "bgcli.formats.protocol": 0.4, "bgcli.notebook": 0.5,
     "bgcli.formats.loggame": 6.5, "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.oldmoves": 7, "bgcli.formats.sgg": 7, "bgcli.formats.tmg": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
     "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,

@@ -263,7 +263,8 @@ def refuse_jobs_without_batch(batch) -> None:
 
 
 def read_position(text: str):
-    """A position written out, or a position file: eXtreme Gammon's (.xgp) or Snowie's text position (.txt)."""
+    """A position written out, or a position file: eXtreme Gammon's (.xgp), or a .txt: Snowie's text position
+    or a program's text export of a position (XG's, BGBlitz's)."""
     from bgcli.core.ids import parse_position
 
     # no written position ends so: a missing file or a folder is said to be one (exit 2), not "invalid position"
@@ -272,9 +273,9 @@ def read_position(text: str):
 
         return read_xgp(text)
     if text.lower().endswith(".txt"):
-        from bgcli.formats.snowietxt import read_position as read_snowie
+        from bgcli.formats import positionfile
 
-        return read_snowie(text)
+        return positionfile.read(text)
     return parse_position(text)
 
 

@@ -687,6 +687,11 @@ def position_kind(text: str) -> str:
     return _read(text)[0]
 
 
+def position_kind_name(kind: str) -> str:
+    """What a form of :func:`position_kind` is called in a message ("an xgid")."""
+    return _KIND_NAMES[kind]
+
+
 # --- A full description, for JSON output ---------------------------------------
 
 def _side_description(side: tuple[int, ...], pips: int) -> dict:

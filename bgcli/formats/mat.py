@@ -26,6 +26,7 @@ from typing import IO, Any, Iterable, Iterator, NamedTuple
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError, MatchFileError
+from bgcli.formats import positionfile
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import LINE_END, text_lines, text_of
 from bgcli.output import quote
@@ -775,8 +776,11 @@ class _Reader:
         if self.match is not None:
             yield from self._close_match()
         if not self.found_any:
-            where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
             line = self.preamble[0][0] if self.preamble else 1
+            position = positionfile.not_a_match("\n".join(text for _, text in self.preamble)) if self.preamble else None
+            if position is not None:
+                raise MatchFileError(f"not a match file but {position.replace('FILE', self.path)}", self.path, line, 1)
+            where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
             raise MatchFileError(f"not a match file: no 'N point match' line{where}", self.path, line, 1)
 
     # comments and tags --------------------------------------------------

@@ -29,7 +29,7 @@ from typing import Callable, ClassVar, Iterable, Iterator
 
 from bgcli import __version__
 from bgcli.errors import MatchFileError, os_reason
-from bgcli.formats import files, reading, registry
+from bgcli.formats import files, positionfile, reading, registry
 from bgcli.formats.files import visit_file
 from bgcli.output import own_output
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished, replay_parts
@@ -131,7 +131,10 @@ def not_a_match(path: str) -> str | None:
         return None   # text no encoding reads: its audit says where
     if len(head) == _TEXT_HEAD:
         lines = lines[:-1]   # cut at 16 KB: its last line may be cut short
-    return kind.why_not_a_record(lines)
+    why = kind.why_not_a_record(lines)
+    if why is not None:
+        return positionfile.not_a_match("\n".join(lines)) or why
+    return why
 
 
 def _own_output(path: str, note: Note) -> bool:
