@@ -28,7 +28,7 @@ from bgcli.core.judge import dances
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
 from bgcli.formats import mat
-from bgcli.match.events import EventKind, MatchStart, Problem, ProblemKind
+from bgcli.match.events import EventKind, GameStart, MatchStart, Problem, ProblemKind
 from bgcli.match.replay import replay_match
 from bgcli.match.visitor import MatchVisitor
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
@@ -166,7 +166,7 @@ def fresh_tally(state: list[int], written: list[int]) -> dice.DiceTally:
     """A tally in the middle of a game of a match, with this state of its sequence counts."""
     tally = dice.DiceTally("generated")
     tally.begin_match(MatchStart(1, 0, ("a", "b"), Rules(), {}, "generated"))
-    tally.begin_game(None)   # type: ignore[arg-type]   (a game start it does not read)
+    tally.begin_game(GameStart(1, 1, 1, (0, 0), False))
     tally._first = False
     tally._state = list(state)
     tally.written = list(written)

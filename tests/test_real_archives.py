@@ -169,17 +169,14 @@ def test_an_illegal_play_xg_declares_in_its_remarks_is_the_one_error():
     assert "'3/2 1/Off(2)'" in replay.problems[0].message and replay.score == (3, 7)
 
 
-def test_a_game_xg_starts_from_a_set_position_is_one_error_at_its_line(tmp_path):
+def test_a_game_xg_starts_from_a_set_position_replays_from_it(tmp_path):
     # XG's .mat export of a match whose first game starts from a position set up ("; Set Pos=" and an
-    # XGID board after the score line): one error at that line, the game skipped (as an SGF set-up
-    # game is), the other games checked from the next game's score; it was three errors and a
-    # warning from line 19 on, game 1 replayed from the opening
+    # XGID board after the score line): game 1 replays from that board (tests/test_setup.py), with no
+    # problem; it was three errors and a warning from line 19 on, game 1 replayed from the opening
     path = REAL / "xg-mat" / "set-position-start_11pt.mat"
     [replay] = replay_file(str(path))
-    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [(18, "syntax", "error")]
-    assert "game 1 starts from a set-up position (XG's '; Set Pos=----cBD-D-B--A--Abcdc---A-/0')" in (
-        replay.problems[0].message)
-    assert [r.game for r in replay.games()] == [2, 3, 4, 5, 6] and replay.score == (8, 11)
+    assert replay.problems == []
+    assert [r.game for r in replay.games()] == [1, 2, 3, 4, 5, 6] and replay.score == (8, 11)
     # the opening position set up is an ordinary game, read as if the line were not there
     opening = tmp_path / "opening.mat"
     opening.write_text(path.read_text().replace("----cBD-D-B--A--Abcdc---A-/0", "-b----E-C---eE---c-e----B-/0"))

@@ -31,7 +31,7 @@ from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import LINE_END, text_lines, text_of
 from bgcli.output import quote
 from bgcli.match.records import (
-    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, records_of, set_up_game,
+    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, SetUp, records_of, set_up_game,
 )
 from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
 from bgcli.formats.writing import (
@@ -690,14 +690,15 @@ def _split_rating(name: str) -> tuple[str, str | None]:
     return (found.group(1), found.group(2)) if found and found.group(1) else (name, None)
 
 
-def _is_opening(board: str) -> bool:
-    """Whether the board of a ``; Set Pos=`` line (an XGID's first field, and
-    XG's ``/0`` after it) is the opening position: a game set up at the
-    opening is an ordinary game."""
-    try:
-        return parse_xgid(board.partition("/")[0] + ":0:0:1:00:0:0:0:0:10").position == Position.start()
-    except InvalidPositionError:
-        return False
+def _set_up(board: str) -> SetUp | None:
+    """The set-up of a ``; Set Pos=`` line (an XGID's first field, and XG's
+    ``/0`` after it), or None at the opening position (a game set up at the
+    opening is an ordinary game); InvalidPositionError when it is no board.
+    The XGID's upper-case checkers are the left column's (player 0's): XG's
+    export plays them in the left column (tests/test_setup.py replays such a
+    file, which the other side's board would break at its first play)."""
+    position = parse_xgid(board.partition("/")[0] + ":0:0:1:00:0:0:0:0:10").position
+    return None if position == Position.start() else SetUp(position, f"XG's {quote('; Set Pos=' + board, 60)}")
 
 
 # ---------------------------------------------------------------------------
@@ -731,8 +732,14 @@ class _Reader:
             return
         if _COMMENT.match(text):
             if self.game is not None and (set_pos := _SET_POS.match(text)):
-                if not _is_opening(set_pos.group(1)):
-                    self.game.setdefault("set_up", (number, set_pos.group(1)))
+                if "set_up" not in self.game:
+                    board = set_pos.group(1)
+                    try:
+                        self.game["set_up"] = _set_up(board)
+                    except InvalidPositionError as exc:   # the game cannot be replayed: skipped, said at this line
+                        how = f"XG's {quote('; Set Pos=' + board, 60)}"
+                        self.game["set_up"] = MatchFileError(set_up_game(self.game["number"], how, str(exc)),
+                                                             self.path, number, 1)
                 return
             self._comment(number, text)
             return
@@ -871,15 +878,14 @@ class _Reader:
 
     # closing -------------------------------------------------------------
     def _close_game(self) -> Iterator[GameRecord]:
-        if self.game is not None and "set_up" in self.game:
-            line, board = self.game["set_up"]
-            how = f"XG's {quote('; Set Pos=' + board, 60)}"
-            self.match["errors"].append(MatchFileError(set_up_game(self.game["number"], how), self.path, line, 1))
+        set_up = self.game.get("set_up") if self.game is not None else None
+        if isinstance(set_up, MatchFileError):
+            self.match["errors"].append(set_up)
         elif self.game is not None:
             game = self.game
             self.match["games"] += 1
             yield GameRecord(game["number"], game["players"], game["scores"], tuple(game["actions"]), game["line"],
-                             game["ratings"])
+                             game["ratings"], set_up=set_up)
         self.game, self.expect_score = None, False
 
     def _close_match(self) -> Iterator[MatchPart]:

@@ -279,7 +279,7 @@ class _Builder:
         for node in nodes:
             setup = [p for p in _SETUP if p in node.props]
             if setup:
-                errors.append(self._error(node, set_up_game(number, ", ".join(setup))))
+                errors.append(self._error(node, set_up_game(number, ", ".join(setup), "bgcli does not read SGF set-up yet")))
                 return None
         actions: list[Action] = []
         cube = 1

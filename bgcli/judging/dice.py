@@ -358,6 +358,8 @@ class DiceTally(MatchVisitor):
 
     def begin_game(self, game: GameStart) -> None:
         self._reset_game()
+        # a game set up has no opening roll: its first roll is counted as any other
+        self._first = game.set_up is None
         self._games.append(bytearray())
 
     def event(self, event: Event) -> None:

@@ -15,7 +15,7 @@ from bgcli.core.rules import Rules
 from bgcli.core.value import Outcome
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError
-from bgcli.match.records import Action
+from bgcli.match.records import Action, SetUp
 
 
 class EventKind(str, Worded):
@@ -146,6 +146,7 @@ class GameStart:
     line: int
     score: tuple[int, int]   # before the game, left column first
     crawford: bool
+    set_up: SetUp | None = None   # the position the game starts from when set up; None: the opening
 
 
 @dataclass(frozen=True)

@@ -73,10 +73,15 @@ class GameReplay:
                 _MATCH_STATES.clear()
             states = _MATCH_STATES[self.rules] = {}
         self.match_states = states
-        self.start = GameStart(match.number, record.number, record.line, score, crawford)
-        self.board = Position.start()   # from the side of player 0 (the left column)
-        self.cube = CubeState()
-        self.on_roll: int | None = None
+        set_up = record.set_up
+        self.start = GameStart(match.number, record.number, record.line, score, crawford, set_up)
+        # from the side of player 0 (the left column); a game set up starts where the file sets it up
+        self.board = Position.start() if set_up is None else set_up.position
+        self.cube = CubeState() if set_up is None else CubeState(set_up.cube, set_up.cube_owner)
+        self.on_roll: int | None = None if set_up is None else set_up.on_roll
+        # the rules of the opening (its roll never a double, White first, automatic doubles) hold only
+        # for a game from the opening
+        self.from_opening = set_up is None
         self.crawford = crawford
         # a transcript that starts at match point does not say whether this
         # is the Crawford game: a double then says it is not
@@ -102,7 +107,7 @@ class GameReplay:
         # any of these starting values is possible (a file that writes them
         # says so: GameRecord.autos_written).
         rules = self.rules
-        self.start_cubes = starting_cubes(rules)
+        self.start_cubes = starting_cubes(rules) if set_up is None else (set_up.cube,)
         self.cube_known = len(self.start_cubes) == 1 or record.autos_written
         self.wants_events = match.visitor.wants_events
         # the events of the cube and the results too, and a play's event with its legal Play and that
@@ -386,7 +391,7 @@ class GameReplay:
         find no problem of the opening in it: no side on roll yet (or its
         side), and not a double (a double is rolled again) or, where White rolls
         first in these rules, White's roll."""
-        if self.moves or self.on_roll not in (None, action.side) or not action.dice:
+        if self.moves or self.on_roll not in (None, action.side) or not action.dice or not self.from_opening:
             return False
         if self.rules.white_first:
             return action.side == self.match.white
@@ -428,10 +433,11 @@ class GameReplay:
         dice = (max(action.dice), min(action.dice))
         before = self.seen_by(side)
         self.moves += 1
-        if self.moves == 1 and self.rules.white_first and side != self.match.white:
+        opening = self.moves == 1 and self.from_opening
+        if opening and self.rules.white_first and side != self.match.white:
             self.problem(action, ProblemKind.TURN, f"{self.player(side)} rolls first, but White "
                                                    f"({self.player(self.match.white)}) always starts in these rules")
-        if self.moves == 1 and dice[0] == dice[1] and not self.rules.white_first:
+        if opening and dice[0] == dice[1] and not self.rules.white_first:
             self.problem(action, ProblemKind.DICE,
                          f"the opening roll {recorded_text(dice)} is a double: the first roll of a game never is")
         text = (action.play_text or "").strip()
@@ -558,7 +564,7 @@ class GameReplay:
         says); from then on the cube is known, not learnt from the game."""
         cube = self.cube
         value = cube.value * 2
-        if self.moves or not cube.centred or cube.offer is not None:
+        if self.moves or not cube.centred or cube.offer is not None or not self.from_opening:
             self.problem(action, ProblemKind.CUBE, "an automatic double after the opening: equal opening dice "
                                                    "double the cube before the first play")
             return

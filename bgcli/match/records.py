@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple
 
 from bgcli.core.kinds import Worded
+from bgcli.core.position import Position
 from bgcli.errors import MatchFileError
 
 
@@ -93,11 +94,25 @@ class Action(NamedTuple):
     analysis: tuple[StoredAnalysis, ...] = ()   # what the file's program judged of this decision (and of not doubling before it)
 
 
-def set_up_game(number: int, how: str) -> str:
+def set_up_game(number: int, how: str, why: str) -> str:
     """What a reader says of a game that starts from a set-up position (how
-    the file sets it up): no match record replays it from the opening, so the
-    reader skips it and the match goes on at the next game's score."""
-    return f"game {number} starts from a set-up position ({how}): not supported, the game is skipped"
+    the file sets it up) it cannot read (why): the reader skips it and the
+    match goes on at the next game's score."""
+    return f"game {number} starts from a set-up position ({how}) that cannot be read: {why}; the game is skipped"
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp:
+    """Where a game that starts from a set-up position starts, as the file
+    sets it up (gnubg's SGF AE/AB/AW, XG's ``; Set Pos=``): the replay starts
+    there, not at the opening, and the rules of the opening (its roll never a
+    double, White first) do not hold."""
+
+    position: Position               # from the side of player 0 (the left column)
+    how: str                         # how the file sets it up, for messages ("XG's '; Set Pos=...'")
+    cube: int = 1
+    cube_owner: int = -1             # the side that owns the cube, -1 centred (as CubeState.owner)
+    on_roll: int | None = None       # the side on roll when the file says; None: the first action says
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +128,7 @@ class GameRecord:
     # the file writes each automatic double (ActionKind.AUTO_DOUBLE; GamesGrid, TrueMoneyGames): the cube
     # starts at 1 and only those raise it; else (a .mat file) the replay learns them from the game
     autos_written: bool = False
+    set_up: SetUp | None = None            # a game that starts from a set-up position; None: from the opening
 
 
 @dataclass(frozen=True, slots=True)
