@@ -346,3 +346,30 @@ def test_every_cube_decision_has_gnubgs_name_for_its_error():
         assert named.cube_error is None or str(named.cube_error.value).startswith(kind.verdict)
     assert {k.verdict for k in DecisionKind if k.verdict} == {"missed double", "wrong double"} | {
         CubeError.WRONG_TAKE.value, CubeError.WRONG_PASS.value}
+
+
+# --- the three lines of a cube decision: bgcli.core.cube.Line (gnubg's words; .word in lower case) --
+
+CUBE_LINE_AGAIN = re.compile(r"""["'](?:no double|double, take|double, pass)["']""", re.IGNORECASE)
+OWNER_OF_CUBE_LINES = "bgcli/core/cube.py"
+
+
+def test_no_module_names_a_cube_line_again():
+    again = found(CUBE_LINE_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_CUBE_LINES})
+    assert not again, f"ask bgcli.core.cube.Line (str() for gnubg's words, .word in lower case): {again}"
+
+
+def test_the_cube_line_check_sees_a_copy():
+    copies = {"m.py": 'NO_DOUBLE = "no double"\nname = "Double, pass"\nok = Line.DOUBLE_TAKE.word\n'}
+    assert found(CUBE_LINE_AGAIN, copies) == ['m.py:1: "no double"', 'm.py:2: "Double, pass"']
+
+
+def test_a_rolled_out_line_is_named_as_the_cube_module_names_it():
+    from bgcli.core.cube import Line
+    from bgcli.judging.rating import DecisionKind
+    from bgcli.judging.rollout import LineKind
+
+    assert [kind.cube_line for kind in LineKind] == [None, *Line]
+    assert [str(kind) for kind in LineKind][1:] == [line.word for line in Line] == ["no double", "double, take",
+                                                                                    "double, pass"]
+    assert str(DecisionKind.NO_DOUBLE) == Line.NO_DOUBLE.word

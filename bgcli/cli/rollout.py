@@ -70,7 +70,7 @@ def rollout_text(found, style: str) -> list[str]:
         lines.append("  no trial finished")
         return lines
     side = match.on_roll
-    names = [play_text(line.play, style, side=side) if line.play is not None else str(line.kind).capitalize()
+    names = [play_text(line.play, style, side=side) if line.play is not None else str(line.kind.cube_line)
              for line in found.lines]
     width = max(len(name) for name in names)
     best = found.lines[0].equity.mean

@@ -178,6 +178,11 @@ class Line(Worded):
     DOUBLE_TAKE = "Double, take"
     DOUBLE_PASS = "Double, pass"
 
+    @property
+    def word(self) -> str:
+        """The line in lower case, as a field of a record or a report names it ("double, take")."""
+        return self.value.lower()
+
 
 def ranked(action: CubeAction, no_double: float, double_take: float, double_pass: float) -> tuple[Line, Line, Line]:
     """The three lines in the order gnubg's hint prints them: the proper one

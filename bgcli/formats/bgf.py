@@ -33,6 +33,7 @@ import struct
 import zlib
 from typing import IO, Any, Iterator
 
+from bgcli.core.cube import Line
 from bgcli.core.rules import SETTING_OF_TAG, tag_for
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import MatchFileError
@@ -446,7 +447,8 @@ class _Builder:
             return None
         level = f"{_whole(entry.get('ply'))}-ply"
         candidates = tuple(Evaluation(name, _number(decision.get(key)), (), level) for name, key in (
-            ("no double", "eqNoDouble"), ("double, take", "eqDoubleTake"), ("double, pass", "eqDoublePass")))
+            (Line.NO_DOUBLE.word, "eqNoDouble"), (Line.DOUBLE_TAKE.word, "eqDoubleTake"),
+            (Line.DOUBLE_PASS.word, "eqDoublePass")))
         doubled = decision.get("hasDoubled")
         chosen = 0 if not doubled else (1 if decision.get("hasAccepted") else 2)
         pr = _dict(entry.get("pr"))

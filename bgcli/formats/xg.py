@@ -42,6 +42,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import IO, Iterator
 
+from bgcli.core.cube import Line
 from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import FileReadError, MatchFileError
@@ -533,9 +534,9 @@ class _Builder:
         double_take = struct.unpack_from("<7f", record, base + 104)
         nd, dt, dp = struct.unpack_from("<3f", record, base + 88)
         name = _level(level)
-        candidates = (Evaluation("no double", nd, _probabilities(no_double), name),
-                      Evaluation("double, take", dt, _probabilities(double_take), name),
-                      Evaluation("double, pass", dp, (), name))
+        candidates = (Evaluation(Line.NO_DOUBLE.word, nd, _probabilities(no_double), name),
+                      Evaluation(Line.DOUBLE_TAKE.word, dt, _probabilities(double_take), name),
+                      Evaluation(Line.DOUBLE_PASS.word, dp, (), name))
         chosen = (0 if doubled == 0 else None) if kind == DecisionKind.CUBE else None
         if kind == DecisionKind.CUBE and doubled == 1:
             chosen = 1 if _i32(record, 20) != 0 else 2

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
 from bgcli.core.cube import (
-    Answer, CubeAction, CubeTurn, doubled_equity, is_close, may_double, optimal_equity, proper_action_of,
+    Answer, CubeAction, CubeTurn, Line, doubled_equity, is_close, may_double, optimal_equity, proper_action_of,
 )
 from bgcli.core.kinds import Worded
 from bgcli.core.position import KINDS_OF_ROLL, Position, throws
@@ -74,7 +74,7 @@ class DecisionKind(str, Worded):
     PLAY = "play"            # a checker play with a choice
     FORCED = "forced"        # one legal play, or none (a dance): no decision
     ILLEGAL = "illegal"      # a play that is not legal: no error
-    NO_DOUBLE = "no double"  # a cube turn passed by
+    NO_DOUBLE = Line.NO_DOUBLE.word  # a cube turn passed by (gnubg's line of it, in lower case)
     DOUBLE = "double"
     TAKE = "take"
     DROP = "drop"
@@ -705,7 +705,7 @@ class Rater(MatchVisitor):
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
         proper = _proper(state, cube)
         close = is_close(cube.no_double, cube.double_take, cube.double_pass)   # gnubg's close cube decision
-        return self._decision(event, DecisionKind.NO_DOUBLE, "no double", _best_cube(proper), error=error,
+        return self._decision(event, DecisionKind.NO_DOUBLE, DecisionKind.NO_DOUBLE.value, _best_cube(proper), error=error,
                               error_mwc=error_mwc, counted=counted, equity=cube.no_double, action=str(proper),
                               close=close)
 
@@ -824,7 +824,7 @@ def _proper(state: GameState, cube: CubeDecision) -> CubeAction:
 
 
 def _best_cube(proper: CubeAction) -> str:
-    return "double" if proper.doubles else "no double"
+    return str(DecisionKind.DOUBLE if proper.doubles else DecisionKind.NO_DOUBLE)
 
 
 def _add_result(rating: MatchRating, game: GameStart, result: GameResult | Unfinished,

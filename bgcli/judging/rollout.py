@@ -66,7 +66,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
-from bgcli.core.cube import Answer, CubeAction, CubeTurn, Refusal, may_double, proper_action_of
+from bgcli.core.cube import Answer, CubeAction, CubeTurn, Line as CubeLine, Refusal, may_double, proper_action_of
 from bgcli.core.generator import legal_plays
 from bgcli.core.kinds import Worded
 from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, OFF, throws
@@ -100,12 +100,18 @@ class Method(Worded):
 
 
 class LineKind(Worded):
-    """What a rolled-out line is."""
+    """What a rolled-out line is: a play, or one of the three lines of a cube decision (the cube
+    module's, :class:`bgcli.core.cube.Line`, in lower case)."""
 
     PLAY = "play"
-    NO_DOUBLE = "no double"
-    DOUBLE_TAKE = "double, take"
-    DOUBLE_PASS = "double, pass"   # known exactly: never rolled out
+    NO_DOUBLE = CubeLine.NO_DOUBLE.word
+    DOUBLE_TAKE = CubeLine.DOUBLE_TAKE.word
+    DOUBLE_PASS = CubeLine.DOUBLE_PASS.word   # known exactly: never rolled out
+
+    @property
+    def cube_line(self) -> CubeLine | None:
+        """The cube decision's line this is, in gnubg's words (None: a play)."""
+        return None if self is LineKind.PLAY else CubeLine[self.name]
 
 
 @dataclass(frozen=True)

@@ -57,7 +57,7 @@ class DecisionKind(str, Worded):
 class Evaluation:
     """One choice as the program that analysed the match judged it."""
 
-    choice: str               # the play (.mat steps, "13/8 24/20") or the cube line ("no double", ...)
+    choice: str               # the play (.mat steps, "13/8 24/20") or the cube line (bgcli.core.cube.Line.word)
     equity: float
     probabilities: tuple[float, ...]   # win, win gammon, win backgammon, lose gammon, lose backgammon (or none)
     level: str                # "3-ply", "rollout", ...

@@ -43,6 +43,7 @@ from string import Template
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
+from bgcli.core.cube import Line
 from bgcli.core.ids import match_id
 from bgcli.core.position import CHECKERS, Position, id_of_halves, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
@@ -549,7 +550,7 @@ _BEAROFF_ATTRIBUTE = ' data-bearoff="%s"'
 # --- a rating's marks (view --engine) ---------------------------------------------------
 
 _GROUPS = {"move": "move", "double": "double", "take": "answer", "drop": "answer", "beaver": "answer"}
-_DECISION_GROUPS = {"no double": "move", "play": "move", "forced": "move", "illegal": "move", "double": "double",
+_DECISION_GROUPS = {Line.NO_DOUBLE.word: "move", "play": "move", "forced": "move", "illegal": "move", "double": "double",
                     "take": "answer", "drop": "answer"}
 
 
@@ -586,7 +587,7 @@ def _judgement(decisions: Sequence) -> tuple[str, str]:
                          f'{_e(best)}{" (" + _e(found) + ")" if found else ""}</span>')
             if order.index(found) > order.index(worst):
                 worst = found
-        if d.equity is not None and d.kind.value != "no double":
+        if d.equity is not None and d.kind.value != Line.NO_DOUBLE.word:
             parts.append(f'<span class="equity">equity after {d.equity:+.3f}</span>')
     return "".join(parts), worst.replace(" ", "")
 
