@@ -92,3 +92,15 @@ def test_habit_gnubg_match_information_comments_are_kept(info, expected):
     text = text.replace("Place: BackgammonGalaxy\n", "Place: BackgammonGalaxy\n" + info, 1)
     header = next(iter(gnubgtext.read_text(text, "match956620.txt")))
     assert header.tags == {"EventDate": "16/09/2023", "Site": "BackgammonGalaxy", **expected}
+
+
+def test_habit_gnubg_ratings_come_first_and_are_the_elo_tags():
+    """gnubg writes the players' ratings first (``leos's rating: 1600``, as
+    gnubg 1.07 exports a match loaded from an SGF with WR/BR): they are the
+    tags Player 1 Elo and Player 2 Elo, which the SGF export writes as WR/BR
+    again, and the fields after them are still read (they were all lost)."""
+    text = (EXPORTS / "match956620.txt").read_text(encoding="utf-8")
+    assert "Match Information:\nDate:" in text
+    text = text.replace("Match Information:\n", "Match Information:\nleos's rating: 1600\nlasse's rating: n/a\n", 1)
+    header = next(iter(gnubgtext.read_text(text, "match956620.txt")))
+    assert header.tags == {"Player 1 Elo": "1600", "EventDate": "16/09/2023", "Site": "BackgammonGalaxy"}

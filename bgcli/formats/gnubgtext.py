@@ -11,7 +11,8 @@ doubles``, ``* NAME accepts``, ``* NAME rejects``, ``* NAME resigns ...``)
 and gnubg's analysis, which is skipped; the game ends with ``NAME wins N
 points``. The players' columns are the order of the score line.
 
-The match information's ``Comments:`` (lines up to the next blank) is the
+The match information's ratings (``ann's rating: 1600``, first) are the
+tags ``Player 1 Elo`` and ``Player 2 Elo``; its ``Comments:`` (lines up to the next blank) is the
 match's comment, where gnubg's import keeps the .mat tags it has no field for,
 one ``[ClockType "Speed 168/6"]`` a line: read back as those tags.
 
@@ -44,6 +45,8 @@ _WINS = re.compile(r"(.+) wins ([0-9]{1,9}) points?( and the match)?\s*$")
 # blanks (a 100 kB line took 44 s)
 _INFO = re.compile(r"(Date|Place|Event|Round|Annotator|Comments?): *(.*)")
 _TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat tags
+# a player's rating, written first (gnubg has one from an SGF's WR/BR): the .mat tags "Player 1 Elo", "Player 2 Elo"
+_RATING = re.compile(r"(.+)'s rating: *(.*?)\s*$")
 _NO_VALUE = "n/a"   # gnubg before 1.0 wrote every field, "Event: n/a" for one the match lacks
 
 
@@ -90,6 +93,11 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             in_info = True
             continue
         if in_info:
+            rating = _RATING.match(line) if comment is None else None
+            if rating and rating.group(1) in players:
+                if rating.group(2) != _NO_VALUE:
+                    tags.setdefault(f"Player {players.index(rating.group(1)) + 1} Elo", rating.group(2))
+                continue
             found = _INFO.match(line) if comment is None else None
             if found and found.group(1).startswith("Comment"):
                 comment = [found.group(2)]   # gnubg's comment runs on to the next blank line
