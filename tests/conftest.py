@@ -74,6 +74,19 @@ def bearoff_table_built():
     table()
 
 
+def skip_without_gnubg(command: str) -> None:
+    """Skip the test of an example ``command`` that asks GNU Backgammon (``--engine gnubg``,
+    ``--second-opinion gnubg``) where it is not installed: as the README says, tests that need it skip with a
+    message; every other example runs on a fresh machine with the README's install (sage comes with it)."""
+    import re
+
+    if re.search(r"--(?:engine|second-opinion)[ =]gnubg\b", command):
+        from bgcli.engines.gnubg import INSTALL, find_gnubg
+
+        if find_gnubg() is None:
+            pytest.skip(f"GNU Backgammon is not installed ({INSTALL}): {command}")
+
+
 @pytest.fixture
 def run():
     """``run(*args, input=None)``: see ``invoke``."""

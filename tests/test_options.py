@@ -184,6 +184,9 @@ def test_every_help_example_runs_as_written(tmp_path, command, example):
     """From a folder that has the project's samples/ (the project root, but
     for the files an example writes): exit 0 or 1 (1 is the planted problems
     of a sample), and no file named that is missing."""
+    from conftest import skip_without_gnubg
+
+    skip_without_gnubg(example)   # the README: a test that needs GNU Backgammon skips where it is missing
     (tmp_path / "samples").symlink_to(ROOT / "samples")
     words = shlex.split(example)
     if "--db" in words and "--report" in words:   # a report reads the database that the example before it wrote

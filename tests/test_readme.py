@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from bgcli.cli import cli
 
-from conftest import ROOT
+from conftest import ROOT, skip_without_gnubg
 
 # the README, then every reference page
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -85,6 +85,7 @@ def test_there_are_examples():
 
 @pytest.mark.parametrize("command,expected", PROMPTED, ids=[c for c, _ in PROMPTED])
 def test_readme_example(command, expected, tmp_path, monkeypatch):
+    skip_without_gnubg(command)
     command_line, _, stdin_path = command.split("|")[0].partition("<")
     words = shlex.split(command_line)
     assert words[0] == "bgcli"
@@ -180,6 +181,7 @@ def test_the_test_extra_brings_what_the_suite_needs():
 @pytest.mark.parametrize("command,expected", CASES, ids=[c for c, _ in CASES])
 def test_readme_example_in_a_shell(command, expected, tmp_path):
     # as a new user runs it: a real shell and process, so pipes, standard input and exit codes are a shell's
+    skip_without_gnubg(command)
     import subprocess
     import sys
 
@@ -260,3 +262,19 @@ def test_every_link_to_a_part_of_a_page_leads_to_a_heading():
                 missing.append(f"{page.relative_to(ROOT)}: {found.group(1)}#{found.group(2)}")
     assert missing == []
     assert "dice" in anchors(ROOT / "docs" / "notation.md")   # the check sees a heading (## Dice)
+
+
+@pytest.mark.parametrize("command, skipped", [
+    ("bgcli hint --engine gnubg start 31", True), ("bgcli rate --second-opinion=gnubg samples/x.mat", True),
+    ("bgcli hint start 31", False), ("bgcli convert --to gnubg start", False), ("bgcli hint --engine sage start", False),
+])
+def test_an_example_that_asks_gnubg_skips_where_it_is_missing(monkeypatch, command, skipped):
+    from bgcli.engines import gnubg
+
+    monkeypatch.setattr(gnubg, "find_gnubg", lambda: None)   # a machine without GNU Backgammon
+    if skipped:
+        with pytest.raises(pytest.skip.Exception, match="apt-get install gnubg"):
+            skip_without_gnubg(command)
+    else:
+        skip_without_gnubg(command)
+    assert any("--engine gnubg" in command for command, _ in CASES)   # the pages have such an example
