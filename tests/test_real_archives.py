@@ -196,6 +196,26 @@ def test_snowies_illegal_play_dump_is_the_position_after_it_and_the_game_goes_on
     assert results(path) == [(1, "single", 4, 4), (9, 13)]
 
 
+def test_games_left_out_of_an_excerpt_by_their_numbers_are_a_warning_not_a_score_error(tmp_path):
+    # an excerpt of a 21-point match: each game's score line moves on past what the games before give.
+    # Numbered 1 to 4, the file says the games follow each other: the score lines are errors. Numbered
+    # with gaps, the file says the games between are not in it: a warning naming them (they were errors)
+    path = REAL / "extmatchdb" / "excerpt-games-missing_19pt.mat"
+    assert [(p.line, p.kind.value, p.severity.value) for p in list(replay_file(str(path)))[0].problems][:2] == [
+        (38, "score", "error"), (51, "score", "error")]
+    gaps = tmp_path / "gaps.mat"
+    gaps.write_text(path.read_text().replace(" Game 3\n", " Game 6\n").replace(" Game 4\n", " Game 9\n"))
+    [replay] = replay_file(str(gaps))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems][:2] == [
+        (38, "score", "warning"), (51, "score", "warning")]
+    assert "games 3-5 are not in the file" in replay.problems[0].message
+    assert "games 7-8 are not in the file" in replay.problems[1].message
+    # a score line that goes back is still an error, gaps or not
+    back = tmp_path / "back.mat"
+    back.write_text(gaps.read_text().replace("Gordon Phillips : 8 ", "Gordon Phillips : 5 "))
+    assert list(replay_file(str(back)))[0].problems[0].severity.value == "error"
+
+
 def test_habit_choue_net_doubles_with_a_long_arrow():
     # choue.net's export: "Doubles ==> 2", "Game 1" at column 0, "Bot1: 0" with no blank before the colon
     path = REAL / "choue-net" / "chouehandle-vs-Bot-all-games-s4020-2026-10-04.txt"

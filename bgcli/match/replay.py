@@ -187,9 +187,18 @@ class MatchReplayer:
                                  f"the totals are the games'", Severity.WARNING)
                 self.headers_restart = True
             elif recorded is not None and recorded != tuple(score) and not rules.standalone_games:
-                self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
-                             f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
-                             f"{score[0]}-{score[1]}")
+                before = self.starts[-2][1]
+                if g > before + 1 and all(now >= then for now, then in zip(recorded, score)):
+                    # an excerpt: the numbers of the games say that the ones between are not
+                    # in the file, and the score only went on: those games gave it
+                    left_out = f"game {before + 1} is" if g == before + 2 else f"games {before + 1}-{g - 1} are"
+                    self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
+                                 f"game {g} starts at {recorded[0]}-{recorded[1]}, the games before give "
+                                 f"{score[0]}-{score[1]}: {left_out} not in the file (an excerpt)", Severity.WARNING)
+                else:
+                    self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
+                                 f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
+                                 f"{score[0]}-{score[1]}")
                 score[:] = recorded   # one slip is one problem: go on from the record
         crawford = crawford_game(rules, (score[0], score[1]), self.crawford_done)
         self.crawford_done = self.crawford_done or crawford
