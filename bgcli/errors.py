@@ -14,6 +14,9 @@ EXIT_INTERNAL = 70      # a bug in bgcli (sysexits' EX_SOFTWARE): not the input'
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE: the reader of standard output went away
 EXIT_TERMINATED = 143   # 128 + SIGTERM
+# What a command says on standard error as it ends by a signal (docs/exit-status.md)
+INTERRUPTED = "Error: interrupted"   # then EXIT_INTERRUPTED
+TERMINATED = "Error: terminated"     # then EXIT_TERMINATED
 
 class BgcliError(ValueError):
     """Base class of every error bgcli raises on bad input."""

@@ -373,3 +373,19 @@ def test_a_rolled_out_line_is_named_as_the_cube_module_names_it():
     assert [str(kind) for kind in LineKind][1:] == [line.word for line in Line] == ["no double", "double, take",
                                                                                     "double, pass"]
     assert str(DecisionKind.NO_DOUBLE) == Line.NO_DOUBLE.word
+
+
+# --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------
+
+SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")
+OWNER_OF_EXIT_WORDS = "bgcli/errors.py"
+
+
+def test_no_module_says_an_interruption_again():
+    again = found(SIGNAL_WORDS_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_EXIT_WORDS})
+    assert not again, f"ask bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted): {again}"
+
+
+def test_the_interruption_check_sees_a_copy():
+    copies = {"m.py": 'say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\nsay(INTERRUPTED)\n'}
+    assert [line.split(":")[1] for line in found(SIGNAL_WORDS_AGAIN, copies)] == ["1", "2"]

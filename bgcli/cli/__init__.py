@@ -44,7 +44,7 @@ def _moves_before_click(position, dice) -> int:
     """The moves command's text output for ``position`` and ``dice``, and its exit status."""
     from bgcli.cli.batch import DEFAULT_SIDE, plays_json
     from bgcli.core.spelling import dice_name
-    from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_UNREADABLE
+    from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_UNREADABLE, INTERRUPTED
     from bgcli.output import StandardOutputError, guard_standard_output
 
     guard_standard_output()
@@ -53,7 +53,7 @@ def _moves_before_click(position, dice) -> int:
         sys.stdout.write("".join(f"{play['play']}\n" for play in data["plays"]))
         sys.stdout.flush()
     except KeyboardInterrupt:
-        sys.stderr.write(("\n" if sys.stderr.isatty() else "") + "Error: interrupted\n")
+        sys.stderr.write(("\n" if sys.stderr.isatty() else "") + INTERRUPTED + "\n")
         return EXIT_INTERRUPTED
     except StandardOutputError as exc:
         from bgcli.cli.common import drop_standard_output
@@ -96,7 +96,7 @@ def _batch_before_click() -> int:
 
     from bgcli.cli.batch import run_moves_stream
     from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_UNREADABLE, Terminated
-    from bgcli.errors import raise_terminated
+    from bgcli.errors import INTERRUPTED, TERMINATED, raise_terminated
     from bgcli.output import StandardOutputError, guard_standard_output
 
     guard_standard_output()
@@ -106,10 +106,10 @@ def _batch_before_click() -> int:
         sys.stdout.flush()
         return status
     except Terminated:
-        sys.stderr.write("Error: terminated\n")
+        sys.stderr.write(TERMINATED + "\n")
         return EXIT_TERMINATED
     except KeyboardInterrupt:
-        sys.stderr.write("Error: interrupted\n")
+        sys.stderr.write(INTERRUPTED + "\n")
         return EXIT_INTERRUPTED
     except (BrokenPipeError, StandardOutputError) as exc:
         from bgcli.cli.common import drop_standard_output

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import MutableMapping
+from typing import MutableMapping, NoReturn
 
 import click
 
@@ -13,7 +13,8 @@ from bgcli import __version__, build
 from bgcli.cli.batch import EMPTY_LINE, dice_for, is_comment, position_and_dice, split_position_and_dice  # noqa: F401
 from bgcli.core.spelling import STYLES
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
-    EXIT_CLOSED_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, BgcliError, Terminated,
+    EXIT_CLOSED_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, INTERRUPTED,
+    TERMINATED, BgcliError, Terminated,
     os_reason, raise_terminated,
 )
 
@@ -170,6 +171,13 @@ def emit(data) -> None:
     from bgcli.output import json_line
 
     click.echo(json_line(data))
+
+
+def end_interrupted() -> NoReturn:
+    """End a command that was interrupted after it wrote what it had (a rollout's trials so far)
+    as every interrupted command ends."""
+    say(INTERRUPTED, err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 def say(line: str, err: bool = False) -> None:
@@ -622,11 +630,11 @@ def main() -> None:
         status = exc.exit_code
     except Terminated:
         _remove_temporaries()
-        say("Error: terminated", err=True)
+        say(TERMINATED, err=True)
         status = EXIT_TERMINATED
     except (KeyboardInterrupt, click.Abort):
         _remove_temporaries()
-        click.echo(("\n" if sys.stderr.isatty() else "") + "Error: interrupted", err=True)
+        click.echo(("\n" if sys.stderr.isatty() else "") + INTERRUPTED, err=True)
         status = EXIT_INTERRUPTED
     except (BrokenPipeError, StandardOutputError) as exc:
         if isinstance(exc, StandardOutputError) and not exc.closed:  # a full disk: say so

@@ -19,7 +19,7 @@ from bgcli.cli.common import (
     run_in_chunks, style_option,
 )
 from bgcli.cli.common import batch_option, batch_source, engine_option, level_option, met_option, timeout_option
-from bgcli.cli.common import EXIT_INTERRUPTED, rollout_options, say
+from bgcli.cli.common import end_interrupted, rollout_options
 from bgcli.cli.batch import position_and_dice
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
 from bgcli.core.spelling import recorded_text
@@ -244,8 +244,7 @@ def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby, settin
             for line in rollout_text(rolled, style):
                 click.echo(line)
     if rolled is not None and rolled.partial:
-        say("Error: interrupted", err=True)   # as every command says it (docs/exit-status.md)
-        sys.exit(EXIT_INTERRUPTED)
+        end_interrupted()
 
 
 def _rolled_out(state, found, engine_args: tuple, settings, candidates: int):

@@ -13,7 +13,7 @@ import click
 from bgcli.cli.archives import check_scheduler
 from bgcli.cli.common import engine_option, level_option, met_option, rollout_options, timeout_option
 from bgcli.cli.common import (
-    EXIT_INTERRUPTED, Failure, Unreadable, WordsCommand, cli, emit, jobs_option, json_option, opened, progress_wanted,
+    Failure, Unreadable, WordsCommand, cli, emit, end_interrupted, jobs_option, json_option, opened, progress_wanted,
     refuse_jobs_with_scheduler, say, style_option,
 )
 from bgcli.errors import BgcliError
@@ -195,8 +195,7 @@ def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, tru
         for line in rollout_text(found, style):
             say(line)
     if found.partial:
-        say("Error: interrupted", err=True)   # as every command says it (docs/exit-status.md)
-        sys.exit(EXIT_INTERRUPTED)
+        end_interrupted()
 
 
 def run_rollout(state, engine, dice, plays, candidates: int, settings, jobs: int = 1, scheduler: str | None = None,
