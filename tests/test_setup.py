@@ -3,13 +3,17 @@ gnubg's SGF set-up (AE/AB/AW, PL, CV/CP). The replay starts where the file
 sets the game up, and the rules of the opening do not hold there."""
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
 
+import pytest
 from conftest import DATA, committed
 
 from bgcli.core.position import Position
 from bgcli.formats.files import read_any, replay_file
 from bgcli.formats.mat import read_matches
+from bgcli.formats.sgf import read_sgf
 from bgcli.judging.dice import DiceTally
 from bgcli.match.records import SetUp
 from bgcli.match.replay import replay_match
@@ -73,3 +77,71 @@ def test_the_dice_audit_counts_no_opening_roll_in_a_set_up_game():
     assert sum(sum(unit.opening) for unit in tally.units) == len(record.games) - 1 == 5
     assert sum(sum(unit.kinds) for unit in tally.units) + 5 == sum(
         1 for game in record.games for action in game.actions if action.dice)
+
+
+SETUP = DATA / "setup"   # gnubg-made set-up games (make_setup.py says how)
+
+
+def _golden() -> dict[str, list[str]]:
+    return json.loads(committed(SETUP / "setup_ids.json").read_text())
+
+
+@pytest.mark.parametrize("name", ["setup_black_on_roll", "setup_white_cube_2", "setup_bar_black_owns_4"])
+def test_gnubg_sgf_set_up_game_replays_through_gnubgs_positions(name):
+    # gnubg's set-up node (AE[a:y], AW, AB, PL; CV, CP nodes): the replay from it meets, before each play,
+    # the Position ID gnubg had on the board when it made that play
+    [record] = read_sgf(committed(SETUP / f"{name}.sgf").read_text(encoding="utf-8"), name)
+    assert not record.errors and record.games[0].set_up is not None
+    replay = replay_match(record)
+    ours = [e.before.position.id() for e in replay.events if e.kind == "move" and e.game == 1]
+    assert ours == _golden()[name]
+    # the game ends with gnubg's result, at the cube set up; the next game is gnubg's roll of it only
+    assert [p.kind.value for p in replay.problems] == ["incomplete"] and replay.problems[0].game == 2
+
+
+def test_gnubg_sgf_set_up_states_the_cube_and_who_is_on_roll():
+    read = {name: read_sgf(committed(SETUP / f"{name}.sgf").read_text(encoding="utf-8"))[0].games[0].set_up
+            for name in _golden()}
+    assert [(s.cube, s.cube_owner, s.on_roll) for s in read.values() if s is not None] == [
+        (1, -1, 1), (2, 0, 0), (4, 1, 1)]
+
+
+def test_an_sgf_set_up_game_from_the_other_sides_board_fails():
+    # W and B's checkers the other way round: the first play breaks (the sides are the file's, not guessed)
+    text = committed(SETUP / "setup_white_cube_2.sgf").read_text(encoding="utf-8")
+    swapped = re.sub(r"A([WB])((?:\[[a-y]\])+)", lambda m: "A" + "BW"["WB".index(m.group(1))] + m.group(2), text)
+    assert swapped != text
+    problems = replay_match(read_sgf(swapped)[0]).problems
+    assert problems[0].game == 1 and problems[0].kind.value in ("play", "unchecked", "dance")
+
+
+def test_an_sgf_set_up_that_breaks_the_rules_is_one_error_and_the_game_skipped():
+    text = "(;GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;PL[W]AE[a:y]AW[a][a]AB[a]\n;W[31dcba]RE[W+1])"
+    record = read_sgf(text)[0]
+    assert "set-up position" in str(record.errors[0]) and "skipped" in str(record.errors[0]) and not record.games
+    assert "player on roll has 16 checkers" in str(read_sgf(text.replace("AE[a:y]AW[a][a]AB[a]", "AW[a]"))[0].errors[0])
+    # the opening set up (point a cleared, Black's two checkers put back) is an ordinary game
+    opening = read_sgf(text.replace("AE[a:y]AW[a][a]AB[a]", "AE[a]AB[a][a]"))[0]
+    assert not opening.errors and opening.games[0].set_up is None
+
+
+def test_gnubgs_dice_node_before_the_play_that_rolls_them_sets_up_nothing():
+    text = ("(;GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n;PL[B]DI[61]\n;B[61xrrq]RE[W+1])")
+    record = read_sgf(text)[0]
+    assert not record.errors and [a.dice for a in record.games[0].actions] == [(3, 1), (6, 1)]
+
+
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
+def test_an_export_of_a_set_up_game_refuses_it_in_one_line_and_force_leaves_it_out(to, tmp_path):
+    # never written as a game from the opening (its plays would not replay from there)
+    from conftest import invoke
+
+    source = str(committed(XG_SET_POS))
+    out = tmp_path / f"out.{to}"
+    result = invoke("export", source, "--to", to, "-o", str(out))
+    assert result.exit_code != 0 and not out.exists()
+    assert "game 1 starts from a set-up position (XG's '; Set Pos=" in result.output
+    result = invoke("export", source, "--to", to, "--force", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    [replay] = replay_file(str(out))
+    assert replay.problems == [] and len(list(replay.games())) == 5 and replay.score == (8, 11)

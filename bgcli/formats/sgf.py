@@ -30,11 +30,11 @@ from typing import IO, Iterable, Iterator
 from bgcli.errors import MatchFileError
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import decode, read_whole
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, parts_of, set_up_game
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, SetUp, parts_of, set_up_game
 from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
-from bgcli.core.position import BAR, OFF
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules, tag_for
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
@@ -47,10 +47,12 @@ _ROLL = re.compile(rf"({DIE_PATTERN}{DIE_PATTERN})((?:[a-z][a-z])*)$")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
 _LOSS = re.compile(r"([WB])-([0-9]{1,9})", re.I)   # bgcli's XL[B-4]: Galaxy's "Losses 4 points" on Black's side
 _SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
-# Setup properties: a game from a set-up position cannot be a match record.
+# Setup properties: before a game's first play they set the game up (_set_up); in the middle of a game a
+# set-up cannot be replayed (the game is skipped), but for gnubg's dice node before its play (_dice_of_next_play)
 _SETUP = ("AB", "AW", "AE", "PL", "CV", "CP", "DI")
 _BOARD_SETUP = ("AB", "AW", "AE", "CV", "CP", "W", "B")   # "W", "B": a play in the same node is no unplayed roll
 _DICE = re.compile(rf"{DIE_PATTERN}{DIE_PATTERN}")
+_SETUP_POINT = re.compile(r"[a-y]")   # a point of a set-up: a-x the points, y the bar
 
 
 # The tags SGF has a property for (WR and BR: White's and Black's rank; OT: the clock)
@@ -276,10 +278,16 @@ class _Builder:
     def _game(self, nodes: list[_Node], info: dict, errors: list, number: int) -> GameRecord | None:
         root = nodes[0]
         nodes, rolled = _unplayed_roll(nodes)
-        for node in nodes:
+        first_play = next((at for at, node in enumerate(nodes) if "W" in node.props or "B" in node.props), len(nodes))
+        set_up = _set_up(nodes[:first_play])
+        if isinstance(set_up, str):
+            errors.append(self._error(nodes[0], set_up_game(number, "SGF set-up properties", set_up)))
+            return None
+        for at in range(first_play, len(nodes)):
+            node = nodes[at]
             setup = [p for p in _SETUP if p in node.props]
-            if setup:
-                errors.append(self._error(node, set_up_game(number, ", ".join(setup), "bgcli does not read SGF set-up yet")))
+            if setup and not _dice_of_next_play(node, nodes[at + 1] if at + 1 < len(nodes) else None):
+                errors.append(self._error(node, set_up_game(number, ", ".join(setup), "a set-up in the middle of a game")))
                 return None
         actions: list[Action] = []
         cube = 1
@@ -331,7 +339,7 @@ class _Builder:
             points = int(found.group(2)) if found.group(2) else cube
             line = actions[-1].line if actions else root.line
             actions.append(Action(line, 1, None, side, WINS, points=points, raw=value))
-        return GameRecord(number, info["players"], info["scores"], tuple(actions), root.line)
+        return GameRecord(number, info["players"], info["scores"], tuple(actions), root.line, set_up=set_up)
 
     def _action(self, node: _Node, side: int, value: str, row: int, cube: int):
         word = value.lower()
@@ -367,6 +375,70 @@ def _unplayed_roll(nodes: list[_Node]) -> tuple[list[_Node], _Node | None]:
     if last < 1 or "DI" not in nodes[last].props or any(p in nodes[last].props for p in _BOARD_SETUP):
         return nodes, None
     return nodes[:last], nodes[last]
+
+
+def _set_up(nodes: list[_Node]) -> SetUp | str | None:
+    """The set-up of a game's nodes before its first play, as gnubg writes
+    and loads it: AE clears points (``a:y``, every point and the bars), AW
+    and AB put one White or Black checker on a point each (``y`` the bar),
+    PL says who is on roll, CV and CP the cube (``w``, ``b``; ``c``
+    centred); the checkers not on the board are off. A node of PL and DI
+    only is a roll gnubg rolled before the set-up (its own new game's): the
+    first play gives its dice again. None when the game starts at the
+    opening; a string when the set-up breaks the rules (why)."""
+    sides = [list(Position.start().player), list(Position.start().opponent)]   # W's side, B's side
+    cube, owner, on_roll, named = 1, -1, None, []
+    for node in nodes:
+        props = node.props
+        for ident in ("AE", "AW", "AB", "CV", "CP", "PL"):
+            if ident in props and ident not in named and (ident != "PL" or set(props) & {"AE", "AW", "AB"}):
+                named.append(ident)
+        for value in props.get("AE", []):
+            first, _, last = value.strip().lower().partition(":")
+            last = last or first
+            if not (_SETUP_POINT.fullmatch(first) and _SETUP_POINT.fullmatch(last)):
+                return f"cannot read AE[{value}]"
+            for letter in map(chr, range(ord(first), ord(last) + 1)):
+                for side in (0, 1):
+                    sides[side][_point(letter, side)] = 0
+        for ident, side in (("AW", 0), ("AB", 1)):
+            for value in props.get(ident, []):
+                letter = value.strip().lower()
+                if not _SETUP_POINT.fullmatch(letter):
+                    return f"cannot read {ident}[{value}]"
+                sides[side][_point(letter, side)] += 1
+        for value in props.get("CV", []):
+            if not _SMALL_NUMBER.fullmatch(value.strip()):
+                return f"cannot read the cube CV[{value}]"
+            cube = int(value.strip())
+        for value in props.get("CP", []):
+            owner = {"w": 0, "b": 1}.get(value.strip().lower(), -1)
+        for value in props.get("PL", []):
+            on_roll = _SIDES.get(value.strip().upper(), on_roll)
+    if not named:
+        return None
+    for counts in sides:
+        counts[OFF] = 0
+        counts[OFF] = CHECKERS - sum(counts)
+    position = Position(tuple(sides[0]), tuple(sides[1]))
+    problem = position.problem() or (f"the cube CV[{cube}] is not a power of 2" if cube & (cube - 1) or not cube else "")
+    if problem:
+        return problem
+    if position == Position.start() and cube == 1 and owner == -1:
+        return None   # the opening set up: an ordinary game
+    return SetUp(position, "SGF " + ", ".join(named), cube, owner, on_roll)
+
+
+def _dice_of_next_play(node: _Node, following: _Node | None) -> bool:
+    """Whether ``node`` is gnubg's record of the dice set for the play right
+    after it (``;PL[B]DI[11]`` then ``;B[11]``): PL and DI only, the same
+    side and roll: it sets up nothing."""
+    if following is None or set(node.props) - {"PL", "DI"} or "DI" not in node.props:
+        return False
+    side = "".join(node.props.get("PL", [])).strip().upper()
+    plays = following.props.get(side, []) if side in _SIDES else []
+    dice = "".join(node.props["DI"]).strip()
+    return len(plays) == 1 and len(dice) == 2 and sorted(plays[0].strip()[:2]) == sorted(dice)
 
 
 def _point(letter: str, side: int) -> int:
