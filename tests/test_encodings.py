@@ -6,7 +6,7 @@ Windows: Windows-1252 names with accents, EUC-KR (cp949) names of Korean
 clubs, Shift-JIS (cp932) names of Japanese clubs. A file that is text in
 none of them is one line naming the file and the byte offset. Lines end at
 LF, CR LF, or a lone CR (classic Mac OS); a Ctrl-Z after the last line
-(DOS's end-of-file mark) is no line.
+(DOS's end-of-file mark) is no line, nor are NUL bytes padding the file.
 docs/formats.md's habits table lists them.
 """
 from __future__ import annotations
@@ -92,6 +92,35 @@ def test_habit_dos_end_of_file_mark_is_no_line(tmp_path, line_end, tail):
     assert records(dos) == records(plain)
     result = invoke("audit", dos)
     assert result.exit_code == 0 and "no problems" in result.output, result.output
+
+
+@pytest.mark.parametrize("tail", [b"\0" * 50, b"\r\n" + b"\0" * 4096, b"\0\x1a\0"],
+                         ids=["nul-run", "crlf-then-a-block-of-nuls", "nuls-and-ctrl-z"])
+def test_habit_nul_padding_after_the_last_line_is_no_line(tmp_path, tail):
+    """A file padded with NUL bytes after its last line (a save or a download
+    cut short, a disk image's slack): gnubg's import reads the match whole
+    (checked: a gnubg self-play .mat with 50 NULs, 4 games); so does bgcli,
+    with no syntax error at a line of NULs."""
+    text = clean_match()
+    plain = write(tmp_path / "plain.mat", text.encode("utf-8"))
+    padded = write(tmp_path / "padded.mat", text.encode("utf-8") + tail)
+    assert records(padded) == records(plain)
+    result = invoke("audit", padded)
+    assert result.exit_code == 0 and "no problems" in result.output, result.output
+
+
+def test_a_nul_inside_the_text_is_still_an_error(tmp_path):
+    """Only the padding after the last line is no text: a NUL in a line, or on a
+    line with text after it, is what the user's file says, and is reported."""
+    lines = clean_match().split("\n")
+    row = max(i for i, line in enumerate(lines) if line.startswith("  1)"))   # the last game's: past the head
+    for where, edit in (("in a row", lambda ls: ls.__setitem__(row, ls[row] + "\0")),
+                        ("a line of NULs", lambda ls: ls.insert(row + 1, "\0\0"))):
+        edited = list(lines)
+        edit(edited)
+        result = invoke("audit", write(tmp_path / "nul.mat", ("\n".join(edited) + "\0\0").encode("utf-8")))
+        line = f"nul.mat:{row + 1 if where == 'in a row' else row + 2}: "
+        assert result.exit_code == 1 and line in result.output and "\\x00" in result.output, (where, result.output)
 
 
 @settings(deadline=None, max_examples=300)

@@ -16,7 +16,8 @@ the file, its line and the byte offset (:func:`undecodable`).
 A line ends at a LF, a CR LF, or a CR alone: programs of classic Mac OS
 (before OS X) end every line with a lone CR (:data:`LINE_END`, the rule;
 :func:`text_lines` keeps it while reading a stream in blocks). A Ctrl-Z after
-the last line (DOS's end-of-file mark) is not text.
+the last line (DOS's end-of-file mark) is not text, nor are NUL bytes padding
+the file after it.
 """
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ LINE_END = re.compile(r"\r\n?|\n")
 # becomes a LF, byte for byte (so offsets stay the file's); a CR at a block's end waits for the next byte.
 # tests/test_encodings.py::test_text_lines_ends_lines_as_the_rule_does compares the two.
 _LONE_CR = re.compile(rb"\r(?=[^\n])")
-_END_OF_FILE = b"\x1a"   # Ctrl-Z, which DOS's programs write after a text file's last line
+# What may pad a text file after its last line, and is no text: Ctrl-Z, which DOS's programs write there, and
+# NUL bytes (a save or a download cut short, a disk image's slack); a NUL with text after it is the text's
+_END_OF_FILE = b"\x1a\0"
 ENCODINGS = "UTF-8, UTF-16, Windows-1252, EUC-KR (cp949), Shift-JIS (cp932)"
 
 
@@ -262,7 +265,8 @@ def text_lines(handle: IO[bytes] | _Bytes, path: str = "-", block: int = 1 << 16
             yield decoder.line(raw, number, offset)
             offset += len(raw) + 1
     # DOS's end-of-file mark: programs and copies of the DOS era end a text file with a Ctrl-Z (CP/M's padding:
-    # a run of them); it is no line of the text, as gnubg's import reads it
+    # a run of them); NULs pad a file saved or downloaded badly; neither is a line of the text, as gnubg's import
+    # reads it
     rest = rest.rstrip(_END_OF_FILE)
     if rest.endswith(b"\r"):   # a lone CR at the very end ends the last line, as a LF there does
         rest = rest[:-1]
