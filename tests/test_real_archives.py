@@ -216,6 +216,21 @@ def test_games_left_out_of_an_excerpt_by_their_numbers_are_a_warning_not_a_score
     assert list(replay_file(str(back)))[0].problems[0].severity.value == "error"
 
 
+def test_a_record_with_plays_missing_is_one_error_at_the_first_missing_play():
+    # a FIBS-era transcription (names with ratings, "albatros,1800"; 25/0; dice as rolled) whose bear-off
+    # plays are missing ("24: " with nothing after it): one error at the first roll with no play where
+    # one was legal, naming the other such rolls of the game, and no repair that is not convincing
+    from conftest import invoke
+
+    path = REAL / "fibs-client" / "damaged-missing-plays_9pt_game1.txt"
+    [replay] = replay_file(str(path))
+    assert [(p.line, p.kind.value, p.severity.value) for p in replay.problems] == [
+        (31, "dance", "error"), (38, "incomplete", "warning")]
+    assert "2 more rolls of this game with no play recorded" in replay.problems[0].message
+    repaired = invoke("repair", str(path))
+    assert "no convincing repair" in repaired.output and "still has 1 error: line 31 dance" in repaired.output
+
+
 def test_habit_choue_net_doubles_with_a_long_arrow():
     # choue.net's export: "Doubles ==> 2", "Game 1" at column 0, "Bot1: 0" with no blank before the colon
     path = REAL / "choue-net" / "chouehandle-vs-Bot-all-games-s4020-2026-10-04.txt"
