@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from conftest import ROOT
 
 PACKAGE = ROOT / "bgcli"
@@ -286,17 +287,6 @@ POSITION_ID_AGAIN = re.compile(r"to_bytes\(10\b|\[:14\]\.decode")
 OWNER_OF_POSITION_ID = "bgcli/core/position.py"
 
 
-def test_no_module_makes_a_position_ids_text_again():
-    again = found(POSITION_ID_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_POSITION_ID})
-    assert not again, f"ask bgcli.core.position (id_text, id_of_halves): {again}"
-
-
-def test_the_position_id_check_sees_a_copy():
-    copies = {"m.py": 'pid = b2a_base64((a | b << n).to_bytes(10, "little"), newline=False)[:14].decode()\n'
-                      'ok = id_text(bits)\nq = block.to_bytes(12, "little")\n'}
-    assert found(POSITION_ID_AGAIN, copies) == ["m.py:1: to_bytes(10", "m.py:1: [:14].decode"]
-
-
 def test_the_id_of_two_halves_is_the_position_id():
     from hypothesis import given, strategies as st
 
@@ -322,16 +312,6 @@ VERDICT_AGAIN = re.compile(r"""["'](?:missed|wrong) (?:double|take|pass)["']""")
 OWNER_OF_VERDICTS = "bgcli/judging/rating.py"
 
 
-def test_no_module_names_a_cube_error_again():
-    again = found(VERDICT_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_VERDICTS})
-    assert not again, f"ask bgcli.judging.rating (DecisionKind.verdict, Decision.cube_error): {again}"
-
-
-def test_the_verdict_check_sees_a_copy():
-    copies = {"m.py": 'v = {"no double": "missed double", "take": "wrong take"}[kind]\nok = DecisionKind(kind).verdict\n'}
-    assert found(VERDICT_AGAIN, copies) == ['m.py:1: "missed double"', 'm.py:1: "wrong take"']
-
-
 def test_every_cube_decision_has_gnubgs_name_for_its_error():
     from bgcli.judging.rating import CubeError, Decision, DecisionKind
 
@@ -354,16 +334,6 @@ CUBE_LINE_AGAIN = re.compile(r"""["'](?:no double|double, take|double, pass)["']
 OWNER_OF_CUBE_LINES = "bgcli/core/cube.py"
 
 
-def test_no_module_names_a_cube_line_again():
-    again = found(CUBE_LINE_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_CUBE_LINES})
-    assert not again, f"ask bgcli.core.cube.Line (str() for gnubg's words, .word in lower case): {again}"
-
-
-def test_the_cube_line_check_sees_a_copy():
-    copies = {"m.py": 'NO_DOUBLE = "no double"\nname = "Double, pass"\nok = Line.DOUBLE_TAKE.word\n'}
-    assert found(CUBE_LINE_AGAIN, copies) == ['m.py:1: "no double"', 'm.py:2: "Double, pass"']
-
-
 def test_a_rolled_out_line_is_named_as_the_cube_module_names_it():
     from bgcli.core.cube import Line
     from bgcli.judging.rating import DecisionKind
@@ -381,11 +351,36 @@ SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")
 OWNER_OF_EXIT_WORDS = "bgcli/errors.py"
 
 
-def test_no_module_says_an_interruption_again():
-    again = found(SIGNAL_WORDS_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_EXIT_WORDS})
-    assert not again, f"ask bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted): {again}"
+# --- each copy check above, with its owner: nothing outside the owner matches, and the check sees a copy ---
+
+# what: (the copy's pattern, the owner's file, whom to ask instead)
+OWNED = {
+    "a position id's text": (POSITION_ID_AGAIN, OWNER_OF_POSITION_ID, "bgcli.core.position (id_text, id_of_halves)"),
+    "a cube error's name": (VERDICT_AGAIN, OWNER_OF_VERDICTS, "bgcli.judging.rating (DecisionKind.verdict)"),
+    "a cube line": (CUBE_LINE_AGAIN, OWNER_OF_CUBE_LINES, "bgcli.core.cube.Line (str() or .word)"),
+    "the words of a signal": (SIGNAL_WORDS_AGAIN, OWNER_OF_EXIT_WORDS,
+                              "bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted)"),
+}
+# what: a module with copies, and the lines the check must see
+SEEN = {
+    "a position id's text": ('pid = b2a_base64((a | b << n).to_bytes(10, "little"), newline=False)[:14].decode()\n'
+                             'ok = id_text(bits)\nq = block.to_bytes(12, "little")\n', ["1", "1"]),
+    "a cube error's name": ('v = {"no double": "missed double", "take": "wrong take"}[kind]\n'
+                            'ok = DecisionKind(kind).verdict\n', ["1", "1"]),
+    "a cube line": ('NO_DOUBLE = "no double"\nname = "Double, pass"\nok = Line.DOUBLE_TAKE.word\n', ["1", "2"]),
+    "the words of a signal": ('say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\n'
+                              'say(INTERRUPTED)\n', ["1", "2"]),
+}
 
 
-def test_the_interruption_check_sees_a_copy():
-    copies = {"m.py": 'say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\nsay(INTERRUPTED)\n'}
-    assert [line.split(":")[1] for line in found(SIGNAL_WORDS_AGAIN, copies)] == ["1", "2"]
+@pytest.mark.parametrize("what", sorted(OWNED))
+def test_no_module_but_the_owner_writes_it(what):
+    pattern, owner, ask = OWNED[what]
+    again = found(pattern, {name: text for name, text in sources().items() if name != owner})
+    assert not again, f"{what}: ask {ask}: {again}"
+
+
+@pytest.mark.parametrize("what", sorted(OWNED))
+def test_the_check_sees_a_copy(what):
+    sample, lines = SEEN[what]
+    assert [hit.split(":")[1] for hit in found(OWNED[what][0], {"m.py": sample})] == lines
