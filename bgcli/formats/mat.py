@@ -45,7 +45,8 @@ from bgcli.formats.writing import (
     rule_tags,
     steps_to_write,
 )
-from bgcli.core.ids import parse_xgid
+from bgcli.core.ids import parse_xgid, xgid
+from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import Position, accelerator
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
@@ -1008,9 +1009,16 @@ class MatWriter(GameWriter):
         names = self.names
         lines = [f" Game {index}",
                  " " + f"{names[0]} : {game.start.score[0]}".ljust(31) + f"{names[1]} : {game.start.score[1]}"]
+        if game.start.set_up is not None:   # as XG writes it, the left column's checkers upper case (_set_up)
+            board = xgid(GameState(game.start.set_up.position, MatchState())).removeprefix("XGID=").partition(":")[0]
+            lines.append(f"; Set Pos={board}/0")
         lines += self._rows(game)
         lines.append("")
         self.body.write("\n".join(lines) + "\n")
+
+    def writes_set_up(self, set_up: SetUp) -> bool:
+        """XG's ``; Set Pos=`` holds a board, not a cube: a set-up at a cube of 1 in the middle."""
+        return set_up.cube == 1 and set_up.cube_owner == -1
 
     def end_match(self) -> MatchText:
         # the comments are known now (an export that streams a file learns them at its end)

@@ -429,6 +429,22 @@ def _set_up(nodes: list[_Node]) -> SetUp | str | None:
     return SetUp(position, "SGF " + ", ".join(named), cube, owner, on_roll)
 
 
+def _set_up_nodes(set_up: SetUp, first: int | None) -> list[str]:
+    """gnubg's nodes of a set-up (_set_up reads them): every point and the
+    bar cleared, each side's checkers put back one a value, the side on roll
+    (the set-up's, else the first mover's); the cube in nodes of their own."""
+    board = "AE[a:y]" + "".join(
+        f"A{'WB'[side]}" + "".join(f"[{_letter(point, side)}]" * counts[point] for point in range(1, BAR + 1))
+        for side, counts in enumerate((set_up.position.player, set_up.position.opponent)))
+    on_roll = set_up.on_roll if set_up.on_roll is not None else first
+    nodes = [(f"PL[{'WB'[on_roll]}]" if on_roll is not None else "") + board]
+    if set_up.cube != 1:
+        nodes.append(f"CV[{set_up.cube}]")
+    if set_up.cube_owner != -1:
+        nodes.append(f"CP[{'wb'[set_up.cube_owner]}]")
+    return nodes
+
+
 def _dice_of_next_play(node: _Node, following: _Node | None) -> bool:
     """Whether ``node`` is gnubg's record of the dice set for the play right
     after it (``;PL[B]DI[11]`` then ``;B[11]``): PL and DI only, the same
@@ -513,6 +529,9 @@ class SgfWriter(GameWriter):
         self.first: tuple[str, str] | None = None
         self.body = Spool()
 
+    def writes_set_up(self, set_up: SetUp) -> bool:
+        return True   # gnubg's AE/AW/AB, PL, CV and CP hold a board, the side on roll and the cube
+
     def write_game(self, game: GameToWrite, index: int) -> None:
         info = self.info
         assert info is not None
@@ -551,7 +570,7 @@ class SgfWriter(GameWriter):
         # Galaxy's "Losses N points" in a property of bgcli's own, XL[B-4] (gnubg passes over it): it says the
         # record is Galaxy's, whose forfeits (Wins N, the points needed, mid-game) read back as Galaxy means them
         root += "".join(f"XL[{'WB'[side]}-{points}]" for _, side, points in game.losses)
-        if game.events and game.events[0].before.match.cube > 1:
+        if game.start.set_up is None and game.events and game.events[0].before.match.cube > 1:
             # only automatic doubles raise the cube before the first play; gnubg's SGF has no place for them
             self.leave_out(Lack.AUTO_DOUBLES, f"game {index}: its automatic doubles (the cube starts at "
                                               f"{game.events[0].before.match.cube}), which SGF has no place for")
@@ -570,6 +589,9 @@ class SgfWriter(GameWriter):
                 self.leave_out(Lack.OFFERED_CUBE, f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
                                      f"(SGF writes only that a {event.kind.value} was offered)")
         nodes = [n for n in (_node(event) for event in game.events) if n is not None]
+        if game.start.set_up is not None:
+            first = game.events[0].side if game.events else None
+            nodes[:0] = _set_up_nodes(game.start.set_up, first)
         last = game.events[-1] if game.events else None
         if last is not None and last.kind == EventKind.ROLL and last.dice is not None:
             # a roll never played (before a resignation, or where the record

@@ -15,7 +15,7 @@ from typing import Iterator, Sequence
 
 from bgcli.errors import BgcliError
 from bgcli.formats.protocol import Lack
-from bgcli.match.records import Action, ActionKind
+from bgcli.match.records import Action, ActionKind, SetUp
 from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
@@ -130,7 +130,7 @@ class GameWriter(MatchVisitor):
         if action.kind == ActionKind.LOSS and self.game is not None and action.points is not None:
             self.game.losses.append((len(self.game.events), action.side, action.points))
         elif action.kind == ActionKind.RACCOON:
-            self.leave_out(Lack.RACCOONS, f"line {action.line}: a raccoon, which bgcli does not write yet: the game is left out")
+            self.leave_out(Lack.RACCOONS, f"line {action.line}: a raccoon, which this format has no place for: the game is left out")
         elif action.kind == ActionKind.ILLEGAL:
             self.leave_out(Lack.ILLEGAL_PLAY_NOTES, f"line {action.line}: Snowie's note on an illegal play")
 
@@ -145,10 +145,10 @@ class GameWriter(MatchVisitor):
 
     def begin_game(self, game: GameStart) -> None:
         self.game = GameToWrite(game)
-        if game.set_up is not None:
+        if game.set_up is not None and not self.writes_set_up(game.set_up):
             # written from the opening, its plays would not replay: said, never written so silently
             self.leave_out(Lack.SET_UP, f"line {game.line}: game {game.number} starts from a set-up position "
-                                        f"({game.set_up.how}), which bgcli does not write yet: the game is left out")
+                                        f"({game.set_up.how}), which this format has no place for: the game is left out")
 
     def event(self, event: Event) -> None:
         # the result is written from the game's result: a win, a resignation
@@ -161,12 +161,16 @@ class GameWriter(MatchVisitor):
         if isinstance(result, GameResult):
             self.game.result = result
         self.index += 1
-        if game.set_up is None or Lack.SET_UP not in self.lacking:   # a set-up game not written: the rest is
+        if game.set_up is None or self.writes_set_up(game.set_up):   # a set-up game not written: the rest is
             self.write_game(self.game, self.index)
         self.game = None
 
     def write_game(self, game: GameToWrite, index: int) -> None:
         raise NotImplementedError
+
+    def writes_set_up(self, set_up: SetUp) -> bool:
+        """Whether this format writes a game that starts from ``set_up`` (its writer then writes the set-up)."""
+        return False
 
 
 # Tags that state a rule (bgcli.core.rules.RULE_TAGS, XG's "Beaver" among them): the
