@@ -28,7 +28,7 @@ from bgcli import grammar
 from bgcli.errors import InvalidPositionError, MatchFileError
 from bgcli.formats import positionfile
 from bgcli.formats.protocol import Lack
-from bgcli.formats.reading import LINE_END, text_lines, text_of
+from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
 from bgcli.output import quote
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, SetUp, records_of, set_up_game,
@@ -150,7 +150,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             line = text_of(line)
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
-        line = line.rstrip("\r\n")
+        line = page_breaks_as_blanks(line.rstrip("\r\n"))
         if reader.game is not None and not reader.expect_score and not reader.pending:
             # the common case first, for speed: a move row (or a blank line) inside a game
             actions = NotImplemented if read_row is None else read_row(line, number)
@@ -182,7 +182,7 @@ def why_not_a_record(lines: Iterable[str]) -> str | None:
     first = None   # the first match the reader starts (a later header would start another)
     read = 0
     for number, line in enumerate(lines, 1):
-        for _ in reader.feed(number, line.lstrip("\ufeff").rstrip("\r\n")):
+        for _ in reader.feed(number, page_breaks_as_blanks(line.lstrip("\ufeff").rstrip("\r\n"))):
             pass
         first = first or reader.match
         if first is not None and line.strip():

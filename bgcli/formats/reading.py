@@ -17,7 +17,8 @@ A line ends at a LF, a CR LF, or a CR alone: programs of classic Mac OS
 (before OS X) end every line with a lone CR (:data:`LINE_END`, the rule;
 :func:`text_lines` keeps it while reading a stream in blocks). A Ctrl-Z after
 the last line (DOS's end-of-file mark) is not text, nor are NUL bytes padding
-the file after it.
+the file after it. A form feed among a line's leading blanks is a page break,
+white space (:func:`page_breaks_as_blanks`, for the readers of lines).
 """
 from __future__ import annotations
 
@@ -50,6 +51,23 @@ _LONE_CR = re.compile(rb"\r(?=[^\n])")
 # NUL bytes (a save or a download cut short, a disk image's slack); a NUL with text after it is the text's
 _END_OF_FILE = b"\x1a\0"
 ENCODINGS = "UTF-8, UTF-16, Windows-1252, EUC-KR (cp949), Shift-JIS (cp932)"
+
+
+# A form feed among the blanks a line starts with is a page break (a printed or paginated export starts each
+# page with one, before 'Game N' or on a line alone): white space, as gnubg's import reads it.
+_PAGE_BREAK = "\f"
+_LEADING_BLANKS = " \t\f"
+
+
+def page_breaks_as_blanks(line: str) -> str:
+    """``line`` with each form feed among its leading blanks (a page break) a
+    blank, so that it reads as the line the page starts with and its columns
+    stay the file's; a form feed after the line's first other character is text."""
+    if _PAGE_BREAK not in line:
+        return line
+    text = line.lstrip(_LEADING_BLANKS)
+    head = len(line) - len(text)
+    return line[:head].replace(_PAGE_BREAK, " ") + text
 
 
 def unicode_encoding(head: bytes) -> tuple[str, int] | None:

@@ -1,0 +1,58 @@
+"""What GNU Backgammon 1.07's ``import mat`` reads and bgcli must not call
+wrong: variants of a real gnubg self-play .mat that printed, paginated or
+hand-edited copies have (each checked in gnubg 1.07: the match imports whole,
+its games and moves as without the variant). docs/formats.md's habits table
+lists them; the encodings and line ends are tests/test_encodings.py's.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import SELFPLAY, committed, invoke
+
+from bgcli.formats import reading
+from bgcli.formats.files import iter_records
+
+
+def clean_match() -> str:
+    """A clean gnubg self-play match of four games, its players ``gnubg`` and ``root``."""
+    return committed(SELFPLAY / "sp05001_3pt.mat").read_text(encoding="utf-8")
+
+
+def records(path: Path) -> list:
+    return [(r.length, [(g.players, g.scores, [(a.kind, a.dice, a.play_text, a.cube, a.points) for a in g.actions])
+                        for g in r.games], r.comments) for r in iter_records(path)]
+
+
+def assert_reads_as_the_clean_match(tmp_path: Path, text: str) -> None:
+    plain = tmp_path / "plain.mat"
+    plain.write_text(clean_match(), encoding="utf-8")
+    variant = tmp_path / "variant.mat"
+    variant.write_bytes(text.encode("utf-8"))
+    assert records(variant) == records(plain)
+    result = invoke("audit", variant)
+    assert result.exit_code == 0 and "no problems" in result.output, result.output
+
+
+@pytest.mark.parametrize("page_break", ["\f", "\f\n", "\f\r\n", " \f", "\f\f\n  \f"],
+                         ids=["before-game", "on-its-own-line", "own-crlf-line", "after-a-blank", "a-run"])
+def test_habit_a_form_feed_before_game_n_is_a_page_break(tmp_path, page_break):
+    """A printed or paginated export starts each page with a form feed,
+    before 'Game N' or on a line alone: gnubg's import reads the match whole
+    (checked in gnubg 1.07, a form feed before ' Game N' and a line of one:
+    4 games, 147 moves, as without them); bgcli read every line after it as
+    an error (38 on one file)."""
+    text = re.sub(r"(?m)^(?= Game [0-9])", lambda _: page_break, clean_match())
+    assert text.count("\f") == 4 * page_break.count("\f")
+    assert_reads_as_the_clean_match(tmp_path, text)
+
+
+def test_a_form_feed_after_a_lines_first_character_is_text():
+    """Only the blanks a line starts with can be a page break: a form feed
+    inside a line (a comment's, a name's) is the user's text, kept."""
+    assert reading.page_breaks_as_blanks("\f Game 1") == "  Game 1"
+    assert reading.page_breaks_as_blanks("\f") == " "
+    assert reading.page_breaks_as_blanks("; a\fb \f") == "; a\fb \f"
+    assert reading.page_breaks_as_blanks(" 1) 31: 8/5 6/5") == " 1) 31: 8/5 6/5"
