@@ -688,3 +688,33 @@ def test_one_snowie_field_changed_is_a_position_or_one_short_error(index, value)
         parse(";".join(fields))
     except MatchFileError as exc:
         assert len(str(exc)) < 300 and "\n" not in str(exc)
+
+
+@pytest.mark.parametrize("command", ["moves", "show", "hint"])
+@pytest.mark.parametrize("words, extra", [
+    (["4HPwATDgc/ABMA", "31", "66"], "'31'"),                      # a roll typed twice: never the second silently
+    (["4HPwATDgc/ABMA", "31", "extra"], "'31 extra'"),
+    (["4HPwATDgc/ABMA:cAkAAAAAAAAA", "31", "66"], "'31'"),
+])
+def test_words_after_a_whole_position_are_an_error_not_dropped(command, words, extra):
+    """A position its first word gives whole, then words that are neither its dice nor its Match ID:
+    one line naming them (they were passed over as the words around an ID in pasted text, and the
+    dice taken from the last word)."""
+    result = run(command, *words)
+    assert result.exit_code == 1, result.output
+    line = error_line(result)
+    assert "is a whole position" in line and extra in line, line
+
+
+@pytest.mark.parametrize("command", ["moves", "show"])
+def test_a_word_after_an_xgid_is_an_error(command):
+    """An XGID's grammar has no room for words around it: the word is named at its column."""
+    line = error_line(run(command, START_XGID, "31", "66"))
+    assert "'31'" in line, line
+
+
+def test_a_position_id_then_its_match_id_is_still_one_position():
+    """gnubg prints the two IDs side by side: a Position ID, then a Match ID, then the dice."""
+    with_match = run("moves", "4HPwATDgc/ABMA", "cAkAAAAAAAAA", "31")
+    alone = run("moves", "4HPwATDgc/ABMA", "31")
+    assert with_match.exit_code == 0 and with_match.output == alone.output != ""

@@ -136,6 +136,33 @@ def dice_for(game, dice_text: str | None) -> Dice:
     raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
 
 
+def _nothing_after_a_whole_position(text: str, read: Callable[[str], Any]) -> None:
+    """Words after a position that its first word gives whole (``4HPwATDgc/ABMA 31 66``: the ID, then a
+    word that is neither its dice nor its Match ID) are an error, not dropped: a text of several words
+    reads as pasted text holding an ID, which passes over the words around it (a board printout's),
+    so ``31`` would be lost and the dice taken from the word after it. A Position ID then its Match
+    ID is one position, as gnubg prints them."""
+    first, _, rest = text.strip().partition(" ")
+    rest = rest.strip()
+    if not rest:
+        return
+    try:
+        read(first)
+    except InvalidPositionError:
+        return   # the first word is part of the notation (pasted text, a board of numbers)
+    from bgcli.core.ids import parse_match_id
+    from bgcli.output import quote
+
+    if " " not in rest and ":" not in first:   # a bare Position ID, then one word: its Match ID?
+        try:
+            parse_match_id(rest)
+            return
+        except InvalidPositionError:
+            pass
+    raise InvalidPositionError(f"invalid position {quote(text)}: {quote(first)} is a whole position, and "
+                               f"{quote(rest)} after it is neither its dice nor a Match ID")
+
+
 def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_position, *, dice_needed: bool = True):
     """(game, dice) of command-line words or a batch line's words, the
     position read by ``read`` (the command line's also reads files). When they
@@ -147,6 +174,7 @@ def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_po
     text, dice_text = split_position_and_dice(words)
     try:
         game = read(text)
+        _nothing_after_a_whole_position(text, read)
         if dice_text is not None or game.match.dice[0]:
             return game, dice_for(game, dice_text) if dice_needed or dice_text else None
         problem = None
