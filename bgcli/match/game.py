@@ -775,28 +775,22 @@ class GameReplay:
             self.problem(action, ProblemKind.POINTS, wrong)
         else:
             expected = reading[1]
-            if reading[0] == Reading.PAST:
-                self.problem(action, ProblemKind.POINTS,
-                             f"Wins {_points(points)}: more than any game at cube {cube} is worth, as Backgammon "
-                             f"Studio writes a resignation that ends the match; any resignation wins {player} the "
-                             f"match, the least worth {_points(expected)} (a habit that cannot be checked)",
-                             Severity.WARNING)
-            if reading[0] == Reading.BEYOND:
-                self.problem(action, ProblemKind.POINTS,
-                             f"Wins {_points(points)} by resignation: more than any resignation at cube {cube} is "
-                             f"worth, a figure choue.net writes; scored as the most a resignation may be worth, "
-                             f"{_points(expected)} (the real value is not in the file)",
-                             Severity.WARNING)
-            if reading[0] == Reading.NEEDED:
-                self.problem(action, ProblemKind.POINTS,
-                             f"Wins {_points(points)}: the points {player} still needed to win the match; the game "
-                             f"is worth {_points(expected)} (a habit that cannot be checked)",
-                             Severity.WARNING)
-            elif reading[0] == Reading.FINAL:
-                self.problem(action, ProblemKind.POINTS,
-                             f"Wins {_points(points)} and the match: the match length, {player}'s final score, as "
-                             f"Backgammon Galaxy writes a game that wins the match; the game is worth "
-                             f"{_points(expected)} (a habit that cannot be checked)", Severity.WARNING)
+            # the readings that are a habit which cannot be checked: one warning each, naming it
+            warning = {
+                Reading.PAST: f"Wins {_points(points)}: more than any game at cube {cube} is worth, as Backgammon "
+                              f"Studio writes a resignation that ends the match; any resignation wins {player} the "
+                              f"match, the least worth {_points(expected)} (a habit that cannot be checked)",
+                Reading.BEYOND: f"Wins {_points(points)} by resignation: more than any resignation at cube {cube} is "
+                                f"worth, a figure choue.net writes; scored as the most a resignation may be worth, "
+                                f"{_points(expected)} (the real value is not in the file)",
+                Reading.NEEDED: f"Wins {_points(points)}: the points {player} still needed to win the match; the game "
+                                f"is worth {_points(expected)} (a habit that cannot be checked)",
+                Reading.FINAL: f"Wins {_points(points)} and the match: the match length, {player}'s final score, as "
+                               f"Backgammon Galaxy writes a game that wins the match; the game is worth "
+                               f"{_points(expected)} (a habit that cannot be checked)",
+            }.get(reading[0])
+            if warning is not None:
+                self.problem(action, ProblemKind.POINTS, warning, Severity.WARNING)
         self.flush_cut(resigned=how == Outcome.RESIGNATION)     # a play cut short right before it, if one is held
         self.report_roll(resigned=how == Outcome.RESIGNATION)   # the roll right before it, if one is held
         if self.wants_other_events:
