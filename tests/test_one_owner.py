@@ -233,6 +233,23 @@ def test_who_applies_a_setting_asks_where_it_is_in_force():
     agree()
 
 
+# a setting decided beside the match length by hand ("jacoby and not match_length"), where
+# Rules.in_force says where it applies (hint's --jacoby did once)
+# (the money-play settings: a state's "this is the Crawford game" flag is not the Crawford rule)
+IN_FORCE_AGAIN = re.compile(r"\b(?:jacoby|beavers|auto_doubles)\s+and\s+(?:not\s+)?[\w.]*match_length\b"
+                            r"|\bmatch_length\s+and\s+(?:not\s+)?[\w.]*\b(?:jacoby|beavers|auto_doubles)\b")
+
+
+def test_no_module_decides_where_a_setting_is_in_force_again():
+    again = found(IN_FORCE_AGAIN, {k: v for k, v in sources().items() if k != "bgcli/core/rules.py"})
+    assert not again, f"ask Rules.in_force: {again}"
+
+
+def test_the_in_force_check_sees_a_copy():
+    copy = "if jacoby and not state.match.match_length:\nok = not m.match_length and m.rules.beavers\nx = rules.in_force('jacoby')\n"
+    assert [line.split(":")[1] for line in found(IN_FORCE_AGAIN, {"m.py": copy})] == ["1", "2"]
+
+
 # --- a rule tag's words: bgcli.core.rules (SETTINGS: each tag, its other spellings, On/Off) --
 
 # a tag set to "On"/"Off" by hand, where the setting's own write() says it

@@ -39,11 +39,14 @@ def engine_options(function):
 def _state_and_dice(words: list[str], jacoby: bool = False):
     # a typo in the dice is an error about the dice, never dropped (``ID 71`` was judged as the cube)
     state, dice = position_and_dice(words, read_position, dice_needed=False)
-    if jacoby and not state.match.match_length:
-        # the Jacoby rule (money play only): gammons count single while the cube is centred
+    if jacoby:
+        # the Jacoby rule: gammons count single while the cube is centred; the rules say where it
+        # applies (money play only: a match position is judged as it is)
         from dataclasses import replace
 
-        state = replace(state, match=replace(state.match, rules=replace(state.match.rules, jacoby=True)))
+        rules = replace(state.match.rules, jacoby=True)
+        if rules.in_force("jacoby"):
+            state = replace(state, match=replace(state.match, rules=rules))
     return state, dice
 
 

@@ -225,11 +225,11 @@ def convert(to, positions):
 def _say_what_is_lost(text: str, to: str, number: int) -> None:   # to: fibs
     """A note on stderr for a money setting the target format has no place
     for (nothing the user gave is lost silently)."""
-    match = read_position(text).match
+    rules = read_position(text).match.rules
     lost = []
-    if not match.match_length and not match.rules.jacoby:
+    if rules.applies("jacoby") and not rules.jacoby:
         lost.append("Jacoby off (read back, it is on)")
-    if not match.match_length and match.rules.beavers:
+    if rules.in_force("beavers"):
         lost.append("beavers")
     if lost:
         say(f"note: line {number}: a FIBS board cannot carry {' or '.join(lost)}", err=True)

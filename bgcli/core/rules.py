@@ -58,6 +58,12 @@ class Rules:
                 changes[setting.field] = value
         return replace(rules, **changes)
 
+    def applies(self, field: str) -> bool:
+        """Whether setting ``field`` can matter under these rules, whatever its
+        value (:meth:`Setting.matters`: Jacoby in money play only, ...): a
+        writer asks it to know what a format without the setting loses."""
+        return SETTING_OF_FIELD[field].matters(self)
+
     def in_force(self, field: str) -> Any:
         """The value of setting ``field`` where it can matter under these rules
         (:meth:`Setting.matters`: Jacoby, beavers and automatic doubles in money
@@ -65,7 +71,7 @@ class Rules:
         Whoever applies such a setting asks this instead of looking at the
         match length beside it."""
         value = getattr(self, field)
-        return value if SETTING_OF_FIELD[field].matters(self) else type(value)()
+        return value if self.applies(field) else type(value)()
 
     def tags(self) -> dict[str, str]:
         """The tags that say how these rules differ from the standard ones, so
