@@ -232,7 +232,9 @@ def _cell_pattern(n: int) -> str:
 # quadratic time between the leading and the trailing run (a 200 kB row took minutes).
 _COMMON_ROW = re.compile(r"[ \t]*(?![ \t])(?:(?P<number>[0-9]{1,9})\)[ \t]*(?![ \t]))?(?:" + _cell_pattern(1)
                          + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
-_SCORE_LINE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t]*:[ \t]*([0-9]{1,9})[ \t]*$")
+# the grammar's score_line: no-break spaces before a colon are blanks (its _NAME_END), as gnubg's import reads them
+# (tests/test_tolerant.py::test_the_score_line_fast_and_grammar_agree)
+_SCORE_LINE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t\xa0]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t\xa0]*:[ \t]*([0-9]{1,9})[ \t]*$")
 # a name is words with blanks between (never a run of blanks that could be the name's or the gap's: linear time)
 _TAG_LINE = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z]\w*(?:[ ]+\w+)*)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
 _BLANK = re.compile(r"[ \t]*$")
