@@ -132,3 +132,28 @@ def test_a_position_file_in_a_folder_is_named_a_position_and_show_draws_it(tmp_p
         shown = invoke("show", str(folder / path.name))
         assert shown.exit_code == 0 and "Pip counts" in shown.stdout
     assert not_a_match(str(folder / "README.txt")) == mat.NO_READABLE_START
+
+
+def test_json_that_is_no_match_document_in_a_folder_is_skipped_and_a_match_document_is_audited(tmp_path):
+    """An archive holds other JSON beside its matches (a site's metadata, an analysis): in a folder
+    walk the document's "format" decides, as the JSON reader reads it; a bgcli match document, and a
+    broken one that says it is one, are audited; a file named alone is always audited."""
+    folder = tmp_path / "archive"
+    folder.mkdir()
+    source = DATA / "oracle" / "selfplay" / "sp05001_3pt.mat"
+    assert invoke("export", "--to", "json", str(source), "-o", str(folder / "match.json")).exit_code == 0
+    (folder / "meta.json").write_text('{"site": "a site", "games": [1, 2]}', encoding="utf-8")
+    (folder / "list.json").write_text("[1, 2, 3]", encoding="utf-8")
+    (folder / "other.json").write_text('{"format": "png", "size": 3}', encoding="utf-8")
+    (folder / "cut.json").write_text('{"format": "bgcli-match", "players": ["a"', encoding="utf-8")
+    long = '{"format": "other", "pad": "' + "x" * 20_000 + '"}'   # longer than the head a walk reads
+    (folder / "long.json").write_text(long, encoding="utf-8")
+    result = invoke("audit", str(folder))
+    assert result.exit_code == 2   # cut.json: a match document that does not parse
+    assert ("note: skipped 4 files in " + str(folder) + " that are not matches: list.json, meta.json (JSON that is "
+            "not a bgcli match document: no 'format' member); long.json (JSON that is not a bgcli match document: its "
+            "'format' is 'other'); other.json (JSON that is not a bgcli match document: its 'format' is 'png')\n"
+            ) in result.stderr
+    assert "cut.json:1:" in result.stderr and "1 file checked, no problems; 1 file could not be read" in result.stderr
+    alone = invoke("audit", str(folder / "meta.json"))
+    assert alone.exit_code == 2 and "not a bgcli match document" in alone.stderr

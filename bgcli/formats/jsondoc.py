@@ -60,6 +60,29 @@ from bgcli.core.rules import PROFILES, SETTINGS, Rules, tag_for
 from bgcli.core.spelling import recorded_dice
 
 JSON_FORMAT = "bgcli-match"
+# the document's "format" member as written in its text (bgcli writes it first): a head cut short does not parse
+_FORMAT_MEMBER = re.compile(r'"format"\s*:\s*"((?:[^"\\]|\\.)*)"')
+
+
+def why_not_a_record(lines: Iterable[str]) -> str | None:
+    """Why the head of a .json file (its lines) is plainly no bgcli match
+    document, or None when it is one or may be: what a folder walk asks (an
+    archive holds other JSON beside its matches: a site's metadata, an
+    analysis). A head that parses whole is judged by its top-level "format"
+    member; a head cut short by the first "format" member written in it, and
+    with none, it may be one: its audit says."""
+    text = "\n".join(lines)
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        found = _FORMAT_MEMBER.search(text)
+        written = found.group(1) if found is not None else JSON_FORMAT
+    else:
+        written = doc.get("format") if isinstance(doc, dict) else None
+    if written == JSON_FORMAT:
+        return None
+    return "JSON that is not a bgcli match document: " + (f"its 'format' is {written!r}" if isinstance(written, str)
+                                                           else "no 'format' member")
 
 
 class JsonWriter(GameWriter):

@@ -123,6 +123,9 @@ FORMATS: tuple[MatchFormat, ...] = (
 )
 _CHECKED: Format = FORMATS[0]   # the entries implement the protocol (mypy checks this line)
 
+# suffixes that files other than matches have too (a README.txt, a site's metadata .json): in a
+# folder walk the content decides (each format's why_not_a_record), not the suffix
+SHARED_SUFFIXES = (".txt", ".json")
 NAMES = tuple(f.name for f in FORMATS)
 WRITTEN = tuple(f.name for f in FORMATS if f.writes)
 SUFFIXES = tuple(s for f in FORMATS for s in f.suffixes)

@@ -112,7 +112,7 @@ def not_a_match(path: str) -> str | None:
     the suffix alone: a gnubg ``export game gam`` saved as .txt, with no
     header, is a record. A file named on the command line, or with a suffix
     only match files have (.mat, .sgf...), is always audited."""
-    if not path.lower().endswith(".txt"):
+    if not path.lower().endswith(registry.SHARED_SUFFIXES):
         return None   # a suffix that only match files have: audited, whatever it holds (and not opened twice)
     try:
         with open(path, "rb") as handle:
@@ -120,8 +120,8 @@ def not_a_match(path: str) -> str | None:
     except OSError:
         return None   # its audit says why it cannot be read
     kind = registry.of_head(head[:registry.HEAD_SIZE])
-    if kind is None or kind.head is not None:
-        return None   # binary, or a format its head names (SGF, JSON, gnubg's text export): the audit words it
+    if kind is None or kind.sure:
+        return None   # binary, or a format its head names (gnubg's text export, BGBlitz's): the audit words it
     other, _ = files.not_a_match(head)
     if other:
         return other   # empty, or a chouette
@@ -129,8 +129,8 @@ def not_a_match(path: str) -> str | None:
         lines = list(reading.text_lines(io.BytesIO(head), path))
     except MatchFileError:
         return None   # text no encoding reads: its audit says where
-    if len(head) == _TEXT_HEAD:
-        lines = lines[:-1]   # cut at 16 KB: its last line may be cut short
+    if len(head) == _TEXT_HEAD and kind.head is None:
+        lines = lines[:-1]   # cut at 16 KB: a transcript's last line may be cut short (JSON's reader reads a cut head)
     why = kind.why_not_a_record(lines)
     if why is not None:
         return positionfile.not_a_match("\n".join(lines)) or why
