@@ -582,6 +582,16 @@ def test_a_ctrl_c_while_dask_builds_a_future_comes_after_it():
     traceback after "Error: interrupted" (a CI run saw it); the submit now holds the signal to its end."""
     from bgcli.scale import cluster
 
+    # Ctrl-C raises, as under a terminal, even where the tests run with SIGINT ignored (a shell's
+    # background job, '&', starts so: Python then installs no handler of its own)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _interrupt_after_holds_ctrl_c(cluster)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt_after_holds_ctrl_c(cluster):
     steps = []
     with pytest.raises(KeyboardInterrupt):
         with cluster._interrupt_after():

@@ -12,6 +12,8 @@ from dataclasses import replace
 
 import pytest
 
+from conftest import ctrl_c_as_a_terminal_gives
+
 from bgcli.analysis import bearoff2
 from bgcli.core.generator import legal_plays
 from bgcli.core.position import Position
@@ -216,7 +218,8 @@ def test_jobs_give_the_same_figures_as_one_process_to_the_last_digit():
 def test_sigint_prints_the_figures_so_far_marked_partial():
     pytest.importorskip("bgsage")
     process = subprocess.Popen([sys.executable, "-m", "bgcli", "rollout", "--level", "0", "--trials", "100000",
-                                "--json", "start", "31"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                "--json", "start", "31"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=ctrl_c_as_a_terminal_gives)   # even where the tests run with SIGINT ignored
     time.sleep(8)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=120)

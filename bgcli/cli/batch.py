@@ -142,6 +142,8 @@ def _nothing_after_a_whole_position(text: str, read: Callable[[str], Any]) -> No
     reads as pasted text holding an ID, which passes over the words around it (a board printout's),
     so ``31`` would be lost and the dice taken from the word after it. A Position ID then its Match
     ID is one position, as gnubg prints them."""
+    if "\n" in text or "\r" in text:
+        return   # a text pasted whole (a program's export: its XGID line, then the board drawn): its words are its own
     first, _, rest = text.strip().partition(" ")
     rest = rest.strip()
     if not rest:
