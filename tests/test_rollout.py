@@ -220,9 +220,14 @@ def test_sigint_prints_the_figures_so_far_marked_partial():
     process = subprocess.Popen([sys.executable, "-m", "bgcli", "rollout", "--level", "0", "--trials", "100000",
                                 "--json", "start", "31"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=ctrl_c_as_a_terminal_gives)   # even where the tests run with SIGINT ignored
-    time.sleep(8)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=120)
+    try:
+        time.sleep(8)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:   # a rollout that did not stop must not outlive the test (and load the machine)
+            process.kill()
+            process.communicate()
     assert process.returncode == 130, err
     found = json.loads(out)
     assert found["partial"] is True and found["trials"] < 100000
