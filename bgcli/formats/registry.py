@@ -68,9 +68,9 @@ class MatchFormat:
 
     def why_not_a_record(self, lines: Iterable[str]) -> str | None:
         """Why the head of a file (its lines) is plainly no record in this
-        format, or None: asked of a format with no head of its own, which any
-        text could be (its module's ``why_not_a_record``); a format whose head
-        names it has no more to say."""
+        format, or None: asked of a format whose head does not name it (any
+        text, or JSON's brace: its module's ``why_not_a_record``); a format
+        without one has no more to say."""
         decide = getattr(self.load(), "why_not_a_record", None)
         return decide(lines) if decide is not None else None
 

@@ -105,8 +105,9 @@ _TEXT_HEAD = 16 << 10   # a match transcript starts within its first 16 KB
 
 
 def not_a_match(path: str) -> str | None:
-    """Why a .txt file found in a folder is plainly not a match (a README, a
-    chouette session, a list of positions), or None when it is one, or may
+    """Why a .txt or .json file found in a folder (a suffix other files share:
+    registry.SHARED_SUFFIXES) is plainly not a match (a README, a chouette
+    session, a list of positions, a site's metadata), or None when it is one, or may
     be: the audit reads it and says what is wrong. The content decides, as
     the format that would read it says (registry: ``why_not_a_record``), never
     the suffix alone: a gnubg ``export game gam`` saved as .txt, with no
