@@ -492,7 +492,8 @@ def _transformer_class() -> type:
 
         def _cube(self, kind: ActionKind, children) -> Cell:
             start, end = self._span(children)
-            return Cell(kind, start, end, None, "", int(children[1]), None, False)
+            # a bare "Doubles" (no "=> N") has no value written: the replay works it out, as gnubg's import does
+            return Cell(kind, start, end, None, "", int(children[1]) if len(children) > 1 else None, None, False)
 
         def double(self, children):
             return self._cube(DOUBLE, children)
@@ -634,10 +635,24 @@ def _rest_of_row(text: str, start: int, end: int, number: int, path: str) -> lis
     return others if len(others) <= 1 else None
 
 
-# a roll at the start of a cell, and the words that start a cell of their own
+# a roll at the start of a cell
 _CELL_ROLL = re.compile(rf"(?<!\S)({DIE_PATTERN}{DIE_PATTERN}):")
-_CELL_START = re.compile(r"(?<!\S)(?:[0-9]{2}:|Doubles|Takes|Drops|Passes|Accepts|Rejects|Beavers|Raccoons|Wins|Loses"
-                         r"|Losses|Concedes|Resigns|Resigned|Cannot|Agreed|\?\?\?\?)", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=None)
+def _cell_start() -> re.Pattern[str]:
+    """Where a cell of its own starts, after a blank: the first terminal of
+    each of the grammar's ``cell`` rules (grammars/matchfile.lark owns the
+    words: one it reads starts a cell, and no other word does), as a whole
+    word, or any two digits and a colon (a cell meant as a play whose roll
+    does not read, ``71:``, as ``_PLAY_LIKE`` says). Built from the parser
+    when a bad play first needs it (the grammar is loaded then: the play did
+    not read)."""
+    built = grammar.parser(GRAMMAR, "row", cache=True)
+    patterns = {terminal.name: terminal.pattern.to_regexp() for terminal in built.terminals}
+    firsts = sorted({rule.expansion[0].name for rule in built.rules if rule.origin.name == "cell"})
+    # a whole word: not the start of a longer one or of a step ("?13/7" is a stray "?" in a play, not "????")
+    return re.compile(r"(?<!\S)(?:[0-9]{2}:|(?:" + "|".join(patterns[name] for name in firsts) + r")(?![\w/]))")
 
 
 def _without_bad_play(text: str, number: int, path: str, column: int) -> list[Action] | None:
@@ -652,7 +667,7 @@ def _without_bad_play(text: str, number: int, path: str, column: int) -> list[Ac
     if not rolls:
         return None
     roll = rolls[-1]
-    following = _CELL_START.search(text, roll.end())
+    following = _cell_start().search(text, roll.end())
     end = following.start() if following is not None else len(text.rstrip())
     play = text[roll.end():end].strip()
     if not play or column - 1 >= end or "   " in play:   # a wide gap: another cell the pattern did not know
