@@ -104,3 +104,32 @@ def test_habit_gnubg_ratings_come_first_and_are_the_elo_tags():
     text = text.replace("Match Information:\n", "Match Information:\nleos's rating: 1600\nlasse's rating: n/a\n", 1)
     header = next(iter(gnubgtext.read_text(text, "match956620.txt")))
     assert header.tags == {"Player 1 Elo": "1600", "EventDate": "16/09/2023", "Site": "BackgammonGalaxy"}
+
+
+@pytest.mark.parametrize("page_break", ["\f", "\f\n", "\f\r\n", "\n\f", " \f"],
+                         ids=["before-the-line", "on-its-own-line", "own-crlf-line", "blank-line-then", "after-a-blank"])
+def test_habit_a_form_feed_is_a_page_break(page_break):
+    """A printed or paginated export starts each page with a form feed, before
+    a line or on a line alone: a page break, as the .mat reader reads one
+    (reading.page_breaks_as_blanks); the text export's lines are read from
+    column 0, so the page's line starts after it. Before, each 'Move number'
+    line after one was lost with its play, and a form feed shifted the line
+    numbers (str.splitlines splits on it)."""
+    import io
+    import re
+
+    plain = (EXPORTS / "match1004950.txt").read_text(encoding="utf-8")
+    paged = re.sub(r"(?m)^(?=Move number|.* wins [0-9]+ point)", lambda _: page_break, plain)
+    assert paged.count("\f") >= 20
+
+    def read(text: str, whole: bool) -> list:
+        parts = gnubgtext.read_text(text) if whole else gnubgtext.read_stream(io.BytesIO(text.encode("utf-8")))
+        header, game, end = list(parts)
+        return [(a.side, a.kind, a.dice, a.play_text, a.points) for a in game.actions], end.errors, game.players
+
+    for whole in (True, False):   # a text, and a file read line by line
+        assert read(paged, whole) == read(plain, whole) and read(plain, whole)[0]
+    if "\n" not in page_break:   # no line added: every action is at its line
+        (_, game, _) = list(gnubgtext.read_text(paged))
+        (_, clean, _) = list(gnubgtext.read_text(plain))
+        assert [a.line for a in game.actions] == [a.line for a in clean.actions]

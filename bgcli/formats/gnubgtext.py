@@ -29,7 +29,7 @@ from typing import IO, Iterable, Iterator
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
 from bgcli.formats.mat import tag_of
-from bgcli.formats.reading import text_lines, text_of
+from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 
 # The first player's name ends at the first " N, " (taken in a lookahead, which is never re-entered, then
@@ -56,7 +56,9 @@ def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
 
 
 def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
-    return iter_parts(text.splitlines(), path)
+    # split on line ends only (reading.LINE_END): str.splitlines() also splits on a form feed, a page break
+    # read as a blank, and would shift the line numbers of everything after it
+    return iter_parts(LINE_END.split(text), path)
 
 
 def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]:
@@ -73,9 +75,15 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     move = 0
     for number, raw in enumerate(lines, 1):
         line = text_of(raw) if isinstance(raw, bytes) else raw
-        line = line.rstrip("\r\n")
         if number == 1:
             line = line.lstrip("\ufeff")
+        line = line.rstrip("\r\n")
+        # a printed or paginated export starts a page with a form feed: a page break, as every reader of lines
+        # reads it (reading.page_breaks_as_blanks says where one is); the lines read here are at column 0, so
+        # the line of the page starts after it
+        paged = page_breaks_as_blanks(line)
+        if paged != line:
+            line = paged.lstrip(" \t")
         if players is None:
             found = _SCORE.match(line)
             if not found:
