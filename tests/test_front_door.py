@@ -119,6 +119,34 @@ def test_shell_completion_is_there_as_documented():
     env.update(_BGCLI_COMPLETE="bash_complete", COMP_WORDS="bgcli mov", COMP_CWORD="1")
     words = subprocess.run([sys.executable, "-m", "bgcli"], capture_output=True, text=True, env=env, timeout=120)
     assert words.stdout.split() == ["plain,moves"]
+    # a match file's name completes as the shell completes file names (it completed nothing: a plain text value)
+    env.update(COMP_WORDS="bgcli audit sam", COMP_CWORD="2")
+    words = subprocess.run([sys.executable, "-m", "bgcli"], capture_output=True, text=True, env=env, timeout=120)
+    assert words.stdout.split() == ["file,sam"]
+
+
+def test_every_value_that_names_a_file_completes_as_a_file_name():
+    import click
+
+    named = []
+    for name, command in sorted(cli.load_all().items()):
+        context = click.Context(command, info_name=name)
+        for param in command.params:
+            if "FILE" in (param.metavar or ""):
+                items = param.shell_complete(context, "sam")
+                assert [item.type for item in items][:1] == ["file"], f"{name} {param.name}"
+                named.append(f"{name} {param.name}")
+    assert {"audit paths", "moves batch", "repair patch", "rate db_path", "met table", "export output"} <= set(named)
+
+
+def test_a_table_completes_as_its_name_or_a_file():
+    import click
+
+    command = cli.load_all()["hint"]
+    option = next(param for param in command.params if param.name == "met")
+    items = option.shell_complete(click.Context(command, info_name="hint"), "wool")
+    assert [(item.type, item.value) for item in items] == [("file", "wool"), ("plain", "Woolsey"),
+                                                           ("plain", "Woolsey-formula")]
 
 
 # --- the docs say what the code does ----------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Callable, Iterator
 
 import click
 
-from bgcli.cli.common import EXIT_UNREADABLE, MAX_JOBS, Unreadable, progress, say
+from bgcli.cli.common import EXIT_UNREADABLE, MAX_JOBS, Unreadable, complete_file_names, progress, say
 
 
 def check_scheduler(ctx, param, value):
@@ -32,7 +32,7 @@ def cluster_and_database(doing: str, db_help: str, workers_read: bool = False):
     ``db_help`` says what the database keeps; ``workers_read`` says that the
     workers read the files themselves."""
     def decorate(command):
-        command = click.option("--db", "db_path", metavar="FILE", help=db_help)(command)
+        command = click.option("--db", "db_path", metavar="FILE", shell_complete=complete_file_names, help=db_help)(command)
         return click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
                             help=f"{doing} on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address "
                                  f"(tcp://host:8786), or local:N to start N worker processes here (N from 1 to {MAX_JOBS})."

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from bgcli.cli.archives import ArchiveRun, cluster_and_database, with_database
-from bgcli.cli.common import leave_for_exit, result_output
+from bgcli.cli.common import files_argument, leave_for_exit, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, check_archive_options, cli, emit, formats_doc, jobs_option, json_option, rule_options,
     rules_from, say,
@@ -17,7 +17,7 @@ from bgcli.cli.common import (
 
 @cli.command()
 @result_output
-@click.argument("paths", nargs=-1, metavar="FILE...")
+@files_argument("paths", required=False)
 @json_option
 @jobs_option("Audit the files in N worker processes")
 @cluster_and_database("Audit", "Keep every file's result in this SQLite database as the audit goes; a file whose content "

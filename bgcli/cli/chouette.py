@@ -5,14 +5,14 @@ import sys
 
 import click
 
-from bgcli.cli.common import result_output
+from bgcli.cli.common import files_argument, result_output
 from bgcli.cli.common import EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, cli, emit, json_option, say
 from bgcli.errors import BgcliError, os_reason
 
 
 @cli.command("chouette")
 @result_output
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@files_argument("files")
 @json_option
 def chouette_command(files, as_json):
     """Settle chouettes: each game's amounts, the running totals, the problems.

@@ -21,6 +21,21 @@ from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this modul
 
 
 
+def complete_file_names(ctx, param, incomplete):
+    """Shell completion of a value that names a file or folder: the shell's own file names (click's "file"
+    item). click offers nothing for a plain text value, and bash then completed nothing at all
+    (`bgcli audit sam<Tab>`, `bgcli moves --batch pos<Tab>`)."""
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(incomplete, type="file")]
+
+
+def files_argument(name: str, required: bool = True):
+    """``FILE...``: the match files of a command (files, folders, globs, - for standard input), their names
+    completed by the shell."""
+    return click.argument(name, nargs=-1, required=required, metavar="FILE...", shell_complete=complete_file_names)
+
+
 def json_option(function):
     """The shared ``--json`` option: machine-readable output."""
     return click.option("--json", "as_json", is_flag=True, help="Write JSON instead of text.")(function)
@@ -54,6 +69,7 @@ def batch_option(help: str):
     """``--batch [FILE]``: lines from FILE, ``-`` standard input; the FILE may
     also be the one word after the options (see :func:`batch_source`)."""
     return click.option("--batch", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+                        shell_complete=complete_file_names,
                         help=f"{help} FILE is - for standard input, and may also follow the options.")
 
 
@@ -97,9 +113,20 @@ def met_option(function):
         except BgcliError as exc:
             raise click.BadParameter(str(exc)) from None
 
-    return click.option("--met", metavar="TABLE", callback=table, default=None,
+    return click.option("--met", metavar="TABLE", callback=table, default=None, shell_complete=complete_tables,
                         help="The match equity table of match play: a table's name (bgcli met --list; default "
                              "Kazaross-XG2) or a file, gnubg's XML or CSV (docs/met.md).")(function)
+
+
+def complete_tables(ctx, param, incomplete):
+    """Shell completion of a match equity table: the names of the tables bgcli knows that start so, and
+    the shell's file names (a table may be a file)."""
+    from click.shell_completion import CompletionItem
+
+    from bgcli.engines.met import KNOWN_NAMES
+
+    return [*complete_file_names(ctx, param, incomplete),
+            *(CompletionItem(name) for name in KNOWN_NAMES if name.lower().startswith(incomplete.lower()))]
 
 
 def check_engine_met(engine: str, table) -> None:
@@ -538,6 +565,9 @@ def jobs_option(help: str):
 class _OutputPath(click.ParamType):
     name = "file"
 
+    def shell_complete(self, ctx, param, incomplete):
+        return complete_file_names(ctx, param, incomplete)
+
     def convert(self, value, param, ctx):
         if not value:
             self.fail("the file name is empty (use - for standard output)", param, ctx)
@@ -597,7 +627,7 @@ def main() -> None:
 
     global _left_for_exit
     instruction = os.environ.get(COMPLETE_VARIABLE)
-    if instruction:   # the shell asks for completions (docs/commands.md says how to turn them on)
+    if instruction:   # the shell asks for completions (docs/options.md says how to turn them on)
         from click.shell_completion import shell_complete
 
         sys.exit(shell_complete(cli, {}, "bgcli", COMPLETE_VARIABLE, instruction))

@@ -9,7 +9,8 @@ import click
 
 from bgcli.cli.archives import ArchiveRun, cluster_and_database, with_database
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, engine_option, formats_doc, jobs_option,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, engine_option, files_argument, formats_doc,
+    jobs_option,
     json_option, result_output, rule_options, rules_from, say, timeout_option,
 )
 
@@ -18,7 +19,7 @@ BY_CHOICES = ("all", "player", "file", "site", "month", "match")
 
 @cli.command()
 @result_output
-@click.argument("paths", nargs=-1, metavar="FILE...")
+@files_argument("paths", required=False)
 @json_option
 @click.option("--html", "as_html", is_flag=True,
               help="Write the report as one self-contained HTML page with its pictures (with -o FILE, to FILE).")

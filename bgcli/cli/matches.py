@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from bgcli.cli.archives import ArchiveRun
-from bgcli.cli.common import Counter, input_paths, jobs_option, refuse_input_as_output, result_output
+from bgcli.cli.common import Counter, files_argument, input_paths, jobs_option, refuse_input_as_output, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, STYLES, Failure, Unreadable, cli, emit, formats_doc, home_option, json_option,
     output_option, rule_options, rules_from, say, say_block, Unwritable,
@@ -157,7 +157,7 @@ def run_match_texts(job: MatchTextJob, paths, jobs: int) -> int:
 
 @cli.command()
 @result_output
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@files_argument("files")
 @json_option
 @click.option("--boards", is_flag=True, help="Draw the position before every move.")
 @home_option
@@ -252,7 +252,7 @@ def event_text(event) -> str:
 
 @cli.command()
 @result_output
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@files_argument("files")
 @json_option
 @jobs_option("Read the files in N worker processes (the matches still in the files' order)")
 @rule_options
@@ -333,7 +333,7 @@ def show_score(match, as_json: bool, unfinished_type, sink=None) -> None:
 # --- export -----------------------------------------------------------------
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@files_argument("files")
 @click.option("--to", "to", type=click.Choice(registry.WRITTEN, case_sensitive=False), default=None,
               help="The format to write; left out, the suffix of -o's file says it.")
 @output_option
@@ -520,7 +520,7 @@ def _export_to_folder(files, to: str, folder: str, notation, force: bool, rules,
 # --- view -------------------------------------------------------------------
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@files_argument("files")
 @output_option
 @home_option
 @engine_option(None, "Rate the match with this engine (as bgcli rate does) and mark each decision's error and the "

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import click
 
-from bgcli.cli.common import cli, emit, json_option, result_output
+from bgcli.cli.common import cli, complete_tables, emit, json_option, result_output
 
 MAX_LENGTH = 64   # gnubg's longest table; past a table's own size the figures are the extension's
 
 
 @cli.command("met")
 @result_output
-@click.argument("table", required=False, metavar="[NAME|FILE]")
+@click.argument("table", required=False, metavar="[NAME|FILE]", shell_complete=complete_tables)
 @click.option("--length", type=click.IntRange(1, MAX_LENGTH), default=None, metavar="N",
               help="Show the scores to N-away (default: the table's own size, at most 15); past the table's size "
                    "the figures are extended as GNU Backgammon extends them.")

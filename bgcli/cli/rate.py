@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from bgcli.cli.archives import ArchiveRun, check_scheduler, with_database
-from bgcli.cli.common import result_output
+from bgcli.cli.common import complete_file_names, files_argument, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
@@ -16,7 +16,7 @@ from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_
 
 @cli.command()
 @result_output
-@click.argument("paths", nargs=-1, metavar="FILE...")
+@files_argument("paths", required=False)
 @json_option
 @engine_option("sage", "The engine that judges: sage (bgsage, pip install 'bgcli[engine]'), gnubg (GNU Backgammon "
                        "run as a separate program), exact (bear-offs only).")
@@ -36,7 +36,7 @@ from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_
 @jobs_option("Rate the files in N worker processes")
 @click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
               help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
-@click.option("--db", "db_path", metavar="FILE",
+@click.option("--db", "db_path", metavar="FILE", shell_complete=complete_file_names,
               help="Keep every file's rating in this SQLite database as the run goes; a file whose content, engine, "
                    "level and rules are unchanged is not rated again (a killed run resumes).")
 @click.option("--report", type=click.Choice(("players",)), is_flag=False, flag_value="players", default=None,

@@ -11,20 +11,20 @@ import click
 
 from bgcli.cli.archives import ArchiveRun
 from bgcli.cli.common import (
-    EXIT_PROBLEMS, EXIT_UNREADABLE, cli, emit, jobs_option, json_option, rule_options, rules_from, say, write_output,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, cli, complete_file_names, emit, files_argument, jobs_option, json_option, rule_options, rules_from, say, write_output,
 )
 
 STDIN_NAME = "stdin.mat"   # standard input's repaired record in an output folder
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, required=True, metavar="FILE...")
+@files_argument("paths")
 @json_option
-@click.option("-o", "--output", "output", metavar="FILE",
+@click.option("-o", "--output", "output", metavar="FILE", shell_complete=complete_file_names,
               help="Write the record with each problem's top repair applied to FILE (only the edited lines "
                    "change; never an input). With several files (or a folder or glob): a folder, where each "
                    "repaired file is written under its path as found.")
-@click.option("--patch", "patch", metavar="FILE",
+@click.option("--patch", "patch", metavar="FILE", shell_complete=complete_file_names,
               help="Write the repairs as a unified diff to FILE (- for standard output), for `patch -p1`; "
                    "one diff for all the files.")
 @jobs_option("Repair the files in N worker processes")
