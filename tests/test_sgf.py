@@ -108,12 +108,6 @@ def test_habit_sgf_export_of_a_roll_before_a_resignation_writes_gnubgs_dice_node
     assert plays_and_rolls(read_sgf(text)[0]) == plays_and_rolls(read_any(str(source))[0])
 
 
-def test_a_dice_node_in_the_middle_of_a_game_is_still_a_set_up():
-    text = "(;GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]\n;W[31hefe]\n;PL[B]DI[33]\n;B[61xrrq]RE[W+1])"
-    record = read_sgf(text)[0]
-    assert "set-up position" in str(record.errors[0]) and not record.games
-
-
 def test_the_rule_tags_survive_an_sgf_round_trip():
     # CubeLimit 1024 is the sites' way of saying no limit: the rules do not
     # need it, but the tag the file gave is not lost through SGF or .mat

@@ -1026,7 +1026,7 @@ class MatWriter(GameWriter):
         names = self.names
         lines = [f" Game {index}",
                  " " + f"{names[0]} : {game.start.score[0]}".ljust(31) + f"{names[1]} : {game.start.score[1]}"]
-        if game.start.set_up is not None:   # as XG writes it, the left column's checkers upper case (_set_up)
+        if game.start.set_up is not None and game.start.set_up.position is not None:   # as XG writes it, the left column's checkers upper case (_set_up)
             board = xgid(GameState(game.start.set_up.position, MatchState())).removeprefix("XGID=").partition(":")[0]
             lines.append(f"; Set Pos={board}/0")
         lines += self._rows(game)

@@ -46,7 +46,7 @@ class Lack(enum.Enum):
     TAG_QUOTES = "a line break or a quote in a tag's value"
     TAG_NAMES = "a tag name other than letters, digits and _"
     COMMENTS_LIKE_TAGS = "a comment line that reads as a tag"
-    SET_UP = "a game that starts from a set-up position"
+    SET_UP = "a position set up (a game that starts from one, or a board, cube or turn set in its middle)"
 
 
 class Writer(Protocol):

@@ -24,7 +24,7 @@ properties or variations, and a property value over ``PROPERTY_LIMIT``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Iterable, Iterator
 
 from bgcli.errors import MatchFileError
@@ -39,7 +39,7 @@ from bgcli.core.rules import Rules, tag_for
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
-TAKE, DROP, WINS = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN
+TAKE, DROP, WINS, SET_UP = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN, ActionKind.SET_UP
 
 GRAMMAR = "sgf"
 _SIDES = {"W": 0, "B": 1}
@@ -47,12 +47,14 @@ _ROLL = re.compile(rf"({DIE_PATTERN}{DIE_PATTERN})((?:[a-z][a-z])*)$")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
 _LOSS = re.compile(r"([WB])-([0-9]{1,9})", re.I)   # bgcli's XL[B-4]: Galaxy's "Losses 4 points" on Black's side
 _SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
-# Setup properties: before a game's first play they set the game up (_set_up); in the middle of a game a
-# set-up cannot be replayed (the game is skipped), but for gnubg's dice node before its play (_dice_of_next_play)
+# Setup properties: before a game's first play they set the game up (_set_up); in the middle of a game, what
+# was set by hand there (an action of kind SET_UP); a dice node (PL and DI only) sets nothing: the play after
+# it names its roll, and after the last play it is that roll, never played (_unplayed_roll)
 _SETUP = ("AB", "AW", "AE", "PL", "CV", "CP", "DI")
 _BOARD_SETUP = ("AB", "AW", "AE", "CV", "CP", "W", "B")   # "W", "B": a play in the same node is no unplayed roll
 _DICE = re.compile(rf"{DIE_PATTERN}{DIE_PATTERN}")
 _SETUP_POINT = re.compile(r"[a-y]")   # a point of a set-up: a-x the points, y the bar
+_CUBE_ACTIONS = {"double": DOUBLE, "beaver": BEAVER, "take": TAKE, "drop": DROP}   # the values of W and B that are no roll
 
 
 # The tags SGF has a property for (WR and BR: White's and Black's rank; OT: the clock)
@@ -283,21 +285,31 @@ class _Builder:
         if isinstance(set_up, str):
             errors.append(self._error(nodes[0], set_up_game(number, "SGF set-up properties", set_up)))
             return None
-        for at in range(first_play, len(nodes)):
-            node = nodes[at]
-            setup = [p for p in _SETUP if p in node.props]
-            if setup and not _dice_of_next_play(node, nodes[at + 1] if at + 1 < len(nodes) else None):
-                errors.append(self._error(node, set_up_game(number, ", ".join(setup), "a set-up in the middle of a game")))
-                return None
         actions: list[Action] = []
-        cube = 1
+        cube = set_up.cube or 1 if set_up is not None else 1
         row, last_side = 0, None
-        for node in nodes:
+        set_ups: list[SetUp] = []   # what each of the game's SET_UP actions set
+        group: list[_Node] = []   # the set-up nodes since the last action (gnubg's board, cube or dice set by hand)
+        for node in nodes[first_play:]:
+            if any(p in node.props for p in _SETUP):
+                group.append(node)
             for ident in ("W", "B"):
                 for value in node.props.get(ident, []):
                     side = _SIDES[ident]
                     if side == 0 or last_side != 0:
                         row += 1
+                    # gnubg's 'set turn' leaves no node: the side set on roll plays twice in a row
+                    again = (last_side == side and value.strip().lower() not in _CUBE_ACTIONS and bool(actions)
+                             and actions[-1].kind in (MOVE, DANCE, SET_UP))
+                    made = self._set_up_action(group, number, row, side if again else None, node)
+                    group = []
+                    if isinstance(made, MatchFileError):
+                        errors.append(made)
+                        return None
+                    if made is not None:   # before the action: a cube set is the cube it doubles
+                        actions.append(made[0])
+                        set_ups.append(made[1])
+                        cube = made[1].cube or cube
                     last_side = side
                     action = self._action(node, side, value.strip(), row, cube)
                     if isinstance(action, MatchFileError):
@@ -306,6 +318,13 @@ class _Builder:
                     if action.kind in (DOUBLE, BEAVER):
                         cube = action.cube
                     actions.append(action)
+        made = self._set_up_action(group, number, row, None, root)   # set up after the last play
+        if isinstance(made, MatchFileError):
+            errors.append(made)
+            return None
+        if made is not None:
+            actions.append(made[0])
+            set_ups.append(made[1])
         if rolled is not None:
             player = _SIDES.get(rolled.props["PL"][0].strip().upper()) if "PL" in rolled.props else None
             dice = _DICE.fullmatch(rolled.props["DI"][0].strip())
@@ -339,19 +358,35 @@ class _Builder:
             points = int(found.group(2)) if found.group(2) else cube
             line = actions[-1].line if actions else root.line
             actions.append(Action(line, 1, None, side, WINS, points=points, raw=value))
-        return GameRecord(number, info["players"], info["scores"], tuple(actions), root.line, set_up=set_up)
+        return GameRecord(number, info["players"], info["scores"], tuple(actions), root.line, set_up=set_up,
+                          set_ups_in_game=tuple(set_ups))
+
+    def _set_up_action(self, group: list[_Node], number: int, row: int, again: int | None,
+                       play: _Node) -> tuple[Action, SetUp] | MatchFileError | None:
+        """The action of what the set-up nodes ``group`` set by hand in the
+        middle of game ``number`` (None for nothing); ``again``: the side that
+        plays next after playing last, gnubg's trace of a turn set by hand
+        ('set turn', which writes no node), when the nodes set no turn."""
+        set_up = _set_up(group, in_game=True)
+        if isinstance(set_up, str):
+            return self._error(group[0], set_up_game(number, ", ".join(p for n in group for p in _SETUP if p in n.props),
+                                                 f"a set-up in the middle of a game: {set_up}"))
+        if again is not None and (set_up is None or set_up.on_roll is None):
+            how = f"{'WB'[again]} plays twice in a row, gnubg's record of 'set turn'"
+            set_up = SetUp(None, how, None, None, again) if set_up is None else \
+                replace(set_up, on_roll=again, how=f"{set_up.how}; {how}")
+        if set_up is None:
+            return None
+        at = group[0] if group else play   # a turn set alone: at the play that says it
+        side = set_up.on_roll if set_up.on_roll is not None else 0
+        return Action(at.line, at.column, row, side, SET_UP, raw=set_up.how), set_up
 
     def _action(self, node: _Node, side: int, value: str, row: int, cube: int):
         word = value.lower()
         where = (node.line, node.column, row, side)
-        if word == "double":
-            return Action(*where, DOUBLE, cube=cube * 2, raw=value)
-        if word == "beaver":
-            return Action(*where, BEAVER, cube=cube * 2, raw=value)   # ``cube`` is already the double's
-        if word == "take":
-            return Action(*where, TAKE, raw=value)
-        if word == "drop":
-            return Action(*where, DROP, raw=value)
+        kind = _CUBE_ACTIONS.get(word)
+        if kind is not None:   # a beaver's ``cube`` is already the double's
+            return Action(*where, kind, cube=cube * 2 if kind in (DOUBLE, BEAVER) else None, raw=value)
         found = _ROLL.match(word)
         if not found:
             return self._error(node, f"cannot read the action {'WB'[side]}[{value}]")
@@ -377,21 +412,31 @@ def _unplayed_roll(nodes: list[_Node]) -> tuple[list[_Node], _Node | None]:
     return nodes[:last], nodes[last]
 
 
-def _set_up(nodes: list[_Node]) -> SetUp | str | None:
-    """The set-up of a game's nodes before its first play, as gnubg writes
-    and loads it: AE clears points (``a:y``, every point and the bars), AW
-    and AB put one White or Black checker on a point each (``y`` the bar),
-    PL says who is on roll, CV and CP the cube (``w``, ``b``; ``c``
-    centred); the checkers not on the board are off. A node of PL and DI
-    only is a roll gnubg rolled before the set-up (its own new game's): the
-    first play gives its dice again. None when the game starts at the
-    opening; a string when the set-up breaks the rules (why)."""
+def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
+    """The set-up of a game's nodes before its first play (or, ``in_game``,
+    of the nodes between two of its actions), as gnubg writes and loads it:
+    AE clears points (``a:y``, every point and the bars), AW and AB put one
+    White or Black checker on a point each (``y`` the bar), PL says who is
+    on roll, CV and CP the cube (``w``, ``b``; ``c`` centred); the checkers
+    not on the board are off. A node of PL and DI only is gnubg's record of
+    dice set by hand (before a set-up, a roll gnubg rolled for its own new
+    game): the play after it gives its roll again, so it sets up nothing. None
+    when nothing is set up (at the start: the game starts at the opening); a
+    string when the set-up breaks the rules or cannot be read (why). In the
+    middle of a game what is not set stays as it stands (SetUp's None), and a
+    board must be cleared whole first (``AE[a:y]``, as gnubg writes a board
+    set): what AW and AB add to a board not cleared depends on the board
+    before it, which the replay knows and the reader does not."""
     sides = [list(Position.start().player), list(Position.start().opponent)]   # W's side, B's side
-    cube, owner, on_roll, named = 1, -1, None, []
+    cube: int | None = None if in_game else 1
+    owner: int | None = None if in_game else -1
+    on_roll, named, cleared, board = None, [], set(), False
     for node in nodes:
         props = node.props
+        dice_only = "DI" in props and not set(props) & {"AE", "AW", "AB", "CV", "CP"}
         for ident in ("AE", "AW", "AB", "CV", "CP", "PL"):
-            if ident in props and ident not in named and (ident != "PL" or set(props) & {"AE", "AW", "AB"}):
+            if ident in props and ident not in named and (ident != "PL" or set(props) & {"AE", "AW", "AB"}
+                                                          or in_game and not dice_only):
                 named.append(ident)
         for value in props.get("AE", []):
             first, _, last = value.strip().lower().partition(":")
@@ -399,6 +444,7 @@ def _set_up(nodes: list[_Node]) -> SetUp | str | None:
             if not (_SETUP_POINT.fullmatch(first) and _SETUP_POINT.fullmatch(last)):
                 return f"cannot read AE[{value}]"
             for letter in map(chr, range(ord(first), ord(last) + 1)):
+                cleared.add(letter)
                 for side in (0, 1):
                     sides[side][_point(letter, side)] = 0
         for ident, side in (("AW", 0), ("AB", 1)):
@@ -407,54 +453,55 @@ def _set_up(nodes: list[_Node]) -> SetUp | str | None:
                 if not _SETUP_POINT.fullmatch(letter):
                     return f"cannot read {ident}[{value}]"
                 sides[side][_point(letter, side)] += 1
+        board = board or bool(set(props) & {"AE", "AW", "AB"})
         for value in props.get("CV", []):
             if not _SMALL_NUMBER.fullmatch(value.strip()):
                 return f"cannot read the cube CV[{value}]"
             cube = int(value.strip())
         for value in props.get("CP", []):
             owner = {"w": 0, "b": 1}.get(value.strip().lower(), -1)
-        for value in props.get("PL", []):
-            on_roll = _SIDES.get(value.strip().upper(), on_roll)
+        if not (in_game and dice_only):   # in the middle of a game a dice node's PL is the side on roll already
+            for value in props.get("PL", []):
+                on_roll = _SIDES.get(value.strip().upper(), on_roll)
     if not named:
         return None
-    for counts in sides:
-        counts[OFF] = 0
-        counts[OFF] = CHECKERS - sum(counts)
-    position = Position(tuple(sides[0]), tuple(sides[1]))
-    problem = position.problem() or (f"the cube CV[{cube}] is not a power of 2" if cube & (cube - 1) or not cube else "")
-    if problem:
-        return problem
-    if position == Position.start() and cube == 1 and owner == -1:
+    if in_game and board and len(cleared) < 25:
+        return ("a board set in the middle of a game that does not clear every point first (AE[a:y], as gnubg "
+                "writes it): what it adds depends on the board before it")
+    position = None
+    if board or not in_game:
+        for counts in sides:
+            counts[OFF] = 0
+            counts[OFF] = CHECKERS - sum(counts)
+        position = Position(tuple(sides[0]), tuple(sides[1]))
+        if problem := position.problem():
+            return problem
+    if cube is not None and (cube & (cube - 1) or not cube):
+        return f"the cube CV[{cube}] is not a power of 2"
+    if not in_game and position == Position.start() and cube == 1 and owner == -1:
         return None   # the opening set up: an ordinary game
     return SetUp(position, "SGF " + ", ".join(named), cube, owner, on_roll)
 
 
-def _set_up_nodes(set_up: SetUp, first: int | None) -> list[str]:
+def _set_up_nodes(set_up: SetUp, first: int | None, in_game: bool = False) -> list[str]:
     """gnubg's nodes of a set-up (_set_up reads them): every point and the
-    bar cleared, each side's checkers put back one a value, the side on roll
-    (the set-up's, else the first mover's); the cube in nodes of their own."""
-    board = "AE[a:y]" + "".join(
-        f"A{'WB'[side]}" + "".join(f"[{_letter(point, side)}]" * counts[point] for point in range(1, BAR + 1))
-        for side, counts in enumerate((set_up.position.player, set_up.position.opponent)))
-    on_roll = set_up.on_roll if set_up.on_roll is not None else first
-    nodes = [(f"PL[{'WB'[on_roll]}]" if on_roll is not None else "") + board]
-    if set_up.cube != 1:
+    bar cleared, each side's checkers put back one a value (a side with none
+    on the board written not at all, as gnubg does), the side on roll (the
+    set-up's, else the first mover's); the cube in nodes of their own. In the
+    middle of a game only what was set (a turn set alone has no node: gnubg's
+    trace of it is the side playing twice in a row, which the plays say)."""
+    nodes = []
+    if set_up.position is not None:
+        board = "AE[a:y]" + "".join(
+            f"A{'WB'[side]}" + "".join(f"[{_letter(point, side)}]" * counts[point] for point in range(1, BAR + 1))
+            for side, counts in enumerate((set_up.position.player, set_up.position.opponent)) if sum(counts[1:BAR + 1]))
+        on_roll = set_up.on_roll if set_up.on_roll is not None else first
+        nodes.append((f"PL[{'WB'[on_roll]}]" if on_roll is not None else "") + board)
+    if set_up.cube is not None and (in_game or set_up.cube != 1):
         nodes.append(f"CV[{set_up.cube}]")
-    if set_up.cube_owner != -1:
-        nodes.append(f"CP[{'wb'[set_up.cube_owner]}]")
+    if set_up.cube_owner is not None and (in_game or set_up.cube_owner != -1):
+        nodes.append(f"CP[{'wbc'[set_up.cube_owner]}]")   # -1, centred: c
     return nodes
-
-
-def _dice_of_next_play(node: _Node, following: _Node | None) -> bool:
-    """Whether ``node`` is gnubg's record of the dice set for the play right
-    after it (``;PL[B]DI[11]`` then ``;B[11]``): PL and DI only, the same
-    side and roll: it sets up nothing."""
-    if following is None or set(node.props) - {"PL", "DI"} or "DI" not in node.props:
-        return False
-    side = "".join(node.props.get("PL", [])).strip().upper()
-    plays = following.props.get(side, []) if side in _SIDES else []
-    dice = "".join(node.props["DI"]).strip()
-    return len(plays) == 1 and len(dice) == 2 and sorted(plays[0].strip()[:2]) == sorted(dice)
 
 
 def _point(letter: str, side: int) -> int:
@@ -532,6 +579,9 @@ class SgfWriter(GameWriter):
     def writes_set_up(self, set_up: SetUp) -> bool:
         return True   # gnubg's AE/AW/AB, PL, CV and CP hold a board, the side on roll and the cube
 
+    def writes_set_up_in_game(self, set_up: SetUp) -> bool:
+        return True   # the same nodes after a play, as gnubg writes an edit
+
     def write_game(self, game: GameToWrite, index: int) -> None:
         info = self.info
         assert info is not None
@@ -588,7 +638,18 @@ class SgfWriter(GameWriter):
             if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
                 self.leave_out(Lack.OFFERED_CUBE, f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
                                      f"(SGF writes only that a {event.kind.value} was offered)")
-        nodes = [n for n in (_node(event) for event in game.events) if n is not None]
+        nodes = []
+        set_ups = iter(game.set_ups)
+        pending = next(set_ups, None)
+        for count, event in enumerate(game.events):
+            while pending is not None and pending[0] == count:   # what was set by hand before this event
+                nodes += _set_up_nodes(pending[1], None, in_game=True)
+                pending = next(set_ups, None)
+            if (node := _node(event)) is not None:
+                nodes.append(node)
+        while pending is not None:   # set by hand after the last event
+            nodes += _set_up_nodes(pending[1], None, in_game=True)
+            pending = next(set_ups, None)
         if game.start.set_up is not None:
             first = game.events[0].side if game.events else None
             nodes[:0] = _set_up_nodes(game.start.set_up, first)

@@ -38,6 +38,9 @@ class GameToWrite:
     # Galaxy's "Losses N points" on the loser's side: (how many events came before it, its side, N). Nothing
     # to replay, but it says the file is Galaxy's (its forfeits): an export without it would read back otherwise
     losses: list[tuple[int, int, int]] = field(default_factory=list)
+    # what was set by hand in the middle of the game: (how many events came before it, the set-up)
+    set_ups: list[tuple[int, SetUp]] = field(default_factory=list)
+    written: bool = True   # False: the format has no place for what the game holds (a set-up): left out
 
     @property
     def crawford(self) -> bool:
@@ -134,6 +137,18 @@ class GameWriter(MatchVisitor):
         elif action.kind == ActionKind.ILLEGAL:
             self.leave_out(Lack.ILLEGAL_PLAY_NOTES, f"line {action.line}: Snowie's note on an illegal play")
 
+    def set_up(self, action: Action, set_up: SetUp) -> None:
+        if self.game is None:
+            return
+        if self.writes_set_up_in_game(set_up):
+            self.game.set_ups.append((len(self.game.events), set_up))
+        elif self.game.written:
+            # written as if played, the plays after it would not replay: said, never written so silently
+            self.game.written = False
+            self.leave_out(Lack.SET_UP, f"line {action.line}: game {self.game.start.number} is set up by hand in its "
+                                        f"middle ({set_up.how}), which this format has no place for: the game is "
+                                        "left out")
+
     def leave_out(self, lack: Lack, message: str) -> None:
         """Say that something of the record is not written, for want of a place in the format."""
         self.lacking.add(lack)
@@ -146,6 +161,7 @@ class GameWriter(MatchVisitor):
     def begin_game(self, game: GameStart) -> None:
         self.game = GameToWrite(game)
         if game.set_up is not None and not self.writes_set_up(game.set_up):
+            self.game.written = False
             # written from the opening, its plays would not replay: said, never written so silently
             self.leave_out(Lack.SET_UP, f"line {game.line}: game {game.number} starts from a set-up position "
                                         f"({game.set_up.how}), which this format has no place for: the game is left out")
@@ -161,7 +177,7 @@ class GameWriter(MatchVisitor):
         if isinstance(result, GameResult):
             self.game.result = result
         self.index += 1
-        if game.set_up is None or self.writes_set_up(game.set_up):   # a set-up game not written: the rest is
+        if self.game.written:   # a game with a set-up the format cannot hold is left out: the rest is written
             self.write_game(self.game, self.index)
         self.game = None
 
@@ -170,6 +186,11 @@ class GameWriter(MatchVisitor):
 
     def writes_set_up(self, set_up: SetUp) -> bool:
         """Whether this format writes a game that starts from ``set_up`` (its writer then writes the set-up)."""
+        return False
+
+    def writes_set_up_in_game(self, set_up: SetUp) -> bool:
+        """Whether this format writes ``set_up`` made in the middle of a game (its writer then writes it where
+        GameToWrite.set_ups places it)."""
         return False
 
 

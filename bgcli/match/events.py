@@ -51,6 +51,7 @@ class ProblemKind(str, Worded):
     UNCHECKED = "unchecked"    # the rest of a game cannot be checked
     SYNTAX = "syntax"          # a line that cannot be read
     INCOMPLETE = "incomplete"  # a game with no result, a match that stops before its end
+    SET_UP = "set-up"          # the board, the cube or the turn set by hand in the middle of a game
 
 
 class Severity(str, Worded):
@@ -60,8 +61,9 @@ class Severity(str, Worded):
     WARNING = "warning"    # the record is only incomplete, or uses a habit that cannot be checked
 
 
-# Kinds that only ever say a record is incomplete: warnings whoever reports them
-WARNING_KINDS = frozenset({ProblemKind.INCOMPLETE, ProblemKind.UNCHECKED})
+# Kinds that only ever say a record is incomplete, or edited by hand (what it says of the game is true
+# but not all of it was played): warnings whoever reports them
+WARNING_KINDS = frozenset({ProblemKind.INCOMPLETE, ProblemKind.UNCHECKED, ProblemKind.SET_UP})
 
 
 @dataclass(frozen=True)

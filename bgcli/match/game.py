@@ -76,8 +76,8 @@ class GameReplay:
         set_up = record.set_up
         self.start = GameStart(match.number, record.number, record.line, score, crawford, set_up)
         # from the side of player 0 (the left column); a game set up starts where the file sets it up
-        self.board = Position.start() if set_up is None else set_up.position
-        self.cube = CubeState() if set_up is None else CubeState(set_up.cube, set_up.cube_owner)
+        self.board = set_up.position if set_up is not None and set_up.position is not None else Position.start()
+        self.cube = CubeState() if set_up is None else CubeState(set_up.cube or 1, _owner(set_up.cube_owner))
         self.on_roll: int | None = None if set_up is None else set_up.on_roll
         # the rules of the opening (its roll never a double, White first, automatic doubles) hold only
         # for a game from the opening
@@ -107,7 +107,7 @@ class GameReplay:
         # any of these starting values is possible (a file that writes them
         # says so: GameRecord.autos_written).
         rules = self.rules
-        self.start_cubes = starting_cubes(rules) if set_up is None else (set_up.cube,)
+        self.start_cubes = starting_cubes(rules) if set_up is None else (set_up.cube or 1,)
         self.cube_known = len(self.start_cubes) == 1 or record.autos_written
         self.wants_events = match.visitor.wants_events
         # the events of the cube and the results too, and a play's event with its legal Play and that
@@ -414,7 +414,7 @@ class GameReplay:
             if self.over:
                 self.problem(action, ProblemKind.MATCH, f"{action.kind.value} after the game was over")
                 return
-            if self.unchecked:
+            if self.unchecked and action.kind is not ActionKind.SET_UP:   # a board set is known again
                 return
         handler(self, action)
 
@@ -495,6 +495,36 @@ class GameReplay:
         if after is None:
             return
         self.played(side, after)
+
+    def set_up(self, action: Action) -> None:
+        """What was set by hand in the middle of the game (gnubg's SGF nodes
+        of a board, a cube or a turn set after a play): the game goes on from
+        there. The plays before it and after it are each checked, but not the
+        one against the other (the board set need not follow from the play
+        before it); a warning in the words of what was set, since the record
+        then is not all of a game as played. The rules of the opening stay
+        with the part before. Writers place it (MatchVisitor.set_up)."""
+        set_up = self.record.set_up_at(self.index)
+        if set_up.position is not None:
+            self.board = set_up.position
+            self.unchecked = False   # the position is known again: the plays after it are checked
+        cube = self.cube
+        if set_up.cube is not None:
+            cube.value = set_up.cube
+            self.cube_known = True
+        if set_up.cube_owner is not None:
+            cube.owner = set_up.cube_owner
+        cube.offer, cube.beaver_by = None, None
+        said = set_up
+        if set_up.on_roll is not None:
+            if set_up.on_roll == self.on_roll:   # gnubg names the side on roll with every board set: no change
+                said = replace(set_up, on_roll=None)
+            self.on_roll = set_up.on_roll
+        played = f"{self.moves} play{'s' if self.moves != 1 else ''}"
+        self.problem(action, ProblemKind.SET_UP, f"{said.what(self.match.players)} set by hand after {played} "
+                                                 f"({set_up.how}): the plays before and after it are checked "
+                                                 "separately", Severity.WARNING)
+        self.visitor.set_up(action, set_up)
 
     def ends_after(self, index: int) -> bool:
         """Whether the record of the game ends after its action ``index``, or
@@ -924,8 +954,12 @@ _HANDLERS: dict[ActionKind, Callable[[GameReplay, Action], None]] = {
     ActionKind.RESIGN: GameReplay.roll, ActionKind.ILLEGAL: GameReplay.illegal,
     ActionKind.AUTO_DOUBLE: GameReplay.auto_double, ActionKind.DOUBLE: GameReplay.double, ActionKind.BEAVER: GameReplay.beaver, ActionKind.TAKE: GameReplay.take,
     ActionKind.DROP: GameReplay.drop, ActionKind.WIN: GameReplay.win, ActionKind.RACCOON: GameReplay.raccoon,
-    ActionKind.DRAW: GameReplay.draw,
+    ActionKind.DRAW: GameReplay.draw, ActionKind.SET_UP: GameReplay.set_up,
 }
+
+
+def _owner(owner: int | None) -> int:
+    return -1 if owner is None else owner   # a game set up with the cube's owner unsaid: centred
 
 
 def _points(n: int) -> str:

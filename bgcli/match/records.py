@@ -40,6 +40,8 @@ class ActionKind(str, Worded):
     WIN = "win"            # "Wins N points"
     LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
     DRAW = "draw"          # "Agreed draw" (or "Draw"): the game ends with no winner
+    SET_UP = "set-up"      # the board, the cube or the turn set by hand in the middle of a game (gnubg's SGF
+                           # AE/AW/AB, PL, CV/CP nodes after a play); what was set: GameRecord.set_ups_in_game
 
     # Enum's own hash is a Python function; a kind is hashed once per action
     __hash__ = str.__hash__
@@ -103,16 +105,37 @@ def set_up_game(number: int, how: str, why: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SetUp:
-    """Where a game that starts from a set-up position starts, as the file
-    sets it up (gnubg's SGF AE/AB/AW, XG's ``; Set Pos=``): the replay starts
-    there, not at the opening, and the rules of the opening (its roll never a
-    double, White first) do not hold."""
+    """A position set up: where a game that starts from one starts
+    (GameRecord.set_up: gnubg's SGF AE/AB/AW, XG's ``; Set Pos=``), or what
+    was set by hand in the middle of a game (an action of kind SET_UP:
+    gnubg's SGF nodes after a play). The replay goes on from there, not from
+    the play before it; the rules of the opening (its roll never a double,
+    White first) do not hold in a game that starts so. In the middle of a
+    game a field None is as it stands: a set-up of the cube or the turn alone
+    keeps the board; at a game's start ``position`` is always given."""
 
-    position: Position               # from the side of player 0 (the left column)
+    position: Position | None        # from the side of player 0 (the left column); None: the board as it stands
     how: str                         # how the file sets it up, for messages ("XG's '; Set Pos=...'")
-    cube: int = 1
-    cube_owner: int = -1             # the side that owns the cube, -1 centred (as CubeState.owner)
-    on_roll: int | None = None       # the side on roll when the file says; None: the first action says
+    cube: int | None = 1             # None (in the middle of a game): the cube's value as it stands
+    cube_owner: int | None = -1      # the side that owns the cube, -1 centred (as CubeState.owner); None: as it stands
+    on_roll: int | None = None       # the side on roll when the file says; None: the first action says (at the
+                                     # start), as it stands (in the middle of a game)
+
+    def what(self, players: tuple[str, str]) -> str:
+        """What was set, in words ("the board and the cube (2, owned by Ann)")."""
+        parts = []
+        if self.position is not None:
+            parts.append("the board")
+        if self.cube is not None or self.cube_owner is not None:
+            said = [] if self.cube is None else [str(self.cube)]
+            if self.cube_owner is not None:
+                said.append("centred" if self.cube_owner == -1 else f"owned by {players[self.cube_owner]}")
+            parts.append(f"the cube ({', '.join(said)})")
+        if self.on_roll is not None:
+            parts.append(f"the turn ({players[self.on_roll]} on roll)")
+        if len(parts) < 2:
+            return "".join(parts) or "nothing"
+        return ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +152,13 @@ class GameRecord:
     # starts at 1 and only those raise it; else (a .mat file) the replay learns them from the game
     autos_written: bool = False
     set_up: SetUp | None = None            # a game that starts from a set-up position; None: from the opening
+    # what was set by hand in the middle of the game, one for each action of kind SET_UP, in order (an Action
+    # is a tuple of fixed fields that the readers' fast paths build: the set-ups are kept here)
+    set_ups_in_game: tuple[SetUp, ...] = ()
+
+    def set_up_at(self, index: int) -> SetUp:
+        """What the action ``index`` (of kind SET_UP) set."""
+        return self.set_ups_in_game[sum(1 for action in self.actions[:index] if action.kind is ActionKind.SET_UP)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -85,6 +85,8 @@ class Resync:
         for i, action in enumerate(later):
             if action.kind in _ENDS or count >= LOOKAHEAD or self.budget <= 0:
                 return LOOKAHEAD + 1
+            if action.kind is ActionKind.SET_UP:
+                return LOOKAHEAD + 1   # set by hand: the plays after it need not follow from this board
             if action.kind not in _PLAYS:
                 continue
             if not action.dice:

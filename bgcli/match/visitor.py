@@ -13,7 +13,7 @@ from typing import Callable
 from bgcli.core.rules import Rules
 from bgcli.core.value import Outcome
 from bgcli.match.events import Event, GameResult, GameStart, MatchStart, Problem, Unfinished
-from bgcli.match.records import Action
+from bgcli.match.records import Action, SetUp
 
 
 class MatchVisitor:
@@ -61,6 +61,10 @@ class MatchVisitor:
         """A recorded action the replay has no rule for (Snowie's note on an
         illegal play, Galaxy's ``Losses``, a raccoon): nothing to replay."""
 
+    def set_up(self, action: Action, set_up: SetUp) -> None:
+        """What was set by hand in the middle of a game (``action``, of kind
+        SET_UP), which the replay goes on from (writers place it)."""
+
     def end_game(self, game: GameStart, result: GameResult | Unfinished) -> None:
         pass
 
@@ -81,6 +85,7 @@ class MatchReplay:
     problems: list[Problem] = field(default_factory=list)
     unfinished: list[Unfinished] = field(default_factory=list)
     tags: dict[str, str] = field(default_factory=dict)
+    set_ups: dict[int, SetUp] = field(default_factory=dict)   # where each game that starts set up starts, by number
 
     @property
     def score(self) -> tuple[int, int]:
@@ -143,6 +148,10 @@ class ReplayBuilder(MatchVisitor):
 
     def begin_match(self, match: MatchStart) -> None:
         self.replay = MatchReplay(match.number, match.length, match.players, match.rules, tags=match.tags)
+
+    def begin_game(self, game: GameStart) -> None:
+        if game.set_up is not None and self.replay is not None:
+            self.replay.set_ups[game.number] = game.set_up
 
     def event(self, event: Event) -> None:
         assert self.replay is not None

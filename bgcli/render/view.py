@@ -109,11 +109,19 @@ def _first_line(events: list[Event], records: Sequence[GameResult | Unfinished],
 
 
 def _opening(replay: MatchReplay, game: int) -> GameState:
-    """The state before the first roll of a game that records no action."""
+    """The state before the first roll of a game that records no action: the
+    opening, or the position, cube and side on roll it is set up with (a
+    position saved to be studied is such a game)."""
     score = next((g.score for g in replay.unfinished if g.game == game), (0, 0))
-    match = MatchState(on_roll=1, turn=1, score=score if replay.length else (0, 0),
-                       rules=replace(replay.rules, match_length=replay.length))
-    return GameState(Position.start(), match)
+    set_up = replay.set_ups.get(game)
+    position, cube, owner, on_roll = Position.start(), 1, -1, 1
+    if set_up is not None and set_up.position is not None:
+        position, cube = set_up.position, set_up.cube or 1
+        owner = -1 if set_up.cube_owner is None else set_up.cube_owner
+        on_roll = 1 if set_up.on_roll is None else set_up.on_roll
+    match = MatchState(on_roll=on_roll, turn=on_roll, cube=cube, cube_owner=owner,
+                       score=score if replay.length else (0, 0), rules=replace(replay.rules, match_length=replay.length))
+    return GameState(position if on_roll == 0 else position.swap(), match)
 
 
 def _after(event: Event) -> GameState:

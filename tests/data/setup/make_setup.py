@@ -16,9 +16,14 @@ neither): the plays the session made (gnubg's own best plays, legal there)
 say which is right.
 """
 import json
+import os
 import random
+import sys
 
 import gnubg
+
+sys.path.insert(0, os.getcwd())   # gnubg runs the script from this folder, but not with it on the path
+from gnubg_play import begin, play  # noqa: E402
 
 CASES = [   # name, Position ID, side on roll (gnubg's turn), cube, cube owner, seed
     ("setup_black_on_roll", "cO8GAAew5xkRIA", 1, None, None, 3),
@@ -26,18 +31,7 @@ CASES = [   # name, Position ID, side on roll (gnubg's turn), cube, cube owner, 
     ("setup_bar_black_owns_4", "sOczEAhw7wYABw", 1, 4, 1, 7),
 ]
 
-gnubg.command("set player 0 human")
-gnubg.command("set player 1 human")
-gnubg.command("set display off")
-gnubg.command("set jacoby off")
-gnubg.command("set automatic roll off")
-
-
-def over():
-    """Whether the set-up game has ended (gnubg then starts the match's next game at once)."""
-    games = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)["games"]
-    return len(games) > 1 or games[0]["info"].get("winner") is not None
-
+begin()
 
 golden = {}
 for name, board, turn, cube, owner, seed in CASES:
@@ -49,14 +43,7 @@ for name, board, turn, cube, owner, seed in CASES:
         gnubg.command("set cube value %d" % cube)
         gnubg.command("set cube owner %d" % owner)
     ids = []
-    for _ in range(300):
-        if over():
-            break
-        gnubg.command("set dice %d%d" % (rng.randint(1, 6), rng.randint(1, 6)))
-        ids.append(gnubg.positionid())
-        best = gnubg.findbestmove()
-        steps = " ".join("%s/%s" % ("bar" if a == 25 else a, "off" if b == 0 else b) for a, b in zip(best[::2], best[1::2]))
-        gnubg.command("move " + steps)
+    play(rng, ids, 300)
     gnubg.command("save match %s.sgf" % name)
     golden[name] = ids
 with open("setup_ids.json", "w") as out:
