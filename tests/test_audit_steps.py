@@ -305,14 +305,19 @@ def test_sides_after_play_in_c_leaves_what_it_does_not_read_to_python():
     assert plays.sides_after_play(mine, theirs, (3, 1), " 8/5 6/5", 0) == python_short_path(mine, theirs, (3, 1), "8/5 6/5", 0)
 
 
-def python_run(actions, at, first, second, side, last_line, count):
+def python_run(actions, at, first, second, side, last_line, count, dances=False):
     """GameReplay.apply_all's run of ``count`` plays in turn from ``actions[at]``, each settled by
-    sides_after_play in Python (None when one is not): (sides, side, last line, over)."""
+    sides_after_play in Python (None when one is not), and with ``dances`` each roll with no play
+    as plays.settled_roll settles it: (sides, side, last line, over)."""
     sides = [first, second]
     over = False
     for action in actions[at:at + count]:
-        assert action.kind is ActionKind.MOVE and action.side == side and not over
-        after = python_short_path(sides[side], sides[1 - side], action.dice, action.play_text, side)
+        assert action.kind in ((ActionKind.MOVE, ActionKind.DANCE) if dances else (ActionKind.MOVE,))
+        assert action.side == side and not over
+        if action.kind is ActionKind.DANCE:
+            after = plays.settled_roll(sides[side], sides[1 - side], action, side)   # Python alone: no C in it
+        else:
+            after = python_short_path(sides[side], sides[1 - side], action.dice, action.play_text, side)
         if after is None:
             return None
         sides[side], sides[1 - side] = after
@@ -362,23 +367,27 @@ def random_game(rng: random.Random, position: Position, length: int, dances: boo
 
 @pytest.mark.skipif(plays.sides_after_plays is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]))
-def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, seed, length, start):
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]),
+       dances=st.booleans())
+def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, seed, length, start, dances):
     """The C accelerator's sides_after_plays against the run it mirrors (apply_all's plays in
-    turn, each settled by sides_after_play): random games from a random position, each play a
+    turn, each settled by sides_after_play, and given the dance kind the rolls with no play,
+    settled by plays.settled_roll): random games from a random position, each play a
     legal one written as its steps or as gnubg writes it, now and then one that is not (a wrong
-    roll, another spelling, the wrong column, a cube action, a dance): the same sides, side on
-    roll, last line and end of the game for the plays it settles, and it stops only at a play
-    the C short path leaves to Python, an action of another kind or side, or the game's end."""
+    roll, another spelling, the wrong column, a cube action, a dance where a play was legal, a
+    dance the counts cannot prove): the same sides, side on roll, last line and end of the game
+    for the plays it settles, and it stops only at a play or roll with no play the short path
+    leaves to Python, an action of another kind or side, or the game's end."""
     rng = random.Random(seed)
-    first, second, actions = random_game(rng, position, length)
+    first, second, actions = random_game(rng, position, length, dances=dances)
     actions_in = rng.choice([actions, tuple(actions)])
     at = min(start, len(actions))
     last_line = rng.randint(0, 60)
     side = actions[at].side if at < len(actions) else 0
-    done, *got = plays.sides_after_plays(actions_in, at, first, second, side, last_line, ActionKind.MOVE)
+    kinds = (ActionKind.MOVE, ActionKind.DANCE) if dances else (ActionKind.MOVE,)
+    done, *got = plays.sides_after_plays(actions_in, at, first, second, side, last_line, *kinds)
     if done:
-        assert tuple(got) == python_run(actions, at, first, second, side, last_line, done), (position.id(), seed)
+        assert tuple(got) == python_run(actions, at, first, second, side, last_line, done, dances), (position.id(), seed)
     else:
         assert got == [first, second, side, last_line, False]
     # it stops only where it must
@@ -386,5 +395,7 @@ def test_sides_after_plays_in_c_is_the_run_of_the_python_short_path(position, se
     if stop < len(actions) and not got[4]:
         action = actions[stop]
         mine, theirs = (got[0], got[1]) if got[2] == 0 else (got[1], got[0])
-        assert (action.kind is not ActionKind.MOVE or action.side != got[2]
-                or plays._play_in_c(mine, theirs, action.dice, action.play_text, action.side) is NotImplemented)
+        assert (action.kind not in kinds or action.side != got[2]
+                or (action.kind is ActionKind.MOVE
+                    and plays._play_in_c(mine, theirs, action.dice, action.play_text, action.side) is NotImplemented)
+                or (action.kind is ActionKind.DANCE and plays.settled_roll(mine, theirs, action, got[2]) is None))

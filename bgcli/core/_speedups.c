@@ -2438,11 +2438,13 @@ static PyObject *py_sides_after_play(PyObject *module, PyObject *const *args, Py
 
 /* ---- sides_after_plays: the audit's run of plays in turn, in C ----------------------
  * Fenced mirror of the short path of bgcli.match.game.GameReplay.apply_all (the run of plays
- * in turn that sides_after_play settles, one after the other, the sides kept as counts):
+ * in turn that sides_after_play settles, one after the other, the sides kept as counts, and,
+ * given the dance kind, the rolls with no play among them that plays.settled_roll settles):
  * tests/test_audit_steps.py::test_sides_after_plays_in_c_is_the_run_of_the_python_short_path
  * compares the two on generated games. It stops at the first action it does not settle
- * (not a play of the side on roll, a spelling or play sides_after_play's C leaves to Python)
- * and after a play that ends the game: apply_all goes on from there. */
+ * (not a play of the side on roll, a spelling or play sides_after_play's C leaves to Python,
+ * a roll with no play the counts do not prove) and after a play that ends the game: apply_all
+ * goes on from there. */
 
 /* The arguments a run of plays in turn starts from, (actions, at, first, second, side, last_line, ...):
  * 1 with at, the side on roll, the last line and both sides' counts read; 0 when they are not what a run
@@ -2460,16 +2462,26 @@ static int read_run_start(PyObject *const *args, Py_ssize_t *at, long *side, lon
            read_counts(args[3], sides[1]) == 0;
 }
 
+/* Whether a roll of a and b with no play is proved so by the counts alone (judge.dances: a checker
+ * of the mover's on the bar, each die's entry point held by two or more of the opponent's), as
+ * plays.settled_roll settles a roll with no play in apply_all's run. */
+static inline int dance_proved(const long *mine, const long *opponent, int a, int b)
+{
+    return mine[BAR_POINT] && opponent[a] >= 2 && opponent[b] >= 2;
+}
+
 static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 7 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) || !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) ||
+    if ((nargs != 7 && nargs != 8) || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) || !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) ||
         !PyLong_CheckExact(args[5])) {
         PyErr_SetString(PyExc_TypeError,
-                        "sides_after_plays(actions, at, first, second, side, last_line, move) takes a list or tuple and ints");
+                        "sides_after_plays(actions, at, first, second, side, last_line, move[, dance]) takes a list or tuple and ints");
         return NULL;
     }
-    PyObject *actions = args[0], *move = args[6];
+    /* dance: the kind of a roll with no play, settled too where the counts prove it (without it, such a
+     * roll ends the run, as before) */
+    PyObject *actions = args[0], *move = args[6], *dance = nargs == 8 ? args[7] : NULL;
     Py_ssize_t at;
     long side, last_line, sides[2][SIDE], after[2][SIDE];
     int overflow = 0, start = read_run_start(args, &at, &side, &last_line, sides);
@@ -2480,13 +2492,18 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
     if (start) {
         for (Py_ssize_t i = at; i < PySequence_Fast_GET_SIZE(actions); i++) {
             PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
-            if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7 || PyTuple_GET_ITEM(action, 4) != move)
+            if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7)
+                break;
+            PyObject *kind = PyTuple_GET_ITEM(action, 4);
+            if (kind != move && (dance == NULL || kind != dance))
                 break;
             PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
             PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
+            int no_text = text == Py_None || (PyUnicode_CheckExact(text) && PyUnicode_GET_LENGTH(text) == 0);
             if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
-                !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 || !PyUnicode_CheckExact(text) ||
-                !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text)) {
+                !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 ||
+                (kind == move && (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
+                (kind != move && !no_text)) {
                 PyErr_Clear();
                 break;
             }
@@ -2496,10 +2513,14 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
                 PyErr_Clear();
                 break;
             }
-            if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text),
-                           after[side], after[1 - side], &hit))
+            if (kind != move) {   /* the sides stay as they are */
+                if (!dance_proved(sides[side], sides[1 - side], a, b))
+                    break;
+            } else if (play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text),
+                                 PyUnicode_GET_LENGTH(text), after[side], after[1 - side], &hit))
+                memcpy(sides, after, sizeof sides);
+            else
                 break;
-            memcpy(sides, after, sizeof sides);
             done++;
             if (number > last_line)
                 last_line = number;
@@ -3685,7 +3706,8 @@ static PyMethodDef methods[] = {
     {"row_actions", (PyCFunction)(void (*)(void))py_row_actions, METH_FASTCALL,
      "row_actions(types, text, number): mat._row_actions' Actions of an ASCII row of the common shapes; NotImplemented otherwise."},
     {"sides_after_plays", (PyCFunction)(void (*)(void))py_sides_after_plays, METH_FASTCALL,
-     "sides_after_plays(actions, at, first, second, side, last_line, move): apply_all's run of plays in turn."},
+     "sides_after_plays(actions, at, first, second, side, last_line, move[, dance]): apply_all's run of plays "
+     "(and rolls with no play) in turn."},
     {"count_rolls", (PyCFunction)(void (*)(void))py_count_rolls, METH_FASTCALL,
      "count_rolls(facts, state, first, second, written): DiceTally._rolled of each roll of dice_after_plays' facts."},
     {"counts_lists", (PyCFunction)(void (*)(void))py_counts_lists, METH_FASTCALL,

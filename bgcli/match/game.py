@@ -35,7 +35,7 @@ from bgcli.core.spelling import recorded_text
 from bgcli.errors import MatchFileError
 from bgcli.formats.snowietxt import parse as parse_snowie
 
-_MOVE = ActionKind.MOVE
+_MOVE, _DANCE = ActionKind.MOVE, ActionKind.DANCE
 _MOVE_EVENT = EventKind.MOVE
 _new, _set = object.__new__, object.__setattr__
 _PLAYS = (ActionKind.MOVE, ActionKind.DANCE)   # what the short path of apply_all may settle
@@ -270,10 +270,11 @@ class GameReplay:
             settled = 0
             after: Sides | None
             while True:
-                if action.kind is _MOVE and sides_after_plays is not None:
-                    # the plays in turn that it settles, at once, in C (it stops where the lines below decide)
+                if sides_after_plays is not None:
+                    # the plays (and rolls with no play) in turn that it settles, at once, in C (it stops
+                    # where the lines below decide)
                     done, sides[0], sides[1], side, last_line, over = sides_after_plays(
-                        actions, at - 1, sides[0], sides[1], side, last_line, _MOVE)
+                        actions, at - 1, sides[0], sides[1], side, last_line, _MOVE, _DANCE)
                 else:
                     done = 0
                 if done:
