@@ -397,6 +397,7 @@ PIECE = st.sampled_from([b"\n", b"\r\n", b"a", b"  1) 31: 8/5 6/5", b"\xc3\xa9",
 @example(pieces=[b"x" * 9, b"abc", b"\n", b"a"], block=64)         # a line as long as the bound
 @example(pieces=[b"x" * 9, b"ab", b"\n", b"x" * 9, b"abc", b"\n"], block=64)
 @example(pieces=[b"a", b"\n", b"x" * 9, b"abcd"], block=5)         # a last line past the bound
+@example(pieces=[b"\n", b"aaa", b"x" * 9, b"\r"], block=14)        # a last line as long as the bound, a lone CR after it
 def test_lines_read_in_blocks_are_the_lines_read_one_by_one(monkeypatch, pieces, block):
     """The same lines (UTF-8, else a legacy encoding line by line), the same
     bound on a line's length, the same error at the same line, whatever the block."""

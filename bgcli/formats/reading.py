@@ -291,6 +291,8 @@ def text_lines(handle: IO[bytes] | _Bytes, path: str = "-", block: int = 1 << 16
         if not rest:
             yield ""
             return
+        if len(rest) >= limit:   # with its end the line is past the bound, as a line ended by a LF is above
+            raise _too_long(path, number + 1)
     if rest:
         if len(rest) > limit:
             raise _too_long(path, number + 1)
