@@ -259,3 +259,16 @@ def test_batch_on_two_cores_keeps_the_order(tmp_path):
 def test_jobs_is_checked_for_every_batch(run, command):
     result = run(*command, "--jobs", "99999999999999999999", input="")
     assert result.exit_code == 2 and "--jobs" in result.output
+
+
+@pytest.mark.parametrize("command, words", [
+    ("moves", ["start"]), ("moves", ["4HPwATDgc/ABMB"]), ("check", ["start", "24/18"]),
+    ("moves", ["XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"]),
+])
+def test_no_dice_names_the_position_as_written(run, command, words):
+    # it named the Position ID the position reads as ('4HPwATDgc/ABMA' for start, for an XGID, and for
+    # 4HPwATDgc/ABMB, whose padding bits differ): not what the user typed
+    result = run(command, *words)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (f"Error: no dice given for '{words[0]}': add them (e.g. 31) or use an "
+                                              f"ID that carries them")

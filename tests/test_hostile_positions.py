@@ -695,6 +695,8 @@ def test_one_snowie_field_changed_is_a_position_or_one_short_error(index, value)
     (["4HPwATDgc/ABMA", "31", "66"], "'31'"),                      # a roll typed twice: never the second silently
     (["4HPwATDgc/ABMA", "31", "extra"], "'31 extra'"),
     (["4HPwATDgc/ABMA:cAkAAAAAAAAA", "31", "66"], "'31'"),
+    (["start", "31", "extra"], "'31 extra'"),   # a word, not an ID: it said 'no valid position id in the text'
+    (["start", "31", "66"], "'31'"),
 ])
 def test_words_after_a_whole_position_are_an_error_not_dropped(command, words, extra):
     """A position its first word gives whole, then words that are neither its dice nor its Match ID:

@@ -127,13 +127,18 @@ def read_position(text: str):
     return parse_position(text)
 
 
-def dice_for(game, dice_text: str | None) -> Dice:
-    """The dice written, or else the ones the position carries."""
+def dice_for(game, dice_text: str | None, written: str = "") -> Dice:
+    """The dice written, or else the ones the position carries; none is an error naming the position as
+    ``written`` (the Position ID it reads as when not given: a word such as start, an XGID or a Position ID
+    with other padding bits is not the ID a user typed)."""
     if dice_text:
         return parse_dice(dice_text)
     if game.match.dice[0]:
         return parse_dice(list(game.match.dice))
-    raise BgcliError(f"no dice given for {game.position.id()}: add them (e.g. 31) or use an ID that carries them")
+    from bgcli.output import quote
+
+    raise BgcliError(f"no dice given for {quote(written) if written else game.position.id()}: add them (e.g. 31) "
+                     f"or use an ID that carries them")
 
 
 def _nothing_after_a_whole_position(text: str, read: Callable[[str], Any]) -> None:
@@ -165,6 +170,14 @@ def _nothing_after_a_whole_position(text: str, read: Callable[[str], Any]) -> No
                                f"{quote(rest)} after it is neither its dice nor a Match ID")
 
 
+def _reads(text: str, read: Callable[[str], Any]) -> bool:
+    try:
+        read(text)
+    except (BgcliError, OSError):   # not a position, or a file that cannot be read as one
+        return False
+    return True
+
+
 def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_position, *, dice_needed: bool = True):
     """(game, dice) of command-line words or a batch line's words, the
     position read by ``read`` (the command line's also reads files). When they
@@ -178,10 +191,15 @@ def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_po
         game = read(text)
         _nothing_after_a_whole_position(text, read)
         if dice_text is not None or game.match.dice[0]:
-            return game, dice_for(game, dice_text) if dice_needed or dice_text else None
+            return game, dice_for(game, dice_text, text) if dice_needed or dice_text else None
         problem = None
     except InvalidPositionError as exc:
         problem = exc
+        if not _reads(text.strip().partition(" ")[2], read):
+            try:   # a whole position, then words that are no position ('start 31 extra'): say so
+                _nothing_after_a_whole_position(text, read)
+            except InvalidPositionError as after:
+                problem = after
     for n in (2, 1):  # two single dice before one word
         if dice_text is None and len(words) > n and all(meant_as_dice(w) for w in words[-n:]):
             try:
@@ -200,7 +218,7 @@ def position_and_dice(words: Sequence[str], read: Callable[[str], Any] = read_po
             raise InvalidPositionError(f"invalid position {quote(' '.join(words))}: the dice come after the position "
                                        f"({quote(' '.join([*words[1:], words[0]]))})") from None
         raise problem
-    return game, dice_for(game, dice_text) if dice_needed else None
+    return game, dice_for(game, dice_text, text) if dice_needed else None
 
 
 # --- the plays of a query as JSON --------------------------------------------------

@@ -161,7 +161,7 @@ def check(words, as_json, style):
     position, dice, text = check_words(list(words))
     try:
         game = read_position(position)
-        rolled = parse_dice(dice) if dice is not None else dice_for(game, None)
+        rolled = parse_dice(dice) if dice is not None else dice_for(game, None, position)
         side = game.match.on_roll   # Korean names depend on the side that moves
         legal = parse_play(text, game.position, rolled, side=side)
     except BgcliError as exc:
