@@ -63,6 +63,9 @@ CHECKER_SPREAD = 1e-4
 CUBE_TRIVIAL = 0.001
 CUBE_FAR = 0.2
 CUBE_LOST = -0.9
+# gnubg's analysis sorts cube errors against a cash, +1 in normalised equity, not against the
+# double/pass figure, which in match play can be a rounding away (0.99999976 at 2-ply, held-out sp31004)
+CASH = 1.0
 
 ROLLS = list(KINDS_OF_ROLL)   # the 21 distinct rolls, high die first
 _ILLEGAL_KINDS = (ProblemKind.PLAY, ProblemKind.DICE, ProblemKind.DANCE)
@@ -223,6 +226,9 @@ class Decision:
     cube: int = 1                 # the cube's value before the action
     action: str = ""              # a cube decision: the proper cube action in GNU Backgammon's words
     close: bool = False           # a cube decision gnubg counts as close (every double, take and pass is)
+    # a cube turn or a double: the doubler's figure that gnubg's analysis sorts the error by is above a
+    # cash, +1 (a cube turn: double/take, the opponent should pass; a double: no double, too good)
+    past_pass: bool = False
 
     @property
     def mark(self) -> Mark:
@@ -239,19 +245,21 @@ class Decision:
 
     @property
     def cube_error(self) -> CubeError | None:
-        """Which of gnubg's kinds of cube error this is (None: no error, or not a cube decision)."""
+        """Which of gnubg's kinds of cube error this is (None: no error, or not a cube decision).
+
+        gnubg's analysis sorts them by the equities (:attr:`past_pass`), not by the proper action's
+        words: a double whose no double is 1e-6 above a cash, without gammons, is in words a
+        double the opponent passes (the excess is the engine's rounding), and in gnubg's analysis a
+        wrong double above the too good point."""
         if not self.error or not self.is_cube:
             return None
         if self.kind == DecisionKind.TAKE:
             return CubeError.WRONG_TAKE
         if self.kind == DecisionKind.DROP:
             return CubeError.WRONG_PASS
-        proper = _cube_action(self.action)
         if self.kind == DecisionKind.NO_DOUBLE:
-            passes = proper is not None and proper.answer is Answer.PASS
-            return CubeError.MISSED_ABOVE_CASH if passes else CubeError.MISSED_BELOW_CASH
-        too_good = proper is not None and proper.too_good
-        return CubeError.WRONG_ABOVE_TOO_GOOD if too_good else CubeError.WRONG_BELOW_DOUBLE
+            return CubeError.MISSED_ABOVE_CASH if self.past_pass else CubeError.MISSED_BELOW_CASH
+        return CubeError.WRONG_ABOVE_TOO_GOOD if self.past_pass else CubeError.WRONG_BELOW_DOUBLE
 
     @property
     def is_cube(self) -> bool:
@@ -273,16 +281,6 @@ class Decision:
         if self.luck_mark != LuckMark.NONE:
             data["luck_mark"] = self.luck_mark.value
         return data
-
-
-def _cube_action(words: str):
-    """The cube module's action of gnubg's words, or None."""
-    from bgcli.core.cube import CubeAction
-
-    try:
-        return CubeAction(words)
-    except ValueError:
-        return None
 
 
 def _round(value: float | None, digits: int = 6) -> float | None:
@@ -707,7 +705,7 @@ class Rater(MatchVisitor):
         close = is_close(cube.no_double, cube.double_take, cube.double_pass)   # gnubg's close cube decision
         return self._decision(event, DecisionKind.NO_DOUBLE, DecisionKind.NO_DOUBLE.value, _best_cube(proper), error=error,
                               error_mwc=error_mwc, counted=counted, equity=cube.no_double, action=str(proper),
-                              close=close)
+                              close=close, past_pass=cube.double_take > CASH)
 
     def _double(self, event: Event, cube: CubeDecision) -> Decision:
         optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
@@ -720,7 +718,8 @@ class Rater(MatchVisitor):
         counted = not (_trivial_cube(cube) and error < CUBE_TRIVIAL)
         proper = _proper(event.before, cube)
         return self._decision(event, DecisionKind.DOUBLE, "double", _best_cube(proper), error=error,
-                              error_mwc=error_mwc, counted=counted, equity=doubled, action=str(proper))
+                              error_mwc=error_mwc, counted=counted, equity=doubled, action=str(proper),
+                              past_pass=cube.no_double > CASH)
 
     def _answer(self, event: Event, cube: CubeDecision) -> Decision:
         # the doubler's equities: the taker loses what the doubler gains
