@@ -161,8 +161,8 @@ def main() -> None:
     if args.instructions:
         counted = {which: instructions(which, args.paths) for which in ("audit", "dice")}
         for which, count in counted.items():
-            print(f"{which:<6} one cold pass over {len(paths)} files: {count / 1e6:9,.0f} M instructions")
-        print(f"dice / audit, files unseen, in instructions: {counted['dice'] / counted['audit']:.2f}")
+            print(f"{which:<6} one cold pass over {len(paths)} files: {count / 1e6:11,.1f} M instructions")
+        print(f"dice / audit, files unseen, in instructions: {counted['dice'] / counted['audit']:.3f}")
         return
     if args.profile:
         from bgcli.scale.dice import DiceJob

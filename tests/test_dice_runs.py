@@ -313,23 +313,6 @@ def test_the_replay_offers_a_run_only_openings_without_a_problem_of_the_opening(
         assert len(visitor.offered) + len(opening_problems) == len(visitor.openings), rules
 
 
-@in_c
-@settings(max_examples=200, deadline=None)
-@given(sizes=st.lists(st.integers(0, 50), max_size=16), data=st.data())
-def test_the_counts_cut_in_c_are_the_python_lists(sizes, data):
-    """counts_lists (the C accelerator's) against its owner, dice._counts_lists, on generated counts
-    and cuts: the same lists; counts the sizes do not cover are refused alike."""
-    total = sum(sizes)
-    values = data.draw(st.lists(st.integers(-2**63, 2**63 - 1) | st.integers(0, 3), min_size=total, max_size=total))
-    counts = array("q", values)
-    assert dice.counts_lists(counts, tuple(sizes)) == dice._counts_lists(counts, tuple(sizes))
-    for wrong in ((*sizes, 1), (total + 1,)):
-        with pytest.raises(ValueError):
-            dice._counts_lists(counts, wrong)
-        with pytest.raises(ValueError):
-            dice.counts_lists(counts, wrong)
-
-
 class _Judging(dice.DiceTally):
     """The dice tally as if it read the judgement (MatchVisitor.reads_judgement): every check run,
     and each roll event it counts kept (the position before it, its mover, kind and dice)."""

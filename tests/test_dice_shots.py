@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bgcli.analysis.counts import hit_rolls
 from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator
-from bgcli.judging import diceshots
+from bgcli.judging import dice, diceshots
 from bgcli.judging.dice import bears_off_all, finishing_rolls, roll_chances, saving_rolls
 from bgcli.judging.diceshots import hitting_rolls
 
@@ -207,6 +207,17 @@ def test_a_gammon_saved_only_by_a_double():
     position = position_of({12: 1, 6: 14}, {24: 1})
     assert saving_rolls(position) == {(6, 6), (4, 4), (3, 3)}
     assert saving_rolls(position_of({12: 1, 6: 14}, {19: 1, 20: 1, 21: 1})) == set()   # the opponent may not finish
+
+
+def test_a_last_chance_asks_the_generator_only_for_the_rolls_with_the_steps(monkeypatch):
+    # the checker on the 12 point comes home (6 pips) before one can be borne off: of the mixed rolls only a 6
+    # and another die have the steps, of the doubles 22 and up (1 + ceil(6 / die) of four steps); the generator
+    # is not asked about the 11 other rolls, and the answer is the one above
+    asked = []
+    owner = dice.legal_keys
+    monkeypatch.setattr(dice, "legal_keys", lambda position, roll: asked.append(roll) or owner(position, roll))
+    assert saving_rolls(position_of({12: 1, 6: 14}, {24: 1})) == {(6, 6), (4, 4), (3, 3)}
+    assert sorted(asked) == [(2, 2), (3, 3), (4, 4), (5, 5), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5), (6, 6)]
 
 
 # --- the C accelerator's mirror of the chances (bgcli/core/_speedups.c roll_chances) ---------------------------

@@ -2892,7 +2892,39 @@ static const uint32_t roll_reach[21] = {
     REACH_DOUBLE(2), REACH_MIXED(2, 1),
     REACH_DOUBLE(1)};
 
-/* diceshots.hitting_rolls as a mask of roll_bit: 0, or -1 with an exception */
+/* the lowest bit of a mask of roll_bit, the mask not 0 */
+static inline int lowest_roll(uint64_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(mask);
+#else
+    int k = 0;
+    while (!(mask & 1)) {
+        mask >>= 1;
+        k++;
+    }
+    return k;
+#endif
+}
+
+/* bit roll_bit of each roll whose roll_reach spans d pips (d 0..24): made once, by rolls_over_made */
+static uint64_t rolls_over[25];
+static int rolls_over_made;
+
+static void make_rolls_over(void)
+{
+    int i = 0;
+    for (int a = 6; a >= 1; a--)
+        for (int b = a; b >= 1; b--, i++)
+            for (int d = 0; d <= 24; d++)
+                if ((roll_reach[i] >> d) & 1)
+                    rolls_over[d] |= roll_bit(a, b);
+    rolls_over_made = 1;
+}
+
+/* diceshots.hitting_rolls as a mask of roll_bit: 0, or -1 with an exception. The rolls whose reach spans no
+ * distance from a checker to a blot are passed over as a mask (rolls_over), and so are the mixed rolls hit by a
+ * die direct with the other die playable twice; each roll left is decided as diceshots decides it */
 static int hitting_mask(const Masks *m, uint64_t *mask)
 {
     *mask = 0;
@@ -2901,35 +2933,43 @@ static int hitting_mask(const Masks *m, uint64_t *mask)
         spans |= (m->mine >> lowest_point(blots)) & ~(uint32_t)1;
     if (!spans)
         return 0;
+    if (!rolls_over_made)
+        make_rolls_over();
+    uint64_t candidates = 0, found = 0;
+    for (uint32_t s = spans; s; s &= s - 1)
+        candidates |= rolls_over[lowest_point(s)];
     long bar = m->player[BAR_POINT];
-    uint32_t direct = 0, twice = 0;   /* bits 1..6: the dice of diceshots' direct and twice */
     if (!bar) {
-        direct = spans & 0x7E;
+        uint32_t direct = spans & 0x7E, twice = 0;   /* bits 1..6: the dice of diceshots' direct and twice */
         for (int die = 1; die <= 6; die++) {   /* diceshots._played_twice: two points, or one of two checkers */
             uint32_t movers = m->mine & (m->open << die);
             if ((movers & (movers - 1)) || (movers & m->multi))
                 twice |= (uint32_t)1 << die;
         }
-    }
-    int i = 0;
-    for (int a = 6; a >= 1; a--)
-        for (int b = a; b >= 1; b--, i++) {
-            if (!(spans & roll_reach[i]))
-                continue;
-            int hits;
-            if (bar)
-                hits = entering_hits(m, a, b);
-            else if (a == b)
-                hits = double_hits(m, m->mine, a, 4);
-            else if (((direct >> a) & 1 && (twice >> b) & 1) || ((direct >> b) & 1 && (twice >> a) & 1))
-                hits = 1;
-            else if ((hits = mixed_hits(m, a, b)) == NO_ANSWER)
-                hits = one_die_hits(m, a, b);
-            if (hits == NO_ANSWER && (hits = some_play(m->player, m->opponent, a, b, 1, 0)) < 0)
-                return -1;
-            if (hits)
-                *mask |= roll_bit(a, b);
+        for (uint32_t d = direct; d; d &= d - 1) {   /* a mixed roll of a die direct and a die played twice */
+            int x = lowest_point(d);
+            for (uint32_t t = twice & ~((uint32_t)1 << x); t; t &= t - 1) {
+                int y = lowest_point(t);
+                found |= x > y ? roll_bit(x, y) : roll_bit(y, x);
+            }
         }
+        candidates &= ~found;
+    }
+    for (; candidates; candidates &= candidates - 1) {
+        int k = lowest_roll(candidates), a = k / 6 + 1, b = k % 6 + 1;
+        int hits;
+        if (bar)
+            hits = entering_hits(m, a, b);
+        else if (a == b)
+            hits = double_hits(m, m->mine, a, 4);
+        else if ((hits = mixed_hits(m, a, b)) == NO_ANSWER)
+            hits = one_die_hits(m, a, b);
+        if (hits == NO_ANSWER && (hits = some_play(m->player, m->opponent, a, b, 1, 0)) < 0)
+            return -1;
+        if (hits)
+            found |= roll_bit(a, b);
+    }
+    *mask = found;
     return 0;
 }
 
@@ -2973,6 +3013,23 @@ static int finishing_mask(const long *player, const long *opponent, uint64_t *ma
     return 0;
 }
 
+/* dice._may_bear_one_off: whether the roll high-low has the steps to bear off a checker of the player at all
+ * (every checker outside the home board brought home first, then one more step) */
+static int may_bear_one_off(const long *player, int high, int low)
+{
+    long steps = 1, outside = 0;
+    int far = 0;
+    for (int p = 7; p <= BAR_POINT; p++)
+        if (player[p]) {
+            steps += player[p] * ((p - 6 + high - 1) / high);
+            outside += player[p];
+            far = p;
+        }
+    if (high == low)
+        return steps <= 4;
+    return !outside || (outside == 1 && far - 6 <= high);
+}
+
 /* dice.saving_rolls as a mask of roll_bit: 0, or -1 with an exception */
 static int saving_mask(const long *player, const long *opponent, uint64_t *mask)
 {
@@ -2986,7 +3043,7 @@ static int saving_mask(const long *player, const long *opponent, uint64_t *mask)
         return 0;
     for (int a = 6; a >= 1; a--)
         for (int b = a; b >= 1; b--) {
-            int saves = some_play(player, opponent, a, b, 0, 1);
+            int saves = may_bear_one_off(player, a, b) ? some_play(player, opponent, a, b, 0, 1) : 0;
             if (saves < 0)
                 return -1;
             if (saves)
@@ -3317,58 +3374,6 @@ done:
     Py_XDECREF(text);
     PyBuffer_Release(&views[0]);
     PyBuffer_Release(&views[1]);
-    return out;
-}
-
-/* counts_lists(counts, sizes): the array('q') of counts cut into lists of these sizes, in order (all of
- * it). Fenced mirror of bgcli.judging.dice._counts_lists (array.tolist, cut): tests/test_dice_runs.py::
- * test_the_counts_cut_in_c_are_the_python_lists; the zeros, most counts, are one int shared. */
-static PyObject *py_counts_lists(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    Py_buffer view;
-    if (nargs != 2 || !PyTuple_CheckExact(args[1]) || PyObject_GetBuffer(args[0], &view, PyBUF_FORMAT) < 0) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError, "counts_lists(counts, sizes) takes an array('q') and a tuple of sizes");
-        return NULL;
-    }
-    Py_ssize_t parts = PyTuple_GET_SIZE(args[1]), total = 0, n = view.itemsize ? view.len / view.itemsize : 0;
-    int ok = view.itemsize == (Py_ssize_t)sizeof(long long) && view.format != NULL && strcmp(view.format, "q") == 0;
-    for (Py_ssize_t i = 0; i < parts && ok; i++) {
-        PyObject *size = PyTuple_GET_ITEM(args[1], i);
-        Py_ssize_t k = PyLong_CheckExact(size) ? PyLong_AsSsize_t(size) : -1;
-        ok = k >= 0 && total + k <= n;
-        total += k;
-    }
-    PyObject *out = NULL, *zero = NULL;
-    if (!ok || total != n) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "counts_lists: the sizes are not the array's");
-        goto done;
-    }
-    const long long *counts = (const long long *)view.buf;
-    zero = PyLong_FromLong(0);
-    out = zero == NULL ? NULL : PyList_New(parts);
-    for (Py_ssize_t i = 0, at = 0; out != NULL && i < parts; i++) {
-        Py_ssize_t k = PyLong_AsSsize_t(PyTuple_GET_ITEM(args[1], i));
-        PyObject *list = PyList_New(k);
-        if (list == NULL) {
-            Py_CLEAR(out);
-            break;
-        }
-        PyList_SET_ITEM(out, i, list);
-        for (Py_ssize_t j = 0; j < k; j++, at++) {
-            PyObject *item = counts[at] ? PyLong_FromLongLong(counts[at]) : Py_NewRef(zero);
-            if (item == NULL) {
-                Py_CLEAR(out);
-                break;
-            }
-            PyList_SET_ITEM(list, j, item);
-        }
-    }
-done:
-    Py_XDECREF(zero);
-    PyBuffer_Release(&view);
     return out;
 }
 
@@ -3710,8 +3715,6 @@ static PyMethodDef methods[] = {
      "(and rolls with no play) in turn."},
     {"count_rolls", (PyCFunction)(void (*)(void))py_count_rolls, METH_FASTCALL,
      "count_rolls(facts, state, first, second, written): DiceTally._rolled of each roll of dice_after_plays' facts."},
-    {"counts_lists", (PyCFunction)(void (*)(void))py_counts_lists, METH_FASTCALL,
-     "counts_lists(counts, sizes): the array('q') of counts cut into lists of these sizes (dice._counts_lists)."},
     {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
      "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
     {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,

@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 from array import array
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, MutableSequence, Sequence
 
 from bgcli.analysis.counts import enter_count, is_contact
 from bgcli.core.generator import legal_keys, legal_plays
@@ -64,14 +64,18 @@ def kind_of(dice: tuple[int, int]) -> int:
     return KIND_INDEX[(a, b) if a >= b else (b, a)]
 
 
+# A unit's counts: a list, or an array('q') (DiceTally's, cut from the match's counts)
+Counts = MutableSequence[int]
+
+
 def _zeros(n: int) -> list[int]:
     return [0] * n
 
 
 # One player's counts in the match being read, as DiceTally keeps them until the match ends: one
 # array of ints (no Python int made a count, no list for the collector to walk), its parts in this
-# order, each the size of the Unit's list; count_rolls (the C accelerator) adds into all but the
-# opening rolls, the last part.
+# order, each the size of the Unit's counts of that name (which are cut from it as arrays when the
+# match ends); count_rolls (the C accelerator) adds into all but the opening rolls, the last part.
 _PARTS: tuple[tuple[str, int], ...] = (("kinds", 21), ("faces", 6), ("order", 36), ("pairs", 21 * 21), ("after_double", 2),
                                        ("own_after_double", 2),
                                        *((f"{what} {c}", _BINS) for c in CONDITIONS for what in ("trials", "successes")),
@@ -81,25 +85,17 @@ _WIDTH = sum(size for _, size in _PARTS)
 _FACES, _ORDER, _PAIRS, _AFTER, _OWN_AFTER, _OPENING = (_AT[name] for name in (
     "faces", "order", "pairs", "after_double", "own_after_double", "opening"))
 _TRIALS = tuple(_AT[f"trials {c}"] for c in CONDITIONS)   # a condition's successes follow its trials
-_SIZES = tuple(size for _, size in _PARTS)
+_CUTS = tuple((name, _AT[name], size) for name, size in _PARTS)
 _NO_COUNTS = array("q", bytes(8 * _WIDTH))   # a match's counts start as a copy
-
-
-# Fenced mirror of _counts_lists: the C accelerator's counts_lists,
-# tests/test_dice_runs.py::test_the_counts_cut_in_c_are_the_python_lists
-def _counts_lists(counts: array, sizes: tuple[int, ...]) -> list[list[int]]:
-    """The array of counts cut into lists of these sizes, in order (all of it)."""
-    values = counts.tolist()
-    if sum(sizes) != len(values):
-        raise ValueError("counts_lists: the sizes are not the array's")
-    starts = [sum(sizes[:i]) for i in range(len(sizes))]
-    return [values[at:at + size] for at, size in zip(starts, sizes)]
 
 
 @dataclass
 class Unit:
     """One player's rolls in one match: the counts, and what groups them
-    (the player, the file, the site and month from the tags, the match)."""
+    (the player, the file, the site and month from the tags, the match).
+    Each count is a list, or an ``array('q')`` in a unit a tally made (cut
+    from the match's counts: no int made for each count, nothing for Python's
+    garbage collector to walk while the files are read)."""
 
     file: str
     match: int
@@ -114,16 +110,16 @@ class Unit:
     # each long game's first and last GAME_MARK rolls, hashed: a copy of a match that differs in a roll or two
     # (a slip typed in, or planted) still shares one of the two in every game (dicereport.once)
     game_marks: tuple[str, ...] = ()
-    kinds: list[int] = field(default_factory=lambda: _zeros(21))
-    opening: list[int] = field(default_factory=lambda: _zeros(21))
-    faces: list[int] = field(default_factory=lambda: _zeros(6))
-    order: list[int] = field(default_factory=lambda: _zeros(36))   # first written die x 6 + second, 1-based faces less 7
-    pairs: list[int] = field(default_factory=lambda: _zeros(21 * 21))   # kind before x 21 + this roll's kind
-    after_double: list[int] = field(default_factory=lambda: _zeros(2))   # rolls right after the opponent's double, doubles
-    own_after_double: list[int] = field(default_factory=lambda: _zeros(2))   # own next roll after own double, doubles
+    kinds: Counts = field(default_factory=lambda: _zeros(21))
+    opening: Counts = field(default_factory=lambda: _zeros(21))
+    faces: Counts = field(default_factory=lambda: _zeros(6))
+    order: Counts = field(default_factory=lambda: _zeros(36))   # first written die x 6 + second, 1-based faces less 7
+    pairs: Counts = field(default_factory=lambda: _zeros(21 * 21))   # kind before x 21 + this roll's kind
+    after_double: Counts = field(default_factory=lambda: _zeros(2))   # rolls right after the opponent's double, doubles
+    own_after_double: Counts = field(default_factory=lambda: _zeros(2))   # own next roll after own double, doubles
     # per condition: trials and successes by the number of the 36 rolls that succeed there
-    trials: dict[str, list[int]] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
-    successes: dict[str, list[int]] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
+    trials: dict[str, Counts] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
+    successes: dict[str, Counts] = field(default_factory=lambda: {c: _zeros(_BINS) for c in CONDITIONS})
     # with an engine (dice --engine): the rolls whose luck it measured, their luck summed, and its squares summed
     luck_rolls: int = 0
     luck: float = 0.0
@@ -143,8 +139,9 @@ class Unit:
         return {"file": self.file, "match": self.match, "side": self.side, "player": self.player, "opponent": self.opponent,
                 "site": self.site, "month": self.month, "white_first": self.white_first, "ordered": self.ordered,
                 "fingerprint": self.fingerprint, "game_marks": list(self.game_marks),
-                "kinds": self.kinds, "opening": self.opening, "faces": self.faces, "order": self.order,
-                "pairs": _sparse(self.pairs), "after_double": self.after_double, "own_after_double": self.own_after_double,
+                "kinds": list(self.kinds), "opening": list(self.opening), "faces": list(self.faces),
+                "order": list(self.order), "pairs": _sparse(self.pairs), "after_double": list(self.after_double),
+                "own_after_double": list(self.own_after_double),
                 "trials": {c: _sparse(v) for c, v in self.trials.items()},
                 "successes": {c: _sparse(v) for c, v in self.successes.items()}}
 
@@ -170,7 +167,7 @@ class Unit:
         return unit
 
 
-def _sparse(values: list[int]) -> dict[str, int]:
+def _sparse(values: Sequence[int]) -> dict[str, int]:
     return {str(i): v for i, v in enumerate(values) if v}
 
 
@@ -275,12 +272,29 @@ def saving_rolls(position: Position) -> frozenset[tuple[int, int]]:
     the opponent bears off every checker left with any roll next turn
     (:func:`finishing_rolls` from their side), so this roll must bear one
     off: the rolls with a legal play that does (the generator's plays; often
-    only the doubles). None in any other position."""
+    only the doubles; a roll that lacks the steps, :func:`_may_bear_one_off`,
+    is not asked). None in any other position."""
     if position.player[OFF] or CHECKERS - position.opponent[OFF] > 4 or is_contact(position):
         return frozenset()
     if len(finishing_rolls(position.swap())) < len(_ROLLS):
         return frozenset()
-    return frozenset(roll for roll in _ROLLS if any(key & 0xFF for key in legal_keys(position, roll)))
+    player = position.player
+    return frozenset(roll for roll in _ROLLS
+                     if _may_bear_one_off(player, roll) and any(key & 0xFF for key in legal_keys(position, roll)))
+
+
+def _may_bear_one_off(player: Sequence[int], roll: tuple[int, int]) -> bool:
+    """Whether ``roll`` (high die first) has the steps to bear off a checker
+    of ``player`` at all: every checker outside the home board brought home
+    first (a step each at least, a double's die ceil(distance / die) steps),
+    then one more step. A necessary condition, worked out without the
+    generator: :func:`saving_rolls` asks the generator only where it holds
+    (most rolls of a last chance fail it: checkers left outside)."""
+    high, low = roll
+    if high == low:
+        return 1 + sum(player[p] * -(-(p - 6) // high) for p in range(7, 26)) <= 4
+    outside = [p for p in range(7, 26) for _ in range(player[p])]
+    return not outside or (len(outside) == 1 and outside[0] - 6 <= high)
 
 
 def bears_off_all(position: Position, dice: tuple[int, int]) -> bool:
@@ -301,8 +315,6 @@ _CHANCES: dict[tuple, tuple] = {}
 # The C accelerator's run of plays in turn with each roll's facts (DiceTally._run_of_plays), or None
 dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
 count_rolls: Callable[..., tuple] | None = accelerator.count_rolls if accelerator is not None else None
-counts_lists: Callable[[array, tuple[int, ...]], list[list[int]]] = \
-    accelerator.counts_lists if accelerator is not None else _counts_lists
 # ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
 chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
 _DANCE = ActionKind.DANCE
@@ -501,7 +513,8 @@ class DiceTally(MatchVisitor):
         marks = game_marks(self._games) if fingerprint is not None else ()
         players = match.players
         for side in (0, 1):
-            parts = dict(zip(_AT, counts_lists(self._counts[side], _SIZES)))
+            counts = self._counts[side]
+            parts = {name: counts[at:at + size] for name, at, size in _CUTS}   # arrays: nothing for the collector
             unit = Unit(self.path, match.number, side, players[side], players[1 - side], *self._labels,
                         match.rules.white_first, False, fingerprint or "", marks,
                         kinds=parts["kinds"], opening=parts["opening"], faces=parts["faces"], order=parts["order"],
