@@ -2895,16 +2895,8 @@ static const uint32_t roll_reach[21] = {
 /* the lowest bit of a mask of roll_bit, the mask not 0 */
 static inline int lowest_roll(uint64_t mask)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_ctzll(mask);
-#else
-    int k = 0;
-    while (!(mask & 1)) {
-        mask >>= 1;
-        k++;
-    }
-    return k;
-#endif
+    uint32_t low = (uint32_t)mask;
+    return low ? lowest_point(low) : 32 + lowest_point((uint32_t)(mask >> 32));
 }
 
 /* bit roll_bit of each roll whose roll_reach spans d pips (d 0..24): made once, by rolls_over_made */
