@@ -8,10 +8,12 @@ that a real defect beside it is still found. docs/formats.md lists them.
 """
 from __future__ import annotations
 
+import pytest
 from conftest import DATA, committed, invoke
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bgcli.core.position import Position
 from bgcli.formats.files import replay_file
 
 
@@ -276,3 +278,53 @@ def test_a_gam_that_breaks_a_rule_is_still_judged(tmp_path):
     path.write_text(text.replace("21: 24/23 13/11", "21: 24/21 13/11", 1), encoding="utf-8")
     status, lines = audit_lines(path)
     assert status == 1 and len(lines) == 1 and ":2:" in lines[0], lines
+
+
+NACKGAMMON = DATA / "variants"
+
+
+@pytest.mark.parametrize("name", ["nackgammon_3pt.gnubg.mat", "nackgammon_3pt.gnubg.sgf"])
+def test_habit_gnubg_nackgammon_match_replays_from_nackgammons_opening(name):
+    """GNU Backgammon writes a match of nackgammon with the tag ``; [Variation
+    "NackGammon"]`` (.mat) or ``RU[Crawford:Nackgammon]`` (SGF), and its import
+    replays every game from nackgammon's opening: so does bgcli (it replayed
+    them from the standard one, and called gnubg's plays illegal)."""
+    path = NACKGAMMON / name
+    status, lines = audit_lines(path)
+    assert status == 0 and lines == [], lines
+    (replay,) = replay_file(str(path))
+    assert replay.rules.nackgammon
+    firsts = [next(e for e in replay.events if e.game == game) for game in (1, 2, 3)]
+    assert all(e.before.position == Position.start(nackgammon=True) for e in firsts)
+    # the games gnubg's .mat export says (2 to the left column, then 1 and 4 to the right)
+    assert [(r.winner_side, r.points) for r in replay.results] == [(0, 2), (1, 1), (1, 4)]
+
+
+def test_a_nackgammon_match_read_as_the_standard_game_breaks_the_rules(tmp_path):
+    # the tag is what says the variant: without it the same plays are illegal, and a play
+    # that breaks the rules of nackgammon is still an error with it
+    text = committed(NACKGAMMON / "nackgammon_3pt.gnubg.mat").read_text()
+    path = tmp_path / "standard.mat"
+    path.write_text(text.replace('; [Variation "NackGammon"]\n', ""))
+    status, lines = audit_lines(path)
+    assert status == 1 and any(": play: illegal play " in line for line in lines), lines
+    path = tmp_path / "wrong.mat"
+    path.write_text(text.replace("  1)                             21: 24/22 23/22 ",
+                                 "  1)                             21: 7/5 7/6 ", 1))
+    status, lines = audit_lines(path)
+    assert status == 1 and ":8: game 1 move 1 (root): play: illegal play" in lines[0], lines
+
+
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
+def test_habit_nackgammon_survives_every_export(tmp_path, to):
+    # .mat writes the tag as XG does, SGF gnubg's RU[...:Nackgammon], JSON the rule
+    out = tmp_path / f"out.{to}"
+    result = invoke("export", str(NACKGAMMON / "nackgammon_3pt.gnubg.sgf"), "--to", to, "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert {"mat": '; [Variation "Nackgammon"]', "sgf": "RU[Crawford:Nackgammon]",
+            "json": '"nackgammon": true'}[to] in out.read_text()
+    (again,) = replay_file(str(out))
+    (source,) = replay_file(str(NACKGAMMON / "nackgammon_3pt.gnubg.sgf"))
+    def results(replay):
+        return [(r.winner_side, r.result, r.cube, r.points, r.score) for r in replay.results]
+    assert again.problems == [] and results(again) == results(source)

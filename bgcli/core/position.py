@@ -57,6 +57,9 @@ CHECKERS = 15
 BASE64_DIGITS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
 _START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+# Nackgammon's opening position (Nick Nack's variant, which GNU Backgammon, XG and BGBlitz
+# play): two back checkers more, on the 23-point, one fewer on the 13- and the 6-point
+_NACKGAMMON_SIDE = (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0)
 
 
 def pip_count(side: Sequence[int]) -> int:
@@ -85,8 +88,11 @@ class Position:
     opponent: tuple[int, ...]
 
     @classmethod
-    def start(cls) -> "Position":
-        return cls(_START_SIDE, _START_SIDE)
+    def start(cls, nackgammon: bool = False) -> "Position":
+        """The opening position: the standard game's, or nackgammon's (the rule
+        ``Rules.nackgammon`` says which)."""
+        side = _NACKGAMMON_SIDE if nackgammon else _START_SIDE
+        return cls(side, side)
 
     @classmethod
     def from_sides(cls, player: Sequence[int], opponent: Sequence[int]) -> "Position":

@@ -32,6 +32,8 @@ class Rules:
     standalone_games: bool = False  # each game stands alone: no running score to check
     home_gammons: bool = False     # the traditional Korean count: a gammon only when the loser's checkers
                                    # are all home; any checker outside its home board makes it a triple
+    nackgammon: bool = False       # nackgammon: every game starts from its opening position (two checkers
+                                   # more on the 23-point), which core.position.Position.start gives
 
     def with_profile(self, name: str) -> "Rules":
         """These rules with the settings of profile ``name`` (other settings kept)."""
@@ -128,6 +130,9 @@ class Rules:
             counts = {3: "3", 2: "2 (it counts as a gammon)", 1: "1"}[self.backgammon_counts]
             lines.append(f"a win counts 1, a gammon 2 (the loser has borne off no checker), a backgammon {counts} "
                          "(besides, a loser's checker is on the bar or in the winner's home board)")
+        if self.nackgammon:
+            lines.append("nackgammon: each side starts with two checkers on the 24-point, two on the 23-point, "
+                         "four on the 13-point, three on the 8-point and four on the 6-point")
         if self.standalone_games:
             lines.append("each game stands alone: files are written as a 0 point match, and score also counts "
                          "games won, gammons, backgammons and draws per player")
@@ -183,7 +188,8 @@ class Setting:
     help: str
     low: int = 0                   # numbers: the values allowed
     high: int = 0
-    words: tuple[str, ...] = ()    # words: the words a tag or the option may say; the first one means True
+    words: tuple[str, ...] = ()    # words: the words a tag or the option may say (in any case); the first
+                                   # one means True
     option_sets: Any = True        # a flag option: the value it sets (--no-crawford sets False)
     play: str = ""                 # "money" or "match": where the setting can matter ("" both)
     expected: str = ""             # what a readable tag says, for messages
@@ -202,7 +208,8 @@ class Setting:
         """The value a tag's text says, or None when it cannot be read."""
         word = text.strip().lower()
         if self.words:
-            return word == self.words[0] if word in self.words else None
+            words = [w.lower() for w in self.words]
+            return word == words[0] if word in words else None
         if self.kind is bool:
             return word in _TRUE_WORDS if word in _SWITCH_WORDS else None
         if word.isascii() and word.isdigit() and len(word) <= 9 and self.low <= int(word) <= self.high:
@@ -248,6 +255,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("standalone_games", "StandaloneGames", None, "Each game stands alone: no running score to check.",
             expected="On or Off"),
     Setting("home_gammons", "HomeGammons", None, "The traditional Korean count of a win.", expected="On or Off"),
+    # the tag GNU Backgammon ("NackGammon"), eXtreme Gammon and the sites that copy XG's head write:
+    # its "Backgammon" is the standard game; GNU Backgammon's import of a .mat file reads the tag so
+    Setting("nackgammon", "Variation", None, "Nackgammon: every game starts from nackgammon's opening position.",
+            words=("Nackgammon", "Backgammon"), expected="Backgammon or Nackgammon"),
 )
 SETTING_OF_TAG = {tag.lower(): setting for setting in SETTINGS for tag in (setting.tag, *setting.other_tags)}
 SETTING_OF_FIELD = {setting.field: setting for setting in SETTINGS}

@@ -266,6 +266,8 @@ class _Builder:
             tags.update([tag_for("crawford", "crawford" in rules)])
         else:
             tags.update([tag_for("jacoby", "jacoby" in rules)])
+        if "nackgammon" in rules:   # gnubg's RU[Crawford:Nackgammon]: the variant's opening
+            tags.update([tag_for("nackgammon", True)])
         for value in props.get("XR", []) + props.get("XT", []):   # bgcli's rule tags and other tags, "Name=value"
             key, _, text = value.partition("=")
             if key.strip():
@@ -604,6 +606,8 @@ class SgfWriter(GameWriter):
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")
         if not info.length and info.rules.jacoby:
             rules.append("Jacoby")
+        if info.rules.nackgammon:
+            rules.append("Nackgammon")
         if rules:
             root += f"RU[{':'.join(rules)}]"
         if index == 1:
@@ -611,7 +615,7 @@ class SgfWriter(GameWriter):
             # Jacoby: bgcli's other rule tags go in a property of its own, XR,
             # which gnubg passes over
             root += "".join(f"XR[{_escape(key)}={_escape(value)}]" for key, value in rule_tags(info)
-                            if key.lower() not in ("crawford", "jacoby"))   # RU says those
+                            if key.lower() not in ("crawford", "jacoby", "variation"))   # RU says those
         result = game.result
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw

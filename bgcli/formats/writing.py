@@ -20,7 +20,7 @@ from bgcli.match.replay import (
     Event, EventKind, GameResult, GameStart, MatchStart, MatchVisitor, Problem, ProblemKind, Unfinished,
 )
 from bgcli.core.position import Position, roll_dice
-from bgcli.core.rules import RULE_TAGS, SETTING_OF_TAG, Rules
+from bgcli.core.rules import RULE_TAGS, SETTING_OF_TAG
 from bgcli.core.generator import Step
 from bgcli.core.judge import Board, die_for
 from bgcli.core.notation import parse_play_text, play_text
@@ -209,15 +209,15 @@ def _said(key: str) -> str:
 def rule_tags(match: MatchStart) -> list[tuple[str, str]]:
     """The rules as tags (what differs from the standard rules), then each rule
     tag of the file that says the same rules in words the first leave out
-    (a site's ``CubeLimit "1024"``, its way of saying no limit): so a tag the
-    file gave is not lost by a conversion, and never contradicts the rules."""
+    (a site's ``CubeLimit "1024"``, its way of saying no limit; its
+    ``Crawford "On"`` and ``Variation "Backgammon"``, the standard ones): so a
+    tag the file gave is not lost by a conversion, and never contradicts the
+    rules."""
     rules = match.rules
     out = list(rules.tags().items())
     written = {_said(key) for key, _ in out}
-    standard = Rules(match_length=rules.match_length).with_profile(rules.profile)
     for key, value in match.tags.items():
-        if (key.lower() in RULE_TAGS and _said(key) not in written
-                and standard.with_tags({key: value}) != standard and rules.with_tags({key: value}) == rules):
+        if key.lower() in RULE_TAGS and _said(key) not in written and rules.with_tags({key: value}) == rules:
             out.append((key, value))
             written.add(_said(key))
     return out

@@ -76,7 +76,8 @@ class GameReplay:
         set_up = record.set_up
         self.start = GameStart(match.number, record.number, record.line, score, crawford, set_up)
         # from the side of player 0 (the left column); a game set up starts where the file sets it up
-        self.board = set_up.position if set_up is not None and set_up.position is not None else Position.start()
+        self.board = (set_up.position if set_up is not None and set_up.position is not None
+                      else Position.start(self.rules.nackgammon))
         self.cube = CubeState() if set_up is None else CubeState(set_up.cube or 1, _owner(set_up.cube_owner))
         self.on_roll: int | None = None if set_up is None else set_up.on_roll
         # the rules of the opening (its roll never a double, White first, automatic doubles) hold only
