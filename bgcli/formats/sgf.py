@@ -301,9 +301,11 @@ class _Builder:
                     if side == 0 or last_side != 0:
                         row += 1
                     # gnubg's 'set turn' leaves no node: the side set on roll plays twice in a row
-                    again = (last_side == side and value.strip().lower() not in _CUBE_ACTIONS and bool(actions)
-                             and actions[-1].kind in (MOVE, DANCE, SET_UP))
-                    made = self._set_up_action(group, number, row, side if again else None, node)
+                    rolls = value.strip().lower() not in _CUBE_ACTIONS
+                    again = last_side == side and rolls and bool(actions) and actions[-1].kind in (MOVE, DANCE, SET_UP)
+                    made = self._set_up_action(group, number, row, side if again else None, node,
+                                               side if rolls or value.strip().lower() == "double" else None) \
+                        if group or again else None   # the plain case, a play after a play, at once
                     group = []
                     if isinstance(made, MatchFileError):
                         errors.append(made)
@@ -320,7 +322,7 @@ class _Builder:
                     if action.kind in (DOUBLE, BEAVER):
                         cube = action.cube
                     actions.append(action)
-        made = self._set_up_action(group, number, row, None, root)   # set up after the last play
+        made = self._set_up_action(group, number, row, None, root, None)   # set up after the last play
         if isinstance(made, MatchFileError):
             errors.append(made)
             return None
@@ -363,12 +365,15 @@ class _Builder:
         return GameRecord(number, info["players"], info["scores"], tuple(actions), root.line, set_up=set_up,
                           set_ups_in_game=tuple(set_ups))
 
-    def _set_up_action(self, group: list[_Node], number: int, row: int, again: int | None,
-                       play: _Node) -> tuple[Action, SetUp] | MatchFileError | None:
+    def _set_up_action(self, group: list[_Node], number: int, row: int, again: int | None, play: _Node,
+                       mover: int | None) -> tuple[Action, SetUp] | MatchFileError | None:
         """The action of what the set-up nodes ``group`` set by hand in the
-        middle of game ``number`` (None for nothing); ``again``: the side that
-        plays next after playing last, gnubg's trace of a turn set by hand
-        ('set turn', which writes no node), when the nodes set no turn."""
+        middle of game ``number`` (None for nothing), before the node
+        ``play``, a roll or a double of ``mover`` (None: a take or a drop).
+        gnubg's 'set turn' writes no node: ``again``, the side that plays
+        next after playing last, when the nodes set no turn, and a mover
+        other than the side on roll the nodes set (the board set, then the
+        turn) are its trace, as gnubg loads them."""
         set_up = _set_up(group, in_game=True)
         if isinstance(set_up, str):
             return self._error(group[0], set_up_game(number, ", ".join(p for n in group for p in _SETUP if p in n.props),
@@ -377,6 +382,9 @@ class _Builder:
             how = f"{'WB'[again]} plays twice in a row, gnubg's record of 'set turn'"
             set_up = SetUp(None, how, None, None, again) if set_up is None else \
                 replace(set_up, on_roll=again, how=f"{set_up.how}; {how}")
+        elif set_up is not None and mover is not None and set_up.on_roll not in (None, mover):
+            how = f"then {'WB'[mover]} moves, gnubg's record of 'set turn'"
+            set_up = replace(set_up, on_roll=mover, how=f"{set_up.how}; {how}")
         if set_up is None:
             return None
         at = group[0] if group else play   # a turn set alone: at the play that says it

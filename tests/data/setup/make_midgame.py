@@ -38,6 +38,7 @@ CASES = [   # name, seed, steps: a number of plays, "flip" (set the other side o
                                       "set cube owner 0"]),
     ("midgame_turn_dice_bar", 13, [3, "flip", 2, "set dice 53", "set board sOczEAhw7wYABw", 2, "flip",
                                    "set board sOczEEBw7wKAQw", 1, "set cube value 4", "set cube owner 1"]),
+    ("midgame_board_then_turn", 14, [5, "set board sOczEEBw7wKAQw", "flip", 3, "set cube value 2", "flip"]),
 ]
 
 begin()
