@@ -81,7 +81,10 @@ def test_a_written_automatic_double_raises_the_cube_of_the_opening(tmp_path, tex
     assert _problems(tmp_path, text, name) == []
     # without it, a resignation worth 8 points after one double is wrong: the cube is not learnt
     without = text.replace("11: Automatic double\n", "").replace("0 2 Automatic to 2\n", "")
-    assert any(m.startswith("Wins 8 points by resignation") for m in _problems(tmp_path, without, name))
+    # quoted in the file's own words (its result line), not a .mat file's "Wins 8 points"
+    assert any(m.startswith("'") and "bob wins 8 points" in m and m.endswith("' by resignation, but at cube 2 a "
+                                                                              "resignation is worth 2 or 4 or 6")
+               for m in _problems(tmp_path, without, name))
 
 
 @pytest.mark.parametrize("text, name, change, wanted", [

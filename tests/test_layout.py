@@ -18,7 +18,7 @@ LAYERS = {
     "bgcli.grammar": 1, "bgcli.core.position": 1, "bgcli.core.kinds": 0.5, "bgcli.core.spelling": 1.1, "bgcli.core.generator": 1.2, "bgcli.core.judge": 1.4, "bgcli": 1.6,
     "bgcli.core.state": 2, "bgcli.core.rules": 1.5, "bgcli.core.value": 2, "bgcli.core.cube": 2.5, "bgcli.analysis.bearoff": 2, "bgcli.analysis.bearoff2": 2.5,
     "bgcli.core.ids": 3, "bgcli.core.notation": 3, "bgcli.analysis.counts": 3,
-    "bgcli.match.records": 4, "bgcli.match.conventions": 4.1, "bgcli.match.events": 4.1,
+    "bgcli.match.wording": 3.9, "bgcli.match.records": 4, "bgcli.match.conventions": 4.1, "bgcli.match.events": 4.1,
     "bgcli.match.visitor": 4.2, "bgcli.match.diagnosis": 4.1, "bgcli.match.plays": 4.3, "bgcli.match.resync": 4.1,
     "bgcli.match.game": 4.4,
     "bgcli.match.replay": 5, "bgcli.formats.writing": 6, "bgcli.formats.reading": 0.45,

@@ -31,6 +31,7 @@ from bgcli.errors import MatchFileError
 from bgcli.formats.mat import tag_of
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
+from bgcli.match.wording import AS_WRITTEN
 
 # The first player's name ends at the first " N, " (taken in a lookahead, which is never re-entered, then
 # matched again by reference: an atomic group Python 3.10 lacks), and so does the trailing ", Crawford
@@ -147,7 +148,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                                   and_match=bool(found.group(3)), raw=line.strip()))
     if players is None:
         raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line", path, 1, 1)
-    yield MatchHeader(length, game_line, tags, path, whole=False)
+    yield MatchHeader(length, game_line, tags, path, whole=False, words=AS_WRITTEN)
     yield GameRecord(game_number, players, scores, tuple(actions), game_line)
     yield MatchEnd(tuple(errors))
 

@@ -34,6 +34,7 @@ from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, SetUp, records_of, set_up_game,
 )
 from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
+from bgcli.match.wording import Words, points_word
 from bgcli.formats.writing import (
     GameToWrite,
     GameWriter,
@@ -52,6 +53,10 @@ from bgcli.core.rules import Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 GRAMMAR = "matchfile"
+# how a .mat file writes the actions a problem quotes: the writer's cells (MatWriter._cell), and the messages of
+# the replay of a .mat file (bgcli.match.wording); the reader reads these and other spellings (the grammar's)
+WORDS = Words(double="Doubles => {value}", beaver="Beavers => {value}", raccoon="Raccoons => {value}",
+              wins="Wins {points}", result="'Wins' line")
 
 MOVE, DANCE, UNKNOWN, ILLEGAL = ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL, ActionKind.ILLEGAL
 DOUBLE, BEAVER, RACCOON = ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON
@@ -851,7 +856,7 @@ class _Reader:
         self.match = dict(length=length, line=number, tags=tags, comments=comments, errors=errors, games=0)
         self.headerless = False
         self.found_any = True
-        return MatchHeader(length, number, tags, self.path)
+        return MatchHeader(length, number, tags, self.path, words=WORDS)
 
     # Jellyfish's .gam (a money session, or a game saved alone: gnubg's ``export game gam``) has no
     # 'N point match' line: it starts at a 'Game N' line, or at the first move row, after a line that
@@ -944,10 +949,6 @@ _LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _UNWRITABLE_NAME = re.compile(f"[{_LINE_BREAKS}:\x00-\x1f\x7f]")
 _UNWRITABLE_TAG = re.compile(f'[{_LINE_BREAKS}"\x00-\x1f\x7f]')
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_ ]{0,40}")
-
-
-def _points_word(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
 
 
 _LOOKS_LIKE_TAG = re.compile(r"\s*\[")
@@ -1056,9 +1057,9 @@ class MatWriter(GameWriter):
                 parts = body.split() if body else []
             return f"{high}{low}:" + "".join(" " + p for p in parts) + (" " if len(parts) < 4 else "")
         if event.kind == EventKind.DOUBLE:
-            return f" Doubles => {event.cube if event.cube is not None else event.before.match.cube * 2}"
+            return " " + WORDS.doubled(None, event.cube if event.cube is not None else event.before.match.cube * 2)
         if event.kind == EventKind.BEAVER:
-            return f" Beavers => {event.cube if event.cube is not None else event.before.match.cube * 4}"
+            return " " + WORDS.beavered(None, event.cube if event.cube is not None else event.before.match.cube * 4)
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
     def _cells(self, game: GameToWrite) -> Iterator[tuple[int, str]]:
@@ -1067,7 +1068,7 @@ class MatWriter(GameWriter):
         loss = next(losses, None)
         for at, event in enumerate([*game.events, None]):
             while loss is not None and loss[0] == at:
-                yield loss[1], f" Losses {_points_word(loss[2])}"
+                yield loss[1], f" Losses {points_word(loss[2])}"
                 loss = next(losses, None)
             if event is None:
                 return
@@ -1108,7 +1109,7 @@ class MatWriter(GameWriter):
             rows.append("      Agreed draw")
             result = None
         if result is not None:
-            wins = f" Wins {_points_word(game.points)}"
+            wins = " " + WORDS.won(None, game.points)
             if result.winner_side == 1 and left is not None:
                 rows.append(prefix() + left.ljust(27) + " " + wins + " ")
                 left = None

@@ -36,6 +36,7 @@ from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import InvalidPlayError, MatchFileError
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
+from bgcli.match.wording import AS_WRITTEN
 
 # The one tokenizer of the format: every line an oldmoves log holds, by kind.
 # (gnubg finds "Score is " anywhere in a line, as a client's log may prefix it.)
@@ -108,7 +109,7 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
                     yield MatchEnd(tuple(errors), tuple(comments))
                     errors, comments = [], []
                 players, length, number = names, game_length, 0
-                yield MatchHeader(length, score_line, {}, path)
+                yield MatchHeader(length, score_line, {}, path, words=AS_WRITTEN)
             x_side = players.index(names[0])
             scores = (x_score, o_score) if x_side == 0 else (o_score, x_score)
             number += 1

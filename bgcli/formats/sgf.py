@@ -33,6 +33,7 @@ from bgcli.formats.reading import decode, read_whole
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, SetUp, parts_of, set_up_game
 from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
+from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules, tag_for
@@ -42,7 +43,12 @@ MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUB
 TAKE, DROP, WINS, SET_UP = ActionKind.TAKE, ActionKind.DROP, ActionKind.WIN, ActionKind.SET_UP
 
 GRAMMAR = "sgf"
-_SIDES = {"W": 0, "B": 1}
+_LETTERS = ("W", "B")   # each side's letter: the left column's (player 0's) first
+_SIDES = {letter: side for side, letter in enumerate(_LETTERS)}
+# how an SGF file writes the actions a problem quotes (bgcli.match.wording): its nodes and its result as written
+# (a double holds no value: the one it offers is said beside it); SGF has no raccoon and no "and the match"
+WORDS = Words(double="{side}[{raw}] (to {value})", beaver="{side}[{raw}] (to {value})", raccoon=PLAIN.raccoon,
+              wins="RE[{raw}]", result="result (RE)", and_match=PLAIN.and_match, sides=_LETTERS)
 _ROLL = re.compile(rf"({DIE_PATTERN}{DIE_PATTERN})((?:[a-z][a-z])*)$")
 _RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
 _LOSS = re.compile(r"([WB])-([0-9]{1,9})", re.I)   # bgcli's XL[B-4]: Galaxy's "Losses 4 points" on Black's side
@@ -232,7 +238,8 @@ class _Builder:
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
         return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
-                            errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path)
+                            errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path,
+                            words=WORDS)
                 for m in matches]
 
     def _error(self, node: _Node, message: str) -> MatchFileError:

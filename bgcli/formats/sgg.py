@@ -40,6 +40,7 @@ from bgcli.core.rules import tag_for
 from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES, LogGame
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, MatchEnd, MatchHeader, MatchPart
+from bgcli.match.wording import AS_WRITTEN
 
 # The one tokenizer of the format: every line a saved game holds, by kind.
 _GAME = re.compile(r"Game (?P<number>[0-9]+)\. (?P<first>[0-9]+)\*?-(?P<second>[0-9]+)\*?(?:/(?P<length>[0-9]+))?")
@@ -110,7 +111,7 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
                 continue
             if not header:
                 header = True
-                yield MatchHeader(int(found["length"] or 0), number, tags, path)
+                yield MatchHeader(int(found["length"] or 0), number, tags, path, words=AS_WRITTEN)
             if game is not None:
                 yield game.record(players)
             game = _Game(int(found["number"]), number, (int(found["second"]), int(found["first"])))

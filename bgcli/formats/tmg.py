@@ -36,6 +36,7 @@ from bgcli.core.rules import tag_for
 from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES, LogGame
 from bgcli.formats.mat import text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
+from bgcli.match.wording import AS_WRITTEN
 
 
 class Record(enum.IntEnum):
@@ -110,7 +111,7 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
                 header = True
                 if not length:
                     tags[AUTO_DOUBLES.tag] = SITE_AUTO_DOUBLES
-                yield MatchHeader(length, number, tags, path)
+                yield MatchHeader(length, number, tags, path, words=AS_WRITTEN)
             game = LogGame(int(found["number"]), number, (int(found["second"]), int(found["first"])))
             continue
         if game is None or game.over or not _RECORD.match(line):

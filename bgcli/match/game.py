@@ -29,6 +29,7 @@ from bgcli.core.notation import canonical_text, play_text
 from bgcli.core.judge import Sides
 from bgcli.match.plays import die_steps, judge_play, settled_roll, sides_after_plays
 from bgcli.match.records import Action, ActionKind, GameRecord
+from bgcli.match.wording import Words, points_word as _points
 from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
 from bgcli.core.spelling import recorded_text
@@ -53,6 +54,7 @@ class MatchContext(Protocol):
     white: int                 # the column of White, for the White-first rule
     written_cap: int           # a money session's written length, 0 for none
     points_convention: PointsConvention
+    words: Words               # how the record's format writes what a message quotes
 
     def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str,
                 severity: Severity = Severity.ERROR) -> None: ...
@@ -637,7 +639,8 @@ class GameReplay:
             self.cube_known = True
         if self.judges and offered != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,
-                         f"Doubles => {offered} but the cube is at {cube.value}: a double makes it {cube.value * 2}")
+                         f"{self.match.words.doubled(action, offered)} but the cube is at {cube.value}: a double makes it "
+                         f"{cube.value * 2}")
         for refusal in broken:
             if refusal.reason is Reason.LIMIT:
                 self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner))
@@ -696,7 +699,8 @@ class GameReplay:
         value = action.cube if action.cube is not None else offer.value * 2
         if value != offer.value * 2:
             self.problem(action, ProblemKind.CUBE,
-                         f"Beavers => {value} but a beaver of a {offer.value} cube makes it {offer.value * 2}")
+                         f"{self.match.words.beavered(action, value)} but a beaver of a {offer.value} cube makes it "
+                         f"{offer.value * 2}")
         if not self.past_largest(action, offer.value * 2):
             self.cube.beaver(value)
 
@@ -714,7 +718,8 @@ class GameReplay:
         value = action.cube if action.cube is not None else cube.value * 2
         if value != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,
-                         f"Raccoons => {value} but a raccoon of a {cube.value} cube makes it {cube.value * 2}")
+                         f"{self.match.words.raccooned(action, value)} but a raccoon of a {cube.value} cube makes it "
+                         f"{cube.value * 2}")
         if self.past_largest(action, cube.value * 2):
             return
         cube.raccoon(side, value)
@@ -759,6 +764,7 @@ class GameReplay:
                      if (reading := convention.read(points, value, needed, rules.match_length))]
             return min(found, key=lambda found: (found[0].rank, found[1])) if found else None
 
+        wins = self.match.words.won(action, points)   # the result as the record writes it, for the messages
         over = self.winner()
         if not self.cube_known:
             # the automatic doubles are learnt from the result: the smallest
@@ -775,12 +781,12 @@ class GameReplay:
         if self.dropped is not None:
             how, expected, winner = Outcome.DROP, drop_value(self.dropped), side
             reading = read([expected])
-            wrong = f"Wins {_points(points)} after a drop, but a dropped {expected * 2}-cube is worth {expected}"
+            wrong = f"{wins} after a drop, but a dropped {expected * 2}-cube is worth {expected}"
         elif over is not None:
             win = self.win_of(over)
             how, expected, winner = win.outcome, game_value(win, cube, rules, centred, self.needed(over)), over
             reading = read([expected])
-            wrong = f"Wins {_points(points)} but the final position is a {how.value} at cube {cube}: {_points(expected)}"
+            wrong = f"{wins} but the final position is a {how.value} at cube {cube}: {_points(expected)}"
             if over != side:
                 reading, wrong = (Reading.WORTH, expected), ""
                 self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {self.player(over)} bore off every checker")
@@ -789,7 +795,7 @@ class GameReplay:
             worth = resignation_values(cube, rules, centred, self.needed(side))
             reading = read(worth)
             expected = cube
-            wrong = (f"Wins {_points(points)} by resignation, but at cube {cube} a resignation is worth "
+            wrong = (f"{wins} by resignation, but at cube {cube} a resignation is worth "
                      f"{' or '.join(str(v) for v in worth)}")
         if reading is None and convention.forfeits(points, needed):
             # the loser gave up the match in the middle of a game: the winner gets what they needed
@@ -809,15 +815,15 @@ class GameReplay:
             expected = reading[1]
             # the readings that are a habit which cannot be checked: one warning each, naming it
             warning = {
-                Reading.PAST: f"Wins {_points(points)}: more than any game at cube {cube} is worth, as Backgammon "
+                Reading.PAST: f"{wins}: more than any game at cube {cube} is worth, as Backgammon "
                               f"Studio writes a resignation that ends the match; any resignation wins {player} the "
                               f"match, the least worth {_points(expected)} (a habit that cannot be checked)",
-                Reading.BEYOND: f"Wins {_points(points)} by resignation: more than any resignation at cube {cube} is "
+                Reading.BEYOND: f"{wins} by resignation: more than any resignation at cube {cube} is "
                                 f"worth, a figure choue.net writes; scored as the most a resignation may be worth, "
                                 f"{_points(expected)} (the real value is not in the file)",
-                Reading.NEEDED: f"Wins {_points(points)}: the points {player} still needed to win the match; the game "
+                Reading.NEEDED: f"{wins}: the points {player} still needed to win the match; the game "
                                 f"is worth {_points(expected)} (a habit that cannot be checked)",
-                Reading.FINAL: f"Wins {_points(points)} and the match: the match length, {player}'s final score, as "
+                Reading.FINAL: f"{wins} and the match: the match length, {player}'s final score, as "
                                f"Backgammon Galaxy writes a game that wins the match; the game is worth "
                                f"{_points(expected)} (a habit that cannot be checked)",
             }.get(reading[0])
@@ -829,7 +835,7 @@ class GameReplay:
             kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
             self.emit(action, kind_, self.state(side), points=action.points)
         if rules.match_length and action.and_match and score[winner] + points < rules.match_length:
-            self.problem(action, ProblemKind.MATCH, f"'and the match' but {player} has {score[winner] + points} of "
+            self.problem(action, ProblemKind.MATCH, f"{self.match.words.and_match} but {player} has {score[winner] + points} of "
                                                     f"{rules.match_length} points")
         # the score goes on with what the game is worth, not with a wrong record,
         # so that one bad 'Wins' line does not make every later score line wrong
@@ -898,7 +904,7 @@ class GameReplay:
             points = game_value(win, self.cube.value, self.rules, self.cube.centred, self.needed(over))
             after[over] += points
             self.missing = Problem(self.last_line, g, self.moves, self.player(over), ProblemKind.INCOMPLETE,
-                                   f"game {g} is over but its 'Wins' line is missing", self.match.number)
+                                   f"game {g} is over but its {self.match.words.result} is missing", self.match.number)
             return GameResult(g, self.record.line, self.player(over), over, win.outcome, self.cube.value,
                               points, self.crawford, (after[0], after[1]))
         if self.dropped is not None:
@@ -906,7 +912,7 @@ class GameReplay:
             points = drop_value(self.dropped)
             after[winner] += points
             self.missing = Problem(self.last_line, g, self.moves, self.player(winner), ProblemKind.INCOMPLETE,
-                                   f"game {g} ends with a drop but its 'Wins' line is missing", self.match.number)
+                                   f"game {g} ends with a drop but its {self.match.words.result} is missing", self.match.number)
             return GameResult(g, self.record.line, self.player(winner), winner, Outcome.DROP, self.dropped, points,
                               self.crawford, (after[0], after[1]))
         self.missing = Problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,
@@ -962,7 +968,3 @@ _HANDLERS: dict[ActionKind, Callable[[GameReplay, Action], None]] = {
 
 def _owner(owner: int | None) -> int:
     return -1 if owner is None else owner   # a game set up with the cube's owner unsaid: centred
-
-
-def _points(n: int) -> str:
-    return f"{n} point{'s' if n != 1 else ''}"

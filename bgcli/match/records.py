@@ -13,6 +13,7 @@ from typing import Iterable, Iterator, NamedTuple
 from bgcli.core.kinds import Worded
 from bgcli.core.position import Position
 from bgcli.errors import MatchFileError
+from bgcli.match.wording import PLAIN, Words
 
 
 def site_is(tags: dict[str, str], name: str) -> bool:
@@ -173,6 +174,7 @@ class MatchRecord:
     errors: tuple[MatchFileError, ...] = ()                # bad lines met while reading it
     path: str = "-"
     whole: bool = True     # False: the file holds part of a match by design (gnubg's text export: one game a file)
+    words: Words = PLAIN   # how the file's format writes the actions a problem quotes (bgcli.match.wording)
 
     @property
     def players(self) -> tuple[str, str]:
@@ -180,7 +182,7 @@ class MatchRecord:
         return (names[0], names[1]) if names else ("player 0", "player 1")
 
     def header(self) -> MatchHeader:
-        return MatchHeader(self.length, self.line, self.tags, self.path, self.whole)
+        return MatchHeader(self.length, self.line, self.tags, self.path, self.whole, self.words)
 
     def __str__(self) -> str:
         """The canonical text of a match: the .mat file gnubg would write."""
@@ -210,6 +212,7 @@ class MatchHeader:
     tags: dict[str, str]
     path: str = "-"
     whole: bool = True
+    words: Words = PLAIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,5 +243,5 @@ def records_of(parts: Iterable[MatchPart]) -> Iterator[MatchRecord]:
             games.append(part)
         elif header is not None:
             yield MatchRecord(header.length, tuple(games), header.line, header.tags, part.comments, part.errors,
-                              header.path, header.whole)
+                              header.path, header.whole, header.words)
             header = None

@@ -93,6 +93,7 @@ class MatchReplayer:
 
     def __init__(self, header: MatchHeader, number: int, rules: Rules, visitor: MatchVisitor):
         self.header = header
+        self.words = header.words   # the record's own words, for the messages that quote it
         self.number = number
         self.rules = replace(rules.with_tags(header.tags or {}), match_length=header.length)
         # Galaxy's unlimited game: a money game with the Jacoby rule, its results
@@ -242,7 +243,7 @@ class MatchReplayer:
                 result = GameResult(result.game, game.record.line, self.players[winner], winner, won, result.cube,
                                     gained[winner], result.crawford, (recorded[0], recorded[1]))
                 problem = replace(problem, player=self.players[winner],
-                                  message=f"game {result.game} has no 'Wins' line: the next score line gives "
+                                  message=f"game {result.game} has no {self.words.result}: the next score line gives "
                                           f"{self.players[winner]} {gained[winner]} point"
                                           f"{'s' if gained[winner] != 1 else ''}")
         self.visitor.problem(problem)
