@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import gzip
+import zlib
+from dataclasses import replace
 import io
 from pathlib import Path
 
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 from bgcli.cli import cli
 from bgcli.errors import MatchFileError
 from bgcli.formats import bgf
-from bgcli.formats.files import iter_records
+from bgcli.formats.files import iter_parts, iter_records
 from bgcli.match.records import ActionKind, DecisionKind, records_of
 from test_xg import events, net
 
@@ -242,3 +244,119 @@ def test_an_oversized_bgf_is_one_line_naming_the_file(tmp_path):
     assert errors == [f"Error: {path}: the match decompresses to more than {bgf.DOCUMENT_LIMIT >> 20} MB, "
                       "more than a real match holds: not read"]
     assert "Traceback" not in result.output
+
+
+# --- the plays alone: the analysis walked past (read_stream_bare, the audit's reader) -----------------
+
+def document_of(name: str) -> bytes:
+    head, packed = (DATA / "bgf" / f"{name}.bgf").read_bytes().split(b"\n", 1)
+    return zlib.decompressobj(31 if packed[:2] == b"\x1f\x8b" else 15).decompress(packed)
+
+
+def dropped(value, names):
+    """``value`` with the value of each name in ``names``, anywhere in it, None."""
+    if isinstance(value, dict):
+        return {k: None if k in names else dropped(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [dropped(v, names) for v in value]
+    return value
+
+
+def decoded(data: bytes, skipped=frozenset()):
+    try:
+        return bgf.decode_smile(data, skipped)
+    except bgf.SmileError as exc:
+        return f"error: {exc}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_document_read_without_some_names_is_the_document_without_them(name):
+    """Every real document: the analysis (and bigger parts: each turn's equities, each game's turns)
+    walked past reads as the whole document with those values None."""
+    document = bgf.decode_smile(document_of(name))
+    for skipped in (bgf.ANALYSIS_KEYS, frozenset({"equity", "from"}), frozenset({"moves"})):
+        assert bgf.decode_smile(document_of(name), skipped) == dropped(document, skipped)
+
+
+def walked(data: bytes, at: int, flags: int, skip: bool):
+    """What reading the value at ``at`` leaves of the decoder (where it stopped, the values still
+    allowed, the shared texts and names), by value() or by skip(); or its error."""
+    decoder = bgf._Smile(b":)\n" + bytes([flags]) + data)
+    decoder.pos = 4 + at
+    decoder.names = ["a", "b", "c"]   # as if some were met before
+    try:
+        decoder.skip(0) if skip else decoder.value()
+    except bgf.SmileError as exc:
+        return f"error: {exc}"
+    return decoder.pos, decoder.left, decoder.names, decoder.values
+
+
+@settings(max_examples=300, deadline=None)
+@given(name=st.sampled_from(NAMES), start=st.integers(4, 10**6), at=st.integers(0, 300), flags=st.integers(0, 3),
+       damage=st.lists(st.tuples(st.integers(0, 4096), st.integers(0, 255)), max_size=3), size=st.integers(1, 4096),
+       noise=st.binary(max_size=64))
+def test_skipping_a_value_is_reading_it_and_dropping_it(name, start, at, flags, damage, size, noise):
+    """_Smile.skip against value(), which it mirrors: from anywhere in a piece of a real document
+    (values of every kind, nested), damaged here and there, cut anywhere, shared texts on or off,
+    or random bytes: the same stop, the same bound left, the same shared texts and names, or the
+    same error at the same byte."""
+    document = document_of(name)
+    piece = bytearray(document[start % len(document):][:size])
+    for where, byte in damage:
+        if piece:
+            piece[where % len(piece)] = byte
+    for data in (bytes(piece), noise):
+        assert walked(data, at % (len(data) + 1), flags, True) == walked(data, at % (len(data) + 1), flags, False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_a_damaged_document_reads_the_same_without_the_analysis(data):
+    """A real document with bytes changed: read with the analysis walked past, the same error at
+    the same byte as read whole, or the whole document's values without the analysis."""
+    document = bytearray(DOCUMENT)
+    for _ in range(data.draw(st.integers(1, 4))):
+        document[data.draw(st.integers(4, len(document) - 1))] = data.draw(st.integers(0, 255))
+    whole = decoded(bytes(document))
+    bare = decoded(bytes(document), bgf.ANALYSIS_KEYS)
+    assert bare == (whole if isinstance(whole, str) else dropped(whole, bgf.ANALYSIS_KEYS))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_plays_alone_are_the_records_without_their_analysis(name):
+    """read_stream_bare: the records of read_stream with every Action's analysis empty (and the
+    registry hands it to a reader that reads no analysis), so the audit of every .bgf is the same."""
+    path = DATA / "bgf" / f"{name}.bgf"
+    with open(path, "rb") as handle:
+        whole = list(records_of(bgf.read_stream(handle, str(path))))
+    with open(path, "rb") as handle:
+        bare = list(records_of(bgf.read_stream_bare(handle, str(path))))
+    assert any(a.analysis for r in whole for g in r.games for a in g.actions)
+    assert bare == [replace(r, games=tuple(replace(g, actions=tuple(a._replace(analysis=()) for a in g.actions))
+                                           for g in r.games)) for r in whole]
+    assert list(records_of(iter_parts(str(path), analysis=False))) == bare
+    assert list(records_of(iter_parts(str(path)))) == whole
+
+
+@pytest.mark.parametrize("data", [
+    b"\xf8\x21\x22\x23\x20\xc4\xf9", b"\xfa\x80a\xc2\x40\xf8\xf9\xfb", b"\xf8\x42abc\x01\xec\x00\xf9",   # whole values
+    b"\xf8\xfa\x80ab\xfa\x41\x21\xfb\xfb\xf9", b"\xfa\x34long\xfc\x21\xfb", b"\xf8\x24\x01\xbf\x28\x01\x02\x03\x04\x05\xf9",
+    b"\xf8\x29" + b"\x01" * 10 + b"\xe0long\xfc\xe4x\xfc\xf9", b"\xf8\xbf" + b"a" * 65 + b"\xf9",
+    b"\xf8", b"\xf8\x21", b"\xfa", b"\xfa\x80a", b"\xfa\x80a\xc2", b"\x24\x01", b"\x24" + b"\x01" * 11,   # cut short
+    b"\x28\x01", b"\xe0ab", b"\xfa\x34ab", b"\xec", b"\xfa\x30", b"\xfa\x81a",
+    b"\x05", b"\xec\x05", b"\xfa\x30\x05\x21\xfb", b"\xfa\x45\x21\xfb", b"\x00",                            # bad references
+    b"\x26", b"\xf9", b"\xfb", b"\xfa\x35\x21\xfb", b"\xfa\xf9", b"\xf8\xfb\xf9",                            # unknown kinds
+    b"\xf8" * 70, b"\xf8" * 64 + b"\xfa\x80a" + b"\xf8" * 3,                                                 # too deep
+])
+def test_skipping_each_kind_of_value_is_reading_it(data):
+    """skip() against value() on each kind of value and name, whole, cut short, with a bad
+    reference or an unknown kind, nested too deep, with and without shared texts and names."""
+    for flags in range(4):
+        assert walked(data, 0, flags, True) == walked(data, 0, flags, False), flags
+
+
+def test_skipping_counts_the_values_against_the_bound(monkeypatch):
+    monkeypatch.setattr(bgf, "VALUE_LIMIT", 5)
+    for count in (3, 4, 5, 6):
+        data = b"\xf8" + b"\x21" * count + b"\xf9"
+        assert walked(data, 0, 0, True) == walked(data, 0, 0, False)

@@ -64,14 +64,22 @@ class SmileError(ValueError):
     pass
 
 
+# What a reader of the plays alone leaves undecoded (read_stream_bare): BGBlitz's candidate plays of each
+# turn (about nine values in ten of an analysed document), its luck and its error rates
+ANALYSIS_KEYS = frozenset({"moveAnalysis", "luck", "pr"})
+
+
 class _Smile:
     """A decoder of Smile (the subset of values JSON has): bounded, and
-    every malformation a SmileError with its offset."""
+    every malformation a SmileError with its offset. The value of a name in
+    ``skipped``, anywhere in the document, is walked past (:meth:`skip`) and
+    read as None."""
 
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, skipped: frozenset[str] = frozenset()):
         if data[:3] != SMILE or len(data) < 4:
             raise SmileError("no Smile header ':)' at byte 0")
         self.data = data
+        self.skipped = skipped
         self.pos = 4
         self.shared_names = bool(data[3] & 1)
         self.shared_values = bool(data[3] & 2)
@@ -123,9 +131,7 @@ class _Smile:
     def text(self, raw: bytes, shared: list[str], enabled: bool) -> str:
         text = raw.decode("utf-8", errors="replace")
         if enabled and len(raw) <= 64:
-            if len(shared) >= 1024:
-                shared.clear()
-            shared.append(text)
+            _remember(shared, text)
         return text
 
     def value(self, depth: int = 0) -> Any:
@@ -203,18 +209,158 @@ class _Smile:
 
     def object(self, depth: int) -> dict:
         found: dict = {}
+        skipped = self.skipped
         while True:
             name = self.key()
             if name is None:
                 return found
-            found[name] = self.value(depth)
+            if name in skipped:
+                self.skip(depth)
+                found[name] = None
+            else:
+                found[name] = self.value(depth)
+
+    # Fenced mirror of value (with key and object under it) that builds nothing, for speed:
+    # tests/test_bgf.py::test_skipping_a_value_is_reading_it_and_dropping_it compares the two on real
+    # documents, damaged ones and random bytes
+    def skip(self, depth: int) -> None:
+        """Walk past the value at the read position as :meth:`value` reads it,
+        building nothing: the same bounds, the same shared texts and names
+        remembered (a later reference reads them), the same SmileError at the
+        same byte. One loop, a stack of the open lists and objects, no call a value."""
+        data, end = self.data, len(self.data)
+        names, values = self.names, self.values
+        shared_names, shared_values = self.shared_names, self.shared_values
+        pos, left = self.pos, self.left
+        # the open containers, innermost last: (an object, the depth of its values or items)
+        stack: list[tuple[bool, int]] = []
+        key = False   # a name comes next (in an object), else a value
+        try:
+            while True:
+                if key:   # key()
+                    if pos >= end:
+                        raise SmileError("the data ends")
+                    b = data[pos]
+                    pos += 1
+                    if b == 0xFB:   # the object ends: a value done
+                        stack.pop()
+                    else:
+                        if b == 0x20:
+                            pass
+                        elif 0x30 <= b <= 0x33 or 0x40 <= b <= 0x7F:
+                            if b <= 0x33:
+                                if pos >= end:
+                                    raise SmileError("the data ends")
+                                index = ((b & 3) << 8) | data[pos]
+                                pos += 1
+                            else:
+                                index = b - 0x40
+                            if index >= len(names):
+                                raise SmileError(f"a reference to shared name {index} of {len(names)}")
+                        elif 0x80 <= b <= 0xF7:
+                            count = b - 0x7F if b <= 0xBF else b - 0xBE
+                            if pos + count > end:
+                                raise SmileError(f"the data ends inside a {count}-byte value")
+                            if shared_names and count <= 64:
+                                _remember(names, data[pos:pos + count].decode("utf-8", errors="replace"))
+                            pos += count
+                        elif b == 0x34:
+                            marker = data.find(b"\xfc", pos)
+                            if marker < 0:
+                                raise SmileError("a long text never ends")
+                            pos = marker + 1
+                        else:
+                            raise SmileError(f"a name of unknown kind 0x{b:02x}")
+                        key = False
+                        depth = stack[-1][1]
+                        continue
+                else:   # value(depth)
+                    if depth > DEPTH_LIMIT:
+                        raise SmileError(f"values nested more than {DEPTH_LIMIT} deep")
+                    left -= 1
+                    if left < 0:
+                        raise SmileError(f"more than {VALUE_LIMIT:,} values, more than a real match holds")
+                    if pos >= end:
+                        raise SmileError("the data ends")
+                    b = data[pos]
+                    pos += 1
+                    if 0x40 <= b <= 0xBF:   # a short text
+                        count = (b & 0x1F) + (1 if b < 0x80 else 2) + (32 if b & 0x20 else 0)
+                        if pos + count > end:
+                            raise SmileError(f"the data ends inside a {count}-byte value")
+                        if shared_values and count <= 64:
+                            _remember(values, data[pos:pos + count].decode("utf-8", errors="replace"))
+                        pos += count
+                    elif b < 0x20:
+                        if not 0 <= b - 1 < len(values):
+                            raise SmileError(f"a reference to shared text {b - 1} of {len(values)}")
+                    elif b <= 0x23 or 0xC0 <= b <= 0xDF:
+                        pass   # "", null, false, true, a small number
+                    elif b == 0xFA:
+                        stack.append((True, depth + 1))
+                        key = True
+                        continue
+                    elif b == 0xF8:
+                        stack.append((False, depth + 1))
+                    elif b in (0x24, 0x25):
+                        for _ in range(11):
+                            if pos >= end:
+                                raise SmileError("the data ends")
+                            pos += 1
+                            if data[pos - 1] & 0x80:
+                                break
+                        else:
+                            raise SmileError("a number of more than 64 bits")
+                    elif b in (0x28, 0x29):
+                        count = 5 if b == 0x28 else 10
+                        if pos + count > end:
+                            raise SmileError(f"the data ends inside a {count}-byte value")
+                        pos += count
+                    elif b in (0xE0, 0xE4):
+                        marker = data.find(b"\xfc", pos)
+                        if marker < 0:
+                            raise SmileError("a long text never ends")
+                        pos = marker + 1
+                    elif 0xEC <= b <= 0xEF:
+                        if pos >= end:
+                            raise SmileError("the data ends")
+                        index = ((b & 3) << 8) | data[pos]
+                        pos += 1
+                        if index >= len(values):
+                            raise SmileError(f"a reference to shared text {index} of {len(values)}")
+                    else:
+                        raise SmileError(f"a value of unknown kind 0x{b:02x}")
+                # a value done: the next of the container it is in, if any
+                while stack and not stack[-1][0]:   # in a list: its next item, or its end
+                    if pos >= end:
+                        raise SmileError("the data ends inside a list")
+                    if data[pos] != 0xF9:
+                        break
+                    pos += 1
+                    stack.pop()
+                if not stack:
+                    break
+                key = stack[-1][0]
+                depth = stack[-1][1]
+        except SmileError as exc:
+            self.pos = pos
+            raise self.fail(str(exc)) from None
+        self.pos, self.left = pos, left
 
 
-def decode_smile(data: bytes) -> Any:
+def _remember(shared: list[str], text: str) -> None:
+    """A short text kept for the references after it (Smile's shared names or values: the last 1,024)."""
+    if len(shared) >= 1024:
+        shared.clear()
+    shared.append(text)
+
+
+def decode_smile(data: bytes, skipped: frozenset[str] = frozenset()) -> Any:
     """The value a Smile document holds: one value, then nothing but Smile's
     optional end marker (bytes after it are not part of any match, and would
-    otherwise be read for nothing)."""
-    decoder = _Smile(data)
+    otherwise be read for nothing). The values of the names in ``skipped`` are
+    read as None (walked past, not decoded)."""
+    decoder = _Smile(data, skipped)
     found = decoder.value()
     rest = len(data) - decoder.pos
     if rest and data[decoder.pos:] != b"\xff":
@@ -222,7 +368,7 @@ def decode_smile(data: bytes) -> Any:
     return found
 
 
-def _document(handle: IO[bytes], path: str) -> dict:
+def _document(handle: IO[bytes], path: str, skipped: frozenset[str] = frozenset()) -> dict:
     def fail(message: str) -> MatchFileError:
         return MatchFileError(message, path, 0, 0)
 
@@ -253,7 +399,7 @@ def _document(handle: IO[bytes], path: str) -> dict:
     elif header.get("compress"):
         raise fail("the header says the match is compressed, but it is neither gzip nor zlib: the file is damaged")
     try:
-        document = decode_smile(data)
+        document = decode_smile(data, skipped)
     except (SmileError, UnicodeDecodeError, struct.error) as exc:
         raise fail(f"the match's Smile data does not decode: {exc}") from None
     if not isinstance(document, dict) or not isinstance(document.get("games"), list):
@@ -302,9 +448,10 @@ def _error(value: Any) -> float | None:
 
 
 class _Builder:
-    def __init__(self, path: str, document: dict):
+    def __init__(self, path: str, document: dict, analysis: bool = True):
         self.path = path
         self.doc = document
+        self.analysis = analysis   # False: the document was decoded without it (ANALYSIS_KEYS), and none is kept
         self.line = 0
         self.errors: list[MatchFileError] = []
 
@@ -379,7 +526,7 @@ class _Builder:
                 actions.append(Action(self.line, 0, row, who, kind, **fields))
 
             decision = _dict(_dict(entry.get("equity")).get("cubeDecision"))
-            judged = self.cube_analysis(decision, entry)
+            judged = self.cube_analysis(decision, entry) if self.analysis else None
             comment = entry.get("comment")
             if isinstance(comment, str) and comment:
                 comments.append((self.line, comment))
@@ -403,7 +550,7 @@ class _Builder:
                 continue   # the entry that closes the game
             if judged is not None:
                 pending_cube = judged
-            played = self.play_analysis(entry)
+            played = self.play_analysis(entry) if self.analysis else None
             analysis = tuple(a for a in (pending_cube, played) if a is not None)
             pending_cube = None
             text = _steps(entry)
@@ -475,4 +622,12 @@ class _Builder:
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
     """The registry's reader: the parts of a .bgf file."""
     yield from _Builder(path, _document(handle, path)).parts()
+
+
+def read_stream_bare(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
+    """The registry's reader for a command that reads no stored analysis (the
+    audit): :func:`read_stream`'s parts without BGBlitz's analysis (every
+    Action's ``analysis`` empty), its values walked past, not decoded: about
+    three times faster on an analysed match, where they are most of the document."""
+    yield from _Builder(path, _document(handle, path, ANALYSIS_KEYS), analysis=False).parts()
 

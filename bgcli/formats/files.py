@@ -132,15 +132,17 @@ def format_of(path: str, head: bytes):
                              path, line, 1)
     return kind
 
-def iter_parts(path: str | Path) -> Iterator[MatchPart]:
+def iter_parts(path: str | Path, analysis: bool = True) -> Iterator[MatchPart]:
     """The file as a stream of match parts (a header, one game at a time, an
     end), read in the format the registry chooses for it: a .mat file is
-    replayed as it is read, never held whole."""
+    replayed as it is read, never held whole. ``analysis`` False: for a
+    command that reads no stored analysis (the audit), which the reader may
+    then leave out (registry.MatchFormat.read)."""
     path = str(path)
     handle, close = _open(path)
     try:
         handle = _peekable(handle)
-        yield from format_of(path, _head(handle)).read(handle, path)
+        yield from format_of(path, _head(handle)).read(handle, path, analysis)
     finally:
         if close:
             handle.close()
@@ -161,11 +163,12 @@ def replay_file(path: str | Path, rules: Rules | None = None, keep_events: bool 
 
 
 def visit_file(path: str | Path, visitor: MatchVisitor | Callable[[int], MatchVisitor],
-               rules: Rules | None = None) -> Iterator[object]:
+               rules: Rules | None = None, analysis: bool = True) -> Iterator[object]:
     """Replay every match of a file, as it is read, to ``visitor`` (or to
-    ``visitor(number)`` for each match); yields what ``end_match`` returns."""
+    ``visitor(number)`` for each match); yields what ``end_match`` returns.
+    ``analysis`` False: the visitor reads no stored analysis (:func:`iter_parts`)."""
     visitor_for = visitor if not isinstance(visitor, MatchVisitor) else (lambda number: visitor)
-    yield from replay_parts(iter_parts(path), visitor_for, rules)
+    yield from replay_parts(iter_parts(path, analysis), visitor_for, rules)
 
 
 def export_text(records: Iterable[MatchRecord], to: str, notation: str | None = None, rules: Rules | None = None) -> str:

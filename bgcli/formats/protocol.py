@@ -63,7 +63,10 @@ class FormatModule(Protocol):
     """The module of one format (``bgcli/formats/NAME.py``)."""
 
     def read_stream(self, handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
-        """The parts of a binary stream, as they are read (a file is never held whole if it can be streamed)."""
+        """The parts of a binary stream, as they are read (a file is never held whole if it can be streamed).
+        A module may also have ``read_stream_bare(handle, path)``: the same parts without the analysis the
+        file stores (each Action's ``analysis`` empty), for a command that reads none, where decoding it
+        costs (BGBlitz's .bgf); the registry asks it then (MatchFormat.read)."""
         ...
 
 

@@ -9,7 +9,8 @@ name, its file suffixes, how the head of a file in it looks, whether it is
 text, whether bgcli writes it and what it cannot hold. The rest is in the
 format's own module (``module``), a
 :class:`~bgcli.formats.protocol.FormatModule`: ``read_stream(handle, path)``
-and, for a format bgcli writes, ``writer(notation)``, ``chunks(outputs)``
+(and, where leaving out the analysis a file stores saves time,
+``read_stream_bare(handle, path)``) and, for a format bgcli writes, ``writer(notation)``, ``chunks(outputs)``
 and ``join(outputs)``.
 
 Adding a format is one module and one entry in :data:`FORMATS`
@@ -74,8 +75,17 @@ class MatchFormat:
         decide = getattr(self.load(), "why_not_a_record", None)
         return decide(lines) if decide is not None else None
 
-    def read(self, handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
-        return self.load().read_stream(handle, path)
+    def read(self, handle: IO[bytes], path: str = "-", analysis: bool = True) -> Iterator[MatchPart]:
+        """The parts of ``handle``; with ``analysis`` False, for a command that
+        reads no stored analysis (the audit), a module's ``read_stream_bare``
+        where it has one (a format whose analysis is costly to decode: BGBlitz's),
+        which leaves the analysis out."""
+        module = self.load()
+        if not analysis:
+            bare = getattr(module, "read_stream_bare", None)
+            if bare is not None:
+                return bare(handle, path)
+        return module.read_stream(handle, path)
 
     def writer(self, notation: str | None = None) -> GameWriter:
         if not self.writes:

@@ -274,12 +274,12 @@ class AuditJob:
             found = _Problems()   # a format whose rows are not lines: the plain audit of the bytes read
             kind = registry.choose(where, data[:registry.HEAD_SIZE])
             assert kind is not None   # suggested_problems refused anything else
-            for _ in replay_parts(kind.read(io.BufferedReader(io.BytesIO(data)), where), lambda number: found,
-                                  self.rules):
+            for _ in replay_parts(kind.read(io.BufferedReader(io.BytesIO(data)), where, analysis=False),
+                                  lambda number: found, self.rules):
                 pass
             return FileResult(path, tuple(found.problems), found.games, None, digest)
         found = _Problems()
-        for _ in visit_file(where, found, self.rules):
+        for _ in visit_file(where, found, self.rules, analysis=False):   # the audit reads no stored analysis
             pass
         return FileResult(path, tuple(found.problems), found.games, None, digest)
 
