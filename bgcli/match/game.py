@@ -245,7 +245,9 @@ class GameReplay:
     def apply_all(self, actions: Iterable[Action]) -> None:
         """:meth:`apply` each action in turn. Without events (the audit), a
         play in the middle of a game that is nothing but a legal play of its
-        roll, in turn, with no cube action waiting, takes a short path: only
+        roll, in turn, with no cube action waiting (or the game's first roll
+        where :meth:`move` would find no problem of the opening in it:
+        :meth:`plain_opening`), takes a short path: only
         where its checkers end is worked out, on the sides' counts
         (:func:`~bgcli.match.plays.sides_after_play`), and the state moves on as
         :meth:`move` would move it; so does a roll with no play when the
@@ -263,8 +265,9 @@ class GameReplay:
         while at < count:
             action = actions[at]
             at += 1
-            if not (action.kind in _PLAYS and action.side == self.on_roll and self.moves and cube.offer is None
-                    and cube.beaver_by is None and self.waiting_dance is None and not self.over and not self.unchecked):
+            if not (action.kind in _PLAYS and cube.offer is None and cube.beaver_by is None and self.waiting_dance is None
+                    and not self.over and not self.unchecked
+                    and (action.side == self.on_roll and self.moves or self.plain_opening(action))):
                 apply(action)
                 continue
             # a run of plays in turn: the state in locals, written back when the run ends
