@@ -360,3 +360,18 @@ def test_skipping_counts_the_values_against_the_bound(monkeypatch):
     for count in (3, 4, 5, 6):
         data = b"\xf8" + b"\x21" * count + b"\xf9"
         assert walked(data, 0, 0, True) == walked(data, 0, 0, False)
+
+
+def test_the_audit_and_the_dice_audit_leave_the_analysis_undecoded(monkeypatch):
+    """Neither reads the analysis a file stores: they read a .bgf with read_stream_bare (the whole
+    reader refused here), to the same results as through the whole reader."""
+    from bgcli.scale.archive import audit_file
+    from bgcli.scale.dice import tally_file
+
+    path = str(DATA / "bgf" / "B4_SrGcsKAQmoTyHlgJCbM.bgf")
+    with monkeypatch.context() as m:
+        m.setattr(bgf, "read_stream_bare", bgf.read_stream)
+        whole = audit_file(path), tally_file(path)
+    monkeypatch.setattr(bgf, "read_stream", lambda *args: pytest.fail("the analysis was decoded"))
+    bare = audit_file(path), tally_file(path)
+    assert bare == whole and whole[0].games > 0 and not whole[0].error

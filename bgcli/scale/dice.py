@@ -49,7 +49,7 @@ def tally_file(path: str, where: str | None = None, rules: Rules | None = None, 
     from bgcli.formats.files import visit_file
 
     tally = DiceTally(path, luck)
-    for _ in visit_file(where or path, tally, rules):
+    for _ in visit_file(where or path, tally, rules, analysis=False):   # the dice audit reads no stored analysis
         pass
     return tally.finish()
 
