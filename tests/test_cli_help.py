@@ -116,6 +116,24 @@ def test_the_rules_help_and_page_name_every_command_that_takes_rules(where):
     assert set(said.group(1).split(", ")) == taking
 
 
+def test_the_met_help_names_every_command_that_takes_met():
+    # it named four: rollout's --met was left out
+    said = re.search(r"what --met takes on every command that judges match play \(([^)]+)\)",
+                     " ".join(cli.get_command(None, "met").help.split()))
+    taking = [name for name in SUMMARIES if name in {n for n, option in options_of_every_command() if option.name == "met"}]
+    assert said.group(1).split(", ") == taking
+
+
+def test_the_readme_names_every_command_that_asks_gnubg():
+    # it named hint, rate, view and analyze: rollout and dice take --engine gnubg too
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = re.search(r"needed only for `--engine gnubg` \(([^)]+)\)", readme)
+    taking = [name for name in SUMMARIES if name in {n for n, option in options_of_every_command()
+                                                     if "--engine" in option.opts and "gnubg" in option.type.choices}]
+    assert said.group(1).replace("`", "").split(", ") == taking
+    assert "`rate --second-opinion gnubg`" in readme
+
+
 def test_the_rules_command_calls_its_argument_name():
     result = CliRunner().invoke(cli, ["rules", "nosuch"], prog_name="bgcli")
     assert result.exit_code == 2 and result.output.splitlines()[0] == "Usage: bgcli rules [OPTIONS] [NAME]"

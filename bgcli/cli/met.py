@@ -28,8 +28,8 @@ def met_command(table, length, post_crawford, listing, to, as_json):
     match of the player n-away (rows) against m-away (columns) before a game,
     1-away being the Crawford game; --post-crawford the trailer's chance
     against 1-away after it. --list names the tables and where each was
-    published. The same NAME or FILE is what --met takes on hint, rate,
-    analyze and view.
+    published. The same NAME or FILE is what --met takes on every command
+    that judges match play (analyze, hint, rollout, rate, view).
 
     Exit status: 0; 2 for a name bgcli does not know or a file that is not a
     table (one line naming the file and the line where it is wrong).
