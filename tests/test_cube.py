@@ -22,6 +22,9 @@ from bgcli.core.rules import Rules
 
 DATA = Path(__file__).parent / "data" / "cube" / "cases.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text().splitlines()]
+# a held-out check's cases at what CASES lacks: 1-, 2-, 4-point and long matches, 1-away/2-away
+# (tests/data/cube/make_heldout.py)
+HELDOUT = [json.loads(line) for line in (DATA.parent / "heldout.jsonl").read_text().splitlines()]
 ROOT = Path(__file__).resolve().parent.parent / "bgcli"
 
 
@@ -43,7 +46,14 @@ def test_the_golden_data_cover_every_kind_of_cube_decision():
     assert {case["words"] for case in CASES} >= {"Never double, take (dead cube)", "Never redouble, take (dead cube)"}
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{n}-{c['kind']}" for n, c in enumerate(CASES)])
+def test_the_held_out_cases_cover_what_the_others_lack():
+    lengths = {parse_position(case["xgid"]).match.match_length for case in HELDOUT}
+    assert {1, 2, 4} <= lengths and max(lengths) > 11
+    assert {"Too good to double, take", "Optional redouble, pass"} <= {case["proper"] for case in HELDOUT}
+    assert {"1pt", "crawford", "post", "1away2away", "2away", "dead", "money"} <= {case["kind"] for case in HELDOUT}
+
+
+@pytest.mark.parametrize("case", CASES + HELDOUT, ids=[f"{n}-{c['kind']}" for n, c in enumerate(CASES + HELDOUT)])
 def test_the_proper_action_is_gnubgs_in_its_own_words(case):
     turn = _turn(case)
     refused = may_double(turn)
