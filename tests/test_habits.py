@@ -328,3 +328,26 @@ def test_habit_nackgammon_survives_every_export(tmp_path, to):
     def results(replay):
         return [(r.winner_side, r.result, r.cube, r.points, r.score) for r in replay.results]
     assert again.problems == [] and results(again) == results(source)
+
+
+def test_habit_gnubg_sgf_no_cube_is_the_cubeless_rule(tmp_path):
+    """GNU Backgammon's SGF of a match played with ``set cube use off`` says
+    ``RU[NoCube:Crawford]``: the cubeless rule (it was passed over, and an
+    export to .mat or JSON lost it); a double in such a game breaks it."""
+    path = NACKGAMMON / "nocube_3pt.gnubg.sgf"
+    status, lines = audit_lines(path)
+    assert status == 0 and lines == [], lines
+    (replay,) = replay_file(str(path))
+    assert replay.rules.cubeless
+    for to, said in (("mat", '; [Cubeless "On"]'), ("sgf", "RU[NoCube:Crawford]"), ("json", '"cubeless": true')):
+        out = tmp_path / f"out.{to}"
+        result = invoke("export", str(path), "--to", to, "-o", str(out))
+        assert result.exit_code == 0 and said in out.read_text(), result.output
+        (again,) = replay_file(str(out))
+        assert again.rules.cubeless and again.problems == []
+    text = committed(path).read_text()
+    first = text.index("\n;", text.index("\n;") + 1)   # after the first play of game 1
+    doubled = tmp_path / "doubled.sgf"
+    doubled.write_text(text[:first] + "\n;B[double]\n;W[take]" + text[first:])
+    status, lines = audit_lines(doubled)
+    assert status == 1 and ": cube: " in lines[0], lines

@@ -275,6 +275,8 @@ class _Builder:
             tags.update([tag_for("jacoby", "jacoby" in rules)])
         if "nackgammon" in rules:   # gnubg's RU[Crawford:Nackgammon]: the variant's opening
             tags.update([tag_for("nackgammon", True)])
+        if "nocube" in rules:   # gnubg's RU[NoCube:Crawford]: played with 'set cube use off'
+            tags.update([tag_for("cubeless", True)])
         for value in props.get("XR", []) + props.get("XT", []):   # bgcli's rule tags and other tags, "Name=value"
             key, _, text = value.partition("=")
             if key.strip():
@@ -623,14 +625,16 @@ class SgfWriter(GameWriter):
             rules.append("Jacoby")
         if info.rules.nackgammon:
             rules.append("Nackgammon")
+        if info.rules.cubeless:
+            rules.insert(0, "NoCube")
         if rules:
             root += f"RU[{':'.join(rules)}]"
         if index == 1:
-            # gnubg's SGF has no property for the rules beyond Crawford and
-            # Jacoby: bgcli's other rule tags go in a property of its own, XR,
-            # which gnubg passes over
+            # gnubg's SGF has no property for the rules beyond Crawford, Jacoby,
+            # Nackgammon and NoCube: bgcli's other rule tags go in a property of
+            # its own, XR, which gnubg passes over
             root += "".join(f"XR[{_escape(key)}={_escape(value)}]" for key, value in rule_tags(info)
-                            if key.lower() not in ("crawford", "jacoby", "variation"))   # RU says those
+                            if key.lower() not in ("crawford", "jacoby", "variation", "cubeless"))   # RU says those
         result = game.result
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw
