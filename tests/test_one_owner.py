@@ -69,6 +69,24 @@ def test_the_kinds_of_roll_and_their_throws():
 
 # --- kinds are enums -----------------------------------------------------------------------
 
+# a kind held against the string of its value ('d.kind.value == "illegal"', 'kind not in ("win", "resign")')
+KIND_AS_STRING = re.compile(r"""\.kind(?:\.value)?\s*(?:[!=]=|(?:not\s+)?in)\s*\(?\s*["']""")
+# bgcli.notebook sits below the match records (it is imported for Jupyter's display without them): it may not
+# import ActionKind, and says a result by its value
+KIND_AS_STRING_ALLOWED = {"bgcli/notebook.py"}
+
+
+def test_no_module_compares_a_kind_with_a_string():
+    again = found(KIND_AS_STRING, {n: t for n, t in sources().items() if n not in KIND_AS_STRING_ALLOWED})
+    assert not again, f"compare the enum (DecisionKind, EventKind, ActionKind): {again}"
+
+
+def test_the_kind_check_sees_a_string():
+    copies = {"m.py": 'a = d.kind.value == "illegal"\nb = e.kind not in ("win", "resign")\nc = x.kind != \'drop\'\n'
+                      "ok = d.kind is DecisionKind.ILLEGAL\n"}
+    assert [line.split(":")[1] for line in found(KIND_AS_STRING, copies)] == ["1", "2", "3"]
+
+
 def test_a_positions_class_is_a_kind_written_as_its_word():
     from bgcli.analysis.counts import CLASSES, PositionClass, analyze
     from bgcli.core.position import Position

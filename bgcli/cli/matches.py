@@ -224,13 +224,14 @@ def nothing_played(event) -> str:
 
 def event_text(event) -> str:
     from bgcli.match.events import ROLLED_THEN_RESIGNED
+    from bgcli.match.records import ActionKind
     from bgcli.match.replay import EventKind
 
     where = f"{event.line:>5}  game {event.game:<2} "
     kind = event.kind
     if kind in (EventKind.MOVE, EventKind.ROLL):
         dice = f"{recorded_text(event.dice)}" if event.dice else "??"
-        if kind == EventKind.ROLL and event.record is not None and event.record.kind == "illegal":
+        if kind == EventKind.ROLL and event.record is not None and event.record.kind is ActionKind.ILLEGAL:
             what = f"{dice}: (an illegal play, not recorded)"
         elif kind == EventKind.ROLL:
             what = f"{dice}: {ROLLED_THEN_RESIGNED}"

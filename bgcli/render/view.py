@@ -34,6 +34,8 @@ from __future__ import annotations
 from array import array
 import bisect
 import contextlib
+import enum
+import functools
 import gc
 import html
 import json
@@ -43,7 +45,6 @@ from string import Template
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
-from bgcli.core.cube import Line
 from bgcli.core.ids import match_id
 from bgcli.core.position import CHECKERS, Position, id_of_halves, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
@@ -96,7 +97,7 @@ def _match_steps(replay: MatchReplay, events: Sequence[Event], records: Sequence
         if not actions:
             steps.append(_Step(number + len(steps), replay, game, _first_line(actions, records, game),
                                _opening(replay, game), None))
-        elif actions[-1].kind not in ("win", "resign"):
+        elif actions[-1].kind not in (EventKind.WIN, EventKind.RESIGN):
             # no 'Wins' line: still let the user see where the game stopped
             steps.append(_Step(number + len(steps), replay, game, actions[-1].line, _after(actions[-1]), None))
     return steps
@@ -557,21 +558,42 @@ _BEAROFF_ATTRIBUTE = ' data-bearoff="%s"'
 
 # --- a rating's marks (view --engine) ---------------------------------------------------
 
-_GROUPS = {"move": "move", "double": "double", "take": "answer", "drop": "answer", "beaver": "answer"}
-_DECISION_GROUPS = {Line.NO_DOUBLE.word: "move", "play": "move", "forced": "move", "illegal": "move", "double": "double",
-                    "take": "answer", "drop": "answer"}
+class _Mark(enum.Enum):
+    """Which of a row's decisions a rating's decision marks: the play (or the cube turn passed by before it),
+    the double, or the answer to it."""
+
+    NONE = 0
+    MOVE = 1
+    DOUBLE = 2
+    ANSWER = 3
+
+
+_GROUPS = {EventKind.MOVE: _Mark.MOVE, EventKind.DOUBLE: _Mark.DOUBLE, EventKind.TAKE: _Mark.ANSWER,
+           EventKind.DROP: _Mark.ANSWER, EventKind.BEAVER: _Mark.ANSWER}
+
+
+@functools.lru_cache(maxsize=None)
+def _decision_groups() -> dict:
+    """The row mark of each kind of decision (the rating's DecisionKind: imported when a rating is
+    shown, as the rating module costs the view's start-up otherwise)."""
+    from bgcli.judging.rating import DecisionKind
+
+    return {DecisionKind.NO_DOUBLE: _Mark.MOVE, DecisionKind.PLAY: _Mark.MOVE, DecisionKind.FORCED: _Mark.MOVE,
+            DecisionKind.ILLEGAL: _Mark.MOVE, DecisionKind.DOUBLE: _Mark.DOUBLE, DecisionKind.TAKE: _Mark.ANSWER,
+            DecisionKind.DROP: _Mark.ANSWER}
 
 
 def _judged_key(match: int, event: Event) -> tuple:
-    return (match, event.game, event.line, event.side, _GROUPS.get(event.kind.value, ""))
+    return (match, event.game, event.line, event.side, _GROUPS.get(event.kind, _Mark.NONE))
 
 
 def judged_index(ratings: Iterable) -> dict:
     """The decisions of ratings (bgcli.judging.rating.MatchRating) by the row they belong to."""
     index: dict = {}
+    groups = _decision_groups()
     for rating in ratings:
         for d in rating.decisions:
-            key = (rating.number, d.game, d.line, d.side, _DECISION_GROUPS[d.kind.value])
+            key = (rating.number, d.game, d.line, d.side, groups[d.kind])
             index.setdefault(key, []).append(d)
     return index
 
@@ -582,8 +604,10 @@ def _judgement(decisions: Sequence) -> tuple[str, str]:
     parts = []
     worst = ""
     order = ("", "doubtful", "bad", "very bad")
+    from bgcli.judging.rating import DecisionKind   # here: a rating is shown (see _decision_groups)
+
     for d in decisions:
-        if d.kind.value == "illegal":
+        if d.kind is DecisionKind.ILLEGAL:
             parts.append('<span class="judge illegal">illegal: not judged</span>')
             continue
         if d.error:
@@ -595,7 +619,7 @@ def _judgement(decisions: Sequence) -> tuple[str, str]:
                          f'{_e(best)}{" (" + _e(found) + ")" if found else ""}</span>')
             if order.index(found) > order.index(worst):
                 worst = found
-        if d.equity is not None and d.kind.value != Line.NO_DOUBLE.word:
+        if d.equity is not None and d.kind is not DecisionKind.NO_DOUBLE:
             parts.append(f'<span class="equity">equity after {d.equity:+.3f}</span>')
     return "".join(parts), worst.replace(" ", "")
 
