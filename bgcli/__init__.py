@@ -35,8 +35,9 @@ compiled = all(str(getattr(sys.modules[name], "__file__", "")).endswith(tuple(EX
 # Whether the C accelerator (bgcli/core/_speedups.c, built by pip install . where a C
 # compiler works) is in use.
 speedups = _generator.accelerator is not None
-build = ("compiled (mypyc, C speedups)" if speedups else "compiled (mypyc)") if compiled else \
-    ("pure Python, C speedups" if speedups else "pure Python")
+# "pure Python" only where no C runs at all: the accelerator beside Python is named as such
+build = ("compiled (mypyc) with the C accelerator" if speedups else "compiled (mypyc)") if compiled else \
+    ("Python with the C accelerator" if speedups else "pure Python")
 if _position.speedups_stale:
     build += " (the C accelerator here is older than its source: pip install -e . rebuilds it)"
 

@@ -76,7 +76,7 @@ def python(code: str, *args: str, pure: bool, stdin: str, tmp_path) -> subproces
                           cwd=tmp_path, env={**os.environ, "PYTHONPATH": ""}, timeout=600)
 
 
-COMPILED_BUILD = "compiled (mypyc, C speedups)"  # what a BGCLI_COMPILE=1 install says it is
+COMPILED_BUILD = "compiled (mypyc) with the C accelerator"  # what a BGCLI_COMPILE=1 install says it is
 
 
 @functools.lru_cache(maxsize=None)
@@ -275,7 +275,7 @@ def test_this_checkout_runs_python_with_or_without_the_accelerator():
     if not bgcli.core.generator.__file__.endswith(".py"):
         pytest.skip("this checkout holds compiled modules (an in-place build)")
     assert bgcli.compiled is False
-    assert bgcli.build == ("pure Python, C speedups" if bgcli.speedups else "pure Python") or "older than its source" in bgcli.build
+    assert bgcli.build == ("Python with the C accelerator" if bgcli.speedups else "pure Python") or "older than its source" in bgcli.build
 
 
 def test_a_pure_build_drops_what_a_compiled_build_left(tmp_path):

@@ -78,7 +78,7 @@ def fresh_writers() -> dict:
 
 @needs_speedups
 def test_the_build_names_the_accelerator():
-    assert bgcli.speedups and bgcli.build.endswith("C speedups)" if bgcli.compiled else "C speedups")
+    assert bgcli.speedups and bgcli.build.endswith("with the C accelerator")
     assert batch._moves_line is speedups.moves_line
 
 
