@@ -587,3 +587,12 @@ def test_any_line_parses_or_raises_our_error(text):
         parse_line(text.replace("\n", " ").replace("\r", " "), 3, "t.txt")
     except MatchFileError as error:
         assert error.line == 3
+
+
+def test_a_match_given_as_a_chouette_says_what_it_starts_with_and_what_a_chouette_starts_with(run):
+    # it said "it starts with 'Chouette: NAME, NAME, NAME', not '5 point match'": of a file that starts with the latter
+    result = run("chouette", str(SAMPLES / "flawed_5pt.mat"))
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0].endswith(
+        ":3:1: not a chouette file: it starts with '5 point match', where a chouette file starts with "
+        "'Chouette: NAME, NAME, NAME'")

@@ -376,6 +376,7 @@ def read_chouette(text: str, path: str = "-") -> Chouette:
     return _Reader(path).read(_LINE_END.split(text))
 
 
+_FIRST_LINE = "'Chouette: NAME, NAME, NAME'"   # what a file that is not one is told it lacks
 CHOUETTE_LIMIT = 16 << 20   # bytes: a chouette record is a few kB a session; more is not one
 
 
@@ -437,14 +438,14 @@ class _Reader:
             self.place(item, number)
         assert players is not None or not self.games
         if players is None:
-            raise MatchFileError("not a chouette file: it is empty (it starts with 'Chouette: NAME, NAME, NAME')",
+            raise MatchFileError(f"not a chouette file: it is empty, where a chouette file starts with {_FIRST_LINE}",
                                  self.path, 1, 1)
         self.close_game()
         return Chouette(players.names, players.line, tuple(self.games), tuple(self.problems), self.path)
 
     def not_a_chouette(self, number: int, text: str) -> MatchFileError:
-        return MatchFileError(f"not a chouette file: it starts with 'Chouette: NAME, NAME, NAME', not "
-                              f"{text.strip()[:60]!r}", self.path, number, 1)
+        return MatchFileError(f"not a chouette file: it starts with {text.strip()[:60]!r}, where a chouette file "
+                              f"starts with {_FIRST_LINE}", self.path, number, 1)
 
     def check_players(self, line: PlayersLine) -> None:
         seen: set[str] = set()
