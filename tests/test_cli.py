@@ -272,3 +272,16 @@ def test_no_dice_names_the_position_as_written(run, command, words):
     assert result.exit_code == 1
     assert result.output.splitlines()[-1] == (f"Error: no dice given for '{words[0]}': add them (e.g. 31) or use an "
                                               f"ID that carries them")
+
+
+def test_convert_names_a_bad_position_by_where_it_was_given(run):
+    # a position given on the command line was 'line 1' (of no file); a line of standard input keeps its number
+    def error(*args, input=None):
+        result = run("convert", "--to", "xgid", *args, input=input)
+        assert result.exit_code == 1
+        return [line for line in result.output.splitlines() if line.startswith("Error")]
+
+    assert error("strat") == ["Error: invalid position 'strat': expected start, a position id, a gnubg id, XGID=..., "
+                              "board:..., 26 numbers or text holding the ids"]
+    assert error("start", "strat")[0].startswith("Error: position 2: invalid position 'strat'")
+    assert error("start", "-", input="start\nstrat\n")[0].startswith("Error: line 2: invalid position 'strat'")

@@ -197,12 +197,18 @@ def convert(to, positions):
         printf 'start\\n4HPwATDgc/ABMA\\n' | bgcli convert --to fibs -
     """
     status = 0
+    words = positions_of(positions)
 
     def inputs():
-        for item in positions_of(positions):
-            yield from batch_lines(open_binary("-")) if item == "-" else [item]
+        """(where, text) of each position: a line of standard input by its number, a position given on the
+        command line by its place among them (nothing when it is the only one)."""
+        for place, item in enumerate(words, 1):
+            if item == "-":
+                yield from ((f"line {number}: ", line) for number, line in enumerate(batch_lines(open_binary("-")), 1))
+            else:
+                yield (f"position {place}: " if len(words) > 1 else "", item)
 
-    for number, text in enumerate(inputs(), 1):
+    for where, text in inputs():
         try:
             if isinstance(text, BadLine):
                 status = max(status, EXIT_UNREADABLE if text.last else EXIT_PROBLEMS)
@@ -213,16 +219,16 @@ def convert(to, positions):
                 raise BgcliError(EMPTY_LINE)
             click.echo(convert_one(text, to))
             if to == "fibs":
-                _say_what_is_lost(text, to, number)
+                _say_what_is_lost(text, to, where)
         except BgcliError as exc:
-            say(f"Error: line {number}: {exc}", err=True)
+            say(f"Error: {where}{exc}", err=True)
             if to != "ascii":
                 click.echo("")  # keep one output line per input line
             status = max(status, EXIT_PROBLEMS)
     sys.exit(status)
 
 
-def _say_what_is_lost(text: str, to: str, number: int) -> None:   # to: fibs
+def _say_what_is_lost(text: str, to: str, where: str) -> None:   # to: fibs
     """A note on stderr for a money setting the target format has no place
     for (nothing the user gave is lost silently)."""
     rules = read_position(text).match.rules
@@ -232,7 +238,7 @@ def _say_what_is_lost(text: str, to: str, number: int) -> None:   # to: fibs
     if rules.in_force("beavers"):
         lost.append("beavers")
     if lost:
-        say(f"note: line {number}: a FIBS board cannot carry {' or '.join(lost)}", err=True)
+        say(f"note: {where}a FIBS board cannot carry {' or '.join(lost)}", err=True)
 
 
 # --- show -------------------------------------------------------------------
