@@ -61,6 +61,9 @@ def test_an_output_folder_gets_the_repaired_files_under_their_paths(tmp_path):
         fixed = (out / inner / ("sub" if n == 0 else "") / case["file"]).read_text().split("\n")
         assert fixed[case["line"] - 1] == case["was"]
     assert "4 errors, 4 with a repair" in result.output   # the totals line, on standard error
+    # each file written is named, as export -o FOLDER names them (nothing said where the files went)
+    assert sorted(line for line in result.output.splitlines() if line.startswith("wrote ")) == \
+        sorted(f"wrote {out / path}" for path in written)
 
 
 def test_an_output_folder_inside_an_input_folder_or_a_file_is_refused(tmp_path):

@@ -70,6 +70,7 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
     diffs: list[bytes] = []
     totals = {"files": 0, "unread": 0, "bad": 0, "errors": 0, "repaired": 0}
     for result, _ in run:
+        wrote = None   # the file written in the output folder
         totals["files"] += 1
         if result.error is not None:
             totals["unread"] += 1
@@ -77,8 +78,11 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
             status = EXIT_UNREADABLE
             continue
         if output is not None and (result.changed or not many):   # a folder gets the repaired files only
-            if not _write_fixed(output_target(output, result.path) if many else output, result, many):
+            target = output_target(output, result.path) if many else output
+            if not _write_fixed(target, result, many):
                 status = EXIT_UNREADABLE
+            elif many:
+                wrote = target
         diffs.append(result.patch)
         if as_json:
             emit(result.to_dict())
@@ -93,6 +97,8 @@ def repair(paths, as_json, output, patch, jobs, **rule_args):
             status = max(status, EXIT_PROBLEMS)
         if not as_json:
             say(_summary(result), err=True)
+        if wrote:   # where in the folder, as export -o FOLDER says it
+            say(f"wrote {wrote}", err=True)
     run.finish()
     if patch is not None:
         write_output(patch, b"".join(diffs))   # each file's hunks in its own bytes: patch applies them
