@@ -181,3 +181,18 @@ if __name__ == "__main__":   # the paragraph each page holds
     for command_name in COMMANDS:
         print(f"--- {page_of(command_name).relative_to(ROOT)}")
         print(textwrap.fill(options_paragraph(command_name), 100, break_on_hyphens=False, break_long_words=False))
+
+
+def test_the_archive_commands_say_scheduler_in_one_way():
+    # rate's said "its scheduler's address, or local:N" where audit and dice say what local:N does
+    helps = {name: option.help.split(" on a Dask cluster ", 1)[1] for name, option in options_of_every_command()
+             if option.name == "scheduler" and name in {n for n, o in options_of_every_command() if o.name == "db_path"}}
+    assert set(helps) == {"audit", "dice", "rate"}
+    assert len({text.removesuffix(" The workers read the files.") for text in helps.values()}) == 1, helps
+
+
+def test_a_second_opinion_is_any_engine():
+    from bgcli.engines import ENGINE_NAMES
+
+    option = next(o for name, o in options_of_every_command() if o.name == "second_opinion")
+    assert tuple(option.type.choices) == tuple(ENGINE_NAMES)

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import click
 
-from bgcli.cli.archives import ArchiveRun, check_scheduler, with_database
-from bgcli.cli.common import complete_file_names, files_argument, result_output
+from bgcli.cli.archives import ArchiveRun, cluster_and_database, with_database
+from bgcli.cli.common import files_argument, result_output
 from bgcli.cli.common import (
     EXIT_PROBLEMS, EXIT_UNREADABLE, Unreadable, check_archive_options, cli, emit, jobs_option, json_option, rule_options, rules_from,
 )
 from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_option, met_option, timeout_option
+from bgcli.engines import ENGINE_NAMES  # the registry only: a backend loads when opened
 
 
 @cli.command()
@@ -23,7 +24,7 @@ from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_
 @level_option(more="Luck is always measured at 0-ply, as gnubg does.")
 @timeout_option("The time limit of one engine call; a file whose engine fails or runs past it gets its error.")
 @met_option
-@click.option("--second-opinion", type=click.Choice(("sage", "gnubg", "exact"), case_sensitive=False), default=None,
+@click.option("--second-opinion", type=click.Choice(ENGINE_NAMES, case_sensitive=False), default=None,
               metavar="ENGINE", help="Judge every decision with this engine too, and report each player's PR by both and "
                                      "the decisions they disagree on (a different best play or cube action, errors apart "
                                      "by more than --margin).")
@@ -34,11 +35,8 @@ from bgcli.cli.common import FloatRange, check_engine_met, engine_option, level_
               help="With --second-opinion: the trials of the rollout that decides each disagreement (the first engine "
                    "at 0-ply, cubeful, to the end, luck adjusted; 36 = one for each first roll); 0: no rollout.")
 @jobs_option("Rate the files in N worker processes")
-@click.option("--scheduler", metavar="ADDRESS", callback=check_scheduler,
-              help="Rate on a Dask cluster (pip install 'bgcli[dask]'): its scheduler's address, or local:N.")
-@click.option("--db", "db_path", metavar="FILE", shell_complete=complete_file_names,
-              help="Keep every file's rating in this SQLite database as the run goes; a file whose content, engine, "
-                   "level and rules are unchanged is not rated again (a killed run resumes).")
+@cluster_and_database("Rate", "Keep every file's rating in this SQLite database as the run goes; a file whose content, "
+                              "engine, level and rules are unchanged is not rated again (a killed run resumes).")
 @click.option("--report", type=click.Choice(("players",)), is_flag=False, flag_value="players", default=None,
               help="With --db and no FILE: each player's figures over the whole database (matches, decisions, PR, luck).")
 @click.option("--thresholds", metavar="D,B,VB", callback=lambda ctx, param, value: _thresholds(value),
