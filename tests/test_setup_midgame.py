@@ -148,6 +148,48 @@ def test_gnubgs_own_mat_export_of_an_edited_game_jumps_and_the_audit_says_so():
     assert (first.kind, first.line, first.game) == (ProblemKind.PLAY, 10, 1)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_gnubgs_text_export_of_an_edited_game_reads_the_printed_ids_jump_as_the_sgfs_set_up(name):
+    # gnubg's text has no record of the edit; the Position ID and Match ID it prints before each play jump there:
+    # the same set-ups as the SGF's (a warning each, no error), and the very positions of its replay
+    [text] = replay_file(str(committed(SETUP / f"{name}.txt")))
+    [sgf] = replay_file(str(committed(SETUP / f"{name}.sgf")))
+    assert _ids(SETUP / f"{name}.txt") == [(game, pid) for game, pid in _ids(SETUP / f"{name}.sgf") if game == 1]
+    assert [e.before.position.id() for e in text.events if e.kind == "move"] == _golden()[name]
+    assert all(p.severity == Severity.WARNING for p in text.problems)
+
+    def set_ups(replay):   # what was set, in the warning's words, and after how many plays
+        return [p.message.split(" (")[0] + p.message.split(")", 1)[-1].split(" (")[0] for p in replay.problems
+                if p.kind == ProblemKind.SET_UP]
+    assert set_ups(text) == set_ups(sgf) and set_ups(text)
+
+
+def test_the_text_exports_set_up_says_which_printed_ids_prove_it():
+    [replay] = replay_file(str(committed(SETUP / "midgame_board_black_cube.txt")))
+    [set_up] = [p for p in replay.problems if p.kind == ProblemKind.SET_UP]
+    assert set_up.message == (
+        "the board and the cube (2, owned by gnubg) set by hand after 6 plays (gnubg text: the Position ID "
+        "cO8GAAew5xkRIA and the Match ID QQmzAAAAAAAE printed before move 7): the plays before and after it are "
+        "checked separately")
+
+
+@pytest.mark.parametrize("printed", ["", "sOczEAhw7w!ABw", "4HPwATDgc/ABMA"])
+def test_a_jump_in_a_text_export_with_no_printed_id_that_says_so_is_still_an_error(printed, tmp_path):
+    # the board set before move 5, its printed Position ID taken away, broken, or the opening's (a set-up the
+    # play after it does not fit): the play is an error at its line, as where gnubg's .mat export jumps
+    text = committed(SETUP / "midgame_board_white.txt").read_text(encoding="utf-8")
+    assert text.count("Position ID: sOczEAhw7wYABw") == 1
+    lines = text.split("\n")
+    at = next(i for i, line in enumerate(lines) if "sOczEAhw7wYABw" in line)
+    play_line = next(i for i in range(at, len(lines)) if lines[i].startswith("* gnubg moves")) + 1
+    path = tmp_path / "edited.txt"
+    path.write_text(text.replace("Position ID: sOczEAhw7wYABw", f"Position ID: {printed}"), encoding="utf-8")
+    [replay] = replay_file(str(path))
+    errors = [p for p in replay.problems if p.severity == Severity.ERROR]
+    assert [(p.kind, p.line) for p in errors][:1] == [(ProblemKind.PLAY, play_line)]
+    assert any(p.kind == ProblemKind.SET_UP for p in replay.problems) == (printed == "4HPwATDgc/ABMA")
+
+
 _RELOAD = r'''
 import gnubg, json
 gnubg.command("set display off")

@@ -20,17 +20,31 @@ The registry knows such a file by its first line (gnubg names it .txt, as
 the sites name their .mat exports), whatever its suffix.
 The file is one game of a match by design: the record says so
 (``MatchHeader.whole`` False), so that its end is not a match cut short.
+
+gnubg prints the board's Position ID before every play, from the mover's
+side, and its Match ID (the cube). A game whose board, cube or turn was set
+by hand part-way (gnubg's 'set board', 'set cube', 'set turn'; its SGF says
+so in a node of its own) has no record of the edit here, only the printed
+IDs jumping: where the Position ID printed before a play is not where the
+plays before it left the board, the side that played last plays again, or
+the Match ID's cube is not the one the doubles before it made, that play
+starts from a set-up (an action of kind SET_UP: what the printed IDs say,
+the mover on roll), as the SGF reader reads gnubg's edit. Only a printed ID
+says so: a jump with none (or one that is no ID) stays the replay's error.
 """
 from __future__ import annotations
 
 import re
 from typing import IO, Iterable, Iterator
 
+from bgcli.core.ids import parse_match_id
+from bgcli.core.position import Position
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
-from bgcli.errors import MatchFileError
+from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats.mat import tag_of
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
+from bgcli.match.plays import judge_play
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, SetUp
 from bgcli.match.wording import AS_WRITTEN
 
 # The first player's name ends at the first " N, " (taken in a lookahead, which is never re-entered, then
@@ -49,6 +63,8 @@ _TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat ta
 # a player's rating, written first (gnubg has one from an SGF's WR/BR): the .mat tags "Player 1 Elo", "Player 2 Elo"
 _RATING = re.compile(r"(.+)'s rating: *(.*?)\s*$")
 _NO_VALUE = "n/a"   # gnubg before 1.0 wrote every field, "Event: n/a" for one the match lacks
+_POSITION_ID = re.compile(r" *GNU Backgammon +Position ID: *(\S+)\s*$")   # the board before the play, mover's side
+_MATCH_ID = re.compile(r" *Match ID *: *(\S+)\s*$")   # under the Position ID: the cube's value and owner
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
@@ -68,12 +84,14 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     game_number, scores, game_line, length = 1, (0, 0), 1, 0
     tags: dict[str, str] = {}
     actions: list[Action] = []
+    set_ups: list[SetUp] = []   # what each SET_UP action set: a board the printed Position ID jumps to
     dice: tuple[int, int] | None = None
     errors: list[MatchFileError] = []
     in_info = False
     comment: list[str] | None = None   # the lines of the match's comment, while it is read
     resigned = False       # an "accepts" or "rejects" next answers the resignation, not a double
     move = 0
+    track = _Board()   # where the plays leave the board, to meet the Position ID printed before each play
     for number, raw in enumerate(lines, 1):
         line = text_of(raw) if isinstance(raw, bytes) else raw
         if number == 1:
@@ -129,6 +147,15 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
         if found:
             dice = recorded_roll(found.group(2))
             move += 1
+            track.shown = track.shown_match = None
+            continue
+        found = _POSITION_ID.match(line)
+        if found and dice is not None and track.shown is None:
+            track.shown = found.group(1)
+            continue
+        found = _MATCH_ID.match(line)
+        if found and dice is not None and track.shown is not None and track.shown_match is None:
+            track.shown_match = found.group(1)
             continue
         if line.startswith("* ") and line[2:3] != " ":   # "*    2. Cubeful ..." marks the analysis's choice
             action = _action(line[2:], number, players, dice, resigned, move)
@@ -139,6 +166,13 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                 resigned = True
             elif resigned and action.kind in (ActionKind.TAKE, ActionKind.DROP):
                 continue   # the answer to the resignation: the result line says what came of it
+            if action.kind in (ActionKind.MOVE, ActionKind.DANCE):
+                set_up = track.play(action)
+                if set_up is not None:
+                    actions.append(Action(number, 1, move, action.side, ActionKind.SET_UP, raw=set_up.how))
+                    set_ups.append(set_up)
+            else:
+                track.cube_action(action)
             actions.append(action)
             continue
         found = _WINS.match(line)
@@ -149,7 +183,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     if players is None:
         raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line", path, 1, 1)
     yield MatchHeader(length, game_line, tags, path, whole=False, words=AS_WRITTEN)
-    yield GameRecord(game_number, players, scores, tuple(actions), game_line)
+    yield GameRecord(game_number, players, scores, tuple(actions), game_line, set_ups_in_game=tuple(set_ups))
     yield MatchEnd(tuple(errors))
 
 
@@ -165,6 +199,83 @@ def _comment_tags(lines: list[str], number: int, path: str) -> dict[str, str]:
     if all(tag is not None for tag in tags):
         return dict(tag for tag in tags if tag is not None)
     return {"Comment": "\n".join(lines)}
+
+
+class _Board:
+    """Where the plays of a gnubg text export leave the board, met with the
+    Position ID gnubg printed before each play: the file's trace of a board
+    or a turn set by hand (gnubg's text has no record of the edit itself).
+    The plays are applied as the replay applies them (match.plays.judge_play);
+    where one cannot be applied the board is not known until the next printed
+    ID, which is then taken as it is (the replay says what was wrong); the
+    cube likewise, after a cube action other than a double taken."""
+
+    def __init__(self) -> None:
+        self.board: Position | None = None   # from the side of player 0; None: not known (before the first play)
+        self.last: int | None = None         # the side that played last
+        self.shown: str | None = None        # the Position ID printed before the play being read
+        self.shown_match: str | None = None  # and the Match ID under it
+        self.cube: tuple[int, int] | None = None      # value and owner (-1 centred; gnubg's player = column)
+        self.offered: tuple[int, int] | None = None   # what a double offered makes when taken
+
+    def cube_action(self, action: Action) -> None:
+        """Follow the cube through a cube action: a double taken is the
+        double's; after any other the cube is not known until the next
+        printed Match ID."""
+        if action.kind is ActionKind.DOUBLE and self.cube is not None and self.offered is None:
+            self.offered = (self.cube[0] * 2, 1 - action.side)
+            return
+        self.cube = self.offered if action.kind is ActionKind.TAKE else None
+        self.offered = None
+
+    def play(self, action: Action) -> SetUp | None:
+        """Apply the play ``action`` (a MOVE or a DANCE); the set-up before it
+        when the printed ID says the board or the turn was set by hand."""
+        side, shown, set_up = action.side, None, None
+        if self.shown is not None:
+            try:
+                shown = Position.from_id(self.shown)
+            except BgcliError:
+                shown = None   # no Position ID: it proves nothing
+        said: list[str] = []   # the printed IDs that say what was set
+        set_cube: list[int | None] = [None, None]   # the cube's value and owner set, None: as it stands
+        cube = _cube(self.shown_match)
+        if cube is not None and self.cube is not None and cube != self.cube:
+            set_cube = [new if new != old else None for new, old in zip(cube, self.cube)]
+            said.append(f"the Match ID {self.shown_match}")
+        if cube is not None:
+            self.cube = cube
+        self.offered = None
+        board, position, again = self.board, None, ""
+        if shown is not None:
+            printed = shown if side == 0 else shown.swap()
+            if board is not None and (printed != board or side == self.last):
+                position = printed if printed != board else None
+                again = f", {'its side' if position is None else 'the same side'} on roll again" \
+                    if side == self.last else ""
+                said.insert(0, f"the Position ID {self.shown}")
+            board = printed
+        if said:
+            how = f"gnubg text: {' and '.join(said)} printed before move {action.move_number}{again}"
+            set_up = SetUp(position, how, set_cube[0], set_cube[1], side)
+        self.board, self.last = None, side
+        if board is not None and action.dice:
+            dice = (max(action.dice), min(action.dice))
+            judged = judge_play(board if side == 0 else board.swap(), dice, action.play_text.strip(), side, False, False)
+            if judged.after is not None and not judged.problems:
+                self.board = judged.after if side == 0 else judged.after.swap()
+        return set_up
+
+
+def _cube(text: str | None) -> tuple[int, int] | None:
+    """The cube's value and owner of a printed Match ID; None for none."""
+    if text is None:
+        return None
+    try:
+        state = parse_match_id(text)
+    except BgcliError:
+        return None   # no Match ID: it proves nothing
+    return state.cube, state.cube_owner
 
 
 _VERBS = {"moves": ActionKind.MOVE, "cannot move": ActionKind.DANCE, "doubles": ActionKind.DOUBLE,

@@ -42,7 +42,8 @@ class ActionKind(str, Worded):
     LOSS = "loses"         # Galaxy's "Losses N points" on the loser's side: a note
     DRAW = "draw"          # "Agreed draw" (or "Draw"): the game ends with no winner
     SET_UP = "set-up"      # the board, the cube or the turn set by hand in the middle of a game (gnubg's SGF
-                           # AE/AW/AB, PL, CV/CP nodes after a play); what was set: GameRecord.set_ups_in_game
+                           # AE/AW/AB, PL, CV/CP nodes after a play; the IDs its text export prints jumping):
+                           # what was set: GameRecord.set_ups_in_game
 
     # Enum's own hash is a Python function; a kind is hashed once per action
     __hash__ = str.__hash__

@@ -14,6 +14,7 @@ plays, not the edit). The Position ID before each play (gnubg.positionid(),
 the mover's side, in the session that played it) is written to
 midgame_ids.json: the golden positions a replay of the file must meet, edits
 and all.
+export_text.py then writes gnubg's text export of each NAME.sgf (NAME.txt).
 
 gnubg writes a board set as a node ``;PL[W]AE[a:y]AW[..]AB[..]`` after the
 plays before it, a cube set as ``;CV[2]`` and ``;CP[b]``, the dice set as
