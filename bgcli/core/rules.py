@@ -258,7 +258,8 @@ SETTINGS: tuple[Setting, ...] = (
     # the tag GNU Backgammon ("NackGammon"), eXtreme Gammon and the sites that copy XG's head write:
     # its "Backgammon" is the standard game; GNU Backgammon's import of a .mat file reads the tag so
     Setting("nackgammon", "Variation", None, "Nackgammon: every game starts from nackgammon's opening position.",
-            words=("Nackgammon", "Backgammon"), expected="Backgammon or Nackgammon"),
+            words=("Nackgammon", "Backgammon"),
+            expected="Backgammon or Nackgammon (bgcli replays no other variant: its starting position differs)"),
 )
 SETTING_OF_TAG = {tag.lower(): setting for setting in SETTINGS for tag in (setting.tag, *setting.other_tags)}
 SETTING_OF_FIELD = {setting.field: setting for setting in SETTINGS}

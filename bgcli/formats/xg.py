@@ -430,6 +430,8 @@ class _Builder:
         tags["Player 1"], tags["Player 2"] = self.players
         for side, (elo, experience) in enumerate(((104, 120), (112, 124)), 1):
             tags[f"Player {side} Elo"] = f"{_f64(record, elo):.2f}/{_i32(record, experience)}"
+        # a rule tag (core.rules): nackgammon replays from its own opening, another variant is
+        # an error at the match's header (the replay asks tag_problems)
         variation = _i32(record, 96)
         tags["Variation"] = VARIATIONS.get(variation, str(variation))
         # the rule tags as XG's own .mat export spells them (the rules read those), in the rules' words
@@ -459,9 +461,6 @@ class _Builder:
             transcriber = _utf16(record, 1960, 129)
             if transcriber:
                 tags["Transcriber"] = transcriber
-        if variation:
-            self.problems.append(self.fail(f"record {number}: the match is {tags['Variation']}, which bgcli "
-                                           "does not replay (its starting position differs)", number))
         self.in_match = True
         self.match_comments = []
         rich_comment = _utf16(self.rich, 6184, 1024)
