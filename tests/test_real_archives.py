@@ -420,3 +420,19 @@ def test_habit_xg_mobile_money_session_tags_are_kept():
     [record] = read_matches(text).matches
     assert record.tags["Site"] == "XG Mobile" and record.tags["Variation"] == "Backgammon" and record.length == 0
     assert record.games[0].players == ("Ken", "XG-Pro") and not record.errors
+
+
+# --- backgammonhub (a site's own SGF in gnubg's dialect: PROVENANCE.md) -------------------------
+
+def test_habit_backgammonhub_sgf_reads_as_gnubgs():
+    """www.backgammonhub.com saves a match as gnubg's SGF with its own
+    application name (``AP[www.backgammonhub.com]``), ``[bs:..][ws:..]`` in the
+    other order, ``double``/``take``/``drop`` nodes, a roll with no play
+    (``;W[43]``) and a last bear-off of one step (``;W[62az]``): read as gnubg's,
+    silently, each game's result the one its RE gives."""
+    [path] = committed_glob(REAL / "backgammonhub", "*.sgf")
+    [replay] = replay_file(path)
+    assert replay.problems == []
+    assert [(r.winner_side, r.points) for r in replay.results] == [(0, 2), (0, 2), (1, 1), (1, 1), (1, 1),
+                                                                   (1, 1), (0, 1)]
+    assert replay.score == (5, 4)
