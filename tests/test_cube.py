@@ -322,7 +322,8 @@ def test_the_audits_cube_messages_come_from_the_cube_module(tmp_path):
                     "  3)  Takes                           Doubles => 8\n")
     found = _problems(tmp_path, owned, Rules(match_length=5, cube_limit=4))
     turn = CubeTurn(cube=4, holder=Holder.OPPONENT, away=5, opponent_away=5, rules=Rules(match_length=5, cube_limit=4))
-    said = [r.said_of("Bob", "Ann") for r in refusals(turn, 8)]
+    # the double as a .mat file writes it (the record's words, bgcli.match.wording): the cube module says the rest
+    said = [r.said_of("Bob", "Ann", doubled="Doubles => 8") for r in refusals(turn, 8)]
     assert said == ["Bob doubles but Ann owns the cube", "Doubles => 8 goes past the cube limit of 4"]
     assert all(message in found for message in said)
 

@@ -57,3 +57,15 @@ def test_plain_and_as_written_words():
     # a record that kept no text of the action is said in plain words, never as ''
     assert AS_WRITTEN.won(Action(3, 1, None, 0, ActionKind.WIN, points=2), 2) == "a win of 2 points"
     assert sgf.WORDS.won(Action(3, 1, None, 0, ActionKind.WIN, points=2, raw="W+2R"), 2) == "RE[W+2R]"
+
+
+def test_the_cube_limit_is_said_in_the_records_words(tmp_path):
+    """The cube module says the rule; the double is quoted in the record's words (plain by default)."""
+    from bgcli.core.cube import CubeTurn, Holder, refusals
+
+    rules = Rules(match_length=5, cube_limit=4)
+    turn = CubeTurn(cube=4, holder=Holder.OPPONENT, away=5, opponent_away=5, rules=rules)
+    (limit,) = [r for r in refusals(turn, 8) if "limit" in r.said_of("Bob", "Ann")]
+    assert limit.said_of("Bob", "Ann") == "a double to 8 goes past the cube limit of 4"
+    assert limit.said_of("Bob", "Ann", doubled=sgf.WORDS.doubled(Action(1, 1, 3, 1, ActionKind.DOUBLE, raw="double"), 8)) \
+        == "B[double] (to 8) goes past the cube limit of 4"

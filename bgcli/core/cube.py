@@ -293,14 +293,16 @@ class Refusal:
 
     def __str__(self) -> str:
         """The reason as ``hint`` gives it."""
-        return _TEXT[self.reason].format(self=self, points=_points(self.needed))
+        return _TEXT[self.reason].format(self=self, points=points_word(self.needed))
 
-    def said_of(self, player: str, owner: str = "", action: str = "doubles") -> str:
+    def said_of(self, player: str, owner: str = "", action: str = "doubles", doubled: str = "") -> str:
         """The reason as the audit reports a recorded action that broke it
         (``player`` did it; ``owner`` owns the cube; ``action``: doubles,
-        beavers or raccoons)."""
+        beavers or raccoons; ``doubled``: the double as the record writes it,
+        in its format's words, bgcli.match.wording)."""
         return _SAID[self.reason].format(self=self, player=player, owner=owner, action=action,
-                                         points=_points(self.needed))
+                                         points=points_word(self.needed),
+                                         doubled=doubled or f"a double to {self.offered}")
 
 
 _TEXT = {
@@ -319,7 +321,7 @@ _SAID = {
     Reason.CRAWFORD: "{player} doubles in the Crawford game, where the cube is not used",
     Reason.CAPPED: "{player} doubles, but the cube at {self.cube} is already as much as the {points} {player} still needs",
     Reason.OWNED: "{player} doubles but {owner} owns the cube",
-    Reason.LIMIT: "Doubles => {self.offered} goes past the cube limit of {self.limit}",
+    Reason.LIMIT: "{doubled} goes past the cube limit of {self.limit}",
     Reason.DEAD: "{player} doubles, but the cube at {self.cube} already covers the {points} {player} still needs",
     Reason.NO_BEAVERS: "{player} {action} but beavers are not allowed (use --beavers)",
     Reason.MATCH_BEAVER: "{player} {action} in a match, but beavers are for money play",
@@ -327,7 +329,8 @@ _SAID = {
 }
 
 
-def _points(n: int) -> str:
+def points_word(n: int) -> str:
+    """``1 point``, ``2 points``: how every message says a number of points."""
     return f"{n} point{'s' if n != 1 else ''}"
 
 

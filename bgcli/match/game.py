@@ -626,6 +626,7 @@ class GameReplay:
             self.crawford = False   # a double: this was not the Crawford game
         cube = self.cube
         offered = action.cube if action.cube is not None else cube.value * 2   # "=> 0" is a wrong value, not none
+        doubled = self.match.words.doubled(action, offered)   # the double as the record writes it
         broken: list = []
         owner = ""
         if self.judges:
@@ -642,11 +643,11 @@ class GameReplay:
             self.cube_known = True
         if self.judges and offered != cube.value * 2:
             self.problem(action, ProblemKind.CUBE,
-                         f"{self.match.words.doubled(action, offered)} but the cube is at {cube.value}: a double makes it "
+                         f"{doubled} but the cube is at {cube.value}: a double makes it "
                          f"{cube.value * 2}")
         for refusal in broken:
             if refusal.reason is Reason.LIMIT:
-                self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner))
+                self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner, doubled=doubled))
         if self.past_largest(action, cube.value * 2):
             return
         cube.double(side)

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from bgcli.core.cube import points_word   # said here too: the records' messages ask this module
+
 
 class Action(Protocol):
     """What a message quotes of an action (a records.Action is one; named here, since records imports this)."""
@@ -27,11 +29,6 @@ class Action(Protocol):
 
     @property
     def raw(self) -> str: ...
-
-
-def points_word(points: int) -> str:
-    """``1 point``, ``2 points``."""
-    return f"{points} point{'s' if points != 1 else ''}"
 
 
 @dataclass(frozen=True, slots=True)
