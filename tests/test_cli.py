@@ -285,3 +285,13 @@ def test_convert_names_a_bad_position_by_where_it_was_given(run):
                               "board:..., 26 numbers or text holding the ids"]
     assert error("start", "strat")[0].startswith("Error: position 2: invalid position 'strat'")
     assert error("start", "-", input="start\nstrat\n")[0].startswith("Error: line 2: invalid position 'strat'")
+
+
+def test_an_xgid_without_its_name_is_told_to_add_it(run):
+    # it was 'expected start, a position id, ...', which an XGID copied from a web page without XGID= did not explain
+    body = "-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
+    result = run("moves", "--", body)
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == (f"Error: invalid position '{body}': an XGID starts with XGID= (this "
+                                              f"reads as one without it: write XGID= before it)")
+    assert run("moves", f"XGID={body}").exit_code == 0

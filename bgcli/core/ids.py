@@ -559,6 +559,9 @@ def _field_problem(word: str) -> str | None:
             column += len(value) + 1
         return None
     parts = word.split(":")
+    if len(parts) in (9, 10) and _XGID_SHAPES["board"][0].fullmatch(parts[0]):
+        # an XGID copied without its name (some pages print it so): XG's and gnubg's always start with it
+        return "an XGID starts with XGID= (this reads as one without it: write XGID= before it)"
     if len(parts) == 1 and _BASE64.fullmatch(word) and 10 <= len(word) <= 18:
         return f"a Position ID has 14 characters (A-Z, a-z, 0-9, + and /), this has {len(word)}"
     if len(parts) == 2 and all(_BASE64.fullmatch(part) for part in parts):
