@@ -21,6 +21,7 @@ from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
 from bgcli.scale.jobs import failure_text
 from bgcli.core.spelling import recorded_text
+from bgcli.core.cube import points_word
 
 # --- reading many files -----------------------------------------------------
 
@@ -238,7 +239,7 @@ def event_text(event) -> str:
         else:
             what = f"{dice}: {event.play}" if event.play else f"{dice}: {nothing_played(event)}"
     elif kind in (EventKind.WIN, EventKind.RESIGN):
-        what = f"wins {event.points} point{'s' if event.points != 1 else ''}" + (" (resigned)" if kind == EventKind.RESIGN else "")
+        what = f"wins {points_word(event.points)}" + (" (resigned)" if kind == EventKind.RESIGN else "")
     elif kind in (EventKind.DOUBLE, EventKind.BEAVER, EventKind.RACCOON):
         what = f"{kind.value}s => {event.cube}" if event.cube else f"{kind.value}s"
     elif kind == EventKind.DRAW:

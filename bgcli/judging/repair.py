@@ -31,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
+from bgcli.core.cube import points_word
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.kinds import Worded
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text, plays_of_rolls
@@ -1169,8 +1170,8 @@ class _Repairer:
             # a resignation stands for a win the game may still give: one it can no longer give comes after
             beyond = possible is not None and value not in possible
             candidate = self.make(RepairKind.POINTS, state, game, action, action._replace(points=value, raw=new_raw),
-                                  f"the game is worth {value} point{'s' if value != 1 else ''}" if worth else
-                                  f"{value} point{'s' if value != 1 else ''} fits the score that follows"
+                                  f"the game is worth {points_word(value)}" if worth else
+                                  f"{points_word(value)} fits the score that follows"
                                   + (", but the final position can no longer give it" if beyond else ""),
                                   prior=0 if worth else 2 if beyond else 1)
             if candidate is not None:
