@@ -37,6 +37,9 @@ def test_bgcli_alone_prints_its_help_with_real_newlines():
     lines = result.stderr.splitlines()
     assert lines[0].startswith("Usage: bgcli") and len(lines) > 10
     assert any(line.split()[:1] == ["moves"] for line in lines)
+    # the status is the one docs/exit-status.md gives it
+    assert "`bgcli` with no command, which prints its help on standard error" in \
+        (ROOT / "docs" / "exit-status.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("command", COMMANDS)
