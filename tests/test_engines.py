@@ -281,3 +281,18 @@ def test_sage_answers_a_rolls_luck_in_one_call_with_the_figures_roll_by_roll():
         batched = _Judge(judge, luck).best_after_rolls(state, ROLLS)
         assert batched == _Judge(judge, RollByRoll(luck)).best_after_rolls(state, ROLLS)  # type: ignore[arg-type]
     assert judge.best_plays(parse_gnubg_id("4HPwATDgc/ABMA"), ROLLS) == [None] * 21  # deeper: roll by roll
+
+
+def test_plays_are_ranked_by_level_then_equity_as_gnubgs_hint_lists_them():
+    # gnubg 1.07's 3-ply hint of M24bMAC2bZgAAw:cAkOAAAAAAAA 43 (a held-out check): its 3-ply plays, then
+    # its 2-ply ones, then 10/3, which its filter left at 0-ply at -0.394, above the 2-ply -0.450
+    state = parse_position("M24bMAC2bZgAAw:cAkOAAAAAAAA")
+    plays = legal_plays(state.position, (4, 3))
+    by_text = {play_text(p): p for p in plays}
+    figures = {"12/8 4/1": (-0.170, 3), "12/5": (-0.185, 3), "10/7 10/6": (-0.450, 2), "10/3": (-0.394, 0)}
+    chosen = [by_text[text] for text in figures]
+    found = {trust.result_key(p): Evaluation(Probabilities(0.4, 0.1, 0.0, 0.1, 0.0), figures[play_text(p)][0])
+             for p in chosen}
+    plies = {trust.result_key(p): figures[play_text(p)][1] for p in chosen}
+    ranked = trust.ranked(found, chosen, "gnubg", state, (4, 3), plies)
+    assert [play_text(r.play) for r in ranked] == ["12/8 4/1", "12/5", "10/7 10/6", "10/3"]

@@ -126,9 +126,11 @@ def same_plays(bgcli_results: Iterable[str], engine_results: Iterable[str], engi
 
 def ranked(found: dict, plays: Sequence["Play"], engine: str, state: "GameState", dice: Sequence[int],
            plies: dict | None = None, keys: Sequence[str] | None = None) -> list[PlayEvaluation]:
-    """``found`` (a play's result ID -> its Evaluation) as PlayEvaluations of ``plays``: the plays at the
-    deepest level of ``plies`` (result ID -> level) first, each group best first; a play with no answer
-    is an error. Ties keep bgcli's order of the plays. ``keys``: the plays' result IDs, if known."""
+    """``found`` (a play's result ID -> its Evaluation) as PlayEvaluations of ``plays``, as gnubg's hint
+    lists them: by level of ``plies`` (result ID -> level), the deepest first, each level best first (at
+    3-ply a play its filter left at 0-ply can show more equity than the 2-ply ones, and comes after
+    them); a play with no answer is an error. Ties keep bgcli's order of the plays. ``keys``: the
+    plays' result IDs, if known."""
     plies = plies or {}
     out = []
     for play, key in zip(plays, keys or [result_key(p) for p in plays]):
@@ -136,8 +138,7 @@ def ranked(found: dict, plays: Sequence["Play"], engine: str, state: "GameState"
         if got is None:
             raise EngineError(f"{engine} gave no evaluation of the play {play} in {where(state, dice)}")
         out.append(PlayEvaluation(play, got, plies.get(key)))
-    deepest = max((p for p in plies.values() if p is not None), default=None)
-    out.sort(key=lambda p: (deepest is not None and p.ply != deepest, -p.evaluation.equity))
+    out.sort(key=lambda p: (-1 if p.ply is None else -p.ply, -p.evaluation.equity))
     return out
 
 
