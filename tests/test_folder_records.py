@@ -61,6 +61,8 @@ def test_what_a_folder_walk_skips_is_said_in_one_note_with_the_reasons(tmp_path)
     (README, mat.NO_READABLE_START),
     (NOTES, mat.NO_READABLE_START),
     ("just prose\nwith no game in it\n", mat.NO_RECORD),
+    # a first line in brackets looks like JSON's head, but a .txt is read as a .mat: the .mat reader decides
+    ("[console_scripts]\nbgcli = bgcli.cli:main\n", mat.NO_RECORD),
 ])
 def test_the_reader_says_whether_a_head_is_plainly_a_record(tmp_path, text, why):
     assert mat.why_not_a_record(text.splitlines()) == why

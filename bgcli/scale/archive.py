@@ -120,7 +120,9 @@ def not_a_match(path: str) -> str | None:
             head = handle.read(_TEXT_HEAD)
     except OSError:
         return None   # its audit says why it cannot be read
-    kind = registry.of_head(head[:registry.HEAD_SIZE])
+    # the format that would read it (registry.choose), not the one its head looks like: a .txt that starts
+    # with "[" looks like JSON but is read as a .mat, and the .mat reader is the one to say it is none
+    kind = registry.choose(path, head[:registry.HEAD_SIZE])
     if kind is None or kind.sure:
         return None   # binary, or a format its head names (gnubg's text export, BGBlitz's): the audit words it
     other, _ = files.not_a_match(head)
