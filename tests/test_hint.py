@@ -364,3 +364,24 @@ def test_jacoby_on_a_money_position_and_not_on_a_match():
     match = "4HPwATDgc/ABMA:cAnlAAAAAAAE"   # a 7-point match, 21 rolled
     assert plays(match) == plays("--jacoby", match)
     assert plays("--jacoby", "--batch", "-", batch_input=f"{money}\n") == [jacoby]
+
+
+@needs_sage
+def test_beavers_on_a_money_cube_decision_give_gnubgs_words():
+    """--beavers (a Position ID cannot say whether beavers are allowed: gnubg's default allows them)
+    gives gnubg's "No double, beaver" where the taker's equity is between -2 and 0, with the
+    "Double, take" line the take's own equity, as gnubg prints it (tests/data/cube/cases.jsonl:
+    gnubg 2-ply, "No double, beaver (30.2%)", double/take -1.127); a match position is judged as it is."""
+    runner = CliRunner()
+
+    def cube(*args):
+        result = runner.invoke(cli, ["hint", "--json", "--level", "0", *args])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)["cube"]
+
+    money = "cxziIwDgc8oYQA:cAkAAAAAAAAE"
+    plain, beavers = cube(money), cube("--beavers", money)
+    assert plain["action"] == "No double, take" and beavers["action"] == "No double, beaver"
+    assert beavers["double_take"] == pytest.approx(plain["double_take"]) and -2 < beavers["double_take"] < -1
+    match = "cxziIwDgc8oYQA:cAlAAAAAAAAE"   # the same board in a 2-point match
+    assert cube(match) == cube("--beavers", match)

@@ -36,17 +36,32 @@ def engine_options(function):
                                  "exact: bgcli's exact bear-off figures.", name="engine_name")(function)
 
 
-def _state_and_dice(words: list[str], jacoby: bool = False):
+# the rule settings a position's judgement may be given on the command line: money rules a Position ID
+# cannot carry (an XGID carries both); their options and help are core.rules.SETTINGS'
+MONEY_RULES = ("jacoby", "beavers")
+
+
+def _money_rule_options(function):
+    """--jacoby and --beavers, as core.rules.SETTINGS words them."""
+    from bgcli.core.rules import SETTINGS
+
+    for setting in reversed([s for s in SETTINGS if s.field in MONEY_RULES]):
+        function = click.option(setting.option, setting.field, is_flag=True,
+                                help=f"{setting.help} A match position is judged as it is.")(function)
+    return function
+
+
+def _state_and_dice(words: list[str], rules_on: tuple[str, ...] = ()):
     # a typo in the dice is an error about the dice, never dropped (``ID 71`` was judged as the cube)
     state, dice = position_and_dice(words, read_position, dice_needed=False)
-    if jacoby:
-        # the Jacoby rule: gammons count single while the cube is centred; the rules say where it
-        # applies (money play only: a match position is judged as it is)
+    if rules_on:
+        # each rule turned on where the rules say it applies (money play only: a match position is
+        # judged as it is)
         from dataclasses import replace
 
-        rules = replace(state.match.rules, jacoby=True)
-        if rules.in_force("jacoby"):
-            state = replace(state, match=replace(state.match, rules=rules))
+        on = {field: True for field in rules_on if state.match.rules.applies(field)}
+        if on:
+            state = replace(state, match=replace(state.match, rules=replace(state.match.rules, **on)))
     return state, dice
 
 
@@ -115,7 +130,8 @@ def _cube_lines(found) -> list[str]:
     return lines
 
 
-def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, out=None, jacoby: bool = False) -> int:
+def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, out=None,
+              rules_on: tuple[str, ...] = ()) -> int:
     """One JSON object a line; a bad line gets {"error": ...} (status 1), a line too long ends the batch (2).
     A position where the player may not double is an answer (its reason), not an error."""
     from bgcli.engines.hint import hint
@@ -135,7 +151,7 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
                 raise BgcliError(EMPTY_LINE)
             if is_comment(line):
                 continue
-            state, dice = _state_and_dice(words, jacoby)
+            state, dice = _state_and_dice(words, rules_on)
             out.write(json.dumps(hint(state, dice, engine).to_dict(style), ensure_ascii=False) + "\n")
         except BgcliError as exc:
             out.write(json.dumps({"error": f"line {number}: {exc}"}, ensure_ascii=False) + "\n")
@@ -144,12 +160,12 @@ def run_batch(lines: Iterable, engine_args: tuple, style: str, first: int = 1, o
     return status
 
 
-def _chunk(args, engine_args: tuple, style: str, jacoby: bool = False) -> tuple[int, str]:
+def _chunk(args, engine_args: tuple, style: str, rules_on: tuple[str, ...] = ()) -> tuple[int, str]:
     import io
 
     block, first = args
     out = io.StringIO()
-    return run_batch(block, engine_args, style, first, out, jacoby), out.getvalue()
+    return run_batch(block, engine_args, style, first, out, rules_on), out.getvalue()
 
 
 @cli.command(cls=WordsCommand)
@@ -158,15 +174,14 @@ def _chunk(args, engine_args: tuple, style: str, jacoby: bool = False) -> tuple[
 @engine_options
 @batch_option("Read `POSITION [DICE]` lines from FILE; write one JSON object per line.")
 @jobs_option("With --batch: work on N processes, each with its own engine; the output keeps the input's order")
-@click.option("--jacoby", is_flag=True, help="Money positions: play with the Jacoby rule (gammons count single while "
-                                            "the cube is centred); a match position is judged as it is.")
+@_money_rule_options
 @click.option("--rollout", "rolled", is_flag=True,
               help="After the ranking, roll out the best plays (--candidates) or the cube decision, the trials "
                    "at 0-ply (bgcli rollout for more).")
 @rollout_options
 @json_option
 @style_option
-def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, jacoby, rolled, trials, until_se, seed,
+def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, jacoby, beavers, rolled, trials, until_se, seed,
          truncate, candidates):
     """Judge POSITION: with DICE the legal plays ranked best first, without
     them the cube decision of the player on roll: the proper cube action in
@@ -207,10 +222,11 @@ def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, j
         settings = RolloutSettings(trials=trials, seed=seed, cubeful=engine_name != "exact", truncate=truncate,
                                    until_se=until_se)
     with keeping():   # the engines the command opens are closed when it ends
-        _hint(words, (engine_name, level, timeout, met), batch, jobs, as_json, style, jacoby, settings, candidates)
+        rules_on = tuple(field for field, on in (('jacoby', jacoby), ('beavers', beavers)) if on)
+        _hint(words, (engine_name, level, timeout, met), batch, jobs, as_json, style, rules_on, settings, candidates)
 
 
-def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby, settings=None, candidates: int = 3) -> None:
+def _hint(words, engine_args: tuple, batch, jobs, as_json, style, rules_on: tuple[str, ...] = (), settings=None, candidates: int = 3) -> None:
     from bgcli.engines.hint import hint as judge
 
     if settings is not None and batch is not None:
@@ -221,14 +237,14 @@ def _hint(words, engine_args: tuple, batch, jobs, as_json, style, jacoby, settin
         lines = batch_lines(open_binary(batch))
         opened(*engine_args)  # a missing engine: one line and exit 2 before any work
         if jobs == 1:
-            sys.exit(run_batch(lines, engine_args, style, jacoby=jacoby))
+            sys.exit(run_batch(lines, engine_args, style, rules_on=rules_on))
         sys.exit(run_in_chunks(lines, jobs, 50, functools.partial(_chunk, engine_args=engine_args, style=style,
-                                                                  jacoby=jacoby),
-                               lambda block: run_batch(block, engine_args, style, jacoby=jacoby)))
+                                                                  rules_on=rules_on),
+                               lambda block: run_batch(block, engine_args, style, rules_on=rules_on)))
     if not words:
         raise click.UsageError("missing POSITION (try: bgcli hint start 31)")
     try:
-        state, dice = _state_and_dice(list(words), jacoby)
+        state, dice = _state_and_dice(list(words), rules_on)
         found = judge(state, dice, opened(*engine_args))
     except BgcliError as exc:
         raise Failure.of(exc) from None

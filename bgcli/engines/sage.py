@@ -144,7 +144,9 @@ class SageEngine:
     def cube_decision(self, state: "GameState") -> CubeDecision:
         if exact.inside(state):
             return exact.table_cube_decision(state, self.name, self.met)
-        found = self._positions([state], self._deep)[0]
+        # the cube lines as gnubg gives them: the double-take line is the take's equity, not a beaver's (sage's
+        # beaver flag doubles a taker's negative equity); whether to beaver is core.cube's word from it
+        found = self._positions([state], self._deep, beaver=False)[0]
         side = met.MatchSide.of(state, table=self.met)
         values = (found["equity_nd"], found["equity_dt"], found["equity_dp"])
         mwcs: tuple = (None, None, None)
@@ -165,8 +167,9 @@ class SageEngine:
             raise EngineError(f"{self.name} took {took:.1f} s on {where}, past the time limit of {self.timeout:g} s")
         return answer
 
-    def _positions(self, states: Sequence["GameState"], strategy) -> list[dict]:
+    def _positions(self, states: Sequence["GameState"], strategy, beaver: bool = True) -> list[dict]:
         flags = self._flags(states[0])
+        flags["beaver"] = flags["beaver"] and beaver
         found = self._call(trust.where(states[0]), self._cpp.batch_evaluate_positions,
                            [self._pre_roll(s) for s in states], strategy, self._batch_threads(), **flags)
         if len(found) != len(states):
