@@ -222,7 +222,7 @@ def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, j
         settings = RolloutSettings(trials=trials, seed=seed, cubeful=engine_name != "exact", truncate=truncate,
                                    until_se=until_se)
     with keeping():   # the engines the command opens are closed when it ends
-        rules_on = tuple(field for field, on in (('jacoby', jacoby), ('beavers', beavers)) if on)
+        rules_on = tuple(field for field, on in zip(MONEY_RULES, (jacoby, beavers)) if on)
         _hint(words, (engine_name, level, timeout, met), batch, jobs, as_json, style, rules_on, settings, candidates)
 
 
