@@ -388,11 +388,11 @@ class _Builder:
             return self._error(group[0], set_up_game(number, ", ".join(p for n in group for p in _SETUP if p in n.props),
                                                  f"a set-up in the middle of a game: {set_up}"))
         if again is not None and (set_up is None or set_up.on_roll is None):
-            how = f"{'WB'[again]} plays twice in a row, gnubg's record of 'set turn'"
+            how = f"{_LETTERS[again]} plays twice in a row, gnubg's record of 'set turn'"
             set_up = SetUp(None, how, None, None, again) if set_up is None else \
                 replace(set_up, on_roll=again, how=f"{set_up.how}; {how}")
         elif set_up is not None and mover is not None and set_up.on_roll not in (None, mover):
-            how = f"then {'WB'[mover]} moves, gnubg's record of 'set turn'"
+            how = f"then {_LETTERS[mover]} moves, gnubg's record of 'set turn'"
             set_up = replace(set_up, on_roll=mover, how=f"{set_up.how}; {how}")
         if set_up is None:
             return None
@@ -408,7 +408,7 @@ class _Builder:
             return Action(*where, kind, cube=cube * 2 if kind in (DOUBLE, BEAVER) else None, raw=value)
         found = _ROLL.match(word)
         if not found:
-            return self._error(node, f"cannot read the action {'WB'[side]}[{value}]")
+            return self._error(node, f"cannot read the action {_LETTERS[side]}[{value}]")
         dice = recorded_roll(found.group(1))
         letters = found.group(2)
         steps = [(_point(letters[i], side), _point(letters[i + 1], side)) for i in range(0, len(letters), 2)]
@@ -512,10 +512,10 @@ def _set_up_nodes(set_up: SetUp, first: int | None, in_game: bool = False) -> li
     nodes = []
     if set_up.position is not None:
         board = "AE[a:y]" + "".join(
-            f"A{'WB'[side]}" + "".join(f"[{_letter(point, side)}]" * counts[point] for point in range(1, BAR + 1))
+            f"A{_LETTERS[side]}" + "".join(f"[{_letter(point, side)}]" * counts[point] for point in range(1, BAR + 1))
             for side, counts in enumerate((set_up.position.player, set_up.position.opponent)) if sum(counts[1:BAR + 1]))
         on_roll = set_up.on_roll if set_up.on_roll is not None else first
-        nodes.append((f"PL[{'WB'[on_roll]}]" if on_roll is not None else "") + board)
+        nodes.append((f"PL[{_LETTERS[on_roll]}]" if on_roll is not None else "") + board)
     if set_up.cube is not None and (in_game or set_up.cube != 1):
         nodes.append(f"CV[{set_up.cube}]")
     if set_up.cube_owner is not None and (in_game or set_up.cube_owner != -1):
@@ -571,7 +571,7 @@ def read_sgf(text: str, path: str = "-") -> list[MatchRecord]:
 
 
 def _node(event: Event) -> str | None:
-    ident = "WB"[event.side]
+    ident = _LETTERS[event.side]
     if event.kind == EventKind.ROLL:
         return None    # a roll with no decision: gnubg's SGF has no node for it
     if event.kind == EventKind.MOVE:
@@ -639,10 +639,10 @@ class SgfWriter(GameWriter):
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw
         elif result is not None:
-            root += f"RE[{'WB'[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
+            root += f"RE[{_LETTERS[result.winner_side]}+{game.points}{'R' if result.result == Outcome.RESIGNATION else ''}]"
         # Galaxy's "Losses N points" in a property of bgcli's own, XL[B-4] (gnubg passes over it): it says the
         # record is Galaxy's, whose forfeits (Wins N, the points needed, mid-game) read back as Galaxy means them
-        root += "".join(f"XL[{'WB'[side]}-{points}]" for _, side, points in game.losses)
+        root += "".join(f"XL[{_LETTERS[side]}-{points}]" for _, side, points in game.losses)
         if game.start.set_up is None and game.events and game.events[0].before.match.cube > 1:
             # only automatic doubles raise the cube before the first play; gnubg's SGF has no place for them
             self.leave_out(Lack.AUTO_DOUBLES, f"game {index}: its automatic doubles (the cube starts at "
@@ -680,7 +680,7 @@ class SgfWriter(GameWriter):
         if last is not None and last.kind == EventKind.ROLL and last.dice is not None:
             # a roll never played (before a resignation, or where the record
             # stops), as gnubg writes it: the player on roll and the dice
-            nodes.append(f"PL[{'WB'[last.side]}]DI[{dice_name(last.dice)}]")
+            nodes.append(f"PL[{_LETTERS[last.side]}]DI[{dice_name(last.dice)}]")
         text = root + "".join("\n;" + n for n in nodes) + ")\n"
         if index == 1:
             self.first = (text[:comments_at], text[comments_at:])
