@@ -15,6 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import DATA, invoke
 from bgcli.judging.repair import RepairKind, repair_file, repair_text
+from bgcli.match.records import ActionKind
 
 SAMPLE = DATA / "oracle" / "audit_sample"
 SELFPLAY = DATA / "oracle" / "selfplay"
@@ -734,3 +735,57 @@ def test_a_resignation_the_record_cannot_tell_stays_listed_the_rule_given_values
     found, repair, shown = _points_slip("sp05010_5pt.mat", 125, "Wins 2 points", "Wins 4 points")
     assert shown == ["Wins 1 point", "Wins 2 points", "Wins 3 points"] and not repair.applied
     assert repair.suggestions[0].ties == 1 and "can no longer give it" in repair.suggestions[2].why
+
+
+@pytest.mark.parametrize("now, then", [("Win 1 point", "Win 4 points"), ("WINS 1 POINT", "WINS 4 POINTS"),
+                                       ("wins 1 Point", "wins 4 Points")])
+def test_a_wins_line_in_any_spelling_the_reader_reads_is_repaired_in_its_own_words(now, then):
+    """The repair asks the .mat reader where a 'Wins' cell's number stands (grammars/matchfile.lark:
+    'Win' and 'Wins', any case) and core.cube.point_noun for the noun, kept in the case written. Its
+    own pattern knew 'Wins' only: 'Win 1 point', which the reader reads and the audit finds wrong,
+    got no suggestion at all."""
+    found, repair, shown = _points_slip("sp05033_3pt.mat", 31, "Wins 4 points", now)
+    assert shown[0] == then and repair.applied
+
+
+_CUBE_KINDS = (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON)
+_WORDS = {ActionKind.DOUBLE: ["Doubles", "Double", "DOUBLES"], ActionKind.BEAVER: ["Beavers", "beaver"],
+          ActionKind.RACCOON: ["Raccoons"], ActionKind.WIN: ["Wins", "Win", "wins", "WINS"],
+          ActionKind.LOSS: ["Losses", "Loses", "Lose"]}
+
+
+@st.composite
+def _numbered_cells(draw):
+    """A cube or result cell in a spelling the grammar reads, with blanks of its own."""
+    kind = draw(st.sampled_from(list(_WORDS)))
+    word = draw(st.sampled_from(_WORDS[kind]))
+    number = draw(st.integers(0, 999))
+    gap = draw(st.sampled_from([" ", "  ", "\t"]))
+    if kind in _CUBE_KINDS:
+        return kind, f"{word}{gap}{draw(st.sampled_from(['=>', '==>']))}{gap}{number}"
+    noun = draw(st.sampled_from(["point", "points", "Points", "POINT"]))
+    tail = draw(st.sampled_from(["", " and the match"])) if kind is ActionKind.WIN else ""
+    return kind, f"{word}{gap}{number}{gap}{noun}{tail}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(_numbered_cells(), st.integers(1, 4096))
+def test_a_renumbered_cell_reads_back_as_its_new_number(cell, value):
+    """mat.renumbering, what the repair writes a cube or a result with: the cell it writes reads back
+    (the reader: the fast path or the grammar) as the same kind with the new number, and a result's
+    noun is core.cube.point_noun's in the case the cell wrote it."""
+    from bgcli.core.cube import point_noun
+    from bgcli.formats import mat
+
+    kind, text = cell
+    (before,) = mat.read_row(text)
+    written = mat.renumbering(text)
+    assert written is not None and before.kind is kind
+    (after,) = mat.read_row(written(value))
+    assert after.kind is kind and after.and_match == before.and_match
+    assert (after.cube if kind in _CUBE_KINDS else after.points) == value
+    if kind not in _CUBE_KINDS:
+        was, noun = text.split()[2], written(value).split()[2]
+        assert noun.lower() == point_noun(value)
+        assert (noun.islower(), noun.istitle(), noun.isupper()) == (was.islower(), was.istitle(), was.isupper())
+    assert mat.renumbering("Doubles") is None and mat.renumbering("61: 13/7 8/7") is None

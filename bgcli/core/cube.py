@@ -329,9 +329,15 @@ _SAID = {
 }
 
 
+def point_noun(n: int) -> str:
+    """``point`` after 1, ``points`` after any other number: the noun alone (a
+    file's cell that writes it in its own case, bgcli.formats.mat)."""
+    return "point" if n == 1 else "points"
+
+
 def points_word(n: int) -> str:
     """``1 point``, ``2 points``: how every message says a number of points."""
-    return f"{n} point{'s' if n != 1 else ''}"
+    return f"{n} {point_noun(n)}"
 
 
 def refusals(turn: CubeTurn, offered: int | None = None) -> tuple[Refusal, ...]:

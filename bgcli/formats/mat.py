@@ -22,7 +22,7 @@ import operator
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterable, Iterator, NamedTuple
+from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError, MatchFileError
@@ -46,6 +46,7 @@ from bgcli.formats.writing import (
     rule_tags,
     steps_to_write,
 )
+from bgcli.core.cube import point_noun
 from bgcli.core.ids import parse_xgid, xgid
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import Position, accelerator
@@ -706,6 +707,70 @@ def _place(segments: list[Segment], text: str, number: int, path: str) -> list[A
             actions.append(Action(number, cell.start + 1, move_number, side, cell.kind, cell.dice, cell.play, cell.cube,
                                   cell.points, cell.and_match, text[cell.start:cell.end]))
     return actions
+
+
+# ---------------------------------------------------------------------------
+# A number of a line written again (bgcli.judging.repair): where the reader reads it, so that an edit
+# changes that number and nothing else, and a cell says it in the words it was written in.
+
+
+def _tokens(start: str, text: str, kinds: tuple[str, ...]) -> list | None:
+    """The grammar's tokens of ``kinds`` in ``text``, in order, read from the rule ``start``; None when it does not read."""
+    def error(message: str, line: int, column: int) -> MatchFileError:
+        return MatchFileError(message, "-", line, column)
+
+    try:
+        tree = grammar.parse(GRAMMAR, text, error, start=start)
+    except MatchFileError:
+        return None
+    return list(tree.scan_values(lambda value: getattr(value, "type", None) in kinds))
+
+
+def _in_case_of(word: str, written: str) -> str:
+    """``word`` in the case ``written`` is in: lower, Capitalised, else upper."""
+    if written.islower():
+        return word
+    return word.capitalize() if written[:1].isupper() and written[1:].islower() else word.upper()
+
+
+def renumbering(cell: str) -> Callable[[int], str] | None:
+    """How the cube or result cell ``cell`` (``Doubles => 2``, ``Win 1 point``)
+    is written with another number for the one the reader reads in it, a
+    result's ``point(s)`` agreeing with it (core.cube.point_noun) in the case
+    the cell writes it; None when the cell writes no number (a bare
+    ``Doubles``, a play) or is not one cell."""
+    tokens = _tokens("row", cell, ("INT", "POINT", "MOVE_NUMBER", "ROLL"))
+    if not tokens or tokens[0].type != "INT" or len(tokens) > 2 or tokens[-1].type not in ("INT", "POINT"):
+        return None
+    number, word = tokens[0], tokens[1] if len(tokens) == 2 else None
+
+    def written(value: int) -> str:
+        text = cell[:number.start_pos] + str(value)
+        if word is None:
+            return text + cell[number.end_pos:]
+        return (text + cell[number.end_pos:word.start_pos] + _in_case_of(point_noun(value), str(word))
+                + cell[word.end_pos:])
+
+    return written
+
+
+def score_spans(text: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where the two scores of ``text`` stand (the offsets of their digits)
+    when the reader reads it as a game's score line (``Alice : 0   Bob : 2``);
+    None for any other line, a comment among them."""
+    if _COMMENT.match(text):
+        return None
+    found = _SCORE_LINE.match(text)
+    if found is not None:
+        return found.span(2), found.span(4)
+    tokens = _tokens("score_line", text, ("INT",))
+    return None if tokens is None else ((tokens[0].start_pos, tokens[0].end_pos), (tokens[1].start_pos, tokens[1].end_pos))
+
+
+def row_body(text: str) -> str:
+    """A move row's text after its number ``NN)`` (the whole text when it has none)."""
+    head = _ROW_START.match(text)
+    return text[head.end():] if head is not None else text
 
 
 def _split_rating(name: str) -> tuple[str, str | None]:

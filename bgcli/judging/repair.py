@@ -41,7 +41,7 @@ from bgcli.core.value import Outcome, game_value, possible_wins
 from bgcli.analysis.counts import is_contact
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
-from bgcli.formats import registry
+from bgcli.formats import mat, registry
 from bgcli.formats.files import format_of
 from bgcli.formats.reading import edited_bytes, editable_text
 from bgcli.judging.rating import BAD
@@ -694,24 +694,10 @@ def _edit_cell(text: str, action: Action, new: str, row: Sequence[Action], right
     return edited
 
 
-_DICE = re.compile(r"^([1-6])([1-6])")
-_WINS = re.compile(r"(?i)(wins\s+)(\d+)(\s+points?)")
-_CUBE = re.compile(r"(=>\s*)(\d+)")
-_SCORE = re.compile(r":\s*(\d+)")
-
-
-def _points_text(match: re.Match, points: int) -> str:
-    word = match.group(3).strip()
-    plural = "points" if points != 1 else "point"
-    word = plural if word.islower() else plural.capitalize() if word[:1].isupper() and word[1:].islower() else \
-        plural.upper()
-    return f"{match.group(1)}{points} {word}"
-
-
 def _roll_text(action: Action, roll: tuple[int, int]) -> str:
-    """The roll as the cell writes it (the written order of the dice, high first if it was)."""
-    written = _DICE.match(action.raw)
-    high_first = not written or int(written.group(1)) >= int(written.group(2))
+    """The roll as the cell writes it (the written order of the dice, as the reader read them: high first if it was)."""
+    written = action.dice
+    high_first = not written or written[0] >= written[1]
     return recorded_text(roll if high_first else roll[::-1])
 
 
@@ -1034,7 +1020,7 @@ class _Repairer:
 
     def row_body(self, number: int) -> str:
         """A row's text without its number ('' for a line taken out)."""
-        return re.sub(r"^\s*\d+\)", "", self.lines.get(number, "")).strip() if number not in self.taken else ""
+        return mat.row_body(self.lines.get(number, "")).strip() if number not in self.taken else ""
 
     def twice(self, line: int) -> bool:
         """Whether a row says what the row before or after it says (its number aside): written twice."""
@@ -1065,9 +1051,6 @@ class _Repairer:
         dice = (max(action.dice), min(action.dice))
         text = (action.play_text or "").strip() if action.kind is not ActionKind.ILLEGAL else ""
         raw = action.raw
-        written = _DICE.match(raw)
-        if written is None:
-            return
         hops = _written_hops(text, side) if text else None
         # the rolls the written play (or the dance) is legal for; for a dance, every roll that dances fits
         # the rest of the record alike (a dance changes nothing that follows): the likelier listed first
@@ -1136,13 +1119,13 @@ class _Repairer:
                 yield candidate
 
     def cube(self, state: _Game, game: GameRecord, action: Action) -> Iterable[_Candidate]:
-        found = _CUBE.search(action.raw)
-        if found is None:
+        renumbered = mat.renumbering(action.raw)
+        if renumbered is None:   # a bare 'Doubles': no value written to change
             return
         for value in (2 ** k for k in range(1, 13)):
             if value == action.cube:
                 continue
-            new_raw = action.raw[:found.start(2)] + str(value) + action.raw[found.end(2):]
+            new_raw = renumbered(value)
             candidate = self.make(RepairKind.CUBE, state, game, action, action._replace(cube=value, raw=new_raw),
                                   f"the cube is turned to {value}")
             if candidate is not None:
@@ -1151,8 +1134,8 @@ class _Repairer:
     def points(self, state: _Game, game: GameRecord, action: Action, every: bool = False) -> Iterable[_Candidate]:
         """What the game is worth, as the replay values it; with ``every``, also a
         single, a gammon and a backgammon at its cube (the next score line judges)."""
-        found = _WINS.search(action.raw)
-        if found is None:
+        renumbered = mat.renumbering(action.raw)
+        if renumbered is None:
             return
         result = next((r for r in state.replay(game).results if isinstance(r, GameResult)), None)
         values = sorted(({result.points} | ({result.cube * k for k in (1, 2, 3)} if every else set()))
@@ -1162,7 +1145,7 @@ class _Repairer:
         for value in values:
             if value == action.points:
                 continue
-            new_raw = action.raw[:found.start()] + _points_text(found, value) + action.raw[found.end():]
+            new_raw = renumbered(value)
             # what the replay itself values the game at (a resignation's value is the record's word alone)
             worth = result is not None and value == result.points and not resigned
             if not worth and result is not None and not state.later_score_fits(result.winner_side, value):
@@ -1197,12 +1180,12 @@ class _Repairer:
         running = tuple(state.replayer.score)
         for line in range(game.line + 1, game.line + 3):
             text = self.lines.get(line, "")
-            numbers = list(_SCORE.finditer(text))
-            if len(numbers) != 2:
+            spans = mat.score_spans(text)
+            if spans is None:
                 continue
             new = text
-            for found, value in sorted(zip(numbers, running), key=lambda item: -item[0].start(1)):
-                new = _same_width(new, found.start(1), len(found.group(1)), str(value))
+            for (start, end), value in sorted(zip(spans, running), key=lambda item: -item[0][0]):
+                new = _same_width(new, start, end - start, str(value))
             yield _Candidate(RepairKind.SCORE, replace(game, scores=(running[0], running[1])), {line: new},
                              f"the games before give {running[0]}-{running[1]}")
             return
