@@ -15,6 +15,20 @@ first of them, or None. Beavers and raccoons (money play, ``Rules.beavers``)
 have :func:`beaver_refusal`; the cube of the opening with automatic doubles
 :func:`starting_cubes`.
 
+**Beavers and raccoons.** A redouble made at once, before any roll, is an
+:class:`InstantRedouble` (:func:`instant_redouble` says which): the doubled
+player's while the double waits is a beaver (they take, turn the cube once
+more and keep it); the doubler's right after that beaver is a raccoon: the
+cube turns once more, the beaverer keeps it, and the doubler rolls, as the
+rec.games.backgammon FAQ has it ("Cube ownership remains with B") and GNU
+Backgammon ends once the raccoon is taken. No take is needed (an instant
+redouble answers the one before it, as the beaver answered the double), but
+a file may record the beaverer's answer (gnubg's .mat import waits for a
+``Takes``; XG stores one): a take confirms the raccoon, a drop pays the cube
+before it. Files write an instant redouble with whatever word they have
+(gnubg's SGF says ``double`` for each, its .mat export ``Beavers`` for the
+raccoon too): the state of the cube, not the word, says which it is.
+
 **The proper action.** :func:`proper_action` turns an engine's three cubeful
 equities (no double, double/take, double/pass, for the player who may
 double; equities or match winning chances, which order alike) into a
@@ -37,7 +51,7 @@ from bgcli.core.kinds import Worded
 from bgcli.core.rules import Rules
 
 if TYPE_CHECKING:
-    from bgcli.core.state import GameState, MatchState
+    from bgcli.core.state import CubeState, GameState, MatchState
 
 
 # --- the proper action ---------------------------------------------------------------
@@ -377,6 +391,24 @@ def beaver_refusal(rules: Rules) -> Refusal | None:
         return Refusal(Reason.NO_BEAVERS)
     if rules.match_length:
         return Refusal(Reason.MATCH_BEAVER)
+    return None
+
+
+class InstantRedouble(Worded):
+    """A redouble made at once, before any roll (money play with beavers)."""
+
+    BEAVER = "beaver"     # the doubled player's, while the double waits: takes and keeps the cube
+    RACCOON = "raccoon"   # the doubler's, right after a beaver: the beaverer keeps the cube, no take needed
+
+
+def instant_redouble(cube: CubeState, side: int) -> InstantRedouble | None:
+    """What a redouble by ``side`` is now, whatever word the file gives it: a
+    beaver while a double by the other side waits, a raccoon right after the
+    other side's beaver, else None (an ordinary double)."""
+    if cube.offer is not None and cube.offer.doubler != side:
+        return InstantRedouble.BEAVER
+    if cube.beaver_by is not None and cube.beaver_by != side:
+        return InstantRedouble.RACCOON
     return None
 
 

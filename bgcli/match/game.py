@@ -15,7 +15,8 @@ from copy import copy as _copy
 from dataclasses import replace
 from typing import Callable, Iterable, Protocol
 
-from bgcli.core.cube import CubeTurn, Reason, auto_double_refusal, beaver_refusal, raccoon_refusal, refusals, starting_cubes
+from bgcli.core.cube import (CubeTurn, InstantRedouble, Reason, auto_double_refusal, beaver_refusal, instant_redouble,
+                             raccoon_refusal, refusals, starting_cubes)
 from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
@@ -265,7 +266,7 @@ class GameReplay:
         while at < count:
             action = actions[at]
             at += 1
-            if not (action.kind in _PLAYS and cube.offer is None and cube.beaver_by is None and self.waiting_dance is None
+            if not (action.kind in _PLAYS and cube.settled and self.waiting_dance is None
                     and not self.over and not self.unchecked
                     and (action.side == self.on_roll and self.moves or self.plain_opening(action))):
                 apply(action)
@@ -341,7 +342,7 @@ class GameReplay:
             action = actions[at]
             at += 1
             side = action.side
-            if not (action.kind in _PLAYS and action.dice and cube.offer is None and cube.beaver_by is None
+            if not (action.kind in _PLAYS and action.dice and cube.settled
                     and self.waiting_dance is None and not self.over and not self.unchecked
                     and (side == self.on_roll and self.moves or run is not None and self.plain_opening(action))):
                 apply(action)
@@ -409,9 +410,17 @@ class GameReplay:
         self.index += 1
         if action.line > self.last_line:
             self.last_line = action.line
-        if action.kind != ActionKind.RACCOON:
+        kind = action.kind
+        if kind in (ActionKind.DOUBLE, ActionKind.BEAVER):
+            # an instant redouble is a beaver or a raccoon whatever the file calls it (the cube module says which)
+            instant = instant_redouble(self.cube, action.side)
+            if instant is not None:
+                kind = _INSTANT[instant]
+        if kind != ActionKind.RACCOON:
             self.cube.beaver_by = None
-        handler = _HANDLERS.get(action.kind)
+        if kind not in (ActionKind.TAKE, ActionKind.DROP):
+            self.cube.raccooned = None   # a raccoon's answer, if any, comes next
+        handler = _HANDLERS.get(kind)
         if handler is None:
             self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
             return
@@ -682,13 +691,29 @@ class GameReplay:
             self.problem(action, ProblemKind.TURN, f"{self.player(side)} answers their own double")
         return offer
 
+    def _raccoon_answer(self, action: Action, kind: EventKind) -> Offer | None:
+        """The raccoon a take or drop by the beaverer answers (none is needed;
+        gnubg and XG record one), or None."""
+        raccoon = self.cube.raccooned
+        if raccoon is None or action.side == raccoon.doubler:
+            return None
+        if self.wants_other_events:
+            self.emit(action, kind, self.state(action.side))   # the cube already turned: no double waits
+        return raccoon
+
     def take(self, action: Action) -> None:
+        if self._raccoon_answer(action, EventKind.TAKE) is not None:
+            return   # the beaverer keeps the cube the raccoon turned: nothing changes
         if self._answer(action, EventKind.TAKE) is not None:
             self.cube.take()
 
     def drop(self, action: Action) -> None:
-        self._answer(action, EventKind.DROP)
-        self.dropped = self.cube.drop()
+        raccoon = self._raccoon_answer(action, EventKind.DROP)
+        if raccoon is not None:
+            self.dropped = raccoon.before   # the cube before the raccoon
+        else:
+            self._answer(action, EventKind.DROP)
+            self.dropped = self.cube.drop()
         self.drop_winner = 1 - action.side
         self.over = True
 
@@ -710,7 +735,7 @@ class GameReplay:
 
     def raccoon(self, action: Action) -> None:
         """Right after a beaver the doubler may redouble again at once: no take
-        is needed, and the raccooner owns the cube and rolls."""
+        is needed, the beaverer keeps the cube and the raccooner rolls (core.cube's rule)."""
         side, player, cube = action.side, self.player(action.side), self.cube
         if self.wants_other_events:
             self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
@@ -968,6 +993,9 @@ _HANDLERS: dict[ActionKind, Callable[[GameReplay, Action], None]] = {
     ActionKind.DROP: GameReplay.drop, ActionKind.WIN: GameReplay.win, ActionKind.RACCOON: GameReplay.raccoon,
     ActionKind.DRAW: GameReplay.draw, ActionKind.SET_UP: GameReplay.set_up,
 }
+
+
+_INSTANT = {InstantRedouble.BEAVER: ActionKind.BEAVER, InstantRedouble.RACCOON: ActionKind.RACCOON}
 
 
 def _owner(owner: int | None) -> int:

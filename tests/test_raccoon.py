@@ -1,0 +1,97 @@
+"""A raccoon, as core.cube decides it and GNU Backgammon reads it.
+
+Right after a beaver the doubler may turn the cube once more at once: the
+beaverer keeps the cube, the doubler rolls, and no take is needed (a take or
+drop a file records is the beaverer's answer). tests/data/raccoon holds three
+hand-made money sessions (a raccoon with no answer, taken, dropped), what
+gnubg 1.07 made of them (gnubg.json, and its own .mat and SGF exports of
+them), and the script that asked it (gnubg_raccoon.py).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import DATA
+
+from bgcli.core.cube import InstantRedouble, instant_redouble
+from bgcli.core.ids import parse_match_id
+from bgcli.core.rules import Rules
+from bgcli.core.state import CubeState
+from bgcli.formats.files import replay_file
+from bgcli.match.events import EventKind, Severity
+
+HERE = DATA / "raccoon"
+GNUBG = json.loads((HERE / "gnubg.json").read_text())
+BEAVERS = Rules(beavers=True)
+EVE, FINN = 0, 1   # the left column is player 0 for gnubg and bgcli alike
+
+
+def _replayed(name: str):
+    [replay] = list(replay_file(HERE / name, rules=BEAVERS))
+    errors = [p.message for p in replay.problems if p.severity is Severity.ERROR]
+    return replay, errors
+
+
+def _last_play(replay):
+    """The state before the record's last play: the cube after every cube action."""
+    return [e for e in replay.events if e.kind is EventKind.MOVE][-1].before.match
+
+
+def test_an_instant_redouble_is_a_beaver_or_a_raccoon_by_the_state_of_the_cube():
+    cube = CubeState()
+    assert instant_redouble(cube, FINN) is None
+    cube.double(FINN)
+    assert instant_redouble(cube, FINN) is None             # the doubler cannot beaver their own double
+    assert instant_redouble(cube, EVE) is InstantRedouble.BEAVER
+    cube.beaver(4)
+    assert (cube.value, cube.owner) == (4, EVE)
+    assert instant_redouble(cube, EVE) is None               # the beaverer's next turn of the cube is a double
+    assert instant_redouble(cube, FINN) is InstantRedouble.RACCOON
+    cube.raccoon(FINN, 8)
+    assert (cube.value, cube.owner, cube.offer) == (8, EVE, None)   # the beaverer keeps it: no take waits
+    assert instant_redouble(cube, EVE) is None and not cube.settled
+
+
+def test_a_raccoon_needs_no_take_the_beaverer_keeps_the_cube_and_the_doubler_rolls():
+    replay, errors = _replayed("no_take.mat")
+    assert errors == []
+    state = _last_play(replay)
+    assert (state.cube, state.cube_owner) == (8, EVE)
+    finn_plays = [e for e in replay.events if e.kind is EventKind.MOVE][1]
+    assert finn_plays.side == FINN and finn_plays.before.match.on_roll == FINN
+
+
+@pytest.mark.parametrize("name", ["taken.mat", "taken.gnubg.mat", "taken.gnubg.sgf"])
+def test_a_taken_raccoon_and_gnubgs_own_exports_read_as_gnubg_reads_them(name):
+    """gnubg writes a raccoon 'Beavers => 8' in .mat and a third ``double`` in
+    SGF: the state of the cube, not the word, makes it a raccoon."""
+    replay, errors = _replayed(name)
+    assert errors == []
+    gnubg = parse_match_id(GNUBG["taken"]["match_id"])
+    state = _last_play(replay)
+    assert (state.cube, state.cube_owner) == (gnubg.cube, gnubg.cube_owner) == (8, EVE)
+
+
+def test_gnubg_loses_a_raccoon_cell_with_no_takes_but_not_its_own_export_of_it():
+    """gnubg's import waits for a Takes after 'Raccoons => 8' and, with none,
+    plays on at the beaver's 4; yet it writes the same raccoon 'Beavers => 8'
+    with no take, and reads that back at 8. bgcli reads both at 8
+    (docs/gnubg-differences.md)."""
+    lost = parse_match_id(GNUBG["no_take"]["match_id"])
+    kept = parse_match_id(GNUBG["no_take"]["reimported_match_id"])
+    assert (lost.cube, lost.cube_owner) == (4, EVE)
+    assert (kept.cube, kept.cube_owner) == (8, EVE)
+    for name in ("no_take.mat", "no_take.gnubg.mat", "no_take.gnubg.sgf"):
+        replay, _ = _replayed(name)
+        state = _last_play(replay)
+        assert (state.cube, state.cube_owner) == (8, EVE), name
+
+
+def test_a_dropped_raccoon_pays_the_cube_before_it_where_gnubg_scores_the_raccoon():
+    replay, errors = _replayed("dropped.mat")
+    assert errors == []
+    assert replay.score == (0, 4)   # Finn wins the 4 the beaver made, as the file says
+    gnubg = parse_match_id(GNUBG["dropped"]["match_id"])
+    assert gnubg.score == (0, 8)    # gnubg: the raccoon's 8, against the file's own "Wins 4 points"
