@@ -11,6 +11,7 @@ import pytest
 from conftest import DATA, committed_glob
 
 from bgcli.core.ids import parse_position, position_kind
+from bgcli.core.position import Position
 from bgcli.errors import InvalidPositionError
 from bgcli.formats.files import replay_file
 
@@ -177,7 +178,7 @@ def test_a_game_xg_starts_from_a_set_position_replays_from_it(tmp_path):
     [replay] = replay_file(str(path))
     assert replay.problems == []
     assert [r.game for r in replay.games()] == [1, 2, 3, 4, 5, 6] and replay.score == (8, 11)
-    # the opening position set up is an ordinary game, read as if the line were not there
+    # the opening's board set up is a position set up too: the same board, so the same first problem
     opening = tmp_path / "opening.mat"
     opening.write_text(path.read_text().replace("----cBD-D-B--A--Abcdc---A-/0", "-b----E-C---eE---c-e----B-/0"))
     [replay] = replay_file(str(opening))
@@ -436,3 +437,27 @@ def test_habit_backgammonhub_sgf_reads_as_gnubgs():
     assert [(r.winner_side, r.points) for r in replay.results] == [(0, 2), (0, 2), (1, 1), (1, 1), (1, 1),
                                                                    (1, 1), (0, 1)]
     assert replay.score == (5, 4)
+
+
+# --- GNU Backgammon's rollout log (gnubg's SGF of each trial, made by make_rollout_logs.gnubg there) ----
+
+ROLLOUT_LOG = committed_glob(REAL / "gnubg-rollout-log", "*.sgf")
+
+
+def test_habit_gnubg_rollout_trial_from_the_opening_board_may_roll_a_double_first():
+    """GNU Backgammon's rollout log (``set rollout log on``) writes each trial
+    as an SGF game that sets the board up, each part a node of its own
+    (``;PL[W]`` ``;CP[c]`` ``;CV[1]`` ``;AE[a:y]AW[..]AB[..]``), the opening's
+    board too, then the trial's plays, no RE (the log never writes one) and
+    ``[wtime:0]...`` in MI. A trial rolls out a position, not a game's start:
+    its first roll may be a double (trial 3's 22), which bgcli called "the
+    opening roll 22 is a double"; a board set up, the opening's too, is a
+    position. What is left is true of every trial: it stops after 7 plies
+    (the rollout is truncated), with no result."""
+    assert len(ROLLOUT_LOG) == 6
+    for path in ROLLOUT_LOG:
+        [replay] = replay_file(path)
+        assert [(p.kind.value, p.severity.value) for p in replay.problems] == [("incomplete", "warning")], path
+    [replay] = replay_file(next(p for p in ROLLOUT_LOG if p.endswith("-0000003-a.sgf")))
+    first = next(e for e in replay.events if e.kind.value == "move")
+    assert first.dice == (2, 2) and first.before.position == Position.start()

@@ -120,9 +120,10 @@ def test_an_sgf_set_up_that_breaks_the_rules_is_one_error_and_the_game_skipped()
     record = read_sgf(text)[0]
     assert "set-up position" in str(record.errors[0]) and "skipped" in str(record.errors[0]) and not record.games
     assert "player on roll has 16 checkers" in str(read_sgf(text.replace("AE[a:y]AW[a][a]AB[a]", "AW[a]"))[0].errors[0])
-    # the opening set up (point a cleared, Black's two checkers put back) is an ordinary game
+    # the opening's board set up (point a cleared, Black's two checkers put back) is a set-up too: a
+    # position, from which the first roll is any roll (tests/test_real_archives.py, gnubg's rollout trials)
     opening = read_sgf(text.replace("AE[a:y]AW[a][a]AB[a]", "AE[a]AB[a][a]"))[0]
-    assert not opening.errors and opening.games[0].set_up is None
+    assert not opening.errors and opening.games[0].set_up.position == Position.start()
 
 
 def test_gnubgs_dice_node_before_the_play_that_rolls_them_sets_up_nothing():

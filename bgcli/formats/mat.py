@@ -49,7 +49,7 @@ from bgcli.formats.writing import (
 from bgcli.core.cube import point_noun
 from bgcli.core.ids import parse_xgid, xgid
 from bgcli.core.state import GameState, MatchState
-from bgcli.core.position import Position, accelerator
+from bgcli.core.position import accelerator
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
@@ -778,15 +778,16 @@ def _split_rating(name: str) -> tuple[str, str | None]:
     return (found.group(1), found.group(2)) if found and found.group(1) else (name, None)
 
 
-def _set_up(board: str) -> SetUp | None:
+def _set_up(board: str) -> SetUp:
     """The set-up of a ``; Set Pos=`` line (an XGID's first field, and XG's
-    ``/0`` after it), or None at the opening position (a game set up at the
-    opening is an ordinary game); InvalidPositionError when it is no board.
+    ``/0`` after it), the opening's board too (a position set up, from which
+    the first roll is any roll, as an SGF set-up of it); InvalidPositionError
+    when it is no board.
     The XGID's upper-case checkers are the left column's (player 0's): XG's
     export plays them in the left column (tests/test_setup.py replays such a
     file, which the other side's board would break at its first play)."""
     position = parse_xgid(board.partition("/")[0] + ":0:0:1:00:0:0:0:0:10").position
-    return None if position == Position.start() else SetUp(position, f"XG's {quote('; Set Pos=' + board, 60)}")
+    return SetUp(position, f"XG's {quote('; Set Pos=' + board, 60)}")
 
 
 # ---------------------------------------------------------------------------

@@ -497,8 +497,9 @@ def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
             return problem
     if cube is not None and (cube & (cube - 1) or not cube):
         return f"the cube CV[{cube}] is not a power of 2"
-    if not in_game and position == Position.start() and cube == 1 and owner == -1:
-        return None   # the opening set up: an ordinary game
+    # the opening's board set up is a set-up too: the game starts from a position, not from the opening
+    # roll (gnubg's rollout trials set up every trial's board, the opening's included, and their first
+    # roll may be a double)
     return SetUp(position, "SGF " + ", ".join(named), cube, owner, on_roll)
 
 
