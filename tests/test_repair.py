@@ -789,3 +789,18 @@ def test_a_renumbered_cell_reads_back_as_its_new_number(cell, value):
         assert noun.lower() == point_noun(value)
         assert (noun.islower(), noun.istitle(), noun.isupper()) == (was.islower(), was.istitle(), was.isupper())
     assert mat.renumbering("Doubles") is None and mat.renumbering("61: 13/7 8/7") is None
+
+
+@pytest.mark.parametrize("end, first", [("\r", None), ("\r\n", None), ("\n", '; [Event "one\u2028two\x85three"]')])
+def test_the_repair_counts_lines_where_the_readers_end_them(end, first):
+    """The repair's lines are the readers' (formats.reading.LINE_END: LF, CR LF, a lone CR, nothing
+    else). Its own rule ended a line at LF alone, or where str.splitlines does: a classic Mac file
+    (lone CRs) stopped with a KeyError traceback, and a U+2028 or U+0085 in a comment shifted every
+    line after it, so the 'Wins' slip got no suggestion."""
+    lines = (SELFPLAY / "sp05033_3pt.mat").read_text().split("\n")
+    if first is not None:
+        lines[0] = first
+    was = end.join(lines)
+    lines[30] = lines[30].replace("Wins 4 points", "Wins 1 point")
+    found = repair_text(end.join(lines).encode(), "x.mat")
+    assert found.fixed == was

@@ -43,7 +43,7 @@ from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import mat, registry
 from bgcli.formats.files import format_of
-from bgcli.formats.reading import edited_bytes, editable_text
+from bgcli.formats.reading import LINE_END, edited_bytes, editable_text
 from bgcli.judging.rating import BAD
 from bgcli.match.events import Event, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchRecord, records_of
@@ -219,9 +219,12 @@ def _byte_lines(data: bytes) -> list[bytes]:
 # --- reading a text into records and problems ------------------------------------------------
 
 def _split_lines(text: str) -> list[str]:
-    """Lines with their ends (``\\n`` only ends a line, as the readers count them)."""
-    return text.splitlines(keepends=True) if "\r" not in text and "\x0b" not in text and "\x0c" not in text \
-        else [part for part in re.split(r"(?<=\n)", text) if part]
+    """Lines with their ends, where the readers end them (reading.LINE_END: LF, CR LF, a lone CR)."""
+    lines, start = [], 0
+    for found in LINE_END.finditer(text):
+        lines.append(text[start:found.end()])
+        start = found.end()
+    return lines + [text[start:]] if start < len(text) else lines
 
 
 class NotLines(MatchFileError):
