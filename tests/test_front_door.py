@@ -183,3 +183,44 @@ def test_a_mistyped_position_is_told_before_the_bear_off_table_is_built(tmp_path
     from bgcli.analysis.bearoff import FILE_NAME
 
     assert "building" not in typo.stderr and not list(tmp_path.rglob(FILE_NAME))
+
+
+@pytest.mark.parametrize("command", [["show"], ["moves", "{}", "31"], ["analyze"], ["check", "{}", "31", "8/5 6/5"]],
+                         ids=lambda c: c[0])
+def test_a_path_given_as_a_position_is_told_what_it_is(run, tmp_path, command):
+    """A folder, a match file or another file where a position goes is named as such, not answered with
+    the list of every notation (which did not say why a file that is there was not read)."""
+    from bgcli.output import quote
+    from conftest import SAMPLES
+
+    other = tmp_path / "notes.md"
+    other.write_text("# not a position\n", encoding="utf-8")
+    for path, said in ((tmp_path, "that is a folder, not a position (a position file's name ends .txt or .xgp)"),
+                       (SAMPLES / "flawed_5pt.mat", "that is a match file, not a position: `bgcli replay --boards "
+                                                    "FILE` draws its positions"),
+                       (other, "that is a file, not a position (a position file's name ends .txt or .xgp)")):
+        words = [str(path) if w == "{}" else w for w in command] if "{}" in command else [*command, str(path)]
+        result = run(*words)
+        assert result.exit_code == 1
+        assert result.output.splitlines() == [f"Error: invalid position {quote(str(path))}: {said}"]
+
+
+def test_a_word_that_is_a_position_is_read_as_one_even_where_a_file_has_its_name(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "start").write_text("not a position\n", encoding="utf-8")
+    assert run("moves", "start", "31").output.splitlines()[0] == "24/23 24/21"
+
+
+def test_convert_reads_a_position_file_as_show_does(run, tmp_path):
+    """docs/formats.md promised `convert` a position file, as `show` reads it; it read the file's name as a
+    notation and refused it. A file that cannot be read is status 2, as show says."""
+    from conftest import DATA, SAMPLES
+
+    snowie = DATA / "imports" / "snowietxt" / "pos00.txt"
+    for path in (snowie, SAMPLES / "positions.txt"):
+        shown = run("show", str(path)).output
+        xgid = run("convert", "--to", "xgid", str(path))
+        assert xgid.exit_code == 0 and xgid.output.strip().startswith("XGID=")
+        assert run("show", xgid.output.strip()).output.splitlines()[:2] == shown.splitlines()[:2]   # the IDs
+    missing = run("convert", "--to", "xgid", str(tmp_path / "nosuch.txt"), "start")
+    assert missing.exit_code == 2 and "cannot read" in missing.output and "XGID=" in missing.output

@@ -14,7 +14,7 @@ from bgcli.cli.batch import EMPTY_LINE, dice_for, is_comment, position_and_dice,
 from bgcli.core.spelling import STYLES
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
     EXIT_CLOSED_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, INTERRUPTED,
-    TERMINATED, BgcliError, Terminated,
+    TERMINATED, BgcliError, InvalidPositionError, Terminated,
     os_reason, raise_terminated,
 )
 
@@ -311,7 +311,31 @@ def read_position(text: str):
         from bgcli.formats import positionfile
 
         return positionfile.read(text)
-    return parse_position(text)
+    try:
+        return parse_position(text)
+    except InvalidPositionError as exc:
+        named = _path_named(text)
+        if named is None:
+            raise
+        from bgcli.output import quote
+
+        raise InvalidPositionError(f"invalid position {quote(text)}: {named}") from exc
+
+
+def _path_named(text: str) -> str | None:
+    """What a word that reads as no position but names a file or folder is, and what to do instead (a
+    position is read from a file only when its name ends as read_position's do): the notations'
+    list said nothing of the file a newcomer meant (`bgcli show samples/flawed_5pt.mat`)."""
+    if not os.path.exists(text):
+        return None
+    files = "a position file's name ends .txt or .xgp"
+    if os.path.isdir(text):
+        return f"that is a folder, not a position ({files})"
+    from bgcli.formats import registry
+
+    if os.path.splitext(text)[1].lower() in registry.SUFFIXES:
+        return "that is a match file, not a position: `bgcli replay --boards FILE` draws its positions"
+    return f"that is a file, not a position ({files})"
 
 
 def read_position_words(words):

@@ -184,7 +184,8 @@ def check(words, as_json, style):
 def convert(to, positions):
     """Convert positions between formats.
 
-    With `-`, read one position per line from standard input and write one
+    A POSITION may also be a position file (.xgp, or a .txt of Snowie's or
+    a program's text export), as show reads one. With `-`, read one position per line from standard input and write one
     line per input line (one board for `ascii`); a bad line gets its error on
     stderr, the rest still convert, and the exit status is 1 at the end (2
     when a line longer than 1 MB stopped the reading there).
@@ -200,15 +201,18 @@ def convert(to, positions):
     words = positions_of(positions)
 
     def inputs():
-        """(where, text) of each position: a line of standard input by its number, a position given on the
-        command line by its place among them (nothing when it is the only one)."""
+        """(where, text, whether it is a word of the command line) of each position: a line of standard
+        input by its number, a position given on the command line by its place among them (nothing when
+        it is the only one). A word may name a position file, as for every command that takes POSITION
+        (read_position); a line is the position itself."""
         for place, item in enumerate(words, 1):
             if item == "-":
-                yield from ((f"line {number}: ", line) for number, line in enumerate(batch_lines(open_binary("-")), 1))
+                yield from ((f"line {number}: ", line, False)
+                            for number, line in enumerate(batch_lines(open_binary("-")), 1))
             else:
-                yield (f"position {place}: " if len(words) > 1 else "", item)
+                yield (f"position {place}: " if len(words) > 1 else "", item, True)
 
-    for where, text in inputs():
+    for where, text, word in inputs():
         try:
             if isinstance(text, BadLine):
                 status = max(status, EXIT_UNREADABLE if text.last else EXIT_PROBLEMS)
@@ -217,14 +221,14 @@ def convert(to, positions):
                 continue
             if not text.strip():
                 raise BgcliError(EMPTY_LINE)
-            click.echo(convert_one(text, to))
+            click.echo(convert_one(read_position(text) if word else text, to))
             if to == "fibs":
                 _say_what_is_lost(text, to, where)
         except BgcliError as exc:
             say(f"Error: {where}{exc}", err=True)
             if to != "ascii":
                 click.echo("")  # keep one output line per input line
-            status = max(status, EXIT_PROBLEMS)
+            status = max(status, Failure.of(exc).exit_code)   # a position file that cannot be read: 2, as show says
     sys.exit(status)
 
 

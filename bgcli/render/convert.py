@@ -5,12 +5,12 @@ from __future__ import annotations
 FORMATS = ("gnubg", "posid", "xgid", "fibs", "json", "ascii")
 
 
-def convert(text: str, to: str, home: str = "right") -> str:
-    """The position ``text`` (any notation bgcli reads) written as ``to``
-    (one of FORMATS): an ID, JSON, or gnubg's ASCII board."""
+def convert(position, to: str, home: str = "right") -> str:
+    """The position ``position`` (text in any notation bgcli reads, or the game state read already, as
+    from a position file) written as ``to`` (one of FORMATS): an ID, JSON, or gnubg's ASCII board."""
     from bgcli.core import ids
 
-    game = ids.parse_position(text)
+    game = ids.parse_position(position) if isinstance(position, str) else position
     if to == "gnubg":
         return ids.gnubg_id(game)
     if to == "posid":
