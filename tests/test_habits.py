@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.core.position import Position
+from bgcli.core.rules import Variation
 from bgcli.formats.files import replay_file
 
 
@@ -293,9 +294,9 @@ def test_habit_gnubg_nackgammon_match_replays_from_nackgammons_opening(name):
     status, lines = audit_lines(path)
     assert status == 0 and lines == [], lines
     (replay,) = replay_file(str(path))
-    assert replay.rules.nackgammon
+    assert replay.rules.variation == Variation.NACKGAMMON
     firsts = [next(e for e in replay.events if e.game == game) for game in (1, 2, 3)]
-    assert all(e.before.position == Position.start(nackgammon=True) for e in firsts)
+    assert all(e.before.position == Position.start(Variation.NACKGAMMON) for e in firsts)
     # the games gnubg's .mat export says (2 to the left column, then 1 and 4 to the right)
     assert [(r.winner_side, r.points) for r in replay.results] == [(0, 2), (1, 1), (1, 4)]
 
@@ -322,7 +323,7 @@ def test_habit_nackgammon_survives_every_export(tmp_path, to):
     result = invoke("export", str(NACKGAMMON / "nackgammon_3pt.gnubg.sgf"), "--to", to, "-o", str(out))
     assert result.exit_code == 0, result.output
     assert {"mat": '; [Variation "Nackgammon"]', "sgf": "RU[Crawford:Nackgammon]",
-            "json": '"nackgammon": true'}[to] in out.read_text()
+            "json": '"variation": "nackgammon"'}[to] in out.read_text()
     (again,) = replay_file(str(out))
     (source,) = replay_file(str(NACKGAMMON / "nackgammon_3pt.gnubg.sgf"))
     def results(replay):

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.cli.common import rules_from
-from bgcli.core.rules import PROFILES, RULE_TAGS, SETTINGS, Rules, tag_problems
+from bgcli.core.rules import PROFILES, RULE_TAGS, SETTINGS, Rules, Variation, tag_problems
 from bgcli.formats.files import export_text, read_any, replay_file
 from bgcli.formats.mat import read_matches
 
@@ -22,6 +22,8 @@ MONEY = (" 0 point match\n\n Game 1\n Ann : 0                              Bob :
 
 
 def value_of(setting):
+    if setting.kind is Variation:
+        return st.sampled_from(list(Variation))
     if setting.kind is bool:
         return st.booleans()
     # a cube limit of 1024 and more says "no limit" in files: tags() leaves it out

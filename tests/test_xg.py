@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgcli.cli import cli
+from bgcli.core.rules import Variation
 from bgcli.errors import MatchFileError
 from bgcli.formats import xg
 from bgcli.formats.files import export, iter_records, replay_file
@@ -448,16 +449,19 @@ def test_automatic_doubles_past_the_rules_of_the_xg_file_are_errors(tmp_path):
     assert "automatic double" in audit_of(tmp_path, with_autos(records, 1, 2, length=99))
 
 
-@pytest.mark.parametrize("code, said", [(1, "Nackgammon"), (2, "Hypergammon")])
-def test_the_variant_xg_stores_is_the_rule_of_the_variant(code, said):
+@pytest.mark.parametrize("code, said, variation", [(1, "Nackgammon", Variation.NACKGAMMON),
+                                                   (2, "Hypergammon", Variation.HYPERGAMMON_3),
+                                                   (3, "Longgammon", Variation.STANDARD)])
+def test_the_variant_xg_stores_is_the_rule_of_the_variant(code, said, variation):
     # XG's match header stores the variant (0 backgammon, 1 nackgammon, 2 hypergammon, 3 longgammon):
     # it is the Variation tag its .mat export writes, which the rules read (core.rules): nackgammon
-    # replays from its own opening; a variant bgcli does not replay is one error at the header
+    # and hypergammon (XG's has 3 checkers a side) replay from their own opening; a variant bgcli
+    # does not replay is one error at the header
     records = [bytearray(record) for record in good_records()]
     struct.pack_into("<i", next(r for r in records if r[8] == xg.HEADER_MATCH), 96, code)
     (match,) = read(container([bytes(r) for r in records]))
     assert match.tags["Variation"] == said and match.errors == ()
     replay = replay_match(match)
-    assert replay.rules.nackgammon == (code == 1)
+    assert replay.rules.variation == variation
     said_at_header = [p.message for p in replay.problems if "starting position differs" in p.message]
-    assert len(said_at_header) == (code == 2)
+    assert len(said_at_header) == (code == 3)

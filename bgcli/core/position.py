@@ -13,7 +13,7 @@ from __future__ import annotations
 import binascii
 import os
 from dataclasses import dataclass
-from typing import Any, Sequence, TypeVar
+from typing import Any, Protocol, Sequence, TypeVar
 
 from bgcli.errors import InvalidDiceError, InvalidPositionError
 
@@ -56,10 +56,16 @@ CHECKERS = 15
 # The base64 digits of the Position ID and the Match ID (standard alphabet).
 BASE64_DIGITS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
 
-_START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
-# Nackgammon's opening position (Nick Nack's variant, which GNU Backgammon, XG and BGBlitz
-# play): two back checkers more, on the 23-point, one fewer on the 13- and the 6-point
-_NACKGAMMON_SIDE = (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0)
+# A side at the start of the standard game (the variants' are core.rules.Variation's)
+START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+class Opening(Protocol):
+    """What Position.start asks of the variant played (core.rules.Variation,
+    which owns the openings; it sits above this module)."""
+
+    @property
+    def opening(self) -> tuple[int, ...]: ...
 
 
 def pip_count(side: Sequence[int]) -> int:
@@ -88,10 +94,10 @@ class Position:
     opponent: tuple[int, ...]
 
     @classmethod
-    def start(cls, nackgammon: bool = False) -> "Position":
-        """The opening position: the standard game's, or nackgammon's (the rule
-        ``Rules.nackgammon`` says which)."""
-        side = _NACKGAMMON_SIDE if nackgammon else _START_SIDE
+    def start(cls, variation: Opening | None = None) -> "Position":
+        """The opening position: the standard game's, or that of the variant
+        ``variation`` (``Rules.variation``, which says what it starts from)."""
+        side = START_SIDE if variation is None else variation.opening
         return cls(side, side)
 
     @classmethod

@@ -9,7 +9,107 @@ a game is worth under them is :mod:`bgcli.core.value`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from enum import Enum
 from typing import Any
+
+from bgcli.core.position import CHECKERS, OFF, START_SIDE
+
+
+class Variation(str, Enum):
+    """The variant of backgammon played, the one owner of what a game starts
+    from (``Position.start`` asks :attr:`opening`) and of how many checkers a
+    side has. Its value is its key in a JSON document's ``rules``; the tag
+    ``Variation`` says it in a match file (:attr:`word`, read by :meth:`read`).
+
+    A variant with fewer checkers than 15 (hypergammon, GNU Backgammon's 1, 2
+    and 3 checkers) counts the ones a side lacks as borne off from the start:
+    a position still holds 15 a side, its Position ID (the checkers on the
+    board) is gnubg's, a game ends when a side has no checker left on the
+    board, and the move rules are the standard ones, as gnubg plays them; what
+    asks how many a side has borne off of its own (a gammon: none) asks
+    :attr:`off_at_start`."""
+
+    STANDARD = "backgammon"
+    NACKGAMMON = "nackgammon"
+    HYPERGAMMON_1 = "hypergammon1"
+    HYPERGAMMON_2 = "hypergammon2"
+    HYPERGAMMON_3 = "hypergammon3"
+
+    @property
+    def checkers(self) -> int:
+        """How many checkers a side plays with."""
+        return _HYPERGAMMON_CHECKERS.get(self, CHECKERS)
+
+    @property
+    def off_at_start(self) -> int:
+        """The checkers a side counts as borne off before a game starts (the
+        ones the variant lacks): a side has borne off none of its own while its
+        off count is this."""
+        return CHECKERS - self.checkers
+
+    @property
+    def opening(self) -> tuple[int, ...]:
+        """A side's 26 counts at the start of a game (core.position's layout)."""
+        if self is Variation.NACKGAMMON:
+            return _NACKGAMMON_SIDE
+        if self is Variation.STANDARD:
+            return START_SIDE
+        # hypergammon: a checker on each of the 24-, 23- and 22-points, as many as the variant has
+        side = [0] * 26
+        side[OFF] = self.off_at_start
+        for point in range(24, 24 - self.checkers, -1):
+            side[point] = 1
+        return tuple(side)
+
+    @property
+    def word(self) -> str:
+        """How the tag ``Variation`` says it: eXtreme Gammon's words for the
+        standard game and nackgammon (gnubg reads them), gnubg's own for
+        hypergammon (``HyperGammon (1)``: only gnubg says the checkers)."""
+        return _WORDS[self][0]
+
+    @property
+    def sgf_rule(self) -> str:
+        """GNU Backgammon's word for it in an SGF file's ``RU`` ('' for the standard game)."""
+        return _SGF_RULES.get(self, "")
+
+    @classmethod
+    def read(cls, text: str) -> "Variation | None":
+        """The variant a tag ``Variation`` or an SGF ``RU`` word says (in any
+        case), or None."""
+        return _OF_WORD.get(" ".join(text.split()).lower())
+
+    def describe(self) -> str:
+        """What the variant changes, in a line for ``bgcli rules`` ('' for the standard game)."""
+        if self is Variation.NACKGAMMON:
+            return ("nackgammon: each side starts with two checkers on the 24-point, two on the 23-point, "
+                    "four on the 13-point, three on the 8-point and four on the 6-point")
+        if self is Variation.STANDARD:
+            return ""
+        where = ("on the 24-point", "one on each of the 24- and the 23-point",
+                 "one on each of the 24-, 23- and 22-point")[self.checkers - 1]
+        return (f"hypergammon of {self.checkers} checker{'s' if self.checkers > 1 else ''} a side, {where}, "
+                "played with the standard rules; a gammon when the loser has borne off none of them")
+
+
+# Nackgammon's opening position (Nick Nack's variant, which GNU Backgammon, XG and BGBlitz
+# play): two back checkers more, on the 23-point, one fewer on the 13- and the 6-point
+_NACKGAMMON_SIDE = (0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0)
+_HYPERGAMMON_CHECKERS = {Variation.HYPERGAMMON_1: 1, Variation.HYPERGAMMON_2: 2, Variation.HYPERGAMMON_3: 3}
+# The words a file says each variant with, the one written first: eXtreme Gammon writes
+# "Backgammon", "Nackgammon" and, for its hypergammon of 3 checkers, "Hypergammon"; GNU
+# Backgammon's .mat "NackGammon" and "HyperGammon (1)" (2, 3); its SGF RU and its Python
+# match() "Hypergammon1" (2, 3)
+_WORDS = {
+    Variation.STANDARD: ("Backgammon",),
+    Variation.NACKGAMMON: ("Nackgammon",),
+    Variation.HYPERGAMMON_1: ("HyperGammon (1)", "Hypergammon1"),
+    Variation.HYPERGAMMON_2: ("HyperGammon (2)", "Hypergammon2"),
+    Variation.HYPERGAMMON_3: ("HyperGammon (3)", "Hypergammon3", "Hypergammon"),
+}
+_OF_WORD = {word.lower(): variation for variation, words in _WORDS.items() for word in words}
+_SGF_RULES = {variation: words[1] for variation, words in _WORDS.items() if len(words) > 1}
+_SGF_RULES[Variation.NACKGAMMON] = "Nackgammon"
 
 
 @dataclass(frozen=True)
@@ -32,8 +132,7 @@ class Rules:
     standalone_games: bool = False  # each game stands alone: no running score to check
     home_gammons: bool = False     # the traditional Korean count: a gammon only when the loser's checkers
                                    # are all home; any checker outside its home board makes it a triple
-    nackgammon: bool = False       # nackgammon: every game starts from its opening position (two checkers
-                                   # more on the 23-point), which core.position.Position.start gives
+    variation: Variation = Variation.STANDARD   # the variant played: what every game starts from
 
     def with_profile(self, name: str) -> "Rules":
         """These rules with the settings of profile ``name`` (other settings kept)."""
@@ -130,9 +229,8 @@ class Rules:
             counts = {3: "3", 2: "2 (it counts as a gammon)", 1: "1"}[self.backgammon_counts]
             lines.append(f"a win counts 1, a gammon 2 (the loser has borne off no checker), a backgammon {counts} "
                          "(besides, a loser's checker is on the bar or in the winner's home board)")
-        if self.nackgammon:
-            lines.append("nackgammon: each side starts with two checkers on the 24-point, two on the 23-point, "
-                         "four on the 13-point, three on the 8-point and four on the 6-point")
+        if self.variation.describe():
+            lines.append(self.variation.describe())
         if self.standalone_games:
             lines.append("each game stands alone: files are written as a 0 point match, and score also counts "
                          "games won, gammons, backgammons and draws per player")
@@ -197,7 +295,8 @@ class Setting:
 
     @property
     def kind(self) -> type:
-        """bool or int: the type of the field, and of its value in JSON."""
+        """bool, int or Variation: the type of the field, and of its value in
+        JSON (a Variation's value, text)."""
         return type(getattr(Rules, self.field))
 
     @property
@@ -207,6 +306,8 @@ class Setting:
     def read(self, text: str) -> Any:
         """The value a tag's text says, or None when it cannot be read."""
         word = text.strip().lower()
+        if self.kind is Variation:   # the variant's own words (its owner reads them)
+            return Variation.read(text)
         if self.words:
             words = [w.lower() for w in self.words]
             return word == words[0] if word in words else None
@@ -218,6 +319,8 @@ class Setting:
 
     def write(self, value: Any) -> str:
         """The tag's text for ``value``."""
+        if isinstance(value, Variation):
+            return value.word
         if self.words:
             return self.words[0] if value else self.words[1]
         if self.kind is bool:
@@ -255,11 +358,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("standalone_games", "StandaloneGames", None, "Each game stands alone: no running score to check.",
             expected="On or Off"),
     Setting("home_gammons", "HomeGammons", None, "The traditional Korean count of a win.", expected="On or Off"),
-    # the tag GNU Backgammon ("NackGammon"), eXtreme Gammon and the sites that copy XG's head write:
-    # its "Backgammon" is the standard game; GNU Backgammon's import of a .mat file reads the tag so
-    Setting("nackgammon", "Variation", None, "Nackgammon: every game starts from nackgammon's opening position.",
-            words=("Nackgammon", "Backgammon"),
-            expected="Backgammon or Nackgammon (bgcli replays no other variant: its starting position differs)"),
+    # the tag GNU Backgammon ("NackGammon", "HyperGammon (1)"), eXtreme Gammon and the sites that copy
+    # XG's head write: its "Backgammon" is the standard game; GNU Backgammon's import of a .mat file
+    # reads the tag so
+    # its words are the Variation's own (Variation.read, Variation.word)
+    Setting("variation", "Variation", None, "The variant played: every game starts from its opening position.",
+            expected="Backgammon, Nackgammon or HyperGammon (1), (2) or (3) (bgcli replays no other variant: its "
+                     "starting position differs)"),
 )
 SETTING_OF_TAG = {tag.lower(): setting for setting in SETTINGS for tag in (setting.tag, *setting.other_tags)}
 SETTING_OF_FIELD = {setting.field: setting for setting in SETTINGS}

@@ -20,7 +20,7 @@ from enum import IntEnum
 
 from bgcli.core.kinds import Worded
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
-from bgcli.core.rules import Rules
+from bgcli.core.rules import Rules, Variation
 
 
 class Win(IntEnum):
@@ -60,19 +60,21 @@ class Outcome(str, Worded):
 _WINS = {str(win): win for win in Win}
 
 
-def game_kind(final: Position, winner_is_player: bool = True, home_gammons: bool = False) -> Win:
+def game_kind(final: Position, winner_is_player: bool = True, home_gammons: bool = False,
+              variation: Variation = Variation.STANDARD) -> Win:
     """How the finished game ``final`` is won.
 
     ``final`` is any position in which one side has borne off all 15
     checkers; ``winner_is_player`` says whether that side is ``final.player``.
     With ``home_gammons`` (the traditional Korean count) the loser who has
     borne off none loses 2 only with every checker in its own home board,
-    and 3 with any checker outside it (the bar included).
+    and 3 with any checker outside it (the bar included). ``variation`` says
+    how many of its checkers a side counts as off from the start (hypergammon).
     """
     winner, loser = (final.player, final.opponent) if winner_is_player else (final.opponent, final.player)
     if winner[OFF] != CHECKERS:
         raise ValueError("game is not over: the winner has not borne off every checker")
-    if loser[OFF] > 0:
+    if loser[OFF] > variation.off_at_start:
         return Win.SINGLE
     if home_gammons:
         return Win.BACKGAMMON if any(loser[p] for p in range(7, 26)) else Win.GAMMON
@@ -83,16 +85,17 @@ def game_kind(final: Position, winner_is_player: bool = True, home_gammons: bool
 
 
 def possible_wins(position: Position, winner_is_player: bool = True, home_gammons: bool = False,
-                  contact: bool = True) -> list[Win]:
+                  contact: bool = True, variation: Variation = Variation.STANDARD) -> list[Win]:
     """How the game ``position`` may still be won (the loser's checkers as
     :func:`game_kind` counts them at the end): a gammon only while the loser
     has borne off no checker; a backgammon besides only while a loser's
     checker is on the bar or in the winner's home board (with
     ``home_gammons``: outside its own home board), or ``contact`` remains
     (the caller's word, bgcli.analysis.counts.is_contact): a checker hit may
-    still be sent back. A resignation is worth a win the game may still give."""
+    still be sent back. A resignation is worth a win the game may still give.
+    ``variation`` as :func:`game_kind`'s."""
     loser = position.opponent if winner_is_player else position.player
-    if loser[OFF] > 0:
+    if loser[OFF] > variation.off_at_start:
         return [Win.SINGLE]
     behind = range(7, BAR) if home_gammons else range(19, BAR)
     if contact or loser[BAR] or any(loser[p] for p in behind):

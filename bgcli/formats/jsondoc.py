@@ -8,7 +8,8 @@ JSON document (:func:`json_document`, one per match)
      "players": [left, right],          # gnubg's player 0 and player 1
      "match_length": 7,                 # 0 = money session
      "rules": {"crawford": true, "jacoby": false, "beavers": false,
-               "cube_limit": 0, ...},   # the fields of bgcli.core.rules.Rules
+               "cube_limit": 0, "variation": "backgammon",
+               ...},                    # the fields of bgcli.core.rules.Rules
      "tags": {"Site": "...", ...},      # the file's tags, if any
      "games": [
        {"number": 1, "score_before": [0, 0], "crawford": false,
@@ -56,7 +57,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
-from bgcli.core.rules import PROFILES, SETTINGS, Rules, tag_for
+from bgcli.core.rules import PROFILES, SETTINGS, Rules, Variation, tag_for
 from bgcli.core.spelling import recorded_dice
 
 JSON_FORMAT = "bgcli-match"
@@ -344,10 +345,18 @@ class _JsonReader:
         if profile not in PROFILES:
             raise self.fail(f"'profile' of 'rules' is {_short(profile)}, not one of {', '.join(PROFILES)}")
         settings: dict[str, Any] = {}
+        if rules.get("nackgammon") is True:   # the key of bgcli's first documents of nackgammon (7 December 2026)
+            settings["variation"] = Variation.NACKGAMMON
         for setting in SETTINGS:
             if setting.field not in rules:
                 continue
-            if setting.kind is bool:
+            if setting.kind is Variation:
+                value = self.field(rules, setting.field, str, "'rules'")
+                if value not in {v.value for v in Variation}:
+                    raise self.fail(f"'{setting.field}' of 'rules' is {_short(value)}, not one of "
+                                    f"{', '.join(v.value for v in Variation)}")
+                settings[setting.field] = Variation(value)
+            elif setting.kind is bool:
                 settings[setting.field] = self.field(rules, setting.field, bool, "'rules'")
             else:
                 settings[setting.field] = self.number(rules, setting.field, "'rules'", setting.low, setting.high, 0)

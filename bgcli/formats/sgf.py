@@ -36,7 +36,7 @@ from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
-from bgcli.core.rules import Rules, tag_for
+from bgcli.core.rules import Rules, Variation, tag_for
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
@@ -273,8 +273,10 @@ class _Builder:
             tags.update([tag_for("crawford", "crawford" in rules)])
         else:
             tags.update([tag_for("jacoby", "jacoby" in rules)])
-        if "nackgammon" in rules:   # gnubg's RU[Crawford:Nackgammon]: the variant's opening
-            tags.update([tag_for("nackgammon", True)])
+        # gnubg's RU[Crawford:Nackgammon], RU[Crawford:Hypergammon1]: the variant played
+        variation = next((v for v in map(Variation.read, rules.replace(":", " ").split()) if v is not None), None)
+        if variation is not None:
+            tags.update([tag_for("variation", variation)])
         if "nocube" in rules:   # gnubg's RU[NoCube:Crawford]: played with 'set cube use off'
             tags.update([tag_for("cubeless", True)])
         for value in props.get("XR", []) + props.get("XT", []):   # bgcli's rule tags and other tags, "Name=value"
@@ -624,8 +626,8 @@ class SgfWriter(GameWriter):
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")
         if not info.length and info.rules.jacoby:
             rules.append("Jacoby")
-        if info.rules.nackgammon:
-            rules.append("Nackgammon")
+        if info.rules.variation.sgf_rule:
+            rules.append(info.rules.variation.sgf_rule)
         if info.rules.cubeless:
             rules.insert(0, "NoCube")
         if rules:

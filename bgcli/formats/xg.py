@@ -430,8 +430,9 @@ class _Builder:
         tags["Player 1"], tags["Player 2"] = self.players
         for side, (elo, experience) in enumerate(((104, 120), (112, 124)), 1):
             tags[f"Player {side} Elo"] = f"{_f64(record, elo):.2f}/{_i32(record, experience)}"
-        # a rule tag (core.rules): nackgammon replays from its own opening, another variant is
-        # an error at the match's header (the replay asks tag_problems)
+        # a rule tag (core.rules): nackgammon and hypergammon (XG's of 3 checkers) replay from their
+        # own opening, another variant (Longgammon) is an error at the match's header (the replay
+        # asks tag_problems)
         variation = _i32(record, 96)
         tags["Variation"] = VARIATIONS.get(variation, str(variation))
         # the rule tags as XG's own .mat export spells them (the rules read those), in the rules' words

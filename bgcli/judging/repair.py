@@ -1176,7 +1176,7 @@ class _Repairer:
         replay = state.prefix(at).replay
         board, rules, cube = replay.board, replay.rules, replay.cube
         wins = possible_wins(board, winner_is_player=winner == 0, home_gammons=rules.home_gammons,
-                             contact=is_contact(board))
+                             contact=is_contact(board), variation=rules.variation)
         return {game_value(win, cube.value, rules, cube.centred, replay.needed(winner)) for win in wins}
 
     def score(self, state: _Game, game: GameRecord) -> Iterable[_Candidate]:

@@ -80,7 +80,7 @@ class GameReplay:
         self.start = GameStart(match.number, record.number, record.line, score, crawford, set_up)
         # from the side of player 0 (the left column); a game set up starts where the file sets it up
         self.board = (set_up.position if set_up is not None and set_up.position is not None
-                      else Position.start(self.rules.nackgammon))
+                      else Position.start(self.rules.variation))
         self.cube = CubeState() if set_up is None else CubeState(set_up.cube or 1, _owner(set_up.cube_owner))
         self.on_roll: int | None = None if set_up is None else set_up.on_roll
         # the rules of the opening (its roll never a double, White first, automatic doubles) hold only
@@ -904,7 +904,8 @@ class GameReplay:
 
     def win_of(self, over: int) -> Win:
         """How side ``over`` won the finished game."""
-        return game_kind(self.board, winner_is_player=(over == 0), home_gammons=self.rules.home_gammons)
+        return game_kind(self.board, winner_is_player=(over == 0), home_gammons=self.rules.home_gammons,
+                         variation=self.rules.variation)
 
     def needed(self, winner: int) -> int | None:
         """The points ``winner`` still needs in a match (None in money play)."""
