@@ -41,16 +41,20 @@ from test_legal import positions
 in_c = pytest.mark.skipif(dice.dice_after_plays is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
 
 
-def python_run(actions, at, first, second, side, last_line, count):
+def python_run(actions, at, first, second, side, last_line, count, opening=False):
     """The run of ``count`` plays and rolls with no play from ``actions[at]`` as the audit's Python
-    short path settles them, with each roll's facts: (sides, side, last line, over, facts)."""
+    short path settles them, with each roll's facts: (sides, side, last line, over, facts);
+    ``opening``: the first roll is a game's first, its facts marked so (the mover's bit 2) with no chances."""
     sides = [first, second]
     over = False
     facts = []
     for action in actions[at:at + count]:
         assert action.side == side and not over
         a, b = action.dice
-        facts += [side, a, b, *dice.roll_chances(Position(sides[side], sides[1 - side]), (a, b))]
+        if opening and not facts:
+            facts += [side | 2, a, b] + [0] * 8
+        else:
+            facts += [side, a, b, *dice.roll_chances(Position(sides[side], sides[1 - side]), (a, b))]
         if action.kind is ActionKind.DANCE:
             assert not action.play_text and dances(sides[side], sides[1 - side], max(a, b), min(a, b))
         else:
@@ -66,23 +70,28 @@ def python_run(actions, at, first, second, side, last_line, count):
 
 @in_c
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]))
-def test_the_run_of_plays_in_c_is_the_python_short_path_and_chances(position, seed, length, start):
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), start=st.sampled_from([0, 0, 0, 1, 3]),
+       opening=st.sampled_from([None, False, True]))
+def test_the_run_of_plays_in_c_is_the_python_short_path_and_chances(position, seed, length, start, opening):
     """dice_after_plays against the run it mirrors: random games from a random position, each play a
     legal one written as its steps or as gnubg writes it, a roll with no play written as a dance,
     now and then something it must leave to Python (a wrong roll, another spelling, the wrong
     column, a cube action, a dance where a play was legal, a dance the counts cannot prove): the
     same sides, side on roll, last line, end of the game and facts of each roll for what it
-    settles, and it stops only where the audit's C short path (sides_after_plays) would stop."""
+    settles (the first a game's first roll where ``opening`` is true, None: not said), and it
+    stops only where the audit's C short path (sides_after_plays) would stop."""
     rng = random.Random(seed)
     first, second, actions = random_game(rng, position, length, dances=True)
     actions_in = rng.choice([actions, tuple(actions)])
     at = min(start, len(actions))
     last_line = rng.randint(0, 60)
     side = actions[at].side if at < len(actions) else 0
-    done, *got = dice.dice_after_plays(actions_in, at, first, second, side, last_line, ActionKind.MOVE, ActionKind.DANCE)
+    said = () if opening is None else (opening,)
+    done, *got = dice.dice_after_plays(actions_in, at, first, second, side, last_line, ActionKind.MOVE, ActionKind.DANCE,
+                                       *said)
     if done:
-        assert tuple(got) == python_run(actions, at, first, second, side, last_line, done), (position.id(), seed)
+        assert tuple(got) == python_run(actions, at, first, second, side, last_line, done, bool(opening)), \
+            (position.id(), seed)
     else:
         assert got == [first, second, side, last_line, False, b""]
     stop = at + done
@@ -183,7 +192,10 @@ def counted(tally: dice.DiceTally) -> tuple:
 @st.composite
 def roll_facts(draw) -> tuple[int, ...]:
     """One roll's facts as dice_after_plays gives them: the mover, the dice as written, four chances (each
-    0, or a count in 36 with whether the roll made it)."""
+    0, or a count in 36 with whether the roll made it); now and then a game's first roll (the mover's
+    bit 2, no chances)."""
+    if draw(st.integers(0, 5)) == 0:
+        return (draw(st.integers(0, 1)) | 2, draw(st.integers(1, 6)), draw(st.integers(1, 6)), *[0] * 8)
     chances = []
     for _ in range(4):
         count = draw(st.sampled_from([0, 0, 1, 11, 17, 20, 27, 35, 36]))
@@ -198,11 +210,15 @@ def roll_facts(draw) -> tuple[int, ...]:
                        st.integers(0, 1)),
        written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
 def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
-    """count_rolls against its owner, DiceTally._rolled called for each roll in turn: the same
-    counts of both players, sequence state, written orders, fingerprint and kinds of the game."""
+    """count_rolls against its owners, DiceTally._rolled (DiceTally._opening for a game's first roll)
+    called for each roll in turn: the same counts of both players, sequence state, written orders,
+    fingerprint and kinds of the game."""
     python, in_c_ = fresh_tally(list(state), list(written)), fresh_tally(list(state), list(written))
     for facts in rolls:
-        python._rolled(facts[0], facts[1], facts[2], facts[3:])
+        if facts[0] & 2:
+            python._opening(facts[0] & 1, facts[1], facts[2])
+        else:
+            python._rolled(facts[0], facts[1], facts[2], facts[3:])
     kinds, text = dice.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state, *in_c_._counts,
                                    in_c_.written)
     in_c_._rolls += text
@@ -252,7 +268,7 @@ def test_count_rolls_refuses_what_it_does_not_read():
                                   (good, tally._state, (0, 0))):
         with pytest.raises(TypeError):
             dice.count_rolls(facts, state, *lists, written)
-    for facts, state in ((bytes([2, 3, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]), (bytes([0, 7, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]),
+    for facts, state in ((bytes([4, 3, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]), (bytes([0, 7, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]),
                          (good, [21, 0, 0, 0, 0, 0]), (bytes([0, 3, 1, 37] + [0] * 7), [-1, 0, 0, 0, 0, 0])):
         with pytest.raises(ValueError):
             dice.count_rolls(facts, state, *lists, [0, 0])

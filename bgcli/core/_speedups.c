@@ -2563,17 +2563,14 @@ static inline uint64_t roll_bit(int high, int low)
     return (uint64_t)1 << ((high - 1) * 6 + (low - 1));
 }
 
-/* the rolls of a mask (its bits set) */
+/* the rolls of a mask (its bits set): counted in place, as __builtin_popcountll is a call into the
+ * compiler's library where the build does not ask for the processor's instruction */
 static inline int mask_rolls(uint64_t mask)
 {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(mask);
-#else
-    int n = 0;
-    for (; mask; mask &= mask - 1)
-        n++;
-    return n;
-#endif
+    mask -= (mask >> 1) & 0x5555555555555555ULL;
+    mask = (mask & 0x3333333333333333ULL) + ((mask >> 2) & 0x3333333333333333ULL);
+    mask = (mask + (mask >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((mask * 0x0101010101010101ULL) >> 56);
 }
 
 /* roll_bit of the six doubles: bits 0, 7, 14, 21, 28, 35 */
@@ -2749,11 +2746,18 @@ static int plays_after(const Masks *m, int s, int t, int y)
            (m->player[y] - (y == s) + (y == t) > 0 || highest_point(mine) < y);
 }
 
-/* diceshots._steps_after: the checkers, from the highest point down, each with the steps of a it can take */
+/* diceshots._steps_after: the checkers, from the highest point down, each with the steps of a it can take.
+ * Only the points whose first step lands on an open point take any (movable): none, no step; as many such
+ * points as steps needed, each takes one at least (the walk's answer, without it) */
 static int steps_after(const Masks *m, int s, int t, int a, int need)
 {
     long steps = 0;
-    for (uint32_t mine = mine_after(m, s, t); mine; mine &= ~((uint32_t)1 << highest_point(mine))) {
+    uint32_t movable = mine_after(m, s, t) & (m->open << a);
+    if (!movable)
+        return 0;
+    if (mask_rolls(movable) >= need)
+        return 1;
+    for (uint32_t mine = movable; mine; mine &= ~((uint32_t)1 << highest_point(mine))) {
         int p = highest_point(mine);
         long count = m->player[p] - (p == s) + (p == t);
         int reach = 0;
@@ -2895,9 +2899,19 @@ static const uint32_t roll_reach[21] = {
 /* the lowest bit of a mask of roll_bit, the mask not 0 */
 static inline int lowest_roll(uint64_t mask)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_ctzll(mask);
+#else
     uint32_t low = (uint32_t)mask;
     return low ? lowest_point(low) : 32 + lowest_point((uint32_t)(mask >> 32));
+#endif
 }
+
+/* the dice of roll_bit k (k = (high - 1) * 6 + low - 1): high, low */
+static const uint8_t roll_high[36] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3,
+                                      4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6};
+static const uint8_t roll_low[36] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6,
+                                     1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6};
 
 /* bit roll_bit of each roll whose roll_reach spans d pips (d 0..24): made once, by rolls_over_made */
 static uint64_t rolls_over[25];
@@ -2948,7 +2962,7 @@ static int hitting_mask(const Masks *m, uint64_t *mask)
         candidates &= ~found;
     }
     for (; candidates; candidates &= candidates - 1) {
-        int k = lowest_roll(candidates), a = k / 6 + 1, b = k % 6 + 1;
+        int k = lowest_roll(candidates), a = roll_high[k], b = roll_low[k];
         int hits;
         if (bar)
             hits = entering_hits(m, a, b);
@@ -3126,17 +3140,23 @@ static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssi
 }
 
 #define ROLL_FACTS 11   /* a roll's facts in dice_after_plays: the mover, the dice as written, roll_chances' 8 */
+#define OPENING_ROLL 2  /* in a roll's mover: a game's first roll (DiceTally._opening), no chances */
 
 static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 8 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) || !PyLong_CheckExact(args[1]) ||
-        !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
+    if ((nargs != 8 && nargs != 9) || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
+        !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
         PyErr_SetString(PyExc_TypeError,
-                        "dice_after_plays(actions, at, first, second, side, last_line, move, dance) takes a list or tuple and ints");
+                        "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening]) takes a "
+                        "list or tuple and ints");
         return NULL;
     }
     PyObject *actions = args[0], *move = args[6], *dance = args[7];
+    /* opening: the first roll is the game's first (DiceTally._first), counted apart, without chances */
+    int opening = nargs == 9 ? PyObject_IsTrue(args[8]) : 0;
+    if (opening < 0)
+        return NULL;
     Py_ssize_t at;
     long side, last_line, sides[2][SIDE], after[2][SIDE];
     int overflow = 0, start = read_run_start(args, &at, &side, &last_line, sides);
@@ -3189,15 +3209,23 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
             fact[0] = (uint8_t)side;
             fact[1] = (uint8_t)a;
             fact[2] = (uint8_t)b;
-            if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, fact + 3) < 0) {
+            if (opening && !done) {
+                fact[0] |= OPENING_ROLL;
+                memset(fact + 3, 0, ROLL_FACTS - 3);
+            } else if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, fact + 3) < 0) {
                 PyMem_Free(facts);
                 return NULL;
             }
-            for (int k = 0; k < 2; k++)
-                if (memcmp(sides[k], after[k], sizeof sides[k]) != 0) {
-                    memcpy(sides[k], after[k], sizeof sides[k]);
-                    side_masks(sides[k], &masks[k]);
+            if (kind != dance) {   /* a roll with no play moves nothing */
+                /* the mover's checkers moved; the opponent's only where play_made says a checker may
+                 * have been hit (hit 0: the opponent unchanged), so only then are they compared */
+                memcpy(sides[side], after[side], sizeof sides[side]);
+                side_masks(sides[side], &masks[side]);
+                if (hit && memcmp(sides[1 - side], after[1 - side], sizeof sides[1 - side]) != 0) {
+                    memcpy(sides[1 - side], after[1 - side], sizeof sides[1 - side]);
+                    side_masks(sides[1 - side], &masks[1 - side]);
                 }
+            }
             done++;
             if (number > last_line)
                 last_line = number;
@@ -3226,17 +3254,18 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
 }
 
 /* ---- count_rolls: the dice tally's counts of a run's rolls, in C ---------------------
- * Fenced mirror of bgcli.judging.dice.DiceTally._rolled, called for each roll's facts of
+ * Fenced mirror of bgcli.judging.dice.DiceTally._rolled (and of DiceTally._opening for a roll whose
+ * mover carries OPENING_ROLL), called for each roll's facts of
  * dice_after_plays in turn: tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
  * compares the two on generated rolls and states. count_rolls(facts, state, first, second, written):
  * state is _rolled's list of six ints (read and written), first and second each side's counts, an
  * array of 64-bit ints (array('q')) laid out as dice._PARTS (the 14 parts below first, their sizes
- * in order; the opening rolls after them, which it leaves alone), written the two counts of mixed
+ * in order, then the opening rolls), written the two counts of mixed
  * rolls written high die first and low die first; it answers (the kinds of the rolls, as bytes;
  * the match fingerprint's text of them). */
 
 enum { KINDS_AT = 0, FACES_AT = 21, ORDER_AT = 27, PAIRS_AT = 63, AFTER_AT = 504, OWN_AFTER_AT = 506, CHANCES_AT = 508,
-       CHANCE_BINS = 37, COUNTED = CHANCES_AT + 8 * CHANCE_BINS };
+       CHANCE_BINS = 37, OPENING_AT = CHANCES_AT + 8 * CHANCE_BINS, COUNTED = OPENING_AT + 21 };
 
 /* the read-write buffer of a side's counts (64-bit ints, COUNTED at least). 1, or 0 (no exception) when it is not one */
 static int counts_buffer(PyObject *obj, Py_buffer *view)
@@ -3306,7 +3335,7 @@ static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssiz
     Py_ssize_t rolls = PyBytes_GET_SIZE(args[0]) / ROLL_FACTS;
     for (Py_ssize_t r = 0; r < rolls; r++) {
         const uint8_t *f = facts + r * ROLL_FACTS;
-        int bad = f[0] > 1 || f[1] < 1 || f[1] > 6 || f[2] < 1 || f[2] > 6 || state[0] < -1 || state[0] > 20;
+        int bad = f[0] > (1 | OPENING_ROLL) || f[1] < 1 || f[1] > 6 || f[2] < 1 || f[2] > 6 || state[0] < -1 || state[0] > 20;
         for (int c = 0; c < 4; c++)
             bad |= f[3 + 2 * c] > 36;
         if (bad) {
@@ -3325,11 +3354,15 @@ static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssiz
         int high = a > b ? a : b, low = a > b ? b : a;
         long kind = high * (high - 1) / 2 + low - 1;   /* dice.KINDS: 11, 21, 22, 31, ... */
         int dbl = a == b;
-        long long *counts = (long long *)views[side].buf;
+        long long *counts = (long long *)views[side & 1].buf;
         kind_out[r] = (char)kind;
         text_out[3 * r] = (char)('0' + high);
         text_out[3 * r + 1] = (char)('0' + low);
         text_out[3 * r + 2] = ';';
+        if (side & OPENING_ROLL) {   /* DiceTally._opening: counted apart, nothing before it for what follows */
+            counts[OPENING_AT + kind]++;
+            continue;
+        }
         if (a != b)
             written[a < b]++;
         counts[KINDS_AT + kind]++;
@@ -3706,12 +3739,13 @@ static PyMethodDef methods[] = {
      "sides_after_plays(actions, at, first, second, side, last_line, move[, dance]): apply_all's run of plays "
      "(and rolls with no play) in turn."},
     {"count_rolls", (PyCFunction)(void (*)(void))py_count_rolls, METH_FASTCALL,
-     "count_rolls(facts, state, first, second, written): DiceTally._rolled of each roll of dice_after_plays' facts."},
+     "count_rolls(facts, state, first, second, written): DiceTally._rolled (or _opening) of each roll of "
+     "dice_after_plays' facts."},
     {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
      "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
     {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,
-     "dice_after_plays(actions, at, first, second, side, last_line, move, dance): apply_all's run of plays and "
-     "proven dances in turn, and each roll's facts."},
+     "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening]): apply_all's run of "
+     "plays and proven dances in turn, and each roll's facts (the first a game's first roll where opening is true)."},
     {"sides_after_play", (PyCFunction)(void (*)(void))py_sides_after_play, METH_FASTCALL,
      "sides_after_play(mine, theirs, dice, text, side): plays.sides_after_play of a play in gnubg's .mat spelling; NotImplemented otherwise."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,

@@ -75,7 +75,7 @@ def _zeros(n: int) -> list[int]:
 # One player's counts in the match being read, as DiceTally keeps them until the match ends: one
 # array of ints (no Python int made a count, no list for the collector to walk), its parts in this
 # order, each the size of the Unit's counts of that name (which are cut from it as arrays when the
-# match ends); count_rolls (the C accelerator) adds into all but the opening rolls, the last part.
+# match ends); count_rolls (the C accelerator) adds into them all.
 _PARTS: tuple[tuple[str, int], ...] = (("kinds", 21), ("faces", 6), ("order", 36), ("pairs", 21 * 21), ("after_double", 2),
                                        ("own_after_double", 2),
                                        *((f"{what} {c}", _BINS) for c in CONDITIONS for what in ("trials", "successes")),
@@ -450,22 +450,23 @@ class DiceTally(MatchVisitor):
         audit takes in Python there, with the roll's chances from ``roll_chances`` in C; the rolls
         counted as :meth:`_rolled` counts them by ``count_rolls``. A game's first roll (the replay
         offers it where it has no problem of the opening) is settled so too, and counted apart
-        (:meth:`_opening`)."""
+        (:meth:`_opening`; in C, its facts marked so, with no chances)."""
         assert dice_after_plays is not None and count_rolls is not None   # run_of_plays is set only with them
         if self._match is None:
             return 0, first, second, side, last_line, False
         count, settled, over = len(actions), 0, False
         parts: list[bytes] = []
         while True:
-            if not self._first:
-                done, first, second, side, last_line, over, facts = dice_after_plays(
-                    actions, at, first, second, side, last_line, move, _DANCE)
+            # a game's first roll too (its facts marked as the opening's, which count_rolls counts apart)
+            done, first, second, side, last_line, over, facts = dice_after_plays(
+                actions, at, first, second, side, last_line, move, _DANCE, self._first)
+            if done:
+                self._first = False
                 settled += done
                 at += done
-                if facts:
-                    parts.append(facts)
-                if over:
-                    break
+                parts.append(facts)
+            if over:
+                break
             if at == count:
                 break
             action = actions[at]
