@@ -34,7 +34,7 @@ from bgcli.core.notation import parse_play_text
 from bgcli.core.position import BAR, OFF
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import InvalidPlayError, MatchFileError
-from bgcli.formats.mat import text_lines
+from bgcli.formats.reading import LINE_END, text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 from bgcli.match.wording import AS_WRITTEN
 
@@ -59,7 +59,8 @@ def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
 
 
 def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
-    return iter_parts(text.splitlines(), path)
+    """The parts of a text, its lines ended where read_stream ends them (reading.LINE_END)."""
+    return iter_parts(LINE_END.split(text), path)
 
 
 class _Game:

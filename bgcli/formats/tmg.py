@@ -34,7 +34,7 @@ from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import MatchFileError
 from bgcli.core.rules import tag_for
 from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES, LogGame
-from bgcli.formats.mat import text_lines
+from bgcli.formats.reading import LINE_END, text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 from bgcli.match.wording import AS_WRITTEN
 
@@ -84,7 +84,8 @@ def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
 
 
 def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
-    return iter_parts(text.splitlines(), path)
+    """The parts of a text, its lines ended where read_stream ends them (reading.LINE_END)."""
+    return iter_parts(LINE_END.split(text), path)
 
 
 def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:

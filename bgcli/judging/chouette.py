@@ -81,7 +81,7 @@ from bgcli import grammar
 from bgcli.core.kinds import Worded
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
-from bgcli.formats.reading import decode, read_whole, unicode_encoding
+from bgcli.formats.reading import LINE_END, decode, read_whole, unicode_encoding
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchRecord
 from bgcli.match.replay import GameResult, GameStart, MatchVisitor, ProblemKind, Unfinished, replay_match
 from bgcli.match.replay import Problem as ReplayProblem
@@ -279,7 +279,6 @@ class Chouette:
 
 # --- reading --------------------------------------------------------------------------
 
-_LINE_END = re.compile(r"\r\n?|\n")
 _BLANK = re.compile(r"[ \t]*$")
 
 
@@ -373,7 +372,7 @@ def parse_line(text: str, number: int = 1, path: str = "-"):
 
 def read_chouette(text: str, path: str = "-") -> Chouette:
     """Read a chouette session; see the module docstring."""
-    return _Reader(path).read(_LINE_END.split(text))
+    return _Reader(path).read(LINE_END.split(text))
 
 
 _FIRST_LINE = "'Chouette: NAME, NAME, NAME'"   # what a file that is not one is told it lacks
