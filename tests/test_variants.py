@@ -1,8 +1,9 @@
-"""Hypergammon: GNU Backgammon's matches of 1 and 2 checkers a side replay as
-gnubg played them, and every export keeps the variant.
+"""Hypergammon: GNU Backgammon's matches of 1, 2 and 3 checkers a side replay
+as gnubg played them, and every export keeps the variant.
 
 The samples (tests/data/variants, made by make_hypergammon.sh in gnubg 1.07):
-gnubg's self-play 5-point matches, its .mat export (``; [Variation
+gnubg's self-play 5-point matches of 1 and 2 checkers, a 3-point match of 3
+checkers played through gnubg by hand, its .mat export (``; [Variation
 "HyperGammon (1)"]``), its SGF of that file imported again
 (``RU[Crawford:Hypergammon1]``) and, in ``.gnubg.json``, gnubg's Position ID
 before every move and each game's result. The rules are the standard ones
@@ -26,7 +27,9 @@ from bgcli.engines.gnubg import find_gnubg
 from bgcli.formats.files import replay_file
 
 VARIANTS = DATA / "variants"
-SAMPLES = {1: "hypergammon1_5pt.gnubg", 2: "hypergammon2_5pt.gnubg"}
+# (3 checkers: a 3-point match gnubg kept as each play, picked at random among the legal ones, was
+# given to it by hand; it has no database to play it itself here)
+SAMPLES = {1: "hypergammon1_5pt.gnubg", 2: "hypergammon2_5pt.gnubg", 3: "hypergammon3_3pt.gnubg"}
 CASES = [(checkers, suffix) for checkers in SAMPLES for suffix in (".mat", ".sgf")]
 
 
@@ -76,7 +79,7 @@ def test_the_samples_hold_what_differs_from_the_standard_game():
                                                                    ("resignation", 2, 6)]
 
 
-@pytest.mark.parametrize("checkers", [1, 2])
+@pytest.mark.parametrize("checkers", [1, 2, 3])
 def test_without_its_tag_a_hypergammon_match_breaks_the_rules(tmp_path, checkers):
     # the tag is what says the variant: without it the plays are illegal from the standard opening,
     # and with it a play that breaks hypergammon's rules is still an error
@@ -87,8 +90,8 @@ def test_without_its_tag_a_hypergammon_match_breaks_the_rules(tmp_path, checkers
     path.write_text(text.replace(tag, ""))
     status, lines = audit_lines(path)
     assert status == 1 and any(": play: illegal play " in line for line in lines), lines
-    first = {1: "31: 24/21 21/20 ", 2: "51: 24/19 23/22 "}[checkers]
-    wrong = {1: "31: 24/21 13/12 ", 2: "51: 24/19 13/12 "}[checkers]
+    first = {1: "31: 24/21 21/20 ", 2: "51: 24/19 23/22 ", 3: "41: 24/20 22/21 "}[checkers]
+    wrong = {1: "31: 24/21 13/12 ", 2: "51: 24/19 13/12 ", 3: "41: 24/20 13/12 "}[checkers]
     path = tmp_path / "wrong.mat"
     path.write_text(text.replace(first, wrong, 1))
     status, lines = audit_lines(path)
@@ -119,7 +122,7 @@ def test_a_gammon_counts_the_checkers_a_side_has_of_its_own():
 
 
 @pytest.mark.parametrize("to", ["mat", "sgf", "json"])
-@pytest.mark.parametrize("checkers", [1, 2])
+@pytest.mark.parametrize("checkers", [1, 2, 3])
 def test_hypergammon_survives_every_export(tmp_path, to, checkers):
     source = VARIANTS / (SAMPLES[checkers] + ".sgf")
     out = tmp_path / f"out.{to}"

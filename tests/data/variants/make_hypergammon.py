@@ -12,12 +12,21 @@ itself a 5-point match of hypergammon of 1 checker a side (``set variation
   roll first, from ``gnubg.match()``), the winner (X: player 0, the left
   column), the points won and the score before it.
 
+gnubg has no database of 3 checkers here (makehyper would take hours): the
+3-point match of 3 checkers (seed 3) is played by hand, gnubg's players human
+and its dice, each play picked at random (seed 3) among the legal plays
+bgcli's generator lists (bgcli.core.generator, imported from the repository
+root) and given to gnubg's ``move``, which refuses an illegal one (the script
+stops then): gnubg keeps the record, the positions and the results; no cube.
+
 ``set variation hypergammon1`` is not a command of gnubg 1.07 (it answers
 "Unknown keyword"); the variation must be set before ``new match``. Run from
 the repository root; writes next to this script.
 """
 import json
 import os
+import random
+import sys
 
 import gnubg
 
@@ -33,6 +42,11 @@ def play(checkers, seed, length):
         gnubg.command("set player %d chequerplay evaluation plies 0" % player)
         gnubg.command("set player %d cubedecision evaluation plies 0" % player)
     gnubg.command("new match %d" % length)
+    save(name)
+
+
+def save(name):
+    """Writes the match as .gnubg.json, .mat and (imported again) .sgf."""
     match = gnubg.match(0, 1, 0, 0)
     games = [{"boards": [r["board"] for r in game["game"] if r["action"] == "move"],
               "winner": game["info"]["winner"], "points": game["info"]["points-won"],
@@ -45,6 +59,39 @@ def play(checkers, seed, length):
     gnubg.command('save match "%s.sgf"' % name)
 
 
+def play_by_hand(checkers, seed, length):
+    sys.path.insert(0, os.getcwd())
+    from bgcli.core.generator import legal_plays
+    from bgcli.core.position import CHECKERS, Position
+
+    def side(points):   # gnubg's 25 counts (the bar last) as bgcli's 26 (borne off first)
+        return (CHECKERS - sum(points),) + tuple(points[:24]) + (points[24],)
+
+    gnubg.command("set variation %d-chequer-hypergammon" % checkers)
+    gnubg.command("set seed %d" % seed)
+    for player in (0, 1):
+        gnubg.command("set player %d human" % player)
+    gnubg.command("new match %d" % length)
+    pick = random.Random(seed)
+    while not gnubg.match(0, 0, 0, 0)["match-info"].get("result"):
+        info = gnubg.posinfo()
+        if info["gamestate"] != 1:
+            gnubg.command("new game")
+        elif not info["dice"][0]:
+            gnubg.command("roll")
+        else:
+            board = gnubg.board()
+            plays = legal_plays(Position(side(board[1]), side(board[0])), info["dice"])
+            if not plays:
+                raise SystemExit("no play of %s in %s: gnubg should have passed the roll" % (info["dice"], board))
+            play = pick.choice(plays)
+            gnubg.command("move " + " ".join("%d/%d" % (step.start, step.end) for step in play.steps))
+            if gnubg.board() == board:
+                raise SystemExit("gnubg refused the play %s" % play.steps)
+    save(os.path.join(HERE, "hypergammon%d_%dpt.gnubg" % (checkers, length)))
+
+
 gnubg.command("set display off")
 play(1, 9, 5)
 play(2, 5, 5)
+play_by_hand(3, 3, 3)

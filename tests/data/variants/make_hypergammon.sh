@@ -4,7 +4,9 @@
 # which its makehyper builds (1 checker: a second; 2 checkers: about 2 minutes) and which
 # Debian's gnubg looks for in /var/lib/gnubg only: this script builds them in a scratch
 # folder and shows them to gnubg there in a mount namespace of its own (unshare, as root),
-# so nothing of the system's gnubg changes. Run from the repository root.
+# so nothing of the system's gnubg changes. The match of 3 checkers needs no database (its plays
+# are given to gnubg by hand) but bgcli's generator, which it imports from the repository:
+# run from the repository root.
 set -e
 HERE=$(dirname "$0")
 WORK=$(mktemp -d)
