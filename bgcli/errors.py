@@ -6,6 +6,8 @@ precise kind, and the command line can print ``message`` as it is.
 """
 from __future__ import annotations
 
+import os
+from enum import Enum
 
 # The statuses of a batch, as the command line exits with them.
 EXIT_PROBLEMS = 1     # some input was wrong; the rest was done
@@ -75,6 +77,35 @@ class EngineError(BgcliError):
 
 class EngineUnavailableError(EngineError):
     """An engine that is not installed; the message names what to install."""
+
+
+class Extra(str, Enum):
+    """An optional part of bgcli, as pyproject.toml's optional-dependencies name it."""
+
+    ENGINE = "engine"   # bgsage: hint, rate, rollout, view --engine
+    STATS = "stats"     # scipy: dice
+    DASK = "dask"       # --scheduler
+
+
+def install_command(extra: Extra) -> str:
+    """The command that adds ``extra`` to the bgcli that runs: ``pip install 'bgcli[engine]'`` for one
+    installed from a package index, the folder it was installed from for one installed from a clone
+    (pip's direct_url.json; -e kept): a newcomer who followed the README (pip install -e .) and then the
+    message would otherwise have asked the index for a bgcli that is not the one they run."""
+    import json
+    import shlex
+    from importlib import metadata
+    from urllib.parse import unquote, urlparse
+
+    try:
+        origin = json.loads(metadata.distribution("bgcli").read_text("direct_url.json") or "null")
+    except (metadata.PackageNotFoundError, ValueError, OSError):
+        origin = None
+    url = urlparse(origin.get("url", "")) if isinstance(origin, dict) else None
+    if url is not None and url.scheme == "file" and os.path.isfile(os.path.join(unquote(url.path), "pyproject.toml")):
+        editable = "-e " if (origin.get("dir_info") or {}).get("editable") else ""
+        return f"pip install {editable}{shlex.quote(f'{unquote(url.path)}[{extra.value}]')}"
+    return f"pip install 'bgcli[{extra.value}]'"
 
 
 def os_reason(error: OSError) -> str:

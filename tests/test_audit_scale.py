@@ -192,7 +192,9 @@ def test_a_missing_dask_or_a_bad_scheduler_is_one_line(tmp_path):
     (tmp_path / "distributed.py").write_text("raise ImportError('No module named distributed')\n")
     without = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
     missing = bgcli("audit", "--scheduler", "local:2", selfplay(1)[0], env=without)
-    assert missing.returncode == 2 and missing.stderr == "Error: --scheduler needs Dask: pip install 'bgcli[dask]'\n"
+    from bgcli.errors import Extra, install_command
+
+    assert missing.returncode == 2 and missing.stderr == f"Error: --scheduler needs Dask: {install_command(Extra.DASK)}\n"
     if HAVE_DASK:
         quick = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}   # Dask's own setting
         far = bgcli("audit", "--scheduler", "tcp://127.0.0.1:9", selfplay(1)[0], env=quick, timeout=120)

@@ -232,7 +232,9 @@ def test_without_scipy_one_line_and_exit_2(run, monkeypatch):
     monkeypatch.setitem(sys.modules, "scipy.stats", None)   # import scipy.stats fails as when it is not installed
     result = run("dice", ROOT / "samples/sp05001_3pt.mat")
     assert result.exit_code == 2
-    assert result.output.strip() == "Error: bgcli dice needs scipy for its statistics: pip install 'bgcli[stats]'"
+    from bgcli.errors import Extra, install_command
+
+    assert result.output.strip() == f"Error: bgcli dice needs scipy for its statistics: {install_command(Extra.STATS)}"
 
 
 def test_an_unreadable_file_is_one_line_and_exit_2(run, tmp_path):

@@ -120,9 +120,12 @@ def test_a_missing_bgsage_names_what_to_install(monkeypatch):
             raise ImportError(name)
         return real_import(name, *args, **kwargs)
 
+    from bgcli.errors import Extra, install_command
+
     monkeypatch.setattr(builtins, "__import__", no_bgsage)
-    with pytest.raises(EngineUnavailableError, match=r"pip install 'bgcli\[engine\]'"):
+    with pytest.raises(EngineUnavailableError) as missing:
         open_engine("sage")
+    assert str(missing.value) == f"the sage engine needs bgsage: {install_command(Extra.ENGINE)}"
 
 
 # --- sage ----------------------------------------------------------------------------------------------------

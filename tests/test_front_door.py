@@ -224,3 +224,50 @@ def test_convert_reads_a_position_file_as_show_does(run, tmp_path):
         assert run("show", xgid.output.strip()).output.splitlines()[:2] == shown.splitlines()[:2]   # the IDs
     missing = run("convert", "--to", "xgid", str(tmp_path / "nosuch.txt"), "start")
     assert missing.exit_code == 2 and "cannot read" in missing.output and "XGID=" in missing.output
+
+
+class _Installed:
+    """A stand-in for importlib.metadata's distribution of bgcli, with pip's direct_url.json (or none)."""
+
+    def __init__(self, direct_url: str | None):
+        self.direct_url = direct_url
+
+    def read_text(self, name: str) -> str | None:
+        return self.direct_url if name == "direct_url.json" else None
+
+
+def test_the_command_that_adds_an_extra_is_the_one_for_the_bgcli_that_runs(monkeypatch, tmp_path):
+    """Installed from a clone (the README's pip install -e .), the message that asks for an extra names the
+    clone: `pip install 'bgcli[engine]'` would have asked the package index for a bgcli that is not this one."""
+    import json
+    from importlib import metadata
+    from urllib.parse import quote
+
+    from bgcli.errors import Extra, install_command
+
+    clone = tmp_path / "my clone"
+    clone.mkdir()
+    (clone / "pyproject.toml").write_text("[project]\nname = 'bgcli'\n")
+    url = "file://" + quote(str(clone))
+    for direct_url, expected in (
+            (json.dumps({"url": url, "dir_info": {"editable": True}}), f"pip install -e '{clone}[engine]'"),
+            (json.dumps({"url": url, "dir_info": {}}), f"pip install '{clone}[engine]'"),
+            (json.dumps({"url": "file:///no/such/folder", "dir_info": {"editable": True}}), "pip install 'bgcli[engine]'"),
+            (json.dumps({"url": "https://example.org/bgcli.tar.gz", "archive_info": {}}), "pip install 'bgcli[engine]'"),
+            ("not json", "pip install 'bgcli[engine]'"),
+            (None, "pip install 'bgcli[engine]'")):
+        monkeypatch.setattr(metadata, "distribution", lambda name, d=direct_url: _Installed(d))
+        assert install_command(Extra.ENGINE) == expected
+
+
+@pytest.mark.parametrize("command", [["hint", "start", "31"], ["dice", "{sample}"]], ids=lambda c: c[0])
+def test_a_missing_extra_is_named_with_the_command_that_adds_it(run, monkeypatch, command):
+    from bgcli.errors import Extra, install_command
+    from conftest import SAMPLES
+
+    for module in ("bgbot_cpp", "scipy.stats"):
+        monkeypatch.setitem(sys.modules, module, None)   # import fails as when it is not installed
+    extra, needs = (Extra.ENGINE, "the sage engine needs bgsage") if command[0] == "hint" else \
+        (Extra.STATS, "bgcli dice needs scipy for its statistics")
+    result = run(*[str(SAMPLES / "sp05001_3pt.mat") if w == "{sample}" else w for w in command])
+    assert result.exit_code == 2 and result.output.splitlines() == [f"Error: {needs}: {install_command(extra)}"]

@@ -36,14 +36,13 @@ from bgcli.engines import exact, met, trust
 from bgcli.engines.met import engine_problem
 from bgcli.engines.workers import Workers
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
-from bgcli.errors import EngineError, EngineUnavailableError
+from bgcli.errors import EngineError, EngineUnavailableError, Extra, install_command
 
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
     from bgcli.engines.met_tables import MatchEquityTable
     from bgcli.core.state import GameState
 
-INSTALL = "pip install 'bgcli[engine]'"
 MAX_PLY = 3  # its 4-ply
 # the plays evaluated at full depth: the best 5 within 0.08 of the best at the raw network (bgsage's own
 # filter); gnubg's first stage, 8 within 0.16, picked gnubg's best play as often (91.3% against 91.0% of
@@ -76,7 +75,7 @@ class SageEngine:
             import bgbot_cpp
             from bgsage.weights import bearoff_db_path, default_weights
         except ImportError:
-            raise EngineUnavailableError(f"the sage engine needs bgsage: {INSTALL}") from None
+            raise EngineUnavailableError(f"the sage engine needs bgsage: {install_command(Extra.ENGINE)}") from None
         self.level = level
         self.timeout = timeout  # in-process: a call cannot be cut short, so one that ran past it fails when it returns
         self._cpp = bgbot_cpp

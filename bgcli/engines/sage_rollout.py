@@ -49,14 +49,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bgcli.engines import met
-from bgcli.errors import EngineError, EngineUnavailableError
+from bgcli.errors import EngineError, EngineUnavailableError, Extra, install_command
 
 if TYPE_CHECKING:
     from bgcli.core.position import Position
     from bgcli.core.state import GameState
     from bgcli.engines.met import MatchEquityTable
 
-INSTALL = "pip install 'bgcli[engine]'"
 SAGE_TABLE_AWAY = 25   # the scores bgsage's match equity table has (docs/met.md)
 
 
@@ -123,7 +122,7 @@ class SageRollout:
             import bgbot_cpp
             from bgsage.weights import bearoff_db_path, default_weights
         except ImportError:
-            raise EngineUnavailableError(f"sage's rollout needs bgsage: {INSTALL}") from None
+            raise EngineUnavailableError(f"sage's rollout needs bgsage: {install_command(Extra.ENGINE)}") from None
         self._cpp = bgbot_cpp
         self._weights = default_weights()
         self.threads = threads

@@ -28,11 +28,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from bgcli.errors import Extra, install_command
+
 ALPHA = 0.05
 POWER = 0.80
 MIN_EXPECTED = 5.0   # the chi-square's and the normal's rule of thumb: every expected count at least 5
 BY = ("all", "player", "file", "site", "month", "match")
-STATS_EXTRA = "pip install 'bgcli[stats]'"
 
 
 class StatsMissing(ImportError):
@@ -44,7 +45,7 @@ def scipy_stats() -> Any:
     try:
         import scipy.stats as stats
     except ImportError:
-        raise StatsMissing(f"bgcli dice needs scipy for its statistics: {STATS_EXTRA}") from None
+        raise StatsMissing(f"bgcli dice needs scipy for its statistics: {install_command(Extra.STATS)}") from None
     return stats
 
 
@@ -62,7 +63,7 @@ def require_stats() -> None:
     found = sys.modules["scipy.stats"] is not None if "scipy.stats" in sys.modules else \
         importlib.util.find_spec("scipy") is not None
     if not found:
-        raise StatsMissing(f"bgcli dice needs scipy for its statistics: {STATS_EXTRA}")
+        raise StatsMissing(f"bgcli dice needs scipy for its statistics: {install_command(Extra.STATS)}")
 
 
 @dataclass

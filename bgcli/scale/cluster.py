@@ -19,7 +19,7 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, Extra, install_command
 from bgcli.scale.archive import MAX_WORKERS
 from bgcli.scale.jobs import STDIN, FileJob, FileTask, lost, run_batch
 
@@ -142,7 +142,7 @@ class DaskRunner:
             import dask
             from distributed import Client, LocalCluster
         except ImportError:
-            raise ClusterError("--scheduler needs Dask: pip install 'bgcli[dask]'") from None
+            raise ClusterError(f"--scheduler needs Dask: {install_command(Extra.DASK)}") from None
         where, count = parse_scheduler(address)
         self.cluster: Any = None
         self.client: Any = None
