@@ -2664,15 +2664,17 @@ typedef struct {
 static void side_masks(const long *side, SideMasks *out)
 {
     uint32_t occupied = 0, multi = 0;
-    for (int p = 1; p <= BAR_POINT; p += 8) {
-        uint64_t bytes = 0;
-        for (int i = 0; i < 8 && p + i <= BAR_POINT; i++)
-            bytes |= (uint64_t)side[p + i] << (8 * i);
+    for (int p = 1; p < BAR_POINT; p += 8) {   /* points 1..24, eight at a time (the loads unrolled) */
+        const long *q = side + p;
+        uint64_t bytes = (uint64_t)q[0] | (uint64_t)q[1] << 8 | (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24 |
+                         (uint64_t)q[4] << 32 | (uint64_t)q[5] << 40 | (uint64_t)q[6] << 48 | (uint64_t)q[7] << 56;
         uint64_t nonzero = ((bytes + 0x7F7F7F7F7F7F7F7FULL) & BYTES_HIGH) >> 7;
         uint64_t two = ((bytes + 0x7E7E7E7E7E7E7E7EULL) & BYTES_HIGH) >> 7;
         occupied |= (uint32_t)((nonzero * GATHER_BYTES) >> 56) << p;
         multi |= (uint32_t)((two * GATHER_BYTES) >> 56) << p;
     }
+    occupied |= (uint32_t)(side[BAR_POINT] != 0) << BAR_POINT;
+    multi |= (uint32_t)(side[BAR_POINT] >= 2) << BAR_POINT;
     out->occupied = occupied;
     out->multi = multi;
 }
