@@ -34,6 +34,7 @@ travel as JSON (:meth:`Unit.to_dict`, :meth:`Unit.from_dict`).
 from __future__ import annotations
 
 import hashlib
+import re
 from array import array
 from dataclasses import dataclass, field
 from typing import Any, Callable, MutableSequence, Sequence
@@ -598,11 +599,12 @@ def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int
     return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
 
 
+_DATE = re.compile(r"\s*(\d{4})[.\-/](\d{1,2})")   # compiled once: a match's date is read as it begins
+
+
 def _month(text: str) -> str:
     """``YYYY-MM`` from a date tag (``2024.05.11``, ``2024-05-11``, ``2024/05/11``), or ''."""
-    import re
-
-    found = re.match(r"\s*(\d{4})[.\-/](\d{1,2})", text)
+    found = _DATE.match(text)
     if not found or not 1 <= int(found.group(2)) <= 12:
         return ""
     return f"{found.group(1)}-{int(found.group(2)):02d}"
