@@ -162,7 +162,10 @@ def test_the_reasons_in_words():
     assert str(may_double(CubeTurn(away=1, opponent_away=3, crawford=True, rules=rules))) == \
         "this is the Crawford game: no cube"
     assert str(may_double(CubeTurn(cube=2, away=2, opponent_away=3, rules=rules))) == \
-        "the cube (2) already covers the 2 point(s) the player needs"
+        "the cube (2) already covers the 2 points the player needs"
+    # core.cube.points_word says the points, as every other reason does ('2 point(s)' before, '1 point(s)' too)
+    assert str(may_double(CubeTurn(cube=1, away=1, opponent_away=3, rules=rules))) == \
+        "the cube (1) already covers the 1 point the player needs"
     assert str(may_double(CubeTurn(cube=64, rules=Rules(cube_limit=64)))) == "the cube is at its limit (64)"
     assert str(may_double(CubeTurn(rules=Rules(cubeless=True)))) == "these rules have no doubling cube"
     assert may_double(CubeTurn(cube=2, holder=Holder.PLAYER, away=3, opponent_away=3, rules=rules)) is None

@@ -325,7 +325,7 @@ _TEXT = {
     Reason.CAPPED: "the cube ({self.cube}) is already as much as the {points} the player needs",
     Reason.OWNED: "the opponent owns the cube",
     Reason.LIMIT: "the cube is at its limit ({self.cube})",
-    Reason.DEAD: "the cube ({self.cube}) already covers the {self.needed} point(s) the player needs",
+    Reason.DEAD: "the cube ({self.cube}) already covers the {points} the player needs",
     Reason.NO_BEAVERS: "beavers are not allowed",
     Reason.MATCH_BEAVER: "beavers are for money play, not matches",
     Reason.NOT_DOUBLER: "only the doubler may raccoon, right after a beaver",
