@@ -32,8 +32,7 @@ def match_summary_html(record: Any) -> str:
     rows = []
     for game in record.games:
         score = f"{game.scores[0]}-{game.scores[1]}" if game.scores else ""
-        result = next((f"{game.players[a.side]} wins {a.points} point{'s' if a.points != 1 else ''}"
-                       for a in reversed(game.actions) if a.kind.value == "win" and a.points is not None), "unfinished")
+        result = game.written_result() or "unfinished"
         rows.append(f"<tr><td>{game.number}</td><td>{escape(score)}</td><td>{escape(result)}</td></tr>")
     return (f"<table class=\"bgcli-match\"><caption>{escape(left)} - {escape(right)}, {length}, "
             f"{len(record.games)} game{'s' if len(record.games) != 1 else ''}</caption>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, NamedTuple
 
+from bgcli.core.cube import points_word
 from bgcli.core.kinds import Worded
 from bgcli.core.position import Position
 from bgcli.errors import MatchFileError
@@ -161,6 +162,12 @@ class GameRecord:
     def set_up_at(self, index: int) -> SetUp:
         """What the action ``index`` (of kind SET_UP) set."""
         return self.set_ups_in_game[sum(1 for action in self.actions[:index] if action.kind is ActionKind.SET_UP)]
+
+    def written_result(self) -> str | None:
+        """The game's last 'Wins' as the record writes it, in the messages' words
+        (``Ann wins 2 points``: core.cube.points_word); None when it writes none."""
+        win = next((a for a in reversed(self.actions) if a.kind is ActionKind.WIN and a.points is not None), None)
+        return None if win is None else f"{self.players[win.side]} wins {points_word(win.points or 0)}"
 
 
 @dataclass(frozen=True, slots=True)
