@@ -28,7 +28,7 @@ from bgcli.core.notation import (
     parse_play_text,
     play_text,
 )
-from bgcli.core.spelling import STYLES, parse_point, point_name
+from bgcli.core.spelling import BOTTOM, STYLES, TOP, parse_point, point_name
 
 from conftest import ORACLE, committed
 
@@ -218,11 +218,12 @@ def test_fast_path_agrees_with_grammar_on_oracle_texts():
 
 
 @settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
-@given(from_lark(grammar.parser("play")))
-def test_fast_path_agrees_with_grammar_on_generated_text(text):
-    fast = _read_common_play(text)
+@given(from_lark(grammar.parser("play")), st.sampled_from([BOTTOM, TOP]))
+def test_fast_path_agrees_with_grammar_on_generated_text(text, side):
+    """Both sides: a Korean point name is a number that depends on the side (spelling.parse_point)."""
+    fast = _read_common_play(text, side)
     try:
-        slow = _grammar_play(text)
+        slow = _grammar_play(text, side)
     except InvalidPlayError:
         assert fast is None, text
         return

@@ -223,10 +223,11 @@ def _read_common_play(text: str, side: int = BOTTOM) -> WrittenPlay | None:
         for word, star in _COMMON_POINT.findall(chunk):
             point = POINT_WORDS.get(word.lower())
             if point is None:
-                if not word.isdigit():  # a Korean name
-                    if not 1 <= int(word[1:]) <= 12:
+                if not word.isdigit():  # a Korean name: which point it is, the owner says (spelling.parse_point)
+                    try:
+                        point = parse_point(word, side=side)
+                    except InvalidPlayError:
                         return None
-                    point = int(word[1:]) if word[0] == own_half(side) else 25 - int(word[1:])
                 elif int(word) > 25:
                     return None
                 else:
