@@ -59,6 +59,7 @@ from bgcli.formats.writing import (
 )
 from bgcli.core.rules import PROFILES, SETTINGS, Rules, Variation, tag_for
 from bgcli.core.spelling import recorded_dice
+from bgcli.core.value import Outcome
 
 JSON_FORMAT = "bgcli-match"
 # the document's "format" member as written in its text (bgcli writes it first): a head cut short does not parse
@@ -119,7 +120,7 @@ class JsonWriter(GameWriter):
                 actions.append({"line": event.line, "player": side, "action": ActionKind.LOSS.value, "points": points})
             state = event.before
             if event.kind == EventKind.ROLL:
-                actions.append({"line": event.line, "player": event.side, "name": event.player, "action": "roll",
+                actions.append({"line": event.line, "player": event.side, "name": event.player, "action": EventKind.ROLL.value,
                                 "dice": list(event.dice or ())})
                 continue
             item: dict = {"line": event.line, "player": event.side, "name": event.player, "action": event.kind.value}
@@ -269,6 +270,9 @@ def read_json(text: str | dict | list, path: str = "-") -> list[MatchRecord]:
 
 
 _LIMIT = 10 ** 9   # no number in a match document is this large
+# an action's "action" member: the replay's event kind the writer wrote (EventKind's value), as the record's action
+_CUBE_ACTIONS = {EventKind.DOUBLE.value: ActionKind.DOUBLE, EventKind.BEAVER.value: ActionKind.BEAVER}
+_ANSWERS = {EventKind.TAKE.value: ActionKind.TAKE, EventKind.DROP.value: ActionKind.DROP}
 _SURROGATE = re.compile("[\ud800-\udfff]")   # after json.loads, a surrogate left is a lone one
 
 
@@ -385,7 +389,7 @@ class _JsonReader:
             last_side = side
             kind = self.field(item, "action", str, "an action")
             line = self.line
-            if kind == "move":
+            if kind == EventKind.MOVE.value:
                 dice = self.dice(self.field(item, "dice", list, "a move"))
                 steps = self.field(item, "steps", (list, type(None)), "a move", None)
                 if steps is not None:
@@ -399,24 +403,23 @@ class _JsonReader:
                 else:
                     text = str(self.field(item, "written", str, "a move", ""))
                 actions.append(Action(line, 1, number, side, ActionKind.MOVE if text else ActionKind.DANCE, dice, text, raw=text))
-            elif kind in ("double", "beaver"):
+            elif kind in _CUBE_ACTIONS:
                 cube = self.number(item, "cube", f"a {kind}", 0, 1 << 30)   # 0: read, and a cube problem
-                actions.append(Action(line, 1, number, side, ActionKind.DOUBLE if kind == "double" else ActionKind.BEAVER,
-                                      cube=cube))
-            elif kind == "roll":
+                actions.append(Action(line, 1, number, side, _CUBE_ACTIONS[kind], cube=cube))
+            elif kind == EventKind.ROLL.value:
                 actions.append(Action(line, 1, number, side, ActionKind.ROLL, self.dice(self.field(item, "dice", list, "a roll"))))
-            elif kind in ("take", "drop"):
-                actions.append(Action(line, 1, number, side, ActionKind.TAKE if kind == "take" else ActionKind.DROP))
+            elif kind in _ANSWERS:
+                actions.append(Action(line, 1, number, side, _ANSWERS[kind]))
             elif kind == ActionKind.LOSS.value:   # Galaxy's "Losses N points": says the file is Galaxy's
                 actions.append(Action(line, 1, None, side, ActionKind.LOSS,
                                       points=self.number(item, "points", "a loss", 0, _LIMIT)))
-            elif kind == "draw":   # bgcli wrote the draw as an action too before its result said it alone
+            elif kind == EventKind.DRAW.value:   # bgcli wrote the draw as an action too before its result said it alone
                 actions.append(Action(line, 1, None, side, ActionKind.DRAW))
             else:
                 raise self.fail(f"unknown action {_short(kind)}")
         self.line = 0
         result = self.field(game, "result", (dict, type(None)), what, None)
-        if result is not None and result.get("how") == "draw":
+        if result is not None and result.get("how") == Outcome.DRAW.value:
             if not any(action.kind == ActionKind.DRAW for action in actions):
                 line = actions[-1].line if actions else 0
                 actions.append(Action(line, 1, None, 0, ActionKind.DRAW))
