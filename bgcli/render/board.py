@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from html import escape   # with quote=False what xml.sax.saxutils.escape does (& < >), without its imports (urllib, http, email)
 from typing import Sequence
 
+from bgcli.core.cube import points_word
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
@@ -50,15 +51,11 @@ def _board(game: GameState | Position, names: Sequence[str] | None) -> _Board:
     return _Board(position, match, tuple(x), tuple(o), (str(names[0]), str(names[1])))
 
 
-def _points(n: int, word: str = "point") -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _side_texts(board: _Board) -> list[str]:
     """The seven texts gnubg writes to the right of the board, top to bottom:
     O's name, O's score, O's roll, the cube or match, X's roll, X's score, X's name."""
     m = board.match
-    text = [f"O: {board.names[0]}", _points(m.score[0]), "", "", "", _points(m.score[1]), f"X: {board.names[1]}"]
+    text = [f"O: {board.names[0]}", points_word(m.score[0]), "", "", "", points_word(m.score[1]), f"X: {board.names[1]}"]
     if m.doubled:
         text[4 if m.turn else 2] = f"Cube offered at {m.cube * 2}"
         return text
@@ -71,7 +68,7 @@ def _side_texts(board: _Board) -> list[str]:
     if m.resign:
         roll += f", resigns {_RESIGNS[min(m.resign, 3) - 1]}"
     text[4 if m.on_roll else 2] = roll
-    match = _points(m.match_length, "point") + " match"
+    match = points_word(m.match_length) + " match"   # gnubg's board says "5 points match"
     if m.cube_owner < 0:
         if not m.match_length:
             text[3] = f"(Cube: {m.cube})"
@@ -463,7 +460,7 @@ def _bands(svg: _Svg, board: _Board) -> None:
     for side, player, y in (("o", 0, _TOP_BAND / 2), ("x", 1, _PLAY_BOTTOM + _LABEL + 16)):
         parts = [f"{'OX'[player]}: {board.names[player]}"]
         if m.match_length:
-            parts.append(_points(m.score[player]))
+            parts.append(points_word(m.score[player]))
         parts.append(f"pips {pips[side]}")
         doing = ""
         if m.doubled and m.turn != player:
