@@ -592,7 +592,9 @@ def view(files, output, home, engine, level, met, **rule_args):
     if unfound:   # a glob that matched nothing, a folder with no match file: said above, the page written
         sys.exit(EXIT_UNREADABLE)
     # as audit does: exit 1 when the audit found an error (the page is written all the same)
-    if any(p.severity.value == "error" for m in matches for p in m.problems):
+    from bgcli.match.events import Severity
+
+    if any(p.severity is Severity.ERROR for m in matches for p in m.problems):
         sys.exit(EXIT_PROBLEMS)
 
 
