@@ -102,12 +102,26 @@ def test_a_cube_set_mid_way_is_the_cube_of_the_doubles_after_it():
     assert [(p.kind, p.line) for p in problems if p.severity == Severity.ERROR] == [(ProblemKind.CUBE, 6)]
 
 
-def test_a_board_set_mid_way_that_does_not_clear_the_board_is_one_error_and_the_game_skipped():
-    # what AW adds to a board not cleared depends on the board before it: not guessed
+def test_a_board_set_mid_way_that_does_not_clear_the_board_edits_it_as_gnubg_does():
+    # AE empties a point, AB and AW add a checker to the board as it stands (the SGF specification's
+    # meaning): midgame_edit.sgf empties Black's two checkers on point c and puts them back on a; gnubg's
+    # board after the edit and after the play that follows it (gnubg_edit.py) are met, with no error
+    golden = json.loads(committed(SETUP / "midgame_edit.json").read_text())["midgame_edit"]
+    [replay] = replay_file(str(committed(SETUP / "midgame_edit.sgf")))
+    assert [p.kind for p in replay.problems] == [ProblemKind.SET_UP, ProblemKind.INCOMPLETE]
+    after = [e.before.position.id() for e in replay.events if e.kind in ("move", "double")][-2:]
+    assert after == [golden["set"][0], golden["end"]]
+
+
+def test_an_edit_that_breaks_the_rules_is_one_error_and_the_rest_of_the_game_unchecked():
+    # midgame_edit_16.sgf's AW[j] adds a 16th White checker; gnubg loads it with 15 (gnubg_edit.py: it
+    # drops the checker on the bar), bgcli says so at the node and checks no play after it
+    [replay] = replay_file(str(committed(SETUP / "midgame_edit_16.sgf")))
+    errors = [p for p in replay.problems if p.severity == Severity.ERROR]
+    assert len(errors) == 1 and errors[0].line == 6 and "16 checkers, more than 15" in errors[0].message
     text = _game(";W[31hefe]\n;B[61lrqr]\n;PL[W]AW[e]\n;W[54hcgc]")
-    record = read_sgf(text)[0]
-    assert not record.games and len(record.errors) == 1
-    assert "does not clear every point first (AE[a:y]" in str(record.errors[0]) and "skipped" in str(record.errors[0])
+    problems = replay_match(read_sgf(text)[0]).problems
+    assert [p.kind for p in problems if p.severity == Severity.ERROR] == [ProblemKind.SYNTAX]
 
 
 def test_two_plays_of_one_side_in_a_row_in_a_mat_file_are_still_out_of_turn():
@@ -138,6 +152,18 @@ def test_an_sgf_export_writes_the_edits_as_gnubg_does(name, tmp_path):
     edits = re.compile(r"^;(?:PL\[[WB]\](AE\[a:y\].*)|(C[VP]\[[0-9a-z]+\]))$", re.M)
     assert edits.findall(out.read_text(encoding="utf-8")) == edits.findall(source.read_text(encoding="utf-8"))
     assert _ids(out) == _ids(source)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_sgf_export_keeps_the_dice_set_before_a_board_set_and_never_played(name, tmp_path):
+    # gnubg's 'set dice 53' then 'set board' writes ;PL[W]DI[53] before the board's node
+    # (midgame_turn_dice_bar); the export dropped it
+    source = committed(SETUP / f"{name}.sgf")
+    out = tmp_path / "out.sgf"
+    assert invoke("export", str(source), "--to", "sgf", "-o", str(out)).exit_code == 0
+    dice_then_board = re.compile(r"^;(PL\[[WB]\]DI\[[1-6]{2}\])\n;PL\[[WB]\]AE\[a:y\]", re.M)
+    assert dice_then_board.findall(out.read_text(encoding="utf-8")) == \
+        dice_then_board.findall(source.read_text(encoding="utf-8"))
 
 
 def test_gnubgs_own_mat_export_of_an_edited_game_jumps_and_the_audit_says_so():

@@ -30,7 +30,8 @@ from typing import IO, Iterable, Iterator
 from bgcli.errors import MatchFileError
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import decode, read_whole
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchPart, MatchRecord, SetUp, parts_of, set_up_game
+from bgcli.match.records import (Action, ActionKind, BoardEdit, GameRecord, MatchPart, MatchRecord, SetUp, parts_of,
+                                 set_up_game)
 from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
@@ -444,17 +445,27 @@ def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
     game): the play after it gives its roll again, so it sets up nothing. None
     when nothing is set up (at the start: the game starts at the opening); a
     string when the set-up breaks the rules or cannot be read (why). In the
-    middle of a game what is not set stays as it stands (SetUp's None), and a
-    board must be cleared whole first (``AE[a:y]``, as gnubg writes a board
-    set): what AW and AB add to a board not cleared depends on the board
-    before it, which the replay knows and the reader does not."""
+    middle of a game what is not set stays as it stands (SetUp's None); a
+    board not cleared whole first (``AE[a:y]``, as gnubg writes a board set)
+    is an edit of the board as it stands (a :class:`BoardEdit`: AE empties,
+    AW and AB add, as the SGF specification says), which the replay applies."""
     sides = [list(Position.start().player), list(Position.start().opponent)]   # W's side, B's side
     cube: int | None = None if in_game else 1
     owner: int | None = None if in_game else -1
-    on_roll, named, cleared, board = None, [], set(), False
+    on_roll, cleared, board = None, set(), False
+    named: list[str] = []
+    steps: list[tuple[int, int, int | None]] = []   # the edits in file order, for a board not cleared whole
+    # a dice node before anything is set: dice set by hand that the set-up leaves unplayed, (side, dice)
+    rolled: tuple[int, tuple[int, int]] | None = None
     for node in nodes:
         props = node.props
         dice_only = "DI" in props and not set(props) & {"AE", "AW", "AB", "CV", "CP"}
+        if in_game and dice_only and not named and "PL" in props:
+            dice = _DICE.fullmatch(props["DI"][0].strip())
+            side = _SIDES.get(props["PL"][0].strip().upper())
+            roll = recorded_roll(dice.group(0)) if dice is not None else None
+            if roll is not None and side is not None:
+                rolled = (side, roll)
         for ident in ("AE", "AW", "AB", "CV", "CP", "PL"):
             if ident in props and ident not in named and (ident != "PL" or set(props) & {"AE", "AW", "AB"}
                                                           or in_game and not dice_only):
@@ -468,12 +479,14 @@ def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
                 cleared.add(letter)
                 for side in (0, 1):
                     sides[side][_point(letter, side)] = 0
+                    steps.append((side, _point(letter, side), None))
         for ident, side in (("AW", 0), ("AB", 1)):
             for value in props.get(ident, []):
                 letter = value.strip().lower()
                 if not _SETUP_POINT.fullmatch(letter):
                     return f"cannot read {ident}[{value}]"
                 sides[side][_point(letter, side)] += 1
+                steps.append((side, _point(letter, side), 1))
         board = board or bool(set(props) & {"AE", "AW", "AB"})
         for value in props.get("CV", []):
             if not _SMALL_NUMBER.fullmatch(value.strip()):
@@ -486,11 +499,9 @@ def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
                 on_roll = _SIDES.get(value.strip().upper(), on_roll)
     if not named:
         return None
-    if in_game and board and len(cleared) < 25:
-        return ("a board set in the middle of a game that does not clear every point first (AE[a:y], as gnubg "
-                "writes it): what it adds depends on the board before it")
+    edit = BoardEdit(tuple(steps)) if in_game and board and len(cleared) < 25 else None
     position = None
-    if board or not in_game:
+    if (board or not in_game) and edit is None:
         for counts in sides:
             counts[OFF] = 0
             counts[OFF] = CHECKERS - sum(counts)
@@ -502,7 +513,7 @@ def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
     # the opening's board set up is a set-up too: the game starts from a position, not from the opening
     # roll (gnubg's rollout trials set up every trial's board, the opening's included, and their first
     # roll may be a double)
-    return SetUp(position, "SGF " + ", ".join(named), cube, owner, on_roll)
+    return SetUp(position, "SGF " + ", ".join(named), cube, owner, on_roll, edit, rolled)
 
 
 def _set_up_nodes(set_up: SetUp, first: int | None, in_game: bool = False) -> list[str]:
@@ -513,6 +524,9 @@ def _set_up_nodes(set_up: SetUp, first: int | None, in_game: bool = False) -> li
     middle of a game only what was set (a turn set alone has no node: gnubg's
     trace of it is the side playing twice in a row, which the plays say)."""
     nodes = []
+    if set_up.rolled is not None:   # gnubg's dice set by hand before it, never played: their node first
+        side, dice = set_up.rolled
+        nodes.append(f"PL[{_LETTERS[side]}]DI[{dice_name(dice)}]")
     if set_up.position is not None:
         board = "AE[a:y]" + "".join(
             f"A{_LETTERS[side]}" + "".join(f"[{_letter(point, side)}]" * counts[point] for point in range(1, BAR + 1))

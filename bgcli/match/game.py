@@ -521,8 +521,23 @@ class GameReplay:
         then is not all of a game as played. The rules of the opening stay
         with the part before. Writers place it (MatchVisitor.set_up)."""
         set_up = self.record.set_up_at(self.index)
-        if set_up.position is not None:
-            self.board = set_up.position
+        board = set_up.position
+        if set_up.edit is not None:
+            # the board as it stands edited (SGF's AE/AB/AW with no AE[a:y]): known only if the board was
+            if self.unchecked:
+                self.problem(action, ProblemKind.UNCHECKED, f"the board is edited ({set_up.how}) where it is not "
+                                                            "known: the rest of this game is not checked")
+            else:
+                edited = set_up.edit.applied(self.board)
+                problem = edited.problem()
+                if problem:
+                    self.problem(action, ProblemKind.SYNTAX, f"the board edited ({set_up.how}) breaks the rules: "
+                                                             f"{problem}; the rest of this game is not checked")
+                    self.unchecked = True
+                else:
+                    board = edited
+        if board is not None:
+            self.board = board
             self.unchecked = False   # the position is known again: the plays after it are checked
         cube = self.cube
         if set_up.cube is not None:
@@ -530,7 +545,7 @@ class GameReplay:
             self.cube_known = True
         if set_up.cube_owner is not None:
             cube.owner = set_up.cube_owner
-        cube.offer, cube.beaver_by = None, None
+        cube.offer, cube.beaver_by, cube.raccooned = None, None, None
         said = set_up
         if set_up.on_roll is not None:
             if set_up.on_roll == self.on_roll:   # gnubg names the side on roll with every board set: no change
@@ -540,7 +555,8 @@ class GameReplay:
         self.problem(action, ProblemKind.SET_UP, f"{said.what(self.match.players)} set by hand after {played} "
                                                  f"({set_up.how}): the plays before and after it are checked "
                                                  "separately", Severity.WARNING)
-        self.visitor.set_up(action, set_up)
+        # the writers are given the board an edit made (None where it broke the rules)
+        self.visitor.set_up(action, set_up if set_up.edit is None else replace(set_up, position=board, edit=None))
 
     def ends_after(self, index: int) -> bool:
         """Whether the record of the game ends after its action ``index``, or

@@ -12,7 +12,7 @@ from typing import Iterable, Iterator, NamedTuple
 
 from bgcli.core.cube import points_word
 from bgcli.core.kinds import Worded
-from bgcli.core.position import Position
+from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.errors import MatchFileError
 from bgcli.match.wording import PLAIN, Words
 
@@ -107,6 +107,28 @@ def set_up_game(number: int, how: str, why: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class BoardEdit:
+    """A board set in the middle of a game by editing the board as it stands,
+    not by clearing it first: SGF's AE empties a point, AB and AW add one
+    checker (the SGF specification's meaning; gnubg loads them so). Steps in
+    file order, each ``(side, point, added)``: ``point`` as ``side`` counts it,
+    ``added`` 1 for a checker put there, None for the point emptied. The
+    checkers no longer on the board are off."""
+
+    steps: tuple[tuple[int, int, int | None], ...]
+
+    def applied(self, board: Position) -> Position:
+        """``board`` (from the side of player 0) edited; :meth:`Position.problem` says if it breaks the rules."""
+        sides = [list(board.player), list(board.opponent)]
+        for side, point, added in self.steps:
+            sides[side][point] = 0 if added is None else sides[side][point] + added
+        for counts in sides:
+            counts[OFF] = 0
+            counts[OFF] = CHECKERS - sum(counts)
+        return Position(tuple(sides[0]), tuple(sides[1]))
+
+
+@dataclass(frozen=True, slots=True)
 class SetUp:
     """A position set up: where a game that starts from one starts
     (GameRecord.set_up: gnubg's SGF AE/AB/AW, XG's ``; Set Pos=``), or what
@@ -123,11 +145,15 @@ class SetUp:
     cube_owner: int | None = -1      # the side that owns the cube, -1 centred (as CubeState.owner); None: as it stands
     on_roll: int | None = None       # the side on roll when the file says; None: the first action says (at the
                                      # start), as it stands (in the middle of a game)
+    edit: BoardEdit | None = None    # in the middle of a game: the board as it stands edited (``position`` None)
+    # in the middle of a game: dice set by hand before the set-up and never played, (side, dice) (gnubg's
+    # 'set dice' then 'set board': its SGF writes the dice node first; kept so that an export writes it again)
+    rolled: tuple[int, tuple[int, int]] | None = None
 
     def what(self, players: tuple[str, str]) -> str:
         """What was set, in words ("the board and the cube (2, owned by Ann)")."""
         parts = []
-        if self.position is not None:
+        if self.position is not None or self.edit is not None:
             parts.append("the board")
         if self.cube is not None or self.cube_owner is not None:
             said = [] if self.cube is None else [str(self.cube)]
