@@ -141,3 +141,26 @@ def test_sniff_reports_the_registry_name(tmp_path):
 def test_export_refuses_an_unknown_format():
     with pytest.raises(ValueError, match=re.escape("expected one of")):
         files.export_text([], "pdf")
+
+
+# real files as a printer, a pager or an editor leaves them: a form feed (page break), blank lines or a
+# byte order mark before the first text; the format is still the one the first text names
+_PAGED = [ROOT / "tests" / "data" / "corpus" / "gnubg-text-export" / "match1004950.txt",
+          ROOT / "tests" / "data" / "imports" / "sp05011_7pt.fibs", SAMPLES / "sp05001_3pt.mat",
+          ROOT / "tests" / "data" / "sgf" / "sp05000_1pt.sgf"]
+
+
+@pytest.mark.parametrize("lead", [b"\f", b"\f\n", b"\n\n\f\r\n", b" \f \n", b"\xef\xbb\xbf\f\n", b"\xef\xbb\xbf\n\n"])
+@pytest.mark.parametrize("source", _PAGED, ids=lambda p: p.name)
+def test_a_page_break_blank_lines_or_a_byte_order_mark_before_the_first_text_name_the_same_format(source, lead,
+                                                                                                tmp_path):
+    original = source.read_bytes()
+    path = tmp_path / ("paged" + source.suffix)   # .txt: the head, not the suffix, says gnubg's text export
+    path.write_bytes(lead + original)
+    head = path.read_bytes()[:registry.HEAD_SIZE]
+    assert registry.choose(str(path), head) == registry.choose(str(source), original[:registry.HEAD_SIZE])
+    assert registry.choose("-", head) == registry.choose("-", original[:registry.HEAD_SIZE])
+
+    def results(replays):
+        return [[(r.game, r.winner, r.points) for r in replay.results] for replay in replays]
+    assert results(files.replay_file(path)) == results(files.replay_file(source))

@@ -70,6 +70,21 @@ def page_breaks_as_blanks(line: str) -> str:
     return line[:head].replace(_PAGE_BREAK, " ") + text
 
 
+# what may come before a file's first text and says nothing of its format: blank lines, blanks and page
+# breaks (a paginated export, a printer's file starts with a form feed), as head_start skips them
+_LEADING_SPACE = (_LEADING_BLANKS + "\r\n").encode("ascii")
+
+
+def head_start(head: bytes) -> bytes:
+    """The first bytes of a file (UTF-8, as :func:`head_text` gives them) from
+    its first text on: a byte order mark, then blank lines, blanks and form
+    feeds (page breaks) skipped, so that a format is recognised by what it
+    begins with."""
+    if head.startswith(codecs.BOM_UTF8):
+        head = head[len(codecs.BOM_UTF8):]
+    return head.lstrip(_LEADING_SPACE)
+
+
 def unicode_encoding(head: bytes) -> tuple[str, int] | None:
     """The Unicode encoding the first bytes of a file say (a byte order mark,
     and its length), or UTF-16 without a mark when the text is mostly ASCII

@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import IO, TYPE_CHECKING, Iterable, Iterator
 
 from bgcli.formats.protocol import Format, Lack
-from bgcli.formats.reading import head_text
+from bgcli.formats.reading import head_start, head_text
 
 if TYPE_CHECKING:
     from bgcli.formats.writing import GameWriter
@@ -40,7 +40,7 @@ class MatchFormat:
     name: str
     module: str                 # the module that reads (and writes) it
     suffixes: tuple[str, ...]   # lowercase, with the dot
-    head: re.Pattern[bytes] | None   # what its first bytes look like (byte order mark and blanks skipped); None: any text
+    head: re.Pattern[bytes] | None   # what its first bytes look like (reading.head_start: byte order mark, blanks and page breaks skipped); None: any text
     text: bool                  # a text format (else binary)
     writes: bool                # bgcli writes it
     description: str
@@ -62,7 +62,7 @@ class MatchFormat:
     def sniff(self, head: bytes) -> bool:
         """Whether the first bytes of a file look like this format (the
         format with no head: any text that is not binary)."""
-        stripped = head.lstrip(_SKIPPED)
+        stripped = head_start(head)
         if self.head is None:
             return not looks_binary(head)
         return self.head.match(stripped) is not None
@@ -142,7 +142,6 @@ SUFFIXES = tuple(s for f in FORMATS for s in f.suffixes)
 _BY_NAME = {f.name: f for f in FORMATS}
 _BY_SUFFIX = {s: f for f in FORMATS for s in f.suffixes}
 _TEXT = next(f for f in FORMATS if f.head is None)
-_SKIPPED = b"\xef\xbb\xbf \t\r\n"
 
 
 def by_name(name: str) -> MatchFormat:
