@@ -183,3 +183,22 @@ def test_gnubg_reads_bgclis_hypergammon_back(tmp_path):
     read = json.loads(result.read_text())
     assert {path: read.get(path) for path in paths} == {path: golden(checkers) for path, checkers in paths.items()}
 
+
+
+def test_the_board_shows_the_checkers_a_side_has_borne_off_of_its_own():
+    # a side counts the checkers hypergammon lacks as off; the trays show none of them at the start,
+    # as gnubg's board does ('show board' after 'new session' of 1-chequer hypergammon: empty trays)
+    from bgcli.render.board import ascii_board, svg_board
+
+    (replay,) = replay_file(str(VARIANTS / (SAMPLES[1] + ".mat")))
+    first = next(e for e in replay.events if e.kind == "move").before
+    rows = [line for line in ascii_board(first).splitlines() if line[:2] in (" |", "v|", "^|")]
+    assert len(rows) == 11 and all(line.rsplit("|", 1)[1][:4].strip() == "" for line in rows), rows
+    assert 'data-point="off"' not in svg_board(first)
+    # 2 checkers: once a side has borne off one, its tray shows that one
+    (replay,) = replay_file(str(VARIANTS / (SAMPLES[2] + ".mat")))
+    one_off = next(e.before for e in replay.events if e.kind == "move" and 14 in (e.before.position.player[0],
+                                                                                   e.before.position.opponent[0]))
+    trays = "".join(line.rsplit("|", 1)[1][:4] for line in ascii_board(one_off).splitlines()
+                    if line[:2] in (" |", "v|", "^|"))
+    assert sorted(trays.replace(" ", "")) in (["O"], ["X"]), trays

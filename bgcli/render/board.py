@@ -39,6 +39,13 @@ class _Board:
     x: tuple[int, ...]  # player 1, bottom
     o: tuple[int, ...]  # player 0, top
     names: tuple[str, str]
+    lacking: int        # the checkers a side of the variant played lacks, which its off count holds
+                        # (core.rules.Variation.off_at_start): the trays show the rest, as gnubg's do
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """The checkers O and X have borne off of their own."""
+        return self.o[OFF] - self.lacking, self.x[OFF] - self.lacking
 
 
 def _board(game: GameState | Position, names: Sequence[str] | None) -> _Board:
@@ -48,7 +55,8 @@ def _board(game: GameState | Position, names: Sequence[str] | None) -> _Board:
     if names is None:  # the match's names where it has them (MatchState keeps "" for none)
         names = tuple(name or default for name, default in zip(match.names, DEFAULT_NAMES))
     x, o = (position.player, position.opponent) if match.on_roll == 1 else (position.opponent, position.player)
-    return _Board(position, match, tuple(x), tuple(o), (str(names[0]), str(names[1])))
+    return _Board(position, match, tuple(x), tuple(o), (str(names[0]), str(names[1])),
+                  match.rules.variation.off_at_start)
 
 
 def _side_texts(board: _Board) -> list[str]:
@@ -154,7 +162,7 @@ def ascii_board(game: GameState | Position, home: str = "right", names: Sequence
         top_points, bottom_points = (range(24, 18, -1), range(18, 12, -1)), (range(1, 7), range(7, 13))
     else:
         top_points, bottom_points = (range(13, 19), range(19, 25)), (range(12, 6, -1), range(6, 0, -1))
-    o_off, x_off = board.o[OFF], board.x[OFF]
+    o_off, x_off = board.off
 
     def line(points: tuple[range, range], bar: str, y: int, off: str, note: str | None) -> str:
         """One checker row; ``note`` None (the fifth row) ends the line at the tray."""
@@ -388,7 +396,7 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
 
     # borne-off checkers, seen from the side, in the trays on the home side
     slab = (tray_h - 8) / CHECKERS
-    for side, count, top in (("o", board.o[OFF], True), ("x", board.x[OFF], False)):
+    for side, count, top in (("o", board.off[0], True), ("x", board.off[1], False)):
         for i in range(count):
             y = _PLAY_TOP + 4 + i * slab if top else _PLAY_BOTTOM - 4 - (i + 1) * slab
             svg.rect(tray_x + 4, y + 0.5, _SIDE - 24, slab - 1, c[side], f"off {side}",
