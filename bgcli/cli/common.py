@@ -298,8 +298,8 @@ def refuse_jobs_without_batch(batch) -> None:
 
 
 def read_position(text: str):
-    """A position written out, or a position file: eXtreme Gammon's (.xgp), or a .txt: Snowie's text position
-    or a program's text export of a position (XG's, BGBlitz's)."""
+    """A position written out, or a position file: eXtreme Gammon's (.xgp), Jellyfish's (.pos), or a .txt:
+    Snowie's text position or a program's text export of a position (XG's, BGBlitz's)."""
     from bgcli.core.ids import parse_position
 
     # no written position ends so: a missing file or a folder is said to be one (exit 2), not "invalid position"
@@ -307,6 +307,10 @@ def read_position(text: str):
         from bgcli.formats.xg import read_position as read_xgp
 
         return read_xgp(text)
+    if text.lower().endswith(".pos"):
+        from bgcli.formats import jfpos
+
+        return jfpos.read_position(text)
     if text.lower().endswith(".txt"):
         from bgcli.formats import positionfile
 
