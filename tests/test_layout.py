@@ -25,6 +25,8 @@ LAYERS = {
     # Snowie's position line is a notation of a position, as an XGID is: the replay reads the one
     # Snowie's .mat writes in an illegal-play row (its module asks only errors, reading and core)
     "bgcli.formats.snowietxt": 4.2, "bgcli.formats.positionfile": 4.3,
+    # Jellyfish's binary position file: built as Snowie's line is (snowietxt.state_of)
+    "bgcli.formats.jfpos": 4.25,
     "bgcli.formats.registry": 0.5, "bgcli.formats.protocol": 0.4, "bgcli.notebook": 0.5,
     "bgcli.formats.loggame": 6.5, "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.oldmoves": 7, "bgcli.formats.sgg": 7, "bgcli.formats.tmg": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
     "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,

@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import struct
 
-from bgcli.errors import FileReadError, InvalidPositionError, MatchFileError
+from bgcli.errors import FileReadError, MatchFileError
+from bgcli.formats.reading import read_whole
+from bgcli.formats.snowietxt import state_of
 
 VERSIONS = (124, 125, 126)
-_LIMIT = 4096   # a .pos file is about 160 bytes
+_LIMIT = 1 << 20   # a .pos file is about 160 bytes: a file of a megabyte is not one
 
 
 def looks_like(data: bytes) -> bool:
@@ -48,12 +50,9 @@ def read_position(path: str):
     """The position of a Jellyfish .pos file, seen from the player on roll."""
     try:
         with open(path, "rb") as handle:
-            data = handle.read(_LIMIT + 1)
+            data = read_whole(handle, path, "a Jellyfish position", _LIMIT)
     except OSError as exc:
         raise FileReadError(path, exc) from None
-    if len(data) > _LIMIT:
-        raise MatchFileError(f"not a Jellyfish position: more than {_LIMIT} bytes (a .pos file is about 160)",
-                             path, 1, 1)
     return parse(data, path)
 
 
@@ -84,9 +83,7 @@ class _Reader:
 
 
 def parse(data: bytes, path: str = "-"):
-    from bgcli.core.position import Position
     from bgcli.core.rules import Rules
-    from bgcli.core.state import GameState, MatchState
 
     read = _Reader(data, path)
     version = read.number("the version")
@@ -129,15 +126,7 @@ def parse(data: bytes, path: str = "-"):
     else:           # player 2 numbers them the other way round
         numbers = [board[25], *(board[25 - point] for point in range(1, 25)), board[0]]
     money = kind == 3 or length == 0
-    try:
-        position = Position.from_board26(numbers)
-        match = MatchState(cube=cube, cube_owner=owner - 1, on_roll=side, turn=side,
-                           crawford=crawford == 2 and not money, dice=dice if all(dice) else (0, 0),
-                           score=(0, 0) if money else score, names=names,
-                           rules=Rules(match_length=0 if money else length, jacoby=jacoby, cubeless=not cube_in_use))
-    except (InvalidPositionError, ValueError) as exc:
-        raise MatchFileError(f"the Jellyfish position: {exc}", path, 1, 1) from None
-    problem = match.problem()
-    if problem:
-        raise MatchFileError(f"the Jellyfish position's match state cannot be read: {problem}", path, 1, 1)
-    return GameState(position, match)
+    return state_of(numbers, "the Jellyfish position", path, cube=cube, cube_owner=owner - 1, on_roll=side, turn=side,
+                    crawford=crawford == 2 and not money, dice=dice if all(dice) else (0, 0),
+                    score=(0, 0) if money else score, names=names,
+                    rules=Rules(match_length=0 if money else length, jacoby=jacoby, cubeless=not cube_in_use))

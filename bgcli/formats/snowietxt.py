@@ -29,6 +29,8 @@ reads them as above, and so does bgcli.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from bgcli.errors import FileReadError, InvalidPositionError, MatchFileError
 from bgcli.formats.reading import decode, read_whole
 
@@ -55,9 +57,7 @@ def read_position(path: str):
 
 
 def parse(text: str, path: str = "-"):
-    from bgcli.core.position import Position
     from bgcli.core.rules import Rules
-    from bgcli.core.state import GameState, MatchState
 
     fields = text.strip().split(";")
     if len(fields) < FIELDS:
@@ -82,18 +82,30 @@ def parse(text: str, path: str = "-"):
         raise MatchFileError(f"field 11 (the cube's owner) is {numbers[11]}, not 1, -1 or 0", path, 1,
                              _column(fields, 11))
     dice = (numbers[38], numbers[39])
+    board = [numbers[12], *(numbers[12 + point] for point in range(1, 25)), numbers[37]]
+    return state_of(board, "the Snowie position", path, cube=numbers[10], cube_owner=owner, on_roll=side, turn=side,
+                    crawford=bool(numbers[7]), dice=dice, score=(score[0], score[1]), names=(names[0], names[1]),
+                    rules=Rules(match_length=numbers[0], jacoby=bool(numbers[1])))
+
+
+def state_of(board: list[int], what: str, path: str, **match: Any):
+    """The state a position file holds (Snowie's line, Jellyfish's .pos):
+    the board as 26 numbers seen from the player on roll
+    (:meth:`~bgcli.core.position.Position.from_board26`) and the fields of
+    its :class:`~bgcli.core.state.MatchState`; a board or a match state that
+    cannot be is one error naming ``what`` was read."""
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState, MatchState
+
     try:
-        board = [numbers[12], *(numbers[12 + point] for point in range(1, 25)), numbers[37]]
         position = Position.from_board26(board)
-        match = MatchState(cube=numbers[10], cube_owner=owner, on_roll=side, turn=side, crawford=bool(numbers[7]),
-                           dice=dice, score=(score[0], score[1]), names=(names[0], names[1]),
-                           rules=Rules(match_length=numbers[0], jacoby=bool(numbers[1])))
+        state = MatchState(**match)
     except (InvalidPositionError, ValueError) as exc:
-        raise MatchFileError(f"the Snowie position: {exc}", path, 1, 1) from None
-    problem = match.problem()
+        raise MatchFileError(f"{what}: {exc}", path, 1, 1) from None
+    problem = state.problem()
     if problem:
-        raise MatchFileError(f"the Snowie position's match state cannot be read: {problem}", path, 1, 1)
-    return GameState(position, match)
+        raise MatchFileError(f"{what}'s match state cannot be read: {problem}", path, 1, 1)
+    return GameState(position, state)
 
 
 def _number(text: str) -> int | None:
