@@ -271,3 +271,28 @@ def test_a_missing_extra_is_named_with_the_command_that_adds_it(run, monkeypatch
         (Extra.STATS, "bgcli dice needs scipy for its statistics")
     result = run(*[str(SAMPLES / "sp05001_3pt.mat") if w == "{sample}" else w for w in command])
     assert result.exit_code == 2 and result.output.splitlines() == [f"Error: {needs}: {install_command(extra)}"]
+
+
+@pytest.mark.parametrize("typed, said", [
+    ("4HPwATDgd/ABMA", "invalid position id '4HPwATDgd/ABMA': it holds 31 checkers, more than 30 (15 a side)"),
+    ("//8AAAAAAAAAAA", "the opponent has 16 checkers, more than 15"),
+    ("cAkAAAAAAAAA", "invalid position 'cAkAAAAAAAAA': this is a Match ID alone: a position needs its Position ID, "
+                     "of 14 characters, before it (POSITIONID:MATCHID, as gnubg's GNUbg ID)"),
+    ("ATDgc/ABMA", "a Position ID has 14 characters (A-Z, a-z, 0-9, + and /), this has 10"),
+])
+def test_a_mistyped_or_half_copied_id_is_told_in_the_words_of_the_board(run, typed, said):
+    """A typo in a Position ID said 'it does not describe 50 slots'; a Match ID copied alone was told that
+    a Position ID has 14 characters. Now the checkers it would hold, or what the word is."""
+    result = run("moves", typed, "31")
+    assert result.exit_code == 1 and said in result.output and len(result.output.splitlines()) == 1
+
+
+def test_a_fibs_board_with_a_field_missing_or_one_too_many_says_how_many_it_has(run):
+    board = run("convert", "--to", "fibs", "start").output.strip()
+    fields = board.split(":")
+    for changed, count in ((fields[:-1], 51), (fields[:10] + fields[11:], 51), (fields + ["0"], 53)):
+        result = run("show", ":".join(changed))
+        assert result.exit_code == 1
+        assert result.output.strip().endswith("a FIBS board has 52 fields after board:, the two names and 50 numbers, "
+                                              f"separated by ':'; this has {count}"), result.output
+    assert "unexpected 'x' at column 20" in run("show", ":".join(fields[:3] + ["x"] + fields[4:])).output

@@ -76,10 +76,10 @@ def test_oracle_ids_round_trip():
     ("4HPwATDgc/ABM", "14 base64"),          # too short
     ("4HPwATDgc/ABMA=", "14 base64"),        # too long
     ("4HPwATDgc/AB-A", "14 base64"),         # not base64
-    ("////////////AA", "50 slots"),          # too many checkers, not 50 slot ends
-    ("4HPwATDgc/AB//", "50 slots"),
-    ("AAAAAAAAAP8AAA", "bits left"),         # ones after the 50th slot
-    ("//8AAAAAAAAAAA", "opponent has 16"),   # 16 checkers on the opponent's 1-point
+    ("////////////AA", "it holds 72 checkers, more than 30"),   # not 50 slot ends
+    ("4HPwATDgc/AB//", "it holds 36 checkers, more than 30"),
+    ("AAAAAAAAAP8AAA", "checkers after its 50 points"),   # ones after the 50th slot
+    ("//8AAAAAAAAAAA", "opponent has 16 checkers, more than 15"),   # 16 checkers on the opponent's 1-point
     ("AQAAAAAAAgAAAA", "point 24 is held by both"),
 ])
 def test_invalid_position_ids(text, reason):

@@ -330,7 +330,9 @@ def _path_named(text: str) -> str | None:
     """What a word that reads as no position but names a file or folder is, and what to do instead (a
     position is read from a file only when its name ends as read_position's do): the notations'
     list said nothing of the file a newcomer meant (`bgcli show samples/flawed_5pt.mat`)."""
-    if not os.path.exists(text):
+    from bgcli.core.ids import id_shaped
+
+    if id_shaped(text) or not os.path.exists(text):
         return None
     files = "a position file's name ends .txt or .xgp"
     if os.path.isdir(text):

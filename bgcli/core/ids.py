@@ -542,6 +542,12 @@ _XGID_SHAPES = {"board": (re.compile(r"[-A-Oa-o]{26}"), "26 characters, each - o
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+")
 
 
+def id_shaped(word: str) -> bool:
+    """A word of an ID's characters and near its length, read as a Position ID (or a Match ID) meant, even
+    where a file has that name ('//////////////' is a folder too): its problem is the ID's."""
+    return bool(_BASE64.fullmatch(word)) and 10 <= len(word) <= 18
+
+
 def _field_problem(word: str) -> str | None:
     """Which field of an ID-looking word is wrong, and what it must be."""
     if re.match(r"(?i)xgid=", word):
@@ -558,11 +564,20 @@ def _field_problem(word: str) -> str | None:
                 return f"the XGID's {name} field {_short(value, 30)} at column {column} must be a number"
             column += len(value) + 1
         return None
+    if re.match(r"(?i)board:", word):
+        count = len(word.split(":")) - 1
+        if count != 2 + len(_FIBS_FIELDS):
+            return (f"a FIBS board has {2 + len(_FIBS_FIELDS)} fields after board:, the two names and "
+                    f"{len(_FIBS_FIELDS)} numbers, separated by ':'; this has {count}")
+        return None
     parts = word.split(":")
     if len(parts) in (9, 10) and _XGID_SHAPES["board"][0].fullmatch(parts[0]):
         # an XGID copied without its name (some pages print it so): XG's and gnubg's always start with it
         return "an XGID starts with XGID= (this reads as one without it: write XGID= before it)"
-    if len(parts) == 1 and _BASE64.fullmatch(word) and 10 <= len(word) <= 18:
+    if len(parts) == 1 and id_shaped(word):
+        if _first_valid([word], parse_match_id) is not None:   # copied from gnubg's "Match ID :" line alone
+            return ("this is a Match ID alone: a position needs its Position ID, of 14 characters, before it "
+                    "(POSITIONID:MATCHID, as gnubg's GNUbg ID)")
         return f"a Position ID has 14 characters (A-Z, a-z, 0-9, + and /), this has {len(word)}"
     if len(parts) == 2 and all(_BASE64.fullmatch(part) for part in parts):
         if len(parts[0]) != 14:

@@ -317,15 +317,19 @@ def _read_position_id(text: str) -> Position:
     bits = int.from_bytes(binascii.a2b_base64(pid + "=="), "little")
     # Each slot is a run of 1 bits closed by a 0, from the lowest bit up.
     runs = format(bits, "080b")[::-1].split("0")
+    # In the words of the board, not of the bits (a newcomer's typo met "it does not describe 50 slots"):
+    # fewer than 50 slot ends in 80 bits is more than 30 checkers; a 1 after the 50th is a checker past them.
     if len(runs) < 51:
-        raise InvalidPositionError(f"invalid position id {text!r}: it does not describe 50 slots")
+        raise InvalidPositionError(f"invalid position id {text!r}: it holds {bin(bits).count('1')} checkers, "
+                                   f"more than {2 * CHECKERS} (15 a side)")
     if any(runs[50:]):
-        raise InvalidPositionError(f"invalid position id {text!r}: bits left after the 50 slots")
+        raise InvalidPositionError(f"invalid position id {text!r}: it holds checkers after its 50 points "
+                                   "(25 a side), where no Position ID has any")
     counts = list(map(len, runs[:50]))
     theirs, mine = sum(counts[:25]), sum(counts[25:])
     if theirs > CHECKERS or mine > CHECKERS:
         name, n = ("opponent", theirs) if theirs > CHECKERS else ("player on roll", mine)
-        raise InvalidPositionError(f"invalid position id {text!r}: {name} has {n} checkers")
+        raise InvalidPositionError(f"invalid position id {text!r}: the {name} has {n} checkers, more than {CHECKERS}")
     player = (CHECKERS - mine, *counts[25:])
     opponent = (CHECKERS - theirs, *counts[:25])
     point = shared_point(player, opponent)
