@@ -101,6 +101,15 @@ class GameState:
 
         return board_svg(self)
 
+    @property
+    def at_opening(self) -> bool:
+        """Whether the position is the opening of the game's variant (its
+        rules' Variation says what a game starts from, core.rules): there the
+        first roll is the opening roll, never a double, and nobody has a cube
+        turn. A nackgammon or hypergammon game's opening is not the standard
+        one."""
+        return self.position == Position.start(self.match.rules.variation)
+
     def rolled(self, dice: tuple[int, int]) -> GameState:
         """This state with the player on roll having rolled ``dice``, no double waiting: the state
         the roll is played in (drawn "Rolled 31", its Match ID carrying the dice)."""

@@ -589,7 +589,7 @@ class Rater(MatchVisitor):
                 if event.kind == EventKind.MOVE and event.dice:
                     state = event.before
                     self._luck[index] = pool.submit(self.judge.luck, state, event.dice,
-                                                    state.position == Position.start())
+                                                    state.at_opening)
         self._ask_ahead(self._events)
         try:
             for decision in self._judge_game(self._events):
@@ -627,7 +627,7 @@ class Rater(MatchVisitor):
         for index, event in enumerate(events):
             state = event.before
             if event.kind == EventKind.MOVE and event.dice:
-                if (doubled_by != event.side and state.position != Position.start()
+                if (doubled_by != event.side and not state.at_opening
                         and may_double(CubeTurn.of(state)) is None):
                     asked = self._ahead[("cube", index)] = _Asked(Future(), state)
                     after_play = bool(groups) and groups[-1][-1][1] == judge.ranked
@@ -691,7 +691,7 @@ class Rater(MatchVisitor):
 
     def _cube_turn(self, event: Event, index: int | None = None) -> Decision | None:
         state = event.before
-        if state.position == Position.start() or may_double(CubeTurn.of(state)) is not None:
+        if state.at_opening or may_double(CubeTurn.of(state)) is not None:
             return None    # the opening roll has no cube turn, nor a player who may not double
         cube = self._asked("cube", index, state, self.judge.cube)
         optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
@@ -750,7 +750,7 @@ class Rater(MatchVisitor):
         if asked is not None:
             luck, luck_mwc = asked.result()
         else:
-            luck, luck_mwc = self.judge.luck(state, dice, opening=state.position == Position.start())
+            luck, luck_mwc = self.judge.luck(state, dice, opening=state.at_opening)
         if illegal:
             equity = None
             if event.after is not None:
@@ -889,7 +889,7 @@ class RollLuck:
 
     def __call__(self, state: GameState, dice: tuple[int, int]) -> float:
         """The luck of ``dice`` rolled in ``state`` (the player on roll), in normalised equity."""
-        return self._judge.luck(state, dice, state.position == Position.start())[0]
+        return self._judge.luck(state, dice, state.at_opening)[0]
 
 
 def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> list[MatchRating]:

@@ -1,0 +1,75 @@
+"""rate on a variant's match: the opening is the variant's (core.rules'
+Variation), not the standard game's. A nackgammon game starts from its own
+board, so its first roll is the opening roll (30 rolls of either player,
+never a double) and nobody has a cube turn before it; rate spotted the
+opening by the standard board, which a nackgammon game never shows: it gave
+the first roller a cube turn and the luck of an ordinary roll.
+The sample is gnubg 1.07's nackgammon match (tests/data/variants/make_samples.py)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from fake_engine import FakeEngine, equity_of
+
+from bgcli.cli import cli
+from bgcli.core.generator import legal_plays
+from bgcli.core.position import Position
+from bgcli.core.rules import Variation
+from bgcli.formats.files import replay_file, visit_file
+from bgcli.judging.rating import rate_replay
+from bgcli.match.replay import EventKind
+
+NACK = Path(__file__).parent / "data" / "variants" / "nackgammon_3pt.gnubg.mat"
+_ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
+
+
+def _best_after(position: Position, dice) -> float:
+    plays = legal_plays(position, dice)
+    if not plays:
+        return -equity_of(position.swap())
+    return max(1.0 if p.result.is_over() else -equity_of(p.result.swap()) for p in plays)
+
+
+def _opening_luck(position: Position, dice) -> float:
+    """The opening roll's luck worked out here: the best of ``dice`` less the mean over the
+    15 rolls of each player, each the other's loss; the opening is symmetric, so the mean is 0
+    (an ordinary roll's mean is over the 36 rolls, doubles too)."""
+    rolls = [r for r in _ROLLS if r[0] > r[1]]
+    mine = [_best_after(position, r) for r in rolls]
+    theirs = [-_best_after(position, r) for r in rolls]
+    return _best_after(position, dice) - (sum(mine) + sum(theirs)) / 30
+
+
+def _first_of_each_game(decisions):
+    first = {}
+    for decision in decisions:
+        first.setdefault(decision.game, decision)
+    return list(first.values())
+
+
+def test_a_nackgammon_games_first_roll_is_its_opening_roll():
+    rating, = rate_replay(FakeEngine(), lambda visitor: visit_file(str(NACK), visitor))
+    replay, = replay_file(str(NACK))
+    openings = [e for e in replay.events if e.kind == EventKind.MOVE and e.move == 1]
+    openings = list({e.game: e for e in reversed(openings)}.values())   # each game's first play
+    assert len(openings) == 3 and all(e.before.position == Position.start(Variation.NACKGAMMON) for e in openings)
+    assert all(e.before.position != Position.start() for e in openings)   # the standard board never shows
+    firsts = _first_of_each_game(rating.decisions)
+    assert [d.is_cube for d in firsts] == [False] * 3   # no cube turn before the opening roll
+    for event, decision in zip(sorted(openings, key=lambda e: e.game), firsts):
+        assert decision.line == event.line and decision.luck == pytest.approx(_opening_luck(event.before.position,
+                                                                                             event.dice))
+
+
+def test_rate_with_sage_gives_no_cube_turn_before_a_nackgammon_opening_roll():
+    pytest.importorskip("bgsage")
+    result = CliRunner().invoke(cli, ["rate", "--json", "--engine", "sage", "--level", "0", str(NACK)])
+    assert result.exit_code == 0, result.output
+    decisions = json.loads(result.output)["decisions"]
+    firsts: dict[int, dict] = {}
+    for decision in decisions:
+        firsts.setdefault(decision["game"], decision)
+    assert sorted(firsts) == [1, 2, 3] and {d["kind"] for d in firsts.values()} == {"play"}
