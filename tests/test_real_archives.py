@@ -461,3 +461,30 @@ def test_habit_gnubg_rollout_trial_from_the_opening_board_may_roll_a_double_firs
     [replay] = replay_file(next(p for p in ROLLOUT_LOG if p.endswith("-0000003-a.sgf")))
     first = next(e for e in replay.events if e.kind.value == "move")
     assert first.dice == (2, 2) and first.before.position == Position.start()
+
+
+# --- bgdb (a public archive of submitted matches, CC0: PROVENANCE.md) --------------------------------
+
+BGDB = REAL / "bgdb"
+
+
+@pytest.mark.parametrize("name, length, score, results", [
+    # HedgeHog's 1-point match as bgdb writes it again: dice as rolled (25:), 22: 13/11(4), 55: Cannot Move
+    ("0e16f258e242fbd2.mat", 1, (0, 1), [(1, 1)]),
+    # a cubeless money session: 0 point match, [CubeLimit "1"] (XG's way of saying no cube), Crawford "Off"
+    ("d25988a51d5ed5a9.mat", 0, (1, 0), [(0, 1)]),
+    # an 11-point match of 11 games: plays of a double written out of order (33: 5/2 6/3(2) 3/off), a bear-off
+    # before the last checkers come home in the same roll (11: 3/2 2/1 1/off 4/3)
+    ("087ff8643ed34d0a.mat", 11, (11, 6), [(1, 1), (1, 2), (0, 1), (0, 2), (0, 1), (1, 1), (0, 2), (1, 2), (0, 2),
+                                           (0, 2), (0, 1)]),
+    # its own SGF: no AP, CA[UTF-8], one game-tree a game, MI[length:17][game:N][bs:..][ws:..], a dance ;W[53]
+    ("94dc979b74772943.sgf", 17, (8, 17), [(0, 1), (1, 1), (1, 1), (1, 2), (1, 1), (1, 1), (1, 1), (1, 2), (0, 4),
+                                           (1, 1), (1, 1), (0, 1), (1, 1), (0, 1), (1, 1), (0, 1), (1, 2), (1, 2)]),
+])
+def test_bgdb_archive_matches_read_clean(name, length, score, results):
+    """Matches submitted to a public archive (HedgeHog's and XG's among
+    them), as the archive writes them again in .mat and SGF: read clean,
+    every result as written."""
+    [replay] = replay_file(str(BGDB / name))
+    assert replay.problems == [] and replay.length == length and replay.score == score
+    assert [(r.winner_side, r.points) for r in replay.results] == results
