@@ -285,3 +285,46 @@ def test_engine_gnubg_rolls_out_plays_with_gnubgs_own_rollout():
     found = json.loads(done.stdout)
     assert found["method"] == "gnubg" and found["trials"] == 36 and len(found["lines"]) == 2
     assert all(line["equity"]["se"] > 0 for line in found["lines"])
+
+
+@pytest.mark.parametrize("counts", [3, 2])
+def test_a_cubeless_rollout_counts_a_backgammon_as_the_rules_say(counts):
+    """Where a backgammon counts as a gammon (a rule of some countries), a cubeless rollout's sure
+    backgammon is worth 2, as the game's end scores it; it was worth 3 whatever the rules."""
+    from bgcli.core.rules import Rules
+
+    # the player's last checker on its ace point, all the opponent's in the player's home board
+    sure = Position.from_sides([1] + [0] * 24, [0] * 22 + [15, 0, 0])
+    state = GameState(sure, MatchState(rules=Rules(backgammon_counts=counts)))
+    found = rollout(state, FakeEngine(0), None, settings=RolloutSettings(trials=36, cubeful=False))
+    assert found.lines[0].kind is LineKind.NO_DOUBLE
+    assert found.lines[0].equity.mean == counts
+
+
+def test_cubeless_worth_is_the_standard_figures_with_backgammons_as_gammons():
+    """met.cubeless_mwc and money_equity with a backgammon worth 2 are the standard figures of the
+    same chances with every backgammon a gammon (generated chances, money and match sides)."""
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.rules import Rules
+    from bgcli.core.value import STANDARD_WORTH, cubeless_worth
+    from bgcli.engines import met
+    from bgcli.engines.protocol import Probabilities
+
+    assert cubeless_worth(Rules()) == STANDARD_WORTH == (1, 2, 3)
+    assert cubeless_worth(Rules(backgammon_counts=2)) == (1, 2, 2)
+    assert cubeless_worth(Rules(jacoby=True)) == (1, 2, 3)   # Jacoby is a rule of the cube
+
+    chance = st.floats(0.0, 1.0)
+
+    @given(chance, chance, chance, chance, chance, st.integers(1, 7), st.integers(1, 7), st.sampled_from([1, 2, 4]))
+    def check(win, g, bg, lg, lbg, away, opponent_away, cube):
+        p = Probabilities(win, win * g, win * g * bg, (1 - win) * lg, (1 - win) * lg * lbg)
+        as_gammons = Probabilities(p.win, p.win_gammon, 0.0, p.lose_gammon, 0.0)
+        old = 2.0 * p.win - 1.0 + p.win_gammon - p.lose_gammon + p.win_backgammon - p.lose_backgammon
+        assert p.money_equity(STANDARD_WORTH) == pytest.approx(old, abs=1e-12)
+        assert p.money_equity((1, 2, 2)) == pytest.approx(as_gammons.money_equity(STANDARD_WORTH), abs=1e-12)
+        side = met.MatchSide(away, opponent_away, cube)
+        assert met.cubeless_mwc(p, side, (1, 2, 2)) == pytest.approx(met.cubeless_mwc(as_gammons, side, STANDARD_WORTH), abs=1e-12)
+
+    check()

@@ -8,6 +8,7 @@ from bgcli.core.generator import legal_plays
 from bgcli.core.ids import parse_position
 from bgcli.core.position import Position
 from bgcli.core.state import GameState
+from bgcli.core.value import STANDARD_WORTH
 from bgcli.engines.exact import ExactEngine
 from bgcli.judging.rollout import RolloutSettings, rollout
 
@@ -31,7 +32,7 @@ def test_each_plays_interval_holds_its_exact_value_in_a_bear_off(mine, theirs, d
     for line in found.lines:
         # the opponent on roll after the play: their exact cubeless equity (the two-sided table's), the mover's
         theirs = engine.evaluate(GameState(line.play.after)).probabilities
-        exact = 1.0 if line.play.result.player[0] == 15 else -theirs.money_equity()
+        exact = 1.0 if line.play.result.player[0] == 15 else -theirs.money_equity(STANDARD_WORTH)
         low, high = line.equity.interval
         assert low <= exact <= high, (line.play, exact, line.equity)
 

@@ -117,6 +117,16 @@ def game_value(win: Win, cube: int, rules: Rules, centred: bool, needed: int | N
     return value
 
 
+STANDARD_WORTH = tuple(int(win) for win in Win)   # a single win, a gammon, a backgammon: 1, 2, 3
+
+
+def cubeless_worth(rules: Rules) -> tuple[int, ...]:
+    """What a single win, a gammon and a backgammon count in a cubeless equity under ``rules``: a
+    backgammon counts ``rules.backgammon_counts`` (2 where it counts as a gammon); Jacoby, a rule of
+    the cube, does not apply without one (gnubg's cubeless equity ignores it too)."""
+    return tuple(game_value(win, 1, rules, centred=False) for win in Win)
+
+
 def jacoby_applies(rules: Rules, centred: bool) -> bool:
     """Whether gammons count single now: money play, Jacoby on, cube centred."""
     return bool(rules.in_force("jacoby")) and centred

@@ -28,6 +28,7 @@ from functools import lru_cache
 
 from bgcli.analysis import bearoff, bearoff2
 from bgcli.core.position import CHECKERS, OFF, Position
+from bgcli.core.value import cubeless_worth
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError
@@ -168,9 +169,10 @@ class ExactEngine:
     def _evaluation(self, state: "GameState", win: float, dice=None) -> Evaluation:
         probs = Probabilities(win, 0.0, 0.0, 0.0, 0.0)
         side = met.MatchSide.of(state, table=self.met)
+        worth = cubeless_worth(state.match.rules)
         if side.is_money:
-            return trust.evaluation(probs.to_dict().values(), probs.money_equity(), None, self.name, state, dice)
-        chance = met.cubeless_mwc(probs, side)
+            return trust.evaluation(probs.to_dict().values(), probs.money_equity(worth), None, self.name, state, dice)
+        chance = met.cubeless_mwc(probs, side, worth)
         return trust.evaluation(list(probs.to_dict().values()), met.emg(chance, side), chance, self.name, state, dice)
 
     def evaluate(self, state: "GameState") -> Evaluation:

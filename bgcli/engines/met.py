@@ -35,7 +35,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from bgcli.engines.met_formulas import WOOLSEY_SOURCE, woolsey_table
 from bgcli.engines.met_tables import MatchEquityTable, read_table
@@ -226,14 +226,16 @@ def mwc(equity: float, side: MatchSide) -> float:
     return min(max(found, 0.0), 1.0) if -1e-6 < found < 1.0 + 1e-6 else found
 
 
-def cubeless_mwc(probabilities, side: MatchSide) -> float:
-    """The match winning chance of cubeless outcome probabilities (a bgcli Probabilities) at the current cube."""
+def cubeless_mwc(probabilities, side: MatchSide, worth: Sequence[int]) -> float:
+    """The match winning chance of cubeless outcome probabilities (a bgcli Probabilities) at the current
+    cube, a single win, a gammon and a backgammon counting ``worth`` times it (``core.value.cubeless_worth``)."""
     p = probabilities
-    c = side.cube
+    single, gammon, backgammon = (n * side.cube for n in worth)
     single_win = p.win - p.win_gammon
     gammon_win = p.win_gammon - p.win_backgammon
     single_loss = p.lose - p.lose_gammon
     gammon_loss = p.lose_gammon - p.lose_backgammon
-    return (single_win * equity_after(side, c) + gammon_win * equity_after(side, 2 * c) + p.win_backgammon * equity_after(side, 3 * c)
-            + single_loss * equity_after(side, -c) + gammon_loss * equity_after(side, -2 * c)
-            + p.lose_backgammon * equity_after(side, -3 * c))
+    return (single_win * equity_after(side, single) + gammon_win * equity_after(side, gammon)
+            + p.win_backgammon * equity_after(side, backgammon)
+            + single_loss * equity_after(side, -single) + gammon_loss * equity_after(side, -gammon)
+            + p.lose_backgammon * equity_after(side, -backgammon))

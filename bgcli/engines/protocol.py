@@ -58,9 +58,13 @@ class Probabilities:
     def lose(self) -> float:
         return 1.0 - self.win
 
-    def money_equity(self) -> float:
-        """Cubeless money equity: +1 a single win, +2 a gammon, +3 a backgammon."""
-        return 2.0 * self.win - 1.0 + self.win_gammon - self.lose_gammon + self.win_backgammon - self.lose_backgammon
+    def money_equity(self, worth: Sequence[int]) -> float:
+        """Cubeless money equity, a single win, a gammon and a backgammon counting ``worth`` (what
+        the game's rules say: ``core.value.cubeless_worth``; 1, 2, 3 in the standard game)."""
+        single, gammon, backgammon = worth
+        return (single * (self.win - self.win_gammon - self.lose + self.lose_gammon)
+                + gammon * (self.win_gammon - self.win_backgammon - self.lose_gammon + self.lose_backgammon)
+                + backgammon * (self.win_backgammon - self.lose_backgammon))
 
     def flipped(self) -> "Probabilities":
         """The same outcomes seen by the other player."""

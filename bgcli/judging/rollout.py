@@ -70,7 +70,7 @@ from bgcli.core.cube import Answer, CubeAction, CubeTurn, Line as CubeLine, Refu
 from bgcli.core.generator import legal_plays
 from bgcli.core.kinds import Worded
 from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, OFF, throws
-from bgcli.core.value import game_kind, game_value
+from bgcli.core.value import cubeless_worth, game_kind, game_value
 from bgcli.engines import met
 from bgcli.engines.protocol import Evaluation, Probabilities
 from bgcli.errors import BgcliError, EngineError
@@ -338,9 +338,11 @@ class _Trial:
 
     def cubeless(self, p: Probabilities, state: "GameState") -> float:
         """The side's cubeless value of ``p`` at the cube of ``state`` (double/take: twice the decision's)."""
+        # a backgammon counts what the game's rules say (2 where it counts as a gammon), as at the game's end
+        worth = cubeless_worth(state.match.rules)
         if self.money:
-            return p.money_equity() * state.match.cube / self.cube
-        return met.cubeless_mwc(p, replace(self.plan.match, cube=state.match.cube))
+            return p.money_equity(worth) * state.match.cube / self.cube
+        return met.cubeless_mwc(p, replace(self.plan.match, cube=state.match.cube), worth)
 
     def points_value(self, points: int, winner: int) -> float:
         """The side's value of ``winner`` winning ``points`` (a game at its cube)."""
