@@ -296,3 +296,16 @@ def test_a_fibs_board_with_a_field_missing_or_one_too_many_says_how_many_it_has(
         assert result.output.strip().endswith("a FIBS board has 52 fields after board:, the two names and 50 numbers, "
                                               f"separated by ':'; this has {count}"), result.output
     assert "unexpected 'x' at column 20" in run("show", ":".join(fields[:3] + ["x"] + fields[4:])).output
+
+
+def test_rollout_writes_to_a_file_as_every_command_does(run, tmp_path):
+    """rollout was the one command without -o/--output (docs/options.md: every command's habit)."""
+    pytest.importorskip("bgsage", reason="bgsage is not installed (pip install '.[engine]')")
+    words = ["rollout", "--trials", "36", "--truncate", "2", "--json", "start", "31"]
+    printed = run(*words)
+    target = tmp_path / "rollout.json"
+    written = run(*words[:1], "-o", str(target), *words[1:])
+    assert printed.exit_code == written.exit_code == 0 and written.output == ""
+    assert target.read_text(encoding="utf-8") == printed.output
+    missing = run(*words[:1], "-o", str(tmp_path / "no" / "such" / "x.txt"), *words[1:])
+    assert missing.exit_code == 2 and "does not exist" in missing.output

@@ -14,7 +14,7 @@ from bgcli.cli.archives import check_scheduler
 from bgcli.cli.common import engine_option, level_option, met_option, rollout_options, timeout_option
 from bgcli.cli.common import (
     Failure, Unreadable, WordsCommand, cli, emit, end_interrupted, jobs_option, json_option, opened, progress_wanted,
-    refuse_jobs_with_scheduler, say, style_option,
+    refuse_jobs_with_scheduler, result_output, say, style_option,
 )
 from bgcli.errors import BgcliError
 from bgcli.scale.cluster import ClusterError
@@ -133,6 +133,7 @@ def engine_options(function):
 
 
 @cli.command(cls=WordsCommand)
+@result_output
 @click.argument("words", nargs=-1, metavar="POSITION [DICE]")
 @engine_options
 @rollout_options
@@ -163,7 +164,7 @@ def rollout(words, engine_name, level, timeout, met, trials, until_se, seed, tru
     choosing every play, each checked against bgcli's legal plays, and every
     cube action decided by bgcli's cube rules from the engine's figures. Each
     figure has its standard error and 95% interval. Ctrl-C prints the figures
-    of the trials finished, marked PARTIAL (exit 130).
+    of the trials finished, marked PARTIAL (exit 130; with -o FILE, to FILE).
 
     \b
     Examples:
