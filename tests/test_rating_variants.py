@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from fake_engine import FakeEngine, equity_of
+from fake_engine import FakeEngine
+from test_rating import best_after   # the fake's best play of a roll, worked out by hand
 
 from bgcli.cli import cli
-from bgcli.core.generator import legal_plays
 from bgcli.core.position import Position
 from bgcli.core.rules import Variation
 from bgcli.formats.files import replay_file, visit_file
@@ -26,21 +26,14 @@ NACK = Path(__file__).parent / "data" / "variants" / "nackgammon_3pt.gnubg.mat"
 _ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
 
 
-def _best_after(position: Position, dice) -> float:
-    plays = legal_plays(position, dice)
-    if not plays:
-        return -equity_of(position.swap())
-    return max(1.0 if p.result.is_over() else -equity_of(p.result.swap()) for p in plays)
-
-
 def _opening_luck(position: Position, dice) -> float:
     """The opening roll's luck worked out here: the best of ``dice`` less the mean over the
     15 rolls of each player, each the other's loss; the opening is symmetric, so the mean is 0
     (an ordinary roll's mean is over the 36 rolls, doubles too)."""
     rolls = [r for r in _ROLLS if r[0] > r[1]]
-    mine = [_best_after(position, r) for r in rolls]
-    theirs = [-_best_after(position, r) for r in rolls]
-    return _best_after(position, dice) - (sum(mine) + sum(theirs)) / 30
+    mine = [best_after(position, r) for r in rolls]
+    theirs = [-best_after(position, r) for r in rolls]
+    return best_after(position, dice) - (sum(mine) + sum(theirs)) / 30
 
 
 def _first_of_each_game(decisions):
