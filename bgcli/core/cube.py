@@ -451,7 +451,7 @@ def proper_action_of(turn: CubeTurn, no_double: float, double_take: float, doubl
                          beavers=turn.money and turn.rules.beavers, gammons=gammons, dead=dead)
 
 
-__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "Line", "Reason", "Refusal", "auto_double_refusal", "beaver_refusal", "doubled_equity",
+__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "Line", "Reason", "Refusal", "answer_equities", "auto_double_refusal", "beaver_refusal", "doubled_equity",
            "is_close", "may_double", "optimal_equity", "percent", "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of",
            "starting_cubes"]
 
@@ -465,6 +465,23 @@ def doubled_equity(double_take: float, double_pass: float) -> float:
 def optimal_equity(no_double: float, double_take: float, double_pass: float) -> float:
     """What the cube turn is worth to the player with the proper action."""
     return max(no_double, doubled_equity(double_take, double_pass))
+
+
+def answer_equities(double_take: float, double_pass: float, redoubles: int = 0) -> dict[Answer, float]:
+    """What each answer is worth to the player answering, in the normalised equity of the cube before
+    the double, from the doubler's double/take and double/pass (money play).
+
+    ``redoubles``: the instant redoubles made since the double (0: the doubled player answers the
+    double; 1: the doubler answers a beaver; 2: the beaverer answers the doubler's raccoon). Each
+    turns the cube once more and leaves it where a take would (the doubled player owns it, the
+    doubler is on roll), so money play's equity, linear in the stake, doubles with it: a take is
+    worth ``2**redoubles`` times double/take to the doubler, a pass loses the stake before the
+    last redouble (``2**redoubles`` times double/pass), and one more instant redouble
+    (:attr:`Answer.BEAVER`: a beaver or a raccoon) twice the take."""
+    stake = 2.0 ** redoubles
+    sign = -1.0 if redoubles % 2 == 0 else 1.0   # the doubled player answers a double and a raccoon
+    take = sign * stake * double_take
+    return {Answer.TAKE: take, Answer.PASS: -stake * double_pass, Answer.BEAVER: 2.0 * take}
 
 
 # GNU Backgammon's close cube decisions (its "close or actual cube decisions"): a cube turn whose proper

@@ -41,7 +41,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Sequence
 
 from bgcli.core.cube import (
-    Answer, CubeAction, CubeTurn, Line, doubled_equity, is_close, may_double, optimal_equity, proper_action_of,
+    Answer, CubeAction, CubeTurn, Line, answer_equities, doubled_equity, is_close, may_double, optimal_equity,
+    proper_action_of,
 )
 from bgcli.core.kinds import Worded
 from bgcli.core.position import KINDS_OF_ROLL, Position, throws
@@ -661,6 +662,7 @@ class Rater(MatchVisitor):
     def _judge_game(self, events: list[Event]) -> Iterator[Decision]:
         judge = self.judge
         cube: CubeDecision | None = None    # of the double waiting for its answer
+        redoubles = 0                       # the instant redoubles (beaver, raccoon) made since that double
         doubled_by: int | None = None       # who doubled this turn (no cube turn before their roll)
         for index, event in enumerate(events):
             if event.kind == EventKind.MOVE and event.dice:
@@ -675,12 +677,19 @@ class Rater(MatchVisitor):
             elif event.kind == EventKind.DOUBLE:
                 cube = (self._asked("cube", index, event.before, judge.cube)
                         if may_double(CubeTurn.of(event.before)) is None else None)
+                redoubles = 0
                 doubled_by = event.side
                 if cube is not None:
                     yield self._double(event, cube)
-            elif event.kind in (EventKind.TAKE, EventKind.DROP, EventKind.BEAVER):
-                if cube is not None and event.before.match.on_roll != event.side:
-                    yield self._answer(event, cube)
+            elif event.kind in (EventKind.TAKE, EventKind.DROP, EventKind.BEAVER, EventKind.RACCOON):
+                # the answer to the double, or to the last instant redouble: by the doubled player to a
+                # double or a raccoon, by the doubler to a beaver
+                answerer = doubled_by if redoubles % 2 else None if doubled_by is None else 1 - doubled_by
+                if cube is not None and event.side == answerer:
+                    yield self._answer(event, cube, redoubles)
+                    if event.kind in (EventKind.BEAVER, EventKind.RACCOON):
+                        redoubles += 1
+                        continue
                 cube = None
 
     def _decision(self, event: Event, kind: DecisionKind, played: str, best: str, **values) -> Decision:
@@ -721,22 +730,34 @@ class Rater(MatchVisitor):
                               error_mwc=error_mwc, counted=counted, equity=doubled, action=str(proper),
                               past_pass=cube.no_double > CASH)
 
-    def _answer(self, event: Event, cube: CubeDecision) -> Decision:
-        # the doubler's equities: the taker loses what the doubler gains
-        took = event.kind != EventKind.DROP
-        error = max(0.0, (cube.double_take - cube.double_pass) if took else (cube.double_pass - cube.double_take))
+    def _answer(self, event: Event, cube: CubeDecision, redoubles: int = 0) -> Decision:
+        """The answer to a double (``redoubles`` 0), to a beaver (1) or to a raccoon (2); a beaver or a
+        raccoon is itself an answer (the take of what it answers, redoubled). Its error is against
+        the better of take and pass (GNU Backgammon's, which judges a plain take or pass so, never
+        against a beaver not made); an instant redouble's against all three
+        (:func:`~bgcli.core.cube.answer_equities`), in the normalised equity of the cube before the
+        double. Only the answer to a double has match winning chances (beavers are money play)."""
+        instant = event.kind in (EventKind.BEAVER, EventKind.RACCOON)
+        worth = answer_equities(cube.double_take, cube.double_pass, redoubles)
+        chosen = Answer.BEAVER if instant else Answer.PASS if event.kind == EventKind.DROP else Answer.TAKE
+        choices = (Answer.TAKE, Answer.PASS, Answer.BEAVER) if instant else (Answer.TAKE, Answer.PASS)
+        error = max(0.0, max(worth[a] for a in choices) - worth[chosen])
         error_mwc = None
-        if cube.double_take_mwc is not None and cube.double_pass_mwc is not None:
+        if not redoubles and not instant and cube.double_take_mwc is not None and cube.double_pass_mwc is not None:
             gap = cube.double_take_mwc - cube.double_pass_mwc
-            error_mwc = max(0.0, gap if took else -gap)
+            error_mwc = max(0.0, gap if chosen is Answer.TAKE else -gap)
         counted = abs(cube.double_take - cube.double_pass) >= CUBE_TRIVIAL
-        kind = DecisionKind.DROP if not took else DecisionKind.TAKE
-        # the proper answer as the cube module gives it (a beaver is a take that redoubles)
+        kind = DecisionKind.DROP if chosen is Answer.PASS else DecisionKind.TAKE
         proper = _proper(event.before, cube)
-        best = "pass" if proper.answer is Answer.PASS else "take"
-        return self._decision(event, kind, "pass" if not took else event.kind.value, best, error=error,
-                              error_mwc=error_mwc, counted=counted,
-                              equity=None if not took else -cube.double_take, action=str(proper))
+        if redoubles:
+            # the answer to an instant redouble: the better of take and pass (and of redoubling again)
+            best = str(max(choices, key=lambda a: worth[a]))
+        else:
+            # the proper answer to the double as the cube module gives it (a beaver is a take that redoubles)
+            best = "pass" if proper.answer is Answer.PASS else "take"
+        played = "pass" if chosen is Answer.PASS else event.kind.value
+        return self._decision(event, kind, played, best, error=error, error_mwc=error_mwc, counted=counted,
+                              equity=None if chosen is Answer.PASS else worth[chosen], action=str(proper))
 
     def _play(self, event: Event, asked: Any = None, index: int | None = None) -> Decision | None:
         """``asked``: the future of this roll's luck, asked already (see :meth:`end_game`); ``index``: the
