@@ -72,6 +72,18 @@ class FakeEngine:
         self.closed = True
 
 
+class FixedCube(FakeEngine):
+    """The same three cube figures (no double, double/take, double/pass) everywhere, no gammons (the
+    fake's probabilities have none)."""
+
+    def __init__(self, figures: tuple[float, float, float]):
+        super().__init__()
+        self.figures = figures
+
+    def cube_values(self, state: GameState) -> tuple[float, float, float]:
+        return self.figures
+
+
 def before_roll(state: GameState) -> GameState:
     return replace(state, match=replace(state.match, dice=(0, 0)))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_engine import FakeEngine, equity_of, mwc_of
+from fake_engine import FakeEngine, FixedCube, equity_of, mwc_of
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.formats.files import replay_file, visit_file
@@ -312,17 +312,6 @@ def test_gnubgs_kinds_of_cube_error(kind, past_pass, expected):
     assert right.cube_error is None and "cube_error" not in right.to_dict()
 
 
-class _Tied(FakeEngine):
-    """The same three cube figures everywhere, no gammons (the fake's probabilities have none)."""
-
-    def __init__(self, figures):
-        super().__init__()
-        self.figures = figures
-
-    def cube_values(self, state):
-        return self.figures
-
-
 @pytest.mark.parametrize("figures, kind, words, expected", [
     # no double 1e-6 above double/pass: gnubg's words say "Double, pass" (without gammons the excess is the
     # engine's rounding), its analysis counts a double a wrong double above the too good point (sp31004
@@ -333,7 +322,7 @@ class _Tied(FakeEngine):
     ((0.5, 1.0, 1.0), DecisionKind.NO_DOUBLE, "Double, pass", "missed double below cash point"),
 ])
 def test_the_kind_of_cube_error_is_gnubgs_analysiss_by_the_equities_not_by_the_words(figures, kind, words, expected):
-    rating, = rate(THREE, _Tied(figures))
+    rating, = rate(THREE, FixedCube(figures))
     found = [d for d in rating.decisions if d.kind == kind and d.error]
     assert found
     for decision in found:

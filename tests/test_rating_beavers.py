@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fake_engine import FakeEngine
+from fake_engine import FixedCube
 from bgcli.core.cube import Answer, answer_equities
 from bgcli.core.rules import Rules
 from bgcli.formats.files import visit_file
@@ -23,19 +23,8 @@ DATA = Path(__file__).parent / "data" / "rating" / "beavers"
 BEAVERED_MAT = DATA / "session33007_jacoby-on_beavers-1.mat"   # gnubg's .mat export: five beavers, no raccoon
 
 
-class _Tied(FakeEngine):
-    """The same three cube figures everywhere."""
-
-    def __init__(self, figures):
-        super().__init__()
-        self.figures = figures
-
-    def cube_values(self, state):
-        return self.figures
-
-
 def rate(path: Path, figures):
-    rating, = rate_replay(_Tied(figures), lambda v: visit_file(str(path), v, Rules(jacoby=True, beavers=True)))
+    rating, = rate_replay(FixedCube(figures), lambda v: visit_file(str(path), v, Rules(jacoby=True, beavers=True)))
     return rating
 
 
@@ -67,3 +56,67 @@ def test_a_beaver_is_judged_against_take_and_pass_and_a_take_against_pass_only(f
     assert takes
     # gnubg's analysis: a take is judged against the pass only, never against a beaver not made
     assert all(d.error == pytest.approx(take_error) for d in takes)
+
+
+SESSION = DATA / "session33001_jacoby-on_beavers-1.sgf"   # gnubg's SGF: beavers answered by a take and a pass
+
+
+def test_gnubgs_sgf_of_beavers_reads_clean_and_a_passed_beaver_scores_the_doubled_cube():
+    """gnubg's SGF writes a beaver as a second 'double', and records the doubler's take or pass of it."""
+    from bgcli.formats.files import replay_file
+
+    replay, = replay_file(str(SESSION), Rules(beavers=True))
+    assert not replay.problems
+    kinds = [e.kind.value for e in replay.events if e.game == 1 and e.kind.value != "move"]
+    assert kinds[:3] == ["double", "beaver", "drop"]
+    first = replay.results[0]
+    assert (first.points, first.winner_side) == (2, 1)   # the doubler passed the beaver at 4: the double's 2
+
+
+def test_gnubg_judges_the_pass_of_a_beaver_by_the_doubles_figures():
+    """docs/gnubg-differences.md: in game 1 the doubler passed a beaver of a double whose double/take is
+    -0.514; gnubg's analysis (stored, tests/data/rating/make_golden.py) charges the doubler a wrong pass of
+    1 - dt, where passing the beaver lost 2 against taking's 2 dt: an error of 2 + 2 dt."""
+    import json
+
+    golden = json.loads(SESSION.with_suffix(".golden.json").read_text())
+    double, beaver, passed = [c for c in golden["cubes"] if c["game"] == 1 and c["action"] != "turn"]
+    assert (double["action"], beaver["action"], passed["action"], passed["answers"]) == ("double", "beaver", "drop", "beaver")
+    dt = double["dt"]
+    assert dt == pytest.approx(-0.514, abs=1e-3)
+    count, error = golden["players"][passed["player"]]["cube_errors"]["wrong-drop"]
+    assert count == 1 and error == pytest.approx(1.0 - dt, abs=1e-6)   # gnubg's: as if the double were passed
+    worth = answer_equities(dt, 1.0, redoubles=1)
+    assert worth[Answer.TAKE] - worth[Answer.PASS] == pytest.approx(2.0 + 2.0 * dt)   # bgcli's: 0.971
+    assert worth[Answer.TAKE] - worth[Answer.PASS] == pytest.approx(0.971, abs=1e-3)
+
+
+@pytest.mark.parametrize("name", ["session33001_jacoby-on_beavers-1.sgf", "session33003_jacoby-on_beavers-2.sgf",
+                                  "session33012_jacoby-off_beavers-2.sgf"])
+@pytest.mark.parametrize("figures", [(0.3, 0.5, 1.0), (0.9, 1.4, 1.0), (-0.2, -0.6, 1.0), (0.1, -2.5, 1.0)])
+def test_the_answers_to_beavers_and_raccoons_are_judged_by_the_stake_they_leave(name, figures):
+    """Each take or pass of a beaver (the doubler's) or raccoon (the beaverer's), and each beaver and
+    raccoon, against the other answers: the equities of answer_equities, worked out here by hand."""
+    nd, dt, dp = figures
+    rating = rate(DATA / name, figures)
+    # by hand: what each answer is worth to whoever gives it, after 0, 1 or 2 instant redoubles
+    take = {0: -dt, 1: 2 * dt, 2: -4 * dt}
+    passed = {0: -dp, 1: -2 * dp, 2: -4 * dp}
+    redoubles, seen = 0, set()
+    for decision in rating.decisions:
+        if decision.kind == DecisionKind.DOUBLE:
+            redoubles = 0
+        elif decision.played in ("beaver", "raccoon"):
+            again = 2 * take[redoubles]
+            assert decision.error == pytest.approx(max(take[redoubles], passed[redoubles], again) - again)
+            redoubles += 1
+            seen.add(decision.played)
+        elif decision.kind in (DecisionKind.TAKE, DecisionKind.DROP) and redoubles:
+            mine, other = ((take, passed) if decision.kind == DecisionKind.TAKE else (passed, take))
+            assert decision.error == pytest.approx(max(0.0, other[redoubles] - mine[redoubles]))
+            assert decision.cube_error == (None if not decision.error else
+                                           CubeError.WRONG_TAKE if decision.kind == DecisionKind.TAKE else CubeError.WRONG_PASS)
+            seen.add(f"{decision.kind.value} after {redoubles}")
+    assert "beaver" in seen and any(s.startswith(("take after", "drop after")) for s in seen)
+    if "raccoon" in name or "beavers-2" in name:
+        assert "raccoon" in seen

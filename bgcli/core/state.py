@@ -130,22 +130,22 @@ class Offer:
 class CubeState:
     """The doubling cube of one game, shared by the match replay and the
     chouette: its value, its owner (-1 centred), a double waiting for its
-    answer, a beaver that a raccoon may still follow, and a raccoon that an
-    answer may still follow. Sides are 0 and 1; the methods apply a
-    decision, the callers judge whether it was allowed."""
+    answer, a beaver that a raccoon may still follow, and a beaver or
+    raccoon that an answer may still follow. Sides are 0 and 1; the methods
+    apply a decision, the callers judge whether it was allowed."""
 
     value: int = 1
     owner: int = -1
     offer: Offer | None = None
     beaver_by: int | None = None   # who beavered, while a raccoon may still follow
-    # the raccoon just made, while the beaverer's answer may still follow: none is
-    # needed, but gnubg and XG record one (a take confirms it, a drop pays its ``before``)
-    raccooned: Offer | None = None
+    # the instant redouble just made (a beaver, a raccoon), while the other side's answer may still
+    # follow: none is needed, but gnubg and XG record one (a take confirms it, a drop pays its ``before``)
+    redoubled: Offer | None = None
 
     @property
     def settled(self) -> bool:
         """Nothing waits for what may follow it (a double, a beaver, a raccoon): the next play is a plain one."""
-        return self.offer is None and self.beaver_by is None and self.raccooned is None
+        return self.offer is None and self.beaver_by is None and self.redoubled is None
 
     @property
     def centred(self) -> bool:
@@ -172,11 +172,12 @@ class CubeState:
         """The doubled player takes and redoubles at once to ``value``, keeping the cube."""
         assert self.offer is not None
         taker = 1 - self.offer.doubler
+        self.redoubled = Offer(taker, value, self.offer.value)
         self.value, self.owner, self.offer, self.beaver_by = value, taker, None, taker
 
     def raccoon(self, side: int, value: int) -> None:
         """Right after a beaver the doubler (``side``) redoubles again to
         ``value`` at once: the beaverer keeps the cube and needs no take
         (:mod:`bgcli.core.cube` says why)."""
-        self.raccooned = Offer(side, value, self.value)
+        self.redoubled = Offer(side, value, self.value)
         self.value, self.owner, self.beaver_by = value, 1 - side, None

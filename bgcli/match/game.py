@@ -419,7 +419,7 @@ class GameReplay:
         if kind != ActionKind.RACCOON:
             self.cube.beaver_by = None
         if kind not in (ActionKind.TAKE, ActionKind.DROP):
-            self.cube.raccooned = None   # a raccoon's answer, if any, comes next
+            self.cube.redoubled = None   # a beaver's or raccoon's answer, if any, comes next
         handler = _HANDLERS.get(kind)
         if handler is None:
             self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
@@ -707,26 +707,27 @@ class GameReplay:
             self.problem(action, ProblemKind.TURN, f"{self.player(side)} answers their own double")
         return offer
 
-    def _raccoon_answer(self, action: Action, kind: EventKind) -> Offer | None:
-        """The raccoon a take or drop by the beaverer answers (none is needed;
-        gnubg and XG record one), or None."""
-        raccoon = self.cube.raccooned
-        if raccoon is None or action.side == raccoon.doubler:
+    def _instant_answer(self, action: Action, kind: EventKind) -> Offer | None:
+        """The beaver or raccoon a take or drop by the other side answers (none
+        is needed; gnubg and XG record one: gnubg's SGF a take or drop of a
+        beaver too), or None."""
+        redoubled = self.cube.redoubled
+        if redoubled is None or action.side == redoubled.doubler:
             return None
         if self.wants_other_events:
             self.emit(action, kind, self.state(action.side))   # the cube already turned: no double waits
-        return raccoon
+        return redoubled
 
     def take(self, action: Action) -> None:
-        if self._raccoon_answer(action, EventKind.TAKE) is not None:
-            return   # the beaverer keeps the cube the raccoon turned: nothing changes
+        if self._instant_answer(action, EventKind.TAKE) is not None:
+            return   # the beaverer keeps the cube the beaver or raccoon turned: nothing changes
         if self._answer(action, EventKind.TAKE) is not None:
             self.cube.take()
 
     def drop(self, action: Action) -> None:
-        raccoon = self._raccoon_answer(action, EventKind.DROP)
-        if raccoon is not None:
-            self.dropped = raccoon.before   # the cube before the raccoon
+        redoubled = self._instant_answer(action, EventKind.DROP)
+        if redoubled is not None:
+            self.dropped = redoubled.before   # the cube before the beaver or raccoon
         else:
             self._answer(action, EventKind.DROP)
             self.dropped = self.cube.drop()

@@ -14,9 +14,17 @@ its default, 0-ply cubeful) and writes NAME.golden.json beside the file:
   and MWC);
 - ``moves``: for every checker play gnubg analysed, in order: game, player,
   dice, the error (the played play's equity minus the best one's) and the
-  luck of the roll.
+  luck of the roll;
+- ``cubes``: every cube action in order (game, player, ``action``: ``turn``
+  for a cube turn gnubg analysed before a roll, ``double``, ``beaver`` and
+  ``raccoon`` for gnubg's double records, the first of a row and the ones
+  answering it, ``take``, ``drop`` with what they answer), with the cubeful equities of the
+  analysis they share (``nd`` no double, ``dt`` double/take, of the player
+  who may double; double/pass is +1), None where gnubg analysed nothing.
 
-GOLDEN_JACOBY=on sets the Jacoby rule first (money sessions).
+A .sgf file is loaded with its rules (RU: Jacoby); another is imported as a
+.mat file, GOLDEN_JACOBY=on setting the Jacoby rule first (money sessions).
+GOLDEN_BEAVERS=N sets how many beavers and raccoons a money session allows.
 """
 import json
 import os
@@ -25,19 +33,34 @@ import gnubg
 
 files = os.environ["GOLDEN_FILES"].split()
 jacoby = os.environ.get("GOLDEN_JACOBY", "off")
+beavers = os.environ.get("GOLDEN_BEAVERS", "3")   # gnubg's default
 
 for command in ("set analysis chequerplay evaluation plies 2", "set analysis cubedecision evaluation plies 2",
-                "set jacoby " + jacoby):
+                "set jacoby " + jacoby, "set beavers " + beavers):
     gnubg.command(command)
 
+# a double record after N others in a row (gnubg's DoubleType): a double, its beaver, the raccoon
+INSTANT = ("double", "beaver", "raccoon")
+
+
+def cube_action(record: dict, row: int, shared: dict) -> dict:
+    # the answers share the double's analysis (a drop record's own holds only its mark)
+    analysis = shared if row or record["action"] != "double" else record.get("analysis") or {}
+    found = {"action": record["action"] if record["action"] != "double" else INSTANT[min(row, 2)],
+             "nd": analysis.get("nd-cubeful-eq"), "dt": analysis.get("dt-cubeful-eq")}
+    if record["action"] != "double":
+        found["answers"] = INSTANT[min(row, 3) - 1]   # a take or drop of the double, the beaver or the raccoon
+    return found
+
+
 for path in files:
-    gnubg.command(f"import mat {path}")
+    gnubg.command(f"load match {path}" if path.endswith(".sgf") else f"import mat {path}")
     gnubg.command("analyse match")
     match = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
     sides = ("X", "O")
     totals = {side: dict.fromkeys(("unforced", "checker_error", "checker_error_mwc", "close_cube", "cube_error",
                                    "cube_error_mwc", "luck", "luck_mwc"), 0.0) for side in sides}
-    moves = []
+    moves, cubes = [], []
     for number, game in enumerate(match["games"], 1):
         for side in sides:
             stats = game["stats"][side]
@@ -56,8 +79,20 @@ for path in files:
                 counted[1] += stats["cube"][f"err-{kind}-skill"]
             row["luck"] += stats["dice"]["luck"]
             row["luck_mwc"] += stats["dice"]["luck-cost"]
+        row, shared = 0, {}   # the doubles in a row so far; the analysis of the first, which its answers share
         for record in game["game"]:
             analysis = record.get("analysis") or {}
+            if record["action"] in ("double", "take", "drop"):
+                if record["action"] == "double" and not row:
+                    shared = analysis
+                cubes.append({"game": number, "player": sides.index(record["player"]),
+                              **cube_action(record, row, shared)})
+                row = row + 1 if record["action"] == "double" else 0
+                continue
+            row = 0
+            if record["action"] == "move" and "nd-cubeful-eq" in analysis:
+                cubes.append({"game": number, "player": sides.index(record["player"]), "action": "turn",
+                              "nd": analysis["nd-cubeful-eq"], "dt": analysis["dt-cubeful-eq"]})
             if record["action"] != "move" or "moves" not in analysis:
                 continue
             ranked = analysis["moves"]
@@ -69,6 +104,8 @@ for path in files:
     out = {"file": os.path.basename(path), "length": info["match-length"],
            "names": [info["X"]["name"], info["O"]["name"]],
            "players": [totals["X"], totals["O"]], "moves": moves}
+    if path.endswith(".sgf"):
+        out.update(rules=info.get("rules", []), beavers=int(beavers), cubes=cubes)
     with open(os.path.splitext(path)[0] + ".golden.json", "w") as handle:
         json.dump(out, handle, indent=1)
         handle.write("\n")

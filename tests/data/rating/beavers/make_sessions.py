@@ -8,6 +8,13 @@ take, a beaver (of a take or of a pass), a raccoon, each legal (gnubg itself
 accepts or refuses the command). The session is saved as gnubg's SGF, with
 its rules (Jacoby, beavers) in its RU property.
 
+The golden analysis beside each session (NAME.golden.json: every play's error
+and luck, every cube action with gnubg's cubeful equities, each player's
+statistics) is gnubg's analyse match at 2-ply, by ../make_golden.py:
+  GOLDEN_BEAVERS=N GOLDEN_FILES=NAME.sgf gnubg -t -q -r -p ../make_golden.py
+with N the count of beavers the session's name gives. The .mat file is gnubg's
+own 'export match mat' of one session (seed 33007).
+
   SESSION_OUT    output folder
   SESSION_SEEDS  first:count   (one session per seed: gnubg's dice seed)
   SESSION_GAMES  games per session (default 4)
