@@ -545,7 +545,7 @@ class GameReplay:
             self.cube_known = True
         if set_up.cube_owner is not None:
             cube.owner = set_up.cube_owner
-        cube.offer, cube.beaver_by, cube.raccooned = None, None, None
+        cube.offer, cube.beaver_by, cube.redoubled = None, None, None
         said = set_up
         if set_up.on_roll is not None:
             if set_up.on_roll == self.on_roll:   # gnubg names the side on roll with every board set: no change
