@@ -95,3 +95,24 @@ def test_a_dropped_raccoon_pays_the_cube_before_it_where_gnubg_scores_the_raccoo
     assert replay.score == (0, 4)   # Finn wins the 4 the beaver made, as the file says
     gnubg = parse_match_id(GNUBG["dropped"]["match_id"])
     assert gnubg.score == (0, 8)    # gnubg: the raccoon's 8, against the file's own "Wins 4 points"
+
+
+def _cube_story(path):
+    [replay] = list(replay_file(path, rules=BEAVERS))
+    return ([(e.kind, e.side, e.before.match.cube, e.before.match.cube_owner) for e in replay.events],
+            replay.score, [p.message for p in replay.problems if p.severity is Severity.ERROR])
+
+
+@pytest.mark.parametrize("to", ["mat", "sgf"])
+@pytest.mark.parametrize("name", ["no_take", "taken", "dropped"])
+def test_an_export_writes_the_raccoon_and_reads_back_the_same(name, to, tmp_path):
+    """The .mat writer wrote a raccoon as 'Drops' (the game ended at the beaver), the SGF writer as
+    B[raccoon], which no reader knows; now 'Raccoons => 8' and, as gnubg writes it, B[double]."""
+    from click.testing import CliRunner
+
+    from bgcli.cli import cli
+
+    out = tmp_path / f"{name}.{to}"
+    result = CliRunner().invoke(cli, ["export", "--beavers", "--to", to, "-o", str(out), str(HERE / f"{name}.mat")])
+    assert result.exit_code == 0, result.output
+    assert _cube_story(out) == _cube_story(HERE / f"{name}.mat")

@@ -1126,6 +1126,8 @@ class MatWriter(GameWriter):
             return " " + WORDS.doubled(None, event.cube if event.cube is not None else event.before.match.cube * 2)
         if event.kind == EventKind.BEAVER:
             return " " + WORDS.beavered(None, event.cube if event.cube is not None else event.before.match.cube * 4)
+        if event.kind == EventKind.RACCOON:   # the cube before it is the beaver's: it doubles that
+            return " " + WORDS.raccooned(None, event.cube if event.cube is not None else event.before.match.cube * 2)
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
     def _cells(self, game: GameToWrite) -> Iterator[tuple[int, str]]:

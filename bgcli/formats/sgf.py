@@ -47,7 +47,8 @@ GRAMMAR = "sgf"
 _LETTERS = ("W", "B")   # each side's letter: the left column's (player 0's) first
 _SIDES = {letter: side for side, letter in enumerate(_LETTERS)}
 # how an SGF file writes the actions a problem quotes (bgcli.match.wording): its nodes and its result as written
-# (a double holds no value: the one it offers is said beside it); SGF has no raccoon and no "and the match"
+# (a double holds no value: the one it offers is said beside it); SGF has no word of its own for a raccoon
+# (gnubg writes it as a double node, read as one by the state of the cube) and no "and the match"
 WORDS = Words(double="{side}[{raw}] (to {value})", beaver="{side}[{raw}] (to {value})", raccoon=PLAIN.raccoon,
               wins="RE[{raw}]", result="result (RE)", and_match=PLAIN.and_match, sides=_LETTERS)
 _ROLL = re.compile(rf"({DIE_PATTERN}{DIE_PATTERN})((?:[a-z][a-z])*)$")
@@ -595,6 +596,8 @@ def _node(event: Event) -> str | None:
         assert event.dice is not None
         steps = steps_to_write(event) or []
         return f"{ident}[{dice_name(event.dice)}" + "".join(_letter(s.start, event.side) + _letter(s.end, event.side) for s in steps) + "]"
+    if event.kind == EventKind.RACCOON:
+        return f"{ident}[double]"   # as gnubg writes it: a redouble at once, a raccoon by the state of the cube
     return f"{ident}[{event.kind.value}]"
 
 
