@@ -97,9 +97,12 @@ def install_command(extra: Extra) -> str:
     from importlib import metadata
     from urllib.parse import unquote, urlparse
 
+    # every bgcli found, not the first: run from the clone (python -m bgcli), its bgcli.egg-info, which pip's
+    # build leaves there without a direct_url.json, comes before the installed one
     try:
-        origin = json.loads(metadata.distribution("bgcli").read_text("direct_url.json") or "null")
-    except (metadata.PackageNotFoundError, ValueError, OSError):
+        written = [d.read_text("direct_url.json") for d in metadata.distributions(name="bgcli")]
+        origin = json.loads(next((text for text in written if text), "null"))
+    except (ValueError, OSError):
         origin = None
     url = urlparse(origin.get("url", "")) if isinstance(origin, dict) else None
     if url is not None and url.scheme == "file" and os.path.isfile(os.path.join(unquote(url.path), "pyproject.toml")):

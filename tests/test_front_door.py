@@ -256,7 +256,8 @@ def test_the_command_that_adds_an_extra_is_the_one_for_the_bgcli_that_runs(monke
             (json.dumps({"url": "https://example.org/bgcli.tar.gz", "archive_info": {}}), "pip install 'bgcli[engine]'"),
             ("not json", "pip install 'bgcli[engine]'"),
             (None, "pip install 'bgcli[engine]'")):
-        monkeypatch.setattr(metadata, "distribution", lambda name, d=direct_url: _Installed(d))
+        # the clone's own bgcli.egg-info (no direct_url.json) first, as from `python -m bgcli` in the clone
+        monkeypatch.setattr(metadata, "distributions", lambda name, d=direct_url: [_Installed(None), _Installed(d)])
         assert install_command(Extra.ENGINE) == expected
 
 
