@@ -10,6 +10,7 @@ them), and the script that asked it (gnubg_raccoon.py).
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -107,7 +108,7 @@ def _cube_story(path):
 @pytest.mark.parametrize("name", ["no_take", "taken", "dropped"])
 def test_an_export_writes_the_raccoon_and_reads_back_the_same(name, to, tmp_path):
     """The .mat writer wrote a raccoon as 'Drops' (the game ended at the beaver), the SGF writer as
-    B[raccoon], which no reader knows; now 'Raccoons => 8' and, as gnubg writes it, B[double]."""
+    B[raccoon], which no reader knows; now, as gnubg writes them, 'Beavers => 8' and B[double]."""
     from click.testing import CliRunner
 
     from bgcli.cli import cli
@@ -116,3 +117,22 @@ def test_an_export_writes_the_raccoon_and_reads_back_the_same(name, to, tmp_path
     result = CliRunner().invoke(cli, ["export", "--beavers", "--to", to, "-o", str(out), str(HERE / f"{name}.mat")])
     assert result.exit_code == 0, result.output
     assert _cube_story(out) == _cube_story(HERE / f"{name}.mat")
+
+
+@pytest.mark.parametrize("name", ["no_take", "taken", "dropped"])
+def test_the_mat_export_writes_a_raccoon_as_gnubg_writes_it_so_gnubg_reads_it_back(name, tmp_path):
+    """gnubg reads its own 'Beavers => 8' back at 8, but 'Raccoons => 8' with no Takes after it at
+    the beaver's 4 (test above): bgcli's .mat export of each session writes the cube cells gnubg's own
+    export of it writes (tests/data/raccoon/*.gnubg.mat), where it wrote 'Raccoons => 8'."""
+    from click.testing import CliRunner
+
+    from bgcli.cli import cli
+
+    def cube_cells(text):   # the first game's (gnubg's export of the dropped raccoon has another game after it)
+        return re.findall(r"(?:Doubles|Beavers|Raccoons) => [0-9]+", text.partition("Wins")[0])
+
+    out = tmp_path / f"{name}.mat"
+    result = CliRunner().invoke(cli, ["export", "--beavers", "--to", "mat", "-o", str(out), str(HERE / f"{name}.mat")])
+    assert result.exit_code == 0, result.output
+    assert cube_cells(out.read_text()) == cube_cells((HERE / f"{name}.gnubg.mat").read_text())
+    assert "Raccoons" in (HERE / f"{name}.mat").read_text()

@@ -1126,8 +1126,11 @@ class MatWriter(GameWriter):
             return " " + WORDS.doubled(None, event.cube if event.cube is not None else event.before.match.cube * 2)
         if event.kind == EventKind.BEAVER:
             return " " + WORDS.beavered(None, event.cube if event.cube is not None else event.before.match.cube * 4)
-        if event.kind == EventKind.RACCOON:   # the cube before it is the beaver's: it doubles that
-            return " " + WORDS.raccooned(None, event.cube if event.cube is not None else event.before.match.cube * 2)
+        if event.kind == EventKind.RACCOON:
+            # as gnubg's own export writes it, 'Beavers => N' (the cube before it is the beaver's: it doubles
+            # that): gnubg reads that back at N, but waits for a Takes after 'Raccoons => N' and, with none,
+            # plays on at the beaver's cube (tests/data/raccoon); bgcli reads either as the raccoon it is
+            return " " + WORDS.beavered(None, event.cube if event.cube is not None else event.before.match.cube * 2)
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
     def _cells(self, game: GameToWrite) -> Iterator[tuple[int, str]]:
