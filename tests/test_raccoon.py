@@ -136,3 +136,39 @@ def test_the_mat_export_writes_a_raccoon_as_gnubg_writes_it_so_gnubg_reads_it_ba
     assert result.exit_code == 0, result.output
     assert cube_cells(out.read_text()) == cube_cells((HERE / f"{name}.gnubg.mat").read_text())
     assert "Raccoons" in (HERE / f"{name}.mat").read_text()
+
+
+def test_gnubg_reads_bgclis_mat_export_of_each_raccoon_as_bgcli_reads_it(tmp_path):
+    """Live, where GNU Backgammon is installed: gnubg's ``import mat`` of bgcli's .mat export ends at the
+    cube, owner and score bgcli's replay of the session ends at (with 'Raccoons => 8' it stayed at 4)."""
+    import subprocess
+
+    from bgcli.engines.gnubg import find_gnubg
+
+    gnubg = find_gnubg()
+    if gnubg is None:
+        pytest.skip("GNU Backgammon is not installed")
+    from click.testing import CliRunner
+
+    from bgcli.cli import cli
+
+    names = ["no_take", "taken", "dropped"]
+    for name in names:
+        out = tmp_path / f"{name}.mat"
+        assert CliRunner().invoke(cli, ["export", "--beavers", "--to", "mat", "-o", str(out),
+                                        str(HERE / f"{name}.mat")]).exit_code == 0
+    script = tmp_path / "read.py"
+    script.write_text("import gnubg\n" + "".join(
+        f"gnubg.command('import mat {tmp_path / name}.mat')\nprint('ID', gnubg.matchid())\n" for name in names))
+    done = subprocess.run([str(gnubg), "-t", "-q", "-r", "-p", str(script)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    ids = [line.split()[1] for line in done.stdout.splitlines() if line.startswith("ID ")]
+    assert len(ids) == len(names), done.stdout[-2000:] + done.stderr[-2000:]
+    for name, match_id in zip(names, ids):
+        theirs = parse_match_id(match_id)
+        [replay] = list(replay_file(HERE / f"{name}.mat", rules=BEAVERS))
+        state = _last_play(replay) if name != "dropped" else None
+        if state is not None:
+            assert (theirs.cube, theirs.cube_owner) == (state.cube, state.cube_owner) == (8, EVE), name
+        else:
+            assert tuple(theirs.score) == tuple(replay.score) == (0, 4), name
