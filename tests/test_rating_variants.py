@@ -18,6 +18,7 @@ from test_rating import best_after   # the fake's best play of a roll, worked ou
 from bgcli.cli import cli
 from bgcli.core.position import Position
 from bgcli.core.rules import Variation
+from bgcli.errors import EngineError
 from bgcli.formats.files import replay_file, visit_file
 from bgcli.judging.rating import rate_replay
 from bgcli.match.replay import EventKind
@@ -66,3 +67,19 @@ def test_rate_with_sage_gives_no_cube_turn_before_a_nackgammon_opening_roll():
     for decision in decisions:
         firsts.setdefault(decision["game"], decision)
     assert sorted(firsts) == [1, 2, 3] and {d["kind"] for d in firsts.values()} == {"play"}
+
+
+@pytest.mark.parametrize("checkers", [1, 2, 3])
+def test_a_hypergammon_match_is_refused_not_judged_as_a_standard_game(checkers):
+    """A side of hypergammon counts its missing checkers as borne off, so an engine shown its positions
+    judges late bear-offs of the standard game where no gammon is left: sage at 0-ply called gnubg's
+    self-play of 1 checker four very bad cube errors. rate refuses the match in one line instead; the
+    nackgammon match (its positions the standard game's) is still rated (the tests above)."""
+    path = NACK.parent / f"hypergammon{checkers}_{5 if checkers < 3 else 3}pt.gnubg.mat"
+    engine = FakeEngine(0)
+    with pytest.raises(EngineError, match=f"hypergammon of {checkers} checker.* cannot be rated"):
+        rate_replay(engine, lambda visitor: visit_file(str(path), visitor))
+    assert engine.calls == {"evaluate": 0, "evaluate_plays": 0, "cube_decision": 0}
+    result = CliRunner().invoke(cli, ["rate", "--engine", "exact", str(path)])
+    assert result.exit_code == 2 and result.output.count("\n") == 2, result.output
+    assert f"cannot rate {path}: hypergammon of {checkers} checker" in result.output

@@ -554,6 +554,12 @@ class Rater(MatchVisitor):
         self._ahead: dict[tuple[str, int], Any] = {}   # (question, event index) -> its asked question
 
     def begin_match(self, match: MatchStart) -> None:
+        variation = match.rules.variation
+        if variation.off_at_start:
+            # a side of hypergammon counts its missing checkers as borne off (core.rules.Variation): an engine
+            # shown the position judges a standard game with that many off, where no gammon is left
+            raise EngineError(f"{variation.describe().partition(',')[0]} cannot be rated: the engines judge "
+                              "standard backgammon, to which its positions would be late bear-offs with no gammon")
         self.rating = MatchRating(match.number, match.length, match.players,
                                   ratings=(PlayerRating(match.players[0], matches=1, match_play=bool(match.length)),
                                            PlayerRating(match.players[1], matches=1, match_play=bool(match.length))))
