@@ -77,9 +77,12 @@ def test_a_hypergammon_match_is_refused_not_judged_as_a_standard_game(checkers):
     nackgammon match (its positions the standard game's) is still rated (the tests above)."""
     path = NACK.parent / f"hypergammon{checkers}_{5 if checkers < 3 else 3}pt.gnubg.mat"
     engine = FakeEngine(0)
-    with pytest.raises(EngineError, match=f"hypergammon of {checkers} checker.* cannot be rated"):
+    with pytest.raises(EngineError, match=f"hypergammon of {checkers} checker.* cannot be judged"):
         rate_replay(engine, lambda visitor: visit_file(str(path), visitor))
     assert engine.calls == {"evaluate": 0, "evaluate_plays": 0, "cube_decision": 0}
     result = CliRunner().invoke(cli, ["rate", "--engine", "exact", str(path)])
     assert result.exit_code == 2 and result.output.count("\n") == 2, result.output
     assert f"cannot rate {path}: hypergammon of {checkers} checker" in result.output
+    # the dice audit's luck (dice --engine) asks the same judge: the file's luck is refused, in one line
+    result = CliRunner().invoke(cli, ["dice", "--engine", "exact", str(path)])
+    assert result.exit_code != 0 and f"cannot measure the luck of {path}: hypergammon" in result.output, result.output

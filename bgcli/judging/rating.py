@@ -48,6 +48,7 @@ from bgcli.core.kinds import Worded
 from bgcli.core.position import KINDS_OF_ROLL, Position, throws
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
+from bgcli.core.rules import Rules
 from bgcli.core.state import GameState
 from bgcli.engines.protocol import CubeDecision, Engine, Evaluation, PlayEvaluation
 from bgcli.errors import EngineError
@@ -535,6 +536,16 @@ class _Judge:
 
 # --- the visitor -----------------------------------------------------------------------
 
+def refuse_unjudged(rules: Rules) -> None:
+    """Raise EngineError where the engines cannot judge the game ``rules`` play: hypergammon. A side of it
+    counts its missing checkers as borne off (core.rules.Variation), so an engine shown its positions judges
+    late bear-offs of the standard game, where no gammon is left."""
+    variation = rules.variation
+    if variation.off_at_start:
+        raise EngineError(f"{variation.describe().partition(',')[0]} cannot be judged: the engines judge "
+                          "standard backgammon, to which its positions would be late bear-offs with no gammon")
+
+
 class Rater(MatchVisitor):
     """Rates each match it is shown; ``end_match`` returns its :class:`MatchRating`.
 
@@ -554,12 +565,7 @@ class Rater(MatchVisitor):
         self._ahead: dict[tuple[str, int], Any] = {}   # (question, event index) -> its asked question
 
     def begin_match(self, match: MatchStart) -> None:
-        variation = match.rules.variation
-        if variation.off_at_start:
-            # a side of hypergammon counts its missing checkers as borne off (core.rules.Variation): an engine
-            # shown the position judges a standard game with that many off, where no gammon is left
-            raise EngineError(f"{variation.describe().partition(',')[0]} cannot be rated: the engines judge "
-                              "standard backgammon, to which its positions would be late bear-offs with no gammon")
+        refuse_unjudged(match.rules)
         self.rating = MatchRating(match.number, match.length, match.players,
                                   ratings=(PlayerRating(match.players[0], matches=1, match_play=bool(match.length)),
                                            PlayerRating(match.players[1], matches=1, match_play=bool(match.length))))
@@ -916,6 +922,7 @@ class RollLuck:
 
     def __call__(self, state: GameState, dice: tuple[int, int]) -> float:
         """The luck of ``dice`` rolled in ``state`` (the player on roll), in normalised equity."""
+        refuse_unjudged(state.match.rules)
         return self._judge.luck(state, dice, state.at_opening)[0]
 
 
