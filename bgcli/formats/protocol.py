@@ -37,7 +37,6 @@ class Lack(enum.Enum):
     (nothing the user gave is lost silently)."""
 
     COMMENTS = "comment lines"
-    RACCOONS = "a raccoon"
     ILLEGAL_PLAY_NOTES = "Snowie's note on an illegal play"
     ROLL_WITHOUT_PLAY = "a roll with no play in the middle of a game"
     OFFERED_CUBE = "the cube value a double or beaver offers"

@@ -100,7 +100,7 @@ class MatchFormat:
 
 
 # every writer leaves these out (GameWriter.note): bgcli does not write them yet
-_NOT_WRITTEN = frozenset({Lack.RACCOONS, Lack.ILLEGAL_PLAY_NOTES, Lack.SET_UP})
+_NOT_WRITTEN = frozenset({Lack.ILLEGAL_PLAY_NOTES, Lack.SET_UP})
 
 # Heads are tried in this order (the more particular first: a BGBlitz file
 # begins with a JSON header); the format with no head takes any other text.

@@ -132,8 +132,6 @@ class GameWriter(MatchVisitor):
     def note(self, action: Action) -> None:
         if action.kind == ActionKind.LOSS and self.game is not None and action.points is not None:
             self.game.losses.append((len(self.game.events), action.side, action.points))
-        elif action.kind == ActionKind.RACCOON:
-            self.leave_out(Lack.RACCOONS, f"line {action.line}: a raccoon, which this format has no place for: the game is left out")
         elif action.kind == ActionKind.ILLEGAL:
             self.leave_out(Lack.ILLEGAL_PLAY_NOTES, f"line {action.line}: Snowie's note on an illegal play")
 

@@ -422,7 +422,7 @@ class GameReplay:
             self.cube.redoubled = None   # a beaver's or raccoon's answer, if any, comes next
         handler = _HANDLERS.get(kind)
         if handler is None:
-            self.visitor.note(action)   # Snowie's note, Galaxy's "Losses", a raccoon: nothing to replay
+            self.visitor.note(action)   # Snowie's note, Galaxy's "Losses": nothing to replay
             return
         if action.kind not in (ActionKind.WIN, ActionKind.DRAW):
             self.flush_cut()
