@@ -1,8 +1,9 @@
 """The ``exact`` backend: bgcli's own figures where they are exact, with no network and nothing to install.
 
 It judges a bear-off with no contact (every checker of both sides in its
-home board or off) in which both sides have borne off a checker, so that no
-gammon is possible: the chance of winning is the chance of bearing off first,
+home board or off) in which both sides have borne off a checker of their own
+(core.value.possible_wins: in hypergammon the checkers a side lacks count as
+off from the start, and do not count here), so that no gammon is possible: the chance of winning is the chance of bearing off first,
 from the one-sided tables of :mod:`bgcli.analysis.bearoff` (each side
 playing to need the fewest rolls on average, as GNU Backgammon's one-sided
 database assumes). The figures are cubeless: the equity of a money game is
@@ -28,7 +29,8 @@ from functools import lru_cache
 
 from bgcli.analysis import bearoff, bearoff2
 from bgcli.core.position import CHECKERS, OFF, Position
-from bgcli.core.value import cubeless_worth
+from bgcli.core.rules import Variation
+from bgcli.core.value import Win, cubeless_worth, possible_wins
 from bgcli.engines import met, trust
 from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
 from bgcli.errors import EngineError
@@ -39,24 +41,37 @@ if TYPE_CHECKING:
     from bgcli.core.state import GameState
 
 
-def problem(position: Position) -> str:
-    """Why the exact engine cannot judge ``position``, or ''."""
+def gammon_possible(position: Position, variation: Variation) -> bool:
+    """Whether either side of ``position`` may still lose a gammon, as core.value.possible_wins says
+    (a side that has borne off none of its own checkers; in hypergammon the ones the variant lacks count
+    as off from the start, so a raw off count of 13 is still none of its own)."""
+    # contact only decides a backgammon, which a gammon's chance already implies
+    return any(Win.GAMMON in possible_wins(position, winner_is_player=player, contact=False, variation=variation)
+               for player in (True, False))
+
+
+def problem(position: Position, variation: Variation) -> str:
+    """Why the exact engine cannot judge ``position`` of a game of ``variation``, or ''."""
     homes = [bearoff.home_counts(side) for side in (position.player, position.opponent)]
     if None in homes:
         return "it judges only bear-offs with no contact (every checker home or off)"
-    if position.player[OFF] == 0 or position.opponent[OFF] == 0:
-        return "it judges only bear-offs in which both sides have borne off a checker (no gammon possible)"
+    if gammon_possible(position, variation):
+        return "it judges only bear-offs in which both sides have borne off a checker of their own (no gammon possible)"
     return ""
 
 
 # --- the two-sided tables: cubeful and exact where both sides have 1 to 6 checkers left ----------------
 
 def inside(state: "GameState") -> bool:
-    """Whether the two-sided tables answer for ``state``: no contact, 1 to 6 checkers left a side, and in
-    match play a pair whose figures are quick to work out at the score (``bearoff2.MATCH_WORK``)."""
+    """Whether the two-sided tables answer for ``state``: no contact, 1 to 6 checkers left a side, no
+    gammon possible (the tables count none: in the standard game 6 left is 9 off, in hypergammon a side
+    may have all its checkers home and none off), and in match play a pair whose figures are quick to work
+    out at the score (``bearoff2.MATCH_WORK``)."""
     position = state.position
     homes = [bearoff.home_counts(side) for side in (position.player, position.opponent)]
     if not all(h is not None and 0 < sum(h) <= bearoff2.CHECKERS for h in homes):
+        return False
+    if gammon_possible(position, state.match.rules.variation):
         return False
     side = met.MatchSide.of(state)
     return side.is_money or _match_table(side.crawford).work(*_homes(position)) <= bearoff2.MATCH_WORK
@@ -162,7 +177,7 @@ class ExactEngine:
         return bearoff.race_win(mine, theirs)
 
     def _checked(self, state: "GameState", position: Position, dice=None) -> None:
-        why = problem(position)
+        why = problem(position, state.match.rules.variation)
         if why:
             raise EngineError(f"the exact engine cannot judge {trust.where(state, dice)}: {why}")
 
