@@ -78,9 +78,8 @@ def tree_equity(engine, state, result) -> float:
 
 
 def candidates(item: dict, moves: int = sage.FILTER_MOVES, threshold: float = sage.FILTER_THRESHOLD) -> list[str]:
-    """The plays taken deeper: the best ``moves`` at the raw network within ``threshold`` of the best."""
-    order = sorted(item["raw"], key=lambda k: -item["raw"][k])
-    return [k for k in order[:min(moves, DEEPEST)] if item["raw"][order[0]] - item["raw"][k] <= threshold]
+    """The plays taken deeper (the engine's filter, :func:`bgcli.engines.sage.candidates`), at most DEEPEST."""
+    return sage.candidates(item["raw"], min(moves, DEEPEST), threshold)
 
 
 def score(items: list[dict], value: Callable[[dict, str], float], moves: int = sage.FILTER_MOVES,

@@ -5,16 +5,19 @@ import importlib.util
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from fake_engine import RollByRoll
 
-from bgcli.core.ids import parse_position
+from bgcli.core.ids import parse_gnubg_id, parse_position
 from bgcli.core.position import Position
 from bgcli.core.generator import legal_plays
 from bgcli.core.notation import play_text
 from bgcli.core.rules import Rules
 from bgcli.core.state import GameState, MatchState
 from bgcli.engines import ENGINE_NAMES, Level, level_of, open_engine, trust
+from bgcli.engines.sage import candidates
 from bgcli.core.cube import CubeAction, proper_action
 from bgcli.engines.protocol import Evaluation, Probabilities
 from bgcli.errors import EngineError, EngineUnavailableError
@@ -299,3 +302,69 @@ def test_plays_are_ranked_by_level_then_equity_as_gnubgs_hint_lists_them():
     plies = {trust.result_key(p): figures[play_text(p)][1] for p in chosen}
     ranked = trust.ranked(found, chosen, "gnubg", state, (4, 3), plies)
     assert [play_text(r.play) for r in ranked] == ["12/8 4/1", "12/5", "10/7 10/6", "10/3"]
+
+
+# --- sage's move filter and what its levels mean (issue 27) ---------------------------------------------------
+
+@given(st.dictionaries(st.text("abcdefgh", min_size=1, max_size=3), st.floats(-3, 3, allow_nan=False), min_size=1),
+       st.integers(1, 10), st.floats(0, 0.5))
+def test_the_move_filter_keeps_the_best_and_every_better_play_than_one_it_drops(raw, moves, threshold):
+    kept = candidates(raw, moves, threshold)
+    best = max(raw.values())
+    assert kept and raw[kept[0]] == best                       # the raw network's best is always looked at deeper
+    assert len(kept) <= moves and len(set(kept)) == len(kept)
+    assert all(best - raw[k] <= threshold for k in kept)        # nothing beyond the margin
+    assert [raw[k] for k in kept] == sorted((raw[k] for k in kept), reverse=True)
+    for dropped in set(raw) - set(kept):                        # a play within the margin is dropped only when
+        if best - raw[dropped] <= threshold:                    # the count is full of plays at least as good
+            assert len(kept) == moves and all(raw[k] >= raw[dropped] for k in kept)
+
+
+def test_the_move_filter_reads_the_modules_settings_at_each_call(monkeypatch):
+    from bgcli.engines import sage as module
+
+    raw = {"a": 0.30, "b": 0.25, "c": 0.20, "d": 0.10}
+    monkeypatch.setattr(module, "FILTER_MOVES", 2)
+    assert module.candidates(raw) == ["a", "b"]
+    monkeypatch.setattr(module, "FILTER_MOVES", 8)
+    monkeypatch.setattr(module, "FILTER_THRESHOLD", 0.16)
+    assert module.candidates(raw) == ["a", "b", "c"]
+
+
+@needs_sage
+def test_sage_deepens_its_filters_candidates_and_its_best_is_always_a_full_depth_value(sage):
+    state = parse_gnubg_id("4HPwATDgc/ABMA:cAkSAAAAAAAE")   # a contact position with many plays
+    for dice in ((4, 4), (6, 1), (3, 2)):
+        plays = legal_plays(state.position, dice)
+        raw = {trust.result_key(r.play): r.evaluation.equity
+               for r in open_engine("sage", 0).evaluate_plays(state, dice, plays)}
+        ranked = sage.evaluate_plays(state, dice, plays)
+        deep = {trust.result_key(r.play) for r in ranked if r.ply == 1}
+        assert set(candidates(raw)) <= deep
+        assert ranked[0].ply == 1
+
+
+@needs_sage
+def test_sages_level_1_is_gnubgs_1_ply_the_opponents_21_rolls_each_answered_by_its_raw_networks_best(sage):
+    # gnubg's n-ply value of a position after a play: the mean over the opponent's 21 rolls of the (n-1)-ply value
+    # after the reply its 0-ply (cubeless) finds best. Sage's levels are XG's numbering; bgcli's level 1 must be this.
+    raw = open_engine("sage", 0)
+    state = parse_gnubg_id("4HPwATDgc/ABMA:cAkSAAAAAAAE")
+    plays = legal_plays(state.position, (3, 1))
+    play = plays[-1]
+    found = next(r for r in sage.evaluate_plays(state, (3, 1), plays, force=[play]) if r.play == play)
+    assert found.ply == 1
+    reply_state = GameState(play.result.swap())
+    mean = [0.0] * 5
+    for first in range(1, 7):
+        for second in range(1, first + 1):
+            replies = raw.evaluate_plays(reply_state, (first, second), legal_plays(reply_state.position, (first, second)))
+            best = max(replies, key=lambda r: r.evaluation.probabilities.money_equity((1, 2, 3)))
+            seen = best.evaluation.probabilities.flipped()
+            weight = (1 if first == second else 2) / 36
+            for i, value in enumerate((seen.win, seen.win_gammon, seen.win_backgammon, seen.lose_gammon,
+                                       seen.lose_backgammon)):
+                mean[i] += weight * value
+    mine = found.evaluation.probabilities
+    assert [mine.win, mine.win_gammon, mine.win_backgammon, mine.lose_gammon, mine.lose_backgammon] == \
+        pytest.approx(mean, abs=2e-4)

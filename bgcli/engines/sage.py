@@ -192,9 +192,7 @@ class SageEngine:
         found: dict[str, Evaluation] = {}
         raw = self._post(state, dice, [results[k] for k in keys], self._raw) if self.level.ply else {}
         if raw:
-            order = sorted(keys, key=lambda k: -raw[k].equity)
-            best = raw[order[0]].equity
-            deep = [k for k in order[:FILTER_MOVES] if best - raw[k].equity <= FILTER_THRESHOLD]
+            deep = candidates({k: raw[k].equity for k in keys})
             deep += [trust.result_key(p) for p in force if trust.result_key(p) in results and trust.result_key(p) not in deep]
             found.update(raw)
         else:
@@ -314,6 +312,19 @@ class SageEngine:
     def close(self) -> None:
         self._workers.close()
         self._raw = self._deep = None
+
+
+def candidates(raw: dict[str, float], moves: int | None = None, threshold: float | None = None) -> list[str]:
+    """The plays the move filter takes to full depth, best first: of ``raw`` (each play's equity at the raw
+    network), the best ``moves`` (FILTER_MOVES) within ``threshold`` (FILTER_THRESHOLD) of the best; of plays
+    with equal values, the first listed. The module's settings are read at each call (the benchmarks set them)."""
+    moves = FILTER_MOVES if moves is None else moves
+    threshold = FILTER_THRESHOLD if threshold is None else threshold
+    order = sorted(raw, key=lambda k: -raw[k])
+    if not order:
+        return []
+    best = raw[order[0]]
+    return [k for k in order[:max(1, moves)] if best - raw[k] <= threshold]
 
 
 def nested(values):
