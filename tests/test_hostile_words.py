@@ -21,14 +21,14 @@ from conftest import invoke
 def test_a_typo_in_the_dice_is_an_error_naming_the_dice(command, words, dice):
     result = invoke(*command, *words)
     assert result.exit_code == 1, result.output
-    assert result.stderr.splitlines() == [f"Error: invalid dice '{dice}': expected two numbers from 1 to 6, such as 31 or 3-1"]
+    assert result.stderr.splitlines() == [f"Error: invalid dice '{dice}': expected two numbers from 1 to 6, such as 31, 3-1 or (3,1)"]
     assert result.stdout == ""
 
 
 def test_moves_says_the_same_of_the_same_words():
     result = invoke("moves", "4HPwATDgc/ABMA", "71")
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["Error: invalid dice '71': expected two numbers from 1 to 6, such as 31 or 3-1"]
+    assert result.stderr.splitlines() == ["Error: invalid dice '71': expected two numbers from 1 to 6, such as 31, 3-1 or (3,1)"]
 
 
 @pytest.mark.parametrize("words, heading", [
@@ -46,7 +46,7 @@ def test_a_batch_line_with_a_typo_in_its_dice_is_that_line_s_error():
     result = invoke("hint", "--level", "0", "--batch", "-", input="start 31\n4HPwATDgc/ABMA 71\n")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[1] == ('{"error": "line 2: invalid dice \'71\': expected two numbers from 1 to 6, '
-                                             'such as 31 or 3-1"}')
+                                             'such as 31, 3-1 or (3,1)"}')
 
 
 def test_a_patch_written_over_its_input_is_refused_naming_the_patch_option(tmp_path):
@@ -90,7 +90,7 @@ def test_wrong_dice_after_the_position_are_said_to_be_the_dice(command):
     """``show start 71``: the dice are what is wrong, as moves says it."""
     result = invoke(command, "start", "71")
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["Error: invalid dice '71': expected two numbers from 1 to 6, such as 31 or 3-1"]
+    assert result.stderr.splitlines() == ["Error: invalid dice '71': expected two numbers from 1 to 6, such as 31, 3-1 or (3,1)"]
 
 
 def test_analyze_batch_lines_take_dice_too():

@@ -35,7 +35,7 @@ from bgcli.errors import BgcliError
 
 ID = "4HPwATDgc/ABMA"   # the start, written as gnubg writes it
 # what people type for dice, right or wrong: digits, separators, blanks, a letter or two
-CANDIDATES = st.text(alphabet="0123456789-,/xX. \t\f:ab", min_size=1, max_size=6)
+CANDIDATES = st.text(alphabet="0123456789-,/xX. \t\f:ab()[]", min_size=1, max_size=6)
 FAST = settings(max_examples=400, deadline=None)
 
 
@@ -90,7 +90,7 @@ def test_every_entry_point_reads_the_owners_dice(text):
 
 
 @FAST
-@given(st.text(alphabet="0123456789-,/xX. \t\fab", min_size=1, max_size=5))
+@given(st.text(alphabet="0123456789-,/xX. \t\fab()[]", min_size=1, max_size=7))
 def test_a_plays_dice_prefix_is_read_by_the_owner(text):
     """61: 13/7 — the grammar says where the dice stand, the owner what they are."""
     if not text.strip(BLANKS):
@@ -102,11 +102,17 @@ def test_a_plays_dice_prefix_is_read_by_the_owner(text):
     assert written == roll_of(text)
 
 
+def bare_roll(text: str) -> tuple[int, int] | None:
+    """What the fast paths read of ``text``: the owner's roll, but for a roll
+    in brackets, which they leave to the words (test_every_entry_point_reads_the_owners_dice)."""
+    return None if text.strip(BLANKS)[:1] in "([" else roll_of(text)
+
+
 @FAST
 @given(CANDIDATES)
 def test_the_regular_expression_mirrors_the_owner(text):
     found = re.fullmatch(ROLL_PATTERN, text.strip(BLANKS))
-    owner = roll_of(text)
+    owner = bare_roll(text)
     assert (found is not None) == (owner is not None)
     if found:
         assert tuple(sorted(map(int, found.groups()), reverse=True)) == owner
@@ -120,16 +126,33 @@ def test_the_regular_expression_mirrors_the_owner(text):
 def test_the_c_line_reader_mirrors_the_owner(text):
     writer = batch.moves_writer("gnubg", batch.DEFAULT_SIDE)
     answer = batch._speedups.query_line(writer.texts, writer._text, trusted_position, f"{ID} {text}")
-    owner = roll_of(text)
+    owner = bare_roll(text)
     assert (tuple(json.loads(answer)["dice"]) if answer is not None else None) == owner
 
 
 def test_the_spellings_bgcli_accepts():
-    for text in ("31", "13", "3-1", "3,1", "3/1", "3x1", "3 1", " 3\t1 ", "66"):
+    for text in ("31", "13", "3-1", "3,1", "3/1", "3x1", "3 1", " 3\t1 ", "66", "3, 1", "(3,1)", "(1, 3)", "[3 1]",
+                 "[3, 1]", "( 3-1 )", "(31)"):
         assert parse_dice(text) == ((3, 1) if text != "66" else (6, 6))
-    for text in ("3", "311", "3--1", "3 - 1", "-31", "3X1", "71", "0-1", "３１", "3:1", ""):
+    for text in ("3", "311", "3--1", "3 - 1", "3 ,1", "-31", "3X1", "71", "0-1", "３１", "3:1", "", "(3,1", "(3,1]",
+                 "((3,1))", "()", "3 and 1"):
         with pytest.raises(BgcliError, match="invalid dice"):
             parse_dice(text)
+
+
+SEPARATORS = st.sampled_from(["", "-", ",", "/", "x", " ", "\t", "  ", ", ", ",  "])
+BRACKETS = st.sampled_from([("", ""), ("(", ")"), ("[", "]"), ("( ", " )")])
+
+
+@FAST
+@given(st.integers(1, 6), st.integers(1, 6), SEPARATORS, BRACKETS)
+def test_every_spelling_of_a_roll_reads_back_as_the_roll(first, second, separator, brackets):
+    """A roll spelt in any way bgcli accepts (a separator or none, in brackets
+    or not) reads back as that roll, larger die first, whatever the order."""
+    text = f"{brackets[0]}{first}{separator}{second}{brackets[1]}"
+    assert parse_dice(text) == (max(first, second), min(first, second))
+    # and the way bgcli writes it (dice_name) reads back the same
+    assert parse_dice(bgcli.core.spelling.dice_name(parse_dice(text))) == parse_dice(text)
 
 
 @FAST

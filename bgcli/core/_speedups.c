@@ -1632,8 +1632,9 @@ done:
 }
 
 /* A batch line of a Position ID and dice, as bgcli.cli.batch.ID_AND_DICE_LINE reads it:
- * blanks, 14 base64 digits, blanks, a die, a separator (-,/x) or blanks or
- * none, a die, blanks. 1 with the ID's start and the dice, else 0. The dice
+ * blanks, 14 base64 digits, blanks, a die, a separator (-,/x; blanks may
+ * follow a comma) or blanks or none, a die, blanks (a roll in brackets is
+ * left to the Python reader: 0). 1 with the ID's start and the dice, else 0. The dice
  * are spelt as bgcli.core.spelling.roll_of reads them (the owner).
  * Fenced mirror of roll_of: tests/test_spelling.py::test_the_c_line_reader_mirrors_the_owner */
 static inline int is_blank(Py_UCS1 c)
@@ -1656,9 +1657,11 @@ static int read_query_line(const Py_UCS1 *c, Py_ssize_t n, Py_ssize_t *id, int *
     if (i == blanks || i >= n || c[i] < '1' || c[i] > '6')
         return 0;
     *a = c[i++] - '0';
-    if (i < n && (c[i] == '-' || c[i] == ',' || c[i] == '/' || c[i] == 'x'))
-        i++;
-    else
+    if (i < n && (c[i] == '-' || c[i] == ',' || c[i] == '/' || c[i] == 'x')) {
+        if (c[i++] == ',')   /* 3, 1: blanks may follow a comma */
+            while (i < n && is_blank(c[i]))
+                i++;
+    } else
         while (i < n && is_blank(c[i]))
             i++;
     if (i >= n || c[i] < '1' || c[i] > '6')

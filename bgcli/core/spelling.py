@@ -58,27 +58,36 @@ TOP, BOTTOM = 0, 1
 
 DIE_DIGITS = "123456"
 # One of these may stand between the two dice of a roll (3-1, 3,1, 3/1, 3x1),
-# or blanks (3 1), or nothing (31). Nothing else: not blanks around a
-# separator (3 - 1), not two separators, not a capital X.
+# or blanks (3 1), or nothing (31); gnubg and XG write 31, forums and books
+# 3-1. A comma may have blanks after it (3, 1): a pair as Python and JSON
+# write it, bgcli's own JSON "dice" included. Nothing else: not blanks
+# before a separator (3 - 1), not two separators, not a capital X.
 DICE_SEPARATORS = "-,/x"
-_EXPECTED_DICE = "expected two numbers from 1 to 6, such as 31 or 3-1"
+# A roll may stand in one pair of brackets: (3,1) as a pair is written in
+# mathematics and Python, [3, 1] as JSON writes it (bgcli's "dice": [3, 1]).
+DICE_BRACKETS = {"(": ")", "[": "]"}
+_EXPECTED_DICE = "expected two numbers from 1 to 6, such as 31, 3-1 or (3,1)"
 
 
 def roll_of(text: str) -> Dice | None:
     """The roll (larger die first) that ``text`` spells, blanks around it
     allowed; None when it spells none. The definition of a roll's spelling."""
     word = text.strip(BLANKS)
+    if word[:1] in DICE_BRACKETS and word[-1:] == DICE_BRACKETS[word[0]]:
+        word = word[1:-1].strip(BLANKS)
     if len(word) < 2 or word[0] not in DIE_DIGITS or word[-1] not in DIE_DIGITS:
         return None
     between = word[1:-1]
+    if between[:1] == ",":
+        between = between[:1] + between[1:].strip(BLANKS)   # 3, 1 as 3,1
     if between and not (len(between) == 1 and between in DICE_SEPARATORS) and between.strip(BLANKS):
         return None
     return ROLLS[int(word[0]), int(word[-1])]
 
 
 def parse_dice(text: str | Sequence[int]) -> Dice:
-    """Read dice written ``31``, ``3-1``, ``3 1``, ``3,1``, ``3/1``, ``3x1``
-    (see :func:`roll_of`) or given as two numbers; the larger die comes
+    """Read dice written ``31``, ``3-1``, ``3 1``, ``3,1``, ``3, 1``, ``3/1``,
+    ``3x1``, in brackets or not (``(3,1)``, ``[3, 1]``; see :func:`roll_of`) or given as two numbers; the larger die comes
     first. InvalidDiceError names the input (cut short) otherwise."""
     if not isinstance(text, str):
         return checked_dice(text)
@@ -147,9 +156,11 @@ def is_die(word: str) -> bool:
 
 
 # roll_of for regular expressions (the batch reader's line of a Position ID
-# and dice): the two dice as groups 1 and 2.
+# and dice): the two dice as groups 1 and 2. A roll in brackets is not
+# matched: such a line is read by the words, which ask roll_of.
 # Fenced mirror of roll_of: tests/test_spelling.py::test_the_regular_expression_mirrors_the_owner
-ROLL_PATTERN = rf"({DIE_PATTERN})(?:[{re.escape(DICE_SEPARATORS)}]|[{re.escape(BLANKS)}]+)?({DIE_PATTERN})"
+ROLL_PATTERN = (rf"({DIE_PATTERN})(?:,?[{re.escape(BLANKS)}]+|[{re.escape(DICE_SEPARATORS)}])?"
+                rf"({DIE_PATTERN})")
 
 
 # --- points, the bar, off ------------------------------------------------------------------
