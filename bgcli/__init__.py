@@ -18,6 +18,7 @@ from bgcli.errors import (
     InvalidPlayError,
     InvalidPositionError,
     MatchFileError,
+    MissingDiceError,
 )
 from bgcli.core.position import BAR, OFF, Position
 from bgcli.core.spelling import parse_dice
@@ -63,7 +64,7 @@ def _board_and_dice(position, dice):
     if dice is None:
         carried = getattr(getattr(position, "match", None), "dice", (0, 0))
         if not carried[0]:
-            raise InvalidDiceError(f"no dice given for {board.id()}: pass them (e.g. (3, 1)) or use an ID that carries them")
+            raise MissingDiceError(f"no dice given for {board.id()}: pass them (e.g. (3, 1)) or use an ID that carries them")
         dice = tuple(carried)
     return board, dice
 
@@ -89,7 +90,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "AmbiguousPlayError", "BgcliError", "IllegalPlayError", "InvalidDiceError", "InvalidPlayError",
+    "AmbiguousPlayError", "BgcliError", "IllegalPlayError", "InvalidDiceError", "MissingDiceError", "InvalidPlayError",
     "InvalidPositionError", "MatchFileError", "BAR", "OFF", "Play", "Position", "Step", "legal_plays",
     "parse_dice", "__version__", "build", "compiled", "speedups", *_LAZY,
 ]

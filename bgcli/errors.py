@@ -32,6 +32,12 @@ class InvalidDiceError(BgcliError):
     """Dice text that is not two numbers from 1 to 6."""
 
 
+class MissingDiceError(InvalidDiceError):
+    """No dice given for a position that carries none, where a play or its
+    roll needs them: something the caller left out, not bad input (on the
+    command line a usage error, status 2)."""
+
+
 class InvalidPlayError(BgcliError):
     """Play text that is not well-formed move notation."""
 

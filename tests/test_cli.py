@@ -267,11 +267,25 @@ def test_jobs_is_checked_for_every_batch(run, command):
 ])
 def test_no_dice_names_the_position_as_written(run, command, words):
     # it named the Position ID the position reads as ('4HPwATDgc/ABMA' for start, for an XGID, and for
-    # 4HPwATDgc/ABMB, whose padding bits differ): not what the user typed
+    # 4HPwATDgc/ABMB, whose padding bits differ): not what the user typed. Dice left out are a usage
+    # error, status 2 (they were 1, as an illegal play); check says where its dice go
     result = run(command, *words)
-    assert result.exit_code == 1
-    assert result.output.splitlines()[-1] == (f"Error: no dice given for '{words[0]}': add them (e.g. 31) or use an "
+    assert result.exit_code == 2
+    how = ("write them between the position and the play, as in 'bgcli check start 31 8/5 6/5',"
+           if command == "check" else "add them (e.g. 31)")
+    assert result.output.splitlines()[-1] == (f"Error: no dice given for '{words[0]}': {how} or use an "
                                               f"ID that carries them")
+
+
+def test_check_without_dice_is_a_usage_error_in_json_too(run):
+    result = run("check", "start", "8/5", "6/5", "--json")
+    assert result.exit_code == 2 and json.loads(result.output)["kind"] == "MissingDiceError"
+
+
+def test_a_batch_line_without_dice_is_a_line_that_failed(run):
+    # in a batch the line is data: its error is its answer and the batch's status is 1, as for any bad line
+    result = run("moves", "--batch", "-", input="start\nstart 31\n")
+    assert result.exit_code == 1 and "no dice given for 'start'" in result.output.splitlines()[0]
 
 
 def test_convert_names_a_bad_position_by_where_it_was_given(run):

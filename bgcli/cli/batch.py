@@ -26,7 +26,7 @@ from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_i
 from bgcli.core.generator import accelerator as _speedups  # the C accelerator, or None
 from bgcli.core.position import Dice, Position, checked_dice, parse_position_id, trusted_position
 from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, meant_as_dice, parse_dice, point_names, roll_of
-from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError, os_reason
+from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError, MissingDiceError, os_reason
 
 MAX_LINE = 1 << 20  # bytes in one line of a batch
 EMPTY_LINE = "empty line"  # the error of a blank batch line, in every command
@@ -127,18 +127,18 @@ def read_position(text: str):
     return parse_position(text)
 
 
-def dice_for(game, dice_text: str | None, written: str = "") -> Dice:
+def dice_for(game, dice_text: str | None, written: str = "", how: str = "add them (e.g. 31)") -> Dice:
     """The dice written, or else the ones the position carries; none is an error naming the position as
     ``written`` (the Position ID it reads as when not given: a word such as start, an XGID or a Position ID
-    with other padding bits is not the ID a user typed)."""
+    with other padding bits is not the ID a user typed) and saying ``how`` to give them."""
     if dice_text:
         return parse_dice(dice_text)
     if game.match.dice[0]:
         return parse_dice(list(game.match.dice))
     from bgcli.output import quote
 
-    raise BgcliError(f"no dice given for {quote(written) if written else game.position.id()}: add them (e.g. 31) "
-                     f"or use an ID that carries them")
+    raise MissingDiceError(f"no dice given for {quote(written) if written else game.position.id()}: {how} "
+                           f"or use an ID that carries them")
 
 
 def _nothing_after_a_whole_position(text: str, read: Callable[[str], Any]) -> None:

@@ -233,10 +233,13 @@ class Failure(click.ClickException):
         """What a command's error ends it with (docs/exit-status.md): a file that cannot be read at all (a
         BgcliError that is also an OSError, bgcli.errors.FileReadError), or an engine that fails, times out or
         cannot judge the position (EngineError: rate, view and dice said 2 of it, hint and analyze said 1),
-        exit 2; bad input that was read, 1."""
-        from bgcli.errors import EngineError
+        exit 2; dice left out where the position carries none (MissingDiceError: check start 8/5 6/5), a usage
+        error, exit 2; bad input that was read, 1."""
+        from bgcli.errors import EngineError, MissingDiceError
 
-        return Unreadable(str(error)) if isinstance(error, (OSError, EngineError)) else Failure(str(error))
+        if isinstance(error, (OSError, EngineError, MissingDiceError)):
+            return Unreadable(str(error))
+        return Failure(str(error))
 
     def show(self, file=None) -> None:
         say(f"Error: {self.message}", err=True)
@@ -506,6 +509,8 @@ def replays_of(path: str, rules):
 
 
 class Unreadable(Failure):
+    """Exit 2: a file that cannot be read, or a usage error found past click (dice left out)."""
+
     exit_code = EXIT_UNREADABLE
 
 

@@ -116,6 +116,10 @@ def run_batch_parallel(lines: Iterable[str | BadLine], style: str, jobs: int, ch
 
 
 
+# where check's dice go, said when they are left out: "add them" does not say before the play or after it
+CHECK_DICE = "write them between the position and the play, as in 'bgcli check start 31 8/5 6/5',"
+
+
 def check_words(words: list[str]) -> tuple[str, str | None, str]:
     """(position, dice or None, play) of ``check``'s words: the position is
     one word or a board of 26 numbers; the dice, when given, one word
@@ -161,13 +165,13 @@ def check(words, as_json, style):
     position, dice, text = check_words(list(words))
     try:
         game = read_position(position)
-        rolled = parse_dice(dice) if dice is not None else dice_for(game, None, position)
+        rolled = parse_dice(dice) if dice is not None else dice_for(game, None, position, how=CHECK_DICE)
         side = game.match.on_roll   # Korean names depend on the side that moves
         legal = parse_play(text, game.position, rolled, side=side)
     except BgcliError as exc:
         if as_json:
             emit({"legal": False, "play": text, "error": str(exc), "kind": type(exc).__name__})
-            sys.exit(EXIT_PROBLEMS)
+            sys.exit(Failure.of(exc).exit_code)
         raise Failure.of(exc) from None
     if as_json:
         emit({"legal": True, "play": play_text(legal, style, side=side), "position_id": legal.result_id()})

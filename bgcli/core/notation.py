@@ -50,7 +50,7 @@ from itertools import permutations
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from bgcli.errors import (AmbiguousPlayError, BgcliError, CutShortPlayError, IllegalPlayError, InvalidDiceError,
-                          InvalidPlayError)
+                          InvalidPlayError, MissingDiceError)
 from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, roll_dice
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
@@ -457,7 +457,7 @@ _BOARD = (1 << BOARD_BITS) - 1   # a play key's board bytes: the mover's checker
 def _dice_for(written: WrittenPlay, dice, source: str, position: Position) -> Dice:
     if dice is None:
         if written.dice is None:
-            raise InvalidDiceError(f"no dice for play {source!r}: give the roll or write it first, as in 61: 13/7 8/7")
+            raise MissingDiceError(f"no dice for play {source!r}: give the roll or write it first, as in 61: 13/7 8/7")
         return written.dice
     rolled = parse_dice(dice)
     if written.dice is not None and written.dice != rolled:
