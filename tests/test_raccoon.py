@@ -16,7 +16,7 @@ import pytest
 
 from conftest import DATA
 
-from bgcli.core.cube import InstantRedouble, instant_redouble
+from bgcli.core.cube import InstantRedouble, instant_redouble, value_after
 from bgcli.core.ids import parse_match_id
 from bgcli.core.rules import Rules
 from bgcli.core.state import CubeState
@@ -43,7 +43,7 @@ def _last_play(replay):
 def test_an_instant_redouble_is_a_beaver_or_a_raccoon_by_the_state_of_the_cube():
     cube = CubeState()
     assert instant_redouble(cube, FINN) is None
-    cube.double(FINN)
+    cube.double(FINN, value_after(cube))
     assert instant_redouble(cube, FINN) is None             # the doubler cannot beaver their own double
     assert instant_redouble(cube, EVE) is InstantRedouble.BEAVER
     cube.beaver(4)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bgcli.core.cube import value_after
 from bgcli.core.rules import Rules
 from bgcli.core.state import CubeState
 from bgcli.core.value import Outcome, Win, drop_value, game_value, resignation_values
@@ -48,16 +49,16 @@ def test_the_cap_by_the_points_still_needed():
 def test_the_cube_double_take_beaver_raccoon_drop():
     cube = CubeState()
     assert cube.centred
-    cube.double(0)
+    cube.double(0, value_after(cube))
     cube.take()
     assert (cube.value, cube.owner, cube.offer) == (2, 1, None)
-    offer = cube.double(1)
+    offer = cube.double(1, value_after(cube))
     assert (offer.doubler, offer.value, offer.before) == (1, 4, 2)
     cube.beaver(8)
     assert (cube.value, cube.owner, cube.beaver_by) == (8, 0, 0)
     cube.raccoon(1, 16)   # the beaverer keeps the cube (core.cube's rule)
     assert (cube.value, cube.owner, cube.beaver_by) == (16, 0, None)
-    cube.double(0)
+    cube.double(0, value_after(cube))
     assert cube.drop() == 16 and cube.offer is None and cube.value == 16
 
 

@@ -29,6 +29,13 @@ before it. Files write an instant redouble with whatever word they have
 (gnubg's SGF says ``double`` for each, its .mat export ``Beavers`` for the
 raccoon too): the state of the cube, not the word, says which it is.
 
+**The value a turn makes.** Every turn of the cube (a double, a beaver, a
+raccoon, an automatic double) doubles the value it turns: :func:`turned`.
+:func:`value_after` says what a double, beaver or raccoon makes a
+:class:`~bgcli.core.state.CubeState` now (the replay holds a record's value
+to it), :func:`value_reached` what the action of an event's state made the
+cube, the value a record states or else the rules' (the writers, the view).
+
 **The proper action.** :func:`proper_action` turns an engine's three cubeful
 equities (no double, double/take, double/pass, for the player who may
 double; equities or match winning chances, which order alike) into a
@@ -371,7 +378,7 @@ def refusals(turn: CubeTurn, offered: int | None = None) -> tuple[Refusal, ...]:
         found.append(Refusal(Reason.CAPPED, cube, needed=turn.away))
     if turn.holder is Holder.OPPONENT:
         found.append(Refusal(Reason.OWNED, cube))
-    offered = cube * 2 if offered is None else offered
+    offered = turned(cube) if offered is None else offered
     if rules.cube_limit and offered > rules.cube_limit:
         found.append(Refusal(Reason.LIMIT, cube, limit=rules.cube_limit, offered=offered))
     if capped and not rules.cube_cap_needed:
@@ -410,6 +417,47 @@ def instant_redouble(cube: CubeState, side: int) -> InstantRedouble | None:
     if cube.beaver_by is not None and cube.beaver_by != side:
         return InstantRedouble.RACCOON
     return None
+
+
+# --- the value a turn of the cube makes ---------------------------------------------------
+
+def turned(value: int) -> int:
+    """The value one turn makes of a cube at ``value``: twice it. Every turn of
+    the cube is one: a double (of the cube), a beaver (of the cube the double
+    offers), a raccoon (of the beaver's cube), an automatic double (of the
+    opening's cube). The one arithmetic of the rule; whether the turn is
+    allowed (the cube limit, the points needed, the Crawford game, beavers) is
+    :func:`refusals`' and :func:`beaver_refusal`'s, and no rule caps the value
+    a turn makes (a double past the limit is refused, not cut down)."""
+    return value * 2
+
+
+def turned_from(value: int) -> int | None:
+    """The cube a turn to ``value`` was made from (half it), or None where no turn makes ``value``."""
+    return value // 2 if value % 2 == 0 else None
+
+
+def value_after(cube: CubeState, redouble: InstantRedouble | None = None) -> int:
+    """The value ``cube`` reaches when a double (``redouble`` None), a beaver or
+    a raccoon turns it now: a double turns the cube; a beaver turns once more
+    the value the waiting double offers; a raccoon the beaver's cube (the cube's
+    value, which the beaver made it). What the replay holds a record's value to."""
+    if redouble is InstantRedouble.BEAVER and cube.offer is not None:
+        return turned(cube.offer.value)
+    return turned(cube.value)
+
+
+def value_reached(match: MatchState, stated: int | None = None) -> int:
+    """The value the cube action made in ``match`` (a double, a beaver, a
+    raccoon: an event's state before it) turns the cube to: ``stated``, the
+    value a record states, where it states one (the replay judged it), else the
+    rules' (:func:`value_after`): while a double waits (``match.doubled``, which
+    a beaver answers) a turn of the value it offers, else a turn of the cube
+    (a double; a raccoon, whose state's cube is the beaver's). What the writers
+    and the view write."""
+    if stated is not None:
+        return stated
+    return turned(turned(match.cube) if match.doubled else match.cube)
 
 
 def raccoon_refusal(rules: Rules, side: int, beaver_by: int | None) -> Refusal | None:
@@ -451,9 +499,10 @@ def proper_action_of(turn: CubeTurn, no_double: float, double_take: float, doubl
                          beavers=turn.money and turn.rules.beavers, gammons=gammons, dead=dead)
 
 
-__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "Line", "Reason", "Refusal", "answer_equities", "auto_double_refusal", "beaver_refusal", "doubled_equity",
-           "is_close", "may_double", "optimal_equity", "percent", "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of",
-           "starting_cubes"]
+__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "InstantRedouble", "Line", "Reason", "Refusal", "answer_equities", "auto_double_refusal",
+           "beaver_refusal", "doubled_equity", "instant_redouble", "is_close", "may_double", "optimal_equity", "percent", "point_noun", "points_word",
+           "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of", "starting_cubes", "turned", "turned_from",
+           "value_after", "value_reached"]
 
 
 def doubled_equity(double_take: float, double_pass: float) -> float:

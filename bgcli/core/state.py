@@ -151,9 +151,10 @@ class CubeState:
     def centred(self) -> bool:
         return self.owner == -1
 
-    def double(self, side: int) -> Offer:
-        """``side`` doubles: the offer waits for its answer."""
-        self.offer = Offer(side, self.value * 2, self.value)
+    def double(self, side: int, value: int) -> Offer:
+        """``side`` doubles to ``value`` (the value a double makes, which the
+        caller asks bgcli.core.cube.value_after): the offer waits for its answer."""
+        self.offer = Offer(side, value, self.value)
         return self.offer
 
     def take(self) -> None:

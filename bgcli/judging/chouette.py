@@ -78,6 +78,7 @@ from typing import Union
 from lark import Transformer
 
 from bgcli import grammar
+from bgcli.core.cube import value_after
 from bgcli.core.kinds import Worded
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
@@ -820,7 +821,7 @@ class _GameReferee:
             self.problem(double.line, Kind.ANSWER, f"nobody answers {whose} double; it is not counted")
             return
         side = BOX if pending.by_box else TEAM_SIDE
-        before = self.cube.double(side).before
+        before = self.cube.double(side, value_after(self.cube)).before
         self.action(double.line, double.column, side, ActionKind.DOUBLE, cube=double.cube)
         if not pending.by_box:
             answer = pending.answers[self.box]

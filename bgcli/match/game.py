@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Callable, Iterable, Protocol
 
 from bgcli.core.cube import (CubeTurn, InstantRedouble, Reason, auto_double_refusal, beaver_refusal, instant_redouble,
-                             raccoon_refusal, refusals, starting_cubes)
+                             raccoon_refusal, refusals, starting_cubes, turned, turned_from, value_after)
 from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
@@ -625,7 +625,7 @@ class GameReplay:
         doubled before the first play, as the rules allow (the cube module
         says); from then on the cube is known, not learnt from the game."""
         cube = self.cube
-        value = cube.value * 2
+        value = turned(cube.value)
         if self.moves or not cube.centred or cube.offer is not None or not self.from_opening:
             self.problem(action, ProblemKind.CUBE, "an automatic double after the opening: equal opening dice "
                                                    "double the cube before the first play")
@@ -650,7 +650,7 @@ class GameReplay:
         if self.crawford and self.crawford_unknown:
             self.crawford = False   # a double: this was not the Crawford game
         cube = self.cube
-        offered = action.cube if action.cube is not None else cube.value * 2   # "=> 0" is a wrong value, not none
+        offered = action.cube if action.cube is not None else value_after(cube)   # "=> 0" is a wrong value, not none
         doubled = self.match.words.doubled(action, offered)   # the double as the record writes it
         broken: list = []
         owner = ""
@@ -663,19 +663,19 @@ class GameReplay:
                 if refusal.reason is not Reason.LIMIT:   # said after the value written, as ever
                     self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner))
         if not self.cube_known:
-            if offered // 2 in self.start_cubes and offered % 2 == 0:
-                cube.value = offered // 2
+            made_from = turned_from(offered)   # the automatic doubles are learnt from the first double's value
+            if made_from is not None and made_from in self.start_cubes:
+                cube.value = made_from
             self.cube_known = True
-        if self.judges and offered != cube.value * 2:
-            self.problem(action, ProblemKind.CUBE,
-                         f"{doubled} but the cube is at {cube.value}: a double makes it "
-                         f"{cube.value * 2}")
+        ruled = value_after(cube)
+        if self.judges and offered != ruled:
+            self.problem(action, ProblemKind.CUBE, f"{doubled} but the cube is at {cube.value}: a double makes it {ruled}")
         for refusal in broken:
             if refusal.reason is Reason.LIMIT:
                 self.problem(action, ProblemKind.CUBE, refusal.said_of(player, owner, doubled=doubled))
-        if self.past_largest(action, cube.value * 2):
+        if self.past_largest(action, ruled):
             return
-        cube.double(side)
+        cube.double(side, ruled)
         self.on_roll = side
 
     def past_largest(self, action: Action, value: int) -> bool:
@@ -742,12 +742,12 @@ class GameReplay:
         refusal = beaver_refusal(self.rules)
         if refusal is not None:
             self.problem(action, ProblemKind.CUBE, refusal.said_of(self.player(action.side), action="beavers"))
-        value = action.cube if action.cube is not None else offer.value * 2
-        if value != offer.value * 2:
+        ruled = value_after(self.cube, InstantRedouble.BEAVER)
+        value = action.cube if action.cube is not None else ruled
+        if value != ruled:
             self.problem(action, ProblemKind.CUBE,
-                         f"{self.match.words.beavered(action, value)} but a beaver of a {offer.value} cube makes it "
-                         f"{offer.value * 2}")
-        if not self.past_largest(action, offer.value * 2):
+                         f"{self.match.words.beavered(action, value)} but a beaver of a {offer.value} cube makes it {ruled}")
+        if not self.past_largest(action, ruled):
             self.cube.beaver(value)
 
     def raccoon(self, action: Action) -> None:
@@ -761,12 +761,12 @@ class GameReplay:
             self.problem(action, ProblemKind.CUBE, refusal.said_of(player, action="raccoons"))
             if refusal.reason is Reason.NOT_DOUBLER:
                 return
-        value = action.cube if action.cube is not None else cube.value * 2
-        if value != cube.value * 2:
+        ruled = value_after(cube, InstantRedouble.RACCOON)
+        value = action.cube if action.cube is not None else ruled
+        if value != ruled:
             self.problem(action, ProblemKind.CUBE,
-                         f"{self.match.words.raccooned(action, value)} but a raccoon of a {cube.value} cube makes it "
-                         f"{cube.value * 2}")
-        if self.past_largest(action, cube.value * 2):
+                         f"{self.match.words.raccooned(action, value)} but a raccoon of a {cube.value} cube makes it {ruled}")
+        if self.past_largest(action, ruled):
             return
         cube.raccoon(side, value)
         self.on_roll = side
@@ -827,7 +827,7 @@ class GameReplay:
         if self.dropped is not None:
             how, expected, winner = Outcome.DROP, drop_value(self.dropped), side
             reading = read([expected])
-            wrong = f"{wins} after a drop, but a dropped {expected * 2}-cube is worth {expected}"
+            wrong = f"{wins} after a drop, but a dropped {turned(self.dropped)}-cube is worth {expected}"
         elif over is not None:
             win = self.win_of(over)
             how, expected, winner = win.outcome, game_value(win, cube, rules, centred, self.needed(over)), over
