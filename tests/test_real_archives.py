@@ -2,15 +2,18 @@
 read as its program means it, and what the audit finds in each explained."""
 from __future__ import annotations
 
+import json
 import os
 import re
+import shutil
 from dataclasses import replace
 
 import pytest
 
-from conftest import DATA, committed_glob
+from conftest import DATA, committed_glob, invoke
 
-from bgcli.core.ids import parse_position, position_kind
+from bgcli.cli.common import read_position
+from bgcli.core.ids import match_id, parse_position, position_kind
 from bgcli.core.position import Position
 from bgcli.errors import InvalidPositionError
 from bgcli.formats.files import replay_file
@@ -461,6 +464,46 @@ def test_habit_gnubg_rollout_trial_from_the_opening_board_may_roll_a_double_firs
     [replay] = replay_file(next(p for p in ROLLOUT_LOG if p.endswith("-0000003-a.sgf")))
     first = next(e for e in replay.events if e.kind.value == "move")
     assert first.dice == (2, 2) and first.before.position == Position.start()
+
+
+# --- GNU Backgammon's `save position` (made by make_positions.py there, with gnubg's own IDs) -----------
+
+SAVED = committed_glob(REAL / "gnubg-save-position", "*.sgf")
+SAVED_IDS = json.loads((REAL / "gnubg-save-position" / "positions.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("path", SAVED, ids=os.path.basename)
+def test_gnubg_saved_position_is_the_position_gnubg_saved(path):
+    """gnubg's ``save position`` writes an SGF game of set-up nodes alone (the
+    board, the cube, the dice if rolled), no play and no RE: read as a match it
+    was a game with no result (and its dice a roll 'rolled, then resigned').
+    It is a position wherever one is taken: gnubg's own Position ID and Match ID
+    of it (the score, cube, Crawford game, dice, the side on roll)."""
+    state = read_position(path)
+    assert [state.position.id(), match_id(state.match)] == SAVED_IDS[os.path.basename(path)]
+
+
+def test_gnubg_saved_position_is_no_match(tmp_path):
+    """The audit claims no missing result: named, the file is a position, as a
+    position's text is (exit 2, `bgcli show` named); in a folder it is skipped
+    with a note beside the matches, which are audited."""
+    path = SAVED[0]
+    named = invoke("audit", path)
+    assert named.exit_code == 2 and "incomplete" not in named.output
+    assert f"not a match file but a position (GNU Backgammon's saved position): `bgcli show {path}`" in named.output
+    for saved in SAVED:
+        shutil.copy(saved, tmp_path)
+    shutil.copy(REAL / "backgammonhub" / "2026-01-22T18-31-58-avocet-tester.sgf", tmp_path)
+    walked = invoke("audit", str(tmp_path))
+    assert walked.exit_code == 0 and f"skipped {len(SAVED)} files" in walked.output
+    assert "1 file checked, no problems" in walked.output
+
+
+def test_a_game_set_up_and_played_is_no_saved_position():
+    # gnubg's rollout trials set the board up too, then play: a match (its one game stops short)
+    from bgcli.formats.sgf import position_of
+
+    assert all(position_of(open(path, encoding="utf-8").read(), path) is None for path in ROLLOUT_LOG)
 
 
 # --- bgdb (a public archive of submitted matches, CC0: PROVENANCE.md) --------------------------------

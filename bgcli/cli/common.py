@@ -301,8 +301,9 @@ def refuse_jobs_without_batch(batch) -> None:
 
 
 def read_position(text: str):
-    """A position written out, or a position file: eXtreme Gammon's (.xgp), Jellyfish's (.pos), or a .txt:
-    Snowie's text position or a program's text export of a position (XG's, BGBlitz's)."""
+    """A position written out, or a position file: eXtreme Gammon's (.xgp), Jellyfish's (.pos), a .txt:
+    Snowie's text position or a program's text export of a position (XG's, BGBlitz's), or GNU Backgammon's
+    `save position` (.sgf)."""
     from bgcli.core.ids import parse_position
 
     # no written position ends so: a missing file or a folder is said to be one (exit 2), not "invalid position"
@@ -318,6 +319,12 @@ def read_position(text: str):
         from bgcli.formats import positionfile
 
         return positionfile.read(text)
+    if text.lower().endswith(".sgf"):
+        from bgcli.formats import sgf
+
+        saved = sgf.read_position(text)
+        if saved is not None:   # else a match: said so below
+            return saved
     try:
         return parse_position(text)
     except InvalidPositionError as exc:

@@ -2,7 +2,9 @@
 line of 40 fields, :mod:`bgcli.formats.snowietxt`) and the text a program
 exports of a position (eXtreme Gammon's and BGBlitz's: a board drawing with
 its XGID, in any language; or an ID alone), read as a position written out
-is (:func:`bgcli.core.ids.parse_position`). ``show``, ``analyze`` and the
+is (:func:`bgcli.core.ids.parse_position`). (GNU Backgammon's ``save
+position``, an SGF file of one game set up, is the SGF reader's:
+:func:`bgcli.formats.sgf.read_position`.) ``show``, ``analyze`` and the
 other commands of a position read them (:func:`read`); the walk of a folder
 and the reading of a match file say that such a file is a position
 (:func:`kind`), so that it is not taken for a damaged match.
@@ -13,7 +15,7 @@ from bgcli.core.ids import parse_position, position_kind, position_kind_name
 from bgcli.core.state import GameState
 from bgcli.errors import FileReadError, InvalidPositionError, MatchFileError
 from bgcli.formats import snowietxt
-from bgcli.formats.reading import decode, read_whole
+from bgcli.formats.reading import a_position, decode, read_whole
 
 _LIMIT = 1 << 20   # a position's text is a few kilobytes at most: a file of a megabyte is not one
 
@@ -49,4 +51,4 @@ def not_a_match(text: str) -> str | None:
     """What the walk of a folder and a match reader say of a file that holds
     a position, or None when ``text`` holds none."""
     found = kind(text)
-    return None if found is None else f"a position ({found}): `bgcli show FILE` draws it"
+    return None if found is None else a_position(found)

@@ -335,3 +335,10 @@ def read_whole(handle: IO[bytes], path: str, what: str, limit: int = WHOLE_LIMIT
     if len(raw) > limit:
         raise MatchFileError(f"the file is larger than {limit >> 20} MB, more than bgcli reads as {what}", path, 1, 1)
     return raw
+
+
+def a_position(kind: str) -> str:
+    """What the readers and the walk of a folder say of a file that holds a
+    position of ``kind`` (named for a message) instead of a match; FILE
+    stands for the file's name where a command names it."""
+    return f"a position ({kind}): `bgcli show FILE` draws it"

@@ -136,6 +136,9 @@ _CHECKED: Format = FORMATS[0]   # the entries implement the protocol (mypy check
 # suffixes that files other than matches have too (a README.txt, a site's metadata .json): in a
 # folder walk the content decides (each format's why_not_a_record), not the suffix
 SHARED_SUFFIXES = (".txt", ".json")
+# suffixes of match files that may hold one position instead (gnubg's `save position` is an SGF file of one
+# game set up, no play): in a folder walk a small one is asked (the format's why_not_a_record)
+POSITION_SUFFIXES = (".sgf",)
 NAMES = tuple(f.name for f in FORMATS)
 WRITTEN = tuple(f.name for f in FORMATS if f.writes)
 SUFFIXES = tuple(s for f in FORMATS for s in f.suffixes)

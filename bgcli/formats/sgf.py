@@ -27,9 +27,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import IO, Iterable, Iterator
 
-from bgcli.errors import MatchFileError
+from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.protocol import Lack
-from bgcli.formats.reading import decode, read_whole
+from bgcli.formats.reading import a_position, decode, read_whole
 from bgcli.match.records import (Action, ActionKind, BoardEdit, GameRecord, MatchPart, MatchRecord, SetUp, parts_of,
                                  set_up_game)
 from bgcli.core.value import Outcome
@@ -38,6 +38,7 @@ from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules, Variation, tag_for
+from bgcli.core.state import GameState, MatchState
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 MOVE, DANCE, DOUBLE, BEAVER = ActionKind.MOVE, ActionKind.DANCE, ActionKind.DOUBLE, ActionKind.BEAVER
@@ -221,7 +222,9 @@ class _Builder:
 
     def build(self, trees: Iterable[list[_Node]]) -> list[MatchRecord]:
         matches: list[dict] = []
-        for nodes in trees:
+        first: list[_Node] | None = None   # the first game tree, while it is the only one: a saved position?
+        for count, nodes in enumerate(trees):
+            first = nodes if count == 0 else None
             if not nodes:
                 continue
             root = nodes[0]
@@ -239,6 +242,9 @@ class _Builder:
                 current["games"].append(game)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
+        if first is not None and saved_position(first):
+            raise MatchFileError(f"not a match file but {a_position(SAVED_POSITION).replace('FILE', self.path)}",
+                                 self.path, first[0].line, first[0].column)
         return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
                             errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path,
                             words=WORDS)
@@ -433,6 +439,76 @@ def _unplayed_roll(nodes: list[_Node]) -> tuple[list[_Node], _Node | None]:
     if last < 1 or "DI" not in nodes[last].props or any(p in nodes[last].props for p in _BOARD_SETUP):
         return nodes, None
     return nodes[:last], nodes[last]
+
+
+SAVED_POSITION = "GNU Backgammon's saved position"
+
+
+def saved_position(nodes: list[_Node]) -> bool:
+    """Whether a file whose one game tree is ``nodes`` holds a position, not a
+    match: gnubg's ``save position`` writes the match's root (its length,
+    score and rules), then the board set up (``AE[a:y]AW[..]AB[..]``), the
+    cube (``CV``, ``CP``) and the dice if rolled (``PL[B]DI[63]``): no play,
+    no result. Read as a match it would be a game that never ends; read as a
+    position it is what gnubg saved (:func:`position_of`)."""
+    return ("RE" not in nodes[0].props and not any("W" in node.props or "B" in node.props for node in nodes)
+            and any("AE" in node.props or "AW" in node.props or "AB" in node.props for node in nodes))
+
+
+def position_of(text: str, path: str = "-") -> GameState | None:
+    """The position of gnubg's ``save position`` file (:func:`saved_position`)
+    as a :class:`~bgcli.core.state.GameState` seen from the side on roll, with
+    the match's length, score, rules and players; None when ``text`` holds a
+    match (or more than one game tree); MatchFileError when it is no SGF or
+    its set-up breaks the rules."""
+    nodes = _position_tree(text, path)
+    if nodes is None:
+        return None
+    builder = _Builder(path)
+    info = builder._info(nodes[0])
+    nodes, rolled = _unplayed_roll(nodes)
+    set_up = _set_up(nodes)
+    if not isinstance(set_up, SetUp) or set_up.position is None:
+        raise builder._error(nodes[0], f"the saved position cannot be read: {set_up or 'no board set up'}")
+    dice = _DICE.fullmatch(rolled.props["DI"][0].strip()) if rolled is not None else None
+    roll = recorded_roll(dice.group(0)) if dice is not None else None
+    side = set_up.on_roll if set_up.on_roll is not None else 0
+    rules = Rules(match_length=info["length"]).with_tags(info["tags"])
+    match = MatchState(cube=set_up.cube or 1, cube_owner=-1 if set_up.cube_owner is None else set_up.cube_owner,
+                       on_roll=side, turn=side, dice=roll or (0, 0), score=info["scores"], names=info["players"],
+                       # gnubg's RU[Crawford:CrawfordGame]: this game is the Crawford game
+                       crawford="crawfordgame" in " ".join(nodes[0].props.get("RU", [])).lower(), rules=rules)
+    if problem := match.problem():
+        raise builder._error(nodes[0], f"the saved position's match cannot be read: {problem}")
+    return GameState(set_up.position if side == 0 else set_up.position.swap(), match)
+
+
+def read_position(path: str) -> GameState | None:
+    """The position of gnubg's ``save position`` file ``path``
+    (:func:`position_of`), or None when the SGF file holds a match."""
+    try:
+        with open(path, "rb") as handle:
+            text = decode(read_whole(handle, path, "SGF"), path)
+    except OSError as exc:
+        raise FileReadError(path, exc) from None
+    return position_of(text, path)
+
+
+def _position_tree(text: str, path: str) -> list[_Node] | None:
+    """The one game tree of ``text`` when it is a saved position, else None."""
+    trees = _trees(text.lstrip("\ufeff"), path)
+    nodes = next(trees, None)
+    return nodes if nodes and next(trees, None) is None and saved_position(nodes) else None
+
+
+def why_not_a_record(lines: Iterable[str]) -> str | None:
+    """Why a small .sgf file found in a folder is no match: it is gnubg's
+    saved position (skipped with a note, as a position's text is); else None,
+    and the audit reads it (an SGF that cannot be read is its error)."""
+    try:
+        return None if _position_tree("\n".join(lines), "-") is None else a_position(SAVED_POSITION)
+    except MatchFileError:
+        return None
 
 
 def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:

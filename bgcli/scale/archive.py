@@ -111,15 +111,20 @@ def not_a_match(path: str) -> str | None:
     be: the audit reads it and says what is wrong. The content decides, as
     the format that would read it says (registry: ``why_not_a_record``), never
     the suffix alone: a gnubg ``export game gam`` saved as .txt, with no
-    header, is a record. A file named on the command line, or with a suffix
-    only match files have (.mat, .sgf...), is always audited."""
-    if not path.lower().endswith(registry.SHARED_SUFFIXES):
+    header, is a record. A small .sgf file may be gnubg's saved position
+    (registry.POSITION_SUFFIXES), skipped so. A file named on the command
+    line, or with a suffix only match files have (.mat, .xg...), is always
+    audited."""
+    position_suffix = path.lower().endswith(registry.POSITION_SUFFIXES)
+    if not path.lower().endswith(registry.SHARED_SUFFIXES) and not position_suffix:
         return None   # a suffix that only match files have: audited, whatever it holds (and not opened twice)
     try:
         with open(path, "rb") as handle:
             head = handle.read(_TEXT_HEAD)
     except OSError:
         return None   # its audit says why it cannot be read
+    if position_suffix and len(head) == _TEXT_HEAD:
+        return None   # a position is a few kilobytes: a bigger file is a match
     # the format that would read it (registry.choose), not the one its head looks like: a .txt that starts
     # with "[" looks like JSON but is read as a .mat, and the .mat reader is the one to say it is none
     kind = registry.choose(path, head[:registry.HEAD_SIZE])
