@@ -61,6 +61,39 @@ def test_a_form_feed_after_a_lines_first_character_is_text():
     assert reading.page_breaks_as_blanks(" 1) 31: 8/5 6/5") == " 1) 31: 8/5 6/5"
 
 
+def tabified(line: str) -> str:
+    """``line`` as an editor saves it that turns runs of blanks into tabs
+    (``unexpand -a``): a run of two blanks or more that reaches a tab stop,
+    every 8 columns, is a tab."""
+    out, run, column = [], 0, 0
+    for char in line:
+        column += 1
+        if char == " ":
+            run += 1
+            if column % 8 == 0:
+                out.append("\t" if run > 1 else " ")
+                run = 0
+        else:
+            out.append(" " * run + char)
+            run = 0
+    return "".join(out) + " " * run
+
+
+def test_habit_a_file_saved_with_tabs_for_blanks_keeps_its_columns(tmp_path):
+    """A match saved by an editor that turns runs of blanks into tabs: a lone
+    cell (the right player's first roll, a 'Wins' in the right column) stood
+    in column 5 and was called the left player's ('moves out of turn', the
+    score of the next game wrong). A tab reaches the next tab stop, every 8
+    columns, as the editor shows it: the match reads as it was. (GNU
+    Backgammon 1.07's import misreads such a file: 'Invalid move'.) A tag
+    keeps its tabs: its text is the user's."""
+    text = "\n".join(map(tabified, clean_match().split("\n")))
+    assert text.count("\t") > 100 and re.search(r"(?m)^\s*1\)\t", text)
+    assert_reads_as_the_clean_match(tmp_path, text)
+    assert mat._laid_out("; [Event \"a\tb\"]") == "; [Event \"a\tb\"]"
+    assert mat._laid_out("  1)\t\t 21: 13/11 6/5") == "  1)" + " " * 13 + "21: 13/11 6/5"
+
+
 def test_habit_a_no_break_space_before_a_score_lines_colon_is_a_blank(tmp_path):
     """A score line whose names end in a no-break space (U+00A0, a name copied
     from a web page): gnubg's import reads the match whole (checked: 4 games,

@@ -28,7 +28,7 @@ from bgcli import grammar
 from bgcli.errors import InvalidPositionError, MatchFileError
 from bgcli.formats import positionfile
 from bgcli.formats.protocol import Lack
-from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
+from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, tabs_as_columns, text_lines, text_of
 from bgcli.output import quote
 from bgcli.match.records import (
     Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, SetUp, records_of, set_up_game,
@@ -156,7 +156,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             line = text_of(line)
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
-        line = page_breaks_as_blanks(line.rstrip("\r\n"))
+        line = _laid_out(line.rstrip("\r\n"))
         if reader.game is not None and not reader.expect_score and not reader.pending:
             # the common case first, for speed: a move row (or a blank line) inside a game
             actions = NotImplemented if read_row is None else read_row(line, number)
@@ -168,6 +168,16 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                 continue
         yield from reader.feed(number, line)
     yield from reader.finish()
+
+
+def _laid_out(line: str) -> str:
+    """A line as the file lays it out: a page break among its leading blanks a
+    blank, and, but in a comment or a tag (whose text is kept as written), a
+    tab the blanks up to the next tab stop: a file saved by an editor that
+    turns runs of blanks into tabs keeps its columns (a lone cell, a 'Wins',
+    was called the other player's: GNU Backgammon 1.07 misreads such a file too)."""
+    line = page_breaks_as_blanks(line)
+    return line if "\t" not in line or _COMMENT.match(line) else tabs_as_columns(line)
 
 
 # what a file must start with to be plainly a record, in a folder walk's words
@@ -188,7 +198,7 @@ def why_not_a_record(lines: Iterable[str]) -> str | None:
     first = None   # the first match the reader starts (a later header would start another)
     read = 0
     for number, line in enumerate(lines, 1):
-        for _ in reader.feed(number, page_breaks_as_blanks(line.lstrip("\ufeff").rstrip("\r\n"))):
+        for _ in reader.feed(number, _laid_out(line.lstrip("\ufeff").rstrip("\r\n"))):
             pass
         first = first or reader.match
         if first is not None and line.strip():

@@ -70,6 +70,18 @@ def page_breaks_as_blanks(line: str) -> str:
     return line[:head].replace(_PAGE_BREAK, " ") + text
 
 
+# A tab moves to the next tab stop, every 8 columns (a terminal's, `expand`'s and the editors' default): a text
+# file an editor saved with its runs of blanks turned into tabs shows its cells in the columns they had
+TAB_STOP = 8
+
+
+def tabs_as_columns(line: str) -> str:
+    """``line`` with each tab the blanks up to the next tab stop, so that its
+    cells stand in the columns an editor shows (the .mat reader tells whose a
+    lone cell is by its column)."""
+    return line.expandtabs(TAB_STOP) if "\t" in line else line
+
+
 # what may come before a file's first text and says nothing of its format: blank lines, blanks and page
 # breaks (a paginated export, a printer's file starts with a form feed), as head_start skips them
 _LEADING_SPACE = (_LEADING_BLANKS + "\r\n").encode("ascii")
