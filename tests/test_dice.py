@@ -19,10 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import ROOT
-from bgcli.analysis.counts import enter_count, hit_rolls
+from conftest import DATA, ROOT, committed
+from bgcli.analysis.counts import enter_count, hit_rolls, is_contact
 from bgcli.core.generator import legal_plays
-from bgcli.core.position import BAR, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.formats.files import replay_file
+from bgcli.match.events import EventKind
 from bgcli.judging.dice import KINDS, bearoff_count, bears_off_all, enters, kind_of
 from bgcli.scale.dice import tally_file
 
@@ -386,3 +388,40 @@ def test_the_tallies_of_tests_data_are_the_recorded_ones():
     fresh = make.tallies()
     assert sum(entry.get("rolls", 0) for entry in fresh.values()) > 20_000
     assert fresh == recorded
+
+
+@pytest.mark.parametrize("name", ["hypergammon1_5pt.gnubg.mat", "hypergammon2_5pt.gnubg.mat",
+                                  "hypergammon3_3pt.gnubg.mat", "hypergammon1_5pt.gnubg.sgf"])
+def test_hypergammon_counts_the_rolls_that_save_the_gammon(name):
+    """gnubg's hypergammon matches (tests/data/variants, make_hypergammon.sh): the last chances to save a
+    gammon are counted as in the standard game, where a side counts the checkers it lacks as off
+    (Variation.off_at_start): each roll's trial and success are those of the 36 rolls enumerated through the
+    generator in the position before it (none of the mover's own checkers off, no contact, the opponent off
+    next turn with any roll; the rolls with a play that bears one more off)."""
+    path = committed(DATA / "variants" / name)
+    (replay,) = replay_file(str(path))
+    variation = replay.rules.variation
+    assert variation.off_at_start
+    rolls = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
+    trials, successes = [0] * 37, [0] * 37
+    games = set()
+    for event in replay.events:
+        if event.kind not in (EventKind.MOVE, EventKind.ROLL) or not event.dice:
+            continue
+        if event.game not in games:   # a game's opening roll is counted apart
+            games.add(event.game)
+            continue
+        position = event.before.position
+        other = position.swap()
+        if (position.player[OFF] != variation.off_at_start or is_contact(position) or
+                not all(any(p.result.player[OFF] == CHECKERS for p in legal_plays(other, r)) for r in rolls)):
+            continue
+        saving = {r for r in rolls if any(p.result.player[OFF] > position.player[OFF] for p in legal_plays(position, r))}
+        count = sum(2 - (a == b) for a, b in saving)
+        if 0 < count < 36:
+            trials[count] += 1
+            successes[count] += (max(event.dice), min(event.dice)) in saving
+    units = tally_file(str(path))
+    assert sum(trials) > 0   # the samples hold last chances (before: none was counted in hypergammon)
+    assert [sum(u.trials["gammon"][i] for u in units) for i in range(37)] == trials
+    assert [sum(u.successes["gammon"][i] for u in units) for i in range(37)] == successes

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bgcli.analysis.counts import hit_rolls
 from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, accelerator
+from bgcli.core.rules import Variation
 from bgcli.judging import dice, diceshots
 from bgcli.judging.dice import bears_off_all, finishing_rolls, roll_chances, saving_rolls
 from bgcli.judging.diceshots import hitting_rolls
@@ -241,3 +242,53 @@ def test_the_chances_in_c_leave_what_they_do_not_read_to_python():
     for player, opponent, a, b in ((start.player[:25], start.opponent, 3, 1), (start.player, start.opponent, 7, 1),
                                    ((16,) + start.player[1:], start.opponent, 3, 1), (start.player, start.opponent, True, 1)):
         assert accelerator.roll_chances(player, opponent, a, b) is NotImplemented
+
+
+# --- hypergammon: a side counts the checkers it lacks as off (core.rules.Variation.off_at_start) ------------------
+
+HYPERGAMMONS = [Variation.HYPERGAMMON_1, Variation.HYPERGAMMON_2, Variation.HYPERGAMMON_3]
+
+
+@st.composite
+def hypergammon_last_chances(draw) -> tuple[Position, Variation]:
+    """Races near the end of a hypergammon game: the mover with its checkers home or a few pips out, none of its
+    own off (now and then one off), the opponent with one to all of its checkers left low."""
+    variation = draw(st.sampled_from(HYPERGAMMONS))
+    player, opponent = [0] * 26, [0] * 26
+    own = variation.checkers - draw(st.sampled_from([0, 0, 0, 1]))
+    for _ in range(own):
+        player[draw(st.integers(1, draw(st.sampled_from([6, 8, 12]))))] += 1
+    for _ in range(draw(st.integers(1, variation.checkers))):
+        opponent[draw(st.integers(1, draw(st.sampled_from([2, 3, 6]))))] += 1
+    player[OFF] = CHECKERS - sum(player)
+    opponent[OFF] = CHECKERS - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated(), variation
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hypergammon_last_chances())
+def test_hypergammon_rolls_that_save_the_gammon_are_the_enumerations(case):
+    """A hypergammon side has borne off none of its own while its off count is the variant's (the checkers it
+    lacks): the gammon is saved there by a roll that bears one more off, as in the standard game."""
+    position, variation = case
+    rolls = {(max(r), min(r)) for r in ROLLS_36}
+    other = position.swap()
+    last = (position.player[OFF] == variation.off_at_start and
+            all(any(play.result.player[OFF] == CHECKERS for play in legal_plays(other, roll)) for roll in rolls))
+    saving = {roll for roll in rolls
+              if any(play.result.player[OFF] > position.player[OFF] for play in legal_plays(position, roll))}
+    assert saving_rolls(position, variation) == (saving if last else set())
+    if accelerator is not None:   # and the C accelerator's mirror agrees, told the variant's checkers off
+        for a, b in ROLLS_36:
+            assert (accelerator.roll_chances(position.player, position.opponent, a, b, variation.off_at_start)
+                    == roll_chances(position, (a, b), variation)), (position.id(), variation, a, b)
+
+
+def test_a_hypergammon_gammon_saved_only_by_a_double():
+    # 3 checkers: one on the 12 point, two on the 6 point, the opponent's last checker on their 1 point: as in
+    # the standard game only 66, 44 and 33 save (test_a_gammon_saved_only_by_a_double); the standard game's
+    # rule read a side with 12 counted off as one that has saved its gammon already
+    position = position_of({12: 1, 6: 2}, {24: 1})
+    assert position.player[OFF] == Variation.HYPERGAMMON_3.off_at_start
+    assert saving_rolls(position, Variation.HYPERGAMMON_3) == {(6, 6), (4, 4), (3, 3)}
+    assert saving_rolls(position) == set()

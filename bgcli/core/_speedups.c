@@ -2602,7 +2602,7 @@ static int in_contact(const long *player, const long *opponent)
 }
 
 /* the generator's plays of a roll: any with a hit mark (want_hit), all checkers off (want_off 15)
- * or one off at least (want_off 1). 1, 0, or -1 with an exception */
+ * or more off than the player has (want_off player[0] + 1). 1, 0, or -1 with an exception */
 static int some_play(const long *player, const long *opponent, int high, int low, int want_hit, int want_off)
 {
     Query q;
@@ -3041,11 +3041,12 @@ static int may_bear_one_off(const long *player, int high, int low)
     return !outside || (outside == 1 && far - 6 <= high);
 }
 
-/* dice.saving_rolls as a mask of roll_bit: 0, or -1 with an exception */
-static int saving_mask(const long *player, const long *opponent, uint64_t *mask)
+/* dice.saving_rolls as a mask of roll_bit, own_off the checkers a side of the variant counts off from the start
+ * (core.value.possible_wins: no gammon once the player has more off): 0, or -1 with an exception */
+static int saving_mask(const long *player, const long *opponent, long own_off, uint64_t *mask)
 {
     *mask = 0;
-    if (player[0] || MAX_COUNT - opponent[0] > 4 || in_contact(player, opponent))
+    if (MAX_COUNT - opponent[0] > 4 || in_contact(player, opponent) || player[0] > own_off)
         return 0;
     uint64_t theirs;
     if (finishing_mask(opponent, player, &theirs) < 0)
@@ -3054,7 +3055,7 @@ static int saving_mask(const long *player, const long *opponent, uint64_t *mask)
         return 0;
     for (int a = 6; a >= 1; a--)
         for (int b = a; b >= 1; b--) {
-            int saves = may_bear_one_off(player, a, b) ? some_play(player, opponent, a, b, 0, 1) : 0;
+            int saves = may_bear_one_off(player, a, b) ? some_play(player, opponent, a, b, 0, (int)player[0] + 1) : 0;
             if (saves < 0)
                 return -1;
             if (saves)
@@ -3070,9 +3071,10 @@ static inline int chance_bin(int count)
 }
 
 /* dice.roll_chances of the roll a-b (either order) on the mover's and the opponent's own
- * counts (each 0..15): facts[0..8) as the Python tuple. 0, or -1 with an exception */
+ * counts (each 0..15), own_off the variant's (saving_mask): facts[0..8) as the Python tuple. 0, or -1 with an
+ * exception */
 static int chances_of_roll(const long *player, const long *opponent, const SideMasks *mover, const SideMasks *other,
-                           int a, int b, uint8_t *facts)
+                           int a, int b, long own_off, uint8_t *facts)
 {
     int high = a > b ? a : b, low = a > b ? b : a;
     uint64_t roll = roll_bit(high, low);
@@ -3099,11 +3101,25 @@ static int chances_of_roll(const long *player, const long *opponent, const SideM
     int finishing_count = chance_bin(mask_count(finishing));
     facts[4] = (uint8_t)finishing_count;
     facts[5] = finishing_count && (finishing & roll) != 0;
-    if (!player[0] && saving_mask(player, opponent, &saving) < 0)
+    if (player[0] <= own_off && saving_mask(player, opponent, own_off, &saving) < 0)
         return -1;
     int saving_count = chance_bin(mask_count(saving));
     facts[6] = (uint8_t)saving_count;
     facts[7] = saving_count && (saving & roll) != 0;
+    return 0;
+}
+
+/* the checkers a side of the variant counts off from the start (core.rules.Variation.off_at_start), 0..14:
+ * 0, or -1 with an exception */
+static int read_own_off(PyObject *value, long *own_off)
+{
+    long n = PyLong_CheckExact(value) ? PyLong_AsLong(value) : -1;
+    if (n < 0 || n >= MAX_COUNT) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "own_off: the checkers a side counts off from the start, 0 to 14");
+        return -1;
+    }
+    *own_off = n;
     return 0;
 }
 
@@ -3123,15 +3139,15 @@ static int fair_sides(const long *player, const long *opponent)
 static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "roll_chances(player, opponent, a, b) takes 4 arguments");
+    if (nargs != 4 && nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "roll_chances(player, opponent, a, b[, own_off]) takes 4 or 5 arguments");
         return NULL;
     }
-    long player[SIDE], opponent[SIDE];
+    long player[SIDE], opponent[SIDE], own_off = 0;
     int a, b;
     if (read_counts(args[0], player) < 0 || read_counts(args[1], opponent) < 0 || !fair_sides(player, opponent))
         Py_RETURN_NOTIMPLEMENTED;
-    if (read_die(args[2], &a) < 0 || read_die(args[3], &b) < 0) {
+    if (read_die(args[2], &a) < 0 || read_die(args[3], &b) < 0 || (nargs == 5 && read_own_off(args[4], &own_off) < 0)) {
         PyErr_Clear();
         Py_RETURN_NOTIMPLEMENTED;
     }
@@ -3139,7 +3155,7 @@ static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssi
     SideMasks mover, other;
     side_masks(player, &mover);
     side_masks(opponent, &other);
-    if (chances_of_roll(player, opponent, &mover, &other, a, b, facts) < 0)
+    if (chances_of_roll(player, opponent, &mover, &other, a, b, own_off, facts) < 0)
         return NULL;
     return Py_BuildValue("(iiiiiiii)", facts[0], facts[1], facts[2], facts[3], facts[4], facts[5], facts[6], facts[7]);
 }
@@ -3150,17 +3166,21 @@ static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssi
 static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if ((nargs != 8 && nargs != 9) || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
+    if (nargs < 8 || nargs > 10 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
         !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
         PyErr_SetString(PyExc_TypeError,
-                        "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening]) takes a "
-                        "list or tuple and ints");
+                        "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off]]) "
+                        "takes a list or tuple and ints");
         return NULL;
     }
     PyObject *actions = args[0], *move = args[6], *dance = args[7];
     /* opening: the first roll is the game's first (DiceTally._first), counted apart, without chances */
-    int opening = nargs == 9 ? PyObject_IsTrue(args[8]) : 0;
+    int opening = nargs >= 9 ? PyObject_IsTrue(args[8]) : 0;
     if (opening < 0)
+        return NULL;
+    /* own_off: the checkers a side of the variant counts off from the start (saving_mask); 0 the standard game */
+    long own_off = 0;
+    if (nargs == 10 && read_own_off(args[9], &own_off) < 0)
         return NULL;
     Py_ssize_t at;
     long side, last_line, sides[2][SIDE], after[2][SIDE];
@@ -3217,7 +3237,8 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
             if (opening && !done) {
                 fact[0] |= OPENING_ROLL;
                 memset(fact + 3, 0, ROLL_FACTS - 3);
-            } else if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, fact + 3) < 0) {
+            } else if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, own_off,
+                                       fact + 3) < 0) {
                 PyMem_Free(facts);
                 return NULL;
             }

@@ -44,6 +44,8 @@ from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import (
     BAR, CHECKERS, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, accelerator, throws, trusted_position,
 )
+from bgcli.core.rules import Variation
+from bgcli.core.value import Win, possible_wins
 from bgcli.judging.diceshots import hitting_rolls
 from bgcli.match.events import Event, EventKind, GameStart, MatchStart
 from bgcli.match.plays import settled_roll
@@ -267,21 +269,26 @@ def finishing_rolls(position: Position) -> frozenset[tuple[int, int]]:
     return frozenset(found)
 
 
-def saving_rolls(position: Position) -> frozenset[tuple[int, int]]:
+def saving_rolls(position: Position, variation: Variation = Variation.STANDARD) -> frozenset[tuple[int, int]]:
     """The rolls (high die first) that save the gammon at the last chance: the
-    player on roll has borne off no checker, the race is on (no contact) and
-    the opponent bears off every checker left with any roll next turn
-    (:func:`finishing_rolls` from their side), so this roll must bear one
-    off: the rolls with a legal play that does (the generator's plays; often
-    only the doubles; a roll that lacks the steps, :func:`_may_bear_one_off`,
-    is not asked). None in any other position."""
-    if position.player[OFF] or CHECKERS - position.opponent[OFF] > 4 or is_contact(position):
+    player on roll can still lose a gammon (has borne off none of its own
+    checkers: :func:`bgcli.core.value.possible_wins`, which asks the
+    ``variation`` how many a side of hypergammon counts off from the start),
+    the race is on (no contact) and the opponent bears off every checker left
+    with any roll next turn (:func:`finishing_rolls` from their side), so this
+    roll must bear one off: the rolls with a legal play that does (the
+    generator's plays; often only the doubles; a roll that lacks the steps,
+    :func:`_may_bear_one_off`, is not asked). None in any other position."""
+    if CHECKERS - position.opponent[OFF] > 4 or is_contact(position):
+        return frozenset()
+    if Win.GAMMON not in possible_wins(position, winner_is_player=False, contact=False, variation=variation):
         return frozenset()
     if len(finishing_rolls(position.swap())) < len(_ROLLS):
         return frozenset()
     player = position.player
+    off = player[OFF]   # a key's lowest byte is the mover's checkers off after the play
     return frozenset(roll for roll in _ROLLS
-                     if _may_bear_one_off(player, roll) and any(key & 0xFF for key in legal_keys(position, roll)))
+                     if _may_bear_one_off(player, roll) and any(key & 0xFF > off for key in legal_keys(position, roll)))
 
 
 def _may_bear_one_off(player: Sequence[int], roll: tuple[int, int]) -> bool:
@@ -338,6 +345,7 @@ class DiceTally(MatchVisitor):
         self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
         self._match: MatchStart | None = None   # the match being read, whose units are made when it ends
         self._labels: tuple[str, str] = ("", "")   # its site and month (from the tags)
+        self._variation = Variation.STANDARD   # its variant (the gammon a roll saves: saving_rolls)
         # each player's counts in the match (_PARTS), which count_rolls adds to in C too
         self._counts: tuple[array, array] = (array("q"), array("q"))
         self._luck: tuple[list, list] = ([0, 0.0, 0.0], [0, 0.0, 0.0])   # each player's Unit.luck_rolls, luck, luck_squares
@@ -363,6 +371,7 @@ class DiceTally(MatchVisitor):
             self._close_match(None)
         tags = {key.lower(): str(value) for key, value in (match.tags or {}).items()}
         self._match = match
+        self._variation = match.rules.variation
         self._labels = (tags.get("site", "").strip(), _month(tags.get("eventdate") or tags.get("date") or ""))
         self._counts = (_NO_COUNTS[:], _NO_COUNTS[:])
         self._luck = ([0, 0.0, 0.0], [0, 0.0, 0.0])
@@ -393,8 +402,10 @@ class DiceTally(MatchVisitor):
             self._opening(event.side, a, b)
             return
         position = event.before.position
-        chances = NotImplemented if chances_in_c is None else chances_in_c(position.player, position.opponent, a, b)
-        self._rolled(event.side, a, b, roll_chances(position, (a, b)) if chances is NotImplemented else chances)
+        variation = self._variation
+        chances = (NotImplemented if chances_in_c is None
+                   else chances_in_c(position.player, position.opponent, a, b, variation.off_at_start))
+        self._rolled(event.side, a, b, roll_chances(position, (a, b), variation) if chances is NotImplemented else chances)
 
     def _opening(self, side: int, a: int, b: int) -> None:
         """A game's first roll (as written: ``a`` then ``b``), counted apart: no roll before it for what follows."""
@@ -456,11 +467,13 @@ class DiceTally(MatchVisitor):
         if self._match is None:
             return 0, first, second, side, last_line, False
         count, settled, over = len(actions), 0, False
+        variation = self._variation
+        own_off = variation.off_at_start   # the C code's word of the variant (the gammon's: saving_rolls)
         parts: list[bytes] = []
         while True:
             # a game's first roll too (its facts marked as the opening's, which count_rolls counts apart)
             done, first, second, side, last_line, over, facts = dice_after_plays(
-                actions, at, first, second, side, last_line, move, _DANCE, self._first)
+                actions, at, first, second, side, last_line, move, _DANCE, self._first, own_off)
             if done:
                 self._first = False
                 settled += done
@@ -481,9 +494,10 @@ class DiceTally(MatchVisitor):
             if self._first:
                 self._opening(side, a, b)
             else:
-                chances = chances_in_c(sides[side], sides[1 - side], a, b) if chances_in_c is not None else NotImplemented
+                chances = (chances_in_c(sides[side], sides[1 - side], a, b, own_off) if chances_in_c is not None
+                           else NotImplemented)
                 if chances is NotImplemented:
-                    chances = roll_chances(trusted_position(sides[side], sides[1 - side]), (a, b))
+                    chances = roll_chances(trusted_position(sides[side], sides[1 - side]), (a, b), variation)
                 parts.append(bytes((side, a, b, *chances)))
             sides[side], sides[1 - side] = after
             first, second = sides
@@ -553,16 +567,18 @@ class DiceTally(MatchVisitor):
 # Fenced mirror of roll_chances: the C accelerator's roll_chances and dice_after_plays (bgcli/core/_speedups.c),
 # tests/test_dice_shots.py::test_the_chances_in_c_are_the_python_chances and
 # tests/test_dice_runs.py::test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances
-def roll_chances(position: Position, dice: tuple[int, int]) -> tuple[int, int, int, int, int, int, int, int]:
+def roll_chances(position: Position, dice: tuple[int, int],
+                 variation: Variation = Variation.STANDARD) -> tuple[int, int, int, int, int, int, int, int]:
     """The four chances of a roll in its position (entering, hitting, bearing
     off the last checkers, saving the gammon at the last chance: CONDITIONS),
     each as how many of the 36 rolls succeed there (0 where it is not a trial:
-    no chance, or a sure thing), then whether this roll (either order) did."""
+    no chance, or a sure thing), then whether this roll (either order) did;
+    ``variation``: the variant played (the gammon's, :func:`saving_rolls`)."""
     roll = (max(dice), min(dice))
-    key = (position.player, position.opponent)
+    key = (position.player, position.opponent, variation)
     chances = _CHANCES.get(key)
     if chances is None:
-        chances = _chances_of(position)
+        chances = _chances_of(position, variation)
         if len(_CHANCES) > 50_000:   # bounded, as the replay's plays (bgcli.match.game)
             _CHANCES.clear()
         _CHANCES[key] = chances
@@ -574,7 +590,7 @@ def roll_chances(position: Position, dice: tuple[int, int]) -> tuple[int, int, i
             saving_count, int(bool(saving_count) and roll in saving))
 
 
-def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int, frozenset, int]:
+def _chances_of(position: Position, variation: Variation) -> tuple[int, frozenset, int, frozenset, int, frozenset, int]:
     """What the four chances are in a position, each 0 where it is not a
     trial (no chance, or a sure thing): how many of the 36 rolls enter, the
     rolls that hit, that bear off the last checkers and that save the
@@ -593,7 +609,7 @@ def _chances_of(position: Position) -> tuple[int, frozenset, int, frozenset, int
     finishing = finishing_rolls(position)
     finishing_count = sum(map(throws, finishing))
     finishing_count = finishing_count if finishing_count < 36 else 0
-    saving = saving_rolls(position) if not player[OFF] else frozenset()
+    saving = saving_rolls(position, variation)
     saving_count = sum(map(throws, saving))
     saving_count = saving_count if saving_count < 36 else 0
     return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
