@@ -86,3 +86,38 @@ def test_a_hypergammon_match_is_refused_not_judged_as_a_standard_game(checkers):
     # the dice audit's luck (dice --engine) asks the same judge: the file's luck is refused, in one line
     result = CliRunner().invoke(cli, ["dice", "--engine", "exact", str(path)])
     assert result.exit_code != 0 and f"cannot measure the luck of {path}: hypergammon" in result.output, result.output
+
+
+# --- a board set up to the opening's is not the opening ----------------------------------------------
+
+ROLLOUT_LOG = Path(__file__).parent / "data" / "real" / "gnubg-rollout-log"
+
+
+def _ordinary_luck(position: Position, dice) -> float:
+    """An ordinary roll's luck worked out here: the best of ``dice`` less the mean over the 36 rolls."""
+    return best_after(position, dice) - sum(best_after(position, (max(r), min(r))) for r in _ROLLS) / 36
+
+
+@pytest.mark.parametrize("trial", range(6))
+def test_a_rollout_trial_set_up_at_the_opening_board_rolls_an_ordinary_first_roll(trial):
+    """Each trial of gnubg's rollout log sets the board up, the opening's too (its first roll may be a
+    double: trial 3 rolls 22): the replay calls no roll of it the opening roll, and rate follows the
+    replay: a cube turn before the first roll (money, the cube centred) and the luck of an ordinary
+    roll, over the 36 rolls. rate took the opening's board for the opening: no cube turn and the
+    opening's luck over 30 rolls (the log is made by make_rollout_logs.gnubg, beside it)."""
+    path = ROLLOUT_LOG / f"money-000000{trial}-a.sgf"
+    replay, = replay_file(str(path))
+    moves = [e for e in replay.events if e.kind == EventKind.MOVE]
+    assert moves[0].before.position == Position.start() and not any(e.opening for e in moves)
+    rating, = rate_replay(FakeEngine(), lambda visitor: visit_file(str(path), visitor))
+    first, second = rating.decisions[:2]
+    assert first.is_cube and first.line == moves[0].line
+    assert not second.is_cube and second.line == moves[0].line
+    assert second.luck == pytest.approx(_ordinary_luck(moves[0].before.position, moves[0].dice))
+
+
+def test_a_game_from_the_opening_has_its_opening_roll_said_by_the_replay():
+    replay, = replay_file(str(NACK))
+    moves = [e for e in replay.events if e.kind == EventKind.MOVE]
+    firsts = {e.game: e for e in reversed(moves)}
+    assert [e for e in moves if e.opening] == sorted(firsts.values(), key=lambda e: e.line)

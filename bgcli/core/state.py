@@ -103,11 +103,12 @@ class GameState:
 
     @property
     def at_opening(self) -> bool:
-        """Whether the position is the opening of the game's variant (its
-        rules' Variation says what a game starts from, core.rules): there the
-        first roll is the opening roll, never a double, and nobody has a cube
-        turn. A nackgammon or hypergammon game's opening is not the standard
-        one."""
+        """Whether the position is the opening board of the game's variant (its
+        rules' Variation says what a game starts from, core.rules). A
+        nackgammon or hypergammon game's opening is not the standard one. The
+        board alone does not say that a roll is the opening roll (never a
+        double, no cube turn before it): a board set up to the opening's is a
+        position; the replay says it (bgcli.match.events.Event.opening)."""
         return self.position == Position.start(self.match.rules.variation)
 
     def rolled(self, dice: tuple[int, int]) -> GameState:

@@ -15,7 +15,11 @@ only) about every decision and computes the judgement itself:
 - the luck of every roll, as GNU Backgammon defines it: the equity after the
   best play of this roll minus the average over the 36 rolls (the opening
   roll: over the 30 rolls that are not doubles, either player on roll), with
-  a cubeful evaluation at the luck level (0-ply, gnubg's default).
+  a cubeful evaluation at the luck level (0-ply, gnubg's default). The
+  opening roll is the replay's word (Event.opening: the first roll of a game
+  from the opening); a board set up to the opening's, as each trial of gnubg's
+  rollout log is, is a position: its first roll is an ordinary roll, after a
+  cube turn.
 
 Errors and luck are in normalised equity (gnubg's EMG in match play: winning
 a single game at the cube is +1) and, in match play, in match winning chance
@@ -601,8 +605,7 @@ class Rater(MatchVisitor):
             for index, event in enumerate(self._events):
                 if event.kind == EventKind.MOVE and event.dice:
                     state = event.before
-                    self._luck[index] = pool.submit(self.judge.luck, state, event.dice,
-                                                    state.at_opening)
+                    self._luck[index] = pool.submit(self.judge.luck, state, event.dice, event.opening)
         self._ask_ahead(self._events)
         try:
             for decision in self._judge_game(self._events):
@@ -640,7 +643,7 @@ class Rater(MatchVisitor):
         for index, event in enumerate(events):
             state = event.before
             if event.kind == EventKind.MOVE and event.dice:
-                if (doubled_by != event.side and not state.at_opening
+                if (doubled_by != event.side and not event.opening
                         and may_double(CubeTurn.of(state)) is None):
                     asked = self._ahead[("cube", index)] = _Asked(Future(), state)
                     after_play = bool(groups) and groups[-1][-1][1] == judge.ranked
@@ -712,8 +715,10 @@ class Rater(MatchVisitor):
 
     def _cube_turn(self, event: Event, index: int | None = None) -> Decision | None:
         state = event.before
-        if state.at_opening or may_double(CubeTurn.of(state)) is not None:
-            return None    # the opening roll has no cube turn, nor a player who may not double
+        if event.opening or may_double(CubeTurn.of(state)) is not None:
+            # the opening roll (the replay's word: a board set up to the opening's is not one) has no cube
+            # turn, nor a player who may not double
+            return None
         cube = self._asked("cube", index, state, self.judge.cube)
         optimal = optimal_equity(cube.no_double, cube.double_take, cube.double_pass)
         error = max(0.0, optimal - cube.no_double)
@@ -783,7 +788,7 @@ class Rater(MatchVisitor):
         if asked is not None:
             luck, luck_mwc = asked.result()
         else:
-            luck, luck_mwc = self.judge.luck(state, dice, opening=state.at_opening)
+            luck, luck_mwc = self.judge.luck(state, dice, opening=event.opening)
         if illegal:
             equity = None
             if event.after is not None:
@@ -920,10 +925,15 @@ class RollLuck:
     def __init__(self, engine: Engine) -> None:
         self._judge = _Judge(engine, engine)
 
-    def __call__(self, state: GameState, dice: tuple[int, int]) -> float:
-        """The luck of ``dice`` rolled in ``state`` (the player on roll), in normalised equity."""
+    def __call__(self, state: GameState, dice: tuple[int, int], opening: bool | None = None) -> float:
+        """The luck of ``dice`` rolled in ``state`` (the player on roll), in normalised equity; ``opening``:
+        whether it is the game's opening roll, the replay's word (Event.opening), as rate asks it."""
         refuse_unjudged(state.match.rules)
-        return self._judge.luck(state, dice, state.at_opening)[0]
+        if opening is None:
+            # a caller that does not pass the replay's word (the dice audit's, bgcli.judging.dice, for now):
+            # the board's, which takes a board set up to the opening's for the opening
+            opening = state.at_opening
+        return self._judge.luck(state, dice, opening)[0]
 
 
 def rate_replay(engine: Engine, visit, luck_engine: Engine | None = None) -> list[MatchRating]:

@@ -113,6 +113,10 @@ class Event:
     cube: int | None = None         # a double's or beaver's value as recorded
     record: Action | None = None    # the recorded action
     legal: Play | None = None       # the legal play a move was read as; None if it is illegal
+    # a roll that is its game's opening roll: the first of a game from the opening (GameStart.from_opening,
+    # the replay's word, which its check "the opening roll is a double" asks too); a board set up to the
+    # opening's is a position, whose first roll may be anything and may follow a cube turn
+    opening: bool = False
 
     def to_dict(self) -> dict:
         data = {"match": self.match, "game": self.game, "line": self.line, "player": self.player,
@@ -149,6 +153,13 @@ class GameStart:
     score: tuple[int, int]   # before the game, left column first
     crawford: bool
     set_up: SetUp | None = None   # the position the game starts from when set up; None: the opening
+
+    @property
+    def from_opening(self) -> bool:
+        """Whether the game starts from the opening, its first roll the opening roll (never a double,
+        White first or automatic doubles where the rules say so, no cube turn before it): not a board set
+        up, even one set up to the opening's (a trial of gnubg's rollout log is a position rolled out)."""
+        return self.set_up is None
 
 
 @dataclass(frozen=True)

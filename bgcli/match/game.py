@@ -85,7 +85,7 @@ class GameReplay:
         self.on_roll: int | None = None if set_up is None else set_up.on_roll
         # the rules of the opening (its roll never a double, White first, automatic doubles) hold only
         # for a game from the opening
-        self.from_opening = set_up is None
+        self.from_opening = self.start.from_opening
         self.crawford = crawford
         # a transcript that starts at match point does not say whether this
         # is the Crawford game: a double then says it is not
@@ -505,9 +505,10 @@ class GameReplay:
             if judged.dance:   # held back with its dance: the action after it says what it is (report_roll)
                 self.waiting_roll = Event(self.match.number, self.record.number, action.line, action.move_number or 0,
                                           side, self.player(side), EventKind.MOVE, dice, shown, state, judged.after,
-                                          record=action, legal=legal)
+                                          record=action, legal=legal, opening=opening)
             else:
-                self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=judged.after, legal=legal)
+                self.emit(action, EventKind.MOVE, state, dice=dice, play=shown, after=judged.after, legal=legal,
+                          opening=opening)
         if after is None:
             return
         self.played(side, after)
