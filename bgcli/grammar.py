@@ -21,12 +21,13 @@ from __future__ import annotations
 import functools
 import os
 import stat
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from bgcli.errors import BgcliError
 
-if TYPE_CHECKING:  # lark is imported when a parser is first needed: it costs start-up time
+if TYPE_CHECKING:  # lark and pathlib are imported when a parser is first needed: they cost start-up time
+    from pathlib import Path
+
     from lark import Lark, Transformer
     from lark.exceptions import UnexpectedInput
 
@@ -41,6 +42,8 @@ def grammar_text(name: str) -> str:
     the installed package's. The tree comes first because an editable install maps ``bgcli.grammars``
     to the tree it was made from, which need not be the tree whose code runs (``python -m bgcli`` in
     another checkout or worktree would read the other tree's grammars with its own code)."""
+    from pathlib import Path
+
     beside = Path(__file__).resolve().parent.parent / "grammars" / f"{name}.lark"
     if beside.is_file():
         return beside.read_text(encoding="utf-8")
@@ -137,6 +140,8 @@ def cache_dir() -> Path | None:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if not os.path.isabs(base):
         return None
+    from pathlib import Path
+
     folder = Path(base) / "bgcli"
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -20,6 +20,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 from hypothesis import given, settings
@@ -31,6 +32,7 @@ from bgcli.cli.batch import DEFAULT_SIDE, moves_json, position_and_dice, read_id
 from bgcli.core.generator import accelerator
 from bgcli.core.ids import parse_position
 from bgcli.core.state import MatchState
+from bgcli.formats import registry
 
 from conftest import ROOT
 
@@ -227,8 +229,13 @@ def test_a_terminated_batch_says_so(args):
     assert done.returncode == 143 and done.stderr == b"Error: terminated\n"
 
 
-# the audit of .mat files reads their rows without the grammar, writes no file and keeps no digest
-NOT_ON_THE_AUDIT_PATH = ["lark", "tempfile", "hashlib", "bgcli.engines", "bgcli.judging", "bgcli.render"]
+# the audit of .mat files reads their rows without the grammar, writes no file and keeps no digest; without --db
+# it opens no database (SQLite, the JSON of its key), without --jobs no pool, without a glob no glob; it reads
+# no position ID and no other command's words, and a path is a str (pathlib is imported by no module it needs)
+NOT_ON_THE_AUDIT_PATH = ["lark", "tempfile", "hashlib", "bgcli.engines", "bgcli.judging", "bgcli.render",
+                         "sqlite3", "json", "glob", "pathlib", "bgcli.scale.pool",
+                         "bgcli.core.ids", "bgcli.formats.positionfile", "bgcli.cli.batch", "bgcli.cli.positions",
+                         "bgcli.cli.matches", "dask", "scipy"]
 SHOW_MODULES_AT_THE_END = (
     "import os, sys\nimport bgcli.cli.common as common\n"
     "def end(status):\n    sys.stderr.write(' '.join(sorted(sys.modules)))\n    sys.stderr.flush()\n    os._exit(status)\n"
@@ -241,10 +248,27 @@ def test_the_audit_of_match_files_imports_only_what_it_uses(pure):
     temporary file, no digest, no engine: an audit of many small files pays each import in its start-up."""
     files = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "tests" / "data" / "oracle" / "selfplay").glob("*.mat"))
     assert len(files) > 10
-    done = subprocess.run([sys.executable, "-c", SHOW_MODULES_AT_THE_END, "audit", *files],
-                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT), BGCLI_PURE=pure),
+    # without site (-S), as an installed bgcli starts: an editable install's path finder imports pathlib itself
+    path = os.pathsep.join([str(ROOT), *dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))])
+    done = subprocess.run([sys.executable, "-S", "-c", SHOW_MODULES_AT_THE_END, "audit", *files],
+                          capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=path, BGCLI_PURE=pure),
                           cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     modules = set(done.stderr.split())
     assert "bgcli.formats.mat" in modules   # the check sees what the command uses
     assert [name for name in NOT_ON_THE_AUDIT_PATH if name in modules] == []
+
+
+_SUFFIXES = [s for f in registry.FORMATS for s in f.suffixes]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["/", ".", "..", "a", "b.", ".c", "x.y", os.sep, os.altsep or "/",
+                                            *_SUFFIXES, *(s.upper() for s in _SUFFIXES)]),
+                          st.text(max_size=4)), max_size=6).map("".join))
+def test_suffix_of_names_the_format_pathlib_names(path):
+    """registry.suffix_of, the audit's copy of PurePath(path).suffix (pathlib is not imported to start an
+    audit), names the format that pathlib's suffix names, for any path."""
+    from pathlib import PurePath
+
+    assert registry.of_name(path) is registry._BY_SUFFIX.get(PurePath(path).suffix.lower())

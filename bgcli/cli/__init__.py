@@ -14,10 +14,11 @@ cannot be read at all. Errors are one line on stderr, never a traceback.
 import sys
 from typing import Any
 
-_FROM_COMMON = ("EXIT_PROBLEMS", "EXIT_UNREADABLE", "Failure", "Unreadable", "cli", "split_position_and_dice")
+_FROM_COMMON = ("EXIT_PROBLEMS", "EXIT_UNREADABLE", "Failure", "Unreadable", "cli")
+_FROM_BATCH = ("split_position_and_dice",)
 _FROM_POSITIONS = ("moves_json", "moves_json_line", "run_batch", "run_batch_parallel")
 
-__all__ = ["main", *_FROM_COMMON, *_FROM_POSITIONS]
+__all__ = ["main", *_FROM_COMMON, *_FROM_BATCH, *_FROM_POSITIONS]
 
 
 def main() -> None:
@@ -127,6 +128,10 @@ def __getattr__(name: str) -> Any:
         from bgcli.cli import common
 
         return getattr(common, name)
+    if name in _FROM_BATCH:
+        from bgcli.cli import batch
+
+        return getattr(batch, name)
     if name in _FROM_POSITIONS:
         from bgcli.cli import positions
 

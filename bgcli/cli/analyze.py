@@ -14,9 +14,10 @@ import click
 from bgcli.cli.common import opened, read_position_words
 from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
-    EMPTY_LINE, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, is_comment, jobs_option, json_option,
+    EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option,
     read_position, refuse_jobs_without_batch, run_in_chunks,
 )
+from bgcli.cli.batch import EMPTY_LINE, is_comment
 from bgcli.cli.common import batch_option, batch_source, engine_option, level_option, met_option
 # batch lines are read as `moves --batch` reads them
 from bgcli.cli.positions import MAX_LINE, BadLine, batch_lines, open_binary  # noqa: F401  (MAX_LINE: part of this module's API)

@@ -10,7 +10,6 @@ from typing import MutableMapping, NoReturn
 import click
 
 from bgcli import __version__, build
-from bgcli.cli.batch import EMPTY_LINE, dice_for, is_comment, position_and_dice, split_position_and_dice  # noqa: F401
 from bgcli.core.spelling import STYLES
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
     EXIT_CLOSED_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, INTERRUPTED,
@@ -359,6 +358,8 @@ def read_position_words(words):
     moves and hint read theirs (bgcli.cli.batch.position_and_dice: ``31``, ``3-1``, ``3 1`` after the
     position; a typo in the dice is an error about the dice). The game as the position says it; dice
     None when none are written (the position's own, if any, stay in the game)."""
+    from bgcli.cli.batch import position_and_dice   # here: the batch module is no part of a match command (start-up)
+
     return position_and_dice(list(words), read_position, dice_needed=False)
 
 

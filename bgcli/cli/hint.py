@@ -15,11 +15,12 @@ import click
 
 from bgcli.cli.common import opened, result_output
 from bgcli.cli.common import (
-    EMPTY_LINE, is_comment, refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
+    refuse_jobs_without_batch, EXIT_PROBLEMS, EXIT_UNREADABLE, Failure, WordsCommand, cli, emit, jobs_option, json_option, read_position,
     run_in_chunks, style_option,
 )
 from bgcli.cli.common import batch_option, batch_source, engine_option, level_option, met_option, timeout_option
 from bgcli.cli.common import end_interrupted, rollout_options
+from bgcli.cli.batch import EMPTY_LINE, is_comment
 from bgcli.cli.batch import position_and_dice
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
 from bgcli.core.spelling import recorded_text

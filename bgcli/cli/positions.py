@@ -11,14 +11,14 @@ import click
 from bgcli.cli.common import progress, result_output
 from bgcli.cli.common import (
     run_in_chunks,
-    EMPTY_LINE, Failure, Unreadable, WordsCommand, cli, dice_for, emit, home_option,
-    is_board_of_numbers, is_comment, positions_of, refuse_jobs_without_batch,
+    Failure, Unreadable, WordsCommand, cli, emit, home_option,
+    is_board_of_numbers, positions_of, refuse_jobs_without_batch,
     jobs_option, json_option, output_option, read_position, say,
     style_option, write_output,
 )
 from bgcli.cli.common import batch_option, batch_source, read_position_words
 from bgcli.cli.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
-    DEFAULT_SIDE, MAX_LINE, BadLine, batch_lines, moves_chunk, moves_json, moves_line, plays_json,
+    DEFAULT_SIDE, EMPTY_LINE, MAX_LINE, BadLine, batch_lines, dice_for, is_comment, moves_chunk, moves_json, moves_line, plays_json,
     position_and_dice, read_id_and_dice, run_moves,
 )
 from bgcli.core.spelling import dice_name, is_die, meant_as_dice, parse_dice, roll_of

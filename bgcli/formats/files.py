@@ -13,8 +13,7 @@ import io
 import os
 import re
 import sys
-from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator
 
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.output import own_output, quote
@@ -24,6 +23,9 @@ from bgcli.formats.reading import GZIP_MAGIC, head_text
 from bgcli.match.records import MatchEnd, MatchPart, MatchRecord, parts_of, records_of
 from bgcli.match.replay import MatchReplay, MatchVisitor, ReplayBuilder, replay_parts
 from bgcli.core.rules import Rules
+
+if TYPE_CHECKING:   # a path's type only: pathlib is not imported to read a file (start-up)
+    from pathlib import Path
 
 
 FORMATS = registry.NAMES        # every format read

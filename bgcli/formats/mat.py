@@ -21,12 +21,10 @@ import functools
 import operator
 import re
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError, MatchFileError
-from bgcli.formats import positionfile
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, tabs_as_columns, text_lines, text_of
 from bgcli.output import quote
@@ -47,11 +45,13 @@ from bgcli.formats.writing import (
     steps_to_write,
 )
 from bgcli.core.cube import point_noun
-from bgcli.core.ids import parse_xgid, xgid
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import accelerator
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
+
+if TYPE_CHECKING:   # a path's type only: pathlib is not imported to read a file (start-up)
+    from pathlib import Path
 
 GRAMMAR = "matchfile"
 # how a .mat file writes the actions a problem quotes: the writer's cells (MatWriter._cell), and the messages of
@@ -796,6 +796,8 @@ def _set_up(board: str) -> SetUp:
     The XGID's upper-case checkers are the left column's (player 0's): XG's
     export plays them in the left column (tests/test_setup.py replays such a
     file, which the other side's board would break at its first play)."""
+    from bgcli.core.ids import parse_xgid   # here: a file without XG's set-up line reads no ID (start-up)
+
     position = parse_xgid(board.partition("/")[0] + ":0:0:1:00:0:0:0:0:10").position
     return SetUp(position, f"XG's {quote('; Set Pos=' + board, 60)}")
 
@@ -882,6 +884,8 @@ class _Reader:
         if self.match is not None:
             yield from self._close_match()
         if not self.found_any:
+            from bgcli.formats import positionfile   # here: only a file with no match asks it (start-up)
+
             line = self.preamble[0][0] if self.preamble else 1
             position = positionfile.not_a_match("\n".join(text for _, text in self.preamble)) if self.preamble else None
             if position is not None:
@@ -1104,6 +1108,8 @@ class MatWriter(GameWriter):
         lines = [f" Game {index}",
                  " " + f"{names[0]} : {game.start.score[0]}".ljust(31) + f"{names[1]} : {game.start.score[1]}"]
         if game.start.set_up is not None and game.start.set_up.position is not None:   # as XG writes it, the left column's checkers upper case (_set_up)
+            from bgcli.core.ids import xgid
+
             board = xgid(GameState(game.start.set_up.position, MatchState())).removeprefix("XGID=").partition(":")[0]
             lines.append(f"; Set Pos={board}/0")
         lines += self._rows(game)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgcli.core.ids import match_id
 from bgcli.core.kinds import Worded
 from bgcli.core.generator import Play
 from bgcli.core.position import Position
@@ -137,6 +136,8 @@ class Event:
         """The Match ID of the state before the action, or None when a broken
         transcript left a state that a Match ID cannot hold (a game played
         after the match was won, at a score past the length)."""
+        from bgcli.core.ids import match_id   # here: only an event written out names it (start-up of an audit)
+
         try:
             return match_id(self.before.match)
         except BgcliError:

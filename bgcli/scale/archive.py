@@ -18,24 +18,24 @@ cluster. Nothing here uses click.
 """
 from __future__ import annotations
 
-import glob
 import io
-import json
 import os
-import sqlite3
 import stat
 from dataclasses import asdict, dataclass
-from typing import Callable, ClassVar, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, ClassVar, Iterable, Iterator
 
 from bgcli import __version__
 from bgcli.errors import MatchFileError, os_reason
-from bgcli.formats import files, positionfile, reading, registry
+from bgcli.formats import files, reading, registry
 from bgcli.formats.files import visit_file
 from bgcli.output import own_output
 from bgcli.match.replay import GameResult, GameStart, MatchStart, MatchVisitor, Problem, Unfinished, replay_parts
 from bgcli.core.rules import Rules
 from bgcli.scale.jobs import STDIN, FileTask, Unchanged, failure_text, run_file
 from bgcli.scale.results import DatabaseError, ResultsDatabase, from_db, to_db
+
+if TYPE_CHECKING:   # glob, json and SQLite are imported where used: an audit of a file needs none (start-up)
+    import sqlite3
 
 SUFFIXES = registry.SUFFIXES   # what a folder is searched for: every format's suffixes
 MAX_WORKERS = 64
@@ -65,6 +65,8 @@ def find_files(paths: Iterable[str], note: Note = lambda message, error: None) -
         elif os.path.isdir(path):
             yield from _walk_reported(path, note)
         elif is_glob(path) and not os.path.lexists(path):
+            import glob
+
             matches = sorted(glob.glob(path, recursive=True))
             if not matches:
                 note(f"no files match {path}", True)
@@ -141,6 +143,8 @@ def not_a_match(path: str) -> str | None:
         lines = lines[:-1]   # cut at 16 KB: a transcript's last line may be cut short (JSON's reader reads a cut head)
     why = kind.why_not_a_record(lines)
     if why is not None:
+        from bgcli.formats import positionfile   # here: only a file that is no match asks it (start-up)
+
         return positionfile.not_a_match("\n".join(lines)) or why
     return why
 
@@ -345,6 +349,8 @@ UPDATE meta SET value = '2' WHERE key = 'schema';
 
 def rules_key(rules: Rules | None) -> str:
     """What a stored result depends on besides the content: the rules and bgcli's version."""
+    import json
+
     return json.dumps({"bgcli": __version__, "rules": asdict(rules or Rules())}, sort_keys=True)
 
 

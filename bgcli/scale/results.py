@@ -17,11 +17,13 @@ and the row, never a traceback.
 from __future__ import annotations
 
 import os
-import sqlite3
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from bgcli.errors import BgcliError, os_reason
 from bgcli.scale.jobs import STDIN, FileTask, Unchanged
+
+if TYPE_CHECKING:   # imported where a database is opened: a run without --db never loads SQLite (start-up)
+    import sqlite3
 
 
 class DatabaseError(BgcliError):
@@ -87,6 +89,8 @@ def open_database(path: str, made_by: str, kind: str, contents: str, schema: str
     folder = os.path.dirname(path)
     if folder and not os.path.isdir(folder):
         raise DatabaseError(f"cannot use {path} as a {kind} database: folder {folder!r} does not exist")
+    import sqlite3
+
     try:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
         try:
@@ -155,6 +159,8 @@ class ResultsDatabase:
         self.close()
 
     def _read(self, sql: str, values: tuple = ()) -> list:
+        import sqlite3
+
         try:
             return self.db.execute(sql, values).fetchall()
         except sqlite3.Error as exc:
@@ -162,6 +168,8 @@ class ResultsDatabase:
 
     def _write(self, write: Callable[[sqlite3.Connection], Any]) -> None:
         """``write(connection)`` in one transaction, all of it or nothing."""
+        import sqlite3
+
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")

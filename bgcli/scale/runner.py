@@ -22,7 +22,6 @@ from typing import Any, Callable, Generator, Iterable, Iterator, NamedTuple, Seq
 
 from bgcli.scale.archive import MAX_WORKERS, Note, find_files
 from bgcli.scale.jobs import STDIN, FileJob, FileTask, Unchanged, lost, run_batch
-from bgcli.scale.pool import OrderedPool
 from bgcli.scale.results import ResultsDatabase
 
 CHUNK = 1            # files per task sent to a worker process: one, so that every result streams out
@@ -85,6 +84,8 @@ def run_on_pool(job: FileJob, tasks: Iterable[FileTask], workers: int = 1) -> It
         for task in _chain(head, tasks):
             yield from run_batch([task], job)
         return
+    from bgcli.scale.pool import OrderedPool   # here: one file is audited in this process, with no pool (start-up)
+
     rest = _chain(head, tasks)
     chunks = iter(lambda: list(islice(rest, CHUNK)), [])
     pool: OrderedPool = OrderedPool(run_batch, min(workers, files), args=(job,), window=WINDOW, here=_reads_stdin,
