@@ -5,6 +5,7 @@
     python benchmarks/bench_agreement.py --ranked benchmarks/data/ranked2.jsonl --no-cube  # the second held-out set
     python benchmarks/bench_agreement.py --levels 2 --gnubg-levels 2,3 --misses  # gnubg 3-ply too; each miss
     python benchmarks/bench_agreement.py --ranked benchmarks/data/tune.jsonl --levels 2 --no-gnubg --no-cube --closeness
+    python benchmarks/bench_agreement.py --levels 2 --no-gnubg --no-cube --classes  # misses by kind and match context
 
 Checker plays: benchmarks/data/ranked.jsonl (made by benchmarks/make_ranked.py: 300 positions from
 gnubg self-play with seeds nothing else used, every legal play at gnubg's 2-ply). For each engine
@@ -21,9 +22,11 @@ class of gnubg's own words.
 ``--gnubg-levels 2,3`` adds gnubg at other levels (its hint's filter): gnubg 3-ply against gnubg
 2-ply is how often the reference's own deeper look keeps its 2-ply choice. ``--misses`` lists, for
 sage's highest level, every position where its choice gives up more than 0.001: the kind (race,
-contact, inside bgcli's bear-off tables), the match context, what gnubg 2-ply says it gives up,
+contact, backgame, inside bgcli's bear-off tables), the match context, what gnubg 2-ply says it gives up,
 whether gnubg's best play was among the plays sage took to full depth (its move filter), and
-sage's own margin for its choice. ``--closeness`` counts, for the same level, the positions and the
+sage's own margin for its choice. ``--classes`` counts, for the same level, positions and misses by
+kind (contact, backgame, race, inside the bear-off tables) and by match context (money, a live cube,
+post-Crawford, the Crawford game, 1-away 1-away), with the misses the filter caused. ``--closeness`` counts, for the same level, the positions and the
 misses by how close gnubg 2-ply's two best plays are and by how close sage's own two best are.
 
 benchmarks/data/tune.jsonl (1,000 positions, made like the held-out sets from other seeds: see
@@ -76,9 +79,11 @@ def cube_class(action: CubeAction) -> str:
     return "no double"
 
 
-def plays_row(name: str, engine, cases, misses: list | None = None, close: list | None = None) -> tuple:
+def plays_row(name: str, engine, cases, misses: list | None = None, close: list | None = None,
+              classes: list | None = None) -> tuple:
     """The row of ``engine``; each position its choice gives up more than 0.001 in, described, into ``misses``;
-    for every position, gnubg's gap between its two best plays, the engine's own and whether it missed, into ``close``."""
+    for every position, gnubg's gap between its two best plays, the engine's own and whether it missed, into ``close``;
+    and its kind, its match context, whether it missed and whether gnubg's best was taken deeper, into ``classes``."""
     within = big = 0
     lost = []
     start = time.perf_counter()
@@ -91,6 +96,10 @@ def plays_row(name: str, engine, cases, misses: list | None = None, close: list 
         big += given > 0.1
         if misses is not None and given > 0.001:
             misses.append(miss(state, dice, equity, ranked, given))
+        if classes is not None:
+            best = max(equity, key=equity.__getitem__)
+            deep = next(r for r in ranked if r.play.result.id() == best).ply == ranked[0].ply
+            classes.append((kind_of(state), context_of(state), given > 0.001, deep))
         if close is not None:
             close.append((gap(equity.values()), gap(r.evaluation.equity for r in ranked if r.ply == ranked[0].ply),
                           given > 0.001))
@@ -104,12 +113,49 @@ def miss(state, dice, equity, ranked, given: float) -> tuple:
     """One position where the engine's choice gives up more than 0.001 by gnubg 2-ply, described."""
     best = max(equity, key=equity.__getitem__)
     found = next(r for r in ranked if r.play.result.id() == best)
-    kind = "bear-off table" if exact.inside(state) else "contact" if is_contact(state.position) else "race"
     side = met.MatchSide.of(state)
     context = "money" if side.is_money else f"{side.away}-away {side.opponent_away}-away" + (" Crawford" if side.crawford else "")
     deep = "yes" if found.ply == ranked[0].ply else "no"
     margin = ranked[0].evaluation.equity - found.evaluation.equity
-    return (gnubg_id(state), f"{dice[0]}{dice[1]}", kind, context, f"{given:.4f}", deep, f"{margin:.4f}")
+    return (gnubg_id(state), f"{dice[0]}{dice[1]}", kind_of(state), context, f"{given:.4f}", deep, f"{margin:.4f}")
+
+
+def kind_of(state) -> str:
+    """Where the position is: inside bgcli's bear-off tables (exact), a race, a backgame of either side (bgsage's
+    own detection, the one that picks its backgame networks), or other contact."""
+    if exact.inside(state):
+        return "bear-off table"
+    if not is_contact(state.position):
+        return "race"
+    import bgbot_cpp
+
+    return "contact" if bgbot_cpp.backgame_category(sage.board(state.position)) == "none" else "backgame"
+
+
+def context_of(state) -> str:
+    """The cube's life at the score: money, a match with a live cube, post-Crawford, the Crawford game, 1-away 1-away."""
+    side = met.MatchSide.of(state)
+    if side.is_money:
+        return "money"
+    if side.crawford:
+        return "Crawford game"
+    if side.away == side.opponent_away == 1:
+        return "1-away 1-away"
+    return "post-Crawford" if side.post_crawford else "match, cube live"
+
+
+def classes_table(classes: list) -> list[tuple]:
+    """Positions, misses and misses whose gnubg best the filter left out, by kind and by match context."""
+    rows = []
+    for column, labels in ((0, ("contact", "backgame", "race", "bear-off table")),
+                           (1, ("money", "match, cube live", "post-Crawford", "Crawford game", "1-away 1-away"))):
+        for label in labels:
+            mine = [c for c in classes if c[column] == label]
+            missed = [c for c in mine if c[2]]
+            if mine:
+                rows.append((label, str(len(mine)), str(len(missed)), f"{100 * (1 - len(missed) / len(mine)):.1f}%",
+                             str(sum(not c[3] for c in missed))))
+    return rows
 
 
 def gap(equities) -> float:
@@ -143,6 +189,14 @@ def cube_row(name: str, engine, cases) -> tuple:
     return name, f"{100 * same / n:.1f}%", f"{1000 * (time.perf_counter() - start) / n:.0f} ms"
 
 
+def table(head: tuple, rows) -> None:
+    """A Markdown table: its head, then each row."""
+    print(" | ".join(head))
+    print(" | ".join("---" for _ in head))
+    for row in rows:
+        print(" | ".join(row))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=None, help="the first N positions only")
@@ -155,6 +209,8 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="list the positions sage's highest level misses")
     parser.add_argument("--closeness", action="store_true",
                         help="sage's highest level: positions and misses by how close the two best plays are")
+    parser.add_argument("--classes", action="store_true",
+                        help="sage's highest level: positions and misses by kind of position and by match context")
     parser.add_argument("--no-cube", action="store_true")
     args = parser.parse_args()
     cases = play_cases(args.count, args.ranked)
@@ -165,6 +221,7 @@ def main() -> None:
     levels = [int(x) for x in args.levels.split(",")]
     misses: list = []
     close: list = []
+    classes: list = []
     for level in levels:
         engine = open_engine("sage", level)
         for number, (moves, threshold) in enumerate(filters if level else filters[:1]):
@@ -172,7 +229,7 @@ def main() -> None:
             label = f"sage {level}-ply" + (f" filter {moves}:{threshold}" if level else "")
             first = level == max(levels) and number == 0
             rows.append(plays_row(label, engine, cases, misses if args.misses and first else None,
-                                  close if args.closeness and first else None))
+                                  close if args.closeness and first else None, classes if args.classes and first else None))
             print("  ".join(rows[-1]), flush=True)
         engine.close()
     if not args.no_gnubg:
@@ -182,24 +239,18 @@ def main() -> None:
             print("  ".join(rows[-1]), flush=True)
             engine.close()
     print()
-    print(" | ".join(head))
-    print(" | ".join("---" for _ in head))
-    for row in rows:
-        print(" | ".join(row))
+    table(head, rows)
     if args.misses:
         print(f"\nsage {max(levels)}-ply's misses (gnubg 2-ply's best play more than 0.001 better): {len(misses)}")
-        head = ("position", "dice", "kind", "match", "given up", "gnubg's best deepened", "sage's margin")
-        print(" | ".join(head))
-        print(" | ".join("---" for _ in head))
-        for row in misses:
-            print(" | ".join(row))
+        table(("position", "dice", "kind", "match", "given up", "gnubg's best deepened", "sage's margin"), misses)
     if args.closeness:
         print(f"\nsage {max(levels)}-ply: positions and misses by the gap between the two best plays")
-        head = ("gap", "by gnubg 2-ply: positions", "missed", "by sage itself: positions", "missed")
-        print(" | ".join(head))
-        print(" | ".join("---" for _ in head))
-        for row in closeness_table(close):
-            print(" | ".join(row))
+        table(("gap", "by gnubg 2-ply: positions", "missed", "by sage itself: positions", "missed"),
+              closeness_table(close))
+    if args.classes:
+        print(f"\nsage {max(levels)}-ply: positions and misses by kind and by match context")
+        table(("class", "positions", "missed", "within 0.001", "missed with gnubg's best left out by the filter"),
+              classes_table(classes))
     if args.no_cube:
         return
     cubes = []

@@ -2,6 +2,7 @@
 
     python benchmarks/tune_agreement.py                        # benchmarks/data/tune.jsonl, 1,000 positions
     python benchmarks/tune_agreement.py --cube-aware           # and bgsage's cube-aware tree for the candidates
+    python benchmarks/tune_agreement.py --stage9               # and bgsage's older (stage 9) networks
     python benchmarks/tune_agreement.py --ranked FILE --count 300
 
 The settings of the default engine are tried here on ``data/tune.jsonl`` (made by make_ranked.py from
@@ -32,10 +33,12 @@ TUNE = ROOT / "benchmarks" / "data" / "tune.jsonl"
 DEEPEST = 10   # the plays (best at the raw network) asked at 1-ply and 2-ply
 
 
-def values(cases, cube_aware: bool) -> list[dict]:
-    """For each position: gnubg's equities and sage's raw, 1-ply and 2-ply (and cube-aware) equities.
-    Uses the engine's own calls (its private ``_post``), so the values are those it ranks by."""
+def values(cases, cube_aware: bool, stage9: bool = False) -> list[dict]:
+    """For each position: gnubg's equities and sage's raw, 1-ply and 2-ply (and cube-aware, and bgsage's
+    stage 9 networks' 2-ply) equities. Uses the engine's own calls (its private ``_post``), so the values are
+    those it ranks by."""
     one, two = open_engine("sage", 1), open_engine("sage", 2)
+    other = stage9_tree() if stage9 else None
     out = []
     for state, dice, plays, equity in cases:
         item: dict = {"gnubg": equity}
@@ -52,8 +55,25 @@ def values(cases, cube_aware: bool) -> list[dict]:
         item["2"] = {k: v.equity for k, v in two._post(state, dice, chosen, two._deep, order).items()}
         if cube_aware:
             item["tree"] = {k: tree_equity(two, state, plays[keys.index(k)].result) for k in candidates(item)}
+        if other is not None:
+            item["stage9"] = {k: v.equity for k, v in two._post(state, dice, chosen, other, order).items()}
         out.append(item)
     return out
+
+
+def stage9_tree():
+    """bgsage's 2-ply (gnubg's numbering) with the stage 9 networks its wheel also carries, in place of the
+    default stage 11 ones (which share one network among three pairs of game plans and add backgame networks)."""
+    import bgbot_cpp
+    from bgsage.weights import WeightConfig, bearoff_db_path
+
+    weights = WeightConfig.from_model("stage9")
+    deep = bgbot_cpp.create_multipy(weights.strategy_type, weights.weight_paths_list, weights.hidden_sizes_list,
+                                    n_plies=3, parallel_evaluate=False, parallel_threads=0)
+    database = bgbot_cpp.BearoffDB()
+    if database.load(bearoff_db_path()):
+        bgbot_cpp.multipy_set_bearoff_db(deep, database)
+    return deep
 
 
 def tree_equity(engine, state, result) -> float:
@@ -103,9 +123,10 @@ def main() -> None:
     parser.add_argument("--ranked", type=Path, default=TUNE, help="positions ranked by make_ranked.py")
     parser.add_argument("--count", type=int, default=None, help="the first N positions only")
     parser.add_argument("--cube-aware", action="store_true", help="also bgsage's cube-aware tree (slower)")
+    parser.add_argument("--stage9", action="store_true", help="also bgsage's stage 9 networks at 2-ply, and their mean with the default's")
     args = parser.parse_args()
     start = time.perf_counter()
-    items = values(play_cases(args.count, args.ranked), args.cube_aware)
+    items = values(play_cases(args.count, args.ranked), args.cube_aware, args.stage9)
     print(f"{len(items)} positions of {args.ranked.name}; sage's values asked in {time.perf_counter() - start:.0f} s")
 
     def blend(weights: dict[str, float]) -> Callable[[dict, str], float]:
@@ -124,6 +145,9 @@ def main() -> None:
         rows.append((label, score(items, blend(weights))))
     if args.cube_aware:
         rows.append(("cube-aware tree (bgsage's), the same candidates", score(items, lambda item, k: item["tree"][k])))
+    if args.stage9:
+        rows.append(("2-ply with bgsage's stage 9 networks, the same candidates", score(items, blend({"stage9": 1}))))
+        rows.append(("mean of the two networks' 2-ply", score(items, blend({"2": 0.5, "stage9": 0.5}))))
     rows.append(("gnubg 2-ply's best of the 5 candidates (the filter's ceiling)", score(items, best_by_gnubg)))
     head = ("sage's choice by", "within 0.001 of gnubg 2-ply's best", "mean given up", "worst", "> 0.1")
     print(" | ".join(head))
