@@ -301,6 +301,21 @@ def test_a_cubeless_rollout_counts_a_backgammon_as_the_rules_say(counts):
     assert found.lines[0].equity.mean == counts
 
 
+@pytest.mark.parametrize("variation, worth", [("backgammon", 1), ("hypergammon1", 2)])
+def test_a_rollouts_last_bear_off_counts_a_gammon_as_the_variation_says(variation, worth):
+    """In hypergammon a side counts the checkers it lacks as borne off: the opponent's 14 off of 1 checker
+    is none of its own, and the player's sure last bear-off is a gammon (2), as the game's end scores it;
+    a trial's end asked the standard game and counted a single win (1). In the standard game the same
+    board is 14 off: a single win."""
+    from bgcli.core.rules import Rules, Variation
+
+    # the player's last checker on its ace point; the opponent's one checker on its 6-point, 14 off
+    sure = Position.from_sides([1] + [0] * 24, [0] * 5 + [1] + [0] * 19)
+    state = GameState(sure, MatchState(rules=Rules(variation=Variation(variation))))
+    found = rollout(state, FakeEngine(0), None, settings=RolloutSettings(trials=36, cubeful=False))
+    assert found.lines[0].equity.mean == worth
+
+
 def test_cubeless_worth_is_the_standard_figures_with_backgammons_as_gammons():
     """met.cubeless_mwc and money_equity with a backgammon worth 2 are the standard figures of the
     same chances with every backgammon a gammon (generated chances, money and match sides)."""

@@ -354,7 +354,9 @@ class _Trial:
     def final(self, state: "GameState", result, winner: int) -> list[float]:
         """The side's figures of a game ``winner`` won, ``result`` the final position seen by the winner."""
         rules = state.match.rules
-        kind = int(game_kind(result, True, rules.home_gammons))
+        # the variation too: in hypergammon a loser whose off count is the checkers it lacks has borne off none
+        won = game_kind(result, True, rules.home_gammons, rules.variation)
+        kind = int(won)
         chances = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
         p = self.probs_for_side(chances, winner)
         probs = [p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
@@ -362,8 +364,7 @@ class _Trial:
             return [self.cubeless(p, state), *probs]
         match = state.match
         needed = match.match_length - match.score[winner] if match.match_length else None
-        points = game_value(game_kind(result, True, rules.home_gammons), match.cube, rules, match.cube_owner < 0,
-                            needed)
+        points = game_value(won, match.cube, rules, match.cube_owner < 0, needed)
         return [self.points_value(points, winner), *probs]
 
     def roll_values(self, state: "GameState", played: tuple[int, int] | None = None
