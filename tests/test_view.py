@@ -759,3 +759,17 @@ def test_equal_match_states_are_one_state_and_the_page_finds_their_ids_by_identi
     rows = Page(page).rows
     assert [row["data-mid"] for row in rows[:len(replays[0].events)]] == [match_id(e.before.match)
                                                                            for e in replays[0].events]
+
+
+def test_a_game_with_no_action_shows_its_variants_opening(tmp_path):
+    """A game that records no action shows where it would start: a nackgammon game's opening, not the
+    standard game's (core.rules.Variation owns what a game starts from)."""
+    from bgcli.core.position import Position
+    from bgcli.core.rules import Variation
+
+    path = tmp_path / "nack.mat"
+    path.write_text('; [Variation "Nackgammon"]\n\n 3 point match\n\n Game 1\n alice : 0        bob : 0\n')
+    [step] = steps_of(replays_of(path))
+    assert step.event is None
+    assert step.state.position in (Position.start(Variation.NACKGAMMON), Position.start(Variation.NACKGAMMON).swap())
+    assert step.state.position != Position.start()

@@ -115,7 +115,7 @@ def _opening(replay: MatchReplay, game: int) -> GameState:
     position saved to be studied is such a game)."""
     score = next((g.score for g in replay.unfinished if g.game == game), (0, 0))
     set_up = replay.set_ups.get(game)
-    position, cube, owner, on_roll = Position.start(), 1, -1, 1
+    position, cube, owner, on_roll = Position.start(replay.rules.variation), 1, -1, 1   # the variant's opening
     if set_up is not None and set_up.position is not None:
         position, cube = set_up.position, set_up.cube or 1
         owner = -1 if set_up.cube_owner is None else set_up.cube_owner
