@@ -3,8 +3,8 @@
 It judges a bear-off with no contact (every checker of both sides in its
 home board or off) in which both sides have borne off a checker of their own
 (core.value.possible_wins: in hypergammon the checkers a side lacks count as
-off from the start, and do not count here), so that no gammon is possible: the chance of winning is the chance of bearing off first,
-from the one-sided tables of :mod:`bgcli.analysis.bearoff` (each side
+off from the start, and do not count here), so that no gammon is possible:
+the chance of winning is the chance of bearing off first, from the one-sided tables of :mod:`bgcli.analysis.bearoff` (each side
 playing to need the fewest rolls on average, as GNU Backgammon's one-sided
 database assumes). The figures are cubeless: the equity of a money game is
 ``2 * win - 1`` and a match's is the normalised equity of the cubeless match

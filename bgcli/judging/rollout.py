@@ -35,7 +35,10 @@ lets them (the match state's ``Rules``); rolls; plays the engine's best play, wh
 :mod:`bgcli.core.value`, match winning chances by :mod:`bgcli.engines.met`) or, with
 ``truncate``, after that many half-moves, where the result is the engine's evaluation of the player
 then on roll (cubeful: their own cube action included, as gnubg's rollouts truncate), from the side's
-view at the cube's value then. With variance reduction the last roll's luck cancels that evaluation
+view at the cube's value then (a cubeless trial's evaluation is worked out from the engine's chances
+by ``core.value.cubeless_worth``, so a backgammon counts as the rules say; a cubeful trial's is the
+engine's own cubeful equity, which counts a backgammon 3 whatever the rules: the limit
+docs/commands/rollout.md states). With variance reduction the last roll's luck cancels that evaluation
 (the value after the best play of the roll is the same evaluation), so a truncated trial's figure is
 the mean over the last roll's 36 outcomes less the earlier rolls' luck: the engine's look-ahead of as
 many plies, estimated (tests/test_rollout_truncated.py checks it against gnubg's own).
