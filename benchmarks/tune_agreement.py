@@ -62,8 +62,8 @@ def values(cases, cube_aware: bool, stage9: bool = False) -> list[dict]:
 
 
 def stage9_tree():
-    """bgsage's 2-ply (gnubg's numbering) with the stage 9 networks its wheel also carries, in place of the
-    default stage 11 ones (which share one network among three pairs of game plans and add backgame networks)."""
+    """bgsage's 2-ply (gnubg's numbering) with its stage 9 model, which its wheel also carries: the default (stage
+    11) uses the same networks outside backgames and routes backgames to networks of its own."""
     import bgbot_cpp
     from bgsage.weights import WeightConfig, bearoff_db_path
 
