@@ -57,6 +57,7 @@ from bgcli.formats.writing import (
     play_in,
     steps_to_write,
 )
+from bgcli.core.cube import value_reached
 from bgcli.core.rules import PROFILES, SETTINGS, Rules, Variation, tag_for
 from bgcli.core.spelling import recorded_dice
 from bgcli.core.value import Outcome
@@ -132,10 +133,8 @@ class JsonWriter(GameWriter):
                 item["steps"] = [[s.start, s.end] for s in steps] if steps is not None else None
                 if steps is None:
                     item["written"] = event.play
-            if event.kind == EventKind.DOUBLE:
-                item["cube"] = event.cube if event.cube is not None else state.match.cube * 2
-            elif event.kind == EventKind.BEAVER:
-                item["cube"] = event.cube if event.cube is not None else state.match.cube * 4
+            if event.kind in (EventKind.DOUBLE, EventKind.BEAVER):
+                item["cube"] = value_reached(state.match, event.cube)
             else:
                 item["cube"] = state.match.cube
             item["position_id"] = state.position.id()

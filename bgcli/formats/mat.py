@@ -44,7 +44,7 @@ from bgcli.formats.writing import (
     rule_tags,
     steps_to_write,
 )
-from bgcli.core.cube import point_noun
+from bgcli.core.cube import point_noun, value_reached
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import accelerator
 from bgcli.core.rules import Rules
@@ -1139,14 +1139,14 @@ class MatWriter(GameWriter):
                 parts = body.split() if body else []
             return f"{high}{low}:" + "".join(" " + p for p in parts) + (" " if len(parts) < 4 else "")
         if event.kind == EventKind.DOUBLE:
-            return " " + WORDS.doubled(None, event.cube if event.cube is not None else event.before.match.cube * 2)
+            return " " + WORDS.doubled(None, value_reached(event.before.match, event.cube))
         if event.kind == EventKind.BEAVER:
-            return " " + WORDS.beavered(None, event.cube if event.cube is not None else event.before.match.cube * 4)
+            return " " + WORDS.beavered(None, value_reached(event.before.match, event.cube))
         if event.kind == EventKind.RACCOON:
             # as gnubg's own export writes it, 'Beavers => N' (the cube before it is the beaver's: it doubles
             # that): gnubg reads that back at N, but waits for a Takes after 'Raccoons => N' and, with none,
             # plays on at the beaver's cube (tests/data/raccoon); bgcli reads either as the raccoon it is
-            return " " + WORDS.beavered(None, event.cube if event.cube is not None else event.before.match.cube * 2)
+            return " " + WORDS.beavered(None, value_reached(event.before.match, event.cube))
         return " Takes" if event.kind == EventKind.TAKE else " Drops"
 
     def _cells(self, game: GameToWrite) -> Iterator[tuple[int, str]]:

@@ -36,6 +36,7 @@ from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
+from bgcli.core.cube import value_reached
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules, Variation, tag_for
 from bgcli.core.state import GameState, MatchState
@@ -753,8 +754,8 @@ class SgfWriter(GameWriter):
             if event.kind == EventKind.MOVE and event.play and steps_to_write(event) is None:
                 self.left_out.append(f"line {event.line}: the play {event.play!r} as written, which SGF cannot "
                                      "hold (its steps are points, and these do not read as steps)")
-            offered = event.before.match.cube * (2 if event.kind == EventKind.DOUBLE else 4)
-            if event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None and event.cube != offered:
+            if (event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None
+                    and event.cube != value_reached(event.before.match)):
                 self.leave_out(Lack.OFFERED_CUBE, f"line {event.line}: the recorded {event.kind.value} to {event.cube} "
                                      f"(SGF writes only that a {event.kind.value} was offered)")
         nodes = []

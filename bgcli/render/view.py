@@ -45,6 +45,7 @@ from string import Template
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
+from bgcli.core.cube import value_reached
 from bgcli.core.ids import match_id
 from bgcli.core.position import CHECKERS, Position, id_of_halves, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
@@ -341,7 +342,7 @@ def _action_text(step: _Step) -> str:
     if event.kind == EventKind.MOVE:
         return event.play or "(no move)"
     if event.kind == EventKind.DOUBLE:
-        return f"doubles to {event.cube or event.before.match.cube * 2}"
+        return f"doubles to {value_reached(event.before.match, event.cube)}"
     if event.kind == EventKind.BEAVER:
         return f"beavers to {event.cube}" if event.cube else "beavers"
     if event.kind in (EventKind.TAKE, EventKind.DROP):
