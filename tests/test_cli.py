@@ -309,3 +309,16 @@ def test_an_xgid_without_its_name_is_told_to_add_it(run):
     assert result.output.splitlines()[-1] == (f"Error: invalid position '{body}': an XGID starts with XGID= (this "
                                               f"reads as one without it: write XGID= before it)")
     assert run("moves", f"XGID={body}").exit_code == 0
+
+
+@pytest.mark.parametrize("name, said", [("x.pdf", "export writes no '.pdf' files"), ("x", "it has no suffix")])
+def test_export_names_an_output_suffix_it_does_not_write(run, tmp_path, name, said):
+    # it said 'give --to (mat, sgf, json), or -o FILE with one of their suffixes': not which suffix was wrong,
+    # nor the suffixes; the formats and their suffixes are the registry's (a format added is listed)
+    from bgcli.formats import registry
+
+    result = run("export", "-o", tmp_path / name, SAMPLES / "sp05001_3pt.mat")
+    error = result.output.splitlines()[-1]
+    assert result.exit_code == 2 and said in error and not (tmp_path / name).exists()
+    for kind in map(registry.by_name, registry.WRITTEN):
+        assert f"{kind.name} ({', '.join(kind.suffixes)})" in error

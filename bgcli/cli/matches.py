@@ -19,6 +19,7 @@ from bgcli.core.rules import PROFILES, Rules   # the registry of named rules (th
 from bgcli.cli.common import check_engine_met, engine_option, level_option, met_option
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
+from bgcli.output import quote
 from bgcli.scale.jobs import failure_text
 from bgcli.core.spelling import recorded_text
 from bgcli.core.cube import points_word
@@ -387,8 +388,13 @@ def export(files, to, output, notation, force, jobs, **rule_args):
     if to is None:   # the suffix of the output file names the format
         suffix = os.path.splitext(output or "")[1].lower()
         to = next((name for name in registry.WRITTEN if suffix in registry.by_name(name).suffixes), None) if suffix else None
-        if to is None:
-            raise click.UsageError(f"give --to ({', '.join(registry.WRITTEN)}), or -o FILE with one of their suffixes")
+        if to is None:   # say which suffix is not known, and what export writes (the registry's written formats)
+            written = ", ".join(f"{name} ({', '.join(registry.by_name(name).suffixes)})" for name in registry.WRITTEN)
+            if not output or output == "-":
+                raise click.UsageError(f"give --to, one of {written}, or -o FILE with one of their suffixes")
+            what = f"export writes no {quote(suffix)} files" if suffix else "it has no suffix to name a format"
+            raise click.UsageError(f"-o {quote(output)}: {what}; give --to, one of {written}, or -o FILE with one "
+                                   f"of their suffixes")
     to = to.lower()
     refuse_input_as_output(output, files)
     folder = next((path for path in files if path != "-" and os.path.isdir(path)), None)
