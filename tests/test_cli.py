@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bgcli import __version__
 from bgcli.cli import cli, split_position_and_dice
@@ -322,3 +326,49 @@ def test_export_names_an_output_suffix_it_does_not_write(run, tmp_path, name, sa
     assert result.exit_code == 2 and said in error and not (tmp_path / name).exists()
     for kind in map(registry.by_name, registry.WRITTEN):
         assert f"{kind.name} ({', '.join(kind.suffixes)})" in error
+
+
+BINARY = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)) * 4   # a picture's start, then bytes of every value
+
+
+@pytest.mark.parametrize("command, from_stdin", [
+    (["moves", "--batch"], False), (["moves", "--batch"], True), (["analyze", "--batch"], False),
+    (["convert", "--to", "xgid"], True),   # convert's FILE is a position file: only - is a batch
+], ids=lambda x: x if isinstance(x, bool) else " ".join(x))
+def test_a_batch_of_binary_data_is_refused_once_by_name(run, tmp_path, command, from_stdin):
+    # it was an error for every line ('holds a carriage return', 'not UTF-8 text'...), exit 1 or 2 at the end
+    path = tmp_path / "picture.png"
+    path.write_bytes(BINARY)
+    result = run(*command, "-" if from_stdin else path, input=BINARY if from_stdin else None)
+    name = "standard input" if from_stdin else str(path)
+    assert result.exit_code == 2
+    assert result.output == f"Error: cannot read {name} as a batch: it is binary data, not lines of text\n"
+
+
+def test_a_batch_of_binary_data_before_click_is_refused_as_the_command_refuses_it():
+    # moves --batch - with standard error no terminal is answered before click (bgcli.cli._batch_before_click)
+    result = subprocess.run([sys.executable, "-m", "bgcli", "moves", "--batch", "-"], input=BINARY,
+                            capture_output=True, cwd=ROOT, timeout=120)
+    assert (result.returncode, result.stdout) == (2, b"")
+    assert result.stderr == b"Error: cannot read standard input as a batch: it is binary data, not lines of text\n"
+
+
+def test_a_batch_in_utf16_is_text_not_binary(run, tmp_path):
+    # its NUL bytes beside each character are not binary data: the batch reads it (after its byte order mark)
+    path = tmp_path / "unicode.txt"
+    path.write_bytes("start 31\n".encode("utf-16"))
+    result = run("moves", "--batch", path)
+    assert result.exit_code == 0 and '"dice": [3, 1]' in result.output
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300) | st.text(alphabet=st.characters(max_codepoint=127)).map(str.encode))
+def test_plain_text_is_never_binary(head):
+    # the batch's shortcut past the registry's import (bgcli.cli.batch.not_text): a head of printable ASCII and
+    # blanks is one the registry's rule never calls binary; and the head looked at is at least the registry's
+    from bgcli.cli import batch
+    from bgcli.formats.registry import HEAD_SIZE, looks_binary
+
+    assert batch._HEAD >= HEAD_SIZE
+    if not head.translate(None, batch._PLAIN):
+        assert not looks_binary(head)

@@ -95,7 +95,7 @@ def _batch_before_click() -> int:
     click's import is a fifth of a batch of 10,000 new queries."""
     import signal
 
-    from bgcli.cli.batch import run_moves_stream
+    from bgcli.cli.batch import not_text, run_moves_stream
     from bgcli.errors import EXIT_CLOSED_PIPE, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_UNREADABLE, Terminated
     from bgcli.errors import INTERRUPTED, TERMINATED, raise_terminated
     from bgcli.output import StandardOutputError, guard_standard_output
@@ -103,6 +103,10 @@ def _batch_before_click() -> int:
     guard_standard_output()
     signal.signal(signal.SIGTERM, raise_terminated)
     try:
+        refusal = not_text(sys.stdin.buffer, "standard input")
+        if refusal is not None:   # as the command's open_binary says it
+            sys.stderr.write(f"Error: {refusal}\n")
+            return EXIT_UNREADABLE
         status = run_moves_stream(sys.stdin.buffer, "gnubg", sys.stdout, _read_position)
         sys.stdout.flush()
         return status

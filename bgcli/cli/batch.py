@@ -92,6 +92,41 @@ def text_stream(stream):
     return stream
 
 
+_HEAD = 256   # at least the registry's HEAD_SIZE (tests/test_cli.py checks), looked at before it is imported
+# Plain text, binary by no rule (tests/test_cli.py::test_plain_text_is_never_binary): not_text's shortcut
+_PLAIN = bytes(range(32, 127)) + b"\t\n\f\r"
+
+
+def not_text(stream, name: str) -> str | None:
+    """The one-line error for batch input whose first bytes are binary data
+    (a picture, an archive, a match file of XG's), naming it as ``name``;
+    None for text, or a stream that can neither peek nor seek back (a stream
+    in memory, as a test's standard input, seeks). Binary is what the registry
+    calls binary when it sniffs a match file (registry.looks_binary, of its
+    head as text: UTF-16 is text): read line by line, such input was an error
+    on every line. The registry is imported only for a head that is not plain
+    ASCII text (6 ms of a batch's start-up otherwise)."""
+    try:
+        if hasattr(stream, "peek"):
+            head = stream.peek(_HEAD)[:_HEAD]
+        elif stream.seekable():
+            at = stream.tell()
+            head = stream.read(_HEAD)
+            stream.seek(at)
+        else:
+            return None
+    except (AttributeError, OSError, ValueError):   # not readable: the lines say what is wrong
+        return None
+    if not head.translate(None, _PLAIN):   # printable ASCII and blanks, which no rule calls binary
+        return None
+    from bgcli.formats.reading import head_text
+    from bgcli.formats.registry import HEAD_SIZE, looks_binary
+
+    if not looks_binary(head_text(head[:HEAD_SIZE])):
+        return None
+    return f"cannot read {name} as a batch: it is binary data, not lines of text"
+
+
 def unreadable_line(error: OSError) -> BadLine:
     """The last line of a batch whose input failed to read on (an I/O error)."""
     return BadLine(f"cannot be read: {os_reason(error)}; the rest of the input is not read", last=True)

@@ -19,7 +19,7 @@ from bgcli.cli.common import (
 from bgcli.cli.common import batch_option, batch_source, read_position_words
 from bgcli.cli.batch import (  # noqa: F401  (MAX_LINE, batch_lines and moves_json_line: part of this module's API)
     DEFAULT_SIDE, EMPTY_LINE, MAX_LINE, BadLine, batch_lines, dice_for, is_comment, moves_chunk, moves_json, moves_line, plays_json,
-    position_and_dice, read_id_and_dice, run_moves,
+    not_text, position_and_dice, read_id_and_dice, run_moves,
 )
 from bgcli.core.spelling import dice_name, is_die, meant_as_dice, parse_dice, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, os_reason
@@ -29,16 +29,23 @@ moves_json_line = moves_line
 
 
 def open_binary(path: str):
-    """A binary stream of a file, or of standard input for ``-`` (exit 2 when it cannot be opened)."""
+    """A binary stream of a batch's file, or of standard input for ``-``
+    (exit 2 when it cannot be opened, or holds binary data: batch.not_text)."""
     if path == "-":
         stream = getattr(sys.stdin, "buffer", None)
         if stream is None:
             raise Unreadable("cannot read standard input: it is closed")
-        return stream
-    try:
-        return open(path, "rb")
-    except OSError as exc:
-        raise Unreadable(f"cannot read {path}: {os_reason(exc)}") from None
+    else:
+        try:
+            stream = open(path, "rb")
+        except OSError as exc:
+            raise Unreadable(f"cannot read {path}: {os_reason(exc)}") from None
+    refusal = not_text(stream, "standard input" if path == "-" else path)
+    if refusal is not None:
+        if path != "-":
+            stream.close()
+        raise Unreadable(refusal)
+    return stream
 
 
 
