@@ -468,8 +468,9 @@ def test_habit_gnubg_rollout_trial_from_the_opening_board_may_roll_a_double_firs
 
 # --- GNU Backgammon's `save position` (made by make_positions.py there, with gnubg's own IDs) -----------
 
-SAVED = committed_glob(REAL / "gnubg-save-position", "*.sgf")
 SAVED_IDS = json.loads((REAL / "gnubg-save-position" / "positions.json").read_text(encoding="utf-8"))
+SAVED = [path for path in committed_glob(REAL / "gnubg-save-position", "*.sgf") if os.path.basename(path) in SAVED_IDS]
+SET_BOARD_MATCH = REAL / "gnubg-save-position" / "set_board_one_play_match_7pt.sgf"
 
 
 @pytest.mark.parametrize("path", SAVED, ids=os.path.basename)
@@ -478,7 +479,11 @@ def test_gnubg_saved_position_is_the_position_gnubg_saved(path):
     board, the cube, the dice if rolled), no play and no RE: read as a match it
     was a game with no result (and its dice a roll 'rolled, then resigned').
     It is a position wherever one is taken: gnubg's own Position ID and Match ID
-    of it (the score, cube, Crawford game, dice, the side on roll)."""
+    of it (the score, cube, Crawford game, dice, the side on roll). After a
+    ``hint`` gnubg saves the hint as a last node (``B[65aggl]``, ``B[double]``,
+    ``W[take]``, with its analysis): nothing played, the roll to play or the
+    double to answer (a hint's take was 'a double that was not offered')."""
+    assert len(SAVED) == len(SAVED_IDS) == 8
     state = read_position(path)
     assert [state.position.id(), match_id(state.match)] == SAVED_IDS[os.path.basename(path)]
 
@@ -497,6 +502,7 @@ def test_gnubg_saved_position_is_no_match(tmp_path):
     walked = invoke("audit", str(tmp_path))
     assert walked.exit_code == 0 and f"skipped {len(SAVED)} files" in walked.output
     assert "1 file checked, no problems" in walked.output
+    assert "not a match file" in invoke("audit", SAVED_IDS and next(p for p in SAVED if "take_hint" in p)).output
 
 
 def test_a_game_set_up_and_played_is_no_saved_position():
@@ -504,6 +510,9 @@ def test_a_game_set_up_and_played_is_no_saved_position():
     from bgcli.formats.sgf import position_of
 
     assert all(position_of(open(path, encoding="utf-8").read(), path) is None for path in ROLLOUT_LOG)
+    # a game begun with `set board` and saved as a match: the opening roll's dice come before the board
+    assert position_of(SET_BOARD_MATCH.read_text(encoding="utf-8"), str(SET_BOARD_MATCH)) is None
+    assert [p for p in audit(SET_BOARD_MATCH) if p[2] == "error"] == []
 
 
 # --- bgdb (a public archive of submitted matches, CC0: PROVENANCE.md) --------------------------------

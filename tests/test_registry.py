@@ -59,8 +59,9 @@ THROUGH_THE_REGISTRY = ["bgcli/formats/files.py", "bgcli/scale/archive.py", "bgc
                         "bgcli/cli/common.py", "bgcli/cli/audit.py", "bgcli/render/view.py"]
 
 
-# a position file is a position, not a match: the one format module the command line names
-POSITION_READERS = {"bgcli/cli/common.py": {"bgcli.formats.xg", "bgcli.formats.snowietxt"}}
+# a position file is a position, not a match: the format modules the command line names for one (XG's .xgp,
+# Snowie's text, gnubg's saved position in SGF)
+POSITION_READERS = {"bgcli/cli/common.py": {"bgcli.formats.xg", "bgcli.formats.snowietxt", "bgcli.formats.sgf"}}
 
 
 @pytest.mark.parametrize("name", THROUGH_THE_REGISTRY)

@@ -312,6 +312,9 @@ def test_unknown_properties_are_dropped_as_they_are_read():
     text = "(;GM[6]MI[length:1]PW[a]PB[b]" + "ZZ[x]" * 1000 + "C[comment];W[31hefe])"
     (tree,) = list(sgf._trees(text, "u.sgf"))
     assert set(tree[0].props) == {"GM", "MI", "PW", "PB"}
+    # the analysis marks its node, its values dropped
+    (tree,) = list(sgf._trees("(;GM[6];W[31hefe]A[0][hefe E ver 3 0.5]DA[E ver 3 2C])", "a.sgf"))
+    assert tree[1].props == {"W": ["31hefe"], "A": [], "DA": []}
 
 
 def test_a_property_over_the_bound_is_one_error_at_its_line(monkeypatch):
@@ -328,4 +331,4 @@ def test_a_property_over_the_bound_is_one_error_at_its_line(monkeypatch):
 def test_every_property_the_reader_reads_is_kept_by_the_stream():
     source = Path(sgf.__file__).read_text(encoding="utf-8")
     read = set(re.findall(r'props\.get\("([A-Z]{2})"', source)) | set(re.findall(r'"([A-Z]{2})" in props', source))
-    assert read and read <= sgf._KEPT, read - sgf._KEPT
+    assert read and read <= sgf._KEPT | sgf._MARKED, read - sgf._KEPT - sgf._MARKED

@@ -97,6 +97,9 @@ DEPTH_LIMIT = 1000          # variations within variations (gnubg writes none)
 # (a property the builder reads must be named here, or it is dropped)
 _KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "XR", "XT", "XC", "XL", "W", "B", *_SETUP,
                    *(ident for _, ident in _TAG_PROPERTIES)))
+# what the reader marks a node with, its values dropped (they can be long): the analysis of a play (A) or of a
+# cube decision (DA), which marks the hint gnubg saves with a position (saved_position)
+_MARKED = frozenset(("A", "DA"))
 _IDENT = re.compile(r"[A-Za-z]+")
 _SPACE = re.compile(r"\s*")
 _VALUE_END = re.compile(r"[\]\\]")
@@ -176,6 +179,8 @@ def _trees(text: str, path: str) -> Iterator[list[_Node]]:
             ident = ident_match.group().upper()
             position = ident_match.end()
             values = node.props.setdefault(ident, []) if ident in _KEPT and frames[-1][2] else None
+            if ident in _MARKED and frames[-1][2]:
+                node.props.setdefault(ident, [])
             count = 0
             while True:
                 after = _SPACE.match(text, position).end()   # type: ignore[union-attr]
@@ -218,8 +223,9 @@ def _trees(text: str, path: str) -> Iterator[list[_Node]]:
 class _Builder:
     """Turns the main lines of game trees into match records."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, positions: bool = True):
         self.path = path
+        self.positions = positions   # False: a file that holds gnubg's saved position is refused, said so
 
     def build(self, trees: Iterable[list[_Node]]) -> list[MatchRecord]:
         matches: list[dict] = []
@@ -243,7 +249,7 @@ class _Builder:
                 current["games"].append(game)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
-        if first is not None and saved_position(first):
+        if not self.positions and first is not None and saved_position(first):
             raise MatchFileError(f"not a match file but {a_position(SAVED_POSITION).replace('FILE', self.path)}",
                                  self.path, first[0].line, first[0].column)
         return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
@@ -307,6 +313,10 @@ class _Builder:
         if isinstance(set_up, str):
             errors.append(self._error(nodes[0], set_up_game(number, "SGF set-up properties", set_up)))
             return None
+        if set_up is not None and first_play < len(nodes):   # a game begun with 'set board', then 'set turn'
+            letter = "W" if "W" in nodes[first_play].props else "B"
+            value = nodes[first_play].props[letter][0].strip().lower()
+            set_up = _turn_set(set_up, _SIDES[letter] if value not in _CUBE_ACTIONS or value == "double" else None)
         actions: list[Action] = []
         cube = set_up.cube or 1 if set_up is not None else 1
         row, last_side = 0, None
@@ -402,9 +412,8 @@ class _Builder:
             how = f"{_LETTERS[again]} plays twice in a row, gnubg's record of 'set turn'"
             set_up = SetUp(None, how, None, None, again) if set_up is None else \
                 replace(set_up, on_roll=again, how=f"{set_up.how}; {how}")
-        elif set_up is not None and mover is not None and set_up.on_roll not in (None, mover):
-            how = f"then {_LETTERS[mover]} moves, gnubg's record of 'set turn'"
-            set_up = replace(set_up, on_roll=mover, how=f"{set_up.how}; {how}")
+        elif set_up is not None:
+            set_up = _turn_set(set_up, mover)
         if set_up is None:
             return None
         at = group[0] if group else play   # a turn set alone: at the play that says it
@@ -425,6 +434,16 @@ class _Builder:
         steps = [(_point(letters[i], side), _point(letters[i + 1], side)) for i in range(0, len(letters), 2)]
         text = " ".join(f"{a}/{b}" for a, b in steps)
         return Action(*where, MOVE if steps else DANCE, dice, text, raw=value)
+
+
+def _turn_set(set_up: SetUp, mover: int | None) -> SetUp:
+    """``set_up`` as gnubg loads it when ``mover`` (None: a take or a drop,
+    which says nothing of the turn) rolls or doubles next: gnubg's 'set
+    turn' writes no node, so a mover other than the side on roll the set-up
+    names (its PL: the board set, then the turn) is its trace, and is on roll."""
+    if mover is None or set_up.on_roll in (None, mover):
+        return set_up
+    return replace(set_up, on_roll=mover, how=f"{set_up.how}; then {_LETTERS[mover]} moves, gnubg's record of 'set turn'")
 
 
 def _unplayed_roll(nodes: list[_Node]) -> tuple[list[_Node], _Node | None]:
@@ -448,37 +467,62 @@ SAVED_POSITION = "GNU Backgammon's saved position"
 def saved_position(nodes: list[_Node]) -> bool:
     """Whether a file whose one game tree is ``nodes`` holds a position, not a
     match: gnubg's ``save position`` writes the match's root (its length,
-    score and rules), then the board set up (``AE[a:y]AW[..]AB[..]``), the
-    cube (``CV``, ``CP``) and the dice if rolled (``PL[B]DI[63]``): no play,
-    no result. Read as a match it would be a game that never ends; read as a
-    position it is what gnubg saved (:func:`position_of`)."""
-    return ("RE" not in nodes[0].props and not any("W" in node.props or "B" in node.props for node in nodes)
-            and any("AE" in node.props or "AW" in node.props or "AB" in node.props for node in nodes))
+    score and rules), then at once the board set up (``AE[a:y]AW[..]AB[..]``),
+    the cube (``CV``, ``CP``), and the dice if rolled (``PL[B]DI[63]``) or,
+    after a ``hint``, the hint as one last node with its analysis (the best
+    play of the roll, ``B[65aggl]A[..]``, or the cube action, ``B[double]``,
+    ``W[take]`` with ``DA[..]``; a play or a cube action without analysis is
+    one made): nothing played, no result. A game begun
+    with ``set board`` and saved as a match starts with the opening roll's
+    dice node, before the board. Read as a match it was a game that never
+    ends (and a hint's take 'answers a double that was not offered'); read
+    as a position it is what gnubg saved (:func:`position_of`)."""
+    if len(nodes) < 2 or not {"AE", "AW", "AB"} & set(nodes[1].props) or any("RE" in node.props for node in nodes):
+        return False
+    actions = [at for at, node in enumerate(nodes) if "W" in node.props or "B" in node.props]
+    return not actions or actions == [len(nodes) - 1] and not _MARKED.isdisjoint(nodes[-1].props)
 
 
 def position_of(text: str, path: str = "-") -> GameState | None:
     """The position of gnubg's ``save position`` file (:func:`saved_position`)
     as a :class:`~bgcli.core.state.GameState` seen from the side on roll, with
-    the match's length, score, rules and players; None when ``text`` holds a
-    match (or more than one game tree); MatchFileError when it is no SGF or
-    its set-up breaks the rules."""
+    the match's length, score, rules and players, and a hint's roll or double
+    offered; None when ``text`` holds a match (or more than one game tree);
+    MatchFileError when it is no SGF or its set-up breaks the rules."""
     nodes = _position_tree(text, path)
     if nodes is None:
         return None
     builder = _Builder(path)
     info = builder._info(nodes[0])
     nodes, rolled = _unplayed_roll(nodes)
-    set_up = _set_up(nodes)
+    hint = nodes[-1] if "W" in nodes[-1].props or "B" in nodes[-1].props else None
+    set_up = _set_up(nodes[:-1] if hint is not None else nodes)
     if not isinstance(set_up, SetUp) or set_up.position is None:
         raise builder._error(nodes[0], f"the saved position cannot be read: {set_up or 'no board set up'}")
     dice = _DICE.fullmatch(rolled.props["DI"][0].strip()) if rolled is not None else None
     roll = recorded_roll(dice.group(0)) if dice is not None else None
     side = set_up.on_roll if set_up.on_roll is not None else 0
+    turn, doubled = side, False
+    if hint is not None:   # the hint names the side to act and what it decides: nothing of it was played
+        letter = "W" if "W" in hint.props else "B"
+        word = hint.props[letter][0].strip().lower()
+        found, kind = _ROLL.match(word), _CUBE_ACTIONS.get(word)
+        side = turn = _SIDES[letter]
+        if found is not None:
+            roll = recorded_roll(found.group(1))
+        elif kind in (TAKE, DROP, BEAVER):
+            # the answer to a double: the doubler is on roll (the board's PL; gnubg writes the hint with his letter
+            # too, where a match writes a take with the taker's), the other answers, the cube offered
+            side = set_up.on_roll if set_up.on_roll is not None else side
+            turn, doubled = 1 - side, True
+        elif kind is not DOUBLE:
+            raise builder._error(hint, f"the saved position's hint cannot be read: {letter}[{word[:40]}]")
     rules = Rules(match_length=info["length"]).with_tags(info["tags"])
     match = MatchState(cube=set_up.cube or 1, cube_owner=-1 if set_up.cube_owner is None else set_up.cube_owner,
-                       on_roll=side, turn=side, dice=roll or (0, 0), score=info["scores"], names=info["players"],
+                       on_roll=side, turn=turn, doubled=doubled, dice=roll or (0, 0), score=info["scores"],
+                       names=info["players"], rules=rules,
                        # gnubg's RU[Crawford:CrawfordGame]: this game is the Crawford game
-                       crawford="crawfordgame" in " ".join(nodes[0].props.get("RU", [])).lower(), rules=rules)
+                       crawford="crawfordgame" in " ".join(nodes[0].props.get("RU", [])).lower())
     if problem := match.problem():
         raise builder._error(nodes[0], f"the saved position's match cannot be read: {problem}")
     return GameState(set_up.position if side == 0 else set_up.position.swap(), match)
@@ -636,8 +680,12 @@ def _letter(point: int, side: int) -> str:
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
-    """The registry's reader: SGF is read whole, up to a bound."""
-    return parts_of(read_sgf(decode(read_whole(handle, path, "SGF"), path), path))
+    """The registry's reader: SGF is read whole, up to a bound. A file that
+    holds gnubg's saved position is no match file: the commands of matches
+    say so, as of a position's text (the commands of a position read it:
+    :func:`read_position`)."""
+    text = decode(read_whole(handle, path, "SGF"), path)
+    return parts_of(_Builder(path, positions=False).build(_trees(text.lstrip("\ufeff"), path)))
 
 
 def writer(notation: str | None = None) -> SgfWriter:
@@ -656,8 +704,9 @@ def join(outputs: Iterable[MatchText]) -> str:
 
 
 def read_sgf(text: str, path: str = "-") -> list[MatchRecord]:
-    """Every match in gnubg SGF text; raises MatchFileError for text that is
-    not SGF (with line and column) or holds no backgammon game."""
+    """Every match in gnubg SGF text (a saved position too, as the game it
+    sets up); raises MatchFileError for text that is not SGF (with line and
+    column) or holds no backgammon game."""
     return _Builder(path).build(_trees(text.lstrip("\ufeff"), path))
 
 
