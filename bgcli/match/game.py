@@ -387,7 +387,8 @@ class GameReplay:
                 "match": number, "game": game, "line": action.line, "move": action.move_number or 0, "side": side,
                 "player": players[side], "kind": _MOVE_EVENT, "dice": dice, "play": shown,
                 "before": GameState(before, self.match_state(side, dice)), "after": play.result, "points": None,
-                "cube": None, "record": action, "legal": play})
+                "cube": None, "record": action, "legal": play,
+                "opening": False})   # never the opening roll: the first move takes the long way (above)
             report(event)
             self.board = board
             self.on_roll = 1 - side
