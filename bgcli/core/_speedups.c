@@ -2778,7 +2778,7 @@ static int steps_after(const Masks *m, int s, int t, int a, int need)
 /* diceshots._double_hits: 1, 0 or NO_ANSWER. Each step of a checker lands on an open point (a walk stops at the
  * first point held); reach is where checkers stand after k steps, each from its start t + k * a (mine: where
  * they start) */
-static int double_hits(const Masks *m, uint32_t mine, int a, int steps)
+static inline int double_hits(const Masks *m, uint32_t mine, int a, int steps)
 {
     int undecided = 0;
     uint32_t reach = mine;
@@ -2918,8 +2918,10 @@ static const uint8_t roll_high[36] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 
 static const uint8_t roll_low[36] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6,
                                      1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6};
 
-/* bit roll_bit of each roll whose roll_reach spans d pips (d 0..24): made once, by rolls_over_made */
+/* bit roll_bit of each roll whose roll_reach spans d pips (d 0..24): made once, by rolls_over_made; and the
+ * mixed rolls with a die of a set of dice (bits 1..6 of the index: the dice), by the same */
 static uint64_t rolls_over[25];
+static uint64_t mixed_with[128];
 static int rolls_over_made;
 
 static void make_rolls_over(void)
@@ -2930,6 +2932,11 @@ static void make_rolls_over(void)
             for (int d = 0; d <= 24; d++)
                 if ((roll_reach[i] >> d) & 1)
                     rolls_over[d] |= roll_bit(a, b);
+    for (int dice = 0; dice < 128; dice++)
+        for (int a = 2; a <= 6; a++)
+            for (int b = 1; b < a; b++)
+                if (((dice >> a) | (dice >> b)) & 1)
+                    mixed_with[dice] |= roll_bit(a, b);
     rolls_over_made = 1;
 }
 
@@ -2958,11 +2965,8 @@ static int hitting_mask(const Masks *m, uint64_t *mask)
                 twice |= (uint32_t)1 << die;
         }
         for (uint32_t d = direct; d; d &= d - 1) {   /* a mixed roll of a die direct and a die played twice */
-            int x = lowest_point(d);
-            for (uint32_t t = twice & ~((uint32_t)1 << x); t; t &= t - 1) {
-                int y = lowest_point(t);
-                found |= x > y ? roll_bit(x, y) : roll_bit(y, x);
-            }
+            uint32_t x = d & -d;   /* the mixed rolls with die x, of them those with another die played twice */
+            found |= mixed_with[x] & mixed_with[twice & ~x];
         }
         candidates &= ~found;
     }
