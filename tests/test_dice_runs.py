@@ -417,3 +417,32 @@ def test_the_files_without_the_judgement_checks_count_the_same_rolls():
     for path in paths:
         without, with_checks = _judged_and_not(read(path))
         assert without == with_checks, path
+
+
+def test_a_tally_is_freed_when_its_file_is_read_without_the_garbage_collector(tmp_path):
+    """tally_file lets its tally go (DiceTally.close: the bound run_of_plays is a cycle) whether the file
+    was read or not: nothing of it is left for the garbage collector to scan and free."""
+    import gc
+
+    bad = tmp_path / "bad.mat"
+    bad.write_text(" 5 point match\n\n Game 1\n a : 0   b : 0\n  1) 99: 24/1\n")
+
+    def tallies() -> int:
+        return sum(isinstance(o, dice.DiceTally) for o in gc.get_objects())
+
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        left = tallies()
+        tally_file(str(ROOT / "samples/sp05001_3pt.mat"))
+        with pytest.raises(Exception):
+            tally_file(str(tmp_path / "missing.mat"))
+        try:
+            tally_file(str(bad))
+        except Exception:
+            pass
+        assert tallies() == left
+    finally:
+        if enabled:
+            gc.enable()

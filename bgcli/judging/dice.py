@@ -552,6 +552,12 @@ class DiceTally(MatchVisitor):
         high_first, low_first = self.written
         return high_first + low_first >= 10 and min(high_first, low_first) >= 0.1 * (high_first + low_first)
 
+    def close(self) -> None:
+        """The replay over (read to the end or not): the tally lets go of its bound ``run_of_plays``, a
+        cycle (self -> method -> self) that only the garbage collector would free, with everything the
+        tally holds, scanned by each of its collections until then."""
+        self.run_of_plays = None
+
     def finish(self) -> list[Unit]:
         """The file's units, each marked with whether the file records the order of the dice."""
         if self._match is not None:

@@ -49,9 +49,12 @@ def tally_file(path: str, where: str | None = None, rules: Rules | None = None, 
     from bgcli.formats.files import visit_file
 
     tally = DiceTally(path, luck)
-    for _ in visit_file(where or path, tally, rules, analysis=False):   # the dice audit reads no stored analysis
-        pass
-    return tally.finish()
+    try:
+        for _ in visit_file(where or path, tally, rules, analysis=False):   # the dice audit reads no stored analysis
+            pass
+        return tally.finish()
+    finally:
+        tally.close()
 
 
 @dataclass(frozen=True)
