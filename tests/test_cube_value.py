@@ -102,7 +102,7 @@ def read_back(text: str, to: str):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(taken=GAMES["taken"], ending=GAMES["ending"], words=WORDS, to=st.sampled_from(["mat", "sgf"]))
+@given(taken=GAMES["taken"], ending=GAMES["ending"], words=WORDS, to=st.sampled_from(["mat", "json", "sgf"]))
 def test_every_writer_writes_the_owners_value_for_a_cube_action_that_states_none(taken, ending, words, to):
     """Property: a record's double, beaver or raccoon with no value written
     ("Doubles", gnubg's SGF) is exported at the owner's value (.mat and JSON

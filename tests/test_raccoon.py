@@ -104,11 +104,13 @@ def _cube_story(path):
             replay.score, [p.message for p in replay.problems if p.severity is Severity.ERROR])
 
 
-@pytest.mark.parametrize("to", ["mat", "sgf"])
+@pytest.mark.parametrize("to", ["mat", "sgf", "json"])
 @pytest.mark.parametrize("name", ["no_take", "taken", "dropped"])
 def test_an_export_writes_the_raccoon_and_reads_back_the_same(name, to, tmp_path):
     """The .mat writer wrote a raccoon as 'Drops' (the game ended at the beaver), the SGF writer as
-    B[raccoon], which no reader knows; now, as gnubg writes them, 'Beavers => 8' and B[double]."""
+    B[raccoon], which no reader knows; now, as gnubg writes them, 'Beavers => 8' and B[double]. The
+    JSON writer wrote "raccoon" at the beaver's cube, which its reader called an unknown action; now
+    at the raccoon's value, read back as the raccoon."""
     from click.testing import CliRunner
 
     from bgcli.cli import cli

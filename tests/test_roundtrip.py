@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli.cli import cli
+from bgcli.core.cube import value_reached
 from bgcli.formats import registry
 from bgcli.formats.files import export, iter_records, replay_file
 from bgcli.formats.writing import RULE_TAGS
@@ -61,7 +62,7 @@ def match_of(replay) -> dict:
         elif kind in ("double", "beaver", "raccoon"):
             # a log that writes no value (FIBS's "doubles") means the value the double makes, which the
             # .mat writer spells out
-            actions.append((e.game, kind, e.side, e.cube if e.cube is not None else 2 * e.before.match.cube))
+            actions.append((e.game, kind, e.side, value_reached(e.before.match, e.cube)))
         else:
             actions.append((e.game, kind, e.side, e.cube))
     # a limit of 1024 or more is no limit (the sites write 1024 for none)

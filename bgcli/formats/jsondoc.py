@@ -15,12 +15,13 @@ JSON document (:func:`json_document`, one per match)
        {"number": 1, "score_before": [0, 0], "crawford": false,
         "actions": [
           {"line": 7, "player": 0, "name": "Alice",
-           "action": "move",            # move, double, take, drop, beaver
+           "action": "move",            # move, double, take, drop, beaver, raccoon
            "dice": [6, 1],              # moves only; a move without steps is a dance
            "play": "13/7 8/7",          # canonical text in the chosen notation
            "steps": [[13, 7], [8, 7]],  # the mover's points, 25 = bar, 0 = off
            "written": "...",            # only when the recorded text cannot be played at all
-           "cube": 1,                   # cube value before the action (the offer for a double)
+           "cube": 1,                   # cube value before the action (for a double, beaver or
+                                        # raccoon the value it turns the cube to)
            "position_id": "4HPwATDgc/ABMA",  # before the action, player on roll first
            "match_id": "cAkAAAAAAAAA"},
           ...],
@@ -133,7 +134,7 @@ class JsonWriter(GameWriter):
                 item["steps"] = [[s.start, s.end] for s in steps] if steps is not None else None
                 if steps is None:
                     item["written"] = event.play
-            if event.kind in (EventKind.DOUBLE, EventKind.BEAVER):
+            if event.kind in (EventKind.DOUBLE, EventKind.BEAVER, EventKind.RACCOON):
                 item["cube"] = value_reached(state.match, event.cube)
             else:
                 item["cube"] = state.match.cube
@@ -270,7 +271,8 @@ def read_json(text: str | dict | list, path: str = "-") -> list[MatchRecord]:
 
 _LIMIT = 10 ** 9   # no number in a match document is this large
 # an action's "action" member: the replay's event kind the writer wrote (EventKind's value), as the record's action
-_CUBE_ACTIONS = {EventKind.DOUBLE.value: ActionKind.DOUBLE, EventKind.BEAVER.value: ActionKind.BEAVER}
+_CUBE_ACTIONS = {EventKind.DOUBLE.value: ActionKind.DOUBLE, EventKind.BEAVER.value: ActionKind.BEAVER,
+                 EventKind.RACCOON.value: ActionKind.RACCOON}
 _ANSWERS = {EventKind.TAKE.value: ActionKind.TAKE, EventKind.DROP.value: ActionKind.DROP}
 _SURROGATE = re.compile("[\ud800-\udfff]")   # after json.loads, a surrogate left is a lone one
 
