@@ -623,16 +623,18 @@ def _read(text: str, shown: str | None = None) -> tuple[str, GameState]:
 
 # A line that is an XGID alone, in a text of several lines: eXtreme Gammon's text export (the XGID
 # first, then the board drawing and the analysis) and BGBlitz's (the board drawing, then its
-# "Position-ID: ...    Match-ID: ..." line and the XGID, then the analysis)
-_XGID_LINE = re.compile(r"^[ \t]*(XGID=[^\s]+)[ \t]*\r?$", re.M)
+# "Position-ID: ...    Match-ID: ..." line and the XGID, then the analysis). These four patterns are
+# compiled when a text of several lines is first read (re's cache keeps them): a command that reads
+# no such text does not pay for them at start-up.
+_XGID_LINE = r"(?m)^[ \t]*(XGID=[^\s]+)[ \t]*\r?$"
 # XG's line of names, "X:Player 2   O:Player 1", before the board drawing
-_XG_NAMES = re.compile(r"^[ \t]*X:(\S(?:.*?\S)?)[ \t]{2,}O:(\S(?:.*?\S)?)[ \t]*\r?$", re.M)
+_XG_NAMES = r"(?m)^[ \t]*X:(\S(?:.*?\S)?)[ \t]{2,}O:(\S(?:.*?\S)?)[ \t]*\r?$"
 # BGBlitz's names beside the drawing's frame, each with its pip count: "+13-14-...-24-+   O: Green  147"
 # at the top, "+12-11-...--1-+   X: Red  111" at the bottom
-_BGBLITZ_NAMES = re.compile(r"^[ \t]*\+13-14\S*[ \t]+O:[ \t]*(\S(?:.*?\S)?)[ \t]+[0-9]+[ \t]*\r?\n"
-                            r"(?:.*\n)*?[ \t]*\+12-11\S*[ \t]+X:[ \t]*(\S(?:.*?\S)?)[ \t]+[0-9]+[ \t]*\r?$", re.M)
+_BGBLITZ_NAMES = (r"(?m)^[ \t]*\+13-14\S*[ \t]+O:[ \t]*(\S(?:.*?\S)?)[ \t]+[0-9]+[ \t]*\r?\n"
+                  r"(?:.*\n)*?[ \t]*\+12-11\S*[ \t]+X:[ \t]*(\S(?:.*?\S)?)[ \t]+[0-9]+[ \t]*\r?$")
 # BGBlitz's gnubg IDs of the same position, beside its XGID
-_BGBLITZ_IDS = re.compile(r"Position-ID:[ \t]*(\S+)[ \t]+Match-ID:[ \t]*(\S+)")
+_BGBLITZ_IDS = r"Position-ID:[ \t]*(\S+)[ \t]+Match-ID:[ \t]*(\S+)"
 
 
 def _exported_position(text: str, shown: str) -> GameState | None:
@@ -642,7 +644,7 @@ def _exported_position(text: str, shown: str) -> GameState | None:
     BGBlitz's gnubg IDs beside the XGID must say the same (the dice in either order)."""
     if "\n" not in text:
         return None
-    xgids = list(dict.fromkeys(found.group(1) for found in _XGID_LINE.finditer(text)))
+    xgids = list(dict.fromkeys(found.group(1) for found in re.finditer(_XGID_LINE, text)))
     if not xgids:
         return None
     if len(xgids) > 1:
@@ -651,7 +653,7 @@ def _exported_position(text: str, shown: str) -> GameState | None:
     from dataclasses import replace
 
     game = grammar.parse("position", xgids[0], _error(shown), _transformer_class()(shown))[1]
-    ids = _BGBLITZ_IDS.search(text)
+    ids = re.search(_BGBLITZ_IDS, text)
     if ids is not None:
         other = grammar.parse("position", f"{ids.group(1)}:{ids.group(2)}", _error(shown),
                               _transformer_class()(shown))[1]
@@ -660,10 +662,11 @@ def _exported_position(text: str, shown: str) -> GameState | None:
         if other.position != game.position or rolled != game.match:
             raise InvalidPositionError(f"invalid position {_short(shown)}: its XGID and its Position-ID and "
                                        "Match-ID describe different positions")
-    names = _XG_NAMES.search(text) or _BGBLITZ_NAMES.search(text)
+    xg_names = re.search(_XG_NAMES, text)
+    names = xg_names or re.search(_BGBLITZ_NAMES, text)
     if names is None:
         return game
-    x_name, o_name = (names.group(1), names.group(2)) if names.re is _XG_NAMES else (names.group(2), names.group(1))
+    x_name, o_name = (names.group(1), names.group(2)) if names is xg_names else (names.group(2), names.group(1))
     # X is player 1 (at the bottom), O player 0
     return replace(game, match=replace(game.match, names=(o_name.strip(), x_name.strip())))
 

@@ -1025,13 +1025,15 @@ MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
 # ratings, EventTime, Variation, Unrated; bgcli keeps them).
 
 
+# The writer's patterns, compiled when a file is first written (re's cache keeps them): reading and
+# auditing do not pay for them at start-up.
 _LINE_BREAKS = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_UNWRITABLE_NAME = re.compile(f"[{_LINE_BREAKS}:\x00-\x1f\x7f]")
-_UNWRITABLE_TAG = re.compile(f'[{_LINE_BREAKS}"\x00-\x1f\x7f]')
-_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_ ]{0,40}")
+_UNWRITABLE_NAME = f"[{_LINE_BREAKS}:\x00-\x1f\x7f]"
+_UNWRITABLE_TAG = f'[{_LINE_BREAKS}"\x00-\x1f\x7f]'
+_TAG_NAME = r"[A-Za-z][A-Za-z0-9_ ]{0,40}"
 
 
-_LOOKS_LIKE_TAG = re.compile(r"\s*\[")
+_LOOKS_LIKE_TAG = r"\s*\["
 
 
 class MatWriter(GameWriter):
@@ -1074,7 +1076,7 @@ class MatWriter(GameWriter):
     # line's columns and a quote would end a tag. Such text is changed (those
     # characters become spaces) and the change is reported as left out.
     def _name(self, name: str) -> str:
-        clean = _UNWRITABLE_NAME.sub(" ", name).strip()
+        clean = re.sub(_UNWRITABLE_NAME, " ", name).strip()
         if clean != name.strip():
             self.leave_out(Lack.NAME_COLONS, f"the player name {quote(name, 40)}: .mat cannot hold a line break or a colon in a name")
         return clean
@@ -1085,20 +1087,20 @@ class MatWriter(GameWriter):
         out = [""] if self.comments else []
         for line, text in self.comments:
             for part in text.splitlines() or [""]:
-                if _LOOKS_LIKE_TAG.match(part):
+                if re.match(_LOOKS_LIKE_TAG, part):
                     self.leave_out(Lack.COMMENTS_LIKE_TAGS, f"line {line}: a comment line {quote(part, 40)} that .mat would read as a tag")
                     continue
                 out.append(part.rstrip() if part.startswith(";") else f"; {part}".rstrip())   # the .mat reader keeps the ";"
         return out
 
     def _tag_value(self, key: str, value: str) -> str:
-        clean = _UNWRITABLE_TAG.sub(" ", value)
+        clean = re.sub(_UNWRITABLE_TAG, " ", value)
         if clean != value:
             self.leave_out(Lack.TAG_QUOTES, f"tag {quote(key, 40)}: .mat cannot hold a line break or a quote in a tag")
         return clean
 
     def _tag_name_fits(self, key: str) -> bool:
-        if _TAG_NAME.fullmatch(key):
+        if re.fullmatch(_TAG_NAME, key):
             return True
         self.leave_out(Lack.TAG_NAMES, f"tag {quote(key, 40)}: not a name a .mat tag can have")
         return False
