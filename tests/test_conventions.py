@@ -277,7 +277,7 @@ def test_check_takes_the_dice_from_the_position_when_it_carries_them():
     pasted = runner.invoke(cli, ["check", XG_PASTE, "13/11", "13/8"])
     assert pasted.output == with_dice.output
     no_dice = runner.invoke(cli, ["check", "start", "13/11", "13/8"])
-    assert no_dice.exit_code == 1 and "no dice" in no_dice.output
+    assert no_dice.exit_code == 2 and "no dice" in no_dice.output   # dice left out: a usage error
 
 
 # --- resignations written by the loser: Studio's "Concedes", XG's "Resigns", "????" ------
