@@ -180,6 +180,12 @@ def _laid_out(line: str) -> str:
     return line if "\t" not in line or _COMMENT.match(line) else tabs_as_columns(line)
 
 
+# GNU Backgammon's board heading, which its text export prints before every play in every language ("GNU
+# Backgammon  Position ID: ...", "GNU Backgammon  ID de position: ..."): it names an export whose score line is
+# not English, which the gnubg-text reader (known by that line) does not read
+_GNUBG_BOARD_HEADING = re.compile(r" *GNU Backgammon +[^:]{1,40}: *[A-Za-z0-9+/]{14}\s*$")
+
+
 # what a file must start with to be plainly a record, in a folder walk's words
 NO_RECORD = "no 'N point match', 'Game N' or move row line"
 NO_READABLE_START = "its first line that would start a match ('N point match', 'Game N', a move row) does not read as one"
@@ -890,6 +896,11 @@ class _Reader:
             position = positionfile.not_a_match("\n".join(text for _, text in self.preamble)) if self.preamble else None
             if position is not None:
                 raise MatchFileError(f"not a match file but {position.replace('FILE', self.path)}", self.path, line, 1)
+            if sum(1 for _, text in self.preamble if _GNUBG_BOARD_HEADING.match(text)) > 1:
+                raise MatchFileError("not a match file: GNU Backgammon's 'export match text' whose first line is not "
+                                     "its English score line ('The score (after N games) is: ...'; gnubg in another "
+                                     "language writes it so): bgcli reads the English export, or the match saved as "
+                                     ".mat or SGF, which gnubg writes alike in every language", self.path, line, 1)
             where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
             raise MatchFileError(f"not a match file: no 'N point match' line{where}", self.path, line, 1)
 
