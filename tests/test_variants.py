@@ -202,3 +202,17 @@ def test_the_board_shows_the_checkers_a_side_has_borne_off_of_its_own():
     trays = "".join(line.rsplit("|", 1)[1][:4] for line in ascii_board(one_off).splitlines()
                     if line[:2] in (" |", "v|", "^|"))
     assert sorted(trays.replace(" ", "")) in (["O"], ["X"]), trays
+
+
+def test_an_sgf_game_that_sets_only_the_cube_starts_from_its_variants_opening(tmp_path):
+    """gnubg writes a cube set by hand at a game's start as nodes of their own (``;CP[c]`` ``;CV[1]``, as its
+    rollout log does) with no board: the game starts from its own opening, nackgammon's here. The reader
+    filled the board in from the standard opening, and gnubg's first nackgammon play was illegal there."""
+    text = (DATA / "variants" / "nackgammon_3pt.gnubg.sgf").read_text()
+    at = text.index("\n;B[21acbc]")   # game 1's first play
+    path = tmp_path / "nack.sgf"
+    path.write_text(text[:at] + "\n;CP[c]\n;CV[1]" + text[at:])
+    replay, = replay_file(str(path))
+    assert replay.problems == []
+    first = next(e for e in replay.events if e.kind == "move")
+    assert first.before.position == Position.start(Variation.NACKGAMMON) != Position.start()

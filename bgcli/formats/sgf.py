@@ -623,7 +623,7 @@ def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
         return None
     edit = BoardEdit(tuple(steps)) if in_game and board and len(cleared) < 25 else None
     position = None
-    if (board or not in_game) and edit is None:
+    if board and edit is None:   # no board set: the game's own (the replay places the variant's opening)
         for counts in sides:
             counts[OFF] = 0
             counts[OFF] = CHECKERS - sum(counts)
