@@ -378,6 +378,33 @@ def test_a_rolled_out_line_is_named_as_the_cube_module_names_it():
     assert str(DecisionKind.NO_DOUBLE) == Line.NO_DOUBLE.word
 
 
+# --- the value a double, beaver or raccoon turns the cube to: bgcli.core.cube (turned, value_after, value_reached) ---
+
+# a cube's value doubled (or quadrupled, for a beaver) by its own arithmetic: cube * 2, value * 4, cube *= 2,
+# 2 * cube, cube * (2 if ... else 4)
+CUBE_VALUE_AGAIN = re.compile(r"\b(?:cube|value)(?:\[0\]|[\"']\])?\s*(?:\*=?\s*[24]\b|\*\s*\(\s*[24]\b)|\b[24]\s*\*\s*(?:[\w.]*\.)?cube\b")
+OWNER_OF_CUBE_VALUE = "bgcli/core/cube.py"
+# a format's own encoding of the cube (a log2 field, a count of doubles) may keep its arithmetic, named here
+# with why; a rule's arithmetic may not (a reader that follows the cube through "a double was made" asks turned)
+CUBE_VALUE_ENCODINGS: dict[str, str] = {}
+
+
+def test_no_module_but_the_cube_owner_turns_the_cube():
+    texts = {name: text for name, text in sources().items()
+             if name != OWNER_OF_CUBE_VALUE and name not in CUBE_VALUE_ENCODINGS}
+    again = found(CUBE_VALUE_AGAIN, texts)
+    assert not again, f"ask bgcli.core.cube (turned, value_after, value_reached): {again}"
+    assert all(found(CUBE_VALUE_AGAIN, {name: sources()[name]}) for name in CUBE_VALUE_ENCODINGS), \
+        "an encoding left is gone: strike it"
+
+
+def test_the_cube_value_check_sees_a_copy():
+    copies = {"m.py": "v = m.cube * 2\nw = event.before.match.cube * 4\ncube *= 2\nx = 2 * cube\n"
+                      "y = s.cube * (2 if d else 4)\no = self.cube[0] * 2\nok = turned(m.cube)\nz = k * 2\n"
+                      "e = q * state.match.cube / self.cube * (1 if mine else -1)\nc = game['cube'] * 2\n"}
+    assert [hit.split(":")[1] for hit in found(CUBE_VALUE_AGAIN, copies)] == ["1", "2", "3", "4", "5", "6", "10"]
+
+
 # --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------
 
 SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")

@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from bgcli.analysis.bearoff import POINTS, key, step_results
+from bgcli.core.cube import turned
 from bgcli.core.position import KINDS_OF_ROLL, throws
 
 CHECKERS = 6
@@ -424,7 +425,7 @@ class MatchTable(_Pairs):
             return found
         value = self._no_double(x, y, away, opponent_away, cube, owner)
         if self.may_double(away, cube, owner):
-            take = self._no_double(x, y, away, opponent_away, 2 * cube, Owner.OPPONENT)
+            take = self._no_double(x, y, away, opponent_away, turned(cube), Owner.OPPONENT)
             value = max(value, min(take, self._payoff(away, opponent_away, cube)))
         self._known[x, y, away, opponent_away, cube, owner] = value
         return value
@@ -454,7 +455,7 @@ class MatchTable(_Pairs):
         """The match winning chances after no double, double/take and double/pass."""
         x, y = self._pair(on_roll, opponent)
         return CubeValues(self._no_double(x, y, away, opponent_away, cube, owner),
-                          self._no_double(x, y, away, opponent_away, 2 * cube, Owner.OPPONENT),
+                          self._no_double(x, y, away, opponent_away, turned(cube), Owner.OPPONENT),
                           self._payoff(away, opponent_away, cube))
 
     def value(self, on_roll: Sequence[int], opponent: Sequence[int], away: int, opponent_away: int, cube: int,

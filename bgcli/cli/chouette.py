@@ -92,9 +92,10 @@ def table(settlement) -> list[str]:
 
 
 def _result(game) -> str:
+    from bgcli.core.cube import turned
     from bgcli.judging.chouette import Side
 
-    offered = game.cube * 2
+    offered = turned(game.cube)   # a dropped double offered a turn of the cube
     if game.result == "unfinished":
         return "unfinished"
     if game.result == "drop":

@@ -33,7 +33,7 @@ import struct
 import zlib
 from typing import IO, Any, Iterator
 
-from bgcli.core.cube import Line
+from bgcli.core.cube import Line, turned
 from bgcli.core.rules import SETTING_OF_TAG, tag_for
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import MatchFileError
@@ -536,7 +536,7 @@ class _Builder:
                 add(ActionKind.DANCE, dice=self.dice(rolled), analysis=(judged,) if judged else ())
                 continue
             if starts[0] == -1 and decision.get("hasDoubled") is not None:
-                cube *= 2
+                cube = turned(cube)   # BGBlitz writes that a double was made ("hasDoubled"), not its value
                 add(ActionKind.DOUBLE, cube=cube, analysis=(judged,) if judged else ())
                 answer = entries[position] if position < len(entries) and isinstance(entries[position], dict) else {}
                 position += 1

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from typing import IO, Iterable, Iterator
 
+from bgcli.core.cube import turned
 from bgcli.core.ids import parse_match_id
 from bgcli.core.position import Position
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
@@ -223,7 +224,7 @@ class _Board:
         double's; after any other the cube is not known until the next
         printed Match ID."""
         if action.kind is ActionKind.DOUBLE and self.cube is not None and self.offered is None:
-            self.offered = (self.cube[0] * 2, 1 - action.side)
+            self.offered = (turned(self.cube[0]), 1 - action.side)
             return
         self.cube = self.offered if action.kind is ActionKind.TAKE else None
         self.offered = None

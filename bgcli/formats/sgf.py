@@ -36,7 +36,7 @@ from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
-from bgcli.core.cube import value_reached
+from bgcli.core.cube import turned, value_reached
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules, Variation, tag_for
 from bgcli.core.state import GameState, MatchState
@@ -424,8 +424,8 @@ class _Builder:
         word = value.lower()
         where = (node.line, node.column, row, side)
         kind = _CUBE_ACTIONS.get(word)
-        if kind is not None:   # a beaver's ``cube`` is already the double's
-            return Action(*where, kind, cube=cube * 2 if kind in (DOUBLE, BEAVER) else None, raw=value)
+        if kind is not None:   # a beaver's ``cube`` is already the double's: SGF writes no value, the rule gives it
+            return Action(*where, kind, cube=turned(cube) if kind in (DOUBLE, BEAVER) else None, raw=value)
         found = _ROLL.match(word)
         if not found:
             return self._error(node, f"cannot read the action {_LETTERS[side]}[{value}]")

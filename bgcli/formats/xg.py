@@ -42,7 +42,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import IO, Iterator
 
-from bgcli.core.cube import Line
+from bgcli.core.cube import Line, turned
 from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import FileReadError, MatchFileError
@@ -504,7 +504,7 @@ class _Builder:
         if doubled != 1:
             self.pending_cube = analysis   # a decision not to double: kept with the next move
             return
-        cube = game["cube"] * 2
+        cube = turned(game["cube"])   # XG stores that a double, beaver, raccoon was made, not its value: the rule's
         self.add(number, side, ActionKind.DOUBLE, cube=cube, analysis=(analysis,) if analysis else ())
         answer = self.cube_analysis(record, doubled, DecisionKind.TAKE, _error(_f64(record, 216)))
         answered = (answer,) if answer else ()
@@ -513,10 +513,10 @@ class _Builder:
         elif take == 1:
             self.add(number, 1 - side, ActionKind.TAKE, analysis=answered)
         elif take == 2:
-            cube *= 2
+            cube = turned(cube)
             self.add(number, 1 - side, ActionKind.BEAVER, cube=cube, analysis=answered)
             if beaver_answer == 2:
-                cube *= 2
+                cube = turned(cube)
                 self.add(number, side, ActionKind.RACCOON, cube=cube)
                 self.add(number, 1 - side, ActionKind.TAKE if raccoon_answer == 1 else ActionKind.DROP)
             elif beaver_answer in (0, 1):

@@ -69,7 +69,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
-from bgcli.core.cube import Answer, CubeAction, CubeTurn, Line as CubeLine, Refusal, may_double, proper_action_of
+from bgcli.core.cube import Answer, CubeAction, CubeTurn, Line as CubeLine, Refusal, may_double, proper_action_of, turned
 from bgcli.core.generator import legal_plays
 from bgcli.core.kinds import Worded
 from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, OFF, throws
@@ -306,7 +306,7 @@ def _passed(state: "GameState", position) -> "GameState":
 
 
 def _doubled(state: "GameState", value: int) -> "GameState":
-    """The player on roll doubled and the opponent took (``value`` 2x the cube) or beavered (4x)."""
+    """The player on roll doubled and the opponent took or beavered, the cube turned to ``value`` (core.cube.turned)."""
     taker = 1 - state.match.on_roll
     return replace(state, match=replace(state.match, cube=value, cube_owner=taker))
 
@@ -435,8 +435,8 @@ class _Trial:
             p = self.probs_for_side(decision.probabilities, player)
             return None, [self.points_value(state.match.cube, player),
                           p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
-        times = 4 if action.answer is Answer.BEAVER else 2
-        return _doubled(state, state.match.cube * times), None
+        offered = turned(state.match.cube)
+        return _doubled(state, turned(offered) if action.answer is Answer.BEAVER else offered), None
 
     def play(self, start: Start, index: int) -> tuple[list[float], list[float]]:
         """Trial ``index`` from ``start``: the side's figures and the luck to take off them."""
@@ -679,7 +679,7 @@ def rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] | None =
         refusal = may_double(turn)
         if refusal is not None:
             return Rollout(state, None, engine.name, level, settings, 0, refusal=refusal)
-        starts = (Start(before, cube_free=True), Start(_doubled(before, state.match.cube * 2)))
+        starts = (Start(before, cube_free=True), Start(_doubled(before, turned(state.match.cube))))
         kinds, chosen = [LineKind.NO_DOUBLE, LineKind.DOUBLE_TAKE], [None, None]
     else:
         dice, found = _candidates(state, before, engine, dice, plays, candidates)
@@ -838,7 +838,7 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
         refusal = may_double(turn)
         if refusal is not None:
             return Rollout(state, None, engine.name, engine.level.ply, settings, 0, refusal=refusal, method=engine.name)
-        doubled = _doubled(before, state.match.cube * 2)
+        doubled = _doubled(before, turned(state.match.cube))
         nd, dt = gnubg_rollout.rollout_states([before, doubled], commands, program=program, table=table)
         no_double = _gnubg_line(nd, before, settings, side, False)
         double_take = _gnubg_line(dt, doubled, settings, side, False)
@@ -853,7 +853,7 @@ def engine_rollout(state: "GameState", engine: "Engine", dice: tuple[int, int] |
     afters = [_passed(before, p.after) for p in chosen]
     # the opponent's first cube decision, where they may double: the doubled cube rolled out too
     doubles = [settings.cubeful and may_double(CubeTurn.of(a)) is None for a in afters]
-    doubled_afters = [_doubled(a, a.match.cube * 2) for a, d in zip(afters, doubles) if d]
+    doubled_afters = [_doubled(a, turned(a.match.cube)) for a, d in zip(afters, doubles) if d]
     found = gnubg_rollout.rollout_states(afters + doubled_afters, commands, program=program, table=table)
     taken_rollouts = iter(zip(found[len(afters):], doubled_afters))
     lines = []

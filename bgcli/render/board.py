@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from html import escape   # with quote=False what xml.sax.saxutils.escape does (& < >), without its imports (urllib, http, email)
 from typing import Sequence
 
-from bgcli.core.cube import points_word
+from bgcli.core.cube import points_word, turned
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
@@ -65,7 +65,7 @@ def _side_texts(board: _Board) -> list[str]:
     m = board.match
     text = [f"O: {board.names[0]}", points_word(m.score[0]), "", "", "", points_word(m.score[1]), f"X: {board.names[1]}"]
     if m.doubled:
-        text[4 if m.turn else 2] = f"Cube offered at {m.cube * 2}"
+        text[4 if m.turn else 2] = f"Cube offered at {turned(m.cube)}"
         return text
     if m.dice[0]:
         roll = f"Rolled {recorded_text(m.dice)}"
@@ -429,7 +429,7 @@ def _cube(svg: _Svg, m: MatchState) -> None:
     size = 44
     cx = _SIDE / 2
     if m.doubled:
-        value, cy, cls = m.cube * 2, _MIDDLE, "cube offered"
+        value, cy, cls = turned(m.cube), _MIDDLE, "cube offered"
         cx = _LEFT_HALF + _HALF / 2  # in the empty middle of the outer board
     elif m.cube_owner < 0:
         value, cy, cls = m.cube, _MIDDLE, "cube centred"
@@ -472,7 +472,7 @@ def _bands(svg: _Svg, board: _Board) -> None:
         parts.append(f"pips {pips[side]}")
         doing = ""
         if m.doubled and m.turn != player:
-            doing = f"doubles to {m.cube * 2}"
+            doing = f"doubles to {turned(m.cube)}"
         elif not m.doubled and m.on_roll == player and m.game_state <= 1:
             doing = f"to play {recorded_text(m.dice)}" if m.dice[0] else "on roll"
         if m.resign and m.on_roll == player:
