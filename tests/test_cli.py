@@ -1,6 +1,7 @@
 """The command line, through click's CliRunner, and the README's promises."""
 from __future__ import annotations
 
+import io
 import json
 import re
 import subprocess
@@ -372,3 +373,40 @@ def test_plain_text_is_never_binary(head):
     assert batch._HEAD >= HEAD_SIZE
     if not head.translate(None, batch._PLAIN):
         assert not looks_binary(head)
+
+
+class _EndlessText(io.RawIOBase):
+    """200 MB of text with no match in it, made as it is read: reading more than ``bound`` bytes of it fails
+    the test (the audit must refuse it from its head, not read it to its end)."""
+
+    def __init__(self, bound: int, size: int = 200 << 20):
+        self.line, self.bound, self.size, self.given = b"hello, this is not a match\n", bound, size, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        assert self.given <= self.bound, f"read {self.given:,} bytes of a stream refused from its head"
+        n = min(len(buffer), self.size - self.given)
+        data = (self.line * (n // len(self.line) + 2))[self.given % len(self.line):][:n]
+        buffer[:n] = data
+        self.given += n
+        return n
+
+
+def test_a_huge_non_match_piped_to_audit_is_refused_from_its_head(run):
+    # 200 MB of text piped to audit was read to its end, each line held, for minutes before it was refused
+    stream = _EndlessText(bound=2 << 20)   # the head, 1 MB, and a block or so read ahead
+    result = run("audit", "-", input=io.BufferedReader(stream))
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == ("Error: -:1:1: not a match file: no 'N point match' line in its first "
+                                             "1 MB (first unreadable line 1: 'hello, this is not a match')")
+
+
+def test_a_match_after_a_long_preface_is_read(run, tmp_path):
+    # the bound is on text before the first match: a preface of comments under it does not stop the reading
+    preface = b"; a comment line before the match, as a site writes a long preface\n" * 12000   # 0.8 MB
+    path = tmp_path / "prefaced.mat"
+    path.write_bytes(preface + (SAMPLES / "sp05001_3pt.mat").read_bytes())
+    assert len(preface) < 1 << 20
+    assert run("audit", path).exit_code == run("audit", SAMPLES / "sp05001_3pt.mat").exit_code == 0

@@ -812,6 +812,12 @@ def _set_up(board: str) -> SetUp:
 # Putting lines together into games and matches
 
 
+# A match file's first match starts within its first megabyte: before it come only a header's tags and
+# comments, a site's preface. Text with no match start in it by then (a log, a book, 200 MB piped to audit)
+# is refused there, not read to its end with each of its lines held.
+BEFORE_FIRST_MATCH = 1 << 20   # bytes of text, with its line ends
+
+
 class _Reader:
     """A line-driven state machine; holds only the match being read."""
 
@@ -824,9 +830,14 @@ class _Reader:
         self.pending: list[tuple[int, str, tuple[str, str] | None]] = []
         self.preamble: list[tuple[int, str]] = []   # unreadable lines before the first match
         self.found_any = False
+        self.before_first = 0   # bytes read before the first match started (BEFORE_FIRST_MATCH)
         self.headerless = False   # a .gam's games with no header: each starts at a line of the two names
 
     def feed(self, number: int, text: str) -> Iterator[MatchPart]:
+        if not self.found_any:
+            self.before_first += len(text) + 1
+            if self.before_first > BEFORE_FIRST_MATCH:
+                raise self._no_match(f" in its first {BEFORE_FIRST_MATCH >> 20} MB")
         if self.game is not None and not self.expect_score and not self.pending and _ROW_START.match(text):
             try:    # the common case first: a numbered move row inside a game
                 self.game["actions"].extend(read_row(text, number, self.path))
@@ -890,19 +901,23 @@ class _Reader:
         if self.match is not None:
             yield from self._close_match()
         if not self.found_any:
-            from bgcli.formats import positionfile   # here: only a file with no match asks it (start-up)
+            raise self._no_match()
 
-            line = self.preamble[0][0] if self.preamble else 1
-            position = positionfile.not_a_match("\n".join(text for _, text in self.preamble)) if self.preamble else None
-            if position is not None:
-                raise MatchFileError(f"not a match file but {position.replace('FILE', self.path)}", self.path, line, 1)
-            if sum(1 for _, text in self.preamble if _GNUBG_BOARD_HEADING.match(text)) > 1:
-                raise MatchFileError("not a match file: GNU Backgammon's 'export match text' whose first line is not "
-                                     "its English score line ('The score (after N games) is: ...'; gnubg in another "
-                                     "language writes it so): bgcli reads the English export, or the match saved as "
-                                     ".mat or SGF, which gnubg writes alike in every language", self.path, line, 1)
-            where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
-            raise MatchFileError(f"not a match file: no 'N point match' line{where}", self.path, line, 1)
+    def _no_match(self, within: str = "") -> MatchFileError:
+        """The error of text with no match in it (``within``: how much of it was read)."""
+        from bgcli.formats import positionfile   # here: only a file with no match asks it (start-up)
+
+        line = self.preamble[0][0] if self.preamble else 1
+        position = positionfile.not_a_match("\n".join(text for _, text in self.preamble)) if self.preamble else None
+        if position is not None:
+            return MatchFileError(f"not a match file but {position.replace('FILE', self.path)}", self.path, line, 1)
+        if sum(1 for _, text in self.preamble if _GNUBG_BOARD_HEADING.match(text)) > 1:
+            return MatchFileError("not a match file: GNU Backgammon's 'export match text' whose first line is not "
+                                  "its English score line ('The score (after N games) is: ...'; gnubg in another "
+                                  "language writes it so): bgcli reads the English export, or the match saved as "
+                                  ".mat or SGF, which gnubg writes alike in every language", self.path, line, 1)
+        where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
+        return MatchFileError(f"not a match file: no 'N point match' line{within}{where}", self.path, line, 1)
 
     # comments and tags --------------------------------------------------
     def _comment(self, number: int, text: str) -> None:
