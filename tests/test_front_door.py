@@ -195,10 +195,10 @@ def test_a_path_given_as_a_position_is_told_what_it_is(run, tmp_path, command):
 
     other = tmp_path / "notes.md"
     other.write_text("# not a position\n", encoding="utf-8")
-    for path, said in ((tmp_path, "that is a folder, not a position (a position file's name ends .txt or .xgp)"),
+    for path, said in ((tmp_path, "that is a folder, not a position (a position file's name ends .xgp, .pos, .txt or .sgf)"),
                        (SAMPLES / "flawed_5pt.mat", "that is a match file, not a position: `bgcli replay --boards "
                                                     "FILE` draws its positions"),
-                       (other, "that is a file, not a position (a position file's name ends .txt or .xgp)")):
+                       (other, "that is a file, not a position (a position file's name ends .xgp, .pos, .txt or .sgf)")):
         words = [str(path) if w == "{}" else w for w in command] if "{}" in command else [*command, str(path)]
         result = run(*words)
         assert result.exit_code == 1

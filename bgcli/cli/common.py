@@ -306,23 +306,10 @@ def read_position(text: str):
     from bgcli.core.ids import parse_position
 
     # no written position ends so: a missing file or a folder is said to be one (exit 2), not "invalid position"
-    if text.lower().endswith(".xgp"):
-        from bgcli.formats.xg import read_position as read_xgp
-
-        return read_xgp(text)
-    if text.lower().endswith(".pos"):
-        from bgcli.formats import jfpos
-
-        return jfpos.read_position(text)
-    if text.lower().endswith(".txt"):
-        from bgcli.formats import positionfile
-
-        return positionfile.read(text)
-    if text.lower().endswith(".sgf"):
-        from bgcli.formats import sgf
-
-        saved = sgf.read_position(text)
-        if saved is not None:   # else a match: said so below
+    reader = _POSITION_FILES.get(os.path.splitext(text)[1].lower())
+    if reader is not None:
+        saved = reader(text)
+        if saved is not None:   # None: an SGF that is a match, said so below
             return saved
     try:
         return parse_position(text)
@@ -335,6 +322,35 @@ def read_position(text: str):
         raise InvalidPositionError(f"invalid position {quote(text)}: {named}") from exc
 
 
+def _xgp(path: str):
+    from bgcli.formats.xg import read_position as read_xgp
+
+    return read_xgp(path)
+
+
+def _jellyfish_position(path: str):
+    from bgcli.formats import jfpos
+
+    return jfpos.read_position(path)
+
+
+def _text_position(path: str):
+    from bgcli.formats import positionfile
+
+    return positionfile.read(path)
+
+
+def _saved_position(path: str):
+    from bgcli.formats import sgf
+
+    return sgf.read_position(path)   # None for an SGF that is a match
+
+
+# The position files read_position reads, by suffix: what it reads and what a word that names another
+# file is told (_path_named), from one list
+_POSITION_FILES = {".xgp": _xgp, ".pos": _jellyfish_position, ".txt": _text_position, ".sgf": _saved_position}
+
+
 def _path_named(text: str) -> str | None:
     """What a word that reads as no position but names a file or folder is, and what to do instead (a
     position is read from a file only when its name ends as read_position's do): the notations'
@@ -343,7 +359,8 @@ def _path_named(text: str) -> str | None:
 
     if id_shaped(text) or not os.path.exists(text):
         return None
-    files = "a position file's name ends .txt or .xgp"
+    *others, last = _POSITION_FILES
+    files = f"a position file's name ends {', '.join(others)} or {last}"
     if os.path.isdir(text):
         return f"that is a folder, not a position ({files})"
     from bgcli.formats import registry

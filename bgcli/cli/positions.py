@@ -62,8 +62,8 @@ def open_binary(path: str):
 def moves(words, batch, jobs, as_json, style):
     """List the legal plays of POSITION with DICE, one per line.
 
-    DICE may be written 31, 3-1 or "3 1", or come from the position itself
-    (an XGID or Match ID with dice). Plays that reach the same position are
+    DICE may be written 31, 3-1, "3 1" or "(3,1)", or come from the position
+    itself (an XGID or Match ID with dice); none at all is a usage error (exit 2). Plays that reach the same position are
     listed once, as gnubg does. A board of 26 numbers may start with a
     negative number (bgcli moves -1 -2 0 ... 31), also after --. With
     --style korean the points have the traditional Korean point names of
@@ -155,7 +155,7 @@ def check(words, as_json, style):
     """Check that PLAY is legal in POSITION with DICE.
 
     DICE may be left out when the position carries them (an XGID or a GNUbg
-    ID with a roll). Exit 0 and print the play's canonical text and the
+    ID with a roll); left out where it carries none, a usage error (exit 2). Exit 0 and print the play's canonical text and the
     resulting Position ID (opponent on roll) when it is legal; exit 1 and
     say why when it is not. The traditional Korean point names are read
     (and written, with --style korean) as the side on roll names them: X,
