@@ -118,3 +118,17 @@ def test_the_engine_missing_is_one_line_and_exit_2(run, monkeypatch):
     result = run("dice", "--engine", "sage", ONE)
     assert result.exit_code == 2
     assert result.stderr.strip() == "Error: the sage engine needs bgsage: pip install 'bgcli[engine]'"
+
+
+def test_a_trial_set_up_to_the_opening_is_measured_as_rate_measures_it(fake):
+    # gnubg's rollout log sets the board up in every trial, the opening board too: the first roll is any
+    # roll of a position, not the opening roll (the replay's word, Event.opening), for the dice's luck
+    # as for rate's; measured by the board, the two differed on each trial's first roll
+    from bgcli.judging.rating import RollLuck
+
+    for path in sorted((ROOT / "tests" / "data" / "real" / "gnubg-rollout-log").glob("*.sgf")):
+        units = tally_file(str(path), luck=RollLuck(fake))
+        ratings = rate_replay(fake, lambda visitor: visit_file(str(path), visitor), luck_engine=fake)
+        rolls = [d.luck for rating in ratings for d in rating.decisions if d.luck is not None]
+        assert sum(u.luck_rolls for u in units) == len(rolls) > 0
+        assert sum(u.luck for u in units) == pytest.approx(sum(rolls), abs=1e-9), path.name

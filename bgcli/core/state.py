@@ -101,16 +101,6 @@ class GameState:
 
         return board_svg(self)
 
-    @property
-    def at_opening(self) -> bool:
-        """Whether the position is the opening board of the game's variant (its
-        rules' Variation says what a game starts from, core.rules). A
-        nackgammon or hypergammon game's opening is not the standard one. The
-        board alone does not say that a roll is the opening roll (never a
-        double, no cube turn before it): a board set up to the opening's is a
-        position; the replay says it (bgcli.match.events.Event.opening)."""
-        return self.position == Position.start(self.match.rules.variation)
-
     def rolled(self, dice: tuple[int, int]) -> GameState:
         """This state with the player on roll having rolled ``dice``, no double waiting: the state
         the roll is played in (drawn "Rolled 31", its Match ID carrying the dice)."""

@@ -334,8 +334,9 @@ class DiceTally(MatchVisitor):
     wants_events = True
     roll_events_only = True   # it counts rolls: the cube's and the results' events are not built
 
-    def __init__(self, path: str, luck: Callable[[Any, tuple[int, int]], float] | None = None) -> None:
-        """``luck``: the luck of a roll in a state (bgcli.judging.rating.RollLuck), summed per unit; None: not measured."""
+    def __init__(self, path: str, luck: Callable[[Any, tuple[int, int], bool], float] | None = None) -> None:
+        """``luck``: the luck of a roll in a state, whether it is the game's opening roll
+        (bgcli.judging.rating.RollLuck), summed per unit; None: not measured."""
         self.path = path
         self.luck = luck
         # it reads no problem, no result, no event's cube or score, unless the engine's luck asks each
@@ -380,8 +381,9 @@ class DiceTally(MatchVisitor):
 
     def begin_game(self, game: GameStart) -> None:
         self._reset_game()
-        # a game set up has no opening roll: its first roll is counted as any other
-        self._first = game.set_up is None
+        # a game set up has no opening roll (even one set up to the opening's): its first roll is counted
+        # as any other (the replay's word, GameStart.from_opening)
+        self._first = game.from_opening
         self._games.append(bytearray())
 
     def event(self, event: Event) -> None:
@@ -393,7 +395,7 @@ class DiceTally(MatchVisitor):
         if not (1 <= a <= 6 and 1 <= b <= 6):
             return
         if self.luck is not None and event.kind is EventKind.MOVE:   # the rolls rate measures, the opening's too
-            luck = self.luck(event.before, (max(a, b), min(a, b)))
+            luck = self.luck(event.before, (max(a, b), min(a, b)), event.opening)
             summed = self._luck[event.side]
             summed[0] += 1
             summed[1] += luck

@@ -925,14 +925,10 @@ class RollLuck:
     def __init__(self, engine: Engine) -> None:
         self._judge = _Judge(engine, engine)
 
-    def __call__(self, state: GameState, dice: tuple[int, int], opening: bool | None = None) -> float:
+    def __call__(self, state: GameState, dice: tuple[int, int], opening: bool) -> float:
         """The luck of ``dice`` rolled in ``state`` (the player on roll), in normalised equity; ``opening``:
         whether it is the game's opening roll, the replay's word (Event.opening), as rate asks it."""
         refuse_unjudged(state.match.rules)
-        if opening is None:
-            # a caller that does not pass the replay's word (the dice audit's, bgcli.judging.dice, for now):
-            # the board's, which takes a board set up to the opening's for the opening
-            opening = state.at_opening
         return self._judge.luck(state, dice, opening)[0]
 
 
