@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgcli.core.cube import value_after
-from bgcli.core.rules import Rules
+from bgcli.core.rules import Rules, Variation
 from bgcli.core.state import CubeState
 from bgcli.core.value import Outcome, Win, drop_value, game_value, resignation_values
 
@@ -71,21 +71,29 @@ _LOSERS = st.lists(st.integers(0, 25), min_size=15, max_size=15).map(
 
 
 @given(loser=_LOSERS, jacoby=st.booleans(), counts=st.integers(1, 3), home_gammons=st.booleans(),
-       owner=st.sampled_from([-1, 0, 1]), cube=CUBES)
-def test_sages_value_of_a_finished_game_is_the_owners(loser, jacoby, counts, home_gammons, owner, cube):
+       owner=st.sampled_from([-1, 0, 1]), cube=CUBES, variation=st.sampled_from(list(Variation)))
+def test_sages_value_of_a_finished_game_is_the_owners(loser, jacoby, counts, home_gammons, owner, cube, variation):
     """sage's final evaluation (a play that bears off the last checker) counts the game as
-    bgcli.core.value does: Jacoby, a backgammon counted as told, the Korean home gammons. It
-    counted it on its own once (a backgammon always 3, home gammons never)."""
-    from bgcli.core.position import Position
+    bgcli.core.value does: Jacoby, a backgammon counted as told, the Korean home gammons, the
+    variant (a hypergammon side counts the checkers it lacks as off). It counted it on its own once
+    (a backgammon always 3, home gammons never), and the variant not at all (a hypergammon gammon single)."""
+    from bgcli.core.position import OFF, Position
     from bgcli.core.state import GameState, MatchState
     from bgcli.core.value import game_kind
     from bgcli.engines.sage import final_evaluation
 
-    final = Position((15,) + (0,) * 25, loser)
-    rules = Rules(jacoby=jacoby, backgammon_counts=counts, home_gammons=home_gammons)
-    state = GameState(Position.start(), MatchState(cube=cube, cube_owner=owner, on_roll=0, turn=0, rules=rules))
+    # the loser's own checkers are its first ones; those it lacks are off from the start
+    loser = list(loser)
+    for _ in range(variation.off_at_start):
+        spot = next(p for p in range(26) if loser[p])
+        loser[spot] -= 1
+        loser[OFF] += 1
+    final = Position((15,) + (0,) * 25, tuple(loser))
+    rules = Rules(jacoby=jacoby, backgammon_counts=counts, home_gammons=home_gammons, variation=variation)
+    state = GameState(Position.start(variation), MatchState(cube=cube, cube_owner=owner, on_roll=0, turn=0,
+                                                            rules=rules))
     found = final_evaluation(state, final)
-    win = game_kind(final, True, home_gammons)
+    win = game_kind(final, True, home_gammons, variation)
     assert found.equity == game_value(win, 1, rules, centred=owner < 0)
     assert (found.probabilities.win_gammon, found.probabilities.win_backgammon) == (win >= 2, win >= 3)
 

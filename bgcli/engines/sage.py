@@ -344,12 +344,12 @@ def nested(values):
 
 def final_evaluation(state: "GameState", result: Position, table: "MatchEquityTable | None" = None) -> Evaluation:
     """A play that bears off the last checker: the game is won, its value known exactly, as the
-    rules count it (bgcli.core.value: Jacoby, how a backgammon counts, home gammons, the cap at
+    rules count it (bgcli.core.value: Jacoby, how a backgammon counts, home gammons, the variant, the cap at
     the points needed), as the rollout's final figures are."""
     from bgcli.core.value import game_kind, game_value
 
     rules = state.match.rules
-    kind = game_kind(result, True, rules.home_gammons)
+    kind = game_kind(result, True, rules.home_gammons, rules.variation)
     probs = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
     side = met.MatchSide.of(state, table=table)
     centred = state.match.cube_owner < 0
