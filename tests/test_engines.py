@@ -368,3 +368,56 @@ def test_sages_level_1_is_gnubgs_1_ply_the_opponents_21_rolls_each_answered_by_i
     mine = found.evaluation.probabilities
     assert [mine.win, mine.win_gammon, mine.win_backgammon, mine.lose_gammon, mine.lose_backgammon] == \
         pytest.approx(mean, abs=2e-4)
+
+
+# --- the rules without a cube: every engine's figures are cubeless ------------------------------------------
+
+_PROBS = st.tuples(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1), st.floats(0, 1), st.floats(0, 1)).map(
+    lambda t: (t[0], t[0] * t[1], t[0] * t[1] * t[2], (1 - t[0]) * t[3], (1 - t[0]) * t[3] * t[4]))
+
+
+@given(probs=_PROBS, counts=st.integers(1, 3), length=st.sampled_from([0, 3, 7]), score=st.integers(0, 2),
+       equity=st.floats(-1, 1))
+def test_under_cubeless_rules_an_evaluation_is_worth_its_cubeless_equity(probs, counts, length, score, equity):
+    """Where the rules have no cube (a cubeless site, the traditional Korean game), an engine's cubeful
+    equity is of another game: trust.evaluation, which every engine's answer passes, gives the cubeless
+    equity of the probabilities, a backgammon counting as the rules say; with a cube, the engine's own."""
+    from bgcli.core.value import cubeless_worth
+    from bgcli.engines import met
+
+    for cubeless in (True, False):
+        rules = Rules(cubeless=cubeless, backgammon_counts=counts, match_length=length)
+        state = GameState(START.position, MatchState(score=(score, 0) if length else (0, 0), on_roll=0, turn=0,
+                                                     rules=rules))
+        side = met.MatchSide.of(state)
+        mwc = None if side.is_money else met.mwc(equity, side)
+        found = trust.evaluation(probs, equity, mwc, "test", state)
+        p = Probabilities(*probs)
+        if not cubeless:
+            assert (found.equity, found.mwc) == (equity, mwc)
+        elif side.is_money:
+            assert found.equity == pytest.approx(p.money_equity(cubeless_worth(rules))) and found.mwc is None
+        else:
+            assert found.mwc == pytest.approx(met.cubeless_mwc(p, side, cubeless_worth(rules)))
+            assert found.equity == pytest.approx(met.emg(found.mwc, side))
+
+
+@needs_sage
+def test_sage_ranks_the_plays_of_a_cubeless_game_by_their_cubeless_equity(sage):
+    from bgcli.core.value import cubeless_worth
+
+    rules = Rules(cubeless=True)
+    state = GameState(START.position, MatchState(on_roll=0, turn=0, rules=rules))
+    ranked = sage.evaluate_plays(state, (6, 4), legal_plays(state.position, (6, 4)))
+    worth = cubeless_worth(rules)
+    for found in ranked:
+        assert found.evaluation.equity == pytest.approx(found.evaluation.probabilities.money_equity(worth))
+    # the luck's best play of each roll (level 0, every roll in one call) is chosen by the same equity
+    raw = open_engine("sage", 0)
+    try:
+        rolls = [(6, 4), (2, 1), (5, 5)]
+        for roll, (key, evaluation) in zip(rolls, raw.best_plays(state, rolls)):
+            top = raw.evaluate_plays(state, roll, legal_plays(state.position, roll))[0]
+            assert key == top.play.result.id() and evaluation.equity == pytest.approx(top.evaluation.equity)
+    finally:
+        raw.close()

@@ -30,9 +30,9 @@ from functools import lru_cache
 from bgcli.analysis import bearoff, bearoff2
 from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.core.rules import Variation
-from bgcli.core.value import Win, cubeless_worth, possible_wins
+from bgcli.core.value import Win, possible_wins
 from bgcli.engines import met, trust
-from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation, Probabilities
+from bgcli.engines.protocol import CubeDecision, Evaluation, Level, PlayEvaluation
 from bgcli.errors import EngineError
 
 if TYPE_CHECKING:
@@ -107,9 +107,9 @@ def _figures(state: "GameState", win: float, money: float, chance: float | None,
     probs = [win, 0.0, 0.0, 0.0, 0.0]
     side = met.MatchSide.of(state, table=table)
     if side.is_money:
-        return trust.evaluation(probs, money, None, engine, state, dice)
+        return trust.evaluation(probs, money, None, engine, state, dice, table)
     assert chance is not None
-    return trust.evaluation(probs, met.emg(chance, side), chance, engine, state, dice)
+    return trust.evaluation(probs, met.emg(chance, side), chance, engine, state, dice, table)
 
 
 def table_evaluation(state: "GameState", engine: str = "exact", table: "MatchEquityTable | None" = None) -> Evaluation:
@@ -182,13 +182,8 @@ class ExactEngine:
             raise EngineError(f"the exact engine cannot judge {trust.where(state, dice)}: {why}")
 
     def _evaluation(self, state: "GameState", win: float, dice=None) -> Evaluation:
-        probs = Probabilities(win, 0.0, 0.0, 0.0, 0.0)
-        side = met.MatchSide.of(state, table=self.met)
-        worth = cubeless_worth(state.match.rules)
-        if side.is_money:
-            return trust.evaluation(probs.to_dict().values(), probs.money_equity(worth), None, self.name, state, dice)
-        chance = met.cubeless_mwc(probs, side, worth)
-        return trust.evaluation(list(probs.to_dict().values()), met.emg(chance, side), chance, self.name, state, dice)
+        probs = trust.probabilities((win, 0.0, 0.0, 0.0, 0.0), self.name, state, dice)
+        return trust.cubeless(probs, state, self.met)
 
     def evaluate(self, state: "GameState") -> Evaluation:
         position = state.position

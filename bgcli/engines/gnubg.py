@@ -268,7 +268,7 @@ class GnubgEngine:
         side = met.MatchSide.of(state, table=self.met)
         equity = trust.number(answer.get("optimal"), "an equity", self.name, state)
         return trust.evaluation(answer.get("probs"), equity, None if side.is_money else met.mwc(equity, side),
-                                self.name, state)
+                                self.name, state, table=self.met)
 
     def evaluate_plays(self, state: "GameState", dice: tuple[int, int], plays: Sequence["Play"], *,
                        force: Sequence["Play"] = ()) -> list[PlayEvaluation]:
@@ -306,11 +306,11 @@ class GnubgEngine:
                 # the rating turns back evaluate()'s (the same figures as asking for it alone)
                 theirs = item["opponent"]
                 equity = trust.number(theirs.get("equity"), "an equity", self.name, state, roll)
-                found_theirs = trust.evaluation(theirs.get("probs"), equity,
-                                                None if side.is_money else met.mwc(equity, side.flipped()),
-                                                self.name, state, roll)
-                out.append((state.position.id(), Evaluation(found_theirs.probabilities.flipped(), -equity,
-                                                            None if found_theirs.mwc is None else 1.0 - found_theirs.mwc)))
+                mine = trust.probabilities(theirs.get("probs"), self.name, state, roll).flipped()
+                out.append((state.position.id(),
+                            trust.evaluation(list(mine.to_dict().values()), -equity,
+                                             None if side.is_money else 1.0 - met.mwc(equity, side.flipped()),
+                                             self.name, state, roll, self.met)))
                 continue
             if not isinstance(item, dict):
                 raise EngineError(f"gnubg gave a best play that is not an object in {trust.where(state, roll)}")
@@ -322,7 +322,8 @@ class GnubgEngine:
             if key not in {p.result.id() for p in legal_plays(state.position, roll)}:
                 raise EngineError(f"gnubg's best play is not a legal play in {trust.where(state, roll)}")
             out.append((key, trust.evaluation(item.get("probs"), equity,
-                                              None if side.is_money else met.mwc(equity, side), self.name, state, roll)))
+                                              None if side.is_money else met.mwc(equity, side), self.name, state, roll,
+                                              self.met)))
         return out
 
     def _plays(self, rolled: "GameState", state: "GameState", dice, every: bool,
@@ -350,6 +351,6 @@ class GnubgEngine:
                                   f"{MAX_PLY}, in {trust.where(state, dice)}")
             equity = trust.number(item.get("equity"), "an equity", self.name, state, dice)
             found = trust.evaluation(item.get("probs"), equity, None if side.is_money else met.mwc(equity, side),
-                                     self.name, state, dice)
+                                     self.name, state, dice, self.met)
             out[key] = (found, plies)
         return out

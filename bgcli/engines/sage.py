@@ -138,7 +138,7 @@ class SageEngine:
         side = met.MatchSide.of(state, table=self.met)
         equity = found["cubeful_equity"]
         return trust.evaluation(nested(found["probs"]), equity, None if side.is_money else met.mwc(float(equity), side),
-                                self.name, state)
+                                self.name, state, table=self.met)
 
     def cube_decision(self, state: "GameState") -> CubeDecision:
         if exact.inside(state):
@@ -232,6 +232,7 @@ class SageEngine:
                                   if p.result.player[OFF] != CHECKERS))
         answers = dict(zip(todo, self._raw_answers(state, rolls[0], todo))) if todo else {}
         out: list[tuple[str, Evaluation] | None] = []
+        cubeless = state.match.rules.cubeless
         for plays, boards in per_roll:
             # every equity is checked (it chooses the play); the whole answer is made into an evaluation,
             # and checked, for the play chosen alone: the same figures as evaluate_plays gives it
@@ -240,6 +241,8 @@ class SageEngine:
                 found = answers.get(key)
                 if found is None:
                     equity = final_evaluation(state, play.result, self.met).equity
+                elif cubeless:   # the rules have no cube: the play chosen by the equity every ranking asks
+                    equity = self._evaluation(state, rolls[0], found).equity
                 else:
                     equity = trust.number(found.get("cubeful_equity"), "an equity", self.name, state, rolls[0])
                 if best is None or equity > best[2]:   # the first of equal plays, as the ranking keeps bgcli's order
@@ -288,7 +291,7 @@ class SageEngine:
         side = met.MatchSide.of(state, table=self.met)
         equity = trust.number(answer.get("cubeful_equity"), "an equity", self.name, state, dice)
         mwc = None if side.is_money else met.mwc(equity, side)
-        return trust.evaluation(nested(answer.get("probs")), equity, mwc, self.name, state, dice)
+        return trust.evaluation(nested(answer.get("probs")), equity, mwc, self.name, state, dice, self.met)
 
     def _check_plays(self, state: "GameState", dice, results: Sequence[Position],
                      boards: Sequence[tuple] | None = None) -> None:

@@ -19,6 +19,7 @@ from bgcli.core.spelling import recorded_text
 if TYPE_CHECKING:
     from bgcli.core.generator import Play
     from bgcli.core.state import GameState
+    from bgcli.engines.met_tables import MatchEquityTable
 
 
 def where(state: "GameState", dice: Sequence[int] | None = None) -> str:
@@ -103,9 +104,33 @@ def chance(value, what: str, engine: str, state: "GameState", dice=None) -> floa
     return found
 
 
-def evaluation(probs, equity, mwc, engine: str, state: "GameState", dice=None) -> Evaluation:
-    return Evaluation(probabilities(probs, engine, state, dice), number(equity, "an equity", engine, state, dice),
-                      chance(mwc, "a match winning chance", engine, state, dice))
+def evaluation(probs, equity, mwc, engine: str, state: "GameState", dice=None,
+               table: "MatchEquityTable | None" = None) -> Evaluation:
+    """An engine's evaluation of a position (or of a play, by the mover) in ``state``, checked. Where the
+    game's rules have no doubling cube (a cubeless site, the traditional Korean game) the engine's cubeful
+    equity is of another game: the position is worth its cubeless equity (:func:`cubeless`, by the match
+    equity table ``table``), and every ranking, error and luck asks that."""
+    found = probabilities(probs, engine, state, dice)
+    number(equity, "an equity", engine, state, dice)
+    if state.match.rules.cubeless:
+        return cubeless(found, state, table)
+    return Evaluation(found, float(equity), chance(mwc, "a match winning chance", engine, state, dice))
+
+
+def cubeless(probs: Probabilities, state: "GameState", table: "MatchEquityTable | None" = None) -> Evaluation:
+    """The cubeless evaluation of outcome probabilities ``probs`` of the player whose side ``state`` gives
+    (the mover, for a play), each kind of win counting what the rules say (core.value.cubeless_worth): in
+    money play the cubeless equity, in a match the match winning chance at the cube by ``table`` and its
+    normalised equity."""
+    from bgcli.core.value import cubeless_worth
+    from bgcli.engines import met
+
+    worth = cubeless_worth(state.match.rules)
+    side = met.MatchSide.of(state, table=table)
+    if side.is_money:
+        return Evaluation(probs, probs.money_equity(worth))
+    won = met.cubeless_mwc(probs, side, worth)
+    return Evaluation(probs, met.emg(won, side), won)
 
 
 def same_plays(bgcli_results: Iterable[str], engine_results: Iterable[str], engine: str, state: "GameState",
