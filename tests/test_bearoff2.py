@@ -350,3 +350,40 @@ def test_a_first_build_is_announced_on_stderr_once_and_a_cached_table_is_not(tmp
     assert "bearoff-2-2.bin" in notes[0] and "bearoff-2c-2.bin" in notes[1]
     again = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
     assert again.stderr == "" and again.stdout == ""
+
+
+def test_the_tables_may_double_is_the_cube_rules():
+    """MatchTable.may_double, the recurrence's copy of the cube's rule, says what core.cube.may_double says
+    in a match with a cube and no limit (the rules the exact engine asks the tables under: exact.inside),
+    whether a dead cube is a rule of its own (cube_cap_needed) or not, at every cube, owner and score."""
+    from bgcli.core.cube import CubeTurn, Holder, may_double
+    from bgcli.core.rules import Rules
+
+    holders = {Owner.CENTRED: Holder.CENTRED, Owner.ON_ROLL: Holder.PLAYER, Owner.OPPONENT: Holder.OPPONENT}
+    for crawford in (False, True):
+        table = bearoff2.MatchTable(toy_payoff, crawford, checkers=1)
+        for capped in (False, True):
+            rules = Rules(match_length=17, cube_cap_needed=capped)
+            for away in range(1, 18):
+                for cube in (1, 2, 4, 8, 16, 32):
+                    for owner in Owner:
+                        turn = CubeTurn(cube, holders[owner], away, 17, crawford, rules)
+                        assert table.may_double(away, cube, owner) == (may_double(turn) is None), (
+                            crawford, capped, away, cube, owner)
+
+
+def test_the_tables_answer_only_where_no_rule_limits_the_cube():
+    """The tables' cube may always be turned again; under a cube limit (a rule some houses play) their
+    figures are of another game, so the engines do not take them (the exact engine says it cannot judge
+    the cube; its plays are its cubeless figures)."""
+    from bgcli.core.rules import Rules
+    from bgcli.core.state import GameState, MatchState
+    from bgcli.engines import exact, open_engine
+    from bgcli.errors import EngineError
+
+    small = position((1, 0, 1, 0, 0, 0), (0, 2, 0, 0, 0, 0))
+    assert exact.inside(GameState(small))
+    limited = GameState(small, MatchState(rules=Rules(cube_limit=4)))
+    assert not exact.inside(limited)
+    with pytest.raises(EngineError, match="cannot judge the cube"):
+        open_engine("exact").cube_decision(limited)

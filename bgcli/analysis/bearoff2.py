@@ -416,6 +416,9 @@ class MatchTable(_Pairs):
             found = self._reached[x] = len(seen)
         return found
 
+    # Fenced mirror of core.cube.may_double for the rules these figures are for (a match with a cube and no
+    # cube limit, a dead cube not doubled): asked in the recurrence's every step, where a CubeTurn a call
+    # would cost more than the step. tests/test_bearoff2.py::test_the_tables_may_double_is_the_cube_rules
     def may_double(self, away: int, cube: int, owner: Owner) -> bool:
         return not self.crawford and owner is not Owner.OPPONENT and cube < away
 

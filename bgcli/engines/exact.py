@@ -63,8 +63,8 @@ def problem(position: Position, variation: Variation) -> str:
 # --- the two-sided tables: cubeful and exact where both sides have 1 to 6 checkers left ----------------
 
 def inside(state: "GameState") -> bool:
-    """Whether the two-sided tables answer for ``state``: no contact, 1 to 6 checkers left a side, no
-    gammon possible (the tables count none: in the standard game 6 left is 9 off, in hypergammon a side
+    """Whether the two-sided tables answer for ``state``: no contact, 1 to 6 checkers left a side, no cube
+    limit in the rules, no gammon possible (the tables count none: in the standard game 6 left is 9 off, in hypergammon a side
     may have all its checkers home and none off), and in match play a pair whose figures are quick to work
     out at the score (``bearoff2.MATCH_WORK``)."""
     position = state.position
@@ -72,6 +72,10 @@ def inside(state: "GameState") -> bool:
     if not all(h is not None and 0 < sum(h) <= bearoff2.CHECKERS for h in homes):
         return False
     if gammon_possible(position, state.match.rules.variation):
+        return False
+    if state.match.rules.cube_limit:
+        # the tables' cube may always be turned again (bearoff2.MatchTable.may_double mirrors the rules
+        # without a limit): a limit changes every figure a turn past it would reach
         return False
     side = met.MatchSide.of(state)
     return side.is_money or _match_table(side.crawford).work(*_homes(position)) <= bearoff2.MATCH_WORK
