@@ -174,3 +174,20 @@ def test_gnubg_reads_bgclis_mat_export_of_each_raccoon_as_bgcli_reads_it(tmp_pat
             assert (theirs.cube, theirs.cube_owner) == (state.cube, state.cube_owner) == (8, EVE), name
         else:
             assert tuple(theirs.score) == tuple(replay.score) == (0, 4), name
+
+
+def test_the_view_names_the_value_of_a_beaver_and_a_raccoon_that_the_record_leaves_out(tmp_path):
+    # the value comes from the cube's rule (core.cube.value_reached), as the view's 'doubles to N' does
+    from click.testing import CliRunner
+
+    from bgcli.cli import cli
+
+    text = (HERE / "dropped.mat").read_text().replace("Beavers => 4 ", "Beavers      ").replace("Raccoons => 8", "Raccoons     ")
+    assert "=> 4" not in text and "=> 8" not in text
+    source = tmp_path / "no_values.mat"
+    source.write_text(text)
+    page = tmp_path / "page.html"
+    done = CliRunner().invoke(cli, ["view", "--beavers", "-o", str(page), str(source)])
+    assert done.exit_code == 0, done.output
+    html = page.read_text()
+    assert "beavers to 4" in html and "raccoons to 8" in html

@@ -344,7 +344,7 @@ def _action_text(step: _Step) -> str:
     if event.kind == EventKind.DOUBLE:
         return f"doubles to {value_reached(event.before.match, event.cube)}"
     if event.kind == EventKind.BEAVER:
-        return f"beavers to {event.cube}" if event.cube else "beavers"
+        return f"beavers to {value_reached(event.before.match, event.cube)}"
     if event.kind in (EventKind.TAKE, EventKind.DROP):
         return event.kind.value + "s"
     if event.kind == EventKind.ROLL:
@@ -352,7 +352,7 @@ def _action_text(step: _Step) -> str:
     if event.kind == EventKind.DRAW:
         return "agreed draw"
     if event.kind == EventKind.RACCOON:
-        return f"raccoons to {event.cube}" if event.cube else "raccoons"
+        return f"raccoons to {value_reached(event.before.match, event.cube)}"
     points = _plural(event.points or 0, "point")
     return f"wins {points}" + (" (resignation)" if event.kind == EventKind.RESIGN else "")
 
