@@ -134,3 +134,14 @@ def test_the_cube_states_value_and_an_events_state_give_one_answer(value, double
         cube.beaver(value_after(cube, InstantRedouble.BEAVER))
         assert value_after(cube, InstantRedouble.RACCOON) == value_reached(MatchState(cube=cube.value)) \
             == turned(turned(turned(value)))
+
+
+@given(count=st.integers(0, 12), value=st.sampled_from([1, 2, 4, 64]))
+def test_turns_are_the_values_turn_after_turn_makes(count, value):
+    from bgcli.core.cube import starting_cubes, turned, turns
+
+    found = turns(count, value)
+    assert found[0] == value and len(found) == count + 1
+    assert all(b == turned(a) for a, b in zip(found, found[1:]))
+    # a money game's cube after its automatic doubles is turns of the opening's cube
+    assert starting_cubes(Rules(auto_doubles=count)) == turns(count)

@@ -432,6 +432,15 @@ def turned(value: int) -> int:
     return value * 2
 
 
+def turns(count: int, value: int = 1) -> list[int]:
+    """``value`` and the values ``count`` turns of the cube make of it, in order (``[1, 2, 4]``: two
+    turns from 1): a game's cube after its automatic doubles, the values a record's cube may be given."""
+    values = [value]
+    for _ in range(count):
+        values.append(turned(values[-1]))
+    return values
+
+
 def turned_from(value: int) -> int | None:
     """The cube a turn to ``value`` was made from (half it), or None where no turn makes ``value``."""
     return value // 2 if value % 2 == 0 else None
@@ -470,7 +479,7 @@ def raccoon_refusal(rules: Rules, side: int, beaver_by: int | None) -> Refusal |
 def starting_cubes(rules: Rules) -> list[int]:
     """The cubes a game may start with: automatic doubles (money play) raise the
     cube on equal opening rolls, up to ``rules.auto_doubles`` times."""
-    return [1 << k for k in range(rules.in_force("auto_doubles") + 1)]
+    return turns(rules.in_force("auto_doubles"))
 
 
 def auto_double_refusal(rules: Rules, value: int) -> str | None:
@@ -501,7 +510,7 @@ def proper_action_of(turn: CubeTurn, no_double: float, double_take: float, doubl
 
 __all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "InstantRedouble", "Line", "Reason", "Refusal", "answer_equities", "auto_double_refusal",
            "beaver_refusal", "doubled_equity", "instant_redouble", "is_close", "may_double", "optimal_equity", "percent", "point_noun", "points_word",
-           "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of", "starting_cubes", "turned", "turned_from",
+           "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of", "starting_cubes", "turned", "turned_from", "turns",
            "value_after", "value_reached"]
 
 

@@ -42,7 +42,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import IO, Iterator
 
-from bgcli.core.cube import Line, turned
+from bgcli.core.cube import Line, turned, turns
 from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import FileReadError, MatchFileError
@@ -478,9 +478,10 @@ class _Builder:
         # whether they were allowed. Before 26 the count is not stored and the replay finds the start.
         self.autos_written = self.version >= 26
         autos = max(0, min(_i32(record, 64), 20)) if self.autos_written else 0
+        cubes = turns(autos)   # the game's cube after each automatic double (XG stores their count)
         self.game = dict(number=_i32(record, 48), scores=(_i32(record, 12), _i32(record, 16)), line=number,
-                         actions=[Action(number, 0, None, 0, ActionKind.AUTO_DOUBLE, cube=2 << k) for k in range(autos)],
-                         row=0, last_side=None, cube=1 << autos)
+                         actions=[Action(number, 0, None, 0, ActionKind.AUTO_DOUBLE, cube=cube) for cube in cubes[1:]],
+                         row=0, last_side=None, cube=cubes[-1])
         self.pending_cube = None
         self.comment(_i32(record, 56), number, "game header")
         self.game_footer_comment = _i32(record, 60)

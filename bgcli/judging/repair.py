@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Sequence
 
-from bgcli.core.cube import points_word
+from bgcli.core.cube import points_word, turns
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.kinds import Worded
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text, plays_of_rolls
@@ -1125,7 +1125,7 @@ class _Repairer:
         renumbered = mat.renumbering(action.raw)
         if renumbered is None:   # a bare 'Doubles': no value written to change
             return
-        for value in (2 ** k for k in range(1, 13)):
+        for value in turns(12)[1:]:   # every value up to twelve turns of the cube
             if value == action.cube:
                 continue
             new_raw = renumbered(value)
