@@ -185,11 +185,14 @@ def test_a_mistyped_position_is_told_before_the_bear_off_table_is_built(tmp_path
     assert "building" not in typo.stderr and not list(tmp_path.rglob(FILE_NAME))
 
 
-@pytest.mark.parametrize("command", [["show"], ["moves", "{}", "31"], ["analyze"], ["check", "{}", "31", "8/5 6/5"]],
+@pytest.mark.parametrize("command", [["show"], ["moves", "{}", "31"], ["analyze"], ["check", "{}", "31", "8/5 6/5"],
+                                     ["hint", "{}", "31"], ["rollout", "{}", "31"]],
                          ids=lambda c: c[0])
 def test_a_path_given_as_a_position_is_told_what_it_is(run, tmp_path, command):
     """A folder, a match file or another file where a position goes is named as such, not answered with
-    the list of every notation (which did not say why a file that is there was not read)."""
+    the list of every notation (which did not say why a file that is there was not read). It is the wrong
+    input given, status 2 as a missing file's and a match command's file of another kind (`audit` of a
+    position file): it was 1, as a position read and found bad."""
     from bgcli.output import quote
     from conftest import SAMPLES
 
@@ -201,8 +204,11 @@ def test_a_path_given_as_a_position_is_told_what_it_is(run, tmp_path, command):
                        (other, "that is a file, not a position (a position file's name ends .xgp, .pos, .txt or .sgf)")):
         words = [str(path) if w == "{}" else w for w in command] if "{}" in command else [*command, str(path)]
         result = run(*words)
-        assert result.exit_code == 1
+        assert result.exit_code == 2
         assert result.output.splitlines() == [f"Error: invalid position {quote(str(path))}: {said}"]
+    nosuch = str(tmp_path / "nosuch.txt")
+    missing = run(*([nosuch if w == "{}" else w for w in command] if "{}" in command else [*command, nosuch]))
+    assert missing.exit_code == 2 and "cannot read" in missing.output
 
 
 def test_a_word_that_is_a_position_is_read_as_one_even_where_a_file_has_its_name(run, tmp_path, monkeypatch):
@@ -224,6 +230,8 @@ def test_convert_reads_a_position_file_as_show_does(run, tmp_path):
         assert run("show", xgid.output.strip()).output.splitlines()[:2] == shown.splitlines()[:2]   # the IDs
     missing = run("convert", "--to", "xgid", str(tmp_path / "nosuch.txt"), "start")
     assert missing.exit_code == 2 and "cannot read" in missing.output and "XGID=" in missing.output
+    folder = run("convert", "--to", "xgid", str(tmp_path), "start")
+    assert folder.exit_code == 2 and "that is a folder, not a position" in folder.output and "XGID=" in folder.output
 
 
 class _Installed:

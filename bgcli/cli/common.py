@@ -319,7 +319,13 @@ def read_position(text: str):
             raise
         from bgcli.output import quote
 
-        raise InvalidPositionError(f"invalid position {quote(text)}: {named}") from exc
+        raise PathNotPositionError(f"invalid position {quote(text)}: {named}") from exc
+
+
+class PathNotPositionError(InvalidPositionError, OSError):
+    """A word where a position goes that names a folder or a file read as no position: the wrong input
+    given, as a file that is not there or a match file of another kind is (an OSError: Failure.of ends
+    it with status 2, as `cannot read` and `not a match file`), not a position read and found bad (1)."""
 
 
 def _xgp(path: str):
