@@ -45,6 +45,20 @@ def committed(path: Path | str) -> Path:
     return path
 
 
+def gnubgid_norm():
+    """The oracle's ``gnubgid_norm`` module (tests/data/oracle/tools): how two
+    GNUbg IDs are compared from the side of the player on roll (``canonical``),
+    and a Match ID's fields (``match_fields``)."""
+    import importlib.util
+
+    path = committed(ORACLE / "tools" / "gnubgid_norm.py")
+    spec = importlib.util.spec_from_file_location("gnubgid_norm", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def committed_glob(folder: Path, pattern: str) -> list[str]:
     """The files of ``folder`` matching ``pattern``, sorted; at least one must be there."""
     found = sorted(glob.glob(str(folder / pattern)))

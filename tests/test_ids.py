@@ -7,7 +7,6 @@ the oracle's own ``canonical()``.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from dataclasses import replace
@@ -35,7 +34,7 @@ from bgcli.core.position import Position
 from bgcli.core.rules import Rules
 from bgcli.core.state import GNUBG_MONEY_SESSION, GameState, MatchState
 
-from conftest import DATA, ORACLE, committed
+from conftest import DATA, ORACLE, committed, gnubgid_norm
 
 PRINTOUTS = DATA / "gnubg_printouts.jsonl"
 FAST = settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow])
@@ -48,12 +47,7 @@ def oracle_rows() -> list[dict]:
 
 
 def canonical_function():
-    path = ORACLE / "tools" / "gnubgid_norm.py"
-    committed(path)
-    spec = importlib.util.spec_from_file_location("gnubgid_norm", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.canonical
+    return gnubgid_norm().canonical
 
 
 # --- the grammar --------------------------------------------------------------

@@ -8,7 +8,6 @@ lists gnubg's plays.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 
 from bgcli.core.generator import legal_plays
@@ -16,18 +15,13 @@ from bgcli.core.ids import fibs, gnubg_id, parse_fibs, parse_gnubg_id, parse_xgi
 from bgcli.core.notation import play_text
 from bgcli.core.position import Position
 
-from conftest import DATA, ORACLE, committed
+from conftest import DATA, gnubgid_norm
 
 ROWS = [json.loads(line) for line in (DATA / "odd" / "odd.jsonl").read_text().splitlines()]
 
 
 def _canonical():
-    path = committed(ORACLE / "tools" / "gnubgid_norm.py")
-    spec = importlib.util.spec_from_file_location("gnubgid_norm", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.canonical
+    return gnubgid_norm().canonical
 
 
 def _sides(row: dict) -> tuple:

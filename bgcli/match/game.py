@@ -877,11 +877,14 @@ class GameReplay:
             }.get(reading[0])
             if warning is not None:
                 self.problem(action, ProblemKind.POINTS, warning, Severity.WARNING)
+        rolled = self.waiting_roll
         self.flush_cut(resigned=how == Outcome.RESIGNATION)     # a play cut short right before it, if one is held
         self.report_roll(resigned=how == Outcome.RESIGNATION)   # the roll right before it, if one is held
         if self.wants_other_events:
-            kind_ = EventKind.RESIGN if how == Outcome.RESIGNATION else EventKind.WIN
-            self.emit(action, kind_, self.state(side), points=action.points)
+            if how == Outcome.RESIGNATION:
+                self.emit(action, EventKind.RESIGN, self.resigned_in(rolled, side), points=action.points)
+            else:
+                self.emit(action, EventKind.WIN, self.state(side), points=action.points)
         if rules.match_length and action.and_match and score[winner] + points < rules.match_length:
             self.problem(action, ProblemKind.MATCH, f"{self.match.words.and_match} but {player} has {score[winner] + points} of "
                                                     f"{rules.match_length} points")
@@ -892,6 +895,16 @@ class GameReplay:
         self.result = GameResult(self.record.number, self.record.line, self.player(winner), winner, how, cube,
                                  expected, self.crawford, (after[0], after[1]), action.points)
         self.over = True
+
+    def resigned_in(self, rolled: Event | None, winner: int) -> GameState:
+        """The state a resignation is made in, the game's state then: after the
+        roll held back right before it (rolled, then resigned) that roll's,
+        else the player whose turn it is on roll, as GNU Backgammon's record
+        has it (the loser resigns on their turn), not the winner the result
+        line names; the winner where the record does not say whose turn it is."""
+        if rolled is not None:
+            return rolled.before
+        return self.state(winner if self.on_roll is None else self.on_roll)
 
     def unjudged_win(self, action: Action) -> None:
         """:meth:`win` for a visitor that reads no result and no problem
