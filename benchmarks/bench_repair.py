@@ -32,6 +32,14 @@ A dance slip as both planters make it (the roll of a dance replaced by a roll dr
 with a legal play) can be undone only where one roll dances: a dance changes nothing that follows, so
 every roll that dances fits the rest of the record alike, and the digits written say nothing of the roll
 thrown (the random roll shares a digit with it by chance). Those are "cannot tell", not "invented".
+"ceiling" is the best any repair can do in expectation (Bayes): 1 for a slip the record tells; for a dance
+slip the chance of the likeliest roll thrown given the record (``dance_posterior``: the dice's chances over
+the rolls that dance). "expected" is the same for the repair's own top suggestion: the chance that the roll
+it names was the one thrown (1 or 0 elsewhere). A ranking at the ceiling has "expected" equal to "ceiling";
+"top" is what one draw of the dice gave.
+
+    python benchmarks/bench_repair.py --misses      # also list each case not restored, and each dance slip
+    python benchmarks/bench_repair.py --sample DIR --selfplay DIR --seed N   # a held-out set (see the README)
 """
 from __future__ import annotations
 
@@ -49,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 from bgcli.core.generator import legal_plays  # noqa: E402
 from bgcli.core.notation import parse_play  # noqa: E402
+from bgcli.core.position import throws  # noqa: E402
 from bgcli.errors import BgcliError  # noqa: E402
 from bgcli.judging.repair import audit_records, read_records, repair_text  # noqa: E402
 from bgcli.match.events import EventKind  # noqa: E402
@@ -188,6 +197,7 @@ def plant(text: str, kind: str, rng: random.Random) -> tuple[str, int] | None:
 
 
 DUMP: list = []   # with --dump: each case's suggestions and repaired text, as JSON lines
+MISSES: list | None = None   # with --misses: each case the top repair does not restore, and every dance slip
 
 
 def run_case(original: str, planted: str, kind: str = "") -> dict:
@@ -202,31 +212,79 @@ def run_case(original: str, planted: str, kind: str = "") -> dict:
     audit_time = time.perf_counter() - start
     errors = [r for r in found.repairs if r.problem.severity.value == "error"]
     first = next((r for r in errors if r.suggestions), None)
-    top = first is not None and _apply(planted, first.suggestions[0].edits) == original
+    guess = _apply(planted, first.suggestions[0].edits) if first is not None else planted
+    top = guess == original
+    # the best any repair can do in expectation (Bayes), and what the repair's own top suggestion gives in
+    # expectation: 1 or 0 for a slip the record tells; for a dance slip, the chance of the roll it names
+    ceiling, expected, fits = float(True), float(top), 1
+    if kind == "dance":
+        rolls, _, written, (row, at) = _dance_fits(original, planted)
+        posterior = dance_posterior(rolls, written)
+        fits = len(rolls)
+        ceiling = max(posterior.values(), default=0.0)
+        named = guess.split("\n")[row]
+        expected = posterior.get(_roll_at(named, at), 0.0) if named[at:at + 2].isdigit() else 0.0
+        if MISSES is not None:
+            MISSES.append((kind, original, planted, found, first, top,
+                           f"{fits} rolls dance: " + " ".join(f"{a}{b} {p:.3f}" for (a, b), p in posterior.items())))
+    elif MISSES is not None and not (top and found.fixed == original):
+        MISSES.append((kind, original, planted, found, first, top, ""))
     return {"restored": found.fixed == original, "top": top,
             "blanks": found.fixed.split() == original.split(),
             "clean": not [p for p in found.still if p.severity.value == "error"],
             "tied": any(r.suggestions and not r.applied for r in errors),
             "invented": found.fixed != original and found.fixed != planted,
-            "tellable": _tellable(original, planted) if kind == "dance" else True,
+            "tellable": fits == 1, "ceiling": ceiling, "expected": expected,
             "repair": repair_time, "audit": audit_time}
+
+
+def _dance_fits(original: str, planted: str
+                ) -> tuple[list[tuple[int, int]], tuple[int, int], tuple[int, int], tuple[int, int]]:
+    """A dance slip's rolls that fit: of the 21 rolls written in its place, those whose record audits clean
+    (every roll that dances fits the rest of the game alike; asked of the audit, not of the repair); with
+    the roll thrown, the roll written and the slip's (row, column)."""
+    lines, slipped = original.split("\n"), planted.split("\n")
+    row = next(i for i, (a, b) in enumerate(zip(lines, slipped)) if a != b)
+    at = next(i for i, (a, b) in enumerate(zip(lines[row], slipped[row])) if a != b)
+    at -= slipped[row][at - 1].isdigit() and not slipped[row][at + 1:at + 2].isdigit()   # the roll's first digit
+    thrown, written = _roll_at(lines[row], at), _roll_at(slipped[row], at)
+    fits = []
+    for roll in ROLLS:
+        lines[row] = slipped[row][:at] + f"{roll[0]}{roll[1]}" + slipped[row][at + 2:]
+        text = "\n".join(lines)
+        if not [p for p in audit_records(read_records(text.encode(), "p.mat")[1], None) if p.severity.value == "error"]:
+            fits.append(roll)
+    return fits, thrown, written, (row, at)
+
+
+def _roll_at(line: str, at: int) -> tuple[int, int]:
+    """The roll whose two digits start at ``at``, the larger first."""
+    a, b = int(line[at]), int(line[at + 1])
+    return (max(a, b), min(a, b))
 
 
 def _tellable(original: str, planted: str) -> bool:
     """Whether the record can tell the roll of a dance slip: of the 21 rolls written in its place, only the
     one thrown leaves a record that audits clean (every roll that dances fits the rest of the game alike).
     Asked of the audit, not of the repair."""
-    lines, slipped = original.split("\n"), planted.split("\n")
-    row = next(i for i, (a, b) in enumerate(zip(lines, slipped)) if a != b)
-    at = next(i for i, (a, b) in enumerate(zip(lines[row], slipped[row])) if a != b)
-    at -= slipped[row][at - 1].isdigit() and not slipped[row][at + 1:at + 2].isdigit()   # the roll's first digit
-    fits = 0
-    for roll in ROLLS:
-        lines[row] = slipped[row][:at] + f"{roll[0]}{roll[1]}" + slipped[row][at + 2:]
-        text = "\n".join(lines)
-        fits += not [p for p in audit_records(read_records(text.encode(), "p.mat")[1], None)
-                     if p.severity.value == "error"]
-    return fits == 1
+    return len(_dance_fits(original, planted)[0]) == 1
+
+
+def dance_posterior(fits: list[tuple[int, int]], written: tuple[int, int]) -> dict[tuple[int, int], float]:
+    """The chance that each roll was the one thrown, given a dance slip's record (Bayes): the roll thrown is
+    one that dances (``fits``: a dance changes nothing that follows, so the rest of the record says no more),
+    each as likely as the dice throw it (``throws``: 2 in 36, a double 1); the planters (gnubg_corrupt.py
+    and ``plant`` here) then draw the roll written uniformly among the 20 rolls other than the one thrown,
+    again until it has a legal play. So the chance of the roll written given the roll thrown r is
+    [written != r] / #{x != r: x has a legal play}: the roll thrown is left out of the draw, but it is a roll
+    that dances and could never have been kept, so for every r that dances the count is the same and the
+    posterior is the dice's chances over the rolls that dance (worked out here, not assumed)."""
+    weights = {}
+    for r in fits:
+        kept = sum(1 for x in ROLLS if x != r and x not in fits)   # the draws the planter keeps, given r
+        weights[r] = throws(r) * (r != written) / kept if kept else 0.0
+    total = sum(weights.values())
+    return {r: w / total for r, w in weights.items()} if total else {}
 
 
 def _apply(text: str, edits) -> str:
@@ -242,8 +300,9 @@ def _apply(text: str, edits) -> str:
 
 def report(title: str, results: dict[str, list[dict]]) -> None:
     print(title)
-    print(f"{'kind':<8} {'cases':>5} {'restored':>9} {'(blanks)':>9} {'top':>6} {'clean':>7} {'cannot tell':>12} "
-          f"{'invented':>9} {'tellable':>9} {'restored':>9} {'repair ms':>10} {'audit ms':>9} {'ratio':>6}")
+    print(f"{'kind':<8} {'cases':>5} {'restored':>9} {'(blanks)':>9} {'top':>6} {'ceiling':>8} {'expected':>9} "
+          f"{'clean':>7} {'cannot tell':>12} {'invented':>9} {'tellable':>9} {'restored':>9} {'repair ms':>10} "
+          f"{'audit ms':>9} {'ratio':>6}")
     every: list[dict] = []
     for kind in KINDS:
         rows = results.get(kind, [])
@@ -261,11 +320,13 @@ def report(title: str, results: dict[str, list[dict]]) -> None:
 def _line(name: str, rows: list[dict]) -> None:
     n = len(rows)
     share = lambda key: sum(1 for r in rows if r[key]) / n   # noqa: E731
+    mean = lambda key: sum(r[key] for r in rows) / n   # noqa: E731
     repair = sum(r["repair"] for r in rows) / n * 1000
     audit = sum(r["audit"] for r in rows) / n * 1000
     told = [r for r in rows if r["tellable"]]
     told_restored = sum(1 for r in told if r["restored"]) / len(told) if told else 0.0
-    print(f"{name:<8} {n:>5} {share('restored'):>9.1%} {share('blanks'):>9.1%} {share('top'):>6.1%} {share('clean'):>7.1%} "
+    print(f"{name:<8} {n:>5} {share('restored'):>9.1%} {share('blanks'):>9.1%} {share('top'):>6.1%} "
+          f"{mean('ceiling'):>8.1%} {mean('expected'):>9.1%} {share('clean'):>7.1%} "
           f"{share('tied'):>12.1%} {share('invented'):>9.1%} {len(told):>9} {told_restored:>9.1%} "
           f"{repair:>10.1f} {audit:>9.1f} {repair / audit if audit else 0:>6.1f}")
 
@@ -325,19 +386,47 @@ def compare_clean(rounds: int) -> None:
     print()
 
 
+def list_misses() -> None:
+    """Each case the top repair does not restore (and each dance slip): the line as it was and as planted,
+    the first problem and its suggestions."""
+    print("cases not restored by the top repair, and every dance slip:")
+    for kind, original, planted, found, first, top, note in MISSES or []:
+        was, now = original.split("\n"), planted.split("\n")
+        row = next((i for i, (a, b) in enumerate(zip(was, now)) if a != b), min(len(was), len(now)) - 1)
+        print(f"- {kind}: line {row + 1} was {was[row].strip()!r}, planted {now[row].strip()!r}; "
+              f"top {'restores' if top else 'does not restore'}; {'applied' if found.fixed != planted else 'none applied'}"
+              + (f"; {note}" if note else ""))
+        if first is not None:
+            print(f"    {first.problem.message}")
+            for suggestion in first.suggestions:
+                print(f"    {suggestion.text()}")
+    print()
+
+
 def main() -> None:
+    global SAMPLE, SELFPLAY, MISSES
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--per", type=int, default=1, help="slips of each kind planted per self-play match")
     parser.add_argument("--files", type=int, default=0, help="self-play matches used (0: all)")
     parser.add_argument("--seed", type=int, default=30)
     parser.add_argument("--no-sample", action="store_true", help="skip gnubg's audit sample")
+    parser.add_argument("--sample", type=Path, default=SAMPLE, help="a folder of gnubg_corrupt.py's planted slips "
+                                                                     "(expected.jsonl); default gnubg's audit sample")
+    parser.add_argument("--selfplay", type=Path, default=SELFPLAY, help="a folder of gnubg's self-play .mat files "
+                                                                         "to plant slips in; default tests/data's")
+    parser.add_argument("--misses", action="store_true", help="list each case not restored and each dance slip")
     parser.add_argument("--dump", metavar="FILE", help="write the suggestions and repaired text of each real file of "
                                                          "tests/data and each case to FILE as JSON lines (a change made "
                                                          "for speed must leave it byte-identical)")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds of the real files' repair against audit")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the real files' repair against audit "
+                                                                "(0: none)")
     parser.add_argument("--clean-only", action="store_true", help="only the real files' repair against audit")
     args = parser.parse_args()
-    compare_clean(args.rounds)
+    SAMPLE, SELFPLAY = args.sample, args.selfplay
+    if args.misses:
+        MISSES = []
+    if args.rounds:
+        compare_clean(args.rounds)
     if args.clean_only:
         return
     if args.dump:
@@ -354,7 +443,10 @@ def main() -> None:
             lines = planted.split("\n")
             lines[case["line"] - 1] = case["was"]
             results[case["kind"]].append(run_case("\n".join(lines), planted, case["kind"]))
-        report("gnubg's audit sample (tests/data/oracle/audit_sample)", results)
+        report(f"gnubg's planted slips ({SAMPLE.relative_to(ROOT) if ROOT in SAMPLE.parents else SAMPLE})", results)
+        if MISSES:
+            list_misses()
+            MISSES.clear()
     rng = random.Random(args.seed)
     results = defaultdict(list)
     files = sorted(SELFPLAY.glob("*.mat"))
@@ -367,6 +459,8 @@ def main() -> None:
                     results[kind].append(run_case(original, made[0], kind))
     report(f"slips planted here (seed {args.seed}, {args.per} of each kind per match, "
            f"{len(files[:args.files or None])} self-play matches)", results)
+    if MISSES:
+        list_misses()
 
 
 if __name__ == "__main__":

@@ -266,6 +266,80 @@ def test_a_dance_slip_lists_the_rolls_that_dance_likeliest_first():
     assert doubles == sorted(doubles)   # no double before a non-double
 
 
+def test_the_dance_ceiling_is_the_dice_chances_over_the_rolls_that_dance():
+    """bench_repair's Bayes ceiling of a dance slip: the roll thrown is one that
+    dances, each as likely as the dice throw it; the planters draw the roll
+    written among the 20 others and keep it only if it has a legal play, so
+    leaving the roll thrown out of the draw changes nothing (it dances: it
+    could never be kept). sp05003 line 134 (42 written 54): the rolls that
+    dance there are asked of the audit, and the likeliest has the ceiling."""
+    bench = _planter()
+    posterior = bench.dance_posterior([(4, 2), (4, 4)], (5, 4))
+    assert posterior == pytest.approx({(4, 2): 2 / 3, (4, 4): 1 / 3})
+    # the draw's likelihood is worked out, not assumed: a roll written that dances would weigh nothing
+    assert bench.dance_posterior([(4, 2), (4, 4)], (4, 4)) == pytest.approx({(4, 2): 1.0, (4, 4): 0.0})
+    original, planted = _slipped("sp05003_7pt.mat", 134, "42:", "54:")
+    fits, thrown, written, _ = bench._dance_fits(original, planted)
+    assert thrown == (4, 2) and written == (5, 4) and {(4, 2), (4, 4)} <= set(fits)
+    posterior = bench.dance_posterior(fits, written)
+    weights = {r: 2 if r[0] != r[1] else 1 for r in fits}
+    assert max(posterior.values()) == pytest.approx(max(weights.values()) / sum(weights.values()))
+    case = bench.run_case(original, planted, "dance")
+    assert case["expected"] == pytest.approx(case["ceiling"]) and case["ceiling"] < 1
+
+
+def _dance_slips(matches: int):
+    """Every dance of the first self-play matches written with the first roll
+    (largest first) that has a legal play there: (original, planted, line).
+    (A dance on a closed board has none: every roll dances.)"""
+    from bgcli.core.generator import legal_plays
+    from bgcli.core.position import KINDS_OF_ROLL_LARGEST_FIRST
+    from bgcli.judging.repair import read_records
+    from bgcli.match.events import EventKind
+    from bgcli.match.replay import replay_match
+
+    for path in sorted(SELFPLAY.glob("*.mat"))[:matches]:
+        original = path.read_text()
+        lines = original.split("\n")
+        record = read_records(original.encode(), path.name)[1][0]
+        for event in replay_match(record).events:
+            action = event.record
+            if event.kind is not EventKind.MOVE or action is None or not event.dice or action.play_text.strip():
+                continue
+            roll = next((r for r in KINDS_OF_ROLL_LARGEST_FIRST if legal_plays(event.before.position, r)), None)
+            if roll is None:   # a closed board: every roll dances, nothing to write in its place
+                continue
+            slipped = list(lines)
+            line = slipped[action.line - 1]
+            at = action.column - 1
+            slipped[action.line - 1] = line[:at] + f"{roll[0]}{roll[1]}" + line[at + 2:]
+            yield original, "\n".join(slipped), action.line
+
+
+def test_dance_slips_are_ranked_by_the_chance_of_each_roll_that_dances():
+    """The repair's ranking of a dance slip's rolls is the Bayes-optimal one:
+    over every dance of four self-play matches (written with a roll that has
+    a legal play), the top suggestion names a roll with the largest posterior
+    (bench_repair.dance_posterior over the rolls the audit finds dancing: a
+    non-double before a double), the list never puts a double before a
+    non-double, the roll thrown is restored in expectation as often as any
+    ranking can, and none is applied unless one roll alone dances."""
+    bench = _planter()
+    cases = 0
+    for original, planted, line in _dance_slips(4):
+        cases += 1
+        case = bench.run_case(original, planted, "dance")
+        assert case["expected"] == pytest.approx(case["ceiling"]), line
+        found = repair_text(planted.encode(), "planted.mat")
+        (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+        rolls = [s.edits[0].after for s in repair.suggestions if s.kind is RepairKind.ROLL]
+        chances = [2 if "2 chances in 36" in s.why else 1 for s in repair.suggestions if s.kind is RepairKind.ROLL]
+        assert rolls and chances == sorted(chances, reverse=True), line
+        assert repair.applied == case["tellable"], line
+        assert (found.fixed == original) == case["tellable"], line
+    assert cases >= 8
+
+
 @pytest.mark.parametrize("kind", ["play", "dance"])
 def test_a_replay_that_stops_at_an_error_does_not_look_ahead(monkeypatch, kind):
     """A visitor that ends the replay at an error (a repair's candidate

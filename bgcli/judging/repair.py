@@ -1064,7 +1064,7 @@ class _Repairer:
             rolls = ALL_ROLLS
         else:
             digits = raw[:2]
-            rolls = sorted(ALL_ROLLS, key=lambda r: (r[0] == r[1], sum(a != b for a, b in zip(digits, _roll_text(action, r)))))
+            rolls = sorted(ALL_ROLLS, key=lambda r: (-throws(r), sum(a != b for a, b in zip(digits, _roll_text(action, r)))))
         fitting = {roll for roll, _ in plays_of_rolls(text, before, [r for r in rolls if r != dice], side=side)} \
             if text else set()
         for roll in rolls:
