@@ -133,23 +133,3 @@ def test_habit_a_form_feed_is_a_page_break(page_break):
         (_, game, _) = list(gnubgtext.read_text(paged))
         (_, clean, _) = list(gnubgtext.read_text(plain))
         assert [a.line for a in game.actions] == [a.line for a in clean.actions]
-
-
-@pytest.mark.parametrize("first, heading", [
-    ("Der Spielstand (nach 1 Partie) ist: airway12 1, lasse 0 (Match auf 5 Punkte)", "GNU Backgammon  Position ID:"),
-    ("Le score (après 1 partie) est : airway12 1, lasse 0 (match en 5 points)", "GNU Backgammon  ID de position:")],
-    ids=["german", "french"])
-def test_gnubgs_text_export_in_another_language_is_said_so(tmp_path, first, heading):
-    """gnubg with its language set to German or French translates its text
-    export: the score line, 'Zug Nr. 1:', '*.root zieht 8/5 6/5' (made with
-    `localedef -i de_DE -f UTF-8 DIR`, `LOCPATH=DIR LC_ALL=de_DE.UTF-8 gnubg -t`).
-    bgcli reads the English export only: such a file was 'no N point match
-    line', which said nothing of what it is; it is named, and where to turn
-    (its .mat and SGF are alike in every language)."""
-    lines = (EXPORTS / "match1004950_002.txt").read_text(encoding="utf-8").split("\n")
-    text = "\n".join([first] + [line.replace("GNU Backgammon  Position ID:", heading) for line in lines[1:]])
-    path = tmp_path / "export.txt"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(MatchFileError, match=r"GNU Backgammon's 'export match text' whose first line is not its "
-                                             r"English score line .* bgcli reads the English export"):
-        list(replay_file(str(path)))

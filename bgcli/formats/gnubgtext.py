@@ -17,7 +17,10 @@ match's comment, where gnubg's import keeps the .mat tags it has no field for,
 one ``[ClockType "Speed 168/6"]`` a line: read back as those tags.
 
 The registry knows such a file by its first line (gnubg names it .txt, as
-the sites name their .mat exports), whatever its suffix.
+the sites name their .mat exports), whatever its suffix. gnubg writes it in the
+language it runs in, in part (``Der Spielstand (nach 0 Partie) ist: ...``,
+``*.root zieht 8/5 6/5``): every phrase is read in English or in any language's
+words, which formats.gnubgwords holds.
 The file is one game of a match by design: the record says so
 (``MatchHeader.whole`` False), so that its end is not a match cut short.
 
@@ -35,6 +38,7 @@ says so: a jump with none (or one that is no ID) stays the replay's error.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import IO, Iterable, Iterator
 
 from bgcli.core.cube import turned
@@ -42,6 +46,7 @@ from bgcli.core.ids import parse_match_id
 from bgcli.core.position import Position
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import BgcliError, MatchFileError
+from bgcli.formats import gnubgwords
 from bgcli.formats.mat import tag_of
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
 from bgcli.match.plays import judge_play
@@ -51,21 +56,44 @@ from bgcli.match.wording import AS_WRITTEN
 # The first player's name ends at the first " N, " (taken in a lookahead, which is never re-entered, then
 # matched again by reference: an atomic group Python 3.10 lacks), and so does the trailing ", Crawford
 # game": else a line of many "a 1, " made the two lazy names try every split, in quadratic time (20 kB, 2 s).
-_SCORE = re.compile(r"The score \(after (?P<games>[0-9]{1,9}) games?\) is: "
-                    r"(?=(?P<first>.+?) (?P<first_score>[0-9]{1,9}), )(?P=first) (?P=first_score), "
-                    r"(?P<second>.+?) (?P<second_score>[0-9]{1,9})(?: \(match to (?P<length>[0-9]{1,9}) points?\))?"
-                    r"(?=(?P<note>(?:, [\w -]+)?))(?P=note)\s*$")
-_MOVE_NUMBER = re.compile(rf"Move number [0-9]{{1,9}}: +(.+?) to play ({DIE_PATTERN}{DIE_PATTERN})\s*$")
-_WINS = re.compile(r"(.+) wins ([0-9]{1,9}) points?( and the match)?\s*$")
+# The words are any language's gnubg writes (formats.gnubgwords, the one table of them).
+_N = "[0-9]{1,9}"
+_SCORE = re.compile(rf"{gnubgwords.either('score', 'games')} ?: "
+                    rf"(?=(?P<first>.+?) (?P<first_score>{_N}), )(?P=first) (?P=first_score), "
+                    rf"(?P<second>.+?) (?P<second_score>{_N})(?: \({gnubgwords.either('length', 'length')}\))?"
+                    r'(?=(?P<note>(?:, [\w "-]+)?))(?P=note)\s*$')
+_MOVE_NUMBER = re.compile(rf"{gnubgwords.either('move_number')}: +(.+?) {gnubgwords.either('to_play')} "
+                          rf"({DIE_PATTERN}{DIE_PATTERN})\s*$")
+_WINS = re.compile(rf"(.+) {gnubgwords.either('wins', 'points')}(?P<match> and the match)?\s*$")
+_MARK = re.compile(gnubgwords.either("mark") + r"(?! )")   # "*    2. Cubeful ..." marks the analysis's choice
+_INFORMATION = re.compile(gnubgwords.either("information") + " ?:")
 # the value taken whole and stripped after: a lazy value before \s*$ backtracks in quadratic time over a run of
 # blanks (a 100 kB line took 44 s)
-_INFO = re.compile(r"(Date|Place|Event|Round|Annotator|Comments?): *(.*)")
+# French writes a no-break space before the colon ("Date\u00a0: 07/12/2026")
+_INFO = re.compile(rf"({gnubgwords.field_names()})[ \u00a0]*: *(.*)")
 _TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat tags
-# a player's rating, written first (gnubg has one from an SGF's WR/BR): the .mat tags "Player 1 Elo", "Player 2 Elo"
-_RATING = re.compile(r"(.+)'s rating: *(.*?)\s*$")
 _NO_VALUE = "n/a"   # gnubg before 1.0 wrote every field, "Event: n/a" for one the match lacks
-_POSITION_ID = re.compile(r" *GNU Backgammon +Position ID: *(\S+)\s*$")   # the board before the play, mover's side
-_MATCH_ID = re.compile(r" *Match ID *: *(\S+)\s*$")   # under the Position ID: the cube's value and owner
+# the board before the play, mover's side: the label's words and what stands before them change with the language
+# ("GNU Backgammon (Короткие нарды) Position ID:", "Table GNU       Position ID:", "Positions ID: :")
+_POSITION_ID = re.compile(rf" ?\S.{{0,60}}?{gnubgwords.either('position_id')}(?: *:)+ *(\S+)\s*$")
+_MATCH_ID = re.compile(rf" *{gnubgwords.either('match_id')} *: *(\S+)\s*$")   # under it: the cube's value and owner
+
+
+def _rating(line: str, players: tuple[str, str]) -> tuple[int, str] | None:
+    """The player whose rating ``line`` gives (gnubg has one from an SGF's
+    WR/BR: the .mat tags "Player 1 Elo", "Player 2 Elo") and the rating; None
+    for no rating line."""
+    for side in sorted((0, 1), key=lambda s: -len(players[s])):   # the longer name first: one may begin with the other
+        found = _rating_line(players[side]).match(line)
+        if found:
+            return side, line[found.end():].strip()
+    return None
+
+
+@lru_cache(maxsize=64)
+def _rating_line(name: str) -> re.Pattern[str]:
+    """The head of a rating line of the player ``name``, in any language's words."""
+    return re.compile(gnubgwords.either("rating", name=re.escape(name)) + " *: *")
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:
@@ -111,28 +139,29 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                     raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line "
                                          "first", path, number, 1)
                 continue
-            game_number = int(found.group(1)) + 1
-            players = (found.group(2), found.group(4))
-            scores = (int(found.group(3)), int(found.group(5)))
-            length = int(found.group(6)) if found.group(6) else 0
+            game_number = int(found.group("games")) + 1
+            players = (found.group("first"), found.group("second"))
+            scores = (int(found.group("first_score")), int(found.group("second_score")))
+            length = int(found.group("length")) if found.group("length") else 0
             game_line = number
             continue
-        if line.startswith("Match Information:"):
+        if _INFORMATION.match(line):
             in_info = True
             continue
         if in_info:
-            rating = _RATING.match(line) if comment is None else None
-            if rating and rating.group(1) in players:
-                if rating.group(2) != _NO_VALUE:
-                    tags.setdefault(f"Player {players.index(rating.group(1)) + 1} Elo", rating.group(2))
+            rating = _rating(line, players) if comment is None else None
+            if rating is not None:
+                if rating[1] != _NO_VALUE:
+                    tags.setdefault(f"Player {rating[0] + 1} Elo", rating[1])
                 continue
             found = _INFO.match(line) if comment is None else None
-            if found and found.group(1).startswith("Comment"):
+            field = gnubgwords.english_field(found.group(1)) if found else ""
+            if found and field == "Comments":
                 comment = [found.group(2)]   # gnubg's comment runs on to the next blank line
                 continue
             if found:
                 if found.group(2).strip() != _NO_VALUE:
-                    tags.setdefault(_TAGS.get(found.group(1), found.group(1)), found.group(2).rstrip())
+                    tags.setdefault(_TAGS.get(field, field), found.group(2).rstrip())
                 continue
             if comment is not None and line.strip():
                 comment.append(line)
@@ -158,8 +187,9 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
         if found and dice is not None and track.shown is not None and track.shown_match is None:
             track.shown_match = found.group(1)
             continue
-        if line.startswith("* ") and line[2:3] != " ":   # "*    2. Cubeful ..." marks the analysis's choice
-            action = _action(line[2:], number, players, dice, resigned, move)
+        mark = _MARK.match(line)
+        if mark:
+            action = _action(line[mark.end():], number, players, dice, resigned, move)
             if action is None:
                 errors.append(MatchFileError(f"cannot read the action {line.strip()!r}", path, number, 1))
                 continue
@@ -179,8 +209,8 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
         found = _WINS.match(line)
         if found and found.group(1) in players:
             side = players.index(found.group(1))
-            actions.append(Action(number, 1, None, side, ActionKind.WIN, points=int(found.group(2)),
-                                  and_match=bool(found.group(3)), raw=line.strip()))
+            actions.append(Action(number, 1, None, side, ActionKind.WIN, points=int(found.group("points")),
+                                  and_match=bool(found.group("match")), raw=line.strip()))
     if players is None:
         raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line", path, 1, 1)
     yield MatchHeader(length, game_line, tags, path, whole=False, words=AS_WRITTEN)
@@ -279,8 +309,13 @@ def _cube(text: str | None) -> tuple[int, int] | None:
     return state.cube, state.cube_owner
 
 
-_VERBS = {"moves": ActionKind.MOVE, "cannot move": ActionKind.DANCE, "doubles": ActionKind.DOUBLE,
-          "accepts": ActionKind.TAKE, "rejects": ActionKind.DROP, "resigns": ActionKind.RESIGN}
+# the action taken, after the mover's name: each phrase of every language (formats.gnubgwords); a phrase with
+# no play may be followed by more words ("resigns a gammon")
+_VERBS = tuple((re.compile(phrase.format(play="(?P<play>.+?)") + ("" if "{play}" in phrase else "(?: .*)?")), kind)
+               for slot, kind in (("moves", ActionKind.MOVE), ("cannot_move", ActionKind.DANCE),
+                                  ("doubles", ActionKind.DOUBLE), ("accepts", ActionKind.TAKE),
+                                  ("rejects", ActionKind.DROP), ("resigns", ActionKind.RESIGN))
+               for phrase in gnubgwords.phrases(slot))
 
 
 def _action(text: str, line: int, players: tuple[str, str], dice: tuple[int, int] | None, resigned: bool,
@@ -292,9 +327,10 @@ def _action(text: str, line: int, players: tuple[str, str], dice: tuple[int, int
         if not text.startswith(name + " "):
             continue
         rest = text[len(name) + 1:].strip()
-        for verb, kind in _VERBS.items():
-            if rest == verb or rest.startswith(verb + " "):
-                play = rest[len(verb):].strip() if kind == ActionKind.MOVE else ""
+        for verb, kind in _VERBS:
+            found = verb.fullmatch(rest)
+            if found:
+                play = found.group("play").strip() if kind == ActionKind.MOVE else ""
                 rolled = dice if kind in (ActionKind.MOVE, ActionKind.DANCE) else None
                 if kind in (ActionKind.MOVE, ActionKind.DANCE) and rolled is None:
                     return None

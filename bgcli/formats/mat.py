@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTu
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError, MatchFileError
+from bgcli.formats import gnubgwords
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, tabs_as_columns, text_lines, text_of
 from bgcli.output import quote
@@ -912,10 +913,11 @@ class _Reader:
         if position is not None:
             return MatchFileError(f"not a match file but {position.replace('FILE', self.path)}", self.path, line, 1)
         if sum(1 for _, text in self.preamble if _GNUBG_BOARD_HEADING.match(text)) > 1:
-            return MatchFileError("not a match file: GNU Backgammon's 'export match text' whose first line is not "
-                                  "its English score line ('The score (after N games) is: ...'; gnubg in another "
-                                  "language writes it so): bgcli reads the English export, or the match saved as "
-                                  ".mat or SGF, which gnubg writes alike in every language", self.path, line, 1)
+            known = ", ".join(gnubgwords.LANGUAGES)
+            return MatchFileError("not a match file: GNU Backgammon's 'export match text' whose first line is no "
+                                  "score line bgcli knows ('The score (after N games) is: ...' in the language gnubg "
+                                  f"ran in): bgcli reads gnubg's words in {known}; export the match in one of them, or "
+                                  "save it as .mat or SGF, which gnubg writes alike in every language", self.path, line, 1)
         where = f" (first unreadable line {self.preamble[0][0]}: {quote(self.preamble[0][1].strip())})" if self.preamble else ""
         return MatchFileError(f"not a match file: no 'N point match' line{within}{where}", self.path, line, 1)
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Iterable, Iterator
 
+from bgcli.formats import gnubgwords
 from bgcli.formats.protocol import Format, Lack
 from bgcli.formats.reading import head_start, head_text
 
@@ -112,8 +113,9 @@ FORMATS: tuple[MatchFormat, ...] = (
                 "eXtreme Gammon's match file", sure=True),
     MatchFormat("bgf", "bgcli.formats.bgf", (".bgf",), re.compile(rb'\{\s*"format"\s*:\s*"BGF"'), False, False,
                 "BGBlitz's match file", sure=True),
-    # gnubg writes it as .txt, the suffix of the sites' .mat exports: known by its first line alone
-    MatchFormat("gnubg-text", "bgcli.formats.gnubgtext", (), re.compile(rb"The score \(after [0-9]+ games?\) is: "),
+    # gnubg writes it as .txt, the suffix of the sites' .mat exports: known by its first line alone, in any
+    # language gnubg writes it (formats.gnubgwords)
+    MatchFormat("gnubg-text", "bgcli.formats.gnubgtext", (), re.compile(gnubgwords.SCORE_HEAD.encode()),
                 True, False, "GNU Backgammon's export match text (one game a file)", sure=True),
     # no other format begins with FIBS's score line: known by it whatever the suffix
     MatchFormat("oldmoves", "bgcli.formats.oldmoves", (".fibs",),
