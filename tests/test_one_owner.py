@@ -339,6 +339,58 @@ def test_the_id_of_two_halves_is_the_position_id():
     agree()
 
 
+# an ID's alphabet written again as a regular expression's class: build it from bgcli.core.position
+# (BASE64_CLASS, ID_PATTERN) or bgcli.core.ids (MATCH_ID_PATTERN)
+ID_ALPHABET_AGAIN = re.compile(r"\[A-Za-z0-9\+/\]|\[A-Za-z0-9\+\\/\]")
+
+
+def test_the_grammars_ids_are_the_owners_shapes():
+    """grammars/position.lark spells a Position ID, a Match ID and a GNUbg ID in its own terminals (a
+    grammar file cannot import): each is held here to the owner's pattern, so that a change of one fails."""
+    from bgcli.core.ids import MATCH_ID_PATTERN
+    from bgcli.core.position import BASE64_CLASS, ID_PATTERN
+
+    grammar = (ROOT / "grammars" / "position.lark").read_text(encoding="utf-8")
+    terminals = {name: body.replace("\\/", "/") for name, body in
+                 re.findall(r"^(POSITION_ID|MATCH_ID|GNUBG_ID)\.\d+: /(.*)/$", grammar, re.M)}
+    after = f"(?!{BASE64_CLASS})"
+    assert terminals == {"POSITION_ID": ID_PATTERN + after, "MATCH_ID": MATCH_ID_PATTERN + after,
+                         "GNUBG_ID": f"{ID_PATTERN}:{MATCH_ID_PATTERN}{after}"}
+
+
+def test_an_ids_shape_is_its_reader():
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.ids import MATCH_ID_PATTERN, parse_match_id
+    from bgcli.core.position import BASE64_DIGITS, ID_PATTERN, Position, parse_position_id
+
+    digits = "".join(sorted(BASE64_DIGITS))
+
+    @given(st.text(alphabet=digits + "=-. ", max_size=16))
+    def agree(text):
+        for pattern, read in ((ID_PATTERN, parse_position_id), (MATCH_ID_PATTERN, parse_match_id)):
+            try:
+                read(text)
+            except ValueError as exc:
+                shaped = "base64 characters" not in str(exc)
+            else:
+                shaped = True
+            assert shaped == bool(re.fullmatch(pattern, text.strip())), text
+
+    agree()
+    assert re.fullmatch(ID_PATTERN, Position.start().id())
+
+
+def test_no_module_spells_an_ids_alphabet_again():
+    again = found(ID_ALPHABET_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_POSITION_ID})
+    assert not again, f"build it from bgcli.core.position (BASE64_CLASS, ID_PATTERN) or core.ids.MATCH_ID_PATTERN: {again}"
+
+
+def test_the_id_alphabet_check_sees_a_copy():
+    copies = {"m.py": 'R = re.compile(r"[A-Za-z0-9+/]{14}")\nG = "/[A-Za-z0-9+\\/]{12}/"\nok = re.compile(ID_PATTERN)\n'}
+    assert [hit.split(":")[1] for hit in found(ID_ALPHABET_AGAIN, copies)] == ["1", "2"]
+
+
 # --- gnubg's names of a cube error: bgcli.judging.rating (DecisionKind.verdict, CubeError) ---
 
 VERDICT_AGAIN = re.compile(r"""["'](?:missed|wrong) (?:double|take|pass)["']""")

@@ -33,7 +33,7 @@ from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
-    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, OFF, Point, Position, side_bits, checked_dice, id_text, position_id,
+    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, ID_LENGTH, OFF, Point, Position, side_bits, checked_dice, id_text, position_id,
     trusted_position,
 )
 from bgcli.core.spelling import parse_dice, point_text
@@ -150,8 +150,8 @@ def _encode_result_ids(position: Position, keys: Iterable[int], own: str | None 
     # 12 bytes are 16 base64 characters: the ID's 14, then "AA" for the zero bytes
     text = binascii.b2a_base64(b"".join(blocks)).decode("ascii")
     if own is None:
-        return text[:14], [text[i:i + 14] for i in range(16, 16 * len(blocks), 16)]
-    return own, [text[i:i + 14] for i in range(0, 16 * len(blocks), 16)]
+        return text[:ID_LENGTH], [text[i:i + ID_LENGTH] for i in range(16, 16 * len(blocks), 16)]
+    return own, [text[i:i + ID_LENGTH] for i in range(0, 16 * len(blocks), 16)]
 
 
 def refuse_sides(position: Position) -> None:

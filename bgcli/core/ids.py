@@ -21,7 +21,7 @@ from typing import Any
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
-from bgcli.core.position import BAR, BASE64_DIGITS, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, BASE64_CLASS, BASE64_DIGITS, CHECKERS, ID_LENGTH, ID_PATTERN, OFF, Position
 from bgcli.output import quote
 from bgcli.core.rules import Rules
 from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, MAX_CUBE, MAX_SCORE, GameState, MatchState
@@ -108,11 +108,15 @@ def match_id(state: MatchState) -> str:
     return base64.b64encode(bits.to_bytes(9, "little")).decode("ascii")
 
 
+MATCH_ID_LENGTH = 12   # a Match ID's 66 bits (nine bytes), six to a character
+MATCH_ID_PATTERN = f"{BASE64_CLASS}{{{MATCH_ID_LENGTH}}}"
+
+
 def parse_match_id(text: str) -> MatchState:
     """Read a 12-character Match ID; every field is checked."""
     mid = text.strip()
-    if len(mid) != 12 or not BASE64_DIGITS.issuperset(mid):
-        raise InvalidPositionError(f"invalid match id {_short(text)}: expected 12 base64 characters")
+    if len(mid) != MATCH_ID_LENGTH or not BASE64_DIGITS.issuperset(mid):
+        raise InvalidPositionError(f"invalid match id {_short(text)}: expected {MATCH_ID_LENGTH} base64 characters")
     try:
         bits = int.from_bytes(base64.b64decode(mid), "little")
     except binascii.Error as exc:  # pragma: no cover - guarded by the alphabet check
@@ -539,7 +543,7 @@ _XGID_FIELDS = ("board", "cube", "cube owner", "turn", "dice", "bottom player's 
                 "Crawford/Jacoby flag", "match length", "maximum cube")
 _XGID_SHAPES = {"board": (re.compile(r"[-A-Oa-o]{26}"), "26 characters, each - or a letter from a to o or A to O"),
                 "dice": (re.compile(rf"00|{DIE_PATTERN}{DIE_PATTERN}|[DBRdbr]"), "00 (no roll), two digits 1 to 6, or D, B or R")}
-_BASE64 = re.compile(r"[A-Za-z0-9+/]+")
+_BASE64 = re.compile(f"{BASE64_CLASS}+")
 
 
 def id_shaped(word: str) -> bool:
@@ -576,14 +580,15 @@ def _field_problem(word: str) -> str | None:
         return "an XGID starts with XGID= (this reads as one without it: write XGID= before it)"
     if len(parts) == 1 and id_shaped(word):
         if _first_valid([word], parse_match_id) is not None:   # copied from gnubg's "Match ID :" line alone
-            return ("this is a Match ID alone: a position needs its Position ID, of 14 characters, before it "
+            return (f"this is a Match ID alone: a position needs its Position ID, of {ID_LENGTH} characters, before it "
                     "(POSITIONID:MATCHID, as gnubg's GNUbg ID)")
-        return f"a Position ID has 14 characters (A-Z, a-z, 0-9, + and /), this has {len(word)}"
+        return f"a Position ID has {ID_LENGTH} characters (A-Z, a-z, 0-9, + and /), this has {len(word)}"
     if len(parts) == 2 and all(_BASE64.fullmatch(part) for part in parts):
-        if len(parts[0]) != 14:
-            return f"a GNUbg ID is a Position ID of 14 characters, ':', a Match ID of 12; the first part has {len(parts[0])}"
-        if len(parts[1]) != 12:
-            return f"a GNUbg ID is a Position ID of 14 characters, ':', a Match ID of 12; the Match ID has {len(parts[1])}"
+        gnubg_id = f"a GNUbg ID is a Position ID of {ID_LENGTH} characters, ':', a Match ID of {MATCH_ID_LENGTH}"
+        if len(parts[0]) != ID_LENGTH:
+            return f"{gnubg_id}; the first part has {len(parts[0])}"
+        if len(parts[1]) != MATCH_ID_LENGTH:
+            return f"{gnubg_id}; the Match ID has {len(parts[1])}"
     return None
 
 
@@ -673,7 +678,7 @@ def _exported_position(text: str, shown: str) -> GameState | None:
 
 # Fenced mirror of the grammar's start, Position ID and GNUbg ID (grammars/position.lark):
 # tests/test_mirrors.py::test_an_id_or_start_reads_as_the_grammar_reads_it
-_BARE_ID = re.compile(r"[ \t\f\r\n]*([A-Za-z0-9+/]{14})(?::([A-Za-z0-9+/]{12}))?[ \t\f\r\n]*")
+_BARE_ID = re.compile(rf"[ \t\f\r\n]*({ID_PATTERN})(?::({MATCH_ID_PATTERN}))?[ \t\f\r\n]*")
 
 
 def _read_id_or_start(text: str) -> tuple[str, GameState] | None:

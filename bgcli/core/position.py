@@ -53,8 +53,13 @@ OFF: Point = 0
 BAR: Point = 25
 CHECKERS = 15
 
-# The base64 digits of the Position ID and the Match ID (standard alphabet).
+# The base64 digits of the Position ID and the Match ID (standard alphabet), as a set and as a regular
+# expression's class; and the Position ID's length (its 80 bits, six to a character). Every expression that
+# finds an ID in text is built from these (tests/test_one_owner.py holds the grammar's terminals to them).
 BASE64_DIGITS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+BASE64_CLASS = "[A-Za-z0-9+/]"
+ID_LENGTH = 14
+ID_PATTERN = f"{BASE64_CLASS}{{{ID_LENGTH}}}"   # a Position ID's shape: 14 base64 digits
 
 # A side at the start of the standard game (the variants' are core.rules.Variation's)
 START_SIDE = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
@@ -237,7 +242,7 @@ def id_text(bits: int) -> str:
     """The 14 characters of a Position ID's 80 bits: ten bytes, least significant first, in
     base64 without its two characters of padding. Every maker of an ID ends here (the batch
     query's and the C accelerator's, which make many at once, are held to it by their tests)."""
-    return binascii.b2a_base64(bits.to_bytes(10, "little"), newline=False)[:14].decode("ascii")
+    return binascii.b2a_base64(bits.to_bytes(10, "little"), newline=False)[:ID_LENGTH].decode("ascii")
 
 
 class _ChunkBits(dict):
@@ -299,7 +304,7 @@ def _decode_position_id(text: str) -> Position:
 def _case_hint(pid: str) -> str:
     """A hint for a Position ID whose letters' case is wrong (caps lock, or
     copied in capitals): its letters are case-sensitive base64."""
-    if len(pid) != 14 or not BASE64_DIGITS.issuperset(pid) or pid.swapcase() == pid:
+    if len(pid) != ID_LENGTH or not BASE64_DIGITS.issuperset(pid) or pid.swapcase() == pid:
         return ""
     try:
         _read_position_id(pid.swapcase())
@@ -312,8 +317,8 @@ def _case_hint(pid: str) -> str:
 
 def _read_position_id(text: str) -> Position:
     pid = text.strip()
-    if len(pid) != 14 or not BASE64_DIGITS.issuperset(pid):
-        raise InvalidPositionError(f"invalid position id {text!r}: expected 14 base64 characters")
+    if len(pid) != ID_LENGTH or not BASE64_DIGITS.issuperset(pid):
+        raise InvalidPositionError(f"invalid position id {text!r}: expected {ID_LENGTH} base64 characters")
     bits = int.from_bytes(binascii.a2b_base64(pid + "=="), "little")
     # Each slot is a run of 1 bits closed by a 0, from the lowest bit up.
     runs = format(bits, "080b")[::-1].split("0")

@@ -47,7 +47,7 @@ from bgcli.formats.writing import (
 )
 from bgcli.core.cube import point_noun, value_reached
 from bgcli.core.state import GameState, MatchState
-from bgcli.core.position import accelerator
+from bgcli.core.position import ID_PATTERN, accelerator
 from bgcli.core.rules import Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
@@ -184,7 +184,7 @@ def _laid_out(line: str) -> str:
 # GNU Backgammon's board heading, which its text export prints before every play in every language ("GNU
 # Backgammon  Position ID: ...", "GNU Backgammon  ID de position: ..."): it names an export whose score line is
 # not English, which the gnubg-text reader (known by that line) does not read
-_GNUBG_BOARD_HEADING = re.compile(r" *GNU Backgammon +[^:]{1,40}: *[A-Za-z0-9+/]{14}\s*$")
+_GNUBG_BOARD_HEADING = re.compile(rf" *GNU Backgammon +[^:]{{1,40}}: *{ID_PATTERN}\s*$")
 
 
 # what a file must start with to be plainly a record, in a folder walk's words

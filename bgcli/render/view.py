@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from bgcli.core.cube import value_reached
-from bgcli.core.ids import match_id
+from bgcli.core.ids import MATCH_ID_LENGTH, match_id
 from bgcli.core.position import CHECKERS, Position, id_of_halves, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
 from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
@@ -473,7 +473,7 @@ def _play_row(step: _Step, event: Event, names: tuple[str, str]) -> str:
         if len(_PLAY_CELLS) > 100_000:   # bounded: a process may write many pages
             _PLAY_CELLS.clear()
         action = _PLAY_CELLS[event.play] = _e(event.play)
-    mid = step.mid if len(step.mid) == 12 else _e(step.mid)
+    mid = step.mid if len(step.mid) == MATCH_ID_LENGTH else _e(step.mid)
     return (f'<tr class="step event {"ox"[side]} move" id="s{step.number}" data-line="{step.line}" '
             f'data-pid="{step.pid}" data-mid="{mid}"{_BEAROFF_ATTRIBUTE % step.bearoff if step.bearoff else ""}>'
             f'<td>{event.move or ""}</td>'
@@ -512,7 +512,7 @@ def _row(step: _Step, names: tuple[str, str], judged: dict | None = None) -> str
         extra += f' data-noboard="{_e(step.no_board)}"'
     if step.bearoff:
         extra += f' data-bearoff="{step.bearoff}"'
-    mid = step.mid if len(step.mid) == 12 else _e(step.mid)
+    mid = step.mid if len(step.mid) == MATCH_ID_LENGTH else _e(step.mid)
     if event is not None and event.kind == EventKind.MOVE and event.play:
         # a play's text, escaped once: the same few thousand plays make most rows
         action = _PLAY_CELLS.get(event.play)
