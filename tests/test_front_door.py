@@ -318,3 +318,22 @@ def test_rollout_writes_to_a_file_as_every_command_does(run, tmp_path):
     assert target.read_text(encoding="utf-8") == printed.output
     missing = run(*words[:1], "-o", str(tmp_path / "no" / "such" / "x.txt"), *words[1:])
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+@pytest.mark.parametrize("command", [["check", "start", "{}", "24/21"], ["moves", "start", "{}"],
+                                     ["check", "start", "{}"]], ids=" ".join)
+def test_a_die_word_of_any_length_is_told_its_dice_are_invalid(run, command):
+    """A word of digits where the dice go is the dice, however long: `check start 3333 24/21` was told its
+    dice were missing (a word over three characters was read as the play), and `moves` with a word over
+    twelve that it was no Match ID."""
+    from bgcli.output import quote
+
+    for word in ("3333", "3" * 1_000_000):
+        result = run(*[word if w == "{}" else w for w in command])
+        lines = result.output.splitlines()
+        if command == ["check", "start", "{}"]:   # no play after the dice: a usage error that names them, cut short
+            assert result.exit_code == 2 and lines[-1].startswith(f"Error: missing PLAY after the dice {quote(word)} (")
+            assert len(lines[-1]) < 200
+            continue
+        assert result.exit_code == 1 and len(lines) == 1, result.output[:300]
+        assert lines[0].startswith(f"Error: invalid dice {quote(word)}: expected two numbers from 1 to 6")

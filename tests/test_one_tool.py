@@ -51,7 +51,7 @@ def test_bad_dice_are_blamed_on_the_dice(run, words, message):
 
 def test_check_without_a_play_says_the_play_is_missing(run):
     result = run("check", "start", "31")
-    assert result.exit_code == 2 and "missing PLAY after the dice 31" in result.output
+    assert result.exit_code == 2 and "missing PLAY after the dice '31'" in result.output
 
 
 def test_moves_blames_bad_dice_not_the_position(run):

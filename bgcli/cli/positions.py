@@ -141,7 +141,9 @@ def check_words(words: list[str]) -> tuple[str, str | None, str]:
             len(rest) >= 2 or not re.search(r"[-/]", rest[0])):
         dice = rest.pop(0)
     if not rest:
-        after = f" after the dice {dice}" if dice else ""
+        from bgcli.output import quote
+
+        after = f" after the dice {quote(dice)}" if dice else ""   # quoted, cut short: the words are a stranger's
         raise click.UsageError(f"missing PLAY{after} (try: bgcli check start 31 8/5 6/5)")
     return " ".join(position_words), dice, " ".join(rest)
 

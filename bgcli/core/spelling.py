@@ -146,8 +146,11 @@ _LONG_ATTEMPT = re.compile(r"(?=.*\d)[^A-Za-wyz]{1,12}")  # a digit (any script:
 def meant_as_dice(word: str, *, short: bool = False) -> bool:
     """Whether ``word`` was meant as dice, right or wrong; ``short``: only
     words of at most three characters with nothing of a play step in them
-    (where a play may follow, as in check, 24-18 is a play)."""
-    return bool(_SHORT_ATTEMPT.fullmatch(word) or not short and _LONG_ATTEMPT.fullmatch(word))
+    (where a play may follow, as in check, 24-18 is a play). A word of digits
+    alone, of any length, where dice stand is dice all the same: no play step
+    is written so (``check start 3333 24/21`` was told its dice were missing,
+    the digits read as the play's)."""
+    return bool(word.isdecimal() or _SHORT_ATTEMPT.fullmatch(word) or not short and _LONG_ATTEMPT.fullmatch(word))
 
 
 def is_die(word: str) -> bool:
