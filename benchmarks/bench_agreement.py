@@ -6,6 +6,7 @@
     python benchmarks/bench_agreement.py --levels 2 --gnubg-levels 2,3 --misses  # gnubg 3-ply too; each miss
     python benchmarks/bench_agreement.py --ranked benchmarks/data/tune.jsonl --levels 2 --no-gnubg --no-cube --closeness
     python benchmarks/bench_agreement.py --levels 2 --no-gnubg --no-cube --classes  # misses by kind and match context
+    python benchmarks/bench_agreement.py --levels 2 --no-gnubg --no-cube --only "Crawford game" --misses  # one class
 
 Checker plays: benchmarks/data/ranked.jsonl (made by benchmarks/make_ranked.py: 300 positions from
 gnubg self-play with seeds nothing else used, every legal play at gnubg's 2-ply). For each engine
@@ -25,8 +26,11 @@ sage's highest level, every position where its choice gives up more than 0.001: 
 contact, backgame, inside bgcli's bear-off tables), the match context, what gnubg 2-ply says it gives up,
 whether gnubg's best play was among the plays sage took to full depth (its move filter), and
 sage's own margin for its choice. ``--classes`` counts, for the same level, positions and misses by
-kind (contact, backgame, race, inside the bear-off tables) and by match context (money, a live cube,
-post-Crawford, the Crawford game, 1-away 1-away), with the misses the filter caused. ``--closeness`` counts, for the same level, the positions and the
+kind (contact; a backgame, played by the side on roll or against it; a race; a race with both sides
+home, where the one-sided bear-off databases answer; inside bgcli's two-sided tables) and by match
+context (money, a live cube, post-Crawford, the Crawford game, 1-away 1-away), with the misses the
+filter caused. ``--only CLASS`` keeps the positions of one of those rows (or of the rows it begins:
+``backgame``, ``race``). ``--closeness`` counts, for the same level, the positions and the
 misses by how close gnubg 2-ply's two best plays are and by how close sage's own two best are.
 
 benchmarks/data/tune.jsonl (1,000 positions, made like the held-out sets from other seeds: see
@@ -47,11 +51,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bgcli.analysis import bearoff  # noqa: E402
 from bgcli.analysis.counts import is_contact  # noqa: E402
 from bgcli.core.cube import CubeAction, CubeTurn, proper_action_of  # noqa: E402
 from bgcli.core.generator import legal_plays  # noqa: E402
 from bgcli.core.ids import gnubg_id, parse_gnubg_id  # noqa: E402
-from bgcli.core.position import Position  # noqa: E402
+from bgcli.core.position import Position, pip_count  # noqa: E402
 from bgcli.core.rules import Rules  # noqa: E402
 from bgcli.engines import exact, met, open_engine, sage  # noqa: E402
 
@@ -59,7 +64,9 @@ RANKED = ROOT / "benchmarks" / "data" / "ranked.jsonl"
 CUBES = ROOT / "tests" / "data" / "cube" / "cases.jsonl"
 
 
-def play_cases(count: int | None, ranked: Path = RANKED) -> list:
+def play_cases(count: int | None, ranked: Path = RANKED, only: str = "") -> list:
+    """The first ``count`` positions of ``ranked`` (all: None) whose kind or match context is ``only`` or begins
+    with it ('': any; "backgame" is both backgame rows, "race" both race rows)."""
     out = []
     for line in ranked.read_text().splitlines()[:count]:
         item = json.loads(line)
@@ -67,6 +74,8 @@ def play_cases(count: int | None, ranked: Path = RANKED) -> list:
         dice = tuple(item["dice"])
         plays = legal_plays(state.position, dice)
         equity = {Position.from_id(p["result"]).swap().id(): p["equity"] for p in item["plays"]}
+        if only and not any(label.startswith(only) for label in (kind_of(state), context_of(state))):
+            continue
         out.append((state, dice, plays, equity))
     return out
 
@@ -121,15 +130,22 @@ def miss(state, dice, equity, ranked, given: float) -> tuple:
 
 
 def kind_of(state) -> str:
-    """Where the position is: inside bgcli's bear-off tables (exact), a race, a backgame of either side (bgsage's
-    own detection, the one that picks its backgame networks), or other contact."""
+    """Where the position is: inside bgcli's two-sided bear-off tables (exact), a race with every checker of
+    both sides home (sage's and gnubg's one-sided bear-off databases answer there), another race, a backgame
+    (bgsage's own detection, the one that picks its backgame networks) played by the side on roll (behind in
+    the pip count) or against it, or other contact."""
     if exact.inside(state):
         return "bear-off table"
-    if not is_contact(state.position):
-        return "race"
+    position = state.position
+    if not is_contact(position):
+        homes = [bearoff.home_counts(side) for side in (position.player, position.opponent)]
+        return "race, both home" if None not in homes else "race"
     import bgbot_cpp
 
-    return "contact" if bgbot_cpp.backgame_category(sage.board(state.position)) == "none" else "backgame"
+    if bgbot_cpp.backgame_category(sage.board(position)) == "none":
+        return "contact"
+    behind = pip_count(position.player) > pip_count(position.opponent)   # the side a backgame is played by
+    return "backgame, played by the side on roll" if behind else "backgame, played against it"
 
 
 def context_of(state) -> str:
@@ -144,11 +160,16 @@ def context_of(state) -> str:
     return "post-Crawford" if side.post_crawford else "match, cube live"
 
 
+KINDS = ("contact", "backgame, played by the side on roll", "backgame, played against it", "race", "race, both home",
+         "bear-off table")
+CONTEXTS = ("money", "match, cube live", "post-Crawford", "Crawford game", "1-away 1-away")
+
+
 def classes_table(classes: list) -> list[tuple]:
     """Positions, misses and misses whose gnubg best the filter left out, by kind and by match context."""
     rows = []
-    for column, labels in ((0, ("contact", "backgame", "race", "bear-off table")),
-                           (1, ("money", "match, cube live", "post-Crawford", "Crawford game", "1-away 1-away"))):
+    for column, labels in ((0, KINDS),
+                           (1, CONTEXTS)):
         for label in labels:
             mine = [c for c in classes if c[column] == label]
             missed = [c for c in mine if c[2]]
@@ -211,10 +232,16 @@ def main() -> None:
                         help="sage's highest level: positions and misses by how close the two best plays are")
     parser.add_argument("--classes", action="store_true",
                         help="sage's highest level: positions and misses by kind of position and by match context")
+    parser.add_argument("--only", default="", metavar="CLASS",
+                        help="the positions of one kind or match context only (a row of --classes, or the start of "
+                             "rows: backgame, race): " + "; ".join(KINDS + CONTEXTS))
     parser.add_argument("--no-cube", action="store_true")
     args = parser.parse_args()
-    cases = play_cases(args.count, args.ranked)
-    print(f"checker plays: {len(cases)} positions of {args.ranked.name}, every legal play at gnubg 2-ply")
+    if args.only and not any(label.startswith(args.only) for label in KINDS + CONTEXTS):
+        parser.error(f"--only {args.only!r}: not the start of a class ({'; '.join(KINDS + CONTEXTS)})")
+    cases = play_cases(args.count, args.ranked, args.only)
+    print(f"checker plays: {len(cases)} positions of {args.ranked.name}" + (f" ({args.only})" if args.only else "")
+          + ", every legal play at gnubg 2-ply")
     head = ("engine", "within 0.001", "mean lost", "worst", "> 0.1", "time/pos")
     rows = []
     filters = [tuple(f.split(":")) for f in args.filters.split(",") if f] or [(sage.FILTER_MOVES, sage.FILTER_THRESHOLD)]

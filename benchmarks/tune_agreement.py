@@ -4,6 +4,7 @@
     python benchmarks/tune_agreement.py --cube-aware           # and bgsage's cube-aware tree for the candidates
     python benchmarks/tune_agreement.py --stage9               # and bgsage's older (stage 9) networks
     python benchmarks/tune_agreement.py --ranked FILE --count 300
+    python benchmarks/tune_agreement.py --cube-aware --only "Crawford game"   # one kind or match context
 
 The settings of the default engine are tried here on ``data/tune.jsonl`` (made by make_ranked.py from
 seeds nothing else uses), never on the two held-out sets, which bench_agreement.py measures a chosen
@@ -123,10 +124,12 @@ def main() -> None:
     parser.add_argument("--ranked", type=Path, default=TUNE, help="positions ranked by make_ranked.py")
     parser.add_argument("--count", type=int, default=None, help="the first N positions only")
     parser.add_argument("--cube-aware", action="store_true", help="also bgsage's cube-aware tree (slower)")
+    parser.add_argument("--only", default="", metavar="CLASS",
+                        help="the positions of one kind or match context only (bench_agreement.py --only)")
     parser.add_argument("--stage9", action="store_true", help="also bgsage's stage 9 networks at 2-ply, and their mean with the default's")
     args = parser.parse_args()
     start = time.perf_counter()
-    items = values(play_cases(args.count, args.ranked), args.cube_aware, args.stage9)
+    items = values(play_cases(args.count, args.ranked, args.only), args.cube_aware, args.stage9)
     print(f"{len(items)} positions of {args.ranked.name}; sage's values asked in {time.perf_counter() - start:.0f} s")
 
     def blend(weights: dict[str, float]) -> Callable[[dict, str], float]:
