@@ -24,7 +24,9 @@ DATA = Path(__file__).parent / "data" / "cube" / "cases.jsonl"
 CASES = [json.loads(line) for line in DATA.read_text().splitlines()]
 # a held-out check's cases at what CASES lacks: 1-, 2-, 4-point and long matches, 1-away/2-away
 # (tests/data/cube/make_heldout.py)
-HELDOUT = [json.loads(line) for line in (DATA.parent / "heldout.jsonl").read_text().splitlines()]
+# and a later one's, with other seeds (tests/data/heldout-fresh/NOTE.md)
+HELDOUT = [json.loads(line) for path in (DATA.parent / "heldout.jsonl", DATA.parent.parent / "heldout-fresh" / "cube.jsonl")
+           for line in path.read_text().splitlines()]
 ROOT = Path(__file__).resolve().parent.parent / "bgcli"
 
 
