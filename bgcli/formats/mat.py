@@ -267,8 +267,9 @@ _COMMENT = re.compile(r"[ \t]*[;#]")
 # of an XGID, on a comment line after the game's score line
 _SET_POS = re.compile(r"[ \t]*;[ \t]*Set[ \t]*Pos[ \t]*=[ \t]*(\S*)", re.I)
 _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")
-_MATCH_HEADER = re.compile(r"[ \t]*([0-9]{1,9})[ \t]+points?[ \t]+match[ \t]*$", re.I)
-_MATCH_HEADER_START = re.compile(r"[ \t]*[0-9]+[ \t]+points?[ \t]+match", re.I)
+# the grammar's match_header: "5 point match", or a money session's "unlimited game" (hinacoppy's kifu tools)
+_MATCH_HEADER = re.compile(r"[ \t]*(?:([0-9]{1,9})[ \t]+points?[ \t]+match|unlimited[ \t]+(?:game|match))[ \t]*$", re.I)
+_MATCH_HEADER_START = re.compile(r"[ \t]*(?:[0-9]+[ \t]+points?[ \t]+match|unlimited[ \t]+(?:game|match))", re.I)
 _GAME_HEADER = re.compile(r"[ \t]*game[ \t]+([0-9]{1,9})[ \t]*$", re.I)
 _GAME_HEADER_START = re.compile(r"[ \t]*game[ \t]+[0-9]", re.I)
 _ROW_START = re.compile(r"[ \t]*[0-9]+\)")
@@ -553,6 +554,9 @@ def _transformer_class() -> type:
 
         def match_header(self, children):
             return int(children[0])
+
+        def money_header(self, children):
+            return 0
 
         def game_header(self, children):
             return int(children[0])
@@ -938,7 +942,8 @@ class _Reader:
         errors = []
         found = _MATCH_HEADER.match(text)
         try:
-            length = int(found.group(1)) if found else _grammar_line("match_header", text, number, self.path, "match header")
+            length = int(found.group(1) or 0) if found else _grammar_line("match_header", text, number, self.path,
+                                                                           "match header")
         except MatchFileError as unread:
             exc = unread             # the grammar's error, unless the length says more
             word = text.split()[0]   # the header's first word is its number
