@@ -457,6 +457,56 @@ def test_the_cube_value_check_sees_a_copy():
     assert [hit.split(":")[1] for hit in found(CUBE_VALUE_AGAIN, copies)] == ["1", "2", "3", "4", "5", "6", "10"]
 
 
+# a count of turns made a cube's value by a shift or a power of two (1 << cube_log, 1 << min(abs(code), 15),
+# 2 ** k), a cube's count of turns read by its bits (cube.bit_length()), or a value tested for one turns make
+# (cube & (cube - 1)): ask bgcli.core.cube (after_turns, turns_within, is_turned, turns)
+CUBE_SHIFT_AGAIN = re.compile(r"\b[12]\s*<<\s*(?:min\()?[\w.\[\]\"'(]*(?:cube|log|limit|auto|double|turn)"
+                              r"|\b2\s*\*\*\s*[A-Za-z_(]|\b([\w.]*(?:cube|limit))\s*&\s*\(\s*\1\s*-\s*1\s*\)"
+                              r"|\b[\w.]*(?:cube|limit)\w*\.bit_length\(\)")
+# the one copy left, and why: a state sits below the cube module (which reads states), so MatchState.problem
+# keeps its own test of a cube's value, fenced and held to is_turned by the test below
+CUBE_SHIFT_FENCED = {"bgcli/core/state.py"}
+
+
+def test_no_module_but_the_cube_owner_counts_turns_by_shifts():
+    texts = {name: text for name, text in sources().items()
+             if name != OWNER_OF_CUBE_VALUE and name not in CUBE_SHIFT_FENCED}
+    again = found(CUBE_SHIFT_AGAIN, texts)
+    assert not again, f"ask bgcli.core.cube (after_turns, turns_within, is_turned): {again}"
+    assert all(found(CUBE_SHIFT_AGAIN, {name: sources()[name]}) for name in CUBE_SHIFT_FENCED), \
+        "a fenced copy left is gone: strike it"
+
+
+def test_the_cube_shift_check_sees_a_copy():
+    copies = {"m.py": "c = 1 << cube_log\nv = MatchState(cube=1 << min(abs(cube_code), 15))\nw = 2 ** k\n"
+                      "bad = cube & (cube - 1)\nlog = m.cube.bit_length() - 1\nx = 2 << autos\nl = 1 << limit\n"
+                      "ok = after_turns(k)\nmask = (1 << width) - 1\nn = 1 << 16\nb = bits & (bits - 1)\n"}
+    assert [hit.split(":")[1] for hit in found(CUBE_SHIFT_AGAIN, copies)] == ["1", "2", "3", "4", "5", "6", "7"]
+
+
+def test_a_states_cube_is_a_value_turns_make():
+    """A cube's count of turns and back (the Match ID's, an XGID's and XG's logarithm), and MatchState's
+    own test of a cube's value (a fenced mirror of is_turned), against the turns of the cube."""
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.cube import after_turns, is_turned, turns, turns_within
+    from bgcli.core.state import MAX_CUBE, MatchState
+
+    values = turns(turns_within(MAX_CUBE) + 1)
+    assert values[-2] == MAX_CUBE and turns_within(MAX_CUBE) == 15   # the Match ID's four bits
+
+    @given(st.integers(-3, 2 * MAX_CUBE + 3) | st.sampled_from(values) | st.sampled_from([v - 1 for v in values]))
+    def agree(value):
+        made = value in values
+        assert is_turned(value) == made
+        assert (MatchState(cube=value).problem() == "") == (made and value <= MAX_CUBE)
+        count = turns_within(value)
+        assert after_turns(count) <= max(value, 1) < after_turns(count + 1)
+        assert after_turns(count) == turns(count)[-1]
+
+    agree()
+
+
 # --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------
 
 SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")

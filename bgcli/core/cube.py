@@ -441,6 +441,28 @@ def turns(count: int, value: int = 1) -> list[int]:
     return values
 
 
+def after_turns(count: int) -> int:
+    """The cube ``count`` turns make of a cube at 1 (the last of :func:`turns`): how a format that stores
+    a cube as its count of turns (the Match ID's and an XGID's logarithm, XG's cube field and cube
+    limit) gives its value."""
+    return turns(count)[-1]
+
+
+def turns_within(value: int) -> int:
+    """The most turns of a cube at 1 that stay at ``value`` or below: a cube's own count of turns (the
+    logarithm a Match ID or an XGID stores), or, for a cube limit no turn reaches exactly, the turns the
+    limit allows (XG's maxcube). 0 for a value below 2."""
+    count, reached = 0, 1
+    while (reached := turned(reached)) <= value:
+        count += 1
+    return count
+
+
+def is_turned(value: int) -> bool:
+    """Whether turns of a cube at 1 make ``value`` (1, 2, 4, ...): the values a cube can show."""
+    return value >= 1 and after_turns(turns_within(value)) == value
+
+
 def turned_from(value: int) -> int | None:
     """The cube a turn to ``value`` was made from (half it), or None where no turn makes ``value``."""
     return value // 2 if value % 2 == 0 else None
@@ -508,9 +530,9 @@ def proper_action_of(turn: CubeTurn, no_double: float, double_take: float, doubl
                          beavers=turn.money and turn.rules.beavers, gammons=gammons, dead=dead)
 
 
-__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "InstantRedouble", "Line", "Reason", "Refusal", "answer_equities", "auto_double_refusal",
-           "beaver_refusal", "doubled_equity", "instant_redouble", "is_close", "may_double", "optimal_equity", "percent", "point_noun", "points_word",
-           "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of", "starting_cubes", "turned", "turned_from", "turns",
+__all__ = ["Answer", "CubeAction", "CubeTurn", "Holder", "InstantRedouble", "Line", "Reason", "Refusal", "after_turns", "answer_equities", "auto_double_refusal",
+           "beaver_refusal", "doubled_equity", "instant_redouble", "is_close", "is_turned", "may_double", "optimal_equity", "percent", "point_noun", "points_word",
+           "proper_action", "proper_action_of", "raccoon_refusal", "ranked", "refusals", "rules_of", "starting_cubes", "turned", "turned_from", "turns", "turns_within",
            "value_after", "value_reached"]
 
 

@@ -24,6 +24,7 @@ from bgcli.errors import InvalidPositionError
 from bgcli.core.position import BAR, BASE64_CLASS, BASE64_DIGITS, CHECKERS, ID_LENGTH, ID_PATTERN, OFF, Position
 from bgcli.output import quote
 from bgcli.core.rules import Rules
+from bgcli.core.cube import after_turns, is_turned, turns_within
 from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, MAX_CUBE, MAX_SCORE, GameState, MatchState
 from bgcli.core.value import Win
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll, recorded_text
@@ -52,10 +53,6 @@ def _bounded(token, what: str, low: int, high: int, bad) -> int:
         where = f" at column {token.column}" if getattr(token, "column", None) else ""
         raise bad(f"{what} {_short(text, 12)}{where} is not {low} to {high}")
     return value
-
-
-def _log2(value: int) -> int:
-    return value.bit_length() - 1
 
 
 # --- Match ID ---------------------------------------------------------------
@@ -87,7 +84,7 @@ def match_id(state: MatchState) -> str:
         raise InvalidPositionError(f"cannot write a match id for {state!r}: {problem}")
     score = state.score if state.match_length else (0, 0)
     values = dict(
-        cube=_log2(state.cube),
+        cube=turns_within(state.cube),
         owner=3 if state.cube_owner == -1 else state.cube_owner,
         on_roll=state.on_roll,
         crawford=int(state.crawford),
@@ -129,7 +126,7 @@ def parse_match_id(text: str) -> MatchState:
     if f["game_state"] > 4:
         raise InvalidPositionError(f"invalid match id {_short(text)}: game state {f['game_state']} (0 to 4 expected)")
     state = MatchState(
-        cube=1 << f["cube"],
+        cube=after_turns(f["cube"]),
         cube_owner=-1 if f["owner"] == 3 else f["owner"],
         on_roll=f["on_roll"],
         crawford=bool(f["crawford"]),
@@ -191,9 +188,9 @@ def xgid(game: GameState) -> str:
     rules = m.rules
     flags = int(m.crawford) if rules.match_length else int(rules.jacoby) | int(rules.beavers) << 1
     # no cube limit is XG's maxcube 10 (a cube of 1024), or the cube's own when it is higher
-    max_cube = _log2(rules.cube_limit) if rules.cube_limit else max(XG_NO_LIMIT, _log2(m.cube))
+    max_cube = turns_within(rules.cube_limit) if rules.cube_limit else max(XG_NO_LIMIT, turns_within(m.cube))
     return (
-        f"XGID={''.join(chars)}:{_log2(m.cube)}:{owner}:{1 if mover == 1 else -1}:{dice}:"
+        f"XGID={''.join(chars)}:{turns_within(m.cube)}:{owner}:{1 if mover == 1 else -1}:{dice}:"
         f"{m.score[1]}:{m.score[0]}:{flags}:{rules.match_length}:{max_cube}"
     )
 
@@ -238,7 +235,7 @@ def _from_absolute(side1, side0, on_roll: int) -> Position:
     return Position(tuple(side1), tuple(side0)) if on_roll == 1 else Position(tuple(side0), tuple(side1))
 
 
-_MAX_CUBE_LOG = MAX_CUBE.bit_length() - 1   # an XGID's cube and maxcube fields are logarithms
+_MAX_CUBE_LOG = turns_within(MAX_CUBE)   # an XGID's cube and maxcube fields are logarithms: counts of turns
 
 
 def _xgid_state(text: str, fields: list) -> GameState:
@@ -278,12 +275,12 @@ def _xgid_state(text: str, fields: list) -> GameState:
     doubled = dice_text in ("D", "B", "R")
     crawford = bool(flags & 1) if length else False
     if cube_log > max_cube:
-        raise bad(f"cube {1 << cube_log} is above the maxcube {1 << max_cube}")
+        raise bad(f"cube {after_turns(cube_log)} is above the maxcube {after_turns(max_cube)}")
     if crawford and length - 1 not in (score_bottom, score_top):
         raise bad(f"the Crawford flag is set at {score_bottom}-{score_top}: the Crawford game of a "
                   f"{length}-point match is played when a player reaches {length - 1}")
     if crawford and (cube_log or owner or doubled):
-        raise bad(f"cube {1 << cube_log}{' owned' if owner else ''}{', a double offered,' if doubled else ''} "
+        raise bad(f"cube {after_turns(cube_log)}{' owned' if owner else ''}{', a double offered,' if doubled else ''} "
                   f"in the Crawford game, where nobody may double")
     dice = (0, 0) if doubled or dice_text == "00" else recorded_roll(dice_text)
     if dice is None:
@@ -291,7 +288,7 @@ def _xgid_state(text: str, fields: list) -> GameState:
     mover = _XG_PLAYER[turn]
     on_roll = 1 - mover if doubled else mover
     match = MatchState(
-        cube=1 << cube_log,
+        cube=after_turns(cube_log),
         cube_owner=_XG_OWNER[owner],
         on_roll=on_roll,
         crawford=crawford,
@@ -301,7 +298,7 @@ def _xgid_state(text: str, fields: list) -> GameState:
         score=(score_top, score_bottom),
         rules=Rules(match_length=length, jacoby=bool(flags & 1) if not length else False,
                     beavers=bool(flags & 2) if not length else False,
-                    cube_limit=0 if max_cube == XG_NO_LIMIT else 1 << max_cube),
+                    cube_limit=0 if max_cube == XG_NO_LIMIT else after_turns(max_cube)),
     )
     return _checked_game(match, bottom, top, on_roll, bad)
 
@@ -389,7 +386,7 @@ def _fibs_state(text: str, name1: str, name0: str, tokens: list) -> GameState:
     dice = dice_player if on_roll == 1 else dice_opponent
     if dice == (0, 0):
         dice = dice_opponent if on_roll == 1 else dice_player
-    if cube < 1 or cube & (cube - 1):
+    if not is_turned(cube):
         raise bad(f"cube {cube} is not a power of two")
     owner = -1 if bool(may1) == bool(may0) else (1 if may1 else 0)
     crawford = bool(length) and length - 1 in (score0, score1) and not (post_crawford or not_crawford)

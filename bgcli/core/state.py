@@ -57,6 +57,8 @@ class MatchState:
 
     def problem(self) -> str:
         """Why these fields cannot be written as a Match ID, or ''."""
+        # Fenced mirror of bgcli.core.cube.is_turned (the cube module reads states, so this one, below it,
+        # may not ask it): tests/test_one_owner.py::test_a_states_cube_is_a_value_turns_make
         if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > MAX_CUBE:
             return f"cube value {self.cube} is not a power of two up to {MAX_CUBE}"
         if self.cube_owner not in (-1, 0, 1):

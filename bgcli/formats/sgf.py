@@ -36,7 +36,7 @@ from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
-from bgcli.core.cube import turned, value_reached
+from bgcli.core.cube import is_turned, turned, value_reached
 from bgcli.core.position import BAR, CHECKERS, OFF, Position
 from bgcli.core.rules import Rules, Variation, tag_for
 from bgcli.core.state import GameState, MatchState
@@ -630,7 +630,7 @@ def _set_up(nodes: list[_Node], in_game: bool = False) -> SetUp | str | None:
         position = Position(tuple(sides[0]), tuple(sides[1]))
         if problem := position.problem():
             return problem
-    if cube is not None and (cube & (cube - 1) or not cube):
+    if cube is not None and not is_turned(cube):
         return f"the cube CV[{cube}] is not a power of 2"
     # the opening's board set up is a set-up too: the game starts from a position, not from the opening
     # roll (gnubg's rollout trials set up every trial's board, the opening's included, and their first

@@ -42,7 +42,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import IO, Iterator
 
-from bgcli.core.cube import Line, turned, turns
+from bgcli.core.cube import Line, after_turns, turned, turns, turns_within
 from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import FileReadError, MatchFileError
@@ -443,7 +443,7 @@ class _Builder:
         if self.version >= 8:
             limit = _i32(record, 612)
             if 0 < limit < 31:
-                tags["Cubelimit"] = SETTING_OF_TAG["cubelimit"].write(1 << limit)
+                tags["Cubelimit"] = SETTING_OF_TAG["cubelimit"].write(after_turns(limit))   # XG stores its count of turns
             if record[103] and _i32(record, 616) > 0:
                 tags["AutoDoubleMax"] = str(_i32(record, 616))
         if record[103]:
@@ -712,7 +712,7 @@ def read_position(path: str):
     cube record, as a :class:`~bgcli.core.state.GameState` seen from the
     player on roll."""
     from bgcli.core.position import Position
-    from bgcli.core.state import GameState, MatchState
+    from bgcli.core.state import MAX_CUBE, GameState, MatchState
 
     header = game = last = None
     try:
@@ -749,7 +749,7 @@ def read_position(path: str):
         position = Position.from_board26(board)
     except ValueError as exc:
         raise MatchFileError(f"the position's board: {exc}", path, 0, 0) from None
-    match = MatchState(cube=1 << min(abs(cube_code), 15), cube_owner=-1 if cube_code == 0 else 0 if cube_code > 0 else 1,
+    match = MatchState(cube=after_turns(min(abs(cube_code), turns_within(MAX_CUBE))), cube_owner=-1 if cube_code == 0 else 0 if cube_code > 0 else 1,
                        on_roll=side, turn=side, crawford=bool(game[20]), dice=(dice[0], dice[1]),
                        score=(_i32(game, 12), _i32(game, 16)), names=names,
                        rules=Rules(match_length=0 if length >= UNLIMITED else max(length, 0),
