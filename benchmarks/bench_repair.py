@@ -51,6 +51,7 @@ import sys
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -217,16 +218,18 @@ def run_case(original: str, planted: str, kind: str = "") -> dict:
     # the best any repair can do in expectation (Bayes), and what the repair's own top suggestion gives in
     # expectation: 1 or 0 for a slip the record tells; for a dance slip, the chance of the roll it names
     ceiling, expected, fits = float(True), float(top), 1
-    if kind == "dance":
+    if kind in ("dance", "dice"):
         rolls, _, written, (row, at) = _dance_fits(original, planted)
-        posterior = dance_posterior(rolls, written)
-        fits = len(rolls)
+        chooses = _gnubg_chooses(original, row, at) if kind == "dice" else None
+        posterior = dance_posterior(rolls, written, chooses)
+        fits = len([r for r, chance in posterior.items() if chance > 0]) if kind == "dice" else len(rolls)
         ceiling = max(posterior.values(), default=0.0)
         named = guess.split("\n")[row]
-        expected = posterior.get(_roll_at(named, at), 0.0) if named[at:at + 2].isdigit() else 0.0
-        if MISSES is not None:
+        same = named[:at] + named[at + 2:] == original.split("\n")[row][:at] + original.split("\n")[row][at + 2:]
+        expected = posterior.get(_roll_at(named, at), 0.0) if same and named[at:at + 2].isdigit() else 0.0
+        if MISSES is not None and (kind == "dance" or not (top and found.fixed == original)):
             MISSES.append((kind, original, planted, found, first, top,
-                           f"{fits} rolls dance: " + " ".join(f"{a}{b} {p:.3f}" for (a, b), p in posterior.items())))
+                           f"{len(rolls)} rolls fit: " + " ".join(f"{a}{b} {p:.3f}" for (a, b), p in posterior.items())))
     elif MISSES is not None and not (top and found.fixed == original):
         MISSES.append((kind, original, planted, found, first, top, ""))
     return {"restored": found.fixed == original, "top": top,
@@ -270,7 +273,8 @@ def _tellable(original: str, planted: str) -> bool:
     return len(_dance_fits(original, planted)[0]) == 1
 
 
-def dance_posterior(fits: list[tuple[int, int]], written: tuple[int, int]) -> dict[tuple[int, int], float]:
+def dance_posterior(fits: list[tuple[int, int]], written: tuple[int, int],
+                    chooses: Callable[[tuple[int, int]], bool] | None = None) -> dict[tuple[int, int], float]:
     """The chance that each roll was the one thrown, given a dance slip's record (Bayes): the roll thrown is
     one that dances (``fits``: a dance changes nothing that follows, so the rest of the record says no more),
     each as likely as the dice throw it (``throws``: 2 in 36, a double 1); the planters (gnubg_corrupt.py
@@ -278,13 +282,60 @@ def dance_posterior(fits: list[tuple[int, int]], written: tuple[int, int]) -> di
     again until it has a legal play. So the chance of the roll written given the roll thrown r is
     [written != r] / #{x != r: x has a legal play}: the roll thrown is left out of the draw, but it is a roll
     that dances and could never have been kept, so for every r that dances the count is the same and the
-    posterior is the dice's chances over the rolls that dance (worked out here, not assumed)."""
+    posterior is the dice's chances over the rolls that dance (worked out here, not assumed).
+
+    A dice slip is the same with ``fits`` the rolls the written play is legal for (the rest of the game
+    alike) and one more likelihood, ``chooses(r)``: whether the player would have written that play with
+    r (gnubg's self-play: its own choice at 0 plies, which is deterministic)."""
     weights = {}
     for r in fits:
         kept = sum(1 for x in ROLLS if x != r and x not in fits)   # the draws the planter keeps, given r
-        weights[r] = throws(r) * (r != written) / kept if kept else 0.0
+        chosen = 1.0 if chooses is None else float(chooses(r))
+        weights[r] = throws(r) * chosen * (r != written) / kept if kept else 0.0
     total = sum(weights.values())
     return {r: w / total for r, w in weights.items()} if total else {}
+
+
+_GNUBG: list = []   # gnubg at 0 plies, the self-play's own player, opened once ([None]: not installed)
+
+
+def _gnubg_engine():
+    """gnubg at 0 plies through bgcli's driver, opened once; None where it is not installed."""
+    if not _GNUBG:
+        try:
+            from bgcli.engines import open_engine
+
+            _GNUBG.append(open_engine("gnubg", 0))
+        except Exception:   # gnubg not installed: the ceiling of a dice slip counts every fitting roll alike
+            _GNUBG.append(None)
+    return _GNUBG[0]
+
+
+def _gnubg_chooses(original: str, row: int, at: int) -> Callable[[tuple[int, int]], bool] | None:
+    """Whether gnubg at 0 plies (the player of the self-play matches, deterministic: its choice was the
+    play recorded in 779 of 779 plays of six matches with a choice) plays the move recorded at ``row``,
+    ``at`` with a roll: its best play of the roll has the written play's result. None without gnubg (every
+    roll the written play is legal for then counts alike)."""
+    engine = _gnubg_engine()
+    if engine is None:
+        return None
+    record = read_records(original.encode(), "o.mat")[1][0]
+    event = next(e for e in replay_match(record).events if e.kind is EventKind.MOVE and e.record is not None
+                 and e.record.line == row + 1 and e.record.column - 1 == at)
+    assert event.record is not None
+    text, side, state = event.record.play_text.strip(), event.record.side, event.before
+
+    def chooses(roll: tuple[int, int]) -> bool:
+        plays = legal_plays(state.position, roll)
+        try:
+            result = parse_play(text, state.position, roll, side=side).result
+        except BgcliError:   # the audit let the roll pass (a warning), the notation does not read the play
+            return False
+        ranked = engine.evaluate_plays(state, roll, plays)
+        best = ranked[0].evaluation.equity
+        return any(e.play.result == result for e in ranked if best - e.evaluation.equity < 1e-9)
+
+    return chooses
 
 
 def _apply(text: str, edits) -> str:

@@ -878,3 +878,38 @@ def test_the_repair_counts_lines_where_the_readers_end_them(end, first):
     lines[30] = lines[30].replace("Wins 4 points", "Wins 1 point")
     found = repair_text(end.join(lines).encode(), "x.mat")
     assert found.fixed == was
+
+
+def test_a_cube_action_a_slip_moved_along_goes_back_to_its_column():
+    """sp05003 line 9, '42: 24/22 22/18' with the other player's 'Doubles =>
+    2' to its right, written '42: 24/22' the way both planters write a play
+    slip (the cells after it moved along with the shorter text): the repair
+    writes the play back and puts the double back in the column the file's
+    other cube actions on the right have (gnubg writes them a column further
+    along than a roll), so the line is the original byte for byte (before,
+    only a roll's cell was put back: the held-out set's play slips before a
+    double were restored only with blanks ignored)."""
+    original = (SELFPLAY / "sp05003_7pt.mat").read_text()
+    lines = original.split("\n")
+    assert lines[8] == "  3) 42: 24/22 22/18              Doubles => 2"
+    lines[8] = lines[8].replace("24/22 22/18", "24/22", 1)
+    found = repair_text("\n".join(lines).encode(), "planted.mat")
+    assert found.fixed == original
+
+
+def test_the_dice_ceiling_weighs_each_fitting_roll_by_the_players_choice():
+    """bench_repair's ceiling of a dice slip: the rolls the written play fits
+    (asked of the audit), each weighed by the dice's chances and by whether
+    the player, gnubg at 0 plies, plays that play with it. sp05021 line 101,
+    '31: 1/0 2/0' written with 44: gnubg bears both checkers off with any of
+    the five rolls that fit, so each is as likely (1 in 5)."""
+    bench = _planter()
+    if bench._gnubg_engine() is None:
+        pytest.skip("gnubg is not installed")
+    original, planted = _slipped("sp05021_11pt.mat", 101, "31:", "44:")
+    fits, thrown, written, (row, at) = bench._dance_fits(original, planted)
+    chooses = bench._gnubg_chooses(original, row, at)
+    assert thrown == (3, 1) and written == (4, 4) and chooses is not None and chooses(thrown)
+    posterior = bench.dance_posterior(fits, written, chooses)
+    assert sorted(posterior) == [(2, 1), (3, 1), (4, 1), (5, 1), (6, 1)]
+    assert max(posterior.values()) == pytest.approx(0.2)

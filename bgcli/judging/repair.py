@@ -54,6 +54,7 @@ from bgcli.match.visitor import MatchVisitor
 from bgcli.core.spelling import recorded_text
 
 _DICE_CELLS = (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL, ActionKind.ILLEGAL)   # cells that start with a roll
+_CUBE_CELLS = (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON, ActionKind.TAKE, ActionKind.DROP)
 ALL_ROLLS = list(KINDS_OF_ROLL_LARGEST_FIRST)   # 66, 65, ... 11: the 21 rolls
 LINE_FORMATS = ("mat",)        # formats whose rows are lines that an edit can change one at a time
 SHOWN = 3                      # suggestions kept per problem
@@ -470,12 +471,12 @@ class _Game:
     """A game of a match being repaired: the match's state before it, and the lines of the file."""
 
     def __init__(self, replayer: MatchReplayer, game: GameRecord, following: GameRecord | None,
-                 right_column: int, beyond: GameRecord | None = None, looked: _Kept | None = None):
+                 right_columns: dict[ActionKind, int], beyond: GameRecord | None = None, looked: _Kept | None = None):
         self.replayer = replayer
         self.looked = looked   # the audit's look-aheads of the game (as read: a repaired game's actions are others)
         self.game = game
         self.following = following
-        self.right_column = right_column
+        self.right_columns = right_columns
         self.beyond = beyond   # the game after the following one: its score line also says what this game gave
         self.prefixes: dict[int, _Prefix] = {}   # the states part-way through ``self.game``, by action
         self.prefixes_of: GameRecord | None = None
@@ -676,10 +677,11 @@ def _same_width(line: str, at: int, old: int, new: str) -> str:
     return line[:at] + new + rest
 
 
-def _edit_cell(text: str, action: Action, new: str, row: Sequence[Action], right_column: int) -> str | None:
+def _edit_cell(text: str, action: Action, new: str, row: Sequence[Action], right_columns: dict[ActionKind, int]
+               ) -> str | None:
     """The line ``text`` with ``action``'s cell written as ``new``; the cell to
     its right kept at its column, or moved to the file's usual right column
-    when a slip had moved it."""
+    for a cell of its kind (a roll's, a cube action's) when a slip had moved it."""
     raw = action.raw
     at = action.column - 1
     if text[at:at + len(raw)] != raw:
@@ -688,7 +690,8 @@ def _edit_cell(text: str, action: Action, new: str, row: Sequence[Action], right
             return None
     edited = _same_width(text, at, len(raw), new)
     right = [a for a in row if a.side == 1 and a is not action and a.column > action.column]
-    if action.side == 0 and right and right_column and right[0].kind in _DICE_CELLS:
+    right_column = right_columns.get(right[0].kind, 0) if right else 0
+    if action.side == 0 and right and right_column:
         cell = right[0].raw
         where = edited.find(cell, at + len(new))
         gap = edited[at + len(new):where]
@@ -831,9 +834,13 @@ class _Repairer:
             self.lines[number] = body
             self.ends[number] = raw[len(body):]
         self.taken: set[int] = set()
-        columns = Counter(a.column for r in records for g in r.games for a in g.actions
-                          if a.side == 1 and a.kind in _DICE_CELLS)
-        self.right_column = columns.most_common(1)[0][0] if columns else 0
+        # the file's usual right column of a roll's cell, and of a cube action's (gnubg's .mat writes
+        # ' Doubles => 2' a column further along than a roll)
+        self.right_columns: dict[ActionKind, int] = {}
+        for kinds in (_DICE_CELLS, _CUBE_CELLS):
+            columns = Counter(a.column for r in records for g in r.games for a in g.actions
+                              if a.side == 1 and a.kind in kinds)
+            self.right_columns.update(dict.fromkeys(kinds, columns.most_common(1)[0][0] if columns else 0))
 
     def text(self) -> str:
         return "".join(self.lines[n] + self.ends[n] for n in sorted(self.lines) if n not in self.taken)
@@ -857,7 +864,7 @@ class _Repairer:
                 beyond = games[index + 2] if index + 2 < len(games) else None
                 start = starts[number - 1][index]
                 if (number, game.number) in wrong:
-                    state = _Game(replayer or start.replayer, game, following, self.right_column, beyond, start.looked)
+                    state = _Game(replayer or start.replayer, game, following, self.right_columns, beyond, start.looked)
                     games[index], found = self.game(state, None if replayer else start.problems())
                     done.extend(found)
                 if replayer is None and games[index] is not game:
@@ -1032,7 +1039,7 @@ class _Repairer:
 
     def changed(self, game: GameRecord, action: Action, new: Action, state: _Game) -> dict[int, str | None] | None:
         row = [a for a in game.actions if a.line == action.line]
-        text = _edit_cell(self.lines[action.line], action, new.raw, row, state.right_column)
+        text = _edit_cell(self.lines[action.line], action, new.raw, row, state.right_columns)
         return None if text is None else {action.line: text}
 
     def with_action(self, game: GameRecord, action: Action, new: Action) -> GameRecord:
