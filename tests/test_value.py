@@ -131,3 +131,45 @@ def test_a_game_not_over_may_still_give_what_contact_or_the_losers_back_checkers
     assert possible_wins(Position(winner, off), contact=True) == [Win.SINGLE]
     assert possible_wins(Position(winner, racing), home_gammons=True, contact=False) == list(Win)   # 8 and 16: outside
     assert possible_wins(Position(winner, home), home_gammons=True, contact=False) == [Win.SINGLE, Win.GAMMON]
+
+
+@given(loser=_LOSERS, cubeless=st.booleans(), jacoby=st.booleans(), counts=st.integers(1, 3),
+       home_gammons=st.booleans(), owner=st.sampled_from([-1, 0, 1]))
+def test_a_game_without_a_cube_under_jacoby_is_worth_what_it_scores(loser, cubeless, jacoby, counts, home_gammons,
+                                                                     owner):
+    """With no cube the cube is centred for good: Jacoby on counts every win single, as GNU Backgammon
+    scores a money game with `set cube use off` and `set jacoby on` ('wins a single game and 1 point').
+    An engine's equity of such a game (trust.cubeless, by core.value.cubeless_worth) counted a gammon 2,
+    while sage's value of the play that ends it (final_evaluation) and the score counted it 1: a play
+    that wins a gammon at once ranked below one that only may. With a cube, the cubeless equity leaves
+    Jacoby out (gnubg's does)."""
+    from dataclasses import replace
+
+    import pytest
+
+    from bgcli.core.position import Position
+    from bgcli.core.state import GameState, MatchState
+    from bgcli.core.value import cubeless_worth, game_kind
+    from bgcli.engines import trust
+    from bgcli.engines.sage import final_evaluation
+
+    final = Position((15,) + (0,) * 25, loser)
+    rules = Rules(cubeless=cubeless, jacoby=jacoby, backgammon_counts=counts, home_gammons=home_gammons)
+    owner = -1 if cubeless else owner
+    state = GameState(Position.start(), MatchState(cube_owner=owner, on_roll=0, turn=0, rules=rules))
+    win = game_kind(final, True, home_gammons)
+    scored = game_value(win, 1, rules, centred=owner < 0)
+    found = final_evaluation(state, final)
+    assert found.equity == scored
+    worth = cubeless_worth(rules)
+    if cubeless:
+        assert trust.cubeless(found.probabilities, state).equity == pytest.approx(scored)
+        assert worth == ((1, 1, 1) if jacoby else (1, 2, counts))
+    else:
+        assert worth == (1, 2, counts) == tuple(game_value(w, 1, replace(rules, jacoby=False), True) for w in Win)
+
+
+def test_the_rules_say_jacoby_without_a_cube_counts_every_win_single():
+    said = " ".join(Rules(cubeless=True, jacoby=True).describe())
+    assert "the Jacoby rule with no cube: every gammon and backgammon counts single" in said
+    assert "Jacoby" not in " ".join(Rules(cubeless=True).describe())

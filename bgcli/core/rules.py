@@ -209,6 +209,8 @@ class Rules:
         lines = ["no doubling cube" if self.cubeless else
                  "a doubling cube" + (f" up to {self.cube_limit}" if self.cube_limit else "")
                  + ("; in a match the stake never exceeds the points the doubler still needs" if self.cube_cap_needed else "")]
+        if self.cubeless and self.jacoby:   # the cube is centred for good (core.value.jacoby_applies)
+            lines.append("money play: the Jacoby rule with no cube: every gammon and backgammon counts single")
         if not self.cubeless:
             lines.append("matches: the Crawford rule" if self.crawford else "matches: no Crawford rule")
             if self.jacoby:

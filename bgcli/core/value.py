@@ -122,14 +122,20 @@ STANDARD_WORTH = tuple(int(win) for win in Win)   # a single win, a gammon, a ba
 
 def cubeless_worth(rules: Rules) -> tuple[int, ...]:
     """What a single win, a gammon and a backgammon count in a cubeless equity under ``rules``: a
-    backgammon counts ``rules.backgammon_counts`` (2 where it counts as a gammon); Jacoby, a rule of
-    the cube, does not apply without one (gnubg's cubeless equity ignores it too)."""
+    backgammon counts ``rules.backgammon_counts`` (2 where it counts as a gammon). In a game with a
+    cube, its cubeless equity leaves out Jacoby, a rule of the cube (gnubg's cubeless equity does
+    too). Under rules with no cube the cubeless equity is what the game pays, and the cube is centred
+    for good (:func:`jacoby_applies`): with Jacoby on, every win counts single."""
     return tuple(game_value(win, 1, rules, centred=False) for win in Win)
 
 
 def jacoby_applies(rules: Rules, centred: bool) -> bool:
-    """Whether gammons count single now: money play, Jacoby on, cube centred."""
-    return bool(rules.in_force("jacoby")) and centred
+    """Whether gammons count single now: money play, Jacoby on, cube centred. A game with no cube
+    (``rules.cubeless``) has its cube centred for good, so Jacoby on counts every gammon and backgammon
+    single, as GNU Backgammon scores a money game with `set cube use off` and `set jacoby on` ("wins a
+    single game and 1 point", and it warns that Jacoby must be off for gammons to count); its equity of
+    such a game, the one it ranks plays by, counts them single too."""
+    return bool(rules.in_force("jacoby")) and (centred or rules.cubeless)
 
 
 def resignation_values(cube: int, rules: Rules, centred: bool, needed: int | None = None) -> list[int]:
