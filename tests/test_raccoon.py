@@ -52,7 +52,12 @@ def test_an_instant_redouble_is_a_beaver_or_a_raccoon_by_the_state_of_the_cube()
     assert instant_redouble(cube, FINN) is InstantRedouble.RACCOON
     cube.raccoon(FINN, 8)
     assert (cube.value, cube.owner, cube.offer) == (8, EVE, None)   # the beaverer keeps it: no take waits
-    assert instant_redouble(cube, EVE) is None and not cube.settled
+    # the beaverer's turn of the cube at once is a second raccoon (GNU Backgammon's default allows it; the
+    # rules say whether: core.cube.raccoon_refusal), and whoever makes it, the beaverer keeps the cube
+    assert instant_redouble(cube, EVE) is InstantRedouble.RACCOON and not cube.settled
+    assert instant_redouble(cube, FINN) is None
+    cube.raccoon(EVE, 16)
+    assert (cube.value, cube.owner, cube.offer, cube.raccoons) == (16, EVE, None, 2)
 
 
 def test_a_raccoon_needs_no_take_the_beaverer_keeps_the_cube_and_the_doubler_rolls():

@@ -231,6 +231,7 @@ class Reason(Worded):
     NO_BEAVERS = "no beavers"  # a beaver or raccoon where the rules allow none
     MATCH_BEAVER = "match beaver"   # a beaver or raccoon in a match: beavers are for money play
     NOT_DOUBLER = "not doubler"     # a raccoon by anyone but the doubler right after a beaver
+    RACCOONS = "raccoons"           # a raccoon past the number the rules allow after a beaver
 
     @property
     def breaks_rules(self) -> bool:
@@ -309,7 +310,7 @@ class Refusal:
     reason: Reason
     cube: int = 1        # the cube now
     needed: int = 0      # CAPPED, DEAD: the points the player still needs
-    limit: int = 0       # LIMIT: the cube limit
+    limit: int = 0       # LIMIT: the cube limit; RACCOONS: the raccoons allowed after a beaver
     offered: int = 0     # LIMIT: the cube the double offers
 
     def __str__(self) -> str:
@@ -336,6 +337,7 @@ _TEXT = {
     Reason.NO_BEAVERS: "beavers are not allowed",
     Reason.MATCH_BEAVER: "beavers are for money play, not matches",
     Reason.NOT_DOUBLER: "only the doubler may raccoon, right after a beaver",
+    Reason.RACCOONS: "raccoons after a beaver: at most {self.limit} in these rules",
 }
 _SAID = {
     Reason.CUBELESS: "{player} doubles, but these rules have no doubling cube",
@@ -347,6 +349,7 @@ _SAID = {
     Reason.NO_BEAVERS: "{player} {action} but beavers are not allowed (use --beavers)",
     Reason.MATCH_BEAVER: "{player} {action} in a match, but beavers are for money play",
     Reason.NOT_DOUBLER: "{player} raccoons, but only the doubler may, right after a beaver",
+    Reason.RACCOONS: "{player} raccoons, but raccoons after a beaver are at most {self.limit} in these rules (use --raccoons N)",
 }
 
 
@@ -491,10 +494,13 @@ def value_reached(match: MatchState, stated: int | None = None) -> int:
     return turned(turned(match.cube) if match.doubled else match.cube)
 
 
-def raccoon_refusal(rules: Rules, side: int, beaver_by: int | None) -> Refusal | None:
-    """Why ``side`` may not raccoon now (``beaver_by``: who beavered just now, or None), or None."""
+def raccoon_refusal(rules: Rules, side: int, beaver_by: int | None, made: int = 0) -> Refusal | None:
+    """Why ``side`` may not raccoon now (``beaver_by``: who beavered or
+    raccooned just now, or None; ``made``: the raccoons made since the beaver), or None."""
     if beaver_by is None or side == beaver_by:
         return Refusal(Reason.NOT_DOUBLER)
+    if made >= rules.raccoons:
+        return Refusal(Reason.RACCOONS, limit=rules.raccoons)
     return beaver_refusal(rules)
 
 

@@ -120,6 +120,7 @@ class Rules:
     crawford: bool = True          # the game after a player reaches length - 1 has no cube
     jacoby: bool = False           # money: gammons count single while the cube is centred
     beavers: bool = False          # money: a doubled player may redouble at once, keeping the cube (and raccoon)
+    raccoons: int = 1              # money with beavers: how many instant redoubles may follow a beaver
     auto_doubles: int = 0          # money: how many automatic doubles on equal opening rolls
     backgammon_counts: int = 3     # 3 normally; 2 where a backgammon counts as a gammon
     cube_limit: int = 0            # the highest cube value allowed; 0 = no limit
@@ -216,7 +217,10 @@ class Rules:
             if self.jacoby:
                 lines.append("money play: the Jacoby rule (gammons count single while the cube is centred)")
             if self.beavers:
-                lines.append("money play: beavers and raccoons")
+                lines.append("money play: beavers and raccoons" if self.raccoons == 1 else
+                             "money play: beavers, no raccoon" if not self.raccoons else
+                             f"money play: beavers, then up to {self.raccoons} raccoons, each by the player the "
+                             f"last one doubled")
             if self.auto_doubles:
                 lines.append(f"money play: up to {self.auto_doubles} automatic doubles on equal opening rolls")
         if self.white_first:
@@ -353,6 +357,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("beavers", "Beavers", "--beavers", "Money play: a doubled player may beaver (redouble at once), "
                                                "and the doubler then raccoon.", play="money", expected="On or Off",
             other_tags=("Beaver",)),
+    Setting("raccoons", "Raccoons", "--raccoons",
+            "Money play with beavers: how many instant redoubles may follow a beaver, each by the player the last "
+            "one doubled (1: the doubler's raccoon; GNU Backgammon's 'set beavers N' allows N - 1).",
+            low=0, high=10, play="money", expected="a number from 0 to 10"),
     Setting("auto_doubles", "AutoDoubles", "--auto-doubles", "Money play: up to N automatic doubles on equal opening rolls.",
             low=0, high=10, play="money", expected="a number from 0 to 10"),
     Setting("white_first", "WhiteFirst", None, "White always rolls first, an ordinary roll of two dice.",

@@ -130,7 +130,8 @@ class CubeState:
     value: int = 1
     owner: int = -1
     offer: Offer | None = None
-    beaver_by: int | None = None   # who beavered, while a raccoon may still follow
+    beaver_by: int | None = None   # who beavered (or raccooned), while a raccoon may still follow
+    raccoons: int = 0              # the raccoons made since the beaver (the rules may allow more than one)
     # the instant redouble just made (a beaver, a raccoon), while the other side's answer may still
     # follow: none is needed, but gnubg and XG record one (a take confirms it, a drop pays its ``before``)
     redoubled: Offer | None = None
@@ -167,11 +168,14 @@ class CubeState:
         assert self.offer is not None
         taker = 1 - self.offer.doubler
         self.redoubled = Offer(taker, value, self.offer.value)
-        self.value, self.owner, self.offer, self.beaver_by = value, taker, None, taker
+        self.value, self.owner, self.offer, self.beaver_by, self.raccoons = value, taker, None, taker, 0
 
     def raccoon(self, side: int, value: int) -> None:
         """Right after a beaver the doubler (``side``) redoubles again to
         ``value`` at once: the beaverer keeps the cube and needs no take
-        (:mod:`bgcli.core.cube` says why)."""
+        (:mod:`bgcli.core.cube` says why). Another raccoon may follow, by the
+        player this one doubled (GNU Backgammon's ``set beavers 3`` allows two;
+        how many, the rules say: bgcli.core.cube.raccoon_refusal); whoever
+        makes it, the beaverer keeps the cube."""
         self.redoubled = Offer(side, value, self.value)
-        self.value, self.owner, self.beaver_by = value, 1 - side, None
+        self.value, self.beaver_by, self.raccoons = value, side, self.raccoons + 1

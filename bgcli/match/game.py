@@ -758,7 +758,7 @@ class GameReplay:
         side, player, cube = action.side, self.player(action.side), self.cube
         if self.wants_other_events:
             self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
-        refusal = raccoon_refusal(self.rules, side, cube.beaver_by)
+        refusal = raccoon_refusal(self.rules, side, cube.beaver_by, cube.raccoons)
         if refusal is not None:
             self.problem(action, ProblemKind.CUBE, refusal.said_of(player, action="raccoons"))
             if refusal.reason is Reason.NOT_DOUBLER:
@@ -771,7 +771,7 @@ class GameReplay:
         if self.past_largest(action, ruled):
             return
         cube.raccoon(side, value)
-        self.on_roll = side
+        self.on_roll = 1 - cube.owner   # the doubler rolls, whoever raccooned last
 
     def draw(self, action: Action) -> None:
         """An agreed draw ends the game with no winner, where the rules allow it."""

@@ -1,0 +1,67 @@
+"""A money session GNU Backgammon played with its default beavers setting
+(``set beavers 3``: a beaver and two raccoons), on a seed no other test data
+use (tests/data/heldout-beavers, NOTE.md says how it was made).
+
+Its fourth game turns the cube four times at once: root doubles to 16, gnubg
+beavers to 32, root raccoons to 64 and gnubg raccoons again to 128 (gnubg's
+.mat writes ``Beavers`` for each), root takes, and root rolls with gnubg
+owning the cube. Under ``--raccoons 2`` that is legal; under the usual one
+raccoon it is one problem at its line, and the replay goes on as gnubg did.
+"""
+from __future__ import annotations
+
+from bgcli.core.rules import Rules
+from bgcli.formats.files import replay_file
+from bgcli.match.events import EventKind
+
+from conftest import DATA, committed, gnubgid_norm
+
+HERE = DATA / "heldout-beavers"
+SESSION = HERE / "sp43402_money.mat"
+GNUBG_DEFAULT = Rules(jacoby=True, beavers=True, raccoons=2)   # gnubg's 'set beavers 3', Jacoby on
+
+
+def _replay(rules: Rules):
+    (replay,) = list(replay_file(str(committed(SESSION)), rules))
+    return replay
+
+
+def test_gnubgs_default_beavers_are_two_raccoons_after_a_beaver():
+    assert _replay(GNUBG_DEFAULT).problems == []
+
+
+def test_a_raccoon_past_the_rules_is_one_problem_at_its_line():
+    problems = _replay(Rules(jacoby=True, beavers=True)).problems
+    assert [(p.line, p.kind.value) for p in problems] == [(46, "cube")]
+    assert "--raccoons" in problems[0].message
+
+
+def test_every_play_and_double_is_made_in_gnubgs_state():
+    """gnubg's state before each play and each double (its walk of the session,
+    sp43402_money.states): cube, owner and turn after the four turns of the cube
+    at once among them. The states in the middle of such a run are left out:
+    gnubg keeps each beaver as a double waiting, bgcli turns the cube at once."""
+    fields = gnubgid_norm().match_fields
+
+    def compared(position_id: str, match_id: str) -> tuple:
+        found = fields(match_id)
+        found.update(d1=0, d2=0, s0=0, s1=0)   # gnubg's walk stands before the roll; a session's score
+        return position_id, tuple(sorted(found.items()))
+
+    theirs: dict[int, list[tuple]] = {}
+    for line in committed(HERE / "sp43402_money.states").read_text().splitlines():
+        game, position_id, match_id = line.split()
+        if fields(match_id)["state"] == 1 and not fields(match_id)["doubled"]:
+            theirs.setdefault(int(game), []).append(compared(position_id, match_id))
+    ours: dict[int, list[tuple]] = {}
+    for event in _replay(GNUBG_DEFAULT).events:
+        if event.kind in (EventKind.MOVE, EventKind.DOUBLE, EventKind.ROLL):
+            states = ours.setdefault(event.game, [])
+            state = compared(event.before.position.id(), event.match_id())
+            if not states or states[-1] != state:
+                states.append(state)
+    assert sorted(ours) == sorted(theirs)
+    for game, states in theirs.items():
+        # gnubg's walk starts after the game's first action and ends before its resignation, if any
+        assert ours[game][1:len(states) + 1] == states, f"game {game}"
+        assert len(ours[game]) - 1 == len(states), f"game {game}"
