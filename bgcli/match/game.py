@@ -96,6 +96,7 @@ class GameReplay:
         self.result: GameResult | None = None
         self.dropped: int | None = None   # the cube before a dropped double
         self.drop_winner = 0
+        self.dropper: int | None = None   # who dropped, where the drop answers the other side's double
         self.missing: Problem | None = None   # a game without its result line: settled by the next score line
         self.last_line = record.line
         self.waiting_dance: Problem | None = None   # a dance problem, unless the game ends at once
@@ -730,9 +731,11 @@ class GameReplay:
         redoubled = self._instant_answer(action, EventKind.DROP)
         if redoubled is not None:
             self.dropped = redoubled.before   # the cube before the beaver or raccoon
+            self.dropper = action.side
         else:
-            self._answer(action, EventKind.DROP)
+            offer = self._answer(action, EventKind.DROP)
             self.dropped = self.cube.drop()
+            self.dropper = action.side if offer is not None and offer.doubler != action.side else None
         self.drop_winner = 1 - action.side
         self.over = True
 
@@ -827,9 +830,12 @@ class GameReplay:
         cube, centred = self.cube.value, self.cube.centred
         reading: tuple[Reading, int] | None
         if self.dropped is not None:
-            how, expected, winner = Outcome.DROP, drop_value(self.dropped), side
+            how, expected, winner = Outcome.DROP, drop_value(self.dropped), self._drop_won(side)
             reading = read([expected])
             wrong = f"{wins} after a drop, but a dropped {turned(self.dropped)}-cube is worth {expected}"
+            if winner != side:
+                self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {player} dropped "
+                                                         f"{self.player(winner)}'s double: the game is {self.player(winner)}'s")
         elif over is not None:
             win = self.win_of(over)
             how, expected, winner = win.outcome, game_value(win, cube, rules, centred, self.needed(over)), over
@@ -896,6 +902,17 @@ class GameReplay:
                                  expected, self.crawford, (after[0], after[1]), action.points)
         self.over = True
 
+    def _drop_won(self, named: int) -> int:
+        """Who wins a game ended by a drop whose result line names ``named``:
+        the doubler, where the record names the player who dropped the other's
+        double (a writer that puts every result line in the left column): a
+        drop gives the game to the doubler, and the record's contradiction is
+        an error (win). GNU Backgammon 1.07's import instead credits the named
+        player, by a second double and a resignation it makes up after the
+        drop. Else ``named`` (where the drop itself is in the wrong column, the
+        result line says more than it)."""
+        return 1 - named if self.dropper == named else named
+
     def resigned_in(self, rolled: Event | None, winner: int) -> GameState:
         """The state a resignation is made in, the game's state then: after the
         roll held back right before it (rolled, then resigned) that roll's,
@@ -913,8 +930,10 @@ class GameReplay:
         result of the points as written, not read against what the game is
         worth (the score kept is then the record's)."""
         over = self.winner()
-        if self.dropped is not None or over is None:
-            how, winner = Outcome.DROP if self.dropped is not None else Outcome.RESIGNATION, action.side
+        if self.dropped is not None:
+            how, winner = Outcome.DROP, self._drop_won(action.side)
+        elif over is None:
+            how, winner = Outcome.RESIGNATION, action.side
         else:
             how, winner = self.win_of(over).outcome, over
         self.flush_cut(resigned=how == Outcome.RESIGNATION)
