@@ -507,6 +507,34 @@ def test_a_states_cube_is_a_value_turns_make():
     agree()
 
 
+# --- what a win counts, and the checkers of a side, written again ---------------------------
+
+# a single win, a gammon and a backgammon counted by hand ((1, 2, 3), 3 * cube): ask bgcli.core.value
+# (Win, STANDARD_WORTH, game_value, cubeless_worth)
+WIN_WORTH_AGAIN = re.compile(r"(?<!\w)[(\[]1, 2, 3[)\]]|\b3\s*\*\s*[\w.]*cube\b|\bcube\s*\*\s*3\b")
+OWNER_OF_WIN_WORTH = "bgcli/core/value.py"
+# a message that writes a side's checkers as a bare 15 ("more than 15", "15 checkers at most"): say {CHECKERS}
+CHECKERS_WORDS_AGAIN = re.compile(r'f?"[^"\n]*\b(?:checkers?|count)\b[^"\n]*\b(?:more than|at most|up to|0 to) 15\b'
+                                  r'|f?"[^"\n]*\b15 checkers\b')
+
+
+def test_no_module_counts_a_win_or_a_sides_checkers_by_hand():
+    texts = sources()
+    worth = found(WIN_WORTH_AGAIN, {name: text for name, text in texts.items() if name != OWNER_OF_WIN_WORTH})
+    words = found(CHECKERS_WORDS_AGAIN, {name: text for name, text in texts.items() if name != "bgcli/core/position.py"})
+    assert not worth, f"ask bgcli.core.value (STANDARD_WORTH, game_value): {worth}"
+    assert not words, f"say bgcli.core.position.CHECKERS: {words}"
+
+
+def test_the_win_and_checkers_checks_see_a_copy():
+    copies = {"m.py": "v = {result.cube * k for k in (1, 2, 3)}\nif p > max(3 * cube, n):\nw = [1, 2, 3]\n"
+                      "ok = cube * max(STANDARD_WORTH)\nr = range(1, 2, 3)\n"}
+    assert [hit.split(":")[1] for hit in found(WIN_WORTH_AGAIN, copies)] == ["1", "2", "3"]
+    words = {"m.py": 'raise bad(f"{who} has {n} checkers, more than 15")\nx = "(six counts, 15 checkers at most)"\n'
+                     'ok = f"more than {CHECKERS}"\n# up to 15 checkers on six points\nm = "to 15 points"\ne = f"count {c}, expected 0 to 15"\n'}
+    assert [hit.split(":")[1] for hit in found(CHECKERS_WORDS_AGAIN, words)] == ["1", "2", "6"]
+
+
 # --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------
 
 SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")

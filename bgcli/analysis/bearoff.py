@@ -42,6 +42,7 @@ With no safe cache folder the table lives in memory only. Delete the file at any
 from __future__ import annotations
 
 import hashlib
+import math
 import operator
 import random
 import struct
@@ -53,7 +54,7 @@ from typing import Callable, Iterable, Sequence
 from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, throws
 
 POINTS = 6
-POSITIONS = 54264  # C(15 + 6, 6): up to 15 checkers on six points
+POSITIONS = math.comb(CHECKERS + POINTS, POINTS)  # 54,264: up to 15 checkers on six points
 FILE_NAME = "bearoff-1.bin"
 CHECKED_NAME = "bearoff-1.checked"   # the digest of the table file that last passed the whole check
 _CHECKED = b"bgcli bear-off checked 1\n"   # then the 32-byte digest; the number names the checks made
@@ -95,12 +96,13 @@ def _pips(k: int) -> int:
 def _all_keys() -> list[int]:
     """Every position's key, in increasing pip count (then key)."""
     keys = []
-    for c6 in range(16):
-        for c5 in range(16 - c6):
-            for c4 in range(16 - c6 - c5):
-                for c3 in range(16 - c6 - c5 - c4):
-                    for c2 in range(16 - c6 - c5 - c4 - c3):
-                        for c1 in range(16 - c6 - c5 - c4 - c3 - c2):
+    most = CHECKERS + 1
+    for c6 in range(most):
+        for c5 in range(most - c6):
+            for c4 in range(most - c6 - c5):
+                for c3 in range(most - c6 - c5 - c4):
+                    for c2 in range(most - c6 - c5 - c4 - c3):
+                        for c1 in range(most - c6 - c5 - c4 - c3 - c2):
                             keys.append(c1 | c2 << 4 | c3 << 8 | c4 << 12 | c5 << 16 | c6 << 20)
     keys.sort(key=lambda k: (_pips(k), k))
     return keys
@@ -144,7 +146,7 @@ class BearoffTable:
 
     def _position(self, counts: Sequence[int]) -> int:
         if not _valid_counts(counts):
-            raise ValueError(f"not a bear-off position: {tuple(counts)!r} (six counts, 15 checkers at most)")
+            raise ValueError(f"not a bear-off position: {tuple(counts)!r} (six counts, {CHECKERS} checkers at most)")
         return self._index[key(counts)]
 
     def mean(self, counts: Sequence[int]) -> float:

@@ -163,10 +163,10 @@ def refuse_sides(position: Position) -> None:
     for name, side in (("player", position.player), ("opponent", position.opponent)):
         for point, count in enumerate(side):
             if not 0 <= count <= CHECKERS:
-                raise ValueError(f"{name}: count {count} on point {point}, expected 0 to 15")
+                raise ValueError(f"{name}: count {count} on point {point}, expected 0 to {CHECKERS}")
     for name, side in (("player on roll", position.player), ("opponent", position.opponent)):
         if sum(side[1:]) > CHECKERS:
-            raise ValueError(f"{name} has {sum(side[1:])} checkers, more than 15")
+            raise ValueError(f"{name} has {sum(side[1:])} checkers, more than {CHECKERS}")
 
 
 def sorted_keys(plays: Iterable[Play]) -> list[int]:

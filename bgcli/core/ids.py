@@ -268,7 +268,7 @@ def _xgid_state(text: str, fields: list) -> GameState:
             top[BAR if i == 0 else 25 - i] += ord(c) - ord("a") + 1
     for side, name in ((bottom, "bottom"), (top, "top")):
         if sum(side) > CHECKERS:
-            raise bad(f"the {name} player has {sum(side)} checkers, more than 15")
+            raise bad(f"the {name} player has {sum(side)} checkers, more than {CHECKERS}")
         side[OFF] = CHECKERS - sum(side)
     if turn not in _XG_PLAYER:
         raise bad(f"turn {turn} is not 1 or -1")
@@ -380,7 +380,7 @@ def _fibs_state(text: str, name1: str, name0: str, tokens: list) -> GameState:
     side0[BAR] = abs(board[25 - bar]) or abs(bar0_field)
     for side, who in ((side1, "player"), (side0, "opponent")):
         if sum(side) > CHECKERS:
-            raise bad(f"the {who} has {sum(side)} checkers, more than 15")
+            raise bad(f"the {who} has {sum(side)} checkers, more than {CHECKERS}")
         side[OFF] = CHECKERS - sum(side)
     on_roll = 1 if turn == colour else 0
     dice = dice_player if on_roll == 1 else dice_opponent
@@ -470,7 +470,7 @@ def _transformer_class():
             theirs = -sum(n for n in numbers[:25] if n < 0)
             for who, count in (("the player on roll", mine), ("the opponent", theirs)):
                 if count > CHECKERS:
-                    raise InvalidPositionError(f"invalid board {_short(self.text)}: {who} has {count} checkers, more than 15")
+                    raise InvalidPositionError(f"invalid board {_short(self.text)}: {who} has {count} checkers, more than {CHECKERS}")
             try:
                 position = Position.from_board26(numbers)
             except InvalidPositionError as exc:

@@ -37,7 +37,7 @@ from bgcli.core.kinds import Worded
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text, plays_of_rolls
 from bgcli.core.position import KINDS_OF_ROLL_LARGEST_FIRST, Position, throws
 from bgcli.core.rules import Rules
-from bgcli.core.value import Outcome, game_value, possible_wins
+from bgcli.core.value import STANDARD_WORTH, Outcome, game_value, possible_wins
 from bgcli.analysis.counts import is_contact
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
@@ -1148,7 +1148,7 @@ class _Repairer:
         if renumbered is None:
             return
         result = next((r for r in state.replay(game).results if isinstance(r, GameResult)), None)
-        values = sorted(({result.points} | ({result.cube * k for k in (1, 2, 3)} if every else set()))
+        values = sorted(({result.points} | ({result.cube * k for k in STANDARD_WORTH} if every else set()))
                         if result is not None else set())
         resigned = result is not None and result.result is Outcome.RESIGNATION
         possible = self.still_possible(state, action, result.winner_side) if resigned and result is not None else None

@@ -19,7 +19,7 @@ from bgcli.core.cube import (CubeTurn, InstantRedouble, Reason, auto_double_refu
                              raccoon_refusal, refusals, starting_cubes, turned, turned_from, value_after)
 from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
-from bgcli.core.value import Outcome, Win, drop_value, game_kind, game_value, resignation_values
+from bgcli.core.value import STANDARD_WORTH, Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.core.rules import Rules
 from bgcli.match.conventions import PointsConvention, Reading
 from bgcli.match.diagnosis import other_roll
@@ -855,7 +855,7 @@ class GameReplay:
             # the loser gave up the match in the middle of a game: the winner gets what they needed
             how, winner, reading = Outcome.RESIGNATION, side, (Reading.HABIT, needed)
         if (reading is None and how == Outcome.RESIGNATION and rules.match_length
-                and points > max(3 * cube, rules.match_length)
+                and points > max(max(STANDARD_WORTH) * cube, rules.match_length)
                 and (enough := [v for v in worth if v >= needed])):
             # Backgammon Studio writes a figure of its own (4016) for a
             # resignation that ends the match: no game at this cube is worth

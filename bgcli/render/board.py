@@ -125,7 +125,7 @@ def _cell(count: int, mark: str, row: int) -> str:
     the fifth checker or, on a taller stack, its height."""
     if row < 4:
         return mark if count > row else " "
-    return (_TALL[min(count, 15)] if count else " ").replace("X", mark)
+    return (_TALL[min(count, len(_TALL) - 1)] if count else " ").replace("X", mark)
 
 
 def _point_cell(board: _Board, point: int, row: int) -> str:
