@@ -183,10 +183,9 @@ def fresh_tally(state: list[int], written: list[int]) -> dice.DiceTally:
 
 
 def counted(tally: dice.DiceTally) -> tuple:
-    """What a tally has counted: both players' counts, its sequence state, written orders, the text of
-    the match's fingerprint and the kinds of each game."""
-    return ([u.to_dict() for u in tally.finish()], tally._state, tally.written, bytes(tally._rolls),
-            [bytes(game) for game in tally._games])
+    """What a tally has counted: both players' counts, its sequence state, written orders and the kinds
+    of each game (its marks and the match's fingerprint)."""
+    return ([u.to_dict() for u in tally.finish()], tally._state, tally.written, [bytes(game) for game in tally._games])
 
 
 @st.composite
@@ -211,18 +210,16 @@ def roll_facts(draw) -> tuple[int, ...]:
        written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
 def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
     """count_rolls against its owners, DiceTally._rolled (DiceTally._opening for a game's first roll)
-    called for each roll in turn: the same counts of both players, sequence state, written orders,
-    fingerprint and kinds of the game."""
+    called for each roll in turn: the same counts of both players, sequence state, written orders and
+    kinds of the game."""
     python, in_c_ = fresh_tally(list(state), list(written)), fresh_tally(list(state), list(written))
     for facts in rolls:
         if facts[0] & 2:
             python._opening(facts[0] & 1, facts[1], facts[2])
         else:
             python._rolled(facts[0], facts[1], facts[2], facts[3:])
-    kinds, text = dice.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state, *in_c_._counts,
-                                   in_c_.written)
-    in_c_._rolls += text
-    in_c_._games[-1] += kinds
+    in_c_._games[-1] += dice.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state, *in_c_._counts,
+                                         in_c_.written)
     assert counted(in_c_) == counted(python)
 
 
@@ -258,6 +255,36 @@ def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position,
                 or plays.settled_roll(mine, theirs, action, got[2]) is None)
 
 
+@in_c
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), opening=st.booleans(),
+       state=st.tuples(st.integers(-1, 20), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1),
+                       st.integers(0, 1)),
+       written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
+def test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally(position, seed, length, opening, state, written):
+    """dice_after_plays given a tally (DiceTally's state, counts, written orders and the game's kinds)
+    against its owners: the same run as without it, and each roll of the facts it gives without it
+    counted by DiceTally._rolled (DiceTally._opening for a game's first roll) from any state: the same
+    counts of both players, sequence state, written orders and kinds of the game; no facts answered."""
+    rng = random.Random(seed)
+    first, second, actions = random_game(rng, position, length, dances=True)
+    side = actions[0].side if actions else 0
+    python, in_c_ = fresh_tally(list(state), list(written)), fresh_tally(list(state), list(written))
+    in_c_._games[-1] += b"\x05"   # kinds of the game before the run stay
+    python._games[-1] += b"\x05"
+    done, *got, facts = dice.dice_after_plays(actions, 0, first, second, side, 0, ActionKind.MOVE, ActionKind.DANCE,
+                                              opening, 0)
+    for at in range(0, len(facts), 11):
+        if facts[at] & 2:
+            python._opening(facts[at] & 1, facts[at + 1], facts[at + 2])
+        else:
+            python._rolled(facts[at], facts[at + 1], facts[at + 2], facts[at + 3:at + 11])
+    counting = dice.dice_after_plays(actions, 0, first, second, side, 0, ActionKind.MOVE, ActionKind.DANCE, opening, 0,
+                                     in_c_._state, *in_c_._counts, in_c_.written, in_c_._games[-1])
+    assert counting == (done, *got, b"")
+    assert counted(in_c_) == counted(python)
+
+
 def test_count_rolls_refuses_what_it_does_not_read():
     if dice.count_rolls is None:
         pytest.skip("the C accelerator is not built")
@@ -276,6 +303,15 @@ def test_count_rolls_refuses_what_it_does_not_read():
     for first in ([0] * 900, array("l", [0] * 900), array("q", [0] * 803), b"\0" * 8 * 900):   # not a side's counts
         with pytest.raises(TypeError):
             dice.count_rolls(good, [-1, 0, 0, 0, 0, 0], first, lists[1], [0, 0])
+    start, play = Position.start(), [Action(1, 1, 1, 0, ActionKind.MOVE, (3, 1), "8/5 6/5")]
+    run = (play, 0, start.player, start.opponent, 0, 0, ActionKind.MOVE, ActionKind.DANCE, False, 0)
+    for state, first, written, kinds in (([0] * 5, lists[0], [0, 0], bytearray()), (tally._state, [0] * 900, [0, 0], bytearray()),
+                                         (tally._state, lists[0], (0, 0), bytearray()), (tally._state, lists[0], [0, 0], b"")):
+        with pytest.raises(TypeError):   # dice_after_plays' tally: what count_rolls reads, and a bytearray of kinds
+            dice.dice_after_plays(*run, state, first, lists[1], written, kinds)
+    with pytest.raises(ValueError):
+        dice.dice_after_plays(*run, [21, 0, 0, 0, 0, 0], *lists, [0, 0], bytearray())
+    assert not any(lists[0]) and not any(lists[1])
 
 
 class _Offered(MatchVisitor):
@@ -446,3 +482,40 @@ def test_a_tally_is_freed_when_its_file_is_read_without_the_garbage_collector(tm
     finally:
         if enabled:
             gc.enable()
+
+
+@pytest.mark.parametrize("name", ["sp05001_3pt.mat", "sp05007_money.mat"])
+def test_a_matchs_fingerprint_hashes_the_kinds_of_its_rolls_in_order(name):
+    """A unit's fingerprint is the SHA-256 of its match's rolls in order (the openings too), a byte a roll:
+    its kind (dice.KINDS), the dice as written (the report's test of the same match in two files,
+    dicereport.once), from the replay's events, as the tally counts them."""
+    import hashlib
+
+    from bgcli.formats.files import replay_file
+
+    path = ROOT / "tests" / "data" / "oracle" / "selfplay" / name
+    (replay,) = replay_file(str(path))
+    kinds = bytes(dice.kind_of(event.record.dice if event.record is not None and event.record.dice else event.dice)
+                  for event in replay.events if event.kind in (EventKind.MOVE, EventKind.ROLL) and event.dice)
+    units = tally_file(str(path))
+    assert len(units) == 2 and len(kinds) == sum(sum(u.kinds) + sum(u.opening) for u in units) > 100
+    assert {unit.fingerprint for unit in units} == {hashlib.sha256(kinds).hexdigest()}
+
+
+def test_a_tally_stored_with_the_older_fingerprint_is_read_again(tmp_path):
+    """The results database keys a file's stored tally by the settings it was made with: one stored
+    before fingerprints hashed the kinds (its key without "fingerprint") is not taken as known, so the
+    file is tallied again and its fingerprint compares with those made now."""
+    import json
+
+    from bgcli.scale.dice import DiceDB, DiceJob, dice_key
+    from bgcli.scale.jobs import run_file
+
+    path = str(ROOT / "tests" / "data" / "oracle" / "selfplay" / "sp05001_3pt.mat")
+    with DiceDB(str(tmp_path / "dice.sqlite")) as db:
+        db.store(run_file(DiceJob(), db.task(path)))
+        assert db.task(path).known is not None   # unchanged: not read again
+        older = json.loads(dice_key(None))
+        del older["fingerprint"]
+        db._write(lambda sql: sql.execute("UPDATE files SET key = ?", (json.dumps(older, sort_keys=True),)))
+        assert db.task(path).known is None

@@ -2557,7 +2557,10 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
  * short path of GameReplay.apply_with_events with a visitor that takes a run of plays: the
  * plays and the rolls with no play as apply_all's short path settles them, on the counts):
  * tests/test_dice_runs.py::test_the_run_of_plays_in_c_is_the_python_short_path_and_chances compares the
- * two on generated games. */
+ * two on generated games. Given the dice tally's state and counts (count_rolls' own), it counts the rolls it
+ * settles into them (count_roll, below) rather than answering their facts:
+ * test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally compares that with DiceTally._rolled of
+ * the facts. */
 
 #define NO_ANSWER (-2)   /* diceshots' None: the owner (the generator) decides */
 
@@ -3167,132 +3170,19 @@ static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssi
 #define ROLL_FACTS 11   /* a roll's facts in dice_after_plays: the mover, the dice as written, roll_chances' 8 */
 #define OPENING_ROLL 2  /* in a roll's mover: a game's first roll (DiceTally._opening), no chances */
 
-static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs < 8 || nargs > 10 || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
-        !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
-        PyErr_SetString(PyExc_TypeError,
-                        "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off]]) "
-                        "takes a list or tuple and ints");
-        return NULL;
-    }
-    PyObject *actions = args[0], *move = args[6], *dance = args[7];
-    /* opening: the first roll is the game's first (DiceTally._first), counted apart, without chances */
-    int opening = nargs >= 9 ? PyObject_IsTrue(args[8]) : 0;
-    if (opening < 0)
-        return NULL;
-    /* own_off: the checkers a side of the variant counts off from the start (saving_mask); 0 the standard game */
-    long own_off = 0;
-    if (nargs == 10 && read_own_off(args[9], &own_off) < 0)
-        return NULL;
-    Py_ssize_t at;
-    long side, last_line, sides[2][SIDE], after[2][SIDE];
-    int overflow = 0, start = read_run_start(args, &at, &side, &last_line, sides);
-    if (start < 0)
-        return NULL;
-    Py_ssize_t done = 0, size = PySequence_Fast_GET_SIZE(actions);
-    int over = 0;
-    uint8_t *facts = NULL;
-    SideMasks masks[2];   /* each side's, made again when its checkers move */
-    if (start && at < size && fair_sides(sides[0], sides[1])) {
-        facts = PyMem_Malloc((size_t)(size - at) * ROLL_FACTS);
-        if (facts == NULL)
-            return PyErr_NoMemory();
-        side_masks(sides[0], &masks[0]);
-        side_masks(sides[1], &masks[1]);
-        for (Py_ssize_t i = at; i < size; i++) {
-            PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
-            if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7)
-                break;
-            PyObject *kind = PyTuple_GET_ITEM(action, 4);
-            if (kind != move && kind != dance)
-                break;
-            PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
-            PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
-            int no_text = text == Py_None || (PyUnicode_CheckExact(text) && PyUnicode_GET_LENGTH(text) == 0);
-            if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
-                !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 ||
-                (kind == move && (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
-                (kind == dance && !no_text)) {
-                PyErr_Clear();
-                break;
-            }
-            long number = PyLong_AsLongAndOverflow(line, &overflow);
-            int a, b, hit;
-            if (overflow || read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
-                PyErr_Clear();
-                break;
-            }
-            if (kind == dance) {
-                /* a roll with no play, when the counts prove there is none (judge.dances: a checker on
-                 * the bar, each die's entry point held), as apply_all settles it */
-                const long *opponent = sides[1 - side];
-                if (!(sides[side][BAR_POINT] && opponent[a] >= 2 && opponent[b] >= 2))
-                    break;
-                memcpy(after, sides, sizeof after);
-            } else if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text),
-                                  PyUnicode_GET_LENGTH(text), after[side], after[1 - side], &hit))
-                break;
-            uint8_t *fact = facts + done * ROLL_FACTS;
-            fact[0] = (uint8_t)side;
-            fact[1] = (uint8_t)a;
-            fact[2] = (uint8_t)b;
-            if (opening && !done) {
-                fact[0] |= OPENING_ROLL;
-                memset(fact + 3, 0, ROLL_FACTS - 3);
-            } else if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, own_off,
-                                       fact + 3) < 0) {
-                PyMem_Free(facts);
-                return NULL;
-            }
-            if (kind != dance) {   /* a roll with no play moves nothing */
-                /* the mover's checkers moved; the opponent's only where play_made says a checker may
-                 * have been hit (hit 0: the opponent unchanged), so only then are they compared */
-                memcpy(sides[side], after[side], sizeof sides[side]);
-                side_masks(sides[side], &masks[side]);
-                if (hit && memcmp(sides[1 - side], after[1 - side], sizeof sides[1 - side]) != 0) {
-                    memcpy(sides[1 - side], after[1 - side], sizeof sides[1 - side]);
-                    side_masks(sides[1 - side], &masks[1 - side]);
-                }
-            }
-            done++;
-            if (number > last_line)
-                last_line = number;
-            side = 1 - side;
-            if (sides[0][0] == 15 || sides[1][0] == 15) {   /* position.CHECKERS borne off: the game is over */
-                over = 1;
-                break;
-            }
-        }
-    }
-    if (!done) {
-        PyMem_Free(facts);
-        return Py_BuildValue("(nOOlOOy#)", done, args[2], args[3], side, args[5], Py_False, "", (Py_ssize_t)0);
-    }
-    PyObject *first = counts_tuple(sides[0]);
-    PyObject *second = first == NULL ? NULL : counts_tuple(sides[1]);
-    if (second == NULL) {
-        Py_XDECREF(first);
-        PyMem_Free(facts);
-        return NULL;
-    }
-    PyObject *out = Py_BuildValue("(nNNllOy#)", done, first, second, side, last_line, over ? Py_True : Py_False,
-                                  (const char *)facts, done * ROLL_FACTS);
-    PyMem_Free(facts);
-    return out;
-}
-
-/* ---- count_rolls: the dice tally's counts of a run's rolls, in C ---------------------
+/* ---- count_rolls: the dice tally's counts of rolls, in C ----------------------------
  * Fenced mirror of bgcli.judging.dice.DiceTally._rolled (and of DiceTally._opening for a roll whose
- * mover carries OPENING_ROLL), called for each roll's facts of
- * dice_after_plays in turn: tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
- * compares the two on generated rolls and states. count_rolls(facts, state, first, second, written):
+ * mover carries OPENING_ROLL), for each roll's facts (dice_after_plays') in turn: count_roll, the one
+ * C copy of the counts, which count_rolls and dice_after_plays (given a tally) both call.
+ * tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts compares count_rolls with
+ * the two on generated rolls and states, and
+ * test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances the tally's runs (dice_after_plays
+ * counting in place) with them on generated games. count_rolls(facts, state, first, second, written):
  * state is _rolled's list of six ints (read and written), first and second each side's counts, an
  * array of 64-bit ints (array('q')) laid out as dice._PARTS (the 14 parts below first, their sizes
  * in order, then the opening rolls), written the two counts of mixed
- * rolls written high die first and low die first; it answers (the kinds of the rolls, as bytes;
- * the match fingerprint's text of them). */
+ * rolls written high die first and low die first; it answers the kinds of the rolls, as bytes (a
+ * game's kinds: its marks and the match's fingerprint, dice.game_marks). */
 
 enum { KINDS_AT = 0, FACES_AT = 21, ORDER_AT = 27, PAIRS_AT = 63, AFTER_AT = 504, OWN_AFTER_AT = 506, CHANCES_AT = 508,
        CHANCE_BINS = 37, OPENING_AT = CHANCES_AT + 8 * CHANCE_BINS, COUNTED = OPENING_AT + 21 };
@@ -3341,94 +3231,284 @@ static int write_ints(PyObject *list, int n, const long *values)
     return 0;
 }
 
+/* what the counts of rolls add to: a tally's sequence state, written counts and each side's counts */
+typedef struct {
+    long state[6], written[2];
+    Py_buffer views[2];
+} Tally;
+
+/* a tally from its four objects (state, first, second, written): 1, or 0 with a TypeError (nothing held) */
+static int tally_open(PyObject *state, PyObject *first, PyObject *second, PyObject *written, Tally *t, const char *what)
+{
+    if (read_ints(state, 6, t->state) && read_ints(written, 2, t->written) && counts_buffer(first, &t->views[0])) {
+        if (counts_buffer(second, &t->views[1]))
+            return 1;
+        PyBuffer_Release(&t->views[0]);
+    }
+    PyErr_Format(PyExc_TypeError, "%s: a state of 6 ints, each side's counts (array('q')), 2 written counts", what);
+    return 0;
+}
+
+static void tally_release(Tally *t)
+{
+    PyBuffer_Release(&t->views[0]);
+    PyBuffer_Release(&t->views[1]);
+}
+
+/* the tally's state and written counts put back in their lists, its buffers let go: 0, or -1 with an exception */
+static int tally_close(PyObject *state, PyObject *written, Tally *t)
+{
+    tally_release(t);
+    return write_ints(state, 6, t->state) < 0 || write_ints(written, 2, t->written) < 0 ? -1 : 0;
+}
+
+/* whether the sequence state is one count_roll reads (the kind before: -1, none, or 0..20) */
+static inline int state_fair(const long *state)
+{
+    return state[0] >= -1 && state[0] <= 20;
+}
+
+/* one roll's facts (the mover, the dice as written, roll_chances' 8) counted into the tally, as
+ * DiceTally._rolled counts them (DiceTally._opening for a mover with OPENING_ROLL); the facts in range
+ * and the state fair. Its kind (dice.KINDS: 11, 21, 22, 31, ...) */
+static int count_roll(const uint8_t *f, Tally *t)
+{
+    int side = f[0], a = f[1], b = f[2];
+    int high = a > b ? a : b, low = a > b ? b : a;
+    long kind = high * (high - 1) / 2 + low - 1;
+    int dbl = a == b;
+    long *state = t->state;
+    long long *counts = (long long *)t->views[side & 1].buf;
+    if (side & OPENING_ROLL) {   /* DiceTally._opening: counted apart, nothing before it for what follows */
+        counts[OPENING_AT + kind]++;
+        return (int)kind;
+    }
+    if (a != b)
+        t->written[a < b]++;
+    counts[KINDS_AT + kind]++;
+    counts[FACES_AT + a - 1]++;
+    counts[FACES_AT + b - 1]++;
+    counts[ORDER_AT + (a - 1) * 6 + b - 1]++;
+    if (state[0] >= 0)
+        counts[PAIRS_AT + state[0] * 21 + kind]++;
+    if (state[1]) {
+        counts[AFTER_AT]++;
+        counts[AFTER_AT + 1] += dbl;
+    }
+    if (state[4 + side] && state[2 + side]) {
+        counts[OWN_AFTER_AT]++;
+        counts[OWN_AFTER_AT + 1] += dbl;
+    }
+    state[0] = kind;
+    state[1] = dbl;
+    state[4 + side] = 1;
+    state[2 + side] = dbl;
+    for (int c = 0; c < 4; c++) {   /* each chance by how many of the 36 rolls succeed there */
+        int count = f[3 + 2 * c];
+        if (count) {
+            counts[CHANCES_AT + 2 * c * CHANCE_BINS + count]++;
+            counts[CHANCES_AT + (2 * c + 1) * CHANCE_BINS + count] += f[4 + 2 * c];
+        }
+    }
+    return (int)kind;
+}
+
 static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    long state[6], written[2];
-    Py_buffer views[2];
-    int got = 0;
-    if (nargs == 5 && PyBytes_CheckExact(args[0]) && PyBytes_GET_SIZE(args[0]) % ROLL_FACTS == 0 &&
-        read_ints(args[1], 6, state) && read_ints(args[4], 2, written) && counts_buffer(args[2], &views[0])) {
-        got = 1;
-        if (counts_buffer(args[3], &views[1]))
-            got = 2;
-        else
-            PyBuffer_Release(&views[0]);
-    }
-    if (got < 2) {
+    Tally t;
+    if (nargs != 5 || !PyBytes_CheckExact(args[0]) || PyBytes_GET_SIZE(args[0]) % ROLL_FACTS != 0) {
         PyErr_SetString(PyExc_TypeError, "count_rolls(facts, state, first, second, written): facts of whole rolls, a "
                                          "state of 6 ints, each side's counts (array('q')), 2 written counts");
         return NULL;
     }
-    PyObject *out = NULL, *kinds = NULL, *text = NULL;
+    if (!tally_open(args[1], args[2], args[3], args[4], &t, "count_rolls(facts, state, first, second, written)"))
+        return NULL;
     const uint8_t *facts = (const uint8_t *)PyBytes_AS_STRING(args[0]);
     Py_ssize_t rolls = PyBytes_GET_SIZE(args[0]) / ROLL_FACTS;
     for (Py_ssize_t r = 0; r < rolls; r++) {
         const uint8_t *f = facts + r * ROLL_FACTS;
-        int bad = f[0] > (1 | OPENING_ROLL) || f[1] < 1 || f[1] > 6 || f[2] < 1 || f[2] > 6 || state[0] < -1 || state[0] > 20;
+        int bad = f[0] > (1 | OPENING_ROLL) || f[1] < 1 || f[1] > 6 || f[2] < 1 || f[2] > 6 || !state_fair(t.state);
         for (int c = 0; c < 4; c++)
             bad |= f[3 + 2 * c] > 36;
         if (bad) {
+            tally_release(&t);
             PyErr_SetString(PyExc_ValueError, "count_rolls: a roll's facts or the state out of range");
-            goto done;
+            return NULL;
         }
     }
-    kinds = PyBytes_FromStringAndSize(NULL, rolls);
-    text = kinds == NULL ? NULL : PyBytes_FromStringAndSize(NULL, rolls * 3);
-    if (text == NULL)
-        goto done;
-    char *kind_out = PyBytes_AS_STRING(kinds), *text_out = PyBytes_AS_STRING(text);
-    for (Py_ssize_t r = 0; r < rolls; r++) {
-        const uint8_t *f = facts + r * ROLL_FACTS;
-        int side = f[0], a = f[1], b = f[2];
-        int high = a > b ? a : b, low = a > b ? b : a;
-        long kind = high * (high - 1) / 2 + low - 1;   /* dice.KINDS: 11, 21, 22, 31, ... */
-        int dbl = a == b;
-        long long *counts = (long long *)views[side & 1].buf;
-        kind_out[r] = (char)kind;
-        text_out[3 * r] = (char)('0' + high);
-        text_out[3 * r + 1] = (char)('0' + low);
-        text_out[3 * r + 2] = ';';
-        if (side & OPENING_ROLL) {   /* DiceTally._opening: counted apart, nothing before it for what follows */
-            counts[OPENING_AT + kind]++;
-            continue;
+    PyObject *kinds = PyBytes_FromStringAndSize(NULL, rolls);
+    if (kinds == NULL) {
+        tally_release(&t);
+        return NULL;
+    }
+    char *kind_out = PyBytes_AS_STRING(kinds);
+    for (Py_ssize_t r = 0; r < rolls; r++)
+        kind_out[r] = (char)count_roll(facts + r * ROLL_FACTS, &t);
+    if (tally_close(args[1], args[4], &t) < 0) {
+        Py_DECREF(kinds);
+        return NULL;
+    }
+    return kinds;
+}
+
+
+static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs < 8 || (nargs > 10 && nargs != 15) || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
+        !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
+        PyErr_SetString(PyExc_TypeError,
+                        "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off[, "
+                        "state, first_counts, second_counts, written, kinds]]]) takes a list or tuple and ints");
+        return NULL;
+    }
+    PyObject *actions = args[0], *move = args[6], *dance = args[7];
+    /* opening: the first roll is the game's first (DiceTally._first), counted apart, without chances */
+    int opening = nargs >= 9 ? PyObject_IsTrue(args[8]) : 0;
+    if (opening < 0)
+        return NULL;
+    /* own_off: the checkers a side of the variant counts off from the start (saving_mask); 0 the standard game */
+    long own_off = 0;
+    if (nargs >= 10 && read_own_off(args[9], &own_off) < 0)
+        return NULL;
+    /* a tally (DiceTally's state, each side's counts, the written counts, the game's kinds as a bytearray):
+     * the rolls settled are counted into it here (count_roll), as count_rolls would count their facts,
+     * and no facts are answered; none: the facts are answered */
+    Tally tally;
+    PyObject *kinds = nargs == 15 ? args[14] : NULL;
+    if (kinds != NULL) {
+        if (!PyByteArray_CheckExact(kinds)) {
+            PyErr_SetString(PyExc_TypeError, "dice_after_plays: the game's kinds are a bytearray");
+            return NULL;
         }
-        if (a != b)
-            written[a < b]++;
-        counts[KINDS_AT + kind]++;
-        counts[FACES_AT + a - 1]++;
-        counts[FACES_AT + b - 1]++;
-        counts[ORDER_AT + (a - 1) * 6 + b - 1]++;
-        if (state[0] >= 0)
-            counts[PAIRS_AT + state[0] * 21 + kind]++;
-        if (state[1]) {
-            counts[AFTER_AT]++;
-            counts[AFTER_AT + 1] += dbl;
+        if (!tally_open(args[10], args[11], args[12], args[13], &tally, "dice_after_plays"))
+            return NULL;
+        if (!state_fair(tally.state)) {
+            tally_release(&tally);
+            PyErr_SetString(PyExc_ValueError, "dice_after_plays: the state out of range");
+            return NULL;
         }
-        if (state[4 + side] && state[2 + side]) {
-            counts[OWN_AFTER_AT]++;
-            counts[OWN_AFTER_AT + 1] += dbl;
+    }
+    Py_ssize_t at;
+    long side, last_line, sides[2][SIDE], after[2][SIDE];
+    int overflow = 0, start = read_run_start(args, &at, &side, &last_line, sides);
+    if (start < 0) {
+        if (kinds != NULL)
+            tally_release(&tally);
+        return NULL;
+    }
+    Py_ssize_t done = 0, size = PySequence_Fast_GET_SIZE(actions);
+    int over = 0;
+    uint8_t *facts = NULL;
+    SideMasks masks[2];   /* each side's, made again when its checkers move */
+    if (start && at < size && fair_sides(sides[0], sides[1])) {
+        facts = PyMem_Malloc((size_t)(size - at) * ROLL_FACTS);
+        if (facts == NULL) {
+            if (kinds != NULL)
+                tally_release(&tally);
+            return PyErr_NoMemory();
         }
-        state[0] = kind;
-        state[1] = dbl;
-        state[4 + side] = 1;
-        state[2 + side] = dbl;
-        for (int c = 0; c < 4; c++) {   /* each chance by how many of the 36 rolls succeed there */
-            int count = f[3 + 2 * c];
-            if (count) {
-                counts[CHANCES_AT + 2 * c * CHANCE_BINS + count]++;
-                counts[CHANCES_AT + (2 * c + 1) * CHANCE_BINS + count] += f[4 + 2 * c];
+        side_masks(sides[0], &masks[0]);
+        side_masks(sides[1], &masks[1]);
+        for (Py_ssize_t i = at; i < size; i++) {
+            PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
+            if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7)
+                break;
+            PyObject *kind = PyTuple_GET_ITEM(action, 4);
+            if (kind != move && kind != dance)
+                break;
+            PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
+            PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
+            int no_text = text == Py_None || (PyUnicode_CheckExact(text) && PyUnicode_GET_LENGTH(text) == 0);
+            if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
+                !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 ||
+                (kind == move && (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
+                (kind == dance && !no_text)) {
+                PyErr_Clear();
+                break;
+            }
+            long number = PyLong_AsLongAndOverflow(line, &overflow);
+            int a, b, hit;
+            if (overflow || read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
+                PyErr_Clear();
+                break;
+            }
+            if (kind == dance) {
+                /* a roll with no play, when the counts prove there is none (judge.dances: a checker on
+                 * the bar, each die's entry point held), as apply_all settles it */
+                const long *opponent = sides[1 - side];
+                if (!(sides[side][BAR_POINT] && opponent[a] >= 2 && opponent[b] >= 2))
+                    break;
+                memcpy(after, sides, sizeof after);
+            } else if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text),
+                                  PyUnicode_GET_LENGTH(text), after[side], after[1 - side], &hit))
+                break;
+            uint8_t *fact = facts + done * ROLL_FACTS;
+            fact[0] = (uint8_t)side;
+            fact[1] = (uint8_t)a;
+            fact[2] = (uint8_t)b;
+            if (opening && !done) {
+                fact[0] |= OPENING_ROLL;
+                memset(fact + 3, 0, ROLL_FACTS - 3);
+            } else if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, own_off,
+                                       fact + 3) < 0) {
+                PyMem_Free(facts);
+                if (kinds != NULL)
+                    tally_release(&tally);
+                return NULL;
+            }
+            if (kind != dance) {   /* a roll with no play moves nothing */
+                /* the mover's checkers moved; the opponent's only where play_made says a checker may
+                 * have been hit (hit 0: the opponent unchanged), so only then are they compared */
+                memcpy(sides[side], after[side], sizeof sides[side]);
+                side_masks(sides[side], &masks[side]);
+                if (hit && memcmp(sides[1 - side], after[1 - side], sizeof sides[1 - side]) != 0) {
+                    memcpy(sides[1 - side], after[1 - side], sizeof sides[1 - side]);
+                    side_masks(sides[1 - side], &masks[1 - side]);
+                }
+            }
+            done++;
+            if (number > last_line)
+                last_line = number;
+            side = 1 - side;
+            if (sides[0][0] == 15 || sides[1][0] == 15) {   /* position.CHECKERS borne off: the game is over */
+                over = 1;
+                break;
             }
         }
     }
-    if (write_ints(args[1], 6, state) < 0 || write_ints(args[4], 2, written) < 0)
-        goto done;
-    out = Py_BuildValue("(OO)", kinds, text);
-done:
-    Py_XDECREF(kinds);
-    Py_XDECREF(text);
-    PyBuffer_Release(&views[0]);
-    PyBuffer_Release(&views[1]);
+    if (!done) {
+        PyMem_Free(facts);
+        if (kinds != NULL)
+            tally_release(&tally);
+        return Py_BuildValue("(nOOlOOy#)", done, args[2], args[3], side, args[5], Py_False, "", (Py_ssize_t)0);
+    }
+    Py_ssize_t answered = done * ROLL_FACTS;
+    if (kinds != NULL) {   /* the rolls counted in order, their kinds added to the game's */
+        Py_ssize_t had = PyByteArray_GET_SIZE(kinds);
+        int failed = PyByteArray_Resize(kinds, had + done) < 0;
+        if (!failed) {
+            char *kind_out = PyByteArray_AS_STRING(kinds) + had;
+            for (Py_ssize_t r = 0; r < done; r++)
+                kind_out[r] = (char)count_roll(facts + r * ROLL_FACTS, &tally);
+        }
+        if (failed ? (tally_release(&tally), 1) : tally_close(args[10], args[13], &tally) < 0) {
+            PyMem_Free(facts);
+            return NULL;
+        }
+        answered = 0;
+    }
+    PyObject *first = counts_tuple(sides[0]);
+    PyObject *second = first == NULL ? NULL : counts_tuple(sides[1]);
+    if (second == NULL) {
+        Py_XDECREF(first);
+        PyMem_Free(facts);
+        return NULL;
+    }
+    PyObject *out = Py_BuildValue("(nNNllOy#)", done, first, second, side, last_line, over ? Py_True : Py_False,
+                                  (const char *)facts, answered);
+    PyMem_Free(facts);
     return out;
 }
 
@@ -3770,12 +3850,13 @@ static PyMethodDef methods[] = {
      "(and rolls with no play) in turn."},
     {"count_rolls", (PyCFunction)(void (*)(void))py_count_rolls, METH_FASTCALL,
      "count_rolls(facts, state, first, second, written): DiceTally._rolled (or _opening) of each roll of "
-     "dice_after_plays' facts."},
+     "dice_after_plays' facts; the kinds of the rolls."},
     {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
      "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
     {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,
-     "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening]): apply_all's run of "
-     "plays and proven dances in turn, and each roll's facts (the first a game's first roll where opening is true)."},
+     "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off[, state, "
+     "first_counts, second_counts, written, kinds]]]): apply_all's run of plays and proven dances in turn, and each "
+     "roll's facts (the first a game's first roll where opening is true), or with a tally its rolls counted into it."},
     {"sides_after_play", (PyCFunction)(void (*)(void))py_sides_after_play, METH_FASTCALL,
      "sides_after_play(mine, theirs, dice, text, side): plays.sides_after_play of a play in gnubg's .mat spelling; NotImplemented otherwise."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,

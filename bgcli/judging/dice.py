@@ -78,7 +78,7 @@ def _zeros(n: int) -> list[int]:
 # One player's counts in the match being read, as DiceTally keeps them until the match ends: one
 # array of ints (no Python int made a count, no list for the collector to walk), its parts in this
 # order, each the size of the Unit's counts of that name (which are cut from it as arrays when the
-# match ends); count_rolls (the C accelerator) adds into them all.
+# match ends); the C accelerator's count_roll adds into them all.
 _PARTS: tuple[tuple[str, int], ...] = (("kinds", 21), ("faces", 6), ("order", 36), ("pairs", 21 * 21), ("after_double", 2),
                                        ("own_after_double", 2),
                                        *((f"{what} {c}", _BINS) for c in CONDITIONS for what in ("trials", "successes")),
@@ -88,7 +88,7 @@ _WIDTH = sum(size for _, size in _PARTS)
 _FACES, _ORDER, _PAIRS, _AFTER, _OWN_AFTER, _OPENING = (_AT[name] for name in (
     "faces", "order", "pairs", "after_double", "own_after_double", "opening"))
 _TRIALS = tuple(_AT[f"trials {c}"] for c in CONDITIONS)   # a condition's successes follow its trials
-_CUTS = tuple((name, _AT[name], size) for name, size in _PARTS)
+_SLICES = tuple(slice(_AT[name], _AT[name] + size) for name, size in _PARTS)   # each part's place, in order
 _NO_COUNTS = array("q", bytes(8 * _WIDTH))   # a match's counts start as a copy
 
 
@@ -109,7 +109,9 @@ class Unit:
     month: str = ""
     white_first: bool = False     # the opening is not rolled again on a double (these rules)
     ordered: bool = False         # the file records the order of the dice (DiceTally.ordered)
-    fingerprint: str = ""         # the match's rolls in order (both players'): the same match in two files is counted once
+    # the match's rolls in order (both players'), hashed (SHA-256 of their kinds, a byte each): the same match in two
+    # files is counted once
+    fingerprint: str = ""
     # each long game's first and last GAME_MARK rolls, hashed: a copy of a match that differs in a roll or two
     # (a slip typed in, or planted) still shares one of the two in every game (dicereport.once)
     game_marks: tuple[str, ...] = ()
@@ -322,10 +324,11 @@ def enters(position: Position, dice: tuple[int, int]) -> bool:
 _CHANCES: dict[tuple, tuple] = {}
 # The C accelerator's run of plays in turn with each roll's facts (DiceTally._run_of_plays), or None
 dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
-count_rolls: Callable[..., tuple] | None = accelerator.count_rolls if accelerator is not None else None
+count_rolls: Callable[..., bytes] | None = accelerator.count_rolls if accelerator is not None else None
 # ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
 chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
 _DANCE = ActionKind.DANCE
+_OPENING_ROLL = 2   # in a roll's facts for count_rolls, the mover's bit of a game's first roll (counted apart)
 
 
 class DiceTally(MatchVisitor):
@@ -347,22 +350,22 @@ class DiceTally(MatchVisitor):
         self._match: MatchStart | None = None   # the match being read, whose units are made when it ends
         self._labels: tuple[str, str] = ("", "")   # its site and month (from the tags)
         self._variation = Variation.STANDARD   # its variant (the gammon a roll saves: saving_rolls)
-        # each player's counts in the match (_PARTS), which count_rolls adds to in C too
+        self._own_off = 0   # ... and the C code's word of it (Variation.off_at_start), asked once a match
+        # each player's counts in the match (_PARTS), which count_roll adds to in C too
         self._counts: tuple[array, array] = (array("q"), array("q"))
         self._luck: tuple[list, list] = ([0, 0.0, 0.0], [0, 0.0, 0.0])   # each player's Unit.luck_rolls, luck, luck_squares
-        self._rolls = bytearray()   # the match's rolls in order, the text its fingerprint hashes
         # without the luck (an engine's, asked in each event's state) the runs of plays in turn are
         # counted at once in C (bgcli.match.visitor.MatchVisitor.run_of_plays)
-        self.run_of_plays = self._run_of_plays if luck is None and dice_after_plays is not None else None
-        if count_rolls is None:
-            self.run_of_plays = None
-        self._games: list[bytearray] = []   # the kinds of each game's rolls, for its marks (game_marks)
+        self.run_of_plays = (self._run_of_plays if luck is None and dice_after_plays is not None and count_rolls is not None
+                             else None)
+        # the kinds of each game's rolls, in order: the games' marks (game_marks) and the match's fingerprint
+        self._games: list[bytearray] = []
         self._reset_game()
 
     def _reset_game(self) -> None:
         self._first = True
         # what a roll's sequence counts read of the rolls before it in the game (a list, which the C
-        # accelerator's count_rolls reads and writes too): the previous roll's kind (-1: none, or the
+        # accelerator's count_roll reads and writes too): the previous roll's kind (-1: none, or the
         # opening), whether it was a double, whether each side's last roll was a double, whether each
         # side has rolled (after the opening)
         self._state = [-1, 0, 0, 0, 0, 0]
@@ -373,10 +376,10 @@ class DiceTally(MatchVisitor):
         tags = {key.lower(): str(value) for key, value in (match.tags or {}).items()}
         self._match = match
         self._variation = match.rules.variation
+        self._own_off = self._variation.off_at_start
         self._labels = (tags.get("site", "").strip(), _month(tags.get("eventdate") or tags.get("date") or ""))
         self._counts = (_NO_COUNTS[:], _NO_COUNTS[:])
         self._luck = ([0, 0.0, 0.0], [0, 0.0, 0.0])
-        self._rolls = bytearray()
         self._games = []
 
     def begin_game(self, game: GameStart) -> None:
@@ -404,23 +407,23 @@ class DiceTally(MatchVisitor):
             self._opening(event.side, a, b)
             return
         position = event.before.position
-        variation = self._variation
         chances = (NotImplemented if chances_in_c is None
-                   else chances_in_c(position.player, position.opponent, a, b, variation.off_at_start))
-        self._rolled(event.side, a, b, roll_chances(position, (a, b), variation) if chances is NotImplemented else chances)
+                   else chances_in_c(position.player, position.opponent, a, b, self._own_off))
+        self._rolled(event.side, a, b,
+                     roll_chances(position, (a, b), self._variation) if chances is NotImplemented else chances)
 
     def _opening(self, side: int, a: int, b: int) -> None:
         """A game's first roll (as written: ``a`` then ``b``), counted apart: no roll before it for what follows."""
         assert self._match is not None
         self._first = False
         kind = kind_of((a, b))
-        self._rolls += b"%d%d;" % KINDS[kind]
         if self._games:
             self._games[-1].append(kind)
         self._counts[side][_OPENING + kind] += 1
 
-    # Fenced mirror of _rolled over a run's rolls: the C accelerator's count_rolls,
-    # tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts
+    # Fenced mirror of _rolled (and _opening) over a run's rolls: the C accelerator's count_roll, which
+    # count_rolls and dice_after_plays given a tally call: tests/test_dice_runs.py::
+    # test_the_rolls_counted_in_c_are_the_python_counts, test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances
     def _rolled(self, side: int, a: int, b: int, chances: Any) -> None:
         """A roll after the opening (as written: ``a`` then ``b``) and its :func:`roll_chances`, counted."""
         assert self._match is not None
@@ -428,7 +431,6 @@ class DiceTally(MatchVisitor):
         state = self._state
         kind = kind_of((a, b))
         double = int(a == b)
-        self._rolls += b"%d%d;" % KINDS[kind]
         if self._games:
             self._games[-1].append(kind)
         if a != b:
@@ -458,51 +460,50 @@ class DiceTally(MatchVisitor):
                       move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
         """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays),
         each play (and roll with no play) settled as the audit's short path settles it
-        (GameReplay.apply_all): by the C accelerator's ``dice_after_plays``, which gives each roll's
-        mover, dice as written and :func:`roll_chances` (its fenced mirror), and where it stops (a
-        play of one die, another spelling) by :func:`bgcli.match.plays.settled_roll`, the step the
-        audit takes in Python there, with the roll's chances from ``roll_chances`` in C; the rolls
-        counted as :meth:`_rolled` counts them by ``count_rolls``. A game's first roll (the replay
-        offers it where it has no problem of the opening) is settled so too, and counted apart
-        (:meth:`_opening`; in C, its facts marked so, with no chances)."""
+        (GameReplay.apply_all): by the C accelerator's ``dice_after_plays``, which works out each
+        roll's :func:`roll_chances` (its fenced mirror) and counts the roll into the match's counts
+        as :meth:`_rolled` counts it (``count_roll``, its fenced mirror), the kinds added to the
+        game's; and where it stops (a play of one die, another spelling) by
+        :func:`bgcli.match.plays.settled_roll`, the step the audit takes in Python there, with the
+        roll's chances from ``roll_chances`` in C, counted by ``count_rolls`` (the same
+        ``count_roll``). A game's first roll (the replay offers it where it has no problem of the
+        opening) is settled so too, and counted apart (as :meth:`_opening` counts it: its facts
+        marked so)."""
         assert dice_after_plays is not None and count_rolls is not None   # run_of_plays is set only with them
         if self._match is None:
             return 0, first, second, side, last_line, False
-        count, settled, over = len(actions), 0, False
-        variation = self._variation
-        own_off = variation.off_at_start   # the C code's word of the variant (the gammon's: saving_rolls)
-        parts: list[bytes] = []
+        count, settled = len(actions), 0
+        own_off, state, counts, written = self._own_off, self._state, self._counts, self.written
+        kinds = self._games[-1] if self._games else bytearray()   # no game begun: the kinds go nowhere
         while True:
-            # a game's first roll too (its facts marked as the opening's, which count_rolls counts apart)
-            done, first, second, side, last_line, over, facts = dice_after_plays(
-                actions, at, first, second, side, last_line, move, _DANCE, self._first, own_off)
+            # a game's first roll too (counted apart, as the opening's)
+            done, first, second, side, last_line, over, _ = dice_after_plays(
+                actions, at, first, second, side, last_line, move, _DANCE, self._first, own_off, state, counts[0],
+                counts[1], written, kinds)
             if done:
                 self._first = False
                 settled += done
                 at += done
-                parts.append(facts)
-            if over:
-                break
-            if at == count:
+            if over or at == count:
                 break
             action = actions[at]
             if action.kind is not move and action.kind is not _DANCE or action.side != side or not action.dice:
                 break
-            sides = [first, second]
-            after = settled_roll(sides[side], sides[1 - side], action, side)
+            sides = (first, second) if side == 0 else (second, first)   # the mover's first
+            after = settled_roll(sides[0], sides[1], action, side)
             if after is None:   # the replay's long path decides, with an event
                 break
             a, b = action.dice
-            if self._first:
-                self._opening(side, a, b)
+            if self._first:   # counted apart (_opening), its facts marked so
+                self._first = False
+                facts = bytes((side | _OPENING_ROLL, a, b, 0, 0, 0, 0, 0, 0, 0, 0))
             else:
-                chances = (chances_in_c(sides[side], sides[1 - side], a, b, own_off) if chances_in_c is not None
-                           else NotImplemented)
+                chances = chances_in_c(sides[0], sides[1], a, b, own_off) if chances_in_c is not None else NotImplemented
                 if chances is NotImplemented:
-                    chances = roll_chances(trusted_position(sides[side], sides[1 - side]), (a, b), variation)
-                parts.append(bytes((side, a, b, *chances)))
-            sides[side], sides[1 - side] = after
-            first, second = sides
+                    chances = roll_chances(trusted_position(sides[0], sides[1]), (a, b), self._variation)
+                facts = bytes((side, a, b, *chances))
+            kinds += count_rolls(facts, state, counts[0], counts[1], written)   # in C as the run's (not Python's ints)
+            first, second = after if side == 0 else (after[1], after[0])
             settled += 1
             at += 1
             if action.line > last_line:
@@ -511,16 +512,12 @@ class DiceTally(MatchVisitor):
             if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
                 over = True
                 break
-        if parts:
-            kinds, text = count_rolls(parts[0] if len(parts) == 1 else b"".join(parts), self._state,
-                                      self._counts[0], self._counts[1], self.written)
-            self._rolls += text
-            if self._games:
-                self._games[-1] += kinds
         return settled, first, second, side, last_line, over
 
     def end_match(self) -> object:
-        self._close_match(hashlib.sha256(self._rolls).hexdigest())
+        # the match's rolls in order, each its kind (the opening's too): the same match read from another file
+        # has the same (dicereport.once)
+        self._close_match(hashlib.sha256(b"".join(self._games)).hexdigest())
         return None
 
     def _close_match(self, fingerprint: str | None) -> None:
@@ -531,15 +528,13 @@ class DiceTally(MatchVisitor):
         marks = game_marks(self._games) if fingerprint is not None else ()
         players = match.players
         for side in (0, 1):
-            counts = self._counts[side]
-            parts = {name: counts[at:at + size] for name, at, size in _CUTS}   # arrays: nothing for the collector
+            # the parts cut as arrays (nothing for the collector), in _PARTS' order
+            kinds, faces, order, pairs, after, own_after, *chances, opening = map(self._counts[side].__getitem__, _SLICES)
             unit = Unit(self.path, match.number, side, players[side], players[1 - side], *self._labels,
                         match.rules.white_first, False, fingerprint or "", marks,
-                        kinds=parts["kinds"], opening=parts["opening"], faces=parts["faces"], order=parts["order"],
-                        pairs=parts["pairs"], after_double=parts["after_double"],
-                        own_after_double=parts["own_after_double"],
-                        trials={c: parts[f"trials {c}"] for c in CONDITIONS},
-                        successes={c: parts[f"successes {c}"] for c in CONDITIONS})
+                        kinds=kinds, opening=opening, faces=faces, order=order, pairs=pairs, after_double=after,
+                        own_after_double=own_after, trials=dict(zip(CONDITIONS, chances[0::2])),
+                        successes=dict(zip(CONDITIONS, chances[1::2])))
             unit.luck_rolls, unit.luck, unit.luck_squares = self._luck[side]
             self.units.append(unit)
         self._match = None

@@ -100,9 +100,10 @@ MADE_BY = "bgcli dice"
 
 
 def dice_key(rules: Rules | None, engine: str | None = None) -> str:
-    # "marks": the games' marks spelt as their kinds (dice.game_marks; before, hashed): a tally stored
-    # with the old spelling is read again, so that a match stored and one read now are still found copies
-    key: dict = {"bgcli": __version__, "rules": asdict(rules or Rules()), "marks": "kinds"}
+    # "marks": the games' marks spelt as their kinds (dice.game_marks; before, hashed); "fingerprint": a
+    # match's fingerprint hashes its rolls' kinds, a byte a roll (before, the text "65;31;..."): a tally
+    # stored with an older spelling is read again, so that a match stored and one read now are still found copies
+    key: dict = {"bgcli": __version__, "rules": asdict(rules or Rules()), "marks": "kinds", "fingerprint": "kinds"}
     if engine is not None:
         key["luck"] = engine   # the luck's engine (at 0-ply); without one the key is as before
     return json.dumps(key, sort_keys=True)
