@@ -421,9 +421,10 @@ class DiceTally(MatchVisitor):
             self._games[-1].append(kind)
         self._counts[side][_OPENING + kind] += 1
 
-    # Fenced mirror of _rolled (and _opening) over a run's rolls: the C accelerator's count_roll, which
-    # count_rolls and dice_after_plays given a tally call: tests/test_dice_runs.py::
-    # test_the_rolls_counted_in_c_are_the_python_counts, test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances
+    # The C accelerator's count_rolls is a fenced mirror of _rolled (and _opening) over rolls' facts, and so is
+    # dice_after_plays given a tally (both count through count_roll, the one C copy of the counts):
+    # tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts,
+    # tests/test_dice_runs.py::test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally
     def _rolled(self, side: int, a: int, b: int, chances: Any) -> None:
         """A roll after the opening (as written: ``a`` then ``b``) and its :func:`roll_chances`, counted."""
         assert self._match is not None
