@@ -913,3 +913,23 @@ def test_the_dice_ceiling_weighs_each_fitting_roll_by_the_players_choice():
     posterior = bench.dance_posterior(fits, written, chooses)
     assert sorted(posterior) == [(2, 1), (3, 1), (4, 1), (5, 1), (6, 1)]
     assert max(posterior.values()) == pytest.approx(0.2)
+
+
+def test_a_hop_left_out_is_not_ranked_by_the_digits_of_its_points():
+    """sp05004 line 20, '42: 23/21* 21/17' written '42: 23/21*' (the last hop
+    left out, the way both planters write it): '21/17' and '5/1' each make the
+    play whole and the game replays alike after either; the hop was left out
+    whole, so the four characters of ' 5/1' against the five of ' 21/17' say
+    nothing. They tie, and the engine's favourite, the play made, is first
+    (before, '5/1' was applied for its character fewer)."""
+    original = (SELFPLAY / "sp05004_9pt.mat").read_text()
+    lines = original.split("\n")
+    row = lines[19]
+    assert row.startswith(" 14) 64: 4/0 6/0") and row.rstrip().endswith("42: 23/21* 21/17")
+    lines[19] = row.replace("42: 23/21* 21/17", "42: 23/21*")
+    found = repair_text("\n".join(lines).encode(), "planted.mat")
+    (repair,) = [r for r in found.repairs if r.problem.severity.value == "error"]
+    first, second = repair.suggestions[:2]
+    assert first.edits[0].after.rstrip().endswith("42: 23/21* 21/17") and first.ties >= 1
+    assert second.edits[0].after.rstrip().endswith("42: 23/21* 5/1") and second.changes < first.changes
+    assert found.fixed.split("\n")[19] == original.split("\n")[19]

@@ -429,6 +429,8 @@ class _Candidate:
     blind: bool = False                    # the record says nothing of the text but that it fits (a roll that
                                            # dances): its characters changed do not rank it, only list it
     changes: int = 0                       # characters changed in the file
+    added: int = 0                         # hops written after the written play's, which it keeps whole (a hop
+                                           # left out): how many
     refused: bool = False                  # its replay reported what refuses it (_Keep)
     check: _Reads | None = None            # whether its text reads as its play, asked when it comes up to be tried
     unread: bool = False                   # its text does not read as its play: it is no candidate
@@ -916,14 +918,21 @@ class _Repairer:
                 ) -> tuple[list[Suggestion], _Candidate | None]:
         named = _NAMED.get(problem.kind)   # what the audit's diagnosis says was written wrong (match.diagnosis)
         # what can be known of a candidate without replaying it: tried in that order
+        made = list(self.candidates(state, game, problem))
+        for candidate in made:
+            candidate.changes = sum(edit_distance(self.lines.get(line, ""), text if text is not None else "")
+                                    for line, text in candidate.lines.items())
+        # a hop left out is left out whole: the digits of its points say nothing of which it was, so the
+        # plays that write the same number of hops after the written ones rank as the fewest characters of them
+        fewest: dict[int, int] = {}
+        for candidate in made:
+            if candidate.added:
+                fewest[candidate.added] = min(fewest.get(candidate.added, candidate.changes), candidate.changes)
         staged = []
-        for order, candidate in enumerate(self.candidates(state, game, problem)):
-            changes = sum(edit_distance(self.lines.get(line, ""), text if text is not None else "")
-                          for line, text in candidate.lines.items())
+        for order, candidate in enumerate(made):
             other = int(named is not None and candidate.kind is not named)
-            candidate.changes = changes
-            staged.append(((-candidate.evidence, other, candidate.prior, 0 if candidate.blind else changes,
-                            candidate.distance, order), candidate))
+            changes = 0 if candidate.blind else fewest[candidate.added] if candidate.added else candidate.changes
+            staged.append(((-candidate.evidence, other, candidate.prior, changes, candidate.distance, order), candidate))
         staged.sort(key=lambda item: item[0])
         scored = self.tried(state, problem, staged, before, known, quick=True) or \
             self.tried(state, problem, staged, before, known, quick=False)
@@ -1125,6 +1134,8 @@ class _Repairer:
             if candidate is not None:
                 candidate.check = check
                 candidate.distance = distance
+                if text and body.startswith(text + " "):
+                    candidate.added = len(body.split()) - len(text.split())
                 candidate.play, candidate.state, candidate.written = play, at, bool(text)
                 yield candidate
 
