@@ -78,7 +78,10 @@ _MATCH_FIELDS = (
 
 
 def match_id(state: MatchState) -> str:
-    """The 12-character Match ID. Like gnubg, a money game keeps no score in it."""
+    """The 12-character Match ID. A money game keeps no score in it, as gnubg's
+    ``matchid()`` of a position has none (the states of a session gnubg plays or
+    walks carry its running score, which no rule of money play asks: a held-out
+    check compares them without it, tests/test_heldout_replay.py)."""
     problem = state.problem()
     if problem:
         raise InvalidPositionError(f"cannot write a match id for {state!r}: {problem}")
