@@ -44,6 +44,7 @@ from typing import IO, Iterable, Iterator
 from bgcli.core.cube import turned
 from bgcli.core.ids import parse_match_id
 from bgcli.core.position import Position
+from bgcli.core.rules import Variation
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import gnubgwords
@@ -182,6 +183,8 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
         found = _POSITION_ID.match(line)
         if found and dice is not None and track.shown is None:
             track.shown = found.group(1)
+            if move == 1 and "Variation" not in tags and (variation := _variation_of(track.shown)) is not None:
+                tags["Variation"] = variation.word   # the opening position printed says the variant played
             continue
         found = _MATCH_ID.match(line)
         if found and dice is not None and track.shown is not None and track.shown_match is None:
@@ -216,6 +219,22 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     yield MatchHeader(length, game_line, tags, path, whole=False, words=AS_WRITTEN)
     yield GameRecord(game_number, players, scores, tuple(actions), game_line, set_ups_in_game=tuple(set_ups))
     yield MatchEnd(tuple(errors))
+
+
+def _variation_of(shown: str) -> Variation | None:
+    """The variant whose opening position is the Position ID ``shown`` (the
+    board gnubg printed before a game's first play), or None for the standard
+    game's or any other board. gnubg's text export has no word for the
+    variant (nackgammon, hypergammon): its first board is the only trace, and
+    without it the game was replayed from the standard opening."""
+    try:
+        board = Position.from_id(shown)
+    except BgcliError:
+        return None
+    for variation in Variation:
+        if variation is not Variation.STANDARD and board == Position.start(variation):
+            return variation
+    return None
 
 
 def _comment_tags(lines: list[str], number: int, path: str) -> dict[str, str]:
