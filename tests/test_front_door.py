@@ -337,3 +337,25 @@ def test_a_die_word_of_any_length_is_told_its_dice_are_invalid(run, command):
             continue
         assert result.exit_code == 1 and len(lines) == 1, result.output[:300]
         assert lines[0].startswith(f"Error: invalid dice {quote(word)}: expected two numbers from 1 to 6")
+
+
+@pytest.mark.parametrize("left, right", [("Mr:X", "Bob"), ("gnubg", "Bo:b"), ("A:B:C", "http://x.org/~r"),
+                                         ("Mr : X", ":)")])
+def test_a_players_name_with_a_colon_in_a_mat_score_line_is_read_whole(run, tmp_path, left, right):
+    """` Mr:X : 3    Bob : 2` was a syntax error on every score line. The score's colon is the one a number
+    follows; any other is the name's, kept whole (gnubg 1.07's import cuts a second name at its colon,
+    'Bo:b' read as 'Bo', and aborts on a first one: nothing of that is followed)."""
+    import json
+    import re
+
+    from conftest import SAMPLES
+
+    text = re.sub(r"(?m)^ gnubg : ([0-9]+) +root : ([0-9]+)$",
+                  lambda m: f" {left} : {m[1]}".ljust(32) + f"{right} : {m[2]}", (SAMPLES / "sp05001_3pt.mat").read_text())
+    assert text.count(f" {left} : ") == 4
+    path = tmp_path / "colon.mat"
+    path.write_text(text, encoding="utf-8")
+    audit = run("audit", str(path))
+    assert audit.exit_code == 0 and "no problems" in audit.output, audit.output
+    doc = json.loads(run("export", "--to", "json", str(path)).output)
+    assert doc["players"] == [left, right]

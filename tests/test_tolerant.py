@@ -107,7 +107,7 @@ def test_habit_a_no_break_space_before_a_score_lines_colon_is_a_blank(tmp_path):
 
 
 _BLANK = st.sampled_from([" ", "\t", "\u00a0"])
-_NAME_PART = st.sampled_from(["Alice", "Bob,1623", "Jean\u00a0Pierre", "a b", ""])
+_NAME_PART = st.sampled_from(["Alice", "Bob,1623", "Jean\u00a0Pierre", "a b", "", "Mr:X", "a: b:c", ":)", "x:", "Mr:3"])
 
 
 @settings(deadline=None, max_examples=300)

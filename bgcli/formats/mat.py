@@ -257,7 +257,12 @@ _COMMON_ROW = re.compile(r"[ \t]*(?![ \t])(?:(?P<number>[0-9]{1,9})\)[ \t]*(?![ 
                          + r"(?:[ \t]+" + _cell_pattern(2) + r")?)?[ \t]*$")
 # the grammar's score_line: no-break spaces before a colon are blanks (its _NAME_END), as gnubg's import reads them
 # (tests/test_tolerant.py::test_the_score_line_fast_and_grammar_agree)
-_SCORE_LINE = re.compile(r"[ \t]*((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t\xa0]*:[ \t]*([0-9]{1,9})[ \t]+((?:[^\s:](?:[^:]*[^\s:])?)?)[ \t\xa0]*:[ \t]*([0-9]{1,9})[ \t]*$")
+# a name may hold a colon that no number follows ("Mr:X : 3"), as the grammar's NAME
+_NAME_COLON = r":(?![ \t\xa0]*[0-9])(?=.)"
+_NAME_END_CHAR = rf"(?:[^\s:]|{_NAME_COLON})"
+_SCORE_NAME = rf"(?:{_NAME_END_CHAR}(?:(?:[^:]|{_NAME_COLON})*{_NAME_END_CHAR})?)?"
+_SCORE_LINE = re.compile(rf"[ \t]*({_SCORE_NAME})[ \t\xa0]*:[ \t]*([0-9]{{1,9}})[ \t]+({_SCORE_NAME})[ \t\xa0]*:[ \t]*"
+                         r"([0-9]{1,9})[ \t]*$")
 # a name is words with blanks between (never a run of blanks that could be the name's or the gap's: linear time)
 _TAG_LINE = re.compile(r"[ \t]*[;#][ \t]*\[[ \t]*([A-Za-z]\w*(?:[ ]+\w+)*)[ \t]*(\"[^\"\n]*\")[ \t]*\][ \t]*$")
 _BLANK = re.compile(r"[ \t]*$")
@@ -1105,8 +1110,9 @@ class MatWriter(GameWriter):
         self.names = tuple(self._name(name) for name in match.players)
 
     # A .mat file has no escapes: a line break in a name or a tag would start a
-    # record of its own (a forged game), a colon in a name would move the score
-    # line's columns and a quote would end a tag. Such text is changed (those
+    # record of its own (a forged game), a colon in a name is more than GNU
+    # Backgammon 1.07's import reads (it cuts a second name at it and aborts on
+    # a first; bgcli reads it) and a quote would end a tag. Such text is changed (those
     # characters become spaces) and the change is reported as left out.
     def _name(self, name: str) -> str:
         clean = re.sub(_UNWRITABLE_NAME, " ", name).strip()
