@@ -535,6 +535,50 @@ def test_the_win_and_checkers_checks_see_a_copy():
     assert [hit.split(":")[1] for hit in found(CHECKERS_WORDS_AGAIN, words)] == ["1", "2", "6"]
 
 
+# --- the scores of the Crawford game: bgcli.core.rules (one_away, crawford_game) ------------
+
+# a player one point from the match found by hand ("length - 1 in score", "max(score) == length - 1")
+CRAWFORD_AGAIN = re.compile(r"\b[\w.]*length\s*-\s*1\s+(?:not\s+)?in\b|\bmax\([^)\n]*\)\s*==\s*[\w.]*length\s*-\s*1\b")
+OWNER_OF_CRAWFORD = "bgcli/core/rules.py"
+
+
+def test_no_module_finds_the_crawford_score_again():
+    again = found(CRAWFORD_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_CRAWFORD})
+    assert not again, f"ask bgcli.core.rules (one_away, crawford_game): {again}"
+
+
+def test_the_crawford_check_sees_a_copy():
+    copies = {"m.py": "c = bool(n) and n.length - 1 in m.score\nif crawford and length - 1 not in (a, b):\n"
+                      "x = max(s) == rules.match_length - 1\nok = one_away(length, score)\ny = length - 1\n"}
+    assert [hit.split(":")[1] for hit in found(CRAWFORD_AGAIN, copies)] == ["1", "2", "3"]
+
+
+def test_the_crawford_game_is_the_first_at_one_away():
+    """one_away and crawford_game against the rule said plainly, and the XGID's and FIBS board's
+    Crawford flags read as they say."""
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.ids import parse_position
+    from bgcli.core.rules import Rules, crawford_game, one_away
+
+    @given(st.integers(0, 9), st.integers(0, 11), st.integers(0, 11), st.booleans(), st.booleans())
+    def agree(length, a, b, crawford, done):
+        needs_one = length > 0 and (a == length - 1 or b == length - 1)
+        assert one_away(length, (a, b)) == needs_one
+        rules = Rules(match_length=length, crawford=crawford)
+        expected = crawford and length > 0 and not done and max(a, b) == length - 1 and min(a, b) < length - 1
+        assert crawford_game(rules, (a, b), done) == expected
+        if length and a < length and b < length:
+            try:
+                parse_position(f"XGID=-b----E-C---eE---c-e----B-:0:0:1:00:{a}:{b}:1:{length}:10")
+            except ValueError as exc:
+                assert not needs_one and "Crawford" in str(exc)
+            else:
+                assert needs_one
+
+    agree()
+
+
 # --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------
 
 SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")

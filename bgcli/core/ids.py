@@ -23,7 +23,7 @@ from bgcli import grammar
 from bgcli.errors import InvalidPositionError
 from bgcli.core.position import BAR, BASE64_CLASS, BASE64_DIGITS, CHECKERS, ID_LENGTH, ID_PATTERN, OFF, Position
 from bgcli.output import quote
-from bgcli.core.rules import Rules
+from bgcli.core.rules import Rules, one_away
 from bgcli.core.cube import after_turns, is_turned, turns_within
 from bgcli.core.state import GAME_STATES, GNUBG_MONEY_SESSION, MAX_CUBE, MAX_SCORE, GameState, MatchState
 from bgcli.core.value import Win
@@ -279,7 +279,7 @@ def _xgid_state(text: str, fields: list) -> GameState:
     crawford = bool(flags & 1) if length else False
     if cube_log > max_cube:
         raise bad(f"cube {after_turns(cube_log)} is above the maxcube {after_turns(max_cube)}")
-    if crawford and length - 1 not in (score_bottom, score_top):
+    if crawford and not one_away(length, (score_bottom, score_top)):
         raise bad(f"the Crawford flag is set at {score_bottom}-{score_top}: the Crawford game of a "
                   f"{length}-point match is played when a player reaches {length - 1}")
     if crawford and (cube_log or owner or doubled):
@@ -317,7 +317,6 @@ def fibs(game: GameState) -> str:
     # a name may hold neither a colon nor white space (gnubg writes '_' for ':')
     names = [re.sub(r"[:\s]", "_", n or FIBS_NAMES[i]) for i, n in enumerate(m.names)]
     length = m.match_length
-    one_away = bool(length) and length - 1 in m.score
     numbers = [
         length, m.score[1], m.score[0], *board,
         1 if m.on_roll == 1 else -1,
@@ -326,7 +325,7 @@ def fibs(game: GameState) -> str:
         ((-1 if m.turn == 1 else 1) if m.doubled else 0),
         1, -1, 0, 25,  # colour O, direction 24 -> 1, home 0, bar 25
         side1[OFF], side0[OFF], 0, 0, 0, 0,
-        int(one_away and not m.crawford),  # gnubg: post-Crawford
+        int(one_away(length, m.score) and not m.crawford),  # gnubg: post-Crawford
         int(not m.crawford),  # gnubg: not the Crawford game
     ]
     return "board:" + ":".join([names[1], names[0], *map(str, numbers)])
@@ -392,7 +391,7 @@ def _fibs_state(text: str, name1: str, name0: str, tokens: list) -> GameState:
     if not is_turned(cube):
         raise bad(f"cube {cube} is not a power of two")
     owner = -1 if bool(may1) == bool(may0) else (1 if may1 else 0)
-    crawford = bool(length) and length - 1 in (score0, score1) and not (post_crawford or not_crawford)
+    crawford = one_away(length, (score0, score1)) and not (post_crawford or not_crawford)
     match = MatchState(
         cube=cube,
         cube_owner=owner,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Sequence
 
 from bgcli.core.position import CHECKERS, OFF, START_SIDE
 
@@ -407,8 +407,15 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
     return out
 
 
+def one_away(length: int, score: Sequence[int]) -> bool:
+    """Whether a player of a ``length``-point match (0: money play) needs one point at ``score``: the
+    scores of the Crawford game and of the games after it (gnubg's post-Crawford)."""
+    return bool(length) and length - 1 in score
+
+
 def crawford_game(rules: Rules, score_before: tuple[int, int], previous_was_crawford_or_later: bool) -> bool:
-    """Whether a game starting at ``score_before`` is the Crawford game."""
+    """Whether a game starting at ``score_before`` is the Crawford game: the first game at a score where
+    one player, and only one, needs one point."""
     if not rules.in_force("crawford") or previous_was_crawford_or_later:
         return False
-    return max(score_before) == rules.match_length - 1 and min(score_before) < rules.match_length - 1
+    return one_away(rules.match_length, score_before) and min(score_before) < rules.match_length - 1
