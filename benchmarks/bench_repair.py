@@ -34,7 +34,9 @@ every roll that dances fits the rest of the record alike, and the digits written
 thrown (the random roll shares a digit with it by chance). Those are "cannot tell", not "invented".
 "ceiling" is the best any repair can do in expectation (Bayes): 1 for a slip the record tells; for a dance
 slip the chance of the likeliest roll thrown given the record (``dance_posterior``: the dice's chances over
-the rolls that dance). "expected" is the same for the repair's own top suggestion: the chance that the roll
+the rolls that dance); for a dice slip, given that the roll was the slip, the same over the rolls the written
+play fits, each weighed by whether gnubg at 0 plies (the self-play's player) plays it with that roll (every one
+alike without gnubg). "expected" is the same for the repair's own top suggestion: the chance that the roll
 it names was the one thrown (1 or 0 elsewhere). A ranking at the ceiling has "expected" equal to "ceiling";
 "top" is what one draw of the dice gave.
 
