@@ -359,3 +359,28 @@ def test_a_players_name_with_a_colon_in_a_mat_score_line_is_read_whole(run, tmp_
     assert audit.exit_code == 0 and "no problems" in audit.output, audit.output
     doc = json.loads(run("export", "--to", "json", str(path)).output)
     assert doc["players"] == [left, right]
+
+
+@pytest.mark.parametrize("command", [["show"], ["moves", "{}", "31"], ["hint", "{}", "31"], ["check", "{}", "31", "8/5 6/5"]],
+                         ids=lambda c: c[0])
+def test_a_match_files_name_that_is_not_there_is_a_missing_file(run, tmp_path, command):
+    """`bgcli moves samples/nosuch.mat 31` was told the list of every notation (exit 1), where a missing
+    .pos is `cannot read ...: No such file or directory` (exit 2): a mistyped file name is said so."""
+    for name in ("nosuch.mat", "nosuch.json", "nosuch.gam"):
+        path = str(tmp_path / name)
+        result = run(*([path if w == "{}" else w for w in command] if "{}" in command else [*command, path]))
+        assert result.exit_code == 2 and result.output.splitlines() == [f"Error: cannot read {path}: No such file or directory"]
+
+
+@pytest.mark.parametrize("command", [["audit"], ["score"], ["view", "-o", "-"], ["replay"]], ids=" ".join)
+def test_a_folder_holding_json_nested_too_deeply_is_one_line_not_a_bug(run, tmp_path, command):
+    """The walk of a folder asks each .json whether it is a match document (jsondoc.why_not_a_record): one
+    nested 100000 deep was 'internal error, a bug in bgcli: RecursionError' (exit 70) on `bgcli view FOLDER`;
+    read alone it was one line. Now the walk passes it to the reader, which says so."""
+    from conftest import SAMPLES
+
+    (tmp_path / "nested.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    (tmp_path / "match.mat").write_text((SAMPLES / "sp05001_3pt.mat").read_text(encoding="utf-8"), encoding="utf-8")
+    result = run(*command, str(tmp_path))
+    assert result.exit_code == 2 and "internal error" not in result.output
+    assert f"Error: {tmp_path / 'nested.json'}:1:1: not a bgcli match document: nested too deeply" in result.output.splitlines()

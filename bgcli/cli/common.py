@@ -13,7 +13,7 @@ from bgcli import __version__, build
 from bgcli.core.spelling import STYLES
 from bgcli.errors import (  # noqa: F401  (the exit statuses: part of this module's API)
     EXIT_CLOSED_PIPE, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_PROBLEMS, EXIT_TERMINATED, EXIT_UNREADABLE, INTERRUPTED,
-    TERMINATED, BgcliError, InvalidPositionError, Terminated,
+    TERMINATED, BgcliError, FileReadError, InvalidPositionError, Terminated,
     os_reason, raise_terminated,
 )
 
@@ -314,6 +314,10 @@ def read_position(text: str):
     try:
         return parse_position(text)
     except InvalidPositionError as exc:
+        if _missing_match_file(text):   # a file's name mistyped, as a missing .pos is said to be (exit 2)
+            import errno
+
+            raise FileReadError(text, FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), text)) from exc
         named = _path_named(text)
         if named is None:
             raise
@@ -355,6 +359,16 @@ def _saved_position(path: str):
 # The position files read_position reads, by suffix: what it reads and what a word that names another
 # file is told (_path_named), from one list
 _POSITION_FILES = {".xgp": _xgp, ".pos": _jellyfish_position, ".txt": _text_position, ".sgf": _saved_position}
+
+
+def _missing_match_file(text: str) -> bool:
+    """Whether ``text``, read as no position, names a match file that is not there (its name ends as a
+    match file's, `samples/nosuch.mat`): said as a missing file, not with the list of every notation."""
+    from bgcli.core.ids import id_shaped
+    from bgcli.formats import registry
+
+    return (not id_shaped(text) and not any(c.isspace() for c in text)
+            and os.path.splitext(text)[1].lower() in registry.SUFFIXES and not os.path.exists(text))
 
 
 def _path_named(text: str) -> str | None:

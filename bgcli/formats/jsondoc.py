@@ -78,7 +78,7 @@ def why_not_a_record(lines: Iterable[str]) -> str | None:
     text = "\n".join(lines)
     try:
         doc = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):   # nested too deeply: its audit says so, as the reader does
         found = _FORMAT_MEMBER.search(text)
         written = found.group(1) if found is not None else JSON_FORMAT
     else:
