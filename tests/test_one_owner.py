@@ -252,8 +252,9 @@ def test_who_applies_a_setting_asks_where_it_is_in_force():
 # a setting decided beside the match length by hand ("jacoby and not match_length"), where
 # Rules.in_force says where it applies (hint's --jacoby did once)
 # (the money-play settings: a state's "this is the Crawford game" flag is not the Crawford rule)
-IN_FORCE_AGAIN = re.compile(r"\b(?:jacoby|beavers|auto_doubles)\s+and\s+(?:not\s+)?[\w.]*match_length\b"
-                            r"|\bmatch_length\s+and\s+(?:not\s+)?[\w.]*\b(?:jacoby|beavers|auto_doubles)\b")
+# (a match start's or a header's length is the rules' match_length: "not info.length and info.rules.jacoby" once)
+IN_FORCE_AGAIN = re.compile(r"\b(?:jacoby|beavers|auto_doubles|rules\.crawford)\s+and\s+(?:not\s+)?[\w.]*\b(?:match_)?length\b"
+                            r"|\b(?:match_)?length\s+and\s+(?:not\s+)?[\w.]*\b(?:jacoby|beavers|auto_doubles|rules\.crawford)\b")
 
 
 def test_no_module_decides_where_a_setting_is_in_force_again():
@@ -262,8 +263,9 @@ def test_no_module_decides_where_a_setting_is_in_force_again():
 
 
 def test_the_in_force_check_sees_a_copy():
-    copy = "if jacoby and not state.match.match_length:\nok = not m.match_length and m.rules.beavers\nx = rules.in_force('jacoby')\n"
-    assert [line.split(":")[1] for line in found(IN_FORCE_AGAIN, {"m.py": copy})] == ["1", "2"]
+    copy = ("if jacoby and not state.match.match_length:\nok = not m.match_length and m.rules.beavers\nx = rules.in_force('jacoby')\n"
+            "if not info.length and info.rules.jacoby:\nif info.length and info.rules.crawford:\nif length and state.crawford:\n")
+    assert [line.split(":")[1] for line in found(IN_FORCE_AGAIN, {"m.py": copy})] == ["1", "2", "4", "5"]
 
 
 # --- a rule tag's words: bgcli.core.rules (SETTINGS: each tag, its other spellings, On/Off) --

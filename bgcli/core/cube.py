@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING
 
 from bgcli.core.kinds import Worded
 from bgcli.core.rules import Rules
+from bgcli.core.value import jacoby_applies
 
 if TYPE_CHECKING:
     from bgcli.core.state import CubeState, GameState, MatchState
@@ -274,7 +275,7 @@ class CubeTurn:
         now: not under the Jacoby rule with the cube centred, nor in a match
         where the cube already covers the points the player needs."""
         if self.money:
-            return not (self.rules.jacoby and self.holder is Holder.CENTRED)
+            return not jacoby_applies(self.rules, self.holder is Holder.CENTRED)
         return self.away > self.cube
 
     @classmethod

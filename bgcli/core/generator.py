@@ -267,6 +267,8 @@ class Play:
         if key is None:
             return position_id(self.after)
         # side_bits inlined: five chunks of the mover's slots, then the hit marks
+        # Fenced mirror of bgcli.core.position.side_bits and position_id (a play's result ID from its key):
+        # tests/test_legal.py::test_agrees_with_reference, tests/test_legal.py::test_oracle_sample_same_result_ids
         chunks = CHUNK_BITS
         v = key >> 8
         b0, n0 = chunks[v & CHUNK_MASK]

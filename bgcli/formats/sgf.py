@@ -765,9 +765,9 @@ class SgfWriter(GameWriter):
             root += "".join(f"XT[{_escape(key)}={_escape(value)}]" for key, value in other_tags(info.tags, placed))
         comments_at = len(root)   # the record's comments go here, in bgcli's own XC[line=text] (end_match)
         rules = []
-        if info.length and info.rules.crawford:
+        if info.rules.in_force("crawford"):
             rules.append("Crawford:CrawfordGame" if game.crawford else "Crawford")
-        if not info.length and info.rules.jacoby:
+        if info.rules.in_force("jacoby"):
             rules.append("Jacoby")
         if info.rules.variation.sgf_rule:
             rules.append(info.rules.variation.sgf_rule)
