@@ -771,8 +771,8 @@ class Rater(MatchVisitor):
             best = str(max(choices, key=lambda a: worth[a]))
         else:
             # the proper answer to the double as the cube module gives it (a beaver is a take that redoubles)
-            best = "pass" if proper.answer is Answer.PASS else "take"
-        played = "pass" if chosen is Answer.PASS else event.kind.value
+            best = str(Answer.PASS if proper.answer is Answer.PASS else Answer.TAKE)
+        played = str(Answer.PASS) if chosen is Answer.PASS else event.kind.value
         return self._decision(event, kind, played, best, error=error, error_mwc=error_mwc, counted=counted,
                               equity=None if chosen is Answer.PASS else worth[chosen], action=str(proper))
 
