@@ -111,6 +111,7 @@ def read_text(text: str, path: str = "-") -> Iterator[MatchPart]:
 def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]:
     """A MatchHeader, the one GameRecord, a MatchEnd."""
     players: tuple[str, str] | None = None
+    heads: tuple[str, ...] = ()   # each player's name and a blank: how a result line starts
     game_number, scores, game_line, length = 1, (0, 0), 1, 0
     tags: dict[str, str] = {}
     actions: list[Action] = []
@@ -142,6 +143,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                 continue
             game_number = int(found.group("games")) + 1
             players = (found.group("first"), found.group("second"))
+            heads = (players[0] + " ", players[1] + " ")
             scores = (int(found.group("first_score")), int(found.group("second_score")))
             length = int(found.group("length")) if found.group("length") else 0
             game_line = number
@@ -209,7 +211,9 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                 track.cube_action(action)
             actions.append(action)
             continue
-        found = _WINS.match(line)
+        # only a line that starts with a player's name can be the result: the test first, since _WINS tries
+        # every language's words (and a lookahead for the points) at each place its greedy name could end
+        found = _WINS.match(line) if line.startswith(heads) else None
         if found and found.group(1) in players:
             side = players.index(found.group(1))
             actions.append(Action(number, 1, None, side, ActionKind.WIN, points=int(found.group("points")),
