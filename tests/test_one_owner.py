@@ -443,15 +443,6 @@ OWNER_OF_CUBE_VALUE = "bgcli/core/cube.py"
 CUBE_VALUE_ENCODINGS: dict[str, str] = {}
 
 
-def test_no_module_but_the_cube_owner_turns_the_cube():
-    texts = {name: text for name, text in sources().items()
-             if name != OWNER_OF_CUBE_VALUE and name not in CUBE_VALUE_ENCODINGS}
-    again = found(CUBE_VALUE_AGAIN, texts)
-    assert not again, f"ask bgcli.core.cube (turned, value_after, value_reached): {again}"
-    assert all(found(CUBE_VALUE_AGAIN, {name: sources()[name]}) for name in CUBE_VALUE_ENCODINGS), \
-        "an encoding left is gone: strike it"
-
-
 def test_the_cube_value_check_sees_a_copy():
     copies = {"m.py": "v = m.cube * 2\nw = event.before.match.cube * 4\ncube *= 2\nx = 2 * cube\n"
                       "y = s.cube * (2 if d else 4)\no = self.cube[0] * 2\nok = turned(m.cube)\nz = k * 2\n"
@@ -470,13 +461,20 @@ CUBE_SHIFT_AGAIN = re.compile(r"\b[12]\s*<<\s*(?:min\()?[\w.\[\]\"'(]*(?:cube|lo
 CUBE_SHIFT_FENCED = {"bgcli/core/state.py"}
 
 
-def test_no_module_but_the_cube_owner_counts_turns_by_shifts():
-    texts = {name: text for name, text in sources().items()
-             if name != OWNER_OF_CUBE_VALUE and name not in CUBE_SHIFT_FENCED}
-    again = found(CUBE_SHIFT_AGAIN, texts)
-    assert not again, f"ask bgcli.core.cube (after_turns, turns_within, is_turned): {again}"
-    assert all(found(CUBE_SHIFT_AGAIN, {name: sources()[name]}) for name in CUBE_SHIFT_FENCED), \
-        "a fenced copy left is gone: strike it"
+# what: (the copy's pattern, the copies left in their modules and why, whom to ask instead)
+CUBE_ARITHMETIC = {
+    "a turn of the cube": (CUBE_VALUE_AGAIN, CUBE_VALUE_ENCODINGS, "turned, value_after, value_reached"),
+    "a count of turns by a shift": (CUBE_SHIFT_AGAIN, CUBE_SHIFT_FENCED, "after_turns, turns_within, is_turned"),
+}
+
+
+@pytest.mark.parametrize("what", sorted(CUBE_ARITHMETIC))
+def test_no_module_but_the_cube_owner_does_the_cubes_arithmetic(what):
+    pattern, left, ask = CUBE_ARITHMETIC[what]
+    texts = {name: text for name, text in sources().items() if name != OWNER_OF_CUBE_VALUE and name not in left}
+    again = found(pattern, texts)
+    assert not again, f"{what}: ask bgcli.core.cube ({ask}): {again}"
+    assert all(found(pattern, {name: sources()[name]}) for name in left), "a copy left is gone: strike it"
 
 
 def test_the_cube_shift_check_sees_a_copy():
@@ -544,17 +542,6 @@ CRAWFORD_AGAIN = re.compile(r"\b[\w.]*length\s*-\s*1\s+(?:not\s+)?in\b|\bmax\([^
 OWNER_OF_CRAWFORD = "bgcli/core/rules.py"
 
 
-def test_no_module_finds_the_crawford_score_again():
-    again = found(CRAWFORD_AGAIN, {name: text for name, text in sources().items() if name != OWNER_OF_CRAWFORD})
-    assert not again, f"ask bgcli.core.rules (one_away, crawford_game): {again}"
-
-
-def test_the_crawford_check_sees_a_copy():
-    copies = {"m.py": "c = bool(n) and n.length - 1 in m.score\nif crawford and length - 1 not in (a, b):\n"
-                      "x = max(s) == rules.match_length - 1\nok = one_away(length, score)\ny = length - 1\n"}
-    assert [hit.split(":")[1] for hit in found(CRAWFORD_AGAIN, copies)] == ["1", "2", "3"]
-
-
 def test_the_crawford_game_is_the_first_at_one_away():
     """one_away and crawford_game against the rule said plainly, and the XGID's and FIBS board's
     Crawford flags read as they say."""
@@ -594,6 +581,7 @@ OWNED = {
     "a position id's text": (POSITION_ID_AGAIN, OWNER_OF_POSITION_ID, "bgcli.core.position (id_text, id_of_halves)"),
     "a cube error's name": (VERDICT_AGAIN, OWNER_OF_VERDICTS, "bgcli.judging.rating (DecisionKind.verdict)"),
     "a cube line": (CUBE_LINE_AGAIN, OWNER_OF_CUBE_LINES, "bgcli.core.cube.Line (str() or .word)"),
+    "the Crawford score": (CRAWFORD_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules (one_away, crawford_game)"),
     "the words of a signal": (SIGNAL_WORDS_AGAIN, OWNER_OF_EXIT_WORDS,
                               "bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted)"),
 }
@@ -604,6 +592,9 @@ SEEN = {
     "a cube error's name": ('v = {"no double": "missed double", "take": "wrong take"}[kind]\n'
                             'ok = DecisionKind(kind).verdict\n', ["1", "1"]),
     "a cube line": ('NO_DOUBLE = "no double"\nname = "Double, pass"\nok = Line.DOUBLE_TAKE.word\n', ["1", "2"]),
+    "the Crawford score": ("c = bool(n) and n.length - 1 in m.score\nif crawford and length - 1 not in (a, b):\n"
+                           "x = max(s) == rules.match_length - 1\nok = one_away(length, score)\ny = length - 1\n",
+                           ["1", "2", "3"]),
     "the words of a signal": ('say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\n'
                               'say(INTERRUPTED)\n', ["1", "2"]),
 }
