@@ -88,6 +88,15 @@ def bearoff_table_built():
     table()
 
 
+def example_command(line: str) -> tuple[str, int]:
+    """The command of a page's example line and the exit status the page gives it: 0, or N where the line ends
+    with a shell comment that starts ``# exit N`` (the shell ignores it; any other comment is dropped too)."""
+    import re
+
+    status = re.search(r"\s#\s*exit (\d+)\b", line)
+    return re.sub(r"\s+#.*$", "", line).strip(), int(status.group(1)) if status else 0
+
+
 def skip_without_gnubg(command: str) -> None:
     """Skip the test of an example ``command`` that asks GNU Backgammon (``--engine gnubg``,
     ``--second-opinion gnubg``) where it is not installed: as the README says, tests that need it skip with a

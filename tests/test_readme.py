@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from bgcli.cli import cli
 
-from conftest import ROOT, skip_without_gnubg
+from conftest import ROOT, example_command, skip_without_gnubg
 
 # the README, then every reference page
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -34,7 +34,7 @@ def examples() -> list[tuple[str, list[str]]]:
         if line.startswith("```"):
             inside, current = not inside, None
         elif inside and line.startswith("$ "):
-            current = (line[2:], [])
+            current = (example_command(line[2:])[0], [])
             found.append(current)
         elif inside and current is not None:
             current[1].append(line)
@@ -68,7 +68,7 @@ def unprompted_examples() -> list[tuple[str, list[str]]]:
         expected = lines[1:]
         if not expected and index + 1 < len(every) and every[index + 1][0] == end + 1:
             expected = every[index + 1][2]
-        found.append((lines[0], expected))
+        found.append((example_command(lines[0])[0], expected))
     return found
 
 
