@@ -11,8 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bgcli import grammar
+from bgcli.core.value import Outcome
 from bgcli.judging.chouette import GRAMMAR, Lineup, Side, parse_line, read_chouette, settle, settle_file
 from bgcli.cli import cli
+from bgcli.cli.chouette import table as chouette_table
 from bgcli.errors import MatchFileError
 
 from conftest import SAMPLES, invoke
@@ -79,7 +81,7 @@ def test_the_example_settles_as_the_rules_say():
     # Dee drops Ann's double to 2 and pays the cube before it, 1; Bob and Cho
     # take, redouble to 4 together, and lose a gammon: 4 x 2 = 8 each
     assert amounts(game) == {"Ann": 1 + 8 + 8, "Bob": -8, "Cho": -8, "Dee": -1}
-    assert (game.result, game.winner, game.cube) == ("gammon", "box", 4)
+    assert (game.result, game.winner, game.cube) == (Outcome.GAMMON, "box", 4)
     assert s.problems == ()
 
 
@@ -233,7 +235,7 @@ def test_a_box_that_drops_pays_each_member_still_in():
     s = session(text)
     assert s.problems == ()
     assert amounts(s.games[0]) == {"Ann": 1 - 2 - 2, "Bob": 2, "Cho": 2, "Dee": -1}
-    assert (s.games[0].result, s.games[0].winner) == ("drop", "team")
+    assert (s.games[0].result, s.games[0].winner) == (Outcome.DROP, "team")
 
 
 # --- answers ------------------------------------------------------------------------
@@ -321,8 +323,11 @@ def test_a_game_without_a_result_is_incomplete():
     text = "Game 1\nBox: Ann  Captain: Bob  Team: Cho, Dee\n Ann doubles\n Bob takes  Cho drops  Dee takes\n"
     s = session(text)
     assert found(s) == [(line_of(text, "Cho drops"), "incomplete")]
-    assert (s.games[0].result, s.games[0].winner) == ("unfinished", None)
+    assert (s.games[0].result, s.games[0].winner) == (None, None)
     assert amounts(s.games[0]) == {"Ann": 1, "Bob": 0, "Cho": -1, "Dee": 0}
+    # the result is an Outcome, or None while unfinished; the outputs write it in words
+    assert s.games[0].to_dict()["result"] == "unfinished"
+    assert "  unfinished  " in "\n".join(chouette_table(s))
 
 
 def test_after_an_unfinished_game_the_next_lineup_is_taken_as_written():
@@ -362,7 +367,7 @@ def test_a_result_the_moves_contradict_is_settled_as_the_moves_end():
     s = session(text)
     assert found(s) == [(line_of(text, "Ann wins gammon"), "result")]
     assert "the moves end the game: Ann wins single" in s.problems[0].message
-    assert s.games[0].result == "single" and amounts(s.games[0])["Bob"] == -2
+    assert s.games[0].result is Outcome.SINGLE and amounts(s.games[0])["Bob"] == -2
 
 
 def test_the_wrong_winner_the_moves_contradict():

@@ -23,10 +23,11 @@ from bgcli.render.board import svg_board
 from bgcli.formats.files import replay_file
 from bgcli.core.state import GameState
 from bgcli.core.position import Position
+from bgcli.core.value import Outcome
 from bgcli.render.view import _Identifiers, _Step, _SVG_NAMESPACE, _match_steps, match_html, view_file
 
 from chromium import CHROMIUM, FLAGS, Browser, need_chromium
-from conftest import ORACLE, committed
+from conftest import DATA, ORACLE, SAMPLES, committed
 
 AUDIT = ORACLE / "audit_sample"
 SELFPLAY = ORACLE / "selfplay"
@@ -195,6 +196,20 @@ def test_score_table_and_players():
         assert f"The audit found {len(replay.problems)} problem" in text
     else:
         assert "The audit found no problems" in text
+
+
+def test_each_game_s_result_row_says_how_it_was_won():
+    # the result kinds the samples hold: a single game, a gammon, a drop and resignations
+    words = {Outcome.SINGLE: "a single game", Outcome.GAMMON: "a gammon", Outcome.DROP: "on a drop",
+             Outcome.RESIGNATION: "by resignation"}
+    seen = set()
+    for path in (SAMPLES / "sp05001_3pt.mat", DATA / "real" / "gnubg-1.08-mat" / "charlot1-charlot2_7p_2025-11-08-2305.mat"):
+        replay = replays_of(path)[0]
+        text = match_html([replay], "t")
+        for result in replay.results:
+            assert f"{result.winner} wins {words[result.result]}, " in text
+            seen.add(result.result)
+    assert seen == set(words)
 
 
 def test_view_file_titles_the_page_with_the_file_name():

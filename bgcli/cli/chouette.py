@@ -93,17 +93,18 @@ def table(settlement) -> list[str]:
 
 def _result(game) -> str:
     from bgcli.core.cube import turned
+    from bgcli.core.value import Outcome
     from bgcli.judging.chouette import Side
 
     offered = turned(game.cube)   # a dropped double offered a turn of the cube
-    if game.result == "unfinished":
+    if game.result is None:
         return "unfinished"
-    if game.result == "drop":
+    if game.result is Outcome.DROP:
         if game.winner == Side.BOX:
             return f"all drop {game.lineup.box}'s {offered}"
         return f"{game.lineup.box} drops the team's {offered}"
     who = game.lineup.box if game.winner == Side.BOX else "team"
-    return f"{who} wins {game.result}, cube {game.cube}"
+    return f"{who} wins {game.result.value}, cube {game.cube}"
 
 
 def _amount(value, sign: bool = True) -> str:

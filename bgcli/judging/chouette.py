@@ -501,7 +501,7 @@ class GameSettlement:
     number: int
     line: int
     lineup: Lineup
-    result: str                # single, gammon, backgammon, drop, unfinished
+    result: Outcome | None     # single, gammon, backgammon or drop; None when unfinished
     winner: Side | None        # None when unfinished
     cube: int                  # the cube at the end, for the members still in
     stake: Decimal
@@ -519,7 +519,7 @@ class GameSettlement:
     def to_dict(self) -> dict:
         lineup = self.lineup
         return {"game": self.number, "box": lineup.box, "captain": lineup.captain, "team": list(lineup.team),
-                "result": self.result, "winner": self.winner,
+                "result": self.result.value if self.result is not None else "unfinished", "winner": self.winner,
                 "settlement": {name: _number(amount) for name, amount in self.amounts}}
 
 
@@ -969,6 +969,5 @@ class _GameReferee:
             points = game_value(win, self.cube.value, self.rules, self.cube.centred)
             for member in self.still_in:
                 self.purse.pay(member, points, to_member=self.winner == Side.TEAM)
-        result = self.outcome.value if self.outcome is not None else "unfinished"
-        return GameSettlement(self.game.number, self.game.line, self.lineup, result, self.winner, self.cube.value,
+        return GameSettlement(self.game.number, self.game.line, self.lineup, self.outcome, self.winner, self.cube.value,
                               self.game.stake, self.purse.shares(self.box, self.lineup), self.playing)

@@ -49,6 +49,7 @@ from bgcli.core.cube import value_reached
 from bgcli.core.ids import MATCH_ID_LENGTH, match_id
 from bgcli.core.position import CHECKERS, Position, id_of_halves, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
+from bgcli.core.value import Outcome
 from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
 from bgcli.match.replay import Event, EventKind, GameResult, MatchReplay, Problem, ProblemKind, Unfinished
 from bgcli.match.events import ROLLED_THEN_RESIGNED
@@ -434,8 +435,7 @@ def _game_tables(replay: MatchReplay, steps: list[_Step], score: tuple[int, int]
                 out.append(_row(step, player_names, judged))
         result = results.get(game)
         if result is not None:
-            how = {"single": "a single game", "drop": "on a drop", "resignation": "by resignation"}.get(
-                result.result, f"a {result.result}")
+            how = _HOW_WON.get(result.result, f"a {result.result.value}")
             if result.winner_side < 0:
                 out.append(f'<tr class="result"><td colspan="4">an agreed draw · score {result.score[0]}–{result.score[1]}</td></tr>')
             else:
@@ -445,6 +445,10 @@ def _game_tables(replay: MatchReplay, steps: list[_Step], score: tuple[int, int]
             score = result.score
         out.append("</tbody></table></div>")
         yield game, head, "\n".join(out), score
+
+
+# how a game was won, in the result row's words (a gammon and a backgammon are 'a gammon', 'a backgammon')
+_HOW_WON = {Outcome.SINGLE: "a single game", Outcome.DROP: "on a drop", Outcome.RESIGNATION: "by resignation"}
 
 
 def _game_head(number: int, index: int, game: int, head: str, several: bool) -> str:
