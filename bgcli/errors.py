@@ -67,6 +67,13 @@ class MatchFileError(BgcliError):
         self.reason = message
 
 
+class NotThisFormatError(MatchFileError):
+    """A file that is not of the format it is read as at all: no mark of the format at its head (XG's RGMH,
+    a Jellyfish version), or a text that holds no position. The wrong file given (exit 2, as a file that
+    cannot be read and a match file of another kind), not a file of the format found damaged (a file cut
+    short, a bad checksum, a field out of range: exit 1). docs/exit-status.md."""
+
+
 class MatchEquityTableError(BgcliError):
     """A match equity table file that cannot be read, with file, line and column (0: not known)."""
 

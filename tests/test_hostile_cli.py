@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import SAMPLES, invoke
+from conftest import DATA, SAMPLES, invoke
 
 FLAWED = str(SAMPLES / "flawed_5pt.mat")
 
@@ -93,13 +93,44 @@ def test_a_snowie_position_that_is_not_text_names_its_file(tmp_path):
 
 
 def test_an_error_about_a_file_as_a_whole_names_no_line_0(tmp_path):
-    """'F:0: not an eXtreme Gammon file' read as line 0 of the file, which is not there."""
+    """'F:0: not an eXtreme Gammon file' read as line 0 of the file, which is not there. An XG file (its mark
+    RGMH) cut short in its header is a position file found damaged: status 1 (docs/exit-status.md)."""
     path = tmp_path / "short.xgp"
     path.write_bytes(b"RGMH" + bytes(100))
     result = invoke("show", path)
     assert result.exit_code == 1
     line = one_error(result)
-    assert line.startswith(f"Error: {path}: not an eXtreme Gammon file")
+    assert line == f"Error: {path}: the file is cut short: 104 bytes, shorter than XG's 8232-byte header"
+
+
+_NO_POSITION_FILES = {   # what a file named as a position file holds that is no file of its kind at all
+    "empty.txt": b"", "words.txt": b"hello world\n", "empty.pos": b"", "words.pos": b"hello world\n",
+    "empty.xgp": b"", "picture.xgp": b"\x89PNG\r\n\x1a\n" + bytes(9000),
+}
+
+
+@pytest.mark.parametrize("command", [["show", "{p}"], ["moves", "{p}", "31"], ["check", "{p}", "31", "8/5 6/5"]])
+@pytest.mark.parametrize("name", sorted(_NO_POSITION_FILES))
+def test_a_position_file_that_is_no_file_of_its_kind_is_the_wrong_file_given(tmp_path, command, name):
+    """An empty .txt, or an .xgp without XG's mark, where a position goes exited 1, as a position read and
+    found bad, while a folder or a match file there exits 2 and a match command exits 2 for a file of another
+    kind: a file that is no position file at all is the wrong file given, status 2 (docs/exit-status.md)."""
+    path = tmp_path / name
+    path.write_bytes(_NO_POSITION_FILES[name])
+    result = invoke(*[a.format(p=path) for a in command])
+    assert result.exit_code == 2, result.stderr
+    assert one_error(result).startswith(f"Error: {path}")
+
+
+def test_a_position_file_cut_short_is_a_position_read_and_found_bad(tmp_path):
+    """A real Jellyfish position cut short is a position file whose contents are damaged: status 1, as a
+    position written out that breaks the rules (an empty .pos, no version at all, is 2: above)."""
+    whole = (DATA / "jellyfish" / "pos" / "bar_bob_on_roll_52.pos").read_bytes()
+    cut = tmp_path / "cut.pos"
+    cut.write_bytes(whole[:40])
+    result = invoke("show", cut)
+    assert result.exit_code == 1
+    assert one_error(result).startswith(f"Error: {cut}:1:1: the Jellyfish position is cut short at byte ")
 
 
 @given(st.binary(max_size=300), st.sampled_from([".txt", ".xgp"]),

@@ -233,10 +233,12 @@ class Failure(click.ClickException):
         BgcliError that is also an OSError, bgcli.errors.FileReadError), or an engine that fails, times out or
         cannot judge the position (EngineError: rate, view and dice said 2 of it, hint and analyze said 1),
         exit 2; dice left out where the position carries none (MissingDiceError: check start 8/5 6/5), a usage
-        error, exit 2; bad input that was read, 1."""
-        from bgcli.errors import EngineError, MissingDiceError
+        error, exit 2; a file that is no file of the format it is read as (NotThisFormatError: an empty .txt
+        where a position goes, an .xgp without XG's mark), the wrong file given, exit 2; bad input that was
+        read (a position file cut short or damaged), 1."""
+        from bgcli.errors import EngineError, MissingDiceError, NotThisFormatError
 
-        if isinstance(error, (OSError, EngineError, MissingDiceError)):
+        if isinstance(error, (OSError, EngineError, MissingDiceError, NotThisFormatError)):
             return Unreadable(str(error))
         return Failure(str(error))
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import struct
 
-from bgcli.errors import FileReadError, MatchFileError
+from bgcli.errors import FileReadError, MatchFileError, NotThisFormatError
 from bgcli.formats.reading import read_whole
 from bgcli.formats.snowietxt import state_of
 
@@ -85,11 +85,13 @@ class _Reader:
 def parse(data: bytes, path: str = "-"):
     from bgcli.core.rules import Rules
 
+    if len(data) < 2:   # no version: no Jellyfish file at all (exit 2), not one cut short (1)
+        raise NotThisFormatError(f"not a Jellyfish position: {len(data)} bytes, no version", path, 1, 1)
     read = _Reader(data, path)
     version = read.number("the version")
     if version not in VERSIONS:
-        raise MatchFileError(f"not a Jellyfish position: its version is {version}, not "
-                             f"{', '.join(map(str, VERSIONS))}", path, 1, 1)
+        raise NotThisFormatError(f"not a Jellyfish position: its version is {version}, not "
+                                 f"{', '.join(map(str, VERSIONS))}", path, 1, 1)
     if version == 126:
         read.number("caution")
         read.number("a number not in use")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from bgcli.core.ids import parse_position, position_kind, position_kind_name
 from bgcli.core.state import GameState
-from bgcli.errors import FileReadError, InvalidPositionError, MatchFileError
+from bgcli.errors import FileReadError, InvalidPositionError, MatchFileError, NotThisFormatError
 from bgcli.formats import snowietxt
 from bgcli.formats.reading import a_position, decode, read_whole
 
@@ -44,7 +44,8 @@ def read(path: str) -> GameState:
     try:
         return parse_position(text)
     except InvalidPositionError as exc:
-        raise MatchFileError(f"not a position file: {exc}", path, 1, 1) from None
+        # no position in the text: a file of another kind given (exit 2); a Snowie line's bad field, above, is 1
+        raise NotThisFormatError(f"not a position file: {exc}", path, 1, 1) from None
 
 
 def not_a_match(text: str) -> str | None:

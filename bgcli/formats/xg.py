@@ -45,7 +45,7 @@ from typing import IO, Iterator
 from bgcli.core.cube import Line, after_turns, turned, turns, turns_within
 from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import recorded_dice
-from bgcli.errors import FileReadError, MatchFileError
+from bgcli.errors import FileReadError, MatchFileError, NotThisFormatError
 from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES
 from bgcli.formats.reading import text_of
 from bgcli.match.records import (
@@ -184,11 +184,11 @@ class _Reader:
     # -- the rich header and the archive ---------------------------------
     def header(self) -> tuple[bytes, int]:
         head = self.handle.read(RICH_HEADER)
-        if len(head) < RICH_HEADER:
-            raise self.fail(f"not an eXtreme Gammon file: {len(head)} bytes, shorter than XG's "
-                            f"{RICH_HEADER}-byte header")
+        # the mark first: a file without it is no XG file at all (exit 2), one with it cut short is damaged (1)
         if head[:4] != MARK:
-            raise self.fail("not an eXtreme Gammon file: it does not begin with XG's mark RGMH")
+            raise NotThisFormatError("not an eXtreme Gammon file: it does not begin with XG's mark RGMH", self.path)
+        if len(head) < RICH_HEADER:
+            raise self.fail(f"the file is cut short: {len(head)} bytes, shorter than XG's {RICH_HEADER}-byte header")
         thumbnail = struct.unpack_from("<I", head, 20)[0]
         if RICH_HEADER + thumbnail > self.size:
             raise self.fail(f"the file is cut short: its header promises a {thumbnail}-byte picture "
