@@ -568,6 +568,32 @@ def test_the_crawford_game_is_the_first_at_one_away():
     agree()
 
 
+def test_one_away_in_points_left_agrees_with_the_score_form():
+    """one_away_left (the points each side still needs, as the match equity tables and the rating count)
+    says what one_away says at every score of a match still in play; never in money play nor once a side
+    has won; and the engine's post-Crawford is one away in a game that is not the Crawford game."""
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.rules import one_away, one_away_left
+    from bgcli.engines.met import MatchSide
+
+    @given(st.integers(1, 64).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n - 1), st.integers(0, n - 1))),
+           st.booleans())
+    def agree(match, crawford):
+        length, a, b = match
+        assert one_away_left((length - a, length - b)) == one_away(length, (a, b))
+        side = MatchSide(length - a, length - b, crawford=crawford)
+        assert side.post_crawford == (one_away(length, (a, b)) and not crawford)
+
+    agree()
+    assert not one_away_left((0, 0)) and not MatchSide().post_crawford
+    assert not any(one_away_left(won) for won in ((0, 1), (1, 0), (-1, 1), (1, -2)))
+
+
+# a player one point from the match found by hand in the points left ("min(away) == 1", "1 in away")
+ONE_AWAY_LEFT_AGAIN = re.compile(r"\bmin\([^)\n]*\)\s*[=!]=\s*1\b|\b1\s+(?:not\s+)?in\s+\(?[\w.]*away")
+
+
 # --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------
 
 SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")
@@ -582,6 +608,8 @@ OWNED = {
     "a cube error's name": (VERDICT_AGAIN, OWNER_OF_VERDICTS, "bgcli.judging.rating (DecisionKind.verdict)"),
     "a cube line": (CUBE_LINE_AGAIN, OWNER_OF_CUBE_LINES, "bgcli.core.cube.Line (str() or .word)"),
     "the Crawford score": (CRAWFORD_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules (one_away, crawford_game)"),
+    "one away in points left": (ONE_AWAY_LEFT_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules.one_away_left "
+                                "(bgcli.engines.met.MatchSide.post_crawford)"),
     "the words of a signal": (SIGNAL_WORDS_AGAIN, OWNER_OF_EXIT_WORDS,
                               "bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted)"),
 }
@@ -595,6 +623,9 @@ SEEN = {
     "the Crawford score": ("c = bool(n) and n.length - 1 in m.score\nif crawford and length - 1 not in (a, b):\n"
                            "x = max(s) == rules.match_length - 1\nok = one_away(length, score)\ny = length - 1\n",
                            ["1", "2", "3"]),
+    "one away in points left": ("done = crawford or min(away) == 1\npost = min(self.away, self.opponent_away) == 1\n"
+                                "if 1 in (away, opponent_away):\nok = one_away_left(away)\ndmp = away == 1 and x\n",
+                                ["1", "2", "3"]),
     "the words of a signal": ('say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\n'
                               'say(INTERRUPTED)\n', ["1", "2"]),
 }

@@ -413,6 +413,13 @@ def one_away(length: int, score: Sequence[int]) -> bool:
     return bool(length) and length - 1 in score
 
 
+def one_away_left(away: Sequence[int]) -> bool:
+    """:func:`one_away` in the points each side still needs (``away``; money play is 0 and 0): whether a
+    player of a match still in play needs one point. Once a side has won (0 or less away) no game
+    follows and neither is taken as one away, nor in money play."""
+    return min(away) == 1
+
+
 def crawford_game(rules: Rules, score_before: tuple[int, int], previous_was_crawford_or_later: bool) -> bool:
     """Whether a game starting at ``score_before`` is the Crawford game: the first game at a score where
     one player, and only one, needs one point."""

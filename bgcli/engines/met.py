@@ -37,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from bgcli.core.rules import one_away_left
 from bgcli.engines.met_formulas import WOOLSEY_SOURCE, woolsey_table
 from bgcli.engines.met_tables import MatchEquityTable, read_table
 from bgcli.errors import MatchEquityTableError
@@ -169,7 +170,9 @@ class MatchSide:
 
     @property
     def post_crawford(self) -> bool:
-        return not self.is_money and not self.crawford and min(self.away, self.opponent_away) == 1
+        """Whether this game is after the Crawford game: a side one away (the rules' word) in a game that
+        is not the Crawford game itself."""
+        return not self.is_money and not self.crawford and one_away_left((self.away, self.opponent_away))
 
     def flipped(self) -> "MatchSide":
         return MatchSide(self.opponent_away, self.away, self.cube, self.crawford, self.table)

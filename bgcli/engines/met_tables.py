@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Sequence
 from xml.parsers import expat
 
+from bgcli.core.rules import one_away_left
 from bgcli.errors import MatchEquityTableError
 
 MAX_SIZE = 64          # GNU Backgammon's largest table (MAXSCORE): a larger file is refused
@@ -115,7 +116,7 @@ class MatchEquityTable:
             return 1.0
         if opponent_away <= 0:
             return 0.0
-        if post_crawford and min(away, opponent_away) == 1:
+        if post_crawford and one_away_left((away, opponent_away)):
             return 1.0 - self.post_crawford(opponent_away) if away == 1 else self.post_crawford(away)
         return self.pre_crawford(away, opponent_away)
 

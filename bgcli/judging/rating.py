@@ -907,13 +907,10 @@ def _mwc_change(length: int, score: tuple[int, int], winner: int, points: int, c
     (None: the default)."""
     from bgcli.engines import met   # the engine layer's registry of tables
 
-    away = [length - score[0], length - score[1]]
-    before = met.mwc_at(away[winner], away[1 - winner], crawford_played=not crawford, table=table)
-    done = crawford or min(away) == 1
-    after_away = [away[0], away[1]]
-    after_away[winner] -= points
-    after = met.mwc_at(after_away[winner], after_away[1 - winner], crawford_played=done, table=table)
-    return after - before
+    side = met.MatchSide(length - score[winner], length - score[1 - winner], crawford=crawford, table=table)
+    before = met.mwc_at(side.away, side.opponent_away, crawford_played=not crawford, table=table)
+    # the engine's equity after the game: it asks the rules whether the Crawford game is over
+    return met.equity_after(side, points) - before
 
 
 class RollLuck:
