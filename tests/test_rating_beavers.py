@@ -120,3 +120,20 @@ def test_the_answers_to_beavers_and_raccoons_are_judged_by_the_stake_they_leave(
     assert "beaver" in seen and any(s.startswith(("take after", "drop after")) for s in seen)
     if "raccoon" in name or "beavers-2" in name:
         assert "raccoon" in seen
+
+
+def test_every_answer_to_a_double_and_its_instant_redoubles_names_the_doubles_proper_action():
+    """The figures of a beaver, a raccoon and the take or pass of either are the double's
+    (the cube before it), so is their proper action: "Redouble, take" after a redouble, whoever the
+    answer's own state shows on roll (gnubg's, a double waiting with the first doubler on roll)."""
+    redoubled = 0
+    for name in ("session33001_jacoby-on_beavers-1.sgf", "session33003_jacoby-on_beavers-2.sgf",
+                 "session33012_jacoby-off_beavers-2.sgf"):
+        double = None
+        for decision in rate(DATA / name, (0.3, 0.5, 1.0)).decisions:
+            if decision.kind == DecisionKind.DOUBLE:
+                double = decision
+            elif decision.kind in (DecisionKind.TAKE, DecisionKind.DROP):
+                assert double is not None and decision.action == double.action, (name, decision, double)
+                redoubled += decision.played in ("raccoon", "take", "pass") and double.action.startswith("Redouble")
+    assert redoubled >= 3   # answers after a beaver of a redouble are among them

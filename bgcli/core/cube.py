@@ -486,10 +486,11 @@ def value_reached(match: MatchState, stated: int | None = None) -> int:
     """The value the cube action made in ``match`` (a double, a beaver, a
     raccoon: an event's state before it) turns the cube to: ``stated``, the
     value a record states, where it states one (the replay judged it), else the
-    rules' (:func:`value_after`): while a double waits (``match.doubled``, which
-    a beaver answers) a turn of the value it offers, else a turn of the cube
-    (a double; a raccoon, whose state's cube is the beaver's). What the writers
-    and the view write."""
+    rules' (:func:`value_after`): while a double waits (``match.doubled``: a
+    double a beaver answers, a beaver or raccoon a raccoon answers, shown as
+    gnubg's Match ID shows them, the cube before the redouble) a turn of the
+    value it offers, else a turn of the cube (a double). What the writers and
+    the view write."""
     if stated is not None:
         return stated
     return turned(turned(match.cube) if match.doubled else match.cube)

@@ -677,6 +677,7 @@ class Rater(MatchVisitor):
     def _judge_game(self, events: list[Event]) -> Iterator[Decision]:
         judge = self.judge
         cube: CubeDecision | None = None    # of the double waiting for its answer
+        asked_in: GameState | None = None   # the state that double was made in, which cube judges
         redoubles = 0                       # the instant redoubles (beaver, raccoon) made since that double
         doubled_by: int | None = None       # who doubled this turn (no cube turn before their roll)
         for index, event in enumerate(events):
@@ -694,14 +695,15 @@ class Rater(MatchVisitor):
                         if may_double(CubeTurn.of(event.before)) is None else None)
                 redoubles = 0
                 doubled_by = event.side
+                asked_in = event.before
                 if cube is not None:
                     yield self._double(event, cube)
             elif event.kind in (EventKind.TAKE, EventKind.DROP, EventKind.BEAVER, EventKind.RACCOON):
                 # the answer to the double, or to the last instant redouble: by the doubled player to a
                 # double or a raccoon, by the doubler to a beaver
                 answerer = doubled_by if redoubles % 2 else None if doubled_by is None else 1 - doubled_by
-                if cube is not None and event.side == answerer:
-                    yield self._answer(event, cube, redoubles)
+                if cube is not None and asked_in is not None and event.side == answerer:
+                    yield self._answer(event, cube, asked_in, redoubles)
                     if event.kind in (EventKind.BEAVER, EventKind.RACCOON):
                         redoubles += 1
                         continue
@@ -747,13 +749,16 @@ class Rater(MatchVisitor):
                               error_mwc=error_mwc, counted=counted, equity=doubled, action=str(proper),
                               past_pass=cube.no_double > CASH)
 
-    def _answer(self, event: Event, cube: CubeDecision, redoubles: int = 0) -> Decision:
+    def _answer(self, event: Event, cube: CubeDecision, asked_in: GameState, redoubles: int = 0) -> Decision:
         """The answer to a double (``redoubles`` 0), to a beaver (1) or to a raccoon (2); a beaver or a
         raccoon is itself an answer (the take of what it answers, redoubled). Its error is against
         the better of take and pass (GNU Backgammon's, which judges a plain take or pass so, never
         against a beaver not made); an instant redouble's against all three
         (:func:`~bgcli.core.cube.answer_equities`), in the normalised equity of the cube before the
-        double. Only the answer to a double has match winning chances (beavers are money play)."""
+        double. Only the answer to a double has match winning chances (beavers are money play).
+        Its proper action is the double's (``asked_in``, the state ``cube`` judges), whatever the
+        state of an answer to an instant redouble shows (gnubg's: a double waiting, the first
+        doubler on roll)."""
         instant = event.kind in (EventKind.BEAVER, EventKind.RACCOON)
         worth = answer_equities(cube.double_take, cube.double_pass, redoubles)
         chosen = Answer.BEAVER if instant else Answer.PASS if event.kind == EventKind.DROP else Answer.TAKE
@@ -765,7 +770,7 @@ class Rater(MatchVisitor):
             error_mwc = max(0.0, gap if chosen is Answer.TAKE else -gap)
         counted = abs(cube.double_take - cube.double_pass) >= CUBE_TRIVIAL
         kind = DecisionKind.DROP if chosen is Answer.PASS else DecisionKind.TAKE
-        proper = _proper(event.before, cube)
+        proper = _proper(asked_in, cube)
         if redoubles:
             # the answer to an instant redouble: the better of take and pass (and of redoubling again)
             best = str(max(choices, key=lambda a: worth[a]))

@@ -176,18 +176,35 @@ class GameReplay:
         return None
 
     def state(self, side: int, dice: tuple[int, int] = (0, 0), doubled: bool = False,
-              turn: int | None = None) -> GameState:
-        return GameState(self.seen_by(side), self.match_state(side, dice, doubled, turn))
+              turn: int | None = None, value: int | None = None) -> GameState:
+        return GameState(self.seen_by(side), self.match_state(side, dice, doubled, turn, value))
+
+    def redoubled_state(self, side: int) -> GameState:
+        """The state in which ``side`` answers what just happened: while a beaver or raccoon waits
+        for its answer (a take, a drop, a raccoon), GNU Backgammon's, whose Match ID keeps it a
+        double waiting: the cube the redouble turned (so that value_reached of the state is the
+        cube's next turn, as value_after rules), the doubled flag, ``side`` to answer, the first
+        doubler on roll (tests/test_heldout_beavers.py compares them with gnubg's). The cube itself
+        turned at once (CubeState.beaver, .raccoon): only the state shown waits. Else (nothing
+        redoubled, or a flawed record's: its own redouble answered, a value no turn makes) the
+        state of ``side`` on roll with the cube as it is."""
+        redoubled, cube = self.cube.redoubled, self.cube
+        waiting = turned_from(cube.value)
+        if redoubled is None or side == redoubled.doubler or cube.owner not in (0, 1) or waiting is None:
+            return self.state(side)
+        doubler = 1 - cube.owner   # the beaverer keeps the cube through every raccoon; the doubler rolls
+        return self.state(doubler, doubled=True, turn=side, value=waiting)
 
     def match_state(self, side: int, dice: tuple[int, int] = (0, 0), doubled: bool = False,
-                    turn: int | None = None) -> MatchState:
+                    turn: int | None = None, value: int | None = None) -> MatchState:
         turn = side if turn is None else turn
         cube = self.cube
         rules = self.rules
         length = rules.match_length
         # events share their match states (frozen), by every field: the same few dozen come back every
         # turn, and in every game at the same score (a page then finds each one's Match ID by identity)
-        key = (cube.value, cube.owner, side, turn, doubled, dice, self.crawford, self.start.score if length else (0, 0))
+        key = (cube.value if value is None else value, cube.owner, side, turn, doubled, dice, self.crawford,
+               self.start.score if length else (0, 0))
         states = self.match_states
         match = states.get(key)
         if match is None:
@@ -420,7 +437,7 @@ class GameReplay:
                 kind = _INSTANT[instant]
         if kind != ActionKind.RACCOON:
             self.cube.beaver_by = None
-        if kind not in (ActionKind.TAKE, ActionKind.DROP):
+        if kind not in (ActionKind.TAKE, ActionKind.DROP, ActionKind.RACCOON):
             self.cube.redoubled = None   # a beaver's or raccoon's answer, if any, comes next
         handler = _HANDLERS.get(kind)
         if handler is None:
@@ -718,7 +735,7 @@ class GameReplay:
         if redoubled is None or action.side == redoubled.doubler:
             return None
         if self.wants_other_events:
-            self.emit(action, kind, self.state(action.side))   # the cube already turned: no double waits
+            self.emit(action, kind, self.redoubled_state(action.side))
         return redoubled
 
     def take(self, action: Action) -> None:
@@ -760,7 +777,8 @@ class GameReplay:
         is needed, the beaverer keeps the cube and the raccooner rolls (core.cube's rule)."""
         side, player, cube = action.side, self.player(action.side), self.cube
         if self.wants_other_events:
-            self.emit(action, EventKind.RACCOON, self.state(side), cube=action.cube)
+            self.emit(action, EventKind.RACCOON, self.redoubled_state(side), cube=action.cube)
+        cube.redoubled = None   # answered: the raccoon makes its own (CubeState.raccoon)
         refusal = raccoon_refusal(self.rules, side, cube.beaver_by, cube.raccoons)
         if refusal is not None:
             self.problem(action, ProblemKind.CUBE, refusal.said_of(player, action="raccoons"))
