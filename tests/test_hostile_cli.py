@@ -105,7 +105,7 @@ def test_an_error_about_a_file_as_a_whole_names_no_line_0(tmp_path):
 
 _NO_POSITION_FILES = {   # what a file named as a position file holds that is no file of its kind at all
     "empty.txt": b"", "words.txt": b"hello world\n", "empty.pos": b"", "words.pos": b"hello world\n",
-    "empty.xgp": b"", "picture.xgp": b"\x89PNG\r\n\x1a\n" + bytes(9000),
+    "empty.xgp": b"", "picture.xgp": b"\x89PNG\r\n\x1a\n" + bytes(9000), "words.sgf": b"hello world\n",
 }
 
 
@@ -123,14 +123,20 @@ def test_a_position_file_that_is_no_file_of_its_kind_is_the_wrong_file_given(tmp
 
 
 def test_a_position_file_cut_short_is_a_position_read_and_found_bad(tmp_path):
-    """A real Jellyfish position cut short is a position file whose contents are damaged: status 1, as a
-    position written out that breaks the rules (an empty .pos, no version at all, is 2: above)."""
+    """A real Jellyfish position cut short, or an SGF file whose tree is cut short, is a position file whose
+    contents are damaged: status 1, as a position written out that breaks the rules (an empty .pos, no version
+    at all, or a .sgf that opens no tree, is 2: above)."""
     whole = (DATA / "jellyfish" / "pos" / "bar_bob_on_roll_52.pos").read_bytes()
     cut = tmp_path / "cut.pos"
     cut.write_bytes(whole[:40])
     result = invoke("show", cut)
     assert result.exit_code == 1
     assert one_error(result).startswith(f"Error: {cut}:1:1: the Jellyfish position is cut short at byte ")
+    saved = tmp_path / "cut.sgf"   # an SGF's tree opened and cut short: an SGF file damaged
+    saved.write_bytes(b"(;GM[6]\n(;")
+    result = invoke("show", saved)
+    assert result.exit_code == 1
+    assert one_error(result) == f"Error: {saved}:2:3: cannot read SGF: unexpected end of input"
 
 
 @given(st.binary(max_size=300), st.sampled_from([".txt", ".xgp"]),

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import IO, Iterable, Iterator
 
-from bgcli.errors import FileReadError, MatchFileError
+from bgcli.errors import FileReadError, MatchFileError, NotThisFormatError
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import a_position, decode, read_whole
 from bgcli.match.records import (Action, ActionKind, BoardEdit, GameRecord, MatchPart, MatchRecord, SetUp, parts_of,
@@ -112,20 +112,23 @@ def _trees(text: str, path: str) -> Iterator[list[_Node]]:
     properties only, and a property value over PROPERTY_LIMIT is an error."""
     position, line, line_start, size = 0, 1, 0, len(text)
 
-    def fail(message: str, at: int) -> MatchFileError:
+    def fail(message: str, at: int, kind: type[MatchFileError] = MatchFileError) -> MatchFileError:
         here = line + text.count("\n", line_start, at)
         start = text.rfind("\n", 0, at) + 1
-        return MatchFileError(f"cannot read SGF: {message}", path, here, at - start + 1)
+        return kind(f"cannot read SGF: {message}", path, here, at - start + 1)
 
     def unexpected(at: int) -> MatchFileError:
         if at >= size:
             return fail("unexpected end of input", at)
-        return fail(f"unexpected {text[at]!r} at column {at - (text.rfind(chr(10), 0, at) + 1) + 1}", at)
+        # a text that opens no tree is no SGF at all (the wrong file given, exit 2); one that does, damaged (1)
+        kind = MatchFileError if opened else NotThisFormatError
+        return fail(f"unexpected {text[at]!r} at column {at - (text.rfind(chr(10), 0, at) + 1) + 1}", at, kind)
 
     # one frame per open "(": its main line (shared with the variation that
     # continues it), whether it has had a variation, whether it is kept
     frames: list[list] = []
     node: _Node | None = None
+    opened = False   # whether a tree has opened
     while True:
         found = _SPACE.match(text, position)
         assert found is not None
@@ -142,6 +145,7 @@ def _trees(text: str, path: str) -> Iterator[list[_Node]]:
             return
         char = text[position]
         if char == "(":
+            opened = True
             if len(frames) >= DEPTH_LIMIT:
                 raise fail(f"variations nested too deeply (more than {DEPTH_LIMIT})", position)
             if not frames:
