@@ -187,7 +187,7 @@ def test_backgammon_counts_as_a_gammon(tmp_path):
 
 
 def test_cube_limit(tmp_path):
-    text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                       21: 13/11 24/23\n  3)  Doubles => 4                Drops\n                                  Wins 2 points\n"
+    text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                       21: 13/11 24/23\n  3)  Doubles => 4                Drops\n      Wins 2 points\n"
     assert kinds(tmp_path, text) == []
     assert kinds(tmp_path, text, cube_limit=2) == [(7, "cube")]
 
@@ -199,7 +199,7 @@ def test_beavers(tmp_path):
 
 
 def test_automatic_doubles_raise_the_starting_cube(tmp_path):
-    text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Drops\n      Wins 2 points\n"
+    text = MONEY + "  1) 31: 8/5 6/5                 Doubles => 4\n  2)  Drops\n                                  Wins 2 points\n"
     assert kinds(tmp_path, text) == [(5, "cube"), (7, "points")]
     assert kinds(tmp_path, text, auto_doubles=1) == []
 
@@ -207,7 +207,7 @@ def test_automatic_doubles_raise_the_starting_cube(tmp_path):
 def test_tags_in_the_file_set_the_rules(tmp_path):
     limit = "; [CubeLimit \"2\"]\n\n" + MONEY[1:] + (
         "  1) 31: 8/5 6/5                 Doubles => 2\n  2)  Takes                       21: 13/11 24/23\n"
-        "  3)  Doubles => 4                Drops\n                                  Wins 2 points\n")
+        "  3)  Doubles => 4                Drops\n      Wins 2 points\n")
     assert kinds(tmp_path, limit) == [(9, "cube")]
     jacoby = "; [Jacoby \"On\"]\n\n" + MONEY[1:] + "  1) 31: 8/5 6/5                 21: 13/11 24/23\n      Wins 2 points\n"
     assert kinds(tmp_path, jacoby) == [(8, "points")]

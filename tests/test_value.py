@@ -56,8 +56,8 @@ def test_the_cube_double_take_beaver_raccoon_drop():
     assert (offer.doubler, offer.value, offer.before) == (1, 4, 2)
     cube.beaver(8)
     assert (cube.value, cube.owner, cube.beaver_by) == (8, 0, 0)
-    cube.raccoon(1, 16)   # the beaverer keeps the cube (core.cube's rule)
-    assert (cube.value, cube.owner, cube.beaver_by) == (16, 0, None)
+    cube.raccoon(1, 16)   # the beaverer keeps the cube (core.cube's rule); the raccooner may be raccooned in turn
+    assert (cube.value, cube.owner, cube.beaver_by, cube.raccoons) == (16, 0, 1, 1)
     cube.double(0, value_after(cube))
     assert cube.drop() == 16 and cube.offer is None and cube.value == 16
 
