@@ -330,3 +330,20 @@ def test_standard_input_named_twice_is_read_once_and_said_once(command):
     assert twice.exit_code == 2
     assert "- (standard input) is named more than once: it is read once" in twice.stderr
     assert "empty" not in twice.stderr and twice.stdout == once.stdout
+
+
+@pytest.mark.parametrize("text, field", [
+    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:1X\n", "maximum cube field '1X'"),
+    ("AAAAAAAAAAAAA\n", "a Position ID has 14 characters"),
+    ("board:a:b:1\n", "a FIBS board has 52 fields"),
+])
+def test_a_position_file_meant_but_wrong_is_a_position_read_and_found_bad(tmp_path, text, field):
+    """A .txt whose text was meant as a position (an ID, an XGID, a FIBS board: core.ids.meant_as_position)
+    with a field wrong is a position read and found bad, status 1, its message the field's, not the wrong file
+    given (2, 'not a position file': text of another kind, above)."""
+    path = tmp_path / "typo.txt"
+    path.write_text(text)
+    result = invoke("show", path)
+    assert result.exit_code == 1, result.stderr
+    line = one_error(result)
+    assert line.startswith(f"Error: {path}:1:1: invalid position ") and field in line

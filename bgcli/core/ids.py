@@ -551,6 +551,18 @@ def id_shaped(word: str) -> bool:
     return bool(_BASE64.fullmatch(word)) and 10 <= len(word) <= 18
 
 
+def meant_as_position(text: str) -> bool:
+    """Whether ``text``, which holds no position, was meant as one: a line of it that is one word shaped as an
+    ID (:func:`id_shaped`), an XGID or a FIBS board, whose problem is then a field's (a position read and found
+    bad), rather than text of another kind."""
+    for line in text.splitlines():
+        word = line.strip()
+        if word and not any(c.isspace() for c in word) and (
+                id_shaped(word) or re.match(r"(?i)xgid=|board:", word) or _field_problem(word) is not None):
+            return True
+    return False
+
+
 def _field_problem(word: str) -> str | None:
     """Which field of an ID-looking word is wrong, and what it must be."""
     if re.match(r"(?i)xgid=", word):

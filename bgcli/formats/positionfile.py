@@ -11,7 +11,7 @@ and the reading of a match file say that such a file is a position
 """
 from __future__ import annotations
 
-from bgcli.core.ids import parse_position, position_kind, position_kind_name
+from bgcli.core.ids import meant_as_position, parse_position, position_kind, position_kind_name
 from bgcli.core.state import GameState
 from bgcli.errors import FileReadError, InvalidPositionError, MatchFileError, NotThisFormatError
 from bgcli.formats import snowietxt
@@ -44,7 +44,11 @@ def read(path: str) -> GameState:
     try:
         return parse_position(text)
     except InvalidPositionError as exc:
-        # no position in the text: a file of another kind given (exit 2); a Snowie line's bad field, above, is 1
+        # a position meant (an ID, an XGID, a FIBS board) with a field wrong: a position read and found bad
+        # (exit 1), as a Snowie line's bad field, above; no position meant in the text: a file of another kind
+        # given (exit 2)
+        if meant_as_position(text):
+            raise MatchFileError(str(exc), path, 1, 1) from None
         raise NotThisFormatError(f"not a position file: {exc}", path, 1, 1) from None
 
 
