@@ -210,22 +210,47 @@ def test_a_gammon_saved_only_by_a_double():
     assert saving_rolls(position_of({12: 1, 6: 14}, {19: 1, 20: 1, 21: 1})) == set()   # the opponent may not finish
 
 
-def test_a_last_chance_asks_the_generator_only_for_the_rolls_with_the_steps(monkeypatch):
-    # the checker on the 12 point comes home (6 pips) before one can be borne off: of the mixed rolls only a 6
-    # and another die have the steps, of the doubles 22 and up (1 + ceil(6 / die) of four steps); the generator
-    # is not asked about the 11 other rolls, and the answer is the one above
+def test_a_last_chance_asks_the_generator_for_no_roll(monkeypatch):
+    # in a race the rolls that bear a checker off are worked out from where the checkers stand (bears_one_off):
+    # the generator is not asked, and the answer is the one above
     asked = []
     owner = dice.legal_keys
     monkeypatch.setattr(dice, "legal_keys", lambda position, roll: asked.append(roll) or owner(position, roll))
     assert saving_rolls(position_of({12: 1, 6: 14}, {24: 1})) == {(6, 6), (4, 4), (3, 3)}
-    assert sorted(asked) == [(2, 2), (3, 3), (4, 4), (5, 5), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5), (6, 6)]
+    assert asked == []
+
+
+@st.composite
+def races(draw) -> Position:
+    """Races (no contact): the mover's checkers home or some pips out (a few of them, or all fifteen, now and
+    then some off), the opponent's all past them."""
+    player, opponent = [0] * 26, [0] * 26
+    top = draw(st.sampled_from([6, 6, 7, 8, 9, 10, 12, 14, 18]))
+    for _ in range(draw(st.sampled_from([CHECKERS, CHECKERS, CHECKERS - 1, 1, 2, 3, 5, 9]))):
+        player[draw(st.integers(1, top))] += 1
+    for _ in range(draw(st.integers(1, CHECKERS))):
+        opponent[draw(st.integers(1, 24 - top))] += 1
+    player[OFF] = CHECKERS - sum(player)
+    opponent[OFF] = CHECKERS - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(races())
+def test_a_checker_borne_off_in_a_race_is_the_generators(position):
+    """bears_one_off against its owner, the generator's legal plays (a key's lowest byte: the checkers off),
+    for every roll of generated races."""
+    off = position.player[OFF]
+    for roll in {(max(r), min(r)) for r in ROLLS_36}:
+        assert dice.bears_one_off(position.player, roll) == any(key & 0xFF > off for key in legal_keys(position, roll)), \
+            (position.id(), roll)
 
 
 # --- the C accelerator's mirror of the chances (bgcli/core/_speedups.c roll_chances) ---------------------------
 
 @pytest.mark.skipif(accelerator is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(boards(), boards(home=True), last_chances(), blocked()))
+@given(st.one_of(boards(), boards(home=True), last_chances(), blocked(), races()))
 def test_the_chances_in_c_are_the_python_chances(position):
     """roll_chances in C against its owner, dice.roll_chances: the four chances and whether
     the roll made each, for every one of the 36 rolls (both orders) of generated positions:

@@ -3031,21 +3031,49 @@ static int finishing_mask(const long *player, const long *opponent, uint64_t *ma
     return 0;
 }
 
-/* dice._may_bear_one_off: whether the roll high-low has the steps to bear off a checker of the player at all
- * (every checker outside the home board brought home first, then one more step) */
-static int may_bear_one_off(const long *player, int high, int low)
+/* dice._bears_off_with: whether die bears off a checker of the player once one moved from s to t (s 0: as the
+ * checkers stand): every checker home, and one on point die or none above it */
+static int bears_off_with(const long *player, int s, int t, int die)
 {
-    long steps = 1, outside = 0;
-    int far = 0;
+    int highest = 0;
+    for (int p = BAR_POINT; p >= 1 && !highest; p--)
+        if (player[p] - (p == s) + (p == t) > 0)
+            highest = p;
+    return highest && highest <= 6 && (player[die] - (die == s) + (die == t) > 0 || highest < die);
+}
+
+/* dice.bears_one_off: whether a legal play of high-low bears off a checker of the player, in a race (no contact) */
+static int bears_one_off(const long *player, int high, int low)
+{
+    if (high == low) {
+        int a = high;
+        long homing = 0, fewest = 1;   /* the steps to bring every checker home; every checker below a, then off */
+        for (int p = 7; p <= BAR_POINT; p++)
+            homing += player[p] * ((p - 6 + a - 1) / a);
+        for (int p = a; p <= BAR_POINT; p++)
+            fewest += player[p] * (p / a);
+        for (int q = a; q <= BAR_POINT; q += a)   /* a checker on q = m * a: m steps, the others brought home */
+            if (player[q]) {
+                long steps = homing - (q > 6 ? (q - 6 + a - 1) / a : 0) + q / a;
+                if (steps < fewest)
+                    fewest = steps;
+            }
+        return fewest <= 4;
+    }
+    long outside = 0;
     for (int p = 7; p <= BAR_POINT; p++)
-        if (player[p]) {
-            steps += player[p] * ((p - 6 + high - 1) / high);
-            outside += player[p];
-            far = p;
-        }
-    if (high == low)
-        return steps <= 4;
-    return !outside || (outside == 1 && far - 6 <= high);
+        outside += player[p];
+    if (outside > 1)   /* the first die brings one checker home at most: the second bears off none */
+        return 0;
+    for (int order = 0; order < 2; order++) {
+        int x = order ? low : high, y = order ? high : low;
+        if (bears_off_with(player, 0, 0, x))
+            return 1;
+        for (int p = x + 1; p <= BAR_POINT; p++)   /* a checker moved from p to p - x, then die y */
+            if (player[p] && bears_off_with(player, p, p - x, y))
+                return 1;
+    }
+    return 0;
 }
 
 /* dice.saving_rolls as a mask of roll_bit, own_off the checkers a side of the variant counts off from the start
@@ -3062,10 +3090,7 @@ static int saving_mask(const long *player, const long *opponent, long own_off, u
         return 0;
     for (int a = 6; a >= 1; a--)
         for (int b = a; b >= 1; b--) {
-            int saves = may_bear_one_off(player, a, b) ? some_play(player, opponent, a, b, 0, (int)player[0] + 1) : 0;
-            if (saves < 0)
-                return -1;
-            if (saves)
+            if (bears_one_off(player, a, b))
                 *mask |= roll_bit(a, b);
         }
     return 0;

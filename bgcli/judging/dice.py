@@ -278,9 +278,9 @@ def saving_rolls(position: Position, variation: Variation = Variation.STANDARD) 
     ``variation`` how many a side of hypergammon counts off from the start),
     the race is on (no contact) and the opponent bears off every checker left
     with any roll next turn (:func:`finishing_rolls` from their side), so this
-    roll must bear one off: the rolls with a legal play that does (the
-    generator's plays; often only the doubles; a roll that lacks the steps,
-    :func:`_may_bear_one_off`, is not asked). None in any other position."""
+    roll must bear one off: the rolls with a legal play that does
+    (:func:`bears_one_off`, in a race worked out from where the checkers
+    stand; often only the doubles). None in any other position."""
     if CHECKERS - position.opponent[OFF] > 4 or is_contact(position):
         return frozenset()
     if Win.GAMMON not in possible_wins(position, winner_is_player=False, contact=False, variation=variation):
@@ -288,23 +288,54 @@ def saving_rolls(position: Position, variation: Variation = Variation.STANDARD) 
     if len(finishing_rolls(position.swap())) < len(_ROLLS):
         return frozenset()
     player = position.player
-    off = player[OFF]   # a key's lowest byte is the mover's checkers off after the play
-    return frozenset(roll for roll in _ROLLS
-                     if _may_bear_one_off(player, roll) and any(key & 0xFF > off for key in legal_keys(position, roll)))
+    return frozenset(roll for roll in _ROLLS if bears_one_off(player, roll))
 
 
-def _may_bear_one_off(player: Sequence[int], roll: tuple[int, int]) -> bool:
-    """Whether ``roll`` (high die first) has the steps to bear off a checker
-    of ``player`` at all: every checker outside the home board brought home
-    first (a step each at least, a double's die ceil(distance / die) steps),
-    then one more step. A necessary condition, worked out without the
-    generator: :func:`saving_rolls` asks the generator only where it holds
-    (most rolls of a last chance fail it: checkers left outside)."""
+# Fenced mirror of the generator's legal plays (a play that bears a checker off, legal_keys) in a race:
+# tests/test_dice_shots.py::test_a_checker_borne_off_in_a_race_is_the_generators; its C mirror is
+# bears_one_off in bgcli/core/_speedups.c (test_the_chances_in_c_are_the_python_chances)
+def bears_one_off(player: Sequence[int], roll: tuple[int, int]) -> bool:
+    """Whether a legal play of ``roll`` (high die first) bears off a checker
+    of ``player``, the side on roll in a race (no contact: no checker of the
+    opponent in the way, none of the player's on the bar). In a race every
+    die can be played (a checker outside moves freely, a checker home moves
+    or bears off), so the legal plays are every sequence of the dice's steps,
+    and one bears off when some step is a bear-off: every checker home and
+    one on the die's point, or none above it. A mixed roll: the first die
+    bears off, or moves a checker after which the other die bears off. A
+    double of die ``a``: some checker reaches point ``a`` (from a point
+    ``m * a``, ``m - 1`` steps) with the others brought home (``ceil((p - 6) /
+    a)`` steps each from a point ``p`` outside), then one step more; or every
+    checker is brought below point ``a`` (``p // a`` steps each), then one
+    step more: the fewest steps of the two, four at most."""
     high, low = roll
     if high == low:
-        return 1 + sum(player[p] * -(-(p - 6) // high) for p in range(7, 26)) <= 4
-    outside = [p for p in range(7, 26) for _ in range(player[p])]
-    return not outside or (len(outside) == 1 and outside[0] - 6 <= high)
+        a = high
+        homing = sum(player[p] * -(-(p - 6) // a) for p in range(7, 26))   # the steps to bring every checker home
+        fewest = sum(player[p] * (p // a) for p in range(a, 26)) + 1       # every checker below a, then off
+        for q in range(a, 26, a):   # a checker on q = m * a: m steps to bear it off, the others brought home
+            if player[q]:
+                fewest = min(fewest, homing - (-(-(q - 6) // a) if q > 6 else 0) + q // a)
+        return fewest <= 4
+    for x, y in ((high, low), (low, high)):
+        if _bears_off_with(player, x):
+            return True
+        for p in range(x + 1, 26):   # a checker moved from p to p - x, then die y
+            if player[p]:
+                after = list(player)
+                after[p] -= 1
+                after[p - x] += 1
+                if _bears_off_with(after, y):
+                    return True
+    return False
+
+
+def _bears_off_with(player: Sequence[int], die: int) -> bool:
+    """Whether ``die`` bears off a checker of ``player``: every checker home, and one on point ``die`` or none above it."""
+    if any(player[7:26]):
+        return False
+    highest = max((p for p in range(1, 7) if player[p]), default=0)
+    return highest > 0 and (player[die] > 0 or highest < die)
 
 
 def bears_off_all(position: Position, dice: tuple[int, int]) -> bool:
@@ -630,5 +661,5 @@ def _month(text: str) -> str:
     return f"{found.group(1)}-{int(found.group(2)):02d}"
 
 
-__all__ = ["CONDITIONS", "DOUBLES", "DiceTally", "KINDS", "Unit", "add_into", "bears_off_all", "bearoff_count", "enter_chance",
+__all__ = ["CONDITIONS", "DOUBLES", "DiceTally", "KINDS", "Unit", "add_into", "bears_off_all", "bears_one_off", "bearoff_count", "enter_chance",
            "enters", "finishing_rolls", "game_marks", "kind_of", "saving_rolls"]
