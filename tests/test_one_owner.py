@@ -7,6 +7,10 @@ import re
 
 import pytest
 from conftest import ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bgcli.core.position import Position
 
 PACKAGE = ROOT / "bgcli"
 
@@ -592,6 +596,98 @@ def test_one_away_in_points_left_agrees_with_the_score_form():
 
 # a player one point from the match found by hand in the points left ("min(away) == 1", "1 in away")
 ONE_AWAY_LEFT_AGAIN = re.compile(r"\bmin\([^)\n]*\)\s*[=!]=\s*1\b|\b1\s+(?:not\s+)?in\s+\(?[\w.]*away")
+
+
+# --- the geometry of the board: bgcli.core.position (other_side, OTHER_SIDE, from_other_side, HOME, in_home) ---
+
+# a point numbered from the other side again ('25 - p', '24 - i' / '23 - i' on a 0-based array) or a side's
+# slots turned round by hand ('opponent[::-1]', 'side[24:0:-1]'); in code only: prose may say "25 - p"
+GEOMETRY_AGAIN = re.compile(r"(?<![\w.])2[345]\s*-\s*[A-Za-z_(]"
+                            r"|\b(?:player|opponent|side\w*|board\w*|theirs|mine|me|opp)\[(?:24:0)?:?:-1\]")
+OWNER_OF_GEOMETRY = "bgcli/core/position.py"
+# the C accelerator keeps its own arithmetic, fenced (its property tests compare it with the Python code)
+# modules not yet moved to the owner (this set only shrinks)
+GEOMETRY_NOT_YET = {"bgcli/analysis/counts.py", "bgcli/engines/gnubg_driver.py", "bgcli/formats/jfpos.py", "bgcli/formats/sgf.py",
+                    "bgcli/formats/xg.py", "bgcli/judging/diceshots.py", "bgcli/match/plays.py", "bgcli/render/board.py"}
+
+
+def code(text: str) -> str:
+    """``text`` with its comments and plain strings (docstrings, messages) blanked, lines kept; an
+    f-string stays, as the code in its braces is code."""
+    import io
+    import tokenize
+
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    out = list(text)
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        plain_string = token.type == tokenize.STRING and "f" not in token.string.split(token.string[-1])[0].lower()
+        if token.type == tokenize.COMMENT or plain_string:
+            begin, end = starts[token.start[0] - 1] + token.start[1], starts[token.end[0] - 1] + token.end[1]
+            out[begin:end] = [c if c == "\n" else " " for c in text[begin:end]]
+    return "".join(out)
+
+
+def test_no_module_but_the_owner_numbers_a_point_from_the_other_side():
+    again = found(GEOMETRY_AGAIN, {name: code(text) for name, text in sources().items()
+                                   if name != OWNER_OF_GEOMETRY and name not in GEOMETRY_NOT_YET})
+    assert not again, f"ask bgcli.core.position (other_side, OTHER_SIDE, from_other_side): {again}"
+
+
+def test_the_geometry_check_sees_a_copy():
+    copies = {"m.py": ("hit = opp[25 - end]\nx = 24 - index\nopp = bytes(position.opponent[::-1])\n"
+                       "t = theirs[24:0:-1]\n"
+                       's = f"{25 - point}"\n'
+                       '"""O\'s point 25 - p"""  # 25 - p\n'
+                       "ok = opp[other_side(end)]\nn = x25 - y\nk = a.b25 - c\nm = 25 - 1\n")}
+    assert [hit.split(":")[1] for hit in found(GEOMETRY_AGAIN, {n: code(t) for n, t in copies.items()})] \
+        == ["1", "2", "3", "4", "5"]
+
+
+def test_other_side_is_its_own_inverse_and_the_tables_agree():
+    from bgcli.core.position import (BAR, HOME, HOME_BOARD, OFF, OTHER_SIDE, OUTSIDE_HOME, POINTS, from_other_side,
+                                     in_home, other_side)
+
+    slots = range(26)
+    assert all(other_side(other_side(p)) == p for p in slots)
+    assert OTHER_SIDE == tuple(map(other_side, slots)) and sorted(OTHER_SIDE) == list(slots)
+    assert other_side(BAR) == OFF and other_side(1) == 24 and sorted(map(other_side, POINTS)) == list(POINTS)
+    assert from_other_side(slots) == OTHER_SIDE and from_other_side(from_other_side(slots)) == tuple(slots)
+    assert [p for p in slots if in_home(p)] == [OFF, *HOME_BOARD] and HOME_BOARD[-1] == HOME
+    assert list(slots[OUTSIDE_HOME]) == [p for p in slots if not in_home(p)]
+
+
+@st.composite
+def any_positions(draw) -> Position:
+    """Any legal position: each side's 15 checkers on points, bar or off; a point both would hold is the player's."""
+    from bgcli.core.position import BAR, CHECKERS, OFF, POINTS, Position
+
+    player, opponent = [0] * 26, [0] * 26
+    for side in (player, opponent):
+        for _ in range(CHECKERS):
+            side[draw(st.integers(OFF, BAR))] += 1
+    for p in POINTS:   # written out, not asked of the owner: the owner is what is tested
+        if player[p] and opponent[25 - p]:
+            opponent[BAR] += opponent[25 - p]
+            opponent[25 - p] = 0
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(any_positions())
+def test_the_other_side_is_the_boards_flip(position):
+    """The owner's numbering from the other side is how the board turns for the other player: the swapped
+    position's plain board is this one's, turned round and with the colours changed; the opponent's point
+    other_side(p) is the player's point p; and the pips, the ID and a game's kind follow."""
+    from bgcli.core.position import POINTS, Position, from_other_side, other_side, shared_point
+
+    board, turned = position.board26(), position.swap().board26()
+    assert turned == [-n for n in from_other_side(board)]
+    assert all(board[p] == position.player[p] - position.opponent[other_side(p)] for p in POINTS)
+    assert Position.from_board26(turned) == position.swap()
+    assert position.swap().swap() == position and position.swap().pips() == position.pips()[::-1]
+    assert shared_point(position.player, position.opponent) == 0
 
 
 # --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------

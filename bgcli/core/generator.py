@@ -33,8 +33,8 @@ from operator import attrgetter
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.position import (
-    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, ID_LENGTH, OFF, Point, Position, side_bits, checked_dice, id_text, position_id,
-    trusted_position,
+    CHECKERS, CHUNK_BITS, CHUNK_MASK, BAR, HOME, ID_LENGTH, OFF, OTHER_SIDE, OUTSIDE_HOME, POINTS, Point, Position, side_bits,
+    checked_dice, from_other_side, id_text, other_side, position_id, trusted_position,
 )
 from bgcli.core.spelling import parse_dice, point_text
 from bgcli.core.position import accelerator, interpreted  # accelerator: the C accelerator, or None
@@ -82,14 +82,15 @@ _LOW_CHUNK_BITS = _LowChunkBits()
 _KEY_OF = attrgetter("_key")  # Play.key, read without the property
 _LOW_MASK = (1 << 48) - 1
 _ONE_ON_BAR = 1 << (8 * BAR)
+_UNIT_OTHER_SIDE = tuple(1 << (8 * OTHER_SIDE[p]) for p in range(26))  # byte other_side(p): the side's own point
 
 
 def _hit_side(side: int, hits: int) -> int:
     """A side as an int (byte p = point p) after the blots that the mover's
     ``hits`` (bit p = the mover's point p) mark went to the bar."""
     while hits:
-        point = (hits & -hits).bit_length() - 1  # the mover's point: the side's 25 - point
-        side += _ONE_ON_BAR - (1 << (8 * (25 - point)))
+        point = (hits & -hits).bit_length() - 1  # the mover's point: the side's other_side(point)
+        side += _ONE_ON_BAR - _UNIT_OTHER_SIDE[point]
         hits &= hits - 1
     return side
 
@@ -244,7 +245,7 @@ class Play:
         if self._key is None:
             return tuple(sorted(step.end for step in self.steps if step.hit))
         marks = self._key >> BOARD_BITS
-        return tuple(p for p in range(1, 25) if marks >> p & 1)
+        return tuple(p for p in POINTS if marks >> p & 1)
 
     @property
     def change(self) -> int | None:
@@ -423,7 +424,7 @@ def _generate_keys(position: Position, dice: Sequence[int]) -> dict[int, tuple[i
     high, low = parse_dice(dice) if isinstance(dice, str) else checked_dice(dice)
     player = position.player
     # opp[p]: the opponent's checkers on the mover's point p (1..24)
-    opp = bytes(position.opponent[::-1])
+    opp = bytes(from_other_side(position.opponent))
     board = int.from_bytes(bytes(player), "little")
     if high == low:
         return _double_plays(board, player, opp, high)
@@ -440,15 +441,15 @@ def play_of(position: Position, key: int, moves: tuple[int, ...]) -> Play:
     return play
 
 
-def _steps(board: int, die: int, opp: bytes, limit: int = 25) -> list[tuple[int, int]]:
+def _steps(board: int, die: int, opp: bytes, limit: Point = BAR) -> list[tuple[int, int]]:
     """Every legal single step (start, end) of ``die``, from starts <= ``limit``."""
     if board >> 200:  # on the bar: enter first
-        end = 25 - die
-        return [(25, end)] if opp[end] < 2 else []
+        end = BAR - die
+        return [(BAR, end)] if opp[end] < 2 else []
     highest = (board.bit_length() - 1) >> 3
     raw = board.to_bytes(26, "little")
     top = min(highest, limit)
-    if highest > 6:  # not every checker home: no bearing off
+    if highest > HOME:  # not every checker home: no bearing off
         return [(s, s - die) for s in range(top, die, -1) if raw[s] and opp[s - die] < 2]
     out = []
     for s in range(top, 0, -1):
@@ -488,11 +489,11 @@ def step_refusal(player: Sequence[int], opponent: Sequence[int], start: Point, e
     it, only what a step needs in whatever order the steps are taken (a
     checker on the start, an open landing): to apply written steps
     mechanically, as a game goes on after an illegal play."""
-    held = bool(end) and opponent[25 - end] >= 2
+    held = bool(end) and opponent[other_side(end)] >= 2
     if not in_order:
         return Refusal.NO_CHECKER if not player[start] else Refusal.HELD if held else None
     die = die or start - end
-    if (start, end) in _steps(side_int(player), die, bytes(opponent[::-1]), start):
+    if (start, end) in _steps(side_int(player), die, bytes(from_other_side(opponent)), start):
         return None
     # refused: the fact the step meets, first the one a player sees first
     if not player[start]:
@@ -501,7 +502,7 @@ def step_refusal(player: Sequence[int], opponent: Sequence[int], start: Point, e
         return Refusal.HELD
     if start != BAR and player[BAR]:
         return Refusal.BAR_FIRST
-    if end == OFF and any(player[7:26]):
+    if end == OFF and any(player[OUTSIDE_HOME]):
         return Refusal.OUTSIDE_HOME
     if end == OFF and die > start:
         return Refusal.HIGHER_CHECKER
@@ -512,7 +513,7 @@ def _mixed_plays(board: int, player: tuple[int, ...], opp: bytes, high: int, low
     """Plays of a non-double, as {key: (start, end, start, end)}."""
     if player[BAR]:
         return _mixed_general(board, opp, high, low)
-    if sum(player[7:25]) < 2:
+    if sum(player[OUTSIDE_HOME]) < 2:   # (none on the bar)
         return _mixed_bearing(board, player, opp, high, low)
     # Fast path: nothing on the bar and two or more checkers outside home, so no
     # bearing off this turn; landings depend only on the opponent's points, and
@@ -585,7 +586,7 @@ def _step_table(player: tuple[int, ...], opp: bytes, die: int, other: int, top: 
                 if opp[e] < 2:
                     table.append((s, e, _SHIFT[s], delta[s], HIT[e] if opp[e] == 1 else 0, 0))
             else:
-                table.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[6] if e == 0 else _ABOVE[s]))
+                table.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[HOME] if e == 0 else _ABOVE[s]))
     return table
 
 
@@ -649,7 +650,7 @@ def _double_plays(board: int, player: tuple[int, ...], opp: bytes, die: int) -> 
     # bear-offs), so four nested loops over the possible starts find every play.
     delta = _DELTA[die]
     raw = bytes(player) + bytes(3 * die)  # padded: raw[s + k * die] is safe
-    bearing = sum(player[7:25]) < 4  # can every checker be home before the last step?
+    bearing = sum(player[OUTSIDE_HOME]) < 4  # can every checker be home before the last step? (none on the bar)
     # the points a checker may leave: (start, end, byte shift, board change,
     # hit mark, mask of points that must then be empty: a bear-off needs every
     # checker home, and with a larger die no checker above the start)
@@ -662,7 +663,7 @@ def _double_plays(board: int, player: tuple[int, ...], opp: bytes, die: int) -> 
                 if opp[e] < 2:
                     moves.append((s, e, _SHIFT[s], delta[s], HIT[e] if opp[e] == 1 else 0, 0))
             else:
-                moves.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[6] if e == 0 else _ABOVE[s]))
+                moves.append((s, 0, _SHIFT[s], delta[s], 0, _ABOVE[HOME] if e == 0 else _ABOVE[s]))
     found: dict[int, tuple] = {}
     n = len(moves)
     for i1 in range(n):
@@ -695,7 +696,7 @@ def _double_general(board: int, opp: bytes, die: int) -> dict:
     hits = 0
     bar = board >> 200
     if bar:
-        end = 25 - die
+        end = BAR - die
         if opp[end] >= 2:
             return {}
         entering = min(bar, 4)

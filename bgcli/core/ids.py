@@ -21,7 +21,8 @@ from typing import Any
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError
-from bgcli.core.position import BAR, BASE64_CLASS, BASE64_DIGITS, CHECKERS, ID_LENGTH, ID_PATTERN, OFF, Position
+from bgcli.core.position import (BAR, BASE64_CLASS, BASE64_DIGITS, CHECKERS, ID_LENGTH, ID_PATTERN, OFF, POINTS, Position,
+                                 other_side)
 from bgcli.output import quote
 from bgcli.core.rules import Rules, one_away
 from bgcli.core.cube import after_turns, is_turned, turns_within
@@ -176,15 +177,15 @@ def xgid(game: GameState) -> str:
     m = game.match
     bottom, top = _absolute_sides(game)
     chars = ["-"] * 26
-    for p in range(1, 25):
+    for p in POINTS:
         if bottom[p]:
             chars[p] = chr(ord("A") + bottom[p] - 1)
-        elif top[25 - p]:
-            chars[p] = chr(ord("a") + top[25 - p] - 1)
+        elif top[other_side(p)]:
+            chars[p] = chr(ord("a") + top[other_side(p)] - 1)
     if top[BAR]:
-        chars[0] = chr(ord("a") + top[BAR] - 1)
+        chars[other_side(BAR)] = chr(ord("a") + top[BAR] - 1)
     if bottom[BAR]:
-        chars[25] = chr(ord("A") + bottom[BAR] - 1)
+        chars[BAR] = chr(ord("A") + bottom[BAR] - 1)
     owner = {1: 1, -1: 0, 0: -1}[m.cube_owner]
     mover = m.turn if m.doubled else m.on_roll
     dice = "D" if m.doubled else ("00" if m.dice == (0, 0) else f"{recorded_text(m.dice)}")
@@ -268,7 +269,7 @@ def _xgid_state(text: str, fields: list) -> GameState:
         else:
             if i == 25:
                 raise bad("character 25 is the bottom player's bar; it cannot hold top checkers")
-            top[BAR if i == 0 else 25 - i] += ord(c) - ord("a") + 1
+            top[other_side(i)] += ord(c) - ord("a") + 1
     for side, name in ((bottom, "bottom"), (top, "top")):
         if sum(side) > CHECKERS:
             raise bad(f"the {name} player has {sum(side)} checkers, more than {CHECKERS}")
@@ -313,7 +314,7 @@ def fibs(game: GameState) -> str:
     gnubg's player 1, playing O (positive numbers) from 24 down to 1."""
     m = game.match
     side1, side0 = _absolute_sides(game)
-    board = [-side0[BAR]] + [-side0[25 - p] if side0[25 - p] else side1[p] for p in range(1, 25)] + [side1[BAR]]
+    board = [-side0[BAR]] + [-side0[other_side(p)] if side0[other_side(p)] else side1[p] for p in POINTS] + [side1[BAR]]
     # a name may hold neither a colon nor white space (gnubg writes '_' for ':')
     names = [re.sub(r"[:\s]", "_", n or FIBS_NAMES[i]) for i, n in enumerate(m.names)]
     length = m.match_length
@@ -372,14 +373,14 @@ def _fibs_state(text: str, name1: str, name0: str, tokens: list) -> GameState:
     if length == FIBS_UNLIMITED:
         length = 0
     side1, side0 = [0] * 26, [0] * 26
-    for p in range(1, 25):
-        count = board[p] if direction == -1 else board[25 - p]
+    for p in POINTS:
+        count = board[p] if direction == -1 else board[other_side(p)]
         if count * colour > 0:
             side1[p] = abs(count)
         elif count:
-            side0[25 - p] = abs(count)
+            side0[other_side(p)] = abs(count)
     side1[BAR] = abs(board[bar]) or abs(bar1_field)
-    side0[BAR] = abs(board[25 - bar]) or abs(bar0_field)
+    side0[BAR] = abs(board[other_side(bar)]) or abs(bar0_field)
     for side, who in ((side1, "player"), (side0, "opponent")):
         if sum(side) > CHECKERS:
             raise bad(f"the {who} has {sum(side)} checkers, more than {CHECKERS}")

@@ -23,7 +23,8 @@ from itertools import chain
 from typing import Any, Iterable, Sequence
 
 from bgcli.core.generator import HIT, Play, Refusal, Step, legal_plays, made_play, side_int, step_refusal
-from bgcli.core.position import BAR, OFF, Point, Position, accelerator, checked_dice, trusted_position
+from bgcli.core.position import (BAR, HOME, OFF, OTHER_SIDE, OUTSIDE_HOME, Point, Position, accelerator, checked_dice,
+                                 trusted_position)
 from bgcli.core.spelling import point_text
 from bgcli.errors import IllegalPlayError
 
@@ -66,7 +67,7 @@ class Board:
         if refusal is Refusal.OUTSIDE_HOME:
             return f"{step} bears off while checkers are outside the home board"
         if refusal is Refusal.HIGHER_CHECKER:
-            higher = max(p for p in range(start + 1, 7) if self.me[p])
+            higher = max(p for p in range(start + 1, HOME + 1) if self.me[p])
             return f"{step} bears off with a {die} while a checker is on {higher}"
         return f"{step} is not a step of a {die}"
 
@@ -74,8 +75,8 @@ class Board:
         """Move one checker (the caller checked ``problem``); return whether it hit."""
         self.me[start] -= 1
         self.me[end] += 1
-        if end and self.opp[25 - end] == 1:
-            self.opp[25 - end] = 0
+        if end and self.opp[OTHER_SIDE[end]] == 1:
+            self.opp[OTHER_SIDE[end]] = 0
             self.opp[BAR] += 1
             return True
         return False
@@ -132,7 +133,7 @@ def apply_steps(position: Position, steps: Iterable[Step | tuple[int, int]]) -> 
         reason = board.problem(start, end, strict=False)
         if reason:
             where = f"illegal step {point_text(start)}/{point_text(end)} in {position.id_or_board()}"
-            if not 0 < start <= 25 or not 0 <= end < start:
+            if not OFF < start <= BAR or not OFF <= end < start:
                 reason = "a step goes down from a point or the bar (25) to a point or off (0)"
             elif reason.startswith("lands on"):
                 reason = f"point {end} is held by the opponent"
@@ -282,7 +283,7 @@ def _usual(player: tuple[int, ...], opponent: tuple[int, ...], s1: int, e1: int,
     checker that moves on): (the mover's side, the opponent's, the steps in
     an order they can be made, the hits) or None when no order can be made
     so (a held landing, no checker, the bar)."""
-    h1, h2 = opponent[25 - e1], opponent[25 - e2]
+    h1, h2 = opponent[OTHER_SIDE[e1]], opponent[OTHER_SIDE[e2]]
     if h1 >= 2 or h2 >= 2:
         return None
     bar = player[BAR]
@@ -305,7 +306,7 @@ def _usual(player: tuple[int, ...], opponent: tuple[int, ...], s1: int, e1: int,
         for end, held in ((e1, h1), (e2, h2)):
             if held and not hits & HIT[end]:
                 hits |= HIT[end]
-                hit[25 - end] = 0
+                hit[OTHER_SIDE[end]] = 0
                 hit[BAR] += 1
         return tuple(me), tuple(hit), raw, hits
     return tuple(me), opponent, raw, hits
@@ -332,7 +333,7 @@ def _made(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tu
         if end:
             if distance != die:
                 return None
-            landing = opp[25 - end]
+            landing = opp[OTHER_SIDE[end]]
             if landing >= 2:
                 return None
             me[start] -= 1
@@ -340,11 +341,11 @@ def _made(player: tuple[int, ...], opponent: tuple[int, ...], moves: Sequence[tu
             if landing:
                 if opp is opponent:
                     opp = list(opponent)
-                opp[25 - end] = 0
+                opp[OTHER_SIDE[end]] = 0
                 opp[BAR] += 1
                 hits |= HIT[end]
         else:
-            if distance > die or any(me[7:26]) or (die > start and any(me[start + 1:7])):
+            if distance > die or any(me[OUTSIDE_HOME]) or (die > start and any(me[start + 1:HOME + 1])):
                 return None
             me[start] -= 1
             me[OFF] += 1
@@ -360,4 +361,5 @@ def dances(player: tuple[int, ...], opponent: tuple[int, ...], high: int, low: i
     bar and each die's entry point held by two or more of the opponent's
     (nothing else may move while a checker is on the bar). False says only
     that this proof does not hold: the legal plays decide then."""
+    # a die's entry point, BAR - die, is the opponent's point other_side(BAR - die) == die
     return bool(player[BAR]) and opponent[high] >= 2 and opponent[low] >= 2

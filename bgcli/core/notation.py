@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from bgcli.errors import (AmbiguousPlayError, BgcliError, CutShortPlayError, IllegalPlayError, InvalidDiceError,
                           InvalidPlayError, MissingDiceError)
-from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, roll_dice
+from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, other_side, roll_dice
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
     BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, dice_name, own_half, parse_dice, parse_point, point_name,
@@ -115,7 +115,7 @@ class WrittenPlay:
         the bar and off stay): for a file that numbers both players' points
         from one end of the board, as FIBS's logs do."""
         def turned(point: Point) -> Point:
-            return point if point in (BAR, OFF) else 25 - point
+            return point if point in (BAR, OFF) else other_side(point)
         return WrittenPlay(tuple(WrittenMove(tuple(turned(p) for p in m.points), m.hits, m.count)
                                  for m in self.moves), self.dice)
 
@@ -228,7 +228,7 @@ def _read_common_play(text: str, side: int = BOTTOM) -> WrittenPlay | None:
                         point = parse_point(word, side=side)
                     except InvalidPlayError:
                         return None
-                elif int(word) > 25:
+                elif int(word) > BAR:
                     return None
                 else:
                     point = int(word)

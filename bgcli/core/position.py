@@ -3,7 +3,8 @@
 A position is seen from the side of the player on roll. Each side's checkers
 are a tuple of 26 counts indexed by that side's own point numbers:
 ``[0]`` borne off, ``[1]``..``[24]`` the points from its home, ``[25]`` its
-bar. The opponent's point ``p`` is the player's point ``25 - p``.
+bar. The opponent's point ``p`` is the player's point ``25 - p`` (:func:`other_side`, the one
+place that numbers a point from the other side).
 
 The rest of the core builds on this module: :mod:`bgcli.core.generator`
 lists the legal plays, :mod:`bgcli.core.judge` decides a recorded play.
@@ -48,10 +49,40 @@ def _load_speedups() -> Any:
 speedups_stale = False  # the accelerator beside its source was built from another version of it
 accelerator = _load_speedups()  # read once, at import
 
+# --- The geometry of the board: every module asks these (tests/test_one_owner.py holds them to it) ---
 Point = int
 OFF: Point = 0
 BAR: Point = 25
 CHECKERS = 15
+POINTS = range(1, 25)            # a side's 24 points, from its home (1) to the other side's (24)
+HOME: Point = 6                  # a side's home board is its points 1..HOME
+HOME_BOARD = range(1, HOME + 1)
+OUTSIDE_HOME = slice(HOME + 1, BAR + 1)   # a side's slots outside its home board (points 7..24, its bar): any(side[OUTSIDE_HOME])
+
+
+def other_side(point: Point) -> Point:
+    """The same point numbered from the other side's home: the player's
+    point p is the opponent's point 25 - p. On 26 slots the two ends change
+    places too (slot 0 and slot 25), as on a board of 26 numbers that keeps
+    one side's bar in slot 0 and the other's in 25 (Position.board26).
+    Its own inverse: ``other_side(other_side(p)) == p``."""
+    return 25 - point
+
+
+# other_side of each slot 0..25, for the hot loops (an index costs less than a call)
+OTHER_SIDE: tuple[Point, ...] = tuple(other_side(p) for p in range(26))
+
+
+def from_other_side(slots: Sequence[int]) -> tuple[int, ...]:
+    """A side's 26 slots (or a board of 26 numbers) numbered from the other
+    side: ``from_other_side(slots)[other_side(p)] == slots[p]``."""
+    return tuple(slots[::-1])
+
+
+def in_home(point: Point) -> bool:
+    """Whether a side's ``point`` (0 off .. 25 its bar) is in its home board
+    or borne off: 6 or lower."""
+    return point <= HOME
 
 # The base64 digits of the Position ID and the Match ID (standard alphabet), as a set and as a regular
 # expression's class; and the Position ID's length (its 80 bits, six to a character). Every expression that
@@ -169,10 +200,10 @@ class Position:
         the opponent's bar, 1..24 the points (positive = the player's checkers,
         negative = the opponent's), 25 the player's bar."""
         out = [0] * 26
-        out[0] = -self.opponent[BAR]
-        out[25] = self.player[BAR]
-        for p in range(1, 25):
-            out[p] = self.player[p] - self.opponent[25 - p]
+        out[other_side(BAR)] = -self.opponent[BAR]
+        out[BAR] = self.player[BAR]
+        for p in POINTS:
+            out[p] = self.player[p] - self.opponent[other_side(p)]
         return out
 
     @classmethod
@@ -180,13 +211,13 @@ class Position:
         if len(numbers) != 26:
             raise InvalidPositionError(f"invalid board {' '.join(map(str, numbers))!r}: needs 26 numbers, got {len(numbers)}")
         player, opponent = [0] * 26, [0] * 26
-        player[BAR] = abs(numbers[25])
-        opponent[BAR] = abs(numbers[0])
-        for p in range(1, 25):
+        player[BAR] = abs(numbers[BAR])
+        opponent[BAR] = abs(numbers[other_side(BAR)])
+        for p in POINTS:
             if numbers[p] > 0:
                 player[p] = numbers[p]
             elif numbers[p] < 0:
-                opponent[25 - p] = -numbers[p]
+                opponent[other_side(p)] = -numbers[p]
         for side in (player, opponent):
             side[OFF] = CHECKERS - sum(side)
         position = cls(tuple(player), tuple(opponent))
@@ -204,9 +235,9 @@ def shared_point(player: Sequence[int], opponent: Sequence[int]) -> int:
     # one flag byte per point, the opponent's side reversed onto ours: a common
     # nonzero byte is a point held by both
     mine = bytes(player[1:25]).translate(_NONZERO)
-    theirs = bytes(opponent[24:0:-1]).translate(_NONZERO)
+    theirs = bytes(from_other_side(opponent)[1:25]).translate(_NONZERO)
     if int.from_bytes(mine, "little") & int.from_bytes(theirs, "little"):
-        return next(p for p in range(1, 25) if player[p] and opponent[25 - p])
+        return next(p for p in POINTS if player[p] and opponent[other_side(p)])
     return 0
 
 

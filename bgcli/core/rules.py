@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, Sequence
 
-from bgcli.core.position import CHECKERS, OFF, START_SIDE
+from bgcli.core.position import CHECKERS, OFF, START_SIDE, other_side
 
 
 class Variation(str, Enum):
@@ -57,8 +57,8 @@ class Variation(str, Enum):
         # hypergammon: a checker on each of the 24-, 23- and 22-points, as many as the variant has
         side = [0] * 26
         side[OFF] = self.off_at_start
-        for point in range(24, 24 - self.checkers, -1):
-            side[point] = 1
+        for point in range(1, self.checkers + 1):   # the other side's points 1, 2, 3
+            side[other_side(point)] = 1
         return tuple(side)
 
     @property

@@ -29,7 +29,7 @@ import functools
 import re
 from typing import Sequence
 
-from bgcli.core.position import BAR, OFF, ROLLS, Dice, Point, checked_dice
+from bgcli.core.position import BAR, OFF, ROLLS, Dice, Point, checked_dice, other_side
 from bgcli.errors import InvalidDiceError, InvalidPlayError
 from bgcli.output import quote
 
@@ -207,10 +207,10 @@ def parse_point(text: str, *, side: int = BOTTOM) -> Point:
     if word[:1] in KOREAN_HALVES:
         n = small_number(word[1:].strip(" \t"))
         if n is not None and 1 <= n <= 12:
-            return n if word[0] == own else 25 - n
+            return n if word[0] == own else other_side(n)
         raise InvalidPlayError(f"invalid point {quote(text, 20)}: the Korean halves have points 1 to 12")
     n = small_number(word)
-    if n is not None and n <= 25:
+    if n is not None and n <= BAR:
         return n
     raise InvalidPlayError(f"invalid point {quote(text, 20)}: points are 0 to 25, bar, off or Korean names")
 
@@ -245,4 +245,4 @@ def korean_name(point: Point, side: int = BOTTOM) -> str:
         raise ValueError(f"invalid point {point!r}: the Korean names are for points 1 to 24")
     if point <= 12:
         return f"{own}{point}"
-    return f"{'상' if own == '하' else '하'}{25 - point}"
+    return f"{'상' if own == '하' else '하'}{other_side(point)}"

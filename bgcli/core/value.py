@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from bgcli.core.kinds import Worded
-from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, HOME, HOME_BOARD, OFF, OUTSIDE_HOME, Position, other_side
 from bgcli.core.rules import Rules, Variation
 
 
@@ -77,9 +77,9 @@ def game_kind(final: Position, winner_is_player: bool = True, home_gammons: bool
     if loser[OFF] > variation.off_at_start:
         return Win.SINGLE
     if home_gammons:
-        return Win.BACKGAMMON if any(loser[p] for p in range(7, 26)) else Win.GAMMON
+        return Win.BACKGAMMON if any(loser[OUTSIDE_HOME]) else Win.GAMMON
     # the winner's home board is the loser's points 19..24
-    if loser[BAR] or any(loser[p] for p in range(19, 25)):
+    if loser[BAR] or any(loser[other_side(p)] for p in HOME_BOARD):
         return Win.BACKGAMMON
     return Win.GAMMON
 
@@ -97,7 +97,7 @@ def possible_wins(position: Position, winner_is_player: bool = True, home_gammon
     loser = position.opponent if winner_is_player else position.player
     if loser[OFF] > variation.off_at_start:
         return [Win.SINGLE]
-    behind = range(7, BAR) if home_gammons else range(19, BAR)
+    behind = range(HOME + 1, BAR) if home_gammons else range(other_side(HOME), BAR)
     if contact or loser[BAR] or any(loser[p] for p in behind):
         return [Win.SINGLE, Win.GAMMON, Win.BACKGAMMON]
     return [Win.SINGLE, Win.GAMMON]
