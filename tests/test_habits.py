@@ -318,11 +318,11 @@ def test_a_nackgammon_match_read_as_the_standard_game_breaks_the_rules(tmp_path)
 
 @pytest.mark.parametrize("to", ["mat", "sgf", "json"])
 def test_habit_nackgammon_survives_every_export(tmp_path, to):
-    # .mat writes the tag as XG does, SGF gnubg's RU[...:Nackgammon], JSON the rule
+    # .mat writes the tag as gnubg does, SGF gnubg's RU[...:Nackgammon], JSON the rule
     out = tmp_path / f"out.{to}"
     result = invoke("export", str(NACKGAMMON / "nackgammon_3pt.gnubg.sgf"), "--to", to, "-o", str(out))
     assert result.exit_code == 0, result.output
-    assert {"mat": '; [Variation "Nackgammon"]', "sgf": "RU[Crawford:Nackgammon]",
+    assert {"mat": '; [Variation "NackGammon"]', "sgf": "RU[Crawford:Nackgammon]",
             "json": '"variation": "nackgammon"'}[to] in out.read_text()
     (again,) = replay_file(str(out))
     (source,) = replay_file(str(NACKGAMMON / "nackgammon_3pt.gnubg.sgf"))

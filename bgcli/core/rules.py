@@ -99,10 +99,12 @@ _HYPERGAMMON_CHECKERS = {Variation.HYPERGAMMON_1: 1, Variation.HYPERGAMMON_2: 2,
 # The words a file says each variant with, the one written first: eXtreme Gammon writes
 # "Backgammon", "Nackgammon" and, for its hypergammon of 3 checkers, "Hypergammon"; GNU
 # Backgammon's .mat "NackGammon" and "HyperGammon (1)" (2, 3); its SGF RU and its Python
-# match() "Hypergammon1" (2, 3)
+# match() "Hypergammon1" (2, 3). Nackgammon is written as gnubg writes it: gnubg 1.07's
+# import read a money session tagged XG's "Nackgammon" as the standard game
+# (tests/test_heldout_roundtrip.py)
 _WORDS = {
     Variation.STANDARD: ("Backgammon",),
-    Variation.NACKGAMMON: ("Nackgammon",),
+    Variation.NACKGAMMON: ("NackGammon", "Nackgammon"),
     Variation.HYPERGAMMON_1: ("HyperGammon (1)", "Hypergammon1"),
     Variation.HYPERGAMMON_2: ("HyperGammon (2)", "Hypergammon2"),
     Variation.HYPERGAMMON_3: ("HyperGammon (3)", "Hypergammon3", "Hypergammon"),

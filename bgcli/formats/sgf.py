@@ -726,9 +726,22 @@ def _node(event: Event) -> str | None:
         assert event.dice is not None
         steps = steps_to_write(event) or []
         return f"{ident}[{dice_name(event.dice)}" + "".join(_letter(s.start, event.side) + _letter(s.end, event.side) for s in steps) + "]"
-    if event.kind == EventKind.RACCOON:
-        return f"{ident}[double]"   # as gnubg writes it: a redouble at once, a raccoon by the state of the cube
+    if event.kind in (EventKind.BEAVER, EventKind.RACCOON):
+        # as gnubg writes them: a redouble at once, a beaver or raccoon by the state of the cube (gnubg 1.07's
+        # reader knows no 'beaver' and skips such a node, playing on at the double's cube)
+        return f"{ident}[double]"
     return f"{ident}[{event.kind.value}]"
+
+
+_REDOUBLES = (EventKind.BEAVER, EventKind.RACCOON)
+
+
+def _answer_unwritten(events: list[Event], at: int) -> bool:
+    """Is ``events[at]`` the last of a beaver and its raccoons, with the game going on and no take or drop
+    recorded for it (the answer a .mat leaves out)?"""
+    if events[at].kind not in _REDOUBLES or at + 1 >= len(events):
+        return False
+    return events[at + 1].kind not in (*_REDOUBLES, EventKind.TAKE, EventKind.DROP)
 
 
 class SgfWriter(GameWriter):
@@ -820,6 +833,10 @@ class SgfWriter(GameWriter):
                 pending = next(set_ups, None)
             if (node := _node(event)) is not None:
                 nodes.append(node)
+            if _answer_unwritten(game.events, count):
+                # a .mat writes no Takes after a beaver or raccoon (gnubg's export neither) but gnubg's SGF
+                # always answers the last redouble: without it gnubg 1.07 plays on at the double's cube
+                nodes.append(f"{_LETTERS[1 - event.side]}[take]")
         while pending is not None:   # set by hand after the last event
             nodes += _set_up_nodes(pending[1], None, in_game=True)
             pending = next(set_ups, None)
