@@ -252,9 +252,16 @@ def parse_play_text(text: str, *, side: int = BOTTOM) -> WrittenPlay:
         raise InvalidPlayError(
             f"invalid play {quote(text)}: {len(text):,} characters, more than any play needs ({MAX_PLAY_TEXT})")
     fast = _read_common_play(text, side)
-    if fast is not None:
-        return fast
-    return _grammar_play(text, side)
+    return _without_placeholders(fast if fast is not None else _grammar_play(text, side))
+
+
+def _without_placeholders(play: WrittenPlay) -> WrittenPlay:
+    """``play`` without its ``0/0`` steps (off to off): no step, but how some writers mark a die with
+    nothing left to move, the last checker borne off with the other (``21: 2/0 0/0``; bgdb's notes on
+    old tournament transcriptions, and TrueMoneyGames's ``0/0`` for no play at all)."""
+    if all(any(point != OFF for point in move.points) for move in play.moves):
+        return play
+    return WrittenPlay(tuple(move for move in play.moves if any(point != OFF for point in move.points)), play.dice)
 
 
 def numbered_text(text: str, *, side: int = BOTTOM) -> str:

@@ -517,7 +517,9 @@ def _transformer_class() -> type:
 
         def illegal(self, children):
             start, end = self._span(children)
-            return Cell(ILLEGAL, start, end, recorded_roll(children[0][:2]), str(children[2])[1:-1].strip(), None, None, False)
+            # Snowie's marker holds the position after the play; an old transcription's "31: Illegal play" none
+            dump = str(children[2])[1:-1].strip() if len(children) > 2 else ""
+            return Cell(ILLEGAL, start, end, recorded_roll(children[0][:2]), dump, None, None, False)
 
         def _cube(self, kind: ActionKind, children) -> Cell:
             start, end = self._span(children)
@@ -935,10 +937,11 @@ class _Reader:
         self.pending.append((number, text.strip(), tag_of(text, number, self.path)))
 
     def _flush_comments(self) -> None:
-        """Comments not followed by a match header belong to the current match."""
+        """Comments not followed by a match header belong to the current match; before the first match they
+        wait for it (a preface may stand between a header's tags and its 'N point match')."""
         if self.match is not None:
             self.match["comments"].extend((line, text) for line, text, _ in self.pending)
-        self.pending = []
+            self.pending = []
 
     # headers ---------------------------------------------------------------
     def _match_header(self, number: int, text: str) -> Iterator[MatchPart]:
@@ -957,19 +960,27 @@ class _Reader:
                                      f"a match length is at most 9 digits (0: a money session)", self.path, number, 1)
             errors.append(exc)
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
-        yield self._open_match(number, length, errors)
+        yield self._open_match(number, length, errors, preface=True)
 
-    def _open_match(self, number: int, length: int, errors: list[MatchFileError]) -> MatchHeader:
-        """A match begins at line ``number``: the unreadable lines before the first one are its errors, and
-        the comment block just above it is its tags and comments."""
+    def _open_match(self, number: int, length: int, errors: list[MatchFileError], preface: bool = False) -> MatchHeader:
+        """A match begins at line ``number``, and the comment block just above it is its tags and comments.
+        The other lines before the first match are a preface (``preface``: an 'N point match' header follows
+        them) or errors. Old tournament transcriptions head a match with a title box without the ';'
+        (``+----+``, ``|  Monte Carlo 1993  |``; bgdb's notes on 3 000 of them), which GNU Backgammon's
+        ``import mat`` passes over: kept as comments. A game or a move row with no header before it
+        (Jellyfish's .gam) has no place for a preface: the lines before it are errors."""
+        comments: list[tuple[int, str]] = []
         for line, bad in self.preamble:
-            errors.append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
+            if preface:
+                comments.append((line, bad))
+            else:
+                errors.append(MatchFileError(f"not part of a match {quote(bad.strip())}", self.path, line, 1))
         self.preamble = []
         tags: dict[str, str] = {}
         for _, _, tag in self.pending:
             if tag is not None:
                 tags.setdefault(tag[0], tag[1])
-        comments = [(line, text) for line, text, tag in self.pending if tag is None]
+        comments = sorted(comments + [(line, text) for line, text, tag in self.pending if tag is None])
         self.pending = []
         self.match = dict(length=length, line=number, tags=tags, comments=comments, errors=errors, games=0)
         self.headerless = False
