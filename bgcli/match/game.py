@@ -29,7 +29,7 @@ from bgcli.core.generator import Play
 from bgcli.core.notation import canonical_text, play_text
 from bgcli.core.judge import Sides
 from bgcli.match.plays import die_steps, judge_play, settled_roll, sides_after_plays
-from bgcli.match.records import Action, ActionKind, GameRecord
+from bgcli.match.records import Action, ActionKind, GameRecord, ends_after, resigns_unrolled
 from bgcli.match.wording import Words, points_word as _points
 from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
@@ -444,8 +444,9 @@ class GameReplay:
             self.visitor.note(action)   # Snowie's note, Galaxy's "Losses": nothing to replay
             return
         if action.kind not in (ActionKind.WIN, ActionKind.DRAW):
-            self.flush_cut()
-            self.flush_dance()
+            if not resigns_unrolled(action):   # a 'Resigns' with no roll: what is held back waits for its result
+                self.flush_cut()
+                self.flush_dance()
             if self.over:
                 self.problem(action, ProblemKind.MATCH, f"{action.kind.value} after the game was over")
                 return
@@ -579,13 +580,10 @@ class GameReplay:
         self.visitor.set_up(action, set_up if set_up.edit is None else replace(set_up, position=board, edit=None))
 
     def ends_after(self, index: int) -> bool:
-        """Whether the record of the game ends after its action ``index``, or
-        goes on with a result (notes aside): what a roll with no play held back
-        (``waiting_dance``) there waits for."""
-        for action in self.record.actions[index + 1:]:
-            if _HANDLERS.get(action.kind) is not None:
-                return action.kind in (ActionKind.WIN, ActionKind.DRAW)
-        return True
+        """Whether the record of the game ends right after its action ``index``
+        (records.ends_after, the owner): what a roll with no play or a play cut
+        short held back there waits for."""
+        return ends_after(self.record.actions, index)
 
     def roll(self, action: Action) -> None:
         """XG's rolled-then-resigned cell, and a resignation written by the

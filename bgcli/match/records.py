@@ -8,7 +8,7 @@ turns them into positions, events, results and problems.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, NamedTuple
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from bgcli.core.cube import points_word
 from bgcli.core.kinds import Worded
@@ -97,6 +97,37 @@ class Action(NamedTuple):
     and_match: bool = False   # "... and the match"
     raw: str = ""             # the cell's text
     analysis: tuple[StoredAnalysis, ...] = ()   # what the file's program judged of this decision (and of not doubling before it)
+
+
+# what the replay reads as a note, nothing to replay (Galaxy's "Losses" on the loser's side): the kinds the
+# replay has no method for (tests/test_match_ends.py holds the two to each other)
+NOTES = frozenset({ActionKind.LOSS})
+RESULTS = frozenset({ActionKind.WIN, ActionKind.DRAW})
+
+
+def ends_after(actions: Sequence[Action], index: int) -> bool:
+    """Whether a game's record ends right after its action ``index``: nothing
+    follows but notes, or the next action is the game's result (a 'Wins', a
+    draw) or a resignation with no roll of its own (Jellyfish's 'Resigns',
+    OpenGammon's 'Resigned Game'). The one owner of 'right before the end':
+    a roll with no play there, or a play cut short (steps that each can be
+    made, fewer dice than the roll allows), is the turn the loser gave up when
+    the game ends in a resignation (OpenGammon writes the steps made, then
+    the opponent's 'Wins'). The replay (GameReplay.ends_after) and its
+    look-ahead (resync.Resync.fit) both ask it."""
+    for action in actions[index + 1:]:
+        if action.kind in NOTES:
+            continue
+        return action.kind in RESULTS or resigns_unrolled(action)
+    return True
+
+
+def resigns_unrolled(action: Action) -> bool:
+    """A resignation with no roll of its own ('Resigns', 'Resigned Game'): it
+    ends the turn before it, as the result line after it does (a resignation
+    with dice, Studio's '62: Concedes', is a turn of its own: the roll came
+    first)."""
+    return action.kind is ActionKind.RESIGN and not action.dice
 
 
 def set_up_game(number: int, how: str, why: str) -> str:

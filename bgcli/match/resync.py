@@ -25,8 +25,8 @@ from typing import Sequence
 from bgcli.core.generator import legal_plays
 from bgcli.core.position import CHECKERS, OFF, Position
 from bgcli.core.notation import parse_play
-from bgcli.errors import BgcliError
-from bgcli.match.records import Action, ActionKind
+from bgcli.errors import BgcliError, CutShortPlayError
+from bgcli.match.records import Action, ActionKind, ends_after
 
 LOOKAHEAD = 40     # plays looked at after the slip: past that a position fits as well as any
 BUDGET = 4000      # plays judged by the look-ahead of one game, at most
@@ -97,12 +97,16 @@ class Resync:
             dice = (max(action.dice), min(action.dice))
             text = (action.play_text or "").strip()
             if not text:
-                if legal_plays(seen, dice) and not _ends_next(later, i):
+                if legal_plays(seen, dice) and not ends_after(later, i):
                     return count
                 count += 1
                 continue
             try:
                 after = parse_play(text, seen, dice, side=side).result
+            except CutShortPlayError:
+                # steps made, fewer dice than the roll allows: right before the end, the turn the loser gave up
+                # (as the replay holds it); the game ends there
+                return LOOKAHEAD + 1 if ends_after(later, i) else count
             except BgcliError:
                 return count
             count += 1
@@ -131,17 +135,6 @@ def readable_steps(before: Position, dice: tuple[int, int], text: str, side: int
 
 def _seen_from_left(position: Position, side: int) -> Position:
     return position if side == 0 else position.swap()
-
-
-def _ends_next(later: Sequence[Action], index: int) -> bool:
-    """Whether the game ends right after action ``index`` (a roll with no
-    play right before the end is a resignation, not a dance)."""
-    for action in later[index + 1:]:
-        if action.kind in _PLAYS:
-            return False
-        if action.kind in _ENDS:
-            return True
-    return True
 
 
 def _distance(a: Position, b: Position) -> int:
