@@ -13,6 +13,8 @@ import importlib
 from html import escape
 from typing import Any
 
+from bgcli.core.kinds import UNFINISHED
+
 
 def board_svg(game: Any) -> str:
     """The SVG picture of a Position or GameState (bgcli.render.board.svg_board)."""
@@ -32,7 +34,7 @@ def match_summary_html(record: Any) -> str:
     rows = []
     for game in record.games:
         score = f"{game.scores[0]}-{game.scores[1]}" if game.scores else ""
-        result = game.written_result() or "unfinished"
+        result = game.written_result() or UNFINISHED
         rows.append(f"<tr><td>{game.number}</td><td>{escape(score)}</td><td>{escape(result)}</td></tr>")
     return (f"<table class=\"bgcli-match\"><caption>{escape(left)} - {escape(right)}, {length}, "
             f"{len(record.games)} game{'s' if len(record.games) != 1 else ''}</caption>"
@@ -51,7 +53,7 @@ def replay_summary_html(replay: Any) -> str:
             cells = (game.game, game.winner if game.winner_side >= 0 else "draw", game.result.value, game.cube,
                      game.points, f"{game.score[0]}-{game.score[1]}")
         else:
-            cells = (game.game, "", "unfinished", game.cube, "", f"{game.score[0]}-{game.score[1]}")
+            cells = (game.game, "", UNFINISHED, game.cube, "", f"{game.score[0]}-{game.score[1]}")
         rows.append("<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in cells) + "</tr>")
     problems = len(replay.problems)
     winner = f"{escape(replay.winner)} wins" if replay.winner else "no winner yet"

@@ -696,6 +696,12 @@ SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")
 OWNER_OF_EXIT_WORDS = "bgcli/errors.py"
 
 
+# --- the word for a game with no result: bgcli.core.kinds.UNFINISHED (it stood in six places) ---
+
+UNFINISHED_AGAIN = re.compile(r"""["']unfinished["']""")
+OWNER_OF_UNFINISHED = "bgcli/core/kinds.py"
+
+
 # --- each copy check above, with its owner: nothing outside the owner matches, and the check sees a copy ---
 
 # what: (the copy's pattern, the owner's file, whom to ask instead)
@@ -708,6 +714,7 @@ OWNED = {
                                 "(bgcli.engines.met.MatchSide.post_crawford)"),
     "the words of a signal": (SIGNAL_WORDS_AGAIN, OWNER_OF_EXIT_WORDS,
                               "bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted)"),
+    "the word for a game with no result": (UNFINISHED_AGAIN, OWNER_OF_UNFINISHED, "bgcli.core.kinds.UNFINISHED"),
 }
 # what: a module with copies, and the lines the check must see
 SEEN = {
@@ -724,6 +731,8 @@ SEEN = {
                                 ["1", "2", "3"]),
     "the words of a signal": ('say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\n'
                               'say(INTERRUPTED)\n', ["1", "2"]),
+    "the word for a game with no result": ('r = "unfinished"\nsay(f"{\'unfinished\':<12}")\nok = UNFINISHED\n',
+                                           ["1", "2"]),
 }
 
 

@@ -93,12 +93,13 @@ def table(settlement) -> list[str]:
 
 def _result(game) -> str:
     from bgcli.core.cube import turned
+    from bgcli.core.kinds import UNFINISHED
     from bgcli.core.value import Outcome
     from bgcli.judging.chouette import Side
 
     offered = turned(game.cube)   # a dropped double offered a turn of the cube
     if game.result is None:
-        return "unfinished"
+        return UNFINISHED
     if game.result is Outcome.DROP:
         if game.winner == Side.BOX:
             return f"all drop {game.lineup.box}'s {offered}"

@@ -312,6 +312,8 @@ def _scorer(sink: _Sink, path: str, as_json: bool, left_out: list):
 
 
 def show_score(match, as_json: bool, unfinished_type, sink=None) -> None:
+    from bgcli.core.kinds import UNFINISHED
+
     sink = sink or _Sink(here=True)
     if as_json:
         sink.emit(match.to_dict())
@@ -323,7 +325,7 @@ def show_score(match, as_json: bool, unfinished_type, sink=None) -> None:
     for r in match.games():
         flag = "  (Crawford)" if r.crawford else ""
         if isinstance(r, unfinished_type):
-            say(f"  game {r.game:<3} {'-':<16} {'unfinished':<12} cube {r.cube:<3} {'':<4} "
+            say(f"  game {r.game:<3} {'-':<16} {UNFINISHED:<12} cube {r.cube:<3} {'':<4} "
                        f"{r.score[0]:>3}-{r.score[1]:<3}{flag}".rstrip())
             continue
         say(f"  game {r.game:<3} {r.winner or '-':<16} {r.result.value:<12} cube {r.cube:<3} +{r.points:<3} "

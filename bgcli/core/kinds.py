@@ -14,3 +14,10 @@ class Worded(Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+# the word for a game with no result (no Outcome, bgcli.core.value: the record stops in it), written in an
+# Outcome's place wherever a game's result is listed (score, the replay's and the chouette's JSON, chouette's
+# table, a notebook's tables); here, at the bottom, so that the notebook module, which sits below the core's
+# classes that load it, may ask it too
+UNFINISHED = "unfinished"

@@ -79,7 +79,7 @@ from lark import Transformer
 
 from bgcli import grammar
 from bgcli.core.cube import value_after
-from bgcli.core.kinds import Worded
+from bgcli.core.kinds import UNFINISHED, Worded
 from bgcli.errors import FileReadError, MatchFileError
 from bgcli.formats.mat import read_row
 from bgcli.formats.reading import LINE_END, decode, read_whole, unicode_encoding
@@ -519,7 +519,7 @@ class GameSettlement:
     def to_dict(self) -> dict:
         lineup = self.lineup
         return {"game": self.number, "box": lineup.box, "captain": lineup.captain, "team": list(lineup.team),
-                "result": self.result.value if self.result is not None else "unfinished", "winner": self.winner,
+                "result": self.result.value if self.result is not None else UNFINISHED, "winner": self.winner,
                 "settlement": {name: _number(amount) for name, amount in self.amounts}}
 
 

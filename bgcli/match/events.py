@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bgcli.core.kinds import Worded
+from bgcli.core.kinds import UNFINISHED, Worded
 from bgcli.core.generator import Play
 from bgcli.core.position import Position
 from bgcli.core.rules import Rules
@@ -193,7 +193,7 @@ class Unfinished:
     score: tuple[int, int]
 
     def to_dict(self) -> dict:
-        return {"game": self.game, "winner": None, "result": "unfinished", "cube": self.cube, "points": 0,
+        return {"game": self.game, "winner": None, "result": UNFINISHED, "cube": self.cube, "points": 0,
                 "crawford": self.crawford, "score": list(self.score)}
 
 
