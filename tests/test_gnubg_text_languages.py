@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import random
 import re
 from pathlib import Path
 
@@ -89,7 +90,7 @@ def test_the_registry_knows_each_languages_score_line_in_its_bytes(line):
 
 
 def test_the_languages_phrases_hold_no_class_of_letters_past_ascii():
-    for slot in gnubgwords.Words._fields:
+    for slot in gnubgwords.SLOTS:
         for phrase in gnubgwords.phrases(slot) if slot != "fields" else ():
             assert not re.search(r"\[[^]]*[^\x00-\x7f][^]]*\]", phrase), phrase
 
@@ -105,3 +106,32 @@ def test_a_language_bgcli_does_not_know_is_said_so(tmp_path):
     with pytest.raises(MatchFileError, match=r"GNU Backgammon's 'export match text' whose first line is no score "
                                              r"line bgcli knows .*German.*Finnish.*\.mat or SGF"):
         list(replay_file(str(path)))
+
+
+def test_the_registrys_sniff_is_every_languages_score_head():
+    """The registry asks gnubgwords.SCORE_HEAD of every file's head: the
+    phrases' literal beginnings first, then only the pattern of the phrase a
+    head begins as. It says what one pattern of every language's score head
+    says, on each export's first line cut at every length, with a byte
+    changed, and on other text."""
+    whole = re.compile((gnubgwords.either("score") + " ?: ").encode())
+    firsts = [text(language).split(b"\n")[0] for language in LANGUAGES]
+    firsts += [b"Scorul (dup\xc4\x83 1 joc) este: a 1, b 0", b"Le score (apr\xc3\xa8s 2 parties) est : a 1, b 1",
+               b" 1 point match\n", b"; [Site \"x\"]", b"The score is 3", b"", b"\xef\xbb\xbfThe score (after 1 game) is: "]
+    rng = random.Random(5)
+    heads = []
+    for first in firsts:
+        heads += [first[:cut] for cut in range(len(first) + 1)]
+        for _ in range(40):
+            at = rng.randrange(max(len(first), 1))
+            heads.append(first[:at] + bytes([rng.choice(first or b"x")]) + first[at + 1:])
+    said = [(gnubgwords.SCORE_HEAD.match(head) is not None, whole.match(head) is not None) for head in heads]
+    assert all(ours == one for ours, one in said)
+    assert sum(one for _, one in said) > 100 and sum(not one for _, one in said) > 100
+
+
+@pytest.mark.parametrize("phrase, start", [(r"The score \(after {n} games?\) is", "The score "),
+                                           (r"Zug Nr\. {n}", "Zug Nr"), ("games?", "game"), ("{n} pisteen", ""),
+                                           ("a|b", ""), (r"punt[oi]", "punt"), ("accepts", "accepts")])
+def test_a_phrases_literal_start_is_what_all_it_matches_begins_with(phrase, start):
+    assert gnubgwords.literal_start(phrase) == start

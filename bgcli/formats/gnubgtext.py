@@ -71,7 +71,8 @@ _INFORMATION = re.compile(gnubgwords.either("information") + " ?:")
 # the value taken whole and stripped after: a lazy value before \s*$ backtracks in quadratic time over a run of
 # blanks (a 100 kB line took 44 s)
 # French writes a no-break space before the colon ("Date\u00a0: 07/12/2026")
-_INFO = re.compile(rf"({gnubgwords.field_names()})[ \u00a0]*: *(.*)")
+# the field is the English name of the group that matched (gnubgwords.field_names), the value what follows
+_INFO = re.compile(rf"{gnubgwords.field_names()}[ \u00a0]*: *")
 _TAGS = {"Place": "Site", "Date": "EventDate"}   # gnubg's words for the .mat tags
 _NO_VALUE = "n/a"   # gnubg before 1.0 wrote every field, "Event: n/a" for one the match lacks
 # the board before the play, mover's side: the label's words and what stands before them change with the language
@@ -85,7 +86,8 @@ def _rating(line: str, players: tuple[str, str]) -> tuple[int, str] | None:
     WR/BR: the .mat tags "Player 1 Elo", "Player 2 Elo") and the rating; None
     for no rating line."""
     for side in sorted((0, 1), key=lambda s: -len(players[s])):   # the longer name first: one may begin with the other
-        found = _rating_line(players[side]).match(line)
+        # a line without the name is none of its ratings: no pattern compiled for it (most of the information)
+        found = _rating_line(players[side]).match(line) if players[side] in line else None
         if found:
             return side, line[found.end():].strip()
     return None
@@ -158,13 +160,12 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                     tags.setdefault(f"Player {rating[0] + 1} Elo", rating[1])
                 continue
             found = _INFO.match(line) if comment is None else None
-            field = gnubgwords.english_field(found.group(1)) if found else ""
-            if found and field == "Comments":
-                comment = [found.group(2)]   # gnubg's comment runs on to the next blank line
-                continue
             if found:
-                if found.group(2).strip() != _NO_VALUE:
-                    tags.setdefault(_TAGS.get(field, field), found.group(2).rstrip())
+                field, value = found.lastgroup or "", line[found.end():]
+                if field == "Comments":
+                    comment = [value]   # gnubg's comment runs on to the next blank line
+                elif value.strip() != _NO_VALUE:
+                    tags.setdefault(_TAGS.get(field, field), value.rstrip())
                 continue
             if comment is not None and line.strip():
                 comment.append(line)
@@ -182,14 +183,17 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             move += 1
             track.shown = track.shown_match = None
             continue
-        found = _POSITION_ID.match(line)
-        if found and dice is not None and track.shown is None:
+        # each ID is looked for only where it may stand (after a heading, before the play): most lines are the
+        # board and the analysis, and the Position ID's label may stand anywhere in its line's first 60 characters
+        found = _POSITION_ID.match(line) if dice is not None and track.shown is None else None
+        if found:
             track.shown = found.group(1)
             if move == 1 and "Variation" not in tags and (variation := _variation_of(track.shown)) is not None:
                 tags["Variation"] = variation.word   # the opening position printed says the variant played
             continue
-        found = _MATCH_ID.match(line)
-        if found and dice is not None and track.shown is not None and track.shown_match is None:
+        found = _MATCH_ID.match(line) if dice is not None and track.shown is not None and track.shown_match is None \
+            else None
+        if found:
             track.shown_match = found.group(1)
             continue
         mark = _MARK.match(line)
@@ -332,13 +336,32 @@ def _cube(text: str | None) -> tuple[int, int] | None:
     return state.cube, state.cube_owner
 
 
-# the action taken, after the mover's name: each phrase of every language (formats.gnubgwords); a phrase with
-# no play may be followed by more words ("resigns a gammon")
-_VERBS = tuple((re.compile(phrase.format(play="(?P<play>.+?)") + ("" if "{play}" in phrase else "(?: .*)?")), kind)
-               for slot, kind in (("moves", ActionKind.MOVE), ("cannot_move", ActionKind.DANCE),
-                                  ("doubles", ActionKind.DOUBLE), ("accepts", ActionKind.TAKE),
-                                  ("rejects", ActionKind.DROP), ("resigns", ActionKind.RESIGN))
-               for phrase in gnubgwords.phrases(slot))
+# the action taken, after the mover's name, as one pattern: every language's phrases of each kind
+# (formats.gnubgwords), the kinds in the order they are tried, one group a phrase: its {play}, or the whole phrase
+# (and what follows it: "resigns a gammon") when it has no play. The group that matched last (lastindex) says which
+# phrase read the line. fullmatch reads it with the first phrase, in this order, that reads it whole, as trying each
+# phrase's pattern in turn did, in one call instead of one a phrase
+_KINDS = (("moves", ActionKind.MOVE), ("cannot_move", ActionKind.DANCE), ("doubles", ActionKind.DOUBLE),
+          ("accepts", ActionKind.TAKE), ("rejects", ActionKind.DROP), ("resigns", ActionKind.RESIGN))
+_ROLLED = frozenset({ActionKind.MOVE, ActionKind.DANCE})   # the kinds of action that follow a roll
+
+
+def _verbs() -> tuple[re.Pattern[str], dict[int, tuple[ActionKind, bool]]]:
+    """The pattern of the action taken, and for each of its groups the kind
+    of the phrase it is and whether it is the play."""
+    phrases: list[str] = []
+    read: dict[int, tuple[ActionKind, bool]] = {}
+    for slot, kind in _KINDS:
+        for phrase in gnubgwords.phrases(slot):
+            played = "{play}" in phrase
+            phrases.append(phrase.format(play="(.+?)") if played else f"({phrase}(?: .*)?)")
+            read[len(phrases)] = (kind, played)
+    pattern = re.compile("|".join(phrases))
+    assert pattern.groups == len(read), "a phrase of gnubgwords holds a group of its own: write it (?:...)"
+    return pattern, read
+
+
+_VERBS, _READ = _verbs()
 
 
 def _action(text: str, line: int, players: tuple[str, str], dice: tuple[int, int] | None, resigned: bool,
@@ -349,13 +372,11 @@ def _action(text: str, line: int, players: tuple[str, str], dice: tuple[int, int
         name = players[side]
         if not text.startswith(name + " "):
             continue
-        rest = text[len(name) + 1:].strip()
-        for verb, kind in _VERBS:
-            found = verb.fullmatch(rest)
-            if found:
-                play = found.group("play").strip() if kind == ActionKind.MOVE else ""
-                rolled = dice if kind in (ActionKind.MOVE, ActionKind.DANCE) else None
-                if kind in (ActionKind.MOVE, ActionKind.DANCE) and rolled is None:
-                    return None
-                return Action(line, 1, move, side, kind, rolled, play, raw=text)
+        found = _VERBS.fullmatch(text[len(name) + 1:].strip())
+        if found and found.lastindex:
+            kind, played = _READ[found.lastindex]
+            play = found[found.lastindex].strip() if played else ""
+            if kind in _ROLLED and dice is None:
+                return None
+            return Action(line, 1, move, side, kind, dice if kind in _ROLLED else None, play, raw=text)
     return None

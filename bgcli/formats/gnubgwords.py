@@ -24,12 +24,15 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any
 
 
-class Words(NamedTuple):
+class Words:
     """One language's phrases, as gnubg 1.07.001 printed them (only those it
-    translates: the English ones are read in every file)."""
+    translates: the English ones are read in every file); a slot not given has
+    none. A plain class, not a NamedTuple: the registry imports this module in
+    every command that sniffs a file, and building a NamedTuple of 17 fields
+    cost more than the rest of the module."""
     score: tuple[str, ...] = ()        # the score line's head, up to its colon; {n}: the games played
     length: tuple[str, ...] = ()       # inside the score line's parentheses; {n}: the match's length
     move_number: tuple[str, ...] = ()  # the heading of a decision, before its number's colon; {n}
@@ -48,6 +51,14 @@ class Words(NamedTuple):
     position_id: tuple[str, ...] = ()  # the label of the Position ID
     match_id: tuple[str, ...] = ()     # and of the Match ID
 
+    def __init__(self, **slots: tuple[Any, ...]) -> None:
+        if not _SLOTS.issuperset(slots):
+            raise TypeError(f"no slot {', '.join(sorted(slots.keys() - _SLOTS))} in Words")
+        self.__dict__.update(slots)
+
+
+SLOTS = tuple(Words.__annotations__)   # the slots' names, in order
+_SLOTS = frozenset(SLOTS)
 
 ENGLISH = Words(
     score=(r"The score \(after {n} games?\) is",), length=(r"match to {n} points?",),
@@ -145,30 +156,79 @@ def either(slot: str, number: str | None = None, **marks: str) -> str:
     ``{n}`` is taken as the group ``number`` (the phrase's only number: a group
     named once, ahead of the alternatives, since a name may not be repeated)."""
     ahead = rf"(?=\D{{0,80}}?(?P<{number}>[0-9]{{1,9}}))" if number else ""
-    return ahead + "(?:" + "|".join(phrase.format(n="[0-9]{1,9}", **marks) for phrase in phrases(slot)) + ")"
+    return ahead + "(?:" + "|".join(_marked(phrase, **marks) for phrase in phrases(slot)) + ")"
 
 
-# the score line's head, up to its colon; {n}: the games played
-# the score line's head (a file's first line): the registry knows the export by it
-SCORE_HEAD = either("score") + " ?: "
+def _marked(phrase: str, **marks: str) -> str:
+    """A phrase as a regular expression's text: its {n} any number, its other marks as ``marks`` says."""
+    return phrase.format(n="[0-9]{1,9}", **marks)
+
+
 FIELDS = {name: english for words in LANGUAGES.values() for name, english in words.fields}
 
 
 def field_names() -> str:
-    """The match information's field names of every language, as one
-    regular expression's alternatives."""
-    return "(?:" + "|".join(FIELDS) + ")"
+    """The match information's field names of every language, as one regular
+    expression's alternatives, each in a group named by the field's English
+    name (``Date``, ``Comments``): the group that matched (``lastgroup``, when
+    the pattern has no group after it) names the field."""
+    names: dict[str, list[str]] = {}
+    for name, english in FIELDS.items():
+        names.setdefault(english, []).append(name)
+    return "(?:" + "|".join(f"(?P<{english}>{'|'.join(each)})" for english, each in names.items()) + ")"
 
 
-def english_field(name: str) -> str:
-    """The English name of a match information's field (any language)."""
-    for pattern, english in _field_patterns():
-        if pattern.fullmatch(name):
-            return english
-    return name
+def literal_start(phrase: str) -> str:
+    """What every text the regular expression's text ``phrase`` matches
+    begins with: its characters up to the first that is no plain literal (less
+    one before a quantifier, which may drop or repeat it); ``""`` when the
+    phrase's first alternative ends first (a ``|`` outside a group)."""
+    for index, char in enumerate(phrase):
+        if char == "|":
+            return ""
+        if char in _QUANTIFIERS:
+            return phrase[:max(index - 1, 0)]
+        if char in _SPECIAL:
+            return phrase[:index]
+    return phrase
+
+
+_QUANTIFIERS = frozenset("*+?{")   # "{" is a {n} mark too: what stands before it is kept out either way
+_SPECIAL = frozenset("\\.^$[]()|")
+
+
+class ScoreHead:
+    """The score line's head (up to its colon) in a file's first bytes, in any
+    language's words: the registry knows gnubg's text export by it, whatever
+    the file's name. Every command that reads a file asks it of each file's
+    head, and most heads are no text export's: a head is first met with the
+    phrases' literal beginnings (``The score ``, ``Der Spielstand ``), built on
+    the first ask, and a phrase's pattern is compiled only for a head that
+    begins as it does: a head matches one pattern of all the phrases where it
+    matches one phrase's (tests/test_gnubg_text_languages.py compares them)."""
+
+    def match(self, head: bytes, /) -> re.Match[bytes] | None:
+        starts, phrases = _score_starts()
+        if not head.startswith(starts):
+            return None
+        for start, phrase in zip(starts, phrases):
+            found = _score_head(phrase).match(head) if head.startswith(start) else None
+            if found:
+                return found
+        return None
 
 
 @lru_cache(maxsize=1)
-def _field_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    # compiled when a text export is read, not when the registry is imported (the start-up of every command)
-    return tuple((re.compile(name), english) for name, english in FIELDS.items())
+def _score_starts() -> tuple[tuple[bytes, ...], tuple[str, ...]]:
+    """Each score phrase's literal beginning, in the file's bytes, and the phrases."""
+    score = phrases("score")
+    return tuple(literal_start(phrase).encode() for phrase in score), score
+
+
+@lru_cache(maxsize=None)
+def _score_head(phrase: str) -> re.Pattern[bytes]:
+    # in the file's bytes: a phrase holds no class of letters past ASCII (the module's docstring)
+    return re.compile((_marked(phrase) + " ?: ").encode())
+
+
+SCORE_HEAD = ScoreHead()

@@ -25,7 +25,6 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTu
 
 from bgcli import grammar
 from bgcli.errors import InvalidPositionError, MatchFileError
-from bgcli.formats import gnubgwords
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, tabs_as_columns, text_lines, text_of
 from bgcli.output import quote
@@ -917,7 +916,7 @@ class _Reader:
 
     def _no_match(self, within: str = "") -> MatchFileError:
         """The error of text with no match in it (``within``: how much of it was read)."""
-        from bgcli.formats import positionfile   # here: only a file with no match asks it (start-up)
+        from bgcli.formats import gnubgwords, positionfile   # here: only a file with no match asks it (start-up)
 
         line = self.preamble[0][0] if self.preamble else 1
         position = positionfile.not_a_match("\n".join(text for _, text in self.preamble)) if self.preamble else None

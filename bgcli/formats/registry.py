@@ -23,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import IO, TYPE_CHECKING, Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Iterable, Iterator, Protocol
 
 from bgcli.formats import gnubgwords
 from bgcli.formats.protocol import Format, Lack
@@ -33,6 +33,14 @@ if TYPE_CHECKING:
     from bgcli.formats.writing import GameWriter
     from bgcli.match.records import MatchPart
 
+    class Head(Protocol):
+        """What a format's head looks like: a compiled pattern of bytes, or an
+        object that matches as one (gnubg's text export: gnubgwords.ScoreHead,
+        built on its first use). Known to the type checker only: a Protocol
+        class costs the start-up of every command."""
+
+        def match(self, head: bytes, /) -> object: ...
+
 HEAD_SIZE = 256   # the bytes a head is recognised from
 
 
@@ -41,7 +49,7 @@ class MatchFormat:
     name: str
     module: str                 # the module that reads (and writes) it
     suffixes: tuple[str, ...]   # lowercase, with the dot
-    head: re.Pattern[bytes] | None   # what its first bytes look like (reading.head_start: byte order mark, blanks and page breaks skipped); None: any text
+    head: Head | None   # what its first bytes look like (reading.head_start: byte order mark, blanks and page breaks skipped); None: any text
     text: bool                  # a text format (else binary)
     writes: bool                # bgcli writes it
     description: str
@@ -114,8 +122,8 @@ FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("bgf", "bgcli.formats.bgf", (".bgf",), re.compile(rb'\{\s*"format"\s*:\s*"BGF"'), False, False,
                 "BGBlitz's match file", sure=True),
     # gnubg writes it as .txt, the suffix of the sites' .mat exports: known by its first line alone, in any
-    # language gnubg writes it (formats.gnubgwords)
-    MatchFormat("gnubg-text", "bgcli.formats.gnubgtext", (), re.compile(gnubgwords.SCORE_HEAD.encode()),
+    # language gnubg writes it (formats.gnubgwords; its pattern compiled on the first head that may be one)
+    MatchFormat("gnubg-text", "bgcli.formats.gnubgtext", (), gnubgwords.SCORE_HEAD,
                 True, False, "GNU Backgammon's export match text (one game a file)", sure=True),
     # no other format begins with FIBS's score line: known by it whatever the suffix
     MatchFormat("oldmoves", "bgcli.formats.oldmoves", (".fibs",),
