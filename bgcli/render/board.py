@@ -23,7 +23,7 @@ from typing import Sequence
 from bgcli.core.cube import points_word, turned
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
-from bgcli.core.position import BAR, CHECKERS, OFF, Position, pip_count
+from bgcli.core.position import BAR, CHECKERS, OFF, POINTS, Position, in_home, other_side, pip_count
 from bgcli.core.spelling import BOTTOM, STYLES, korean_name, recorded_text
 
 DEFAULT_NAMES = ("player 0", "player 1")
@@ -129,10 +129,10 @@ def _cell(count: int, mark: str, row: int) -> str:
 
 
 def _point_cell(board: _Board, point: int, row: int) -> str:
-    """X's point ``point`` (O's point 25 - point) on checker row ``row``."""
+    """X's point ``point`` (O's point other_side(point)) on checker row ``row``."""
     if board.x[point]:
         return f" {_cell(board.x[point], 'X', row)} "
-    return f" {_cell(board.o[25 - point], 'O', row)} "
+    return f" {_cell(board.o[other_side(point)], 'O', row)} "
 
 
 def _tray(count: int, mark: str, row: int, reverse: bool) -> str:
@@ -313,7 +313,7 @@ def _cls(cls: str) -> str:
 
 def _point_x(point: int) -> float:
     """Centre x of X's point ``point`` with the home board on the right."""
-    if point <= 6:
+    if in_home(point):
         return _RIGHT_HALF + (6 - point) * _PW + _PW / 2
     if point <= 12:
         return _LEFT_HALF + (12 - point) * _PW + _PW / 2
@@ -366,10 +366,10 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
     def label(point: int) -> str:
         if style == "korean":
             return korean_name(point, BOTTOM)
-        return str(point if x_roll else 25 - point)
+        return str(point if x_roll else other_side(point))
 
     depth = 5 * 2 * _R
-    for point in range(1, 25):
+    for point in POINTS:
         cx = _point_x(point)
         top = point >= 13
         base, tip = (_PLAY_TOP, _PLAY_TOP + depth) if top else (_PLAY_BOTTOM, _PLAY_BOTTOM - depth)
@@ -379,15 +379,15 @@ def svg_board(game: GameState | Position, home: str = "right", size: int = 640, 
         svg.text(cx, label_y, label(point), 13, c["label"], "label", f' data-point="{label(point)}"', "bold")
 
     # checkers on the points
-    for point in range(1, 25):
+    for point in POINTS:
         cx = _point_x(point)
         number = label(point)
         top = point >= 13
         first, step = (_PLAY_TOP + _R, 2 * _R) if top else (_PLAY_BOTTOM - _R, -2 * _R)
         if board.x[point]:
             _stack(svg, cx, first, step, board.x[point], "x", number)
-        elif board.o[25 - point]:
-            _stack(svg, cx, first, step, board.o[25 - point], "o", number)
+        elif board.o[other_side(point)]:
+            _stack(svg, cx, first, step, board.o[other_side(point)], "o", number)
 
     # the bar: O's checkers above the middle, X's below, as in the ASCII board
     bar_cx = _BAR_X + _BAR / 2

@@ -47,7 +47,7 @@ from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from bgcli.core.cube import value_reached
 from bgcli.core.ids import MATCH_ID_LENGTH, match_id
-from bgcli.core.position import CHECKERS, Position, id_of_halves, shared_point, side_bits
+from bgcli.core.position import CHECKERS, OUTSIDE_HOME, Position, id_of_halves, shared_point, side_bits
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.value import Outcome
 from bgcli.render.board import COLOURS, GEOMETRY, drawable, svg_board
@@ -287,7 +287,7 @@ class _Identifiers:
     def _bearoff(self, position: Position) -> str:
         """The entries of the sides all home (bgcli.analysis.bearoff), '' when neither is."""
         player, opponent = position.player, position.opponent
-        if any(player[7:26]) and any(opponent[7:26]):
+        if any(player[OUTSIDE_HOME]) and any(opponent[OUTSIDE_HOME]):
             return ""
         if position.problem():   # a flawed record's board: no odds
             return ""
@@ -323,7 +323,7 @@ def _half(side: tuple[int, ...]) -> tuple[int, int, bool]:
     their length), and whether the side is all home; ValueError or OverflowError as position_id
     raises them for counts no Position ID holds."""
     bits, length = side_bits(int.from_bytes(bytes(side), "little"))
-    return bits, length, not any(side[7:26])
+    return bits, length, not any(side[OUTSIDE_HOME])
 
 
 def _right(side: tuple[int, ...]) -> bool:
