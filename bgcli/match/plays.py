@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bgcli.core.position import ROLLS, Position, accelerator, trusted_position
+from bgcli.core.position import BAR, ROLLS, Position, accelerator, other_side, trusted_position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, dances, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
@@ -241,19 +241,19 @@ def split_steps(opponent: tuple[int, ...], high: int, low: int, moves: Pairs) ->
         if len(moves) != 1:
             return moves
         (start, end), = moves
-        if start - end != high + low or not 0 < end < start <= 25:
+        if start - end != high + low or not 0 < end < start <= BAR:
             return moves
         for middle in (start - high, start - low):
-            if not opponent[25 - middle]:
+            if not opponent[other_side(middle)]:
                 return ((start, middle), (middle, end))
         return moves
     if len(moves) >= 4:
         return moves
     steps: list[tuple[int, int]] = []
     for start, end in moves:
-        if 0 <= end < start <= 25 and start - end > high and (end == 0 or (start - end) % high == 0):
+        if 0 <= end < start <= BAR and start - end > high and (end == 0 or (start - end) % high == 0):
             points = list(range(start, end, -high))
-            if all(not opponent[25 - p] for p in points[1:]):
+            if all(not opponent[other_side(p)] for p in points[1:]):
                 steps += zip(points, points[1:] + [end])
                 continue
         steps.append((start, end))
