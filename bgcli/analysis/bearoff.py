@@ -51,7 +51,7 @@ from array import array
 from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
-from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, throws
+from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, OUTSIDE_HOME, throws
 
 POINTS = 6
 POSITIONS = math.comb(CHECKERS + POINTS, POINTS)  # 54,264: up to 15 checkers on six points
@@ -84,7 +84,7 @@ def counts_of(k: int) -> Counts:
 def home_counts(side: Sequence[int]) -> Counts | None:
     """The six home-point counts of a side (26 counts: [0] off, [1..24]
     points, [25] bar) when all its checkers are home or off, else None."""
-    if any(side[7:26]):
+    if any(side[OUTSIDE_HOME]):
         return None
     return tuple(side[1:7])
 

@@ -53,7 +53,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bgcli.core.kinds import Worded
-from bgcli.core.position import BAR, CHECKERS, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, pip_count, throws
+from bgcli.core.position import (BAR, CHECKERS, KINDS_OF_ROLL_LARGEST_FIRST, OFF, POINTS, Position, in_home, other_side, pip_count,
+                                 throws)
 from bgcli.core.generator import BOARD_BITS, legal_keys
 
 if TYPE_CHECKING:
@@ -198,7 +199,7 @@ def position_class(position: Position) -> PositionClass:
         return PositionClass.OVER
     if is_contact(position):
         return PositionClass.CONTACT
-    if max(_back(position.player), _back(position.opponent)) <= 6:
+    if in_home(max(_back(position.player), _back(position.opponent))):
         return PositionClass.BEAROFF
     return PositionClass.RACE
 
@@ -208,7 +209,7 @@ def position_class(position: Position) -> PositionClass:
 def hit_rolls(position: Position) -> tuple[tuple[int, int], ...]:
     """The rolls (66, 65, ..., 11) with a legal play that hits."""
     player, opponent = position.player, position.opponent
-    blots = [25 - q for q in range(1, 25) if opponent[q] == 1]  # on the mover's points
+    blots = [other_side(q) for q in POINTS if opponent[q] == 1]  # on the mover's points
     starts = [p for p in range(1, 26) if player[p]]
     # a roll can hit only if a die, the sum or (doubles) a multiple spans a start and a blot
     spans = {start - blot for start in starts for blot in blots if start > blot}
