@@ -20,8 +20,9 @@ import pytest
 
 from bgcli.core.rules import Rules
 from bgcli.formats.files import replay_file
+from bgcli.match.events import EventKind
 
-from conftest import DATA, committed, invoke
+from conftest import DATA, committed, gnubgid_norm, invoke
 
 HERE = DATA / "heldout-roundtrip"
 # the rules gnubg played each with (a .mat cannot say beavers or the Jacoby rule)
@@ -104,6 +105,55 @@ def test_bgcli_mat_says_nackgammon_in_gnubgs_word(tmp_path):
     assert '; [Variation "NackGammon"]' in out.read_text().splitlines()
     (replay,) = list(replay_file(str(out), MATCHES["dr44208_money"]))
     assert replay.problems == [] and replay.rules.variation.value == "nackgammon"
+
+
+def _compared(position_id: str, match_id: str) -> tuple:
+    """A state as compared: gnubg's walk stands before each roll (the dice left out); a money session's
+    running score left out (a Match ID bgcli writes for money play keeps none, as gnubg's matchid() of a
+    position does)."""
+    fields = gnubgid_norm().match_fields(match_id)
+    fields["d1"] = fields["d2"] = 0
+    if not fields["length"]:
+        fields["s0"] = fields["s1"] = 0
+    return position_id, tuple(sorted(fields.items()))
+
+
+@pytest.mark.parametrize("suffix", ["sgf", "mat"])
+@pytest.mark.parametrize("name", sorted(MATCHES))
+def test_every_state_of_the_replay_is_gnubgs(name, suffix):
+    """gnubg's own state at each step of its walk of the SGF it saved (``NAME.states``,
+    tests/data/heldout-ids-into-gnubg/gnubg_walk.py): the states before a resignation after a roll, at
+    cubes to 512, after beavers and raccoons, in nackgammon, are bgcli's, from the SGF and the .mat."""
+    fields = gnubgid_norm().match_fields
+    walk: dict[int, list[tuple[str, str]]] = {}
+    for line in committed(HERE / f"{name}.states").read_text().splitlines():
+        game, position_id, match_id = line.split()
+        walk.setdefault(int(game), []).append((position_id, match_id))
+    theirs: dict[int, list[tuple]] = {}
+    for game, steps in walk.items():
+        for at, (position_id, match_id) in enumerate(steps):
+            now = fields(match_id)
+            if now["state"] != 1:
+                continue   # the game over
+            after = fields(steps[at + 1][1]) if at + 1 < len(steps) else None
+            redoubled = now["doubled"] and at and fields(steps[at - 1][1])["doubled"]
+            if suffix == "mat" and redoubled and after is not None and after["state"] == 1 and not after["doubled"]:
+                continue   # a beaver or raccoon taken: a .mat writes no Takes for it, so no event stands in it
+            states = theirs.setdefault(game, [])
+            if not states or states[-1] != _compared(position_id, match_id):   # a roll: the same, dice aside
+                states.append(_compared(position_id, match_id))
+    (replay,) = list(replay_file(str(committed(HERE / f"{name}.{suffix}")), MATCHES[name]))
+    ours: dict[int, list[tuple]] = {}
+    for event in replay.events:
+        if event.kind is EventKind.WIN:   # gnubg's walk is then at the game over
+            continue
+        states = ours.setdefault(event.game, [])
+        state = _compared(event.before.position.id(), event.match_id())
+        if not states or states[-1] != state:
+            states.append(state)
+    assert sorted(ours) == sorted(theirs)
+    for game, states in theirs.items():
+        assert ours[game][1:] == states, f"game {game}"   # gnubg's walk starts after the game's first action
 
 
 # --- live: gnubg reads bgcli's files ------------------------------------------------------------------------
