@@ -1058,13 +1058,18 @@ class _Reader:
 # Cube cells are `` Doubles => n``, `` Takes``, `` Drops``. The result is
 # `` Wins n point(s)``: on the open row when the right-hand player wins after
 # a left-hand action (then with a trailing space), else on a row of its own.
-# A blank line ends each game. Tags gnubg keeps (Site, Event, Round,
+# A blank line ends each game. The take of a beaver or raccoon is not written (gnubg's SGF has it, its
+# .mat not). Tags gnubg keeps (Site, Event, Round,
 # Annotator, EventDate) are written first; tags it does not know follow after
 # a blank line, as gnubg writes its match comment. Two deliberate departures
 # from gnubg's import-then-export: XG's ``63: ????`` (rolled, then resigned)
 # is written as XG writes it, because gnubg's ``63:`` would read back as a dance; and a
 # ``Wins`` line keeps the points recorded, even when the replay finds them
 # wrong.
+
+# The cell of a raccoon's take, which gnubg's export does not write but pads for (MatWriter._cells);
+# no cell is written so (a control character)
+_HIDDEN_TAKE = "\x00take"
 
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
@@ -1215,13 +1220,23 @@ class MatWriter(GameWriter):
                 # (gnubg's own "63:" would read back as a dance)
                 assert event.dice is not None
                 yield event.side, f"{dice_name(event.dice)}: ????"
+            elif event.kind == EventKind.TAKE and at and game.events[at - 1].kind in (EventKind.BEAVER, EventKind.RACCOON):
+                # gnubg's export writes no Takes for a beaver or raccoon (its SGF has the node); one in the
+                # right-hand column leaves a row that then closes two spaces longer (_rows)
+                if event.side == 1:
+                    yield event.side, _HIDDEN_TAKE
             else:
                 yield event.side, self._cell(event)
+                if event.kind in (EventKind.BEAVER, EventKind.RACCOON) and event.side == 0 and at + 1 < len(game.events) \
+                        and game.events[at + 1].kind not in (EventKind.TAKE, EventKind.DROP, EventKind.RACCOON):
+                    yield 1, _HIDDEN_TAKE   # the take the record leaves out (a .mat's), as gnubg's export leaves it
 
     def _rows(self, game: GameToWrite) -> list[str]:
         rows: list[str] = []
         number = 0
         left: str | None = None     # the left cell of the row being written
+        tail = ""                   # what the row ends with when no right-hand cell comes: gnubg's 2 spaces
+                                    # for a take of a beaver or raccoon it does not write
 
         def prefix() -> str:
             return f"{number:3d}) "
@@ -1229,10 +1244,13 @@ class MatWriter(GameWriter):
         for side, cell in self._cells(game):
             if side == 0:
                 if left is not None:
-                    rows.append(prefix() + left.ljust(27) + " ")
+                    rows.append(prefix() + left.ljust(27) + " " + tail)
                 number += 1
-                left = cell
+                left, tail = cell, ""
+            elif cell == _HIDDEN_TAKE:
+                tail = "  " if left is not None else ""
             else:
+                tail = ""
                 if left is None:
                     number += 1
                     rows.append(prefix() + "".ljust(27) + " " + cell)
@@ -1257,7 +1275,7 @@ class MatWriter(GameWriter):
                     left = None
                 rows.append("    " + " " + ("" if result.winner_side == 0 else " " * 28) + wins)
         if left is not None:
-            rows.append(prefix() + left.ljust(27) + " ")
+            rows.append(prefix() + left.ljust(27) + " " + tail)
         return rows
 
 
