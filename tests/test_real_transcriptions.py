@@ -84,3 +84,11 @@ def test_zero_zero_alone_where_a_play_exists_is_still_an_illegal_play(tmp_path):
     path = tmp_path / "zero_zero_alone.mat"
     path.write_text(text, encoding="utf-8")
     assert (100, "play", "error") in audit(path)
+
+
+def test_a_second_real_foxamon_match_reads_clean():
+    # Foxamon's narrow columns, rows from 10 on pushed right, '   Wins 2 points and the match' for a gammon
+    # at cube 4 (the points tester still needed: the game is scored at its worth, 8)
+    path = REAL / "foxamon" / "tester_vs_jackdaw1_2026-08-18.mat"
+    assert audit(path) == []
+    assert results(path) == [(1, "single", 2, 2), (0, "drop", 2, 2), (0, "drop", 1, 1), (0, "gammon", 4, 8), (11, 2)]
