@@ -5,6 +5,7 @@
     python benchmarks/tune_agreement.py --stage9               # and bgsage's older (stage 9) networks
     python benchmarks/tune_agreement.py --ranked FILE --count 300
     python benchmarks/tune_agreement.py --cube-aware --only "Crawford game"   # one kind or match context
+    python benchmarks/tune_agreement.py --deeper 0.01 --cube-aware   # near-ties looked at again: 3-ply, the tree
 
 The settings of the default engine are tried here on ``data/tune.jsonl`` (made by make_ranked.py from
 seeds nothing else uses), never on the two held-out sets, which bench_agreement.py measures a chosen
@@ -12,8 +13,12 @@ setting on. For each position outside bgcli's bear-off tables, sage's values are
 legal play at the raw network, and the ten best of them at 1-ply and 2-ply (and, with
 ``--cube-aware``, the default candidates in bgsage's cube-aware tree); then each way of choosing is
 scored as bench_agreement.py scores an engine (within 0.001 of gnubg 2-ply's best, mean and worst
-given up). The default's row can differ from bench_agreement.py's by a position or two: here a play
-whose raw value sits above every deep one is not taken deeper.
+given up). With ``--deeper MARGIN``, where two or more candidates are within MARGIN of the best at 2-ply (a
+near-tie by sage's own values), those (at most three) are asked again at sage's 3-ply, the one level deeper
+bgcli offers; the rows choosing among them by 3-ply, by the mean of 2-ply and 3-ply, and (with
+``--cube-aware``) by the cube-aware tree show what a second look at near-ties gives. The default's row can
+differ from bench_agreement.py's by a position or two: here a play whose raw value sits above every deep one
+is not taken deeper.
 """
 from __future__ import annotations
 
@@ -34,12 +39,13 @@ TUNE = ROOT / "benchmarks" / "data" / "tune.jsonl"
 DEEPEST = 10   # the plays (best at the raw network) asked at 1-ply and 2-ply
 
 
-def values(cases, cube_aware: bool, stage9: bool = False) -> list[dict]:
+def values(cases, cube_aware: bool, stage9: bool = False, deeper: float | None = None) -> list[dict]:
     """For each position: gnubg's equities and sage's raw, 1-ply and 2-ply (and cube-aware, and bgsage's
     stage 9 networks' 2-ply) equities. Uses the engine's own calls (its private ``_post``), so the values are
     those it ranks by."""
     one, two = open_engine("sage", 1), open_engine("sage", 2)
     other = stage9_tree() if stage9 else None
+    three = open_engine("sage", 3) if deeper is not None else None
     out = []
     for state, dice, plays, equity in cases:
         item: dict = {"gnubg": equity}
@@ -58,6 +64,11 @@ def values(cases, cube_aware: bool, stage9: bool = False) -> list[dict]:
             item["tree"] = {k: tree_equity(two, state, plays[keys.index(k)].result) for k in candidates(item)}
         if other is not None:
             item["stage9"] = {k: v.equity for k, v in two._post(state, dice, chosen, other, order).items()}
+        if three is not None and deeper is not None:
+            near = near_ties(item, deeper)
+            if near:
+                found = three._post(state, dice, [plays[keys.index(k)].result for k in near], three._deep, near)
+                item["3"] = {k: v.equity for k, v in found.items()}
         out.append(item)
     return out
 
@@ -103,15 +114,37 @@ def candidates(item: dict, moves: int = sage.FILTER_MOVES, threshold: float = sa
     return sage.candidates(item["raw"], min(moves, DEEPEST), threshold)
 
 
-def score(items: list[dict], value: Callable[[dict, str], float], moves: int = sage.FILTER_MOVES,
-          threshold: float = sage.FILTER_THRESHOLD) -> tuple[str, str, str, str]:
-    """Each position's choice, the best of its candidates by ``value``, judged by gnubg 2-ply's equities."""
+def near_ties(item: dict, margin: float, most: int = 3) -> list[str]:
+    """The candidates within ``margin`` of the best at 2-ply, best first (at most ``most``); none unless two."""
+    chosen = candidates(item)
+    best = max(item["2"][k] for k in chosen)
+    near = sorted((k for k in chosen if best - item["2"][k] <= margin), key=lambda k: -item["2"][k])[:most]
+    return near if len(near) >= 2 else []
+
+
+def second_look(value: Callable[[dict, str], float], margin: float) -> Callable[[dict], str]:
+    """Choose by 2-ply, except among the near-ties (within ``margin``), which ``value`` decides."""
+    def choose(item: dict) -> str:
+        near = near_ties(item, margin)
+        if not near:
+            return max(candidates(item), key=lambda k: item["2"][k])
+        return max(near, key=lambda k: value(item, k))
+    return choose
+
+
+def score(items: list[dict], value: Callable[[dict, str], float] | None, moves: int = sage.FILTER_MOVES,
+          threshold: float = sage.FILTER_THRESHOLD, choose: Callable[[dict], str] | None = None) -> tuple[str, str, str, str]:
+    """Each position's choice, the best of its candidates by ``value`` (or ``choose``'s), judged by gnubg 2-ply's
+    equities."""
     lost = []
     for item in items:
         gnubg = item["gnubg"]
         if "exact" in item:
             choice = max(item["exact"], key=item["exact"].__getitem__)
+        elif choose is not None:
+            choice = choose(item)
         else:
+            assert value is not None
             choice = max(candidates(item, moves, threshold), key=lambda k: value(item, k))
         lost.append(max(gnubg.values()) - gnubg[choice])
     n = len(lost)
@@ -126,10 +159,12 @@ def main() -> None:
     parser.add_argument("--cube-aware", action="store_true", help="also bgsage's cube-aware tree (slower)")
     parser.add_argument("--only", default="", metavar="CLASS",
                         help="the positions of one kind or match context only (bench_agreement.py --only)")
+    parser.add_argument("--deeper", type=float, default=None, metavar="MARGIN",
+                        help="ask sage's 3-ply for the candidates within MARGIN of the best at 2-ply (slow)")
     parser.add_argument("--stage9", action="store_true", help="also bgsage's stage 9 networks at 2-ply, and their mean with the default's")
     args = parser.parse_args()
     start = time.perf_counter()
-    items = values(play_cases(args.count, args.ranked, args.only), args.cube_aware, args.stage9)
+    items = values(play_cases(args.count, args.ranked, args.only), args.cube_aware, args.stage9, args.deeper)
     print(f"{len(items)} positions of {args.ranked.name}; sage's values asked in {time.perf_counter() - start:.0f} s")
 
     def blend(weights: dict[str, float]) -> Callable[[dict, str], float]:
@@ -151,6 +186,16 @@ def main() -> None:
     if args.stage9:
         rows.append(("2-ply with bgsage's stage 9 networks, the same candidates", score(items, blend({"stage9": 1}))))
         rows.append(("mean of the two networks' 2-ply", score(items, blend({"2": 0.5, "stage9": 0.5}))))
+    if args.deeper is not None:
+        margin = args.deeper
+        looked = sum("3" in item for item in items)
+        rows.append((f"near-ties within {margin} ({looked} positions) by 3-ply",
+                     score(items, None, choose=second_look(blend({"3": 1}), margin))))
+        rows.append((f"near-ties within {margin} by the mean of 2-ply and 3-ply",
+                     score(items, None, choose=second_look(blend({"2": 0.5, "3": 0.5}), margin))))
+        if args.cube_aware:
+            rows.append((f"near-ties within {margin} by the cube-aware tree",
+                         score(items, None, choose=second_look(lambda item, k: item["tree"][k], margin))))
     rows.append(("gnubg 2-ply's best of the 5 candidates (the filter's ceiling)", score(items, best_by_gnubg)))
     head = ("sage's choice by", "within 0.001 of gnubg 2-ply's best", "mean given up", "worst", "> 0.1")
     print(" | ".join(head))
