@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import struct
 
+from bgcli.core.position import from_other_side
 from bgcli.errors import FileReadError, MatchFileError, NotThisFormatError
 from bgcli.formats.reading import read_whole
 from bgcli.formats.snowietxt import state_of
@@ -126,7 +127,7 @@ def parse(data: bytes, path: str = "-"):
     if side == 0:   # player 1 numbers the points as the file does; its checkers are the negative ones
         numbers = [board[0], *(-board[point] for point in range(1, 25)), board[25]]
     else:           # player 2 numbers them the other way round
-        numbers = [board[25], *(board[25 - point] for point in range(1, 25)), board[0]]
+        numbers = list(from_other_side(board))
     money = kind == 3 or length == 0
     return state_of(numbers, "the Jellyfish position", path, cube=cube, cube_owner=owner - 1, on_roll=side, turn=side,
                     crawford=crawford == 2 and not money, dice=dice if all(dice) else (0, 0),

@@ -59,6 +59,7 @@ from bgcli.formats.writing import (
     steps_to_write,
 )
 from bgcli.core.cube import value_reached
+from bgcli.core.position import BAR, OFF
 from bgcli.core.rules import PROFILES, SETTINGS, Rules, Variation, tag_for
 from bgcli.core.spelling import recorded_dice
 from bgcli.core.value import Outcome
@@ -397,7 +398,7 @@ class _JsonReader:
                     pairs = []
                     for step in steps:
                         if (not isinstance(step, list) or len(step) != 2
-                                or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 25 for p in step)):
+                                or not all(isinstance(p, int) and not isinstance(p, bool) and OFF <= p <= BAR for p in step)):
                             raise self.fail(f"step {_short(step)} is not two points from 0 to 25")
                         pairs.append(f"{step[0]}/{step[1]}")
                     text = " ".join(pairs)

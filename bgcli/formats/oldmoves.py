@@ -31,7 +31,7 @@ import re
 from typing import IO, Iterable, Iterator
 
 from bgcli.core.notation import parse_play_text
-from bgcli.core.position import BAR, OFF
+from bgcli.core.position import BAR, OFF, in_home, other_side
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import InvalidPlayError, MatchFileError
 from bgcli.formats.reading import LINE_END, text_lines
@@ -199,9 +199,9 @@ def _numbered(play: str) -> str:
         return play
     start, end = hops[0]
     if start == BAR:
-        climbs = end <= 6
+        climbs = in_home(end)
     elif end == OFF:
-        climbs = start >= 19
+        climbs = in_home(other_side(start))
     else:
         climbs = start < end
     return str(written.mirrored() if climbs else written)

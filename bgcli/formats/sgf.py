@@ -37,7 +37,7 @@ from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.cube import is_turned, turned, value_reached
-from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position, other_side
 from bgcli.core.rules import Rules, Variation, tag_for
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
@@ -671,8 +671,8 @@ def _point(letter: str, side: int) -> int:
         return BAR
     if letter == "z":
         return OFF
-    index = ord(letter) - ord("a")
-    return index + 1 if side == 0 else 24 - index
+    point = ord(letter) - ord("a") + 1   # White's numbering (a = 1), Black's mirrored
+    return point if side == 0 else other_side(point)
 
 
 def _letter(point: int, side: int) -> str:
@@ -680,7 +680,7 @@ def _letter(point: int, side: int) -> str:
         return "y"
     if point == OFF:
         return "z"
-    return chr(ord("a") + (point - 1 if side == 0 else 24 - point))
+    return chr(ord("a") - 1 + (point if side == 0 else other_side(point)))
 
 
 def read_stream(handle: IO[bytes], path: str = "-") -> Iterator[MatchPart]:

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import IO, Iterator
 
 from bgcli.core.cube import Line, after_turns, turned, turns, turns_within
+from bgcli.core.position import from_other_side
 from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import recorded_dice
 from bgcli.errors import FileReadError, MatchFileError, NotThisFormatError
@@ -629,7 +630,7 @@ def _mover_board(record: bytes) -> list[int]:
     25 its bar, 0 the opponent's bar; the mover's checkers positive)."""
     board = list(struct.unpack_from("<26b", record, 9))
     if _i32(record, 64) != 1:   # stored from player 1's side
-        board = [-board[25 - index] for index in range(26)]
+        board = [-count for count in from_other_side(board)]
     return board
 
 
@@ -737,7 +738,7 @@ def read_position(path: str):
         dice = (0, 0)
         board = list(struct.unpack_from("<26b", last, 36))
         if side_code != 1:
-            board = [-board[25 - index] for index in range(26)]
+            board = [-count for count in from_other_side(board)]
     side = 0 if side_code == 1 else 1
     if recorded_dice(*dice) is None:
         dice = (0, 0)
