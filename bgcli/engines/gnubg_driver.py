@@ -52,6 +52,9 @@ def _setup(request):
 def _apply(board, steps):
     """The board after ``steps`` (gnubg's parsemove) seen by the opponent, now on roll."""
     opp, me = list(board[0]), list(board[1])
+    # gnubg's boards hold point p at index p - 1, so the opponent's index of our point ``end`` is
+    # bgcli.core.position.other_side(end) - 1 == 24 - end: written out, as this script runs inside
+    # GNU Backgammon, which does not import bgcli
     for start, end in steps:
         me[start - 1] -= 1
         if end > 0:
