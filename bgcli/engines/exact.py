@@ -78,7 +78,7 @@ def inside(state: "GameState") -> bool:
         # without a limit): a limit changes every figure a turn past it would reach
         return False
     side = met.MatchSide.of(state)
-    return side.is_money or _match_table(side.crawford).work(*_homes(position)) <= bearoff2.MATCH_WORK
+    return side.is_money or _match_table(side.crawford, None, side.crawford_rule).work(*_homes(position)) <= bearoff2.MATCH_WORK
 
 
 def _owner(state: "GameState") -> bearoff2.Owner:
@@ -89,11 +89,12 @@ def _owner(state: "GameState") -> bearoff2.Owner:
 
 
 @lru_cache(maxsize=None)
-def _match_table(crawford: bool, table: "MatchEquityTable | None" = None) -> bearoff2.MatchTable:
+def _match_table(crawford: bool, table: "MatchEquityTable | None" = None,
+                 crawford_rule: bool = True) -> bearoff2.MatchTable:
     """The match figures of one kind of game (the Crawford game or not) by the match equity table ``table``
-    (None: the default), every score kept as it is asked."""
+    (None: the default), the Crawford rule in force or not, every score kept as it is asked."""
     def payoff(away: int, opponent_away: int, points: int) -> float:
-        return met.equity_after(met.MatchSide(away, opponent_away, 1, crawford, table), points)
+        return met.equity_after(met.MatchSide(away, opponent_away, 1, crawford, table, crawford_rule), points)
 
     return bearoff2.MatchTable(payoff, crawford)
 
@@ -124,7 +125,7 @@ def table_evaluation(state: "GameState", engine: str = "exact", table: "MatchEqu
     side = met.MatchSide.of(state, table=table)
     if side.is_money:
         return _figures(state, win, bearoff2.cubeful_table().equity(mine, theirs, _owner(state)), None, engine)
-    chance = _match_table(side.crawford, table).value(mine, theirs, side.away, side.opponent_away, side.cube, _owner(state))
+    chance = _match_table(side.crawford, table, side.crawford_rule).value(mine, theirs, side.away, side.opponent_away, side.cube, _owner(state))
     return _figures(state, win, 0.0, chance, engine, table=table)
 
 
@@ -142,7 +143,7 @@ def table_plays(state: "GameState", dice: tuple[int, int], plays: Sequence["Play
             found[trust.result_key(play)] = _figures(state, win, bearoff2.cubeful_table().after_play(mover, theirs, owner),
                                                      None, engine, dice)
         else:
-            chance = _match_table(side.crawford, table).after_play(mover, theirs, side.away, side.opponent_away, side.cube,
+            chance = _match_table(side.crawford, table, side.crawford_rule).after_play(mover, theirs, side.away, side.opponent_away, side.cube,
                                                                    owner)
             found[trust.result_key(play)] = _figures(state, win, 0.0, chance, engine, dice, table)
     return trust.ranked(found, plays, engine, state, dice, dict.fromkeys(found, level))
@@ -159,7 +160,7 @@ def table_cube_decision(state: "GameState", engine: str = "exact", table: "Match
     if side.is_money:
         nd, dt, dp = bearoff2.cubeful_table().decision(mine, theirs, owner)
         return trust.cube_decision(probs, nd, dt, dp, engine, state)
-    chances = _match_table(side.crawford, table).decision(mine, theirs, side.away, side.opponent_away, side.cube, owner)
+    chances = _match_table(side.crawford, table, side.crawford_rule).decision(mine, theirs, side.away, side.opponent_away, side.cube, owner)
     nd, dt, dp = (met.emg(c, side) for c in chances)
     return trust.cube_decision(probs, nd, dt, dp, engine, state, tuple(chances))
 

@@ -163,6 +163,9 @@ class MatchSide:
     cube: int = 1
     crawford: bool = False       # this game is the Crawford game (no cube)
     table: MatchEquityTable | None = None   # the match equity table (None: the default)
+    # the Crawford rule is in force (the rules say: Rules.in_force("crawford"); --no-crawford turns it off):
+    # without it no game is the Crawford game, nor after it, and a side one away may be doubled at once
+    crawford_rule: bool = True
 
     @property
     def is_money(self) -> bool:
@@ -170,12 +173,21 @@ class MatchSide:
 
     @property
     def post_crawford(self) -> bool:
-        """Whether this game is after the Crawford game: a side one away (the rules' word) in a game that
-        is not the Crawford game itself."""
-        return not self.is_money and not self.crawford and one_away_left((self.away, self.opponent_away))
+        """Whether this game is after the Crawford game: the Crawford rule in force, and a side one away
+        (the rules' word) in a game that is not the Crawford game itself. Without the rule there is no
+        Crawford game and none after it."""
+        return (self.crawford_rule and not self.is_money and not self.crawford
+                and one_away_left((self.away, self.opponent_away)))
+
+    @property
+    def crawford_to_come(self) -> bool:
+        """Whether a score one away that this game's end reaches makes the next game the Crawford game:
+        the Crawford rule in force, and this game neither the Crawford game nor after it. Else a game at
+        one away has the cube (the post-Crawford figures: with the rule off, every game at one away)."""
+        return self.crawford_rule and not self.crawford and not self.post_crawford
 
     def flipped(self) -> "MatchSide":
-        return MatchSide(self.opponent_away, self.away, self.cube, self.crawford, self.table)
+        return MatchSide(self.opponent_away, self.away, self.cube, self.crawford, self.table, self.crawford_rule)
 
     @classmethod
     def of(cls, state: "GameState", player: int | None = None, table: MatchEquityTable | None = None) -> "MatchSide":
@@ -186,7 +198,7 @@ class MatchSide:
         if not match.match_length:
             return cls(0, 0, match.cube, False, table)
         return cls(match.match_length - match.score[me], match.match_length - match.score[1 - me], match.cube,
-                   match.crawford, table)
+                   match.crawford, table, bool(match.rules.in_force("crawford")))
 
 
 def mwc_at(away: int, opponent_away: int, crawford_played: bool = True, table: MatchEquityTable | None = None) -> float:
@@ -205,9 +217,9 @@ def equity_after(side: MatchSide, points_won: int) -> float:
         opp_left, my_left = opp, away - points_won
     else:
         opp_left, my_left = opp + points_won, away
-    # a score reached at 1-away by the end of a non-Crawford game makes the next one the Crawford game
-    crawford_played = side.crawford or side.post_crawford
-    return mwc_at(my_left, opp_left, crawford_played, side.table)
+    # a score reached at 1-away by the end of a game before the Crawford game makes the next one the
+    # Crawford game, where the rule is in force (MatchSide.crawford_to_come asks it)
+    return mwc_at(my_left, opp_left, not side.crawford_to_come, side.table)
 
 
 def win_lose(side: MatchSide) -> tuple[float, float]:

@@ -428,6 +428,7 @@ class MatchRating:
     decisions: list[Decision] = field(default_factory=list)
     ratings: tuple[PlayerRating, PlayerRating] = (PlayerRating(""), PlayerRating(""))
     problems: list[Problem] = field(default_factory=list)
+    crawford_rule: bool = True   # the Crawford rule is in force in the match (its rules)
 
 
 # --- the engine, asked only through the protocol ------------------------------------------
@@ -572,7 +573,8 @@ class Rater(MatchVisitor):
         refuse_unjudged(match.rules)
         self.rating = MatchRating(match.number, match.length, match.players,
                                   ratings=(PlayerRating(match.players[0], matches=1, match_play=bool(match.length)),
-                                           PlayerRating(match.players[1], matches=1, match_play=bool(match.length))))
+                                           PlayerRating(match.players[1], matches=1, match_play=bool(match.length))),
+                                  crawford_rule=bool(match.rules.in_force("crawford")))
         self._illegal = set()
 
     def begin_game(self, game: GameStart) -> None:
@@ -899,7 +901,8 @@ def _game_result(rating: MatchRating, game: GameStart, result: GameResult | Unfi
     if not rating.length:
         won = float(result.points)
     else:
-        won_mwc = _mwc_change(rating.length, game.score, side, result.points, game.crawford, table)
+        won_mwc = _mwc_change(rating.length, game.score, side, result.points, game.crawford, table,
+                              rating.crawford_rule)
         if won_mwc is None:
             return None
         won = won_mwc
@@ -907,12 +910,13 @@ def _game_result(rating: MatchRating, game: GameStart, result: GameResult | Unfi
 
 
 def _mwc_change(length: int, score: tuple[int, int], winner: int, points: int, crawford: bool,
-                table=None) -> float | None:
+                table=None, crawford_rule: bool = True) -> float | None:
     """The winner's gain of match winning chance from this game, by the match equity table ``table``
-    (None: the default)."""
+    (None: the default), the Crawford rule in force or not (``crawford_rule``)."""
     from bgcli.engines import met   # the engine layer's registry of tables
 
-    side = met.MatchSide(length - score[winner], length - score[1 - winner], crawford=crawford, table=table)
+    side = met.MatchSide(length - score[winner], length - score[1 - winner], crawford=crawford, table=table,
+                         crawford_rule=crawford_rule)
     before = met.mwc_at(side.away, side.opponent_away, crawford_played=not crawford, table=table)
     # the engine's equity after the game: it asks the rules whether the Crawford game is over
     return met.equity_after(side, points) - before
