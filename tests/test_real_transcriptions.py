@@ -92,3 +92,28 @@ def test_a_second_real_foxamon_match_reads_clean():
     path = REAL / "foxamon" / "tester_vs_jackdaw1_2026-08-18.mat"
     assert audit(path) == []
     assert results(path) == [(1, "single", 2, 2), (0, "drop", 2, 2), (0, "drop", 1, 1), (0, "gammon", 4, 8), (11, 2)]
+
+
+FOXAMON = REAL / "foxamon" / "tester_vs_jackdaw1_2026-08-18.mat"
+LAST_ROW = "  28) 46: 1/0 1/0                         \n   Wins 2 points and the match\n"
+
+
+def test_habit_wins_in_the_free_cell_of_the_winners_last_bear_off(tmp_path):
+    # old transcriptions write the result on the row of the last bear-off, in the other column
+    # ('53) 55: 1/0 1/0 1/0      Wins 2 points'): the bear-off says whose game it is, silently
+    text = FOXAMON.read_text(encoding="utf-8")
+    assert LAST_ROW in text
+    path = tmp_path / "wins_on_the_row.mat"
+    path.write_text(text.replace(LAST_ROW, "  28) 46: 1/0 1/0                       Wins 2 points and the match\n"),
+                    encoding="utf-8")
+    assert audit(path) == []
+    assert results(path) == results(FOXAMON)
+
+
+def test_wins_in_the_other_column_after_the_last_bear_off_row_is_still_an_error(tmp_path):
+    # on a row of its own the result names the player of its column: the record contradicts itself
+    text = FOXAMON.read_text(encoding="utf-8").replace(
+        LAST_ROW, "  28) 46: 1/0 1/0                         \n                                          Wins 2 points and the match\n")
+    path = tmp_path / "wins_on_a_row_of_its_own.mat"
+    path.write_text(text, encoding="utf-8")
+    assert [(kind, severity) for _, kind, severity in audit(path)] == [("points", "error")]

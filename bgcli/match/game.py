@@ -857,7 +857,14 @@ class GameReplay:
             how, expected, winner = win.outcome, game_value(win, cube, rules, centred, self.needed(over)), over
             reading = read([expected])
             wrong = f"{wins} but the final position is a {how.value} at cube {cube}: {_points(expected)}"
-            if over != side:
+            previous = self.record.actions[self.index - 1] if self.index > 0 else None
+            if over != side and previous is not None and previous.side == over and previous.line == action.line:
+                # old transcriptions write the result in the free cell of the row of the winner's last bear-off
+                # ("53) 55: 1/0 1/0 1/0      Wins 2 points"; bgdb's notes on 3 144 tournament files): the bear-off
+                # says whose it is, and the points are checked as the winner's
+                player, needed = self.player(over), rules.match_length - score[over] if rules.match_length else needed
+                reading = read([expected])
+            elif over != side:
                 reading, wrong = (Reading.WORTH, expected), ""
                 self.problem(action, ProblemKind.POINTS, f"{player} is said to win but {self.player(over)} bore off every checker")
         else:
