@@ -55,12 +55,20 @@ def test_an_export_says_the_rule_and_reads_back_the_same(tmp_path, path, to):
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.rsplit("/", 1)[-1])
-def test_an_sgf_export_says_it_has_no_place_for_automatic_doubles(path):
+def test_an_sgf_export_writes_them_as_gnubg_does_and_reads_back_the_same(tmp_path, path):
+    """gnubg's SGF writes a game's automatic doubles as the cube they make in the game's root (CV[2])."""
     gnubg = json.loads(committed(path.rsplit(".", 1)[0] + ".gnubg.json").read_text(encoding="utf-8"))
     text, left_out = export(read_any(path), "sgf")
-    assert [line.split(":")[0] for line in left_out] == [
-        f"game {number}" for number, g in enumerate(gnubg, 1) if g["initial-cube"] > 1]
+    assert left_out == []
+    roots = [tree.split("\n;", 1)[0] for tree in text.split("(;")[1:]]
+    assert [int(root.split("]CV[")[1].split("]")[0]) if "]CV[" in root else 1 for root in roots] == [
+        g["initial-cube"] for g in gnubg]
     assert text.count("AutoDoubles") == 1
+    back = tmp_path / "back.sgf"
+    back.write_text(text, encoding="utf-8")
+    assert replayed(str(back)) == replayed(path)
+    [record] = read_any(str(back))
+    assert [1 << _autos(game) for game in record.games] == [g["initial-cube"] for g in gnubg]
 
 
 SGG = ("ann vs. bob\nGamesGrid\nAutomatic Doubles: Yes\nGame 1. 0-0\n11: Automatic double\n"

@@ -1063,7 +1063,8 @@ class _Reader:
 # Annotator, EventDate) are written first; tags it does not know follow after
 # a blank line, as gnubg writes its match comment. Two deliberate departures
 # from gnubg's import-then-export: XG's ``63: ????`` (rolled, then resigned)
-# is written as XG writes it, because gnubg's ``63:`` would read back as a dance; and a
+# is written as XG writes it, because gnubg's ``63:`` would read back as a play (gnubg 1.07's import
+# plays a roll written without a play as it chooses, tests/test_heldout_roundtrip.py), never made; and a
 # ``Wins`` line keeps the points recorded, even when the replay finds them
 # wrong.
 
@@ -1217,7 +1218,7 @@ class MatWriter(GameWriter):
                 return
             if event.kind == EventKind.ROLL:
                 # a roll with no play, then the resignation: XG's "63: ????"
-                # (gnubg's own "63:" would read back as a dance)
+                # (gnubg's own "63:" would read back as a play of gnubg's choosing, never made)
                 assert event.dice is not None
                 yield event.side, f"{dice_name(event.dice)}: ????"
             elif event.kind == EventKind.TAKE and at and game.events[at - 1].kind in (EventKind.BEAVER, EventKind.RACCOON):

@@ -40,7 +40,6 @@ class Lack(enum.Enum):
     ILLEGAL_PLAY_NOTES = "Snowie's note on an illegal play"
     ROLL_WITHOUT_PLAY = "a roll with no play in the middle of a game"
     OFFERED_CUBE = "the cube value a double or beaver offers"
-    AUTO_DOUBLES = "a game's automatic doubles (the cube before the opening)"
     NAME_COLONS = "a line break or a colon in a player name"
     TAG_QUOTES = "a line break or a quote in a tag's value"
     TAG_NAMES = "a tag name other than letters, digits and _"

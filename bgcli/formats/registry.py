@@ -136,8 +136,7 @@ FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("tmg", "bgcli.formats.tmg", (".tmg",), re.compile(rb"MatchID: *[^\r\n]*\r?\nPlayer1: "), True, False,
                 "TrueMoneyGames's match files"),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
-                "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE,
-                                                                              Lack.AUTO_DOUBLES}),
+                "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,
                 "bgcli's JSON match document", cannot_hold=_NOT_WRITTEN),
 )

@@ -5,7 +5,9 @@ gnubg saves a match as one game tree per game. The root node holds
 scores of White and Black before the game), ``PW``/``PB`` (White is gnubg's
 player 0, the left column of a .mat file), ``RU`` (``Crawford``,
 ``Crawford:CrawfordGame``, ``Jacoby``), ``RE[W+2]`` (``R`` appended for a
-resignation) and ``DT``/``PC``/``EV``. Every action is a node of its own:
+resignation), ``DT``/``PC``/``EV``, and in a money game ``CV[4]``, the cube its
+automatic doubles made (gnubg's 'set automatic doubles'; a cube set by hand is
+a node of its own). Every action is a node of its own:
 ``W[31hefe]`` is a roll and one letter pair per die, ``a``..``x`` = points
 1..24 (White's numbering; Black's points are mirrored, ``x`` - letter), ``y``
 the bar, ``z`` off; a roll without pairs is a dance; ``W[double]``,
@@ -28,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import IO, Iterable, Iterator
 
 from bgcli.errors import FileReadError, MatchFileError, NotThisFormatError
+from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import a_position, decode, read_whole
 from bgcli.match.records import (Action, ActionKind, BoardEdit, GameRecord, MatchPart, MatchRecord, SetUp, parts_of,
@@ -251,6 +254,10 @@ class _Builder:
             game = self._game(nodes, info, current["errors"], len(current["games"]) + 1)
             if game is not None:
                 current["games"].append(game)
+                if game.actions and game.actions[0].kind is ActionKind.AUTO_DOUBLE:
+                    # gnubg's SGF says no rule of automatic doubles, but writes one only when they were
+                    # played: the session gets the rule, as many as bgcli allows (as a TrueMoneyGames file does)
+                    current["tags"].setdefault(AUTO_DOUBLES.tag, SITE_AUTO_DOUBLES)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
         if not self.positions and first is not None and saved_position(first):
@@ -313,6 +320,9 @@ class _Builder:
         root = nodes[0]
         nodes, rolled = _unplayed_roll(nodes)
         first_play = next((at for at, node in enumerate(nodes) if "W" in node.props or "B" in node.props), len(nodes))
+        autos = _auto_doubles(nodes[:first_play], info["length"])
+        if autos:   # the root's CV is the cube they make, set up nothing
+            nodes = [replace(root, props={k: v for k, v in root.props.items() if k != "CV"}), *nodes[1:]]
         set_up = _set_up(nodes[:first_play])
         if isinstance(set_up, str):
             errors.append(self._error(nodes[0], set_up_game(number, "SGF set-up properties", set_up)))
@@ -321,8 +331,9 @@ class _Builder:
             letter = "W" if "W" in nodes[first_play].props else "B"
             value = nodes[first_play].props[letter][0].strip().lower()
             set_up = _turn_set(set_up, _SIDES[letter] if value not in _CUBE_ACTIONS or value == "double" else None)
-        actions: list[Action] = []
-        cube = set_up.cube or 1 if set_up is not None else 1
+        actions = [Action(root.line, root.column, None, 0, ActionKind.AUTO_DOUBLE, cube=value, raw=f"CV[{autos[-1]}]")
+                   for value in autos]
+        cube = set_up.cube or 1 if set_up is not None else autos[-1] if autos else 1
         row, last_side = 0, None
         set_ups: list[SetUp] = []   # what each of the game's SET_UP actions set
         group: list[_Node] = []   # the set-up nodes since the last action (gnubg's board, cube or dice set by hand)
@@ -397,7 +408,7 @@ class _Builder:
             line = actions[-1].line if actions else root.line
             actions.append(Action(line, 1, None, side, WINS, points=points, raw=value))
         return GameRecord(number, info["players"], info["scores"], tuple(actions), root.line, set_up=set_up,
-                          set_ups_in_game=tuple(set_ups))
+                          set_ups_in_game=tuple(set_ups), autos_written=True)   # gnubg writes every one (its root CV)
 
     def _set_up_action(self, group: list[_Node], number: int, row: int, again: int | None, play: _Node,
                        mover: int | None) -> tuple[Action, SetUp] | MatchFileError | None:
@@ -438,6 +449,27 @@ class _Builder:
         steps = [(_point(letters[i], side), _point(letters[i + 1], side)) for i in range(0, len(letters), 2)]
         text = " ".join(f"{a}/{b}" for a, b in steps)
         return Action(*where, MOVE if steps else DANCE, dice, text, raw=value)
+
+
+def _auto_doubles(nodes: list[_Node], length: int) -> list[int]:
+    """The cubes a money game's automatic doubles make, one by one, as gnubg
+    writes them: the cube they end at in the root node, ``CV[4]`` (gnubg
+    reads a root's CV so whatever else the game holds), and nothing else set
+    up before the first play (the cube of a position set up is a node of its
+    own, ``;CV[2]``, as gnubg writes 'set cube value'). Automatic doubles
+    are a money-play rule: in a match, or with a board set up, the root's CV
+    stays a cube set by hand. Empty when there are none."""
+    values = nodes[0].props.get("CV", []) if nodes else []
+    if length or len(values) != 1 or not _SMALL_NUMBER.fullmatch(values[0].strip()):
+        return []
+    value = int(values[0].strip())
+    if value < 2 or not is_turned(value) or any(p in node.props for node in nodes for p in _SETUP if p != "CV") \
+            or any("CV" in node.props for node in nodes[1:]):
+        return []
+    cubes = [2]
+    while cubes[-1] < value:
+        cubes.append(turned(cubes[-1]))
+    return cubes
 
 
 def _turn_set(set_up: SetUp, mover: int | None) -> SetUp:
@@ -798,6 +830,10 @@ class SgfWriter(GameWriter):
             # its own, XR, which gnubg passes over
             root += "".join(f"XR[{_escape(key)}={_escape(value)}]" for key, value in rule_tags(info)
                             if key.lower() not in ("crawford", "jacoby", "variation", "cubeless"))   # RU says those
+        if game.start.set_up is None and game.events and game.events[0].before.match.cube > 1:
+            # only automatic doubles raise the cube before the first play: gnubg writes the cube they make in
+            # the root, where it reads them (a cube set by hand is a node of its own: _set_up_nodes)
+            root += f"CV[{game.events[0].before.match.cube}]"
         result = game.result
         if result is not None and result.winner_side < 0:
             root += "RE[0]"   # SGF's draw
@@ -806,10 +842,6 @@ class SgfWriter(GameWriter):
         # Galaxy's "Losses N points" in a property of bgcli's own, XL[B-4] (gnubg passes over it): it says the
         # record is Galaxy's, whose forfeits (Wins N, the points needed, mid-game) read back as Galaxy means them
         root += "".join(f"XL[{_LETTERS[side]}-{points}]" for _, side, points in game.losses)
-        if game.start.set_up is None and game.events and game.events[0].before.match.cube > 1:
-            # only automatic doubles raise the cube before the first play; gnubg's SGF has no place for them
-            self.leave_out(Lack.AUTO_DOUBLES, f"game {index}: its automatic doubles (the cube starts at "
-                                              f"{game.events[0].before.match.cube}), which SGF has no place for")
         for number, event in enumerate(game.events, 1):
             if event.kind == EventKind.ROLL and event.dice is not None and number < len(game.events):
                 # gnubg writes a roll never played only at the end of a game (PL/DI, below)
