@@ -734,7 +734,7 @@ def position_kind_name(kind: str) -> str:
 
 def _side_description(side: tuple[int, ...], pips: int) -> dict:
     return {
-        "points": {str(p): side[p] for p in range(1, 25) if side[p]},
+        "points": {str(p): side[p] for p in POINTS if side[p]},
         "bar": side[BAR],
         "off": side[OFF],
         "pips": pips,

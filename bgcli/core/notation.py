@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from bgcli.errors import (AmbiguousPlayError, BgcliError, CutShortPlayError, IllegalPlayError, InvalidDiceError,
                           InvalidPlayError, MissingDiceError)
-from bgcli.core.position import BAR, OFF, Dice, Point, Position, accelerator, other_side, roll_dice
+from bgcli.core.position import BAR, OFF, POINTS, Dice, Point, Position, accelerator, other_side, roll_dice
 # the words of dice, points, bar and off, and the styles, are the spellings module's
 from bgcli.core.spelling import (
     BLANKS, BOTTOM, DIE_DIGITS, POINT_WORDS, STYLES, dice_name, own_half, parse_dice, parse_point, point_name,
@@ -610,7 +610,7 @@ def _best_pips(position: Position, dice: Dice, most: int) -> int:
 def _can_play(position: Position, die: int) -> bool:
     """Whether one step of ``die`` can be played."""
     board = Board(position)
-    starts = [BAR] if position.player[BAR] else [p for p in range(24, 0, -1) if position.player[p]]
+    starts = [BAR] if position.player[BAR] else [p for p in reversed(POINTS) if position.player[p]]
     return any(not board.problem(s, max(s - die, OFF), die) for s in starts)
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import struct
 
-from bgcli.core.position import from_other_side
+from bgcli.core.position import BAR, POINTS, from_other_side, other_side
 from bgcli.errors import FileReadError, MatchFileError, NotThisFormatError
 from bgcli.formats.reading import read_whole
 from bgcli.formats.snowietxt import state_of
@@ -125,7 +125,7 @@ def parse(data: bytes, path: str = "-"):
         raise MatchFileError(f"the player on roll is {on_roll}, not 0 to 4", path, 1, 1)
     side = 0 if on_roll in (1, 3) else 1   # 0 (the starting position): player 2's side, as gnubg reads it
     if side == 0:   # player 1 numbers the points as the file does; its checkers are the negative ones
-        numbers = [board[0], *(-board[point] for point in range(1, 25)), board[25]]
+        numbers = [board[other_side(BAR)], *(-board[point] for point in POINTS), board[BAR]]
     else:           # player 2 numbers them the other way round
         numbers = list(from_other_side(board))
     money = kind == 3 or length == 0
