@@ -106,6 +106,7 @@ def test_an_error_about_a_file_as_a_whole_names_no_line_0(tmp_path):
 _NO_POSITION_FILES = {   # what a file named as a position file holds that is no file of its kind at all
     "empty.txt": b"", "words.txt": b"hello world\n", "empty.pos": b"", "words.pos": b"hello world\n",
     "empty.xgp": b"", "picture.xgp": b"\x89PNG\r\n\x1a\n" + bytes(9000), "words.sgf": b"hello world\n",
+    "empty.sgf": b"", "blank.sgf": b"  \n",
 }
 
 
@@ -120,6 +121,18 @@ def test_a_position_file_that_is_no_file_of_its_kind_is_the_wrong_file_given(tmp
     result = invoke(*[a.format(p=path) for a in command])
     assert result.exit_code == 2, result.stderr
     assert one_error(result).startswith(f"Error: {path}")
+
+
+@pytest.mark.parametrize("command", [["moves", "{p}", "31"], ["hint", "{p}"], ["show", "{p}"]])
+@pytest.mark.parametrize("text", [b"", b"  \n"], ids=["empty", "blank"])
+def test_an_sgf_with_no_game_tree_is_no_sgf_not_a_match_file(tmp_path, command, text):
+    """An empty .sgf where a position goes was called a match file ('that is a match file, not a position'):
+    it holds no game tree, so it is no SGF at all, the wrong file given, as a .sgf whose text opens none."""
+    path = tmp_path / "empty.sgf"
+    path.write_bytes(text)
+    result = invoke(*[a.format(p=path) for a in command])
+    assert result.exit_code == 2, result.stderr
+    assert one_error(result) == f"Error: {path}:1:1: cannot read SGF: the file holds no game tree"
 
 
 def test_a_position_file_cut_short_is_a_position_read_and_found_bad(tmp_path):

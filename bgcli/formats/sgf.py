@@ -579,6 +579,10 @@ def _position_tree(text: str, path: str) -> list[_Node] | None:
     """The one game tree of ``text`` when it is a saved position, else None."""
     trees = _trees(text.lstrip("\ufeff"), path)
     nodes = next(trees, None)
+    if nodes is None:
+        # no tree at all (an empty file, or blanks): no SGF, the wrong file given (exit 2), as text that opens
+        # none is; it was taken for a match file ('that is a match file, not a position')
+        raise NotThisFormatError("cannot read SGF: the file holds no game tree", path, 1, 1)
     return nodes if nodes and next(trees, None) is None and saved_position(nodes) else None
 
 
