@@ -98,8 +98,9 @@ def test_the_usual_rolls_are_decided_without_the_generator(monkeypatch):
     assert hitting_rolls(position) == expected
 
 
-# a mixed roll whose only hits leave the other die unplayable: the roll hits when no play takes both dice and
-# the die that must then be played (the higher if it can be) hits; decided without the generator
+# a mixed roll whose only hits leave the other die unplayable (entering from the bar or not): the roll hits when
+# no play takes both dice and the die that must then be played (the higher if it can be) hits; decided without
+# the generator
 ONE_DIE = [
     # the 4 hits (9 to 5), the 3 cannot follow and cannot start: only the 4 is played, and it hits
     ({9: 1}, {1: 2, 2: 2, 4: 2, 5: 1, 6: 4, 11: 1, 17: 1}, (4, 3), True),
@@ -111,6 +112,14 @@ ONE_DIE = [
     ({6: 1}, {1: 3, 2: 2, 3: 3, 5: 1, 7: 1, 10: 1, 19: 1, 23: 1}, (2, 1), False),
     # the 2 hits (5 to 3) and the 5 cannot follow, but bearing off with the 5 then the 2 takes both dice
     ({2: 1, 5: 1, 6: 1}, {1: 4, 3: 1, 4: 2, 15: 1}, (5, 2), False),
+    # from the bar: the 4 enters hitting (on 21), the 2 cannot follow and cannot enter: only the 4, which hits
+    ({25: 1}, {21: 1, 23: 2, 19: 2}, (4, 2), True),
+    # ... but the 2 enters (on 23) and a checker plays the 4 (10 to 6): both dice taken, no hit
+    ({25: 1, 10: 1}, {21: 1, 19: 2, 8: 2}, (4, 2), False),
+    # the 5 cannot enter (20 held), the 3 enters hitting (on 22) and the 5 cannot follow: it hits
+    ({25: 1}, {20: 2, 22: 1, 17: 2}, (5, 3), True),
+    # both enter, neither lets the other die follow: the higher must be played (on 20), and it does not hit
+    ({25: 1}, {22: 1, 17: 2, 15: 2}, (5, 3), False),
 ]
 
 
@@ -146,6 +155,29 @@ def blocked(draw) -> Position:
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(blocked())
 def test_blocked_rolls_that_hit_are_the_owners(position):
+    assert hitting_rolls(position) == hit_rolls(position)
+
+
+@st.composite
+def entering(draw) -> Position:
+    """A checker of the mover on the bar (now and then two), a few others, the opponent's home board crowded with
+    points and blots: hits entering that leave the other die unplayable, one die or none entering."""
+    player, opponent = [0] * 26, [0] * 26
+    player[BAR] = draw(st.sampled_from([1, 1, 1, 2]))
+    for _ in range(draw(st.integers(0, 4))):
+        player[draw(st.integers(1, draw(st.sampled_from([6, 12, 24]))))] += 1
+    for _ in range(draw(st.integers(3, CHECKERS))):   # most on the entering points 19..24 (the mover's numbering)
+        mine = draw(st.integers(19, 24)) if draw(st.booleans()) else draw(st.integers(1, 24))
+        if not player[mine]:
+            opponent[25 - mine] += 1
+    player[OFF] = CHECKERS - sum(player)
+    opponent[OFF] = CHECKERS - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(entering())
+def test_entering_rolls_that_hit_are_the_owners(position):
     assert hitting_rolls(position) == hit_rolls(position)
 
 
@@ -250,7 +282,7 @@ def test_a_checker_borne_off_in_a_race_is_the_generators(position):
 
 @pytest.mark.skipif(accelerator is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(boards(), boards(home=True), last_chances(), blocked(), races()))
+@given(st.one_of(boards(), boards(home=True), last_chances(), blocked(), races(), entering()))
 def test_the_chances_in_c_are_the_python_chances(position):
     """roll_chances in C against its owner, dice.roll_chances: the four chances and whether
     the roll made each, for every one of the 36 rolls (both orders) of generated positions:

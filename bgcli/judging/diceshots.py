@@ -10,10 +10,10 @@ dice, each point on the way open). A play of both dice of a mixed roll, or
 of four dice of a double, uses as many dice as can be used, so it is legal
 (the one rule it could break). A mover with a checker on the bar enters
 first in every legal play: as many checkers as the dice allow. When a hit
-of a mixed roll leaves the other die unplayable, the roll hits when no play
-takes both dice and the die that must then be played hits. When a hit with
-a checker on the bar leaves the rest unplayable, or a double's remaining
-steps could need a bear-off, this module does not decide and the owner (the
+of a mixed roll (entering or not) leaves the other die unplayable, the roll
+hits when no play takes both dice and the die that must then be played
+hits. When a double's hit leaves the rest unplayable, or its remaining steps
+could need a bear-off, this module does not decide and the owner (the
 generator) is asked about that roll. So the answer is the owner's on
 every position: tests/test_dice.py compares the two on generated positions
 (hypothesis), and the rolls decided here without the generator.
@@ -71,7 +71,8 @@ def hitting_rolls(position: Position) -> tuple[tuple[int, int], ...]:
 
 def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
     """Whether a roll hits with a checker of the mover on the bar: every legal
-    play enters first, as many checkers as the dice allow."""
+    play enters first, as many checkers as the dice allow. None only for a
+    double whose steps left after a hit could need a bear-off."""
     bar = player[BAR]
     if a == b:
         entry = 25 - a
@@ -103,7 +104,15 @@ def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
         for s in starts:
             if s - y >= 1 and theirs[s - y] == 1:
                 return True
-    return None if undecided else False
+    if not undecided:
+        return False
+    # only a hit entering that leaves the other die unplayable: legal when no play takes both dice (every play
+    # of both dice was looked at above, and none hits), and then the higher die enters if it can, else the lower
+    for x, y in ((a, b), (b, a)):
+        if theirs[25 - x] < 2 and _plays_after(player, theirs, BAR, 25 - x, y):
+            return False
+    die = max(a, b) if theirs[25 - max(a, b)] < 2 else min(a, b)
+    return theirs[25 - die] == 1
 
 
 def _mixed_hits(player, theirs, starts, a: int, b: int) -> bool | None:
