@@ -3011,6 +3011,12 @@ static int hitting_mask(const Masks *m, uint64_t *mask)
             found |= mixed_with[x] & mixed_with[twice & ~x];
         }
         candidates &= ~found;
+    } else if (bar >= 2) {   /* entering_hits of a mixed roll, at once: a die that enters on a blot */
+        uint32_t blot_dice = 0;   /* bits 1..6 */
+        for (int die = 1; die <= 6; die++)
+            blot_dice |= ((m->blots >> (25 - die)) & 1) << die;
+        found = candidates & ~DOUBLE_BITS & mixed_with[blot_dice];
+        candidates &= DOUBLE_BITS;
     }
     for (; candidates; candidates &= candidates - 1) {
         int k = lowest_roll(candidates), a = roll_high[k], b = roll_low[k];
@@ -3070,27 +3076,29 @@ static int finishing_mask(const long *player, const long *opponent, uint64_t *ma
     return 0;
 }
 
-/* dice._bears_off_with: whether die bears off a checker of the player once one moved from s to t (s 0: as the
- * checkers stand): every checker home, and one on point die or none above it */
-static int bears_off_with(const long *player, int s, int t, int die)
+/* dice._bears_off_with on masks: whether die bears off a checker of the player whose points 1..25 that hold a
+ * checker are mine, and count the checkers on point die: every checker home, and one on point die or none above it */
+static inline int bears_off_with(uint32_t mine, long count, int die)
 {
-    int highest = 0;
-    for (int p = BAR_POINT; p >= 1 && !highest; p--)
-        if (player[p] - (p == s) + (p == t) > 0)
-            highest = p;
-    return highest && highest <= 6 && (player[die] - (die == s) + (die == t) > 0 || highest < die);
+    return mine && !(mine & ~(uint32_t)0x7E) && (count > 0 || highest_point(mine) < die);
 }
 
-/* dice.bears_one_off: whether a legal play of high-low bears off a checker of the player, in a race (no contact) */
-static int bears_one_off(const long *player, int high, int low)
+/* dice.bears_one_off: whether a legal play of high-low bears off a checker of the player, in a race (no contact);
+ * mine the player's points 1..25 that hold a checker */
+static int bears_one_off(const long *player, uint32_t mine, int high, int low)
 {
+    uint32_t outside = mine & ~(uint32_t)0x7F;   /* points 7..25 */
     if (high == low) {
         int a = high;
         long homing = 0, fewest = 1;   /* the steps to bring every checker home; every checker below a, then off */
-        for (int p = 7; p <= BAR_POINT; p++)
+        for (uint32_t o = outside; o; o &= o - 1) {
+            int p = lowest_point(o);
             homing += player[p] * ((p - 6 + a - 1) / a);
-        for (int p = a; p <= BAR_POINT; p++)
+        }
+        for (uint32_t o = mine & ~(((uint32_t)1 << a) - 1); o; o &= o - 1) {
+            int p = lowest_point(o);
             fewest += player[p] * (p / a);
+        }
         for (int q = a; q <= BAR_POINT; q += a)   /* a checker on q = m * a: m steps, the others brought home */
             if (player[q]) {
                 long steps = homing - (q > 6 ? (q - 6 + a - 1) / a : 0) + q / a;
@@ -3099,18 +3107,19 @@ static int bears_one_off(const long *player, int high, int low)
             }
         return fewest <= 4;
     }
-    long outside = 0;
-    for (int p = 7; p <= BAR_POINT; p++)
-        outside += player[p];
-    if (outside > 1)   /* the first die brings one checker home at most: the second bears off none */
-        return 0;
+    if (outside && ((outside & (outside - 1)) || player[lowest_point(outside)] > 1))
+        return 0;   /* two checkers outside: the first die brings one home at most, the second bears off none */
     for (int order = 0; order < 2; order++) {
         int x = order ? low : high, y = order ? high : low;
-        if (bears_off_with(player, 0, 0, x))
+        if (bears_off_with(mine, player[x], x))
             return 1;
-        for (int p = x + 1; p <= BAR_POINT; p++)   /* a checker moved from p to p - x, then die y */
-            if (player[p] && bears_off_with(player, p, p - x, y))
+        /* a checker moved from p to t = p - x, then die y; with one outside, only that one can bring all home */
+        for (uint32_t from = outside ? outside : mine & ~(((uint32_t)2 << x) - 1); from; from &= from - 1) {
+            int p = lowest_point(from), t = p - x;
+            uint32_t after = (player[p] == 1 ? mine & ~((uint32_t)1 << p) : mine) | (uint32_t)1 << t;
+            if (bears_off_with(after, player[y] - (y == p) + (y == t), y))
                 return 1;
+        }
     }
     return 0;
 }
@@ -3127,9 +3136,12 @@ static int saving_mask(const long *player, const long *opponent, long own_off, u
         return -1;
     if (mask_rolls(theirs) < 21)
         return 0;
+    uint32_t mine = 0;
+    for (int p = 1; p <= BAR_POINT; p++)
+        mine |= (uint32_t)(player[p] != 0) << p;
     for (int a = 6; a >= 1; a--)
         for (int b = a; b >= 1; b--) {
-            if (bears_one_off(player, a, b))
+            if (bears_one_off(player, mine, a, b))
                 *mask |= roll_bit(a, b);
         }
     return 0;
