@@ -189,8 +189,24 @@ def test_bearing_off_every_checker_is_the_generators(position):
                                                     for play in legal_plays(position, roll))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(boards(home=True))
+@st.composite
+def held_bear_offs(draw) -> Position:
+    """The mover's last one to four checkers home, the opponent holding points of the mover's home board (and
+    blots there): the steps of a bear-off blocked on the way."""
+    player, opponent = [0] * 26, [0] * 26
+    for _ in range(draw(st.integers(1, 4))):
+        player[draw(st.integers(1, 6))] += 1
+    for _ in range(draw(st.integers(2, 12))):
+        mine = draw(st.integers(1, 6)) if draw(st.booleans()) else draw(st.integers(1, 24))
+        if not player[mine]:
+            opponent[25 - mine] += 1
+    player[OFF] = CHECKERS - sum(player)
+    opponent[OFF] = CHECKERS - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(boards(home=True), held_bear_offs()))
 def test_the_rolls_that_bear_off_are_the_generators(position):
     found = finishing_rolls(position)
     if any(position.player[7:26]):   # a trial of the dice audit only once every checker is home
@@ -203,12 +219,18 @@ def test_the_rolls_that_bear_off_are_the_generators(position):
 
 @pytest.mark.parametrize("player, opponent", [
     ({3: 2}, {20: 15}), ({5: 1, 1: 1}, {20: 15}), ({6: 1}, {20: 15}), ({4: 2, 2: 2}, {20: 15}),
-    ({6: 1, 1: 1}, {3: 2, 20: 13}),   # a held point in the home board: the generator says
+    ({6: 1, 1: 1}, {3: 2, 20: 13}),   # a held point in the home board: 33 cannot land on the 3
+    ({6: 1}, {2: 2, 4: 2, 20: 11}),   # 42 takes the 6 off through neither the 2 nor the 4; 51 through the 1
 ])
-def test_hand_made_bear_offs_agree(player, opponent):
+def test_hand_made_bear_offs_agree(monkeypatch, player, opponent):
     position = position_of(player, opponent)
-    assert finishing_rolls(position) == {roll for roll in {(max(r), min(r)) for r in ROLLS_36}
-                                         if bears_off_all(position, roll)}
+    expected = {roll for roll in {(max(r), min(r)) for r in ROLLS_36} if bears_off_all(position, roll)}
+
+    def refused(*args):
+        raise AssertionError("the generator was asked")
+
+    monkeypatch.setattr(dice, "legal_keys", refused)   # worked out from where the checkers stand, held points too
+    assert finishing_rolls(position) == expected
 
 
 @st.composite
@@ -282,7 +304,7 @@ def test_a_checker_borne_off_in_a_race_is_the_generators(position):
 
 @pytest.mark.skipif(accelerator is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(boards(), boards(home=True), last_chances(), blocked(), races(), entering()))
+@given(st.one_of(boards(), boards(home=True), last_chances(), blocked(), races(), entering(), held_bear_offs()))
 def test_the_chances_in_c_are_the_python_chances(position):
     """roll_chances in C against its owner, dice.roll_chances: the four chances and whether
     the roll made each, for every one of the 36 rolls (both orders) of generated positions:

@@ -3036,7 +3036,8 @@ static int hitting_mask(const Masks *m, uint64_t *mask)
     return 0;
 }
 
-/* dice.finishing_rolls as a mask of roll_bit: 0, or -1 with an exception */
+/* dice.finishing_rolls as a mask of roll_bit: 0, or -1 with an exception (none now: the rolls are worked out
+ * from where the checkers stand, every point on their way open) */
 static int finishing_mask(const long *player, const long *opponent, uint64_t *mask)
 {
     *mask = 0;
@@ -3046,10 +3047,9 @@ static int finishing_mask(const long *player, const long *opponent, uint64_t *ma
     for (int p = 7; p <= BAR_POINT; p++)
         if (player[p])
             return 0;
-    int held = 0;
+    uint32_t held = 0;   /* the points 1..6 of the mover's home board the opponent holds (its 24..19) */
     for (int q = 19; q <= 24; q++)
-        if (opponent[q] >= 2)
-            held = 1;
+        held |= (uint32_t)(opponent[q] >= 2) << (25 - q);
     int points[4], n = 0;
     for (int p = 6; p >= 1; p--)
         for (long k = 0; k < player[p] && n < 4; k++)
@@ -3057,16 +3057,18 @@ static int finishing_mask(const long *player, const long *opponent, uint64_t *ma
     for (int a = 6; a >= 1; a--)
         for (int b = a; b >= 1; b--) {
             int done;
-            if (held) {
-                if ((done = some_play(player, opponent, a, b, 0, MAX_COUNT)) < 0)
-                    return -1;
-            } else if (a == b) {
+            if (a == b) {
                 int need = 0;
-                for (int i = 0; i < n; i++)
+                uint32_t way = 0;   /* the points the checkers land on before they are off */
+                for (int i = 0; i < n; i++) {
                     need += (points[i] + a - 1) / a;
-                done = need <= 4;
+                    for (int q = points[i] - a; q >= 1; q -= a)
+                        way |= (uint32_t)1 << q;
+                }
+                done = need <= 4 && !(way & held);
             } else if (left == 1) {
-                done = points[0] <= a + b;
+                int p = points[0];
+                done = p <= a || (p <= a + b && (!((held >> (p - a)) & 1) || !((held >> (p - b)) & 1)));
             } else {
                 done = left == 2 && points[0] <= a && points[1] <= b;
             }

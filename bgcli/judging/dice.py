@@ -42,7 +42,8 @@ from typing import Any, Callable, MutableSequence, Sequence
 from bgcli.analysis.counts import enter_count, is_contact
 from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import (
-    BAR, CHECKERS, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, accelerator, throws, trusted_position,
+    BAR, CHECKERS, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, accelerator, other_side, throws,
+    trusted_position,
 )
 from bgcli.core.rules import Variation
 from bgcli.core.value import Win, possible_wins
@@ -247,23 +248,26 @@ def finishing_rolls(position: Position) -> frozenset[tuple[int, int]]:
     """The rolls (high die first) with a legal play that bears off every
     checker the player on roll has left, all of them home (none for a side not
     all home). Worked out from where the checkers stand: a mixed roll takes one
-    checker off with its sum, or two with a die each; a double takes off
-    checkers that need four steps or fewer together (each ceil(point / die)).
-    Where the opponent holds a point of the mover's home board (a step could be
-    blocked), the generator's legal plays say (:func:`bears_off_all`)."""
+    checker off with its high die, or with its sum through an open point (a
+    point the opponent does not hold), or two with a die each; a double takes
+    off checkers that need four steps or fewer together (each ceil(point /
+    die)), every point on their way open. Such a play takes every step the
+    checkers can take, so it is legal."""
     player = position.player
     left = CHECKERS - player[OFF]
     if not left or left > 4 or any(player[7:26]):
         return frozenset()
-    if any(position.opponent[q] >= 2 for q in range(19, 25)):   # a point of the mover's home board held
-        return frozenset(roll for roll in _ROLLS if bears_off_all(position, roll))
+    opponent = position.opponent
+    held = {other_side(q) for q in range(19, 25) if opponent[q] >= 2}   # the points of the mover's home board held
     points = sorted((p for p in range(1, 7) for _ in range(player[p])), reverse=True)
     found = []
     for a, b in _ROLLS:
         if a == b:
-            done = sum(-(-p // a) for p in points) <= 4
+            done = (sum(-(-p // a) for p in points) <= 4 and
+                    not any(p - k * a in held for p in points for k in range(1, -(-p // a))))
         elif left == 1:
-            done = points[0] <= a + b
+            p = points[0]
+            done = p <= a or (p <= a + b and (p - a not in held or p - b not in held))
         else:
             done = left == 2 and points[0] <= a and points[1] <= b
         if done:
