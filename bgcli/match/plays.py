@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bgcli.core.position import BAR, ROLLS, Position, accelerator, other_side, trusted_position
+from bgcli.core.position import BAR, OFF, ROLLS, Position, accelerator, other_side, trusted_position
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.judge import Sides, dances, play_from_steps, sides_after_steps, result_of_steps
 from bgcli.core.notation import apply_written, parse_play, parse_play_text, play_text
@@ -176,8 +176,9 @@ def written_pairs(text: str, side: int) -> Pairs | None:
     if _PLAIN_PLAY(text):   # as gnubg's .mat export writes every play: read here, for speed
         points = list(map(int, _NUMBERS(text)))
         plain = tuple(zip(points[::2], points[1::2]))
-        _remember(key, plain)
-        return plain
+        if _PLACEHOLDER not in plain:   # a '0/0' step is no step: the notation's reader decides (below)
+            _remember(key, plain)
+            return plain
     if _SHOWN_PLAY(text):   # as gnubg shows plays: chains, repeats, bar and off
         shown: list[tuple[int, int]] = []
         for move in text.split():
@@ -186,8 +187,9 @@ def written_pairs(text: str, side: int) -> Pairs | None:
                 move, count = move[:-3], int(move[-2])
             points = [POINT_WORDS[word] if word in POINT_WORDS else int(word) for word in move.replace("*", "").split("/")]
             shown += list(zip(points, points[1:])) * count
-        _remember(key, tuple(shown))
-        return tuple(shown)
+        if _PLACEHOLDER not in shown:
+            _remember(key, tuple(shown))
+            return tuple(shown)
     pairs = read_pairs(text, side)
     _remember(key, pairs)
     return pairs
@@ -203,6 +205,9 @@ def read_pairs(text: str, side: int) -> Pairs | None:
 
 
 _PAIRS: dict[tuple[str, int], Pairs | None] = {}
+# off to off: how some writers mark a die with nothing left to move, no step (core.notation's
+# _without_placeholders owns it); the fast paths above leave such a play to the notation's reader
+_PLACEHOLDER = (OFF, OFF)
 _UNREAD: Any = object()   # not in _PAIRS (None there: not pairs)
 # The spelling of gnubg's .mat export (numbers only, 25 the bar and 0 off, one
 # a/b pair per die): a subset of what the notation's reader reads, read to the
