@@ -608,8 +608,6 @@ OWNER_OF_GEOMETRY = "bgcli/core/position.py"
 # The C accelerator keeps its own arithmetic, fenced (its property tests compare it with the Python code), and
 # so does the script that runs inside GNU Backgammon (engines/gnubg_driver.py), which cannot import bgcli.
 GEOMETRY_OWN_ARITHMETIC = {"bgcli/engines/gnubg_driver.py"}
-# modules not yet moved to the owner (this set only shrinks)
-GEOMETRY_NOT_YET = {"bgcli/judging/diceshots.py"}
 
 
 def code(text: str) -> str:
@@ -632,7 +630,7 @@ def code(text: str) -> str:
 
 def test_no_module_but_the_owner_numbers_a_point_from_the_other_side():
     again = found(GEOMETRY_AGAIN, {name: code(text) for name, text in sources().items()
-                                   if name != OWNER_OF_GEOMETRY and name not in GEOMETRY_OWN_ARITHMETIC | GEOMETRY_NOT_YET})
+                                   if name != OWNER_OF_GEOMETRY and name not in GEOMETRY_OWN_ARITHMETIC})
     assert not again, f"ask bgcli.core.position (other_side, OTHER_SIDE, from_other_side): {again}"
 
 

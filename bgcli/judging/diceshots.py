@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from bgcli.analysis.counts import ROLLS
 from bgcli.core.generator import BOARD_BITS, legal_keys
-from bgcli.core.position import BAR, Position
+from bgcli.core.position import BAR, Position, from_other_side
 
 _REACH = {roll: ((roll[0], 2 * roll[0], 3 * roll[0], 4 * roll[0]) if roll[0] == roll[1] else (roll[0], roll[1], roll[0] + roll[1]))
           for roll in ROLLS}
@@ -33,7 +33,7 @@ def hitting_rolls(position: Position) -> tuple[tuple[int, int], ...]:
     """The rolls (66, 65, ..., 11, as ``hit_rolls``) with a legal play that hits."""
     player, opponent = position.player, position.opponent
     # the opponent's checkers on the mover's points 1..24
-    theirs = (0,) + opponent[24:0:-1]
+    theirs = (0,) + from_other_side(opponent)[1:25]
     blots = [t for t in range(1, 25) if theirs[t] == 1]
     if not blots:
         return ()
@@ -75,7 +75,7 @@ def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
     double whose steps left after a hit could need a bear-off."""
     bar = player[BAR]
     if a == b:
-        entry = 25 - a
+        entry = BAR - a
         if theirs[entry] >= 2:
             return False   # nothing can be played
         if theirs[entry] == 1:
@@ -87,11 +87,11 @@ def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
         entered[entry] += bar
         return _double_hits(entered, theirs, [p for p in range(1, 25) if entered[p]], a, 4 - bar)
     if bar >= 2:   # each die that can enter enters, and nothing else moves
-        return theirs[25 - a] == 1 or theirs[25 - b] == 1
+        return theirs[BAR - a] == 1 or theirs[BAR - b] == 1
     undecided = False
     starts = [p for p in range(1, 25) if player[p]]
     for x, y in ((a, b), (b, a)):
-        entry = 25 - x
+        entry = BAR - x
         if theirs[entry] >= 2:
             continue
         if theirs[entry] == 1:   # a hit entering: legal if die y can be played after it
@@ -109,10 +109,10 @@ def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
     # only a hit entering that leaves the other die unplayable: legal when no play takes both dice (every play
     # of both dice was looked at above, and none hits), and then the higher die enters if it can, else the lower
     for x, y in ((a, b), (b, a)):
-        if theirs[25 - x] < 2 and _plays_after(player, theirs, BAR, 25 - x, y):
+        if theirs[BAR - x] < 2 and _plays_after(player, theirs, BAR, BAR - x, y):
             return False
-    die = max(a, b) if theirs[25 - max(a, b)] < 2 else min(a, b)
-    return theirs[25 - die] == 1
+    die = max(a, b) if theirs[BAR - max(a, b)] < 2 else min(a, b)
+    return theirs[BAR - die] == 1
 
 
 def _mixed_hits(player, theirs, starts, a: int, b: int) -> bool | None:
