@@ -41,7 +41,7 @@ from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.cube import is_turned, turned, value_reached
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, other_side
-from bgcli.core.rules import Rules, Variation, tag_for
+from bgcli.core.rules import SETTING_OF_TAG, Rules, Variation, tag_for
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
@@ -98,7 +98,7 @@ PROPERTY_LIMIT = 1 << 20   # characters in one property value (a comment): no re
 DEPTH_LIMIT = 1000          # variations within variations (gnubg writes none)
 # what the reader keeps of a node; any other property is read, checked and dropped at once
 # (a property the builder reads must be named here, or it is dropped)
-_KEPT = frozenset(("GM", "MI", "PW", "PB", "RU", "RE", "DT", "XR", "XT", "XC", "XL", "W", "B", *_SETUP,
+_KEPT = frozenset(("GM", "AP", "MI", "PW", "PB", "RU", "RE", "DT", "XR", "XT", "XC", "XL", "W", "B", *_SETUP,
                    *(ident for _, ident in _TAG_PROPERTIES)))
 # what the reader marks a node with, its values dropped (they can be long): the analysis of a play (A) or of a
 # cube decision (DA), which marks the hint gnubg saves with a position (saved_position)
@@ -258,6 +258,15 @@ class _Builder:
                     # gnubg's SGF says no rule of automatic doubles, but writes one only when they were
                     # played: the session gets the rule, as many as bgcli allows (as a TrueMoneyGames file does)
                     current["tags"].setdefault(AUTO_DOUBLES.tag, SITE_AUTO_DOUBLES)
+                redoubles = _instant_redoubles(game)
+                if redoubles and not info["length"] and _by_gnubg(root):
+                    # gnubg plays a beaver or raccoon only where its rule allows it ('set beavers N', on by
+                    # default) but its SGF writes no rule of beavers: the redoubles it recorded say the rule was
+                    # on, allowing at least gnubg's default raccoons (its 'set beavers 3': two) and as many as made
+                    current["tags"].setdefault(BEAVERS.tag, "On")
+                    made = max(redoubles - 1, GNUBG_RACCOONS)
+                    if made > int(current["tags"].get(RACCOONS.tag, 0)):
+                        current["tags"][RACCOONS.tag] = str(made)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
         if not self.positions and first is not None and saved_position(first):
@@ -449,6 +458,32 @@ class _Builder:
         steps = [(_point(letters[i], side), _point(letters[i + 1], side)) for i in range(0, len(letters), 2)]
         text = " ".join(f"{a}/{b}" for a, b in steps)
         return Action(*where, MOVE if steps else DANCE, dice, text, raw=value)
+
+
+BEAVERS, RACCOONS = SETTING_OF_TAG["beavers"], SETTING_OF_TAG["raccoons"]
+# what gnubg allows when not told otherwise: 'set beavers 3', a beaver and two raccoons
+GNUBG_RACCOONS = 2
+_CUBE_ANSWERS = (ActionKind.TAKE, ActionKind.DROP)
+
+
+def _by_gnubg(root: _Node) -> bool:
+    """Whether the game tree says GNU Backgammon wrote it (``AP[GNU Backgammon:1.07.001]``)."""
+    return any(value.strip().startswith("GNU Backgammon") for value in root.props.get("AP", []))
+
+
+def _instant_redoubles(game: GameRecord) -> int:
+    """The most redoubles made at once in one of the game's doubles, a beaver and its raccoons (gnubg writes
+    each as a double node with no answer between them), 0 when none."""
+    most = run = 0
+    waiting = False   # a double made and not yet answered
+    for action in game.actions:
+        if action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON):
+            run = run + 1 if waiting else 0
+            waiting = True
+            most = max(most, run)
+        elif action.kind in _CUBE_ANSWERS or action.kind in (ActionKind.MOVE, ActionKind.DANCE):
+            waiting, run = False, 0
+    return most
 
 
 def _auto_doubles(nodes: list[_Node], length: int) -> list[int]:
