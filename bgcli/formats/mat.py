@@ -1221,9 +1221,11 @@ class MatWriter(GameWriter):
                 # (gnubg's own "63:" would read back as a play of gnubg's choosing, never made)
                 assert event.dice is not None
                 yield event.side, f"{dice_name(event.dice)}: ????"
-            elif event.kind == EventKind.TAKE and at and game.events[at - 1].kind in (EventKind.BEAVER, EventKind.RACCOON):
+            elif event.kind == EventKind.TAKE and at and game.events[at - 1].kind in (EventKind.BEAVER, EventKind.RACCOON) \
+                    and at + 1 < len(game.events):
                 # gnubg's export writes no Takes for a beaver or raccoon (its SGF has the node); one in the
-                # right-hand column leaves a row that then closes two spaces longer (_rows)
+                # right-hand column leaves a row that then closes two spaces longer (_rows). The game going on
+                # says it was taken; a take the record stops at is written, or it would be lost
                 if event.side == 1:
                     yield event.side, _HIDDEN_TAKE
             else:
