@@ -38,3 +38,16 @@ def test_the_audit_calls_no_beaver_of_gnubgs_wrong(tmp_path):
     other.write_text(SESSION.read_text().replace("AP[GNU Backgammon:1.07.001]", "AP[Other:1.0]"))
     result = CliRunner().invoke(cli, ["audit", str(other)])
     assert "beavers are not allowed (use --beavers)" in result.output, result.output
+
+
+def test_a_raccoon_rule_the_file_writes_stands_and_a_bad_one_is_an_error_not_a_crash(tmp_path):
+    from click.testing import CliRunner
+    from bgcli.cli import cli
+
+    text = SESSION.read_text().replace("RU[Jacoby]", "RU[Jacoby]XR[Raccoons=5]", 1)
+    assert rules_of(text).raccoons == 5
+    bad = tmp_path / "bad.sgf"
+    bad.write_text(SESSION.read_text().replace("RU[Jacoby]", "RU[Jacoby]XR[Raccoons=abc]", 1))
+    result = CliRunner().invoke(cli, ["audit", str(bad)])
+    assert "internal error" not in result.output, result.output
+    assert "tag [Raccoons 'abc'] is not a number" in result.output, result.output

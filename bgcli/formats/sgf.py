@@ -264,8 +264,10 @@ class _Builder:
                     # default) but its SGF writes no rule of beavers: the redoubles it recorded say the rule was
                     # on, allowing at least gnubg's default raccoons (its 'set beavers 3': two) and as many as made
                     current["tags"].setdefault(BEAVERS.tag, "On")
-                    made = max(redoubles - 1, GNUBG_RACCOONS)
-                    if made > int(current["tags"].get(RACCOONS.tag, 0)):
+                    if current.setdefault("raccoons_ours", RACCOONS.tag not in current["tags"]):
+                        # the most made in one double so far, at least gnubg's default; a raccoon rule the file
+                        # writes itself stands, its value checked by the rules (int() here raised on a bad one)
+                        made = max(redoubles - 1, GNUBG_RACCOONS, int(current["tags"].get(RACCOONS.tag, 0)))
                         current["tags"][RACCOONS.tag] = str(made)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
