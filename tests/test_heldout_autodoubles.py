@@ -1,7 +1,7 @@
 """A money session GNU Backgammon played with automatic doubles (tests/data/heldout-autodoubles, NOTE.md
 says how): gnubg's own records disagree about a game that began with an automatic double, its points won
 counting the doubled cube, its running score (and its .mat export) not. bgcli scores each game from the
-SGF as gnubg's points won, and says where gnubg's running score then departs from the games' points."""
+SGF as gnubg's points won, and reads gnubg's running score by its habit (no problem)."""
 from __future__ import annotations
 
 import json
@@ -40,14 +40,17 @@ def test_each_game_from_the_sgf_is_worth_gnubgs_points_won():
     assert [(r.winner_side, r.points) for r in _replay("sgf").results] == [(g["winner"], g["points"]) for g in games]
 
 
-def test_gnubgs_running_score_leaves_the_automatic_double_out_and_bgcli_says_where():
+def test_gnubgs_running_score_leaves_the_automatic_double_out_as_its_habit():
+    """gnubg's habit (bgcli.match.conventions.score_leaves_out, tests/test_match_gnubg_autodouble_scores.py):
+    no problem in gnubg's own file, and bgcli's score is the games' total."""
     games = gnubg_games()
     doubled = [n for n, g in enumerate(games, 1) if g["initial_cube"] > 1]
     for n in doubled:   # gnubg's next score adds half the game's points
         before, after = games[n - 1]["score_before"], games[n]["score_before"]
         assert sum(after) - sum(before) == games[n - 1]["points"] // 2
-    problems = _replay("sgf").problems
-    assert [(p.game, p.kind.value) for p in problems] == [(n + 1, "score") for n in doubled]
+    replay = _replay("sgf")
+    assert replay.problems == []
+    assert list(replay.results[-1].score) == [sum(g["points"] for g in games if g["winner"] == side) for side in (0, 1)]
 
 
 def test_gnubgs_mat_export_writes_the_game_without_its_automatic_double():

@@ -34,7 +34,7 @@ from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import a_position, decode, read_whole
 from bgcli.match.records import (Action, ActionKind, BoardEdit, GameRecord, MatchPart, MatchRecord, SetUp, parts_of,
-                                 set_up_game)
+                                 Writer, set_up_game)
 from bgcli.core.value import Outcome
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
@@ -247,7 +247,8 @@ class _Builder:
             if (current is None or info["game"] == 0 and current["games"]
                     or (info["length"], info["players"]) != (current["length"], current["players"])):
                 current = dict(length=info["length"], players=info["players"], line=root.line,
-                               tags=info["tags"], games=[], errors=list(info["errors"]), comments=info["comments"])
+                               tags=info["tags"], games=[], errors=list(info["errors"]), comments=info["comments"],
+                               writer=Writer.GNUBG if _by_gnubg(root) else None)
                 matches.append(current)
             else:
                 current["errors"] += info["errors"]
@@ -276,7 +277,7 @@ class _Builder:
                                  self.path, first[0].line, first[0].column)
         return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
                             errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path,
-                            words=WORDS)
+                            words=WORDS, writer=m["writer"])
                 for m in matches]
 
     def _error(self, node: _Node, message: str) -> MatchFileError:

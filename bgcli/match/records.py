@@ -23,6 +23,13 @@ def site_is(tags: dict[str, str], name: str) -> bool:
     return any(key.lower() == "site" and wanted in value.replace(" ", "").lower() for key, value in tags.items())
 
 
+class Writer(str, Worded):
+    """The program a reader knows wrote the file, where its habits are read as that program's
+    (bgcli.match.conventions); None where it is not known."""
+
+    GNUBG = "GNU Backgammon"
+
+
 class ActionKind(str, Worded):
     """What one cell of a transcript records."""
 
@@ -240,6 +247,7 @@ class MatchRecord:
     path: str = "-"
     whole: bool = True     # False: the file holds part of a match by design (gnubg's text export: one game a file)
     words: Words = PLAIN   # how the file's format writes the actions a problem quotes (bgcli.match.wording)
+    writer: Writer | None = None   # the program the reader knows wrote it (its SGF AP, its .mat header's habits)
 
     @property
     def players(self) -> tuple[str, str]:
@@ -247,7 +255,7 @@ class MatchRecord:
         return (names[0], names[1]) if names else ("player 0", "player 1")
 
     def header(self) -> MatchHeader:
-        return MatchHeader(self.length, self.line, self.tags, self.path, self.whole, self.words)
+        return MatchHeader(self.length, self.line, self.tags, self.path, self.whole, self.words, self.writer)
 
     def __str__(self) -> str:
         """The canonical text of a match: the .mat file gnubg would write."""
@@ -278,6 +286,7 @@ class MatchHeader:
     path: str = "-"
     whole: bool = True
     words: Words = PLAIN
+    writer: Writer | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,5 +317,5 @@ def records_of(parts: Iterable[MatchPart]) -> Iterator[MatchRecord]:
             games.append(part)
         elif header is not None:
             yield MatchRecord(header.length, tuple(games), header.line, header.tags, part.comments, part.errors,
-                              header.path, header.whole, header.words)
+                              header.path, header.whole, header.words, header.writer)
             header = None

@@ -28,9 +28,10 @@ from dataclasses import replace
 from operator import attrgetter
 from typing import Callable, Iterable, Iterator
 
+from bgcli.core.cube import after_turns
 from bgcli.core.rules import Rules, crawford_game, tag_problems
 from bgcli.core.value import Outcome
-from bgcli.match.conventions import GALAXY, galaxy_unlimited, points_convention
+from bgcli.match.conventions import GALAXY, galaxy_unlimited, points_convention, score_leaves_out
 from bgcli.match.events import (
     Event,
     EventKind,
@@ -113,6 +114,9 @@ class MatchReplayer:
         self.score = [0, 0]
         self.crawford_done = False
         self.headers_restart = False   # a money session whose game headers each start at 0-0
+        # the points the record's running score leaves out by its writer's habit (conventions.score_leaves_out):
+        # its next score line is the games' total less these
+        self.left_out = [0, 0]
         self.match_over_line: int | None = None
         self.pending: tuple[GameReplay, GameResult | Unfinished] | None = None   # a game waiting for its result
         self.last: tuple[int, int, GameResult | Unfinished] | None = None       # last line, number, result
@@ -187,7 +191,8 @@ class MatchReplayer:
                                  f"headers of this money session restart at 0-0 (a habit that cannot be checked); "
                                  f"the totals are the games'", Severity.WARNING)
                 self.headers_restart = True
-            elif recorded is not None and recorded != tuple(score) and not rules.standalone_games:
+            elif recorded is not None and recorded != tuple(score) and not rules.standalone_games \
+                    and recorded != self.written_score():
                 before = self.starts[-2][1]
                 if g > before + 1 and all(now >= then for now, then in zip(recorded, score)):
                     # an excerpt: the numbers of the games say that the ones between are not
@@ -197,10 +202,17 @@ class MatchReplayer:
                                  f"game {g} starts at {recorded[0]}-{recorded[1]}, the games before give "
                                  f"{score[0]}-{score[1]}: {left_out} not in the file (an excerpt)", Severity.WARNING)
                 else:
+                    written = self.written_score()
+                    habit = "" if written == tuple(score) else (
+                        f" ({written[0]}-{written[1]} in {self.header.writer}'s running score, which leaves "
+                        f"automatic doubles out)")
                     self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
                                  f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
-                                 f"{score[0]}-{score[1]}")
-                score[:] = recorded   # one slip is one problem: go on from the record
+                                 f"{score[0]}-{score[1]}{habit}")
+                # one slip is one problem: go on from the record (read by its writer's habit)
+                score[:] = [now + out for now, out in zip(recorded, self.left_out)]
+            elif recorded is not None and recorded == tuple(score):
+                self.left_out = [0, 0]   # the record counts them after all: it goes on from the games' total
         crawford = crawford_game(rules, (score[0], score[1]), self.crawford_done)
         self.crawford_done = self.crawford_done or crawford
         game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=mid_match and crawford)
@@ -221,8 +233,15 @@ class MatchReplayer:
         score = self.score
         if isinstance(result, GameResult) and result.winner_side >= 0:
             score[:] = result.score
+            autos = sum(1 for action in game.record.actions if action.kind is ActionKind.AUTO_DOUBLE)
+            self.left_out[result.winner_side] += score_leaves_out(self.header.writer, result.points, after_turns(autos))
             if self.rules.match_length and score[result.winner_side] >= self.rules.match_length and self.match_over_line is None:
                 self.match_over_line = game.record.line
+
+    def written_score(self) -> tuple[int, int]:
+        """The running score the record writes after the games so far, by its writer's habit: the games'
+        total, less what a GNU Backgammon running score leaves out (conventions.score_leaves_out)."""
+        return (self.score[0] - self.left_out[0], self.score[1] - self.left_out[1])
 
     def settle(self, recorded: tuple[int, ...] | None) -> None:
         """A game without its result line, with the score line that follows

@@ -9,7 +9,8 @@ For each seed, saves NAME.sgf (`save match`), NAME.mat (`export match mat`) and
 NAME.json (gnubg.match()).  Environment:
   DR_OUT out folder; DR_SEEDS first:count; DR_LENGTHS comma list (0 = money);
   DR_GAMES games per money session; DR_JACOBY on/off; DR_BEAVERS N (set beavers);
-  DR_VARIATION standard|nackgammon; DR_NOISE cube noise; DR_RESIGN, DR_ACCEPT.
+  DR_VARIATION standard|nackgammon; DR_NOISE cube noise; DR_RESIGN, DR_ACCEPT;
+  DR_AUTODOUBLES N (money: set automatic doubles N, 0 by default).
 """
 import base64
 import json
@@ -39,7 +40,7 @@ def fields():
 for cmd in (
     "set display off", "set automatic game off", "set automatic roll on",
     "set jacoby " + env("DR_JACOBY", "off"), "set beavers " + env("DR_BEAVERS", "3"),
-    "set variation " + env("DR_VARIATION", "standard"),
+    "set variation " + env("DR_VARIATION", "standard"), "set automatic doubles " + env("DR_AUTODOUBLES", "0"),
 ):
     gnubg.command(cmd)
 for p in (0, 1):
