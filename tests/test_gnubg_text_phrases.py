@@ -76,7 +76,7 @@ def read(*lines: str) -> tuple:
 
 def test_every_slot_is_tested_here():
     tested = {"score", "length", "move_number", "to_play", "mark", "wins", "information", "fields", "rating",
-              "position_id", "match_id", *ACTIONS}
+              "position_id", "match_id", "crawford_game", "post_crawford", *ACTIONS}
     assert tested == set(gnubgwords.SLOTS)
 
 
@@ -88,6 +88,15 @@ def test_each_score_line_is_read_and_known_by_the_registry(phrase, form):
     header, game, _ = read(line)
     assert (game.number, game.players, game.scores, header.length) == (3, ("ann", "bob"), (1, 0), 5)
     assert registry.of_head(line.encode() + b"\n").name == "gnubg-text"
+
+
+@pytest.mark.parametrize("slot, phrase, form", [(slot, *case) for slot in ("crawford_game", "post_crawford")
+                                                 for case in cases(slot)])
+def test_each_crawford_note_after_the_score_line_is_read(slot, phrase, form):
+    _, game, _ = read(f"The score (after 2 games) is: ann 4, bob 1 (match to 5 points), {form}")
+    assert game.crawford is (slot == "crawford_game")
+    _, game, _ = read("The score (after 2 games) is: ann 3, bob 1 (match to 5 points)")
+    assert game.crawford is None
 
 
 @pytest.mark.parametrize("phrase, form", cases("length"))

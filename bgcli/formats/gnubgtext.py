@@ -23,6 +23,12 @@ language it runs in, in part (``Der Spielstand (nach 0 Partie) ist: ...``,
 words, which formats.gnubgwords holds.
 The file is one game of a match by design: the record says so
 (``MatchHeader.whole`` False), so that its end is not a match cut short.
+The score line's note says what the game is under the Crawford rule
+(``, Crawford game``, ``, post-Crawford play``): a game read alone at a score
+one away is no guess. A money game's automatic doubles have no line of their
+own: the cube of the Match ID printed before the first play, centred above 1
+on the opening board, is their trace (AUTO_DOUBLE actions, as the SGF
+reader reads gnubg's root ``CV``).
 
 gnubg prints the board's Position ID before every play, from the mover's
 side, and its Match ID (the cube). A game whose board, cube or turn was set
@@ -41,13 +47,14 @@ import re
 from functools import lru_cache
 from typing import IO, Iterable, Iterator
 
-from bgcli.core.cube import turned
+from bgcli.core.cube import is_turned, turned
 from bgcli.core.ids import parse_match_id
 from bgcli.core.position import Position
 from bgcli.core.rules import Variation
 from bgcli.core.spelling import DIE_PATTERN, recorded_roll
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import gnubgwords
+from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES
 from bgcli.formats.mat import tag_of
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
 from bgcli.match.plays import judge_play
@@ -123,6 +130,8 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     in_info = False
     comment: list[str] | None = None   # the lines of the match's comment, while it is read
     resigned = False       # an "accepts" or "rejects" next answers the resignation, not a double
+    autos_written = False  # a money game's first Match ID was read: it says the automatic doubles played
+    crawford: bool | None = None   # the score line says the game is the Crawford game (True) or after it (False)
     move = 0
     track = _Board()   # where the plays leave the board, to meet the Position ID printed before each play
     for number, raw in enumerate(lines, 1):
@@ -148,6 +157,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             heads = (players[0] + " ", players[1] + " ")
             scores = (int(found.group("first_score")), int(found.group("second_score")))
             length = int(found.group("length")) if found.group("length") else 0
+            crawford = _crawford_note(found.group("note"))
             game_line = number
             continue
         if _INFORMATION.match(line):
@@ -207,6 +217,15 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
             elif resigned and action.kind in (ActionKind.TAKE, ActionKind.DROP):
                 continue   # the answer to the resignation: the result line says what came of it
             if action.kind in (ActionKind.MOVE, ActionKind.DANCE):
+                if not actions and not length:
+                    autos = _auto_doubles(track.shown, track.shown_match)
+                    autos_written = autos is not None
+                    if autos:
+                        actions.extend(Action(number, 1, None, 0, ActionKind.AUTO_DOUBLE, cube=value,
+                                              raw=f"Match ID {track.shown_match}") for value in autos)
+                        # gnubg's text says no rule of automatic doubles, but its Match ID shows them only where
+                        # they were played: the session gets the rule, as many as bgcli allows (as gnubg's SGF)
+                        tags.setdefault(AUTO_DOUBLES.tag, SITE_AUTO_DOUBLES)
                 set_up = track.play(action)
                 if set_up is not None:
                     actions.append(Action(number, 1, move, action.side, ActionKind.SET_UP, raw=set_up.how))
@@ -225,8 +244,48 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     if players is None:
         raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line", path, 1, 1)
     yield MatchHeader(length, game_line, tags, path, whole=False, words=AS_WRITTEN)
-    yield GameRecord(game_number, players, scores, tuple(actions), game_line, set_ups_in_game=tuple(set_ups))
+    yield GameRecord(game_number, players, scores, tuple(actions), game_line, set_ups_in_game=tuple(set_ups),
+                     autos_written=autos_written, crawford=crawford)
     yield MatchEnd(tuple(errors))
+
+
+_CRAWFORD_GAME = re.compile(rf", {gnubgwords.either('crawford_game')}$")
+_POST_CRAWFORD = re.compile(rf", {gnubgwords.either('post_crawford')}$")
+
+
+def _crawford_note(note: str) -> bool | None:
+    """What the note after the score line's parentheses says of the Crawford
+    rule: True for ", Crawford game", False for ", post-Crawford play" (the
+    Crawford game came before), None for no note. A game read alone at a
+    score one away is otherwise taken for the Crawford game until a double
+    says it is not."""
+    if _CRAWFORD_GAME.match(note):
+        return True
+    return False if _POST_CRAWFORD.match(note) else None
+
+
+def _auto_doubles(shown: str | None, shown_match: str | None) -> list[int] | None:
+    """The cubes a money game's automatic doubles make, one by one, as the
+    IDs gnubg printed before the game's first play show them: the opening
+    position of the variant played and a centred cube above 1 (gnubg's text
+    has no line for an automatic double; the cube of its Match ID is the
+    trace, as its SGF's root CV is). Empty for none; None where no Match ID
+    was printed, so the file does not say. Any other board or an owned cube
+    there is a position set up by hand, which the set-up check reads."""
+    cube = _cube(shown_match)
+    if cube is None:
+        return None
+    value, owner = cube
+    try:
+        opening = shown is not None and any(Position.from_id(shown) == Position.start(v) for v in Variation)
+    except BgcliError:
+        opening = False
+    if value < 2 or owner != -1 or not is_turned(value) or not opening:
+        return []
+    cubes = [2]
+    while cubes[-1] < value:
+        cubes.append(turned(cubes[-1]))
+    return cubes
 
 
 def _variation_of(shown: str) -> Variation | None:

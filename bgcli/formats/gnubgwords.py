@@ -50,6 +50,8 @@ class Words:
     rating: tuple[str, ...] = ()       # {name}: whose rating
     position_id: tuple[str, ...] = ()  # the label of the Position ID
     match_id: tuple[str, ...] = ()     # and of the Match ID
+    crawford_game: tuple[str, ...] = ()   # after the score line's parentheses: this game is the Crawford game
+    post_crawford: tuple[str, ...] = ()   # and: the Crawford game was played before this one
 
     def __init__(self, **slots: tuple[Any, ...]) -> None:
         if not _SLOTS.issuperset(slots):
@@ -67,7 +69,8 @@ ENGLISH = Words(
     rejects=("rejects",), resigns=("resigns",), wins=(r"wins {n} points?",), information=("Match Information",),
     fields=(("Date", "Date"), ("Place", "Place"), ("Event", "Event"), ("Round", "Round"),
             ("Annotator", "Annotator"), ("Comments?", "Comments")),
-    rating=("{name}'s rating",), position_id=("Position ID",), match_id=("Match ID",))
+    rating=("{name}'s rating",), position_id=("Position ID",), match_id=("Match ID",),
+    crawford_game=("Crawford game",), post_crawford=("post-Crawford play",))
 
 # by language, as gnubg 1.07.001 printed them (LC_ALL=de_DE.UTF-8 and so on)
 LANGUAGES: dict[str, Words] = {

@@ -222,6 +222,9 @@ class GameRecord:
     # what was set by hand in the middle of the game, one for each action of kind SET_UP, in order (an Action
     # is a tuple of fixed fields that the readers' fast paths build: the set-ups are kept here)
     set_ups_in_game: tuple[SetUp, ...] = ()
+    # the file says whether the game is the Crawford game (gnubg's text export: ", Crawford game", ", post-Crawford
+    # play" after its score line): a game read alone at a score one away is not known to be one; None: not said
+    crawford: bool | None = None
 
     def set_up_at(self, index: int) -> SetUp:
         """What the action ``index`` (of kind SET_UP) set."""

@@ -214,8 +214,13 @@ class MatchReplayer:
             elif recorded is not None and recorded == tuple(score):
                 self.left_out = [0, 0]   # the record counts them after all: it goes on from the games' total
         crawford = crawford_game(rules, (score[0], score[1]), self.crawford_done)
+        unknown = mid_match and crawford
+        if first and game_record.crawford is not None and rules.in_force("crawford"):
+            # the record starts with a game its file says is (or comes after) the Crawford game: no guess
+            crawford, unknown = game_record.crawford, False
+            self.crawford_done = not crawford
         self.crawford_done = self.crawford_done or crawford
-        game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=mid_match and crawford)
+        game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=unknown)
         self.visitor.begin_game(game.start)
         return game
 

@@ -1,0 +1,54 @@
+"""bgcli's legal plays against GNU Backgammon's at the rules' edges, on
+positions no other test data use (tests/data/heldout-legal-extremes, NOTE.md
+says how they were made): 4 to 15 checkers on the bar, both sides on the bar,
+15 checkers on one point, bear-offs from two or three points with gaps, 1 to 6
+checkers a side, a closed or all-but-closed board to enter against. Each
+position with all 21 rolls: the same resulting positions, each once, gnubg's
+own text for each play; and ``bgcli moves --batch`` gives the same.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+from click.testing import CliRunner
+
+from bgcli.cli import cli
+from bgcli.core.generator import legal_plays
+from bgcli.core.notation import play_text
+from bgcli.core.position import Position
+
+from conftest import DATA, committed
+
+FOLDER = DATA / "heldout-legal-extremes"
+ROWS = [json.loads(line) for line in committed(FOLDER / "legal.jsonl").read_text().splitlines() if line.strip()]
+KINDS = {"bar_many", "both_bar", "stack", "bearoff_gaps", "few", "closed"}
+
+
+def test_every_kind_and_roll_is_kept():
+    rolls: dict[tuple[str, str], set[tuple[int, int]]] = defaultdict(set)
+    for row in ROWS:
+        rolls[row["source"].split(":")[1], row["position_id"]].add(tuple(row["dice"]))
+    assert {kind for kind, _ in rolls} == KINDS
+    assert all(len(seen) == 21 for seen in rolls.values())
+
+
+def test_legal_plays_are_gnubgs():
+    for row in ROWS:
+        plays = legal_plays(Position.from_id(row["position_id"]), row["dice"])
+        ours = {play.result_id(): play_text(play) for play in plays}
+        assert len(ours) == len(plays), row["position_id"]
+        assert ours == {p["result_id"]: p["move"] for p in row["plays"]}, (row["position_id"], row["dice"])
+
+
+def test_moves_batch_gives_gnubgs_plays(tmp_path):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("".join(f"{row['position_id']} {row['dice'][0]}{row['dice'][1]}\n" for row in ROWS))
+    result = CliRunner().invoke(cli, ["moves", "--batch", str(queries)])
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in result.output.splitlines()]
+    assert len(answers) == len(ROWS)
+    for row, answer in zip(ROWS, answers):
+        assert answer["position_id"] == row["position_id"]
+        assert {p["position_id"]: p["play"] for p in answer["plays"]} == \
+            {p["result_id"]: p["move"] for p in row["plays"]}, (row["position_id"], row["dice"])
