@@ -689,6 +689,71 @@ def test_the_other_side_is_the_boards_flip(position):
     assert shared_point(position.player, position.opponent) == 0
 
 
+# --- the home board and a die's faces by their numbers: bgcli.core.position (HOME, HOME_BOARD, HOME_BOARD_SLOTS,
+# OUTSIDE_HOME, in_home; FACES, ORDERED_ROLLS) ----------------------------------------------------------------
+
+# the home board written as numbers: a slice or a range of its points or of the points outside it ('side[7:26]',
+# 'side[1:7]', 'range(19, 25)', 'range(7, 25)', 'range(6, 0, -1)'), a point held against 6 or 7 ('p > 6',
+# 'point <= 6', '7 <= start') or a distance from the 6-point ('(p - 6)')
+HOME_AGAIN = re.compile(r"\[(?:1:7|:7|7:2[56]|19:2[56])\]"
+                        r"|range\(\s*(?:7|19)\s*,\s*2[56]\s*\)|range\(\s*(?:24\s*,\s*18|6\s*,\s*0)\s*,\s*-1\s*\)"
+                        r"|\b(?:p|q|s|t|point|start|end|highest|back|furthest)\s*(?:<=\s*6|<\s*7|>\s*6|>=\s*7)(?![\d.])"
+                        r"|(?<![-\w])[67]\s*(?:>=|<|<=|>)\s*(?:p|q|s|t|point|start|end|highest)\b"
+                        r"|\(\s*(?:p|point|q)\s*-\s*6\s*\)")
+# a die's faces written as numbers ('range(1, 7)' is a die's faces or the home board: either has its owner),
+# a die tested against them by hand ('1 <= die <= 6')
+FACES_AGAIN = re.compile(r"range\(\s*1\s*,\s*7\s*\)|\b1\s*<=\s*(?:die|d|a|b|first|second|high|low|face)\s*<=\s*6\b")
+# the copies left, by file, and why: each file may hold at most this many (a new copy fails; one taken off
+# passes, so that its owner's landing is not held up: lower the number when you see it lower)
+HOME_AND_FACES_LEFT = {
+    # the dice tally's race arithmetic (finishing_rolls, bears_one_off, _bears_off_with, the dice's check), owned
+    # by the dice tally's work under way: to be written with HOME_BOARD, OUTSIDE_HOME, HOME and FACES
+    "bgcli/judging/dice.py": 11,
+    # the hitting walk's bear-off test (_one_die_hits, _plays_after, _played_twice), likewise
+    "bgcli/judging/diceshots.py": 3,
+}
+
+
+def home_and_faces_copies(texts: dict[str, str]) -> dict[str, list[str]]:
+    """Each module's copies of the home board's or a die's numbers (comments and plain strings left out)."""
+    copies: dict[str, list[str]] = {}
+    for name, text in texts.items():
+        hits = found(HOME_AGAIN, {name: code(text)}) + found(FACES_AGAIN, {name: code(text)})
+        if hits:
+            copies[name] = hits
+    return copies
+
+
+def test_no_module_but_the_owner_writes_the_home_board_or_a_die_as_numbers():
+    copies = home_and_faces_copies({name: text for name, text in sources().items() if name != OWNER_OF_GEOMETRY})
+    again = [hit for name, hits in copies.items() if len(hits) > HOME_AND_FACES_LEFT.get(name, 0) for hit in hits]
+    assert not again, ("ask bgcli.core.position (HOME, HOME_BOARD, HOME_BOARD_SLOTS, OUTSIDE_HOME, in_home; "
+                       f"FACES, ORDERED_ROLLS, ROLLS): {again}")
+
+
+def test_the_home_and_faces_check_sees_a_copy():
+    copies = {"m.py": ("if any(player[7:26]):\nh = {q for q in range(19, 25)}\nc = tuple(side[1:7])\n"
+                       "if p > 6:\nn = -(-(p - 6) // a)\nfor d in range(1, 7):\nok = 1 <= die <= 6\n"
+                       "top = (range(6, 0, -1), range(7, 25))\nif 7 <= start:\n"
+                       "fine = side[OUTSIDE_HOME], side[:26], range(24, 0, -1), -6 <= end, left <= 6, x[1:25]\n"
+                       '"""points 1..6: side[1:7]"""  # range(1, 7)\n')}
+    hits = home_and_faces_copies(copies)["m.py"]
+    assert sorted(int(hit.split(":")[1]) for hit in hits) == [1, 2, 3, 4, 5, 6, 7, 8, 8, 9]
+
+
+def test_the_home_board_and_the_faces_are_the_rules_numbers():
+    from bgcli.core.position import (ALL_THROWS, BAR, FACES, HOME, HOME_BOARD, HOME_BOARD_SLOTS, KINDS_OF_ROLL, OFF,
+                                     ORDERED_ROLLS, OUTSIDE_HOME, POINTS, ROLLS, in_home, throws)
+
+    slots = list(range(26))
+    assert list(FACES) == [1, 2, 3, 4, 5, 6] and HOME == max(FACES) and list(HOME_BOARD) == slots[HOME_BOARD_SLOTS]
+    assert slots[HOME_BOARD_SLOTS] + slots[OUTSIDE_HOME] == [*POINTS, BAR] and not in_home(HOME + 1) and in_home(OFF)
+    assert len(set(ORDERED_ROLLS)) == ALL_THROWS == 36 == sum(map(throws, KINDS_OF_ROLL))
+    assert sorted(set(ROLLS[roll] for roll in ORDERED_ROLLS)) == list(KINDS_OF_ROLL)
+    assert all(ORDERED_ROLLS.count(kind) + ORDERED_ROLLS.count(kind[::-1]) - (kind[0] == kind[1]) == throws(kind)
+               for kind in KINDS_OF_ROLL)
+
+
 # --- what a command says as a signal ends it: bgcli.errors (INTERRUPTED, TERMINATED) -------
 
 SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")

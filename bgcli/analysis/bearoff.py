@@ -51,9 +51,9 @@ from array import array
 from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
-from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, OUTSIDE_HOME, throws
+from bgcli.core.position import CHECKERS, FACES, HOME, HOME_BOARD_SLOTS, KINDS_OF_ROLL, OUTSIDE_HOME, throws
 
-POINTS = 6
+POINTS = HOME   # a one-sided table counts the checkers on a side's home-board points
 POSITIONS = math.comb(CHECKERS + POINTS, POINTS)  # 54,264: up to 15 checkers on six points
 FILE_NAME = "bearoff-1.bin"
 CHECKED_NAME = "bearoff-1.checked"   # the digest of the table file that last passed the whole check
@@ -86,7 +86,7 @@ def home_counts(side: Sequence[int]) -> Counts | None:
     points, [25] bar) when all its checkers are home or off, else None."""
     if any(side[OUTSIDE_HOME]):
         return None
-    return tuple(side[1:7])
+    return tuple(side[HOME_BOARD_SLOTS])
 
 
 def _pips(k: int) -> int:
@@ -191,10 +191,10 @@ def exact_figures() -> tuple[list[int], list[int], list[int], int]:
     by_mean = mean.__getitem__
     for i in range(1, n):
         k = keys[i]
-        steps: list[list[int]] = [[]] + [[index[r] for r in step_results(k, d)] for d in range(1, 7)]
+        steps: list[list[int]] = [[]] + [[index[r] for r in step_results(k, d)] for d in FACES]
         total = 0
         dist = 0
-        for d in range(1, 7):
+        for d in FACES:
             st = steps[d]
             one_step, two_steps, three_steps = best[d], best2[d], best3[d]
             one_step[i] = min(st, key=by_mean)

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bgcli.core.kinds import Worded
-from bgcli.core.position import (BAR, CHECKERS, KINDS_OF_ROLL_LARGEST_FIRST, OFF, POINTS, Position, in_home, other_side, pip_count,
+from bgcli.core.position import (ALL_THROWS, BAR, CHECKERS, HOME_BOARD, KINDS_OF_ROLL_LARGEST_FIRST, OFF, POINTS, Position, in_home, other_side, pip_count,
                                  throws)
 from bgcli.core.generator import BOARD_BITS, legal_keys
 
@@ -151,7 +151,7 @@ def keith_count(side: Sequence[int], pips: int | None = None) -> int:
 def thorp_count(side: Sequence[int], pips: int | None = None) -> int:
     """gnubg's ThorpCount for one side, before the +1/10 of ``show thorp``."""
     left = CHECKERS - side[OFF]
-    covered = sum(1 for point in range(1, 7) if side[point])
+    covered = sum(1 for point in HOME_BOARD if side[point])
     return (pip_count(side) if pips is None else pips) + 2 * left + side[1] - covered
 
 
@@ -228,8 +228,8 @@ def enter_count(position: Position) -> int:
     bar: a die enters on the opponent's home point of its number unless the
     opponent holds it (two checkers or more), so 36 less the square of the
     points held (the generator agrees: tests/test_dice.py)."""
-    held = sum(1 for point in range(1, 7) if position.opponent[point] >= 2)
-    return 36 - held * held
+    held = sum(1 for point in HOME_BOARD if position.opponent[point] >= 2)
+    return ALL_THROWS - held * held
 
 
 # --- the analysis -------------------------------------------------------------------------

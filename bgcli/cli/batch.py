@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, NamedTuple, Sequence
 from bgcli.core.generator import BOARD_BITS as _HITS  # a play key's hit marks start here
 from bgcli.core.generator import Play, legal_keys, legal_plays, play_of, query_ids
 from bgcli.core.generator import accelerator as _speedups  # the C accelerator, or None
-from bgcli.core.position import ID_PATTERN, Dice, Position, checked_dice, parse_position_id, trusted_position
+from bgcli.core.position import ID_PATTERN, ROLLS, Dice, Position, checked_dice, parse_position_id, trusted_position
 from bgcli.core.spelling import BLANKS, ROLL_PATTERN, is_die, meant_as_dice, parse_dice, point_names, roll_of
 from bgcli.errors import EXIT_PROBLEMS, EXIT_UNREADABLE, BgcliError, InvalidPositionError, MissingDiceError, os_reason
 
@@ -395,7 +395,7 @@ def moves_line(game, dice: Dice, style: str) -> str:
 # Fenced mirror of position_and_dice and roll_of: tests/test_spelling.py::test_the_regular_expression_mirrors_the_owner, tests/test_batch_speed_paths.py::test_lines_near_the_shortcut_read_as_the_words_do
 _BLANK = f"[{re.escape(BLANKS)}]"
 ID_AND_DICE_LINE = re.compile(rf"{_BLANK}*({ID_PATTERN}){_BLANK}+{ROLL_PATTERN}{_BLANK}*").fullmatch
-_ROLLS: dict[Any, Dice] = {(str(a), str(b)): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+_ROLLS: dict[Any, Dice] = {(str(a), str(b)): roll for (a, b), roll in ROLLS.items()}
 _START_OR_ID = re.compile(f"start|{ID_PATTERN}").fullmatch
 DEFAULT_SIDE = 1  # the side on roll of a position read without a match (MatchState's default)
 

@@ -57,6 +57,7 @@ CHECKERS = 15
 POINTS = range(1, 25)            # a side's 24 points, from its home (1) to the other side's (24)
 HOME: Point = 6                  # a side's home board is its points 1..HOME
 HOME_BOARD = range(1, HOME + 1)
+HOME_BOARD_SLOTS = slice(1, HOME + 1)     # the same points as a slice of a side's slots: side[HOME_BOARD_SLOTS]
 OUTSIDE_HOME = slice(HOME + 1, BAR + 1)   # a side's slots outside its home board (points 7..24, its bar): any(side[OUTSIDE_HOME])
 
 
@@ -378,14 +379,20 @@ def _read_position_id(text: str) -> Position:
 
 Dice = tuple[int, int]
 
+FACES = range(1, 7)   # a die's faces: every loop over a die's numbers and every test of one asks this
+
+# The 36 throws of two dice, first die and second (either may be the larger): the order a rollout's
+# stratified first rolls and the dice report's table of written orders follow
+ORDERED_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in FACES for b in FACES)
+ALL_THROWS = len(ORDERED_ROLLS)   # 36: a chance counted in throws is out of this
 
 # every roll in either order -> (high, low)
-ROLLS: dict[Any, Dice] = {(a, b): (max(a, b), min(a, b)) for a in range(1, 7) for b in range(1, 7)}
+ROLLS: dict[Any, Dice] = {(a, b): (max(a, b), min(a, b)) for a, b in ORDERED_ROLLS}
 
 # The 21 kinds of roll, high die first, in the two orders bgcli's tables use: 11, 21, 22, 31 ... 66
 # (the bear-off tables, the rollout, the rating's luck, the dice report) and 66, 65 ... 11 (the shot
 # counts, largest first). The orders are fixed: a table or a seeded rollout depends on them.
-KINDS_OF_ROLL: tuple[Dice, ...] = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
+KINDS_OF_ROLL: tuple[Dice, ...] = tuple((high, low) for high in FACES for low in range(1, high + 1))
 KINDS_OF_ROLL_LARGEST_FIRST: tuple[Dice, ...] = tuple(sorted(KINDS_OF_ROLL, reverse=True))
 
 

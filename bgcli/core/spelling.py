@@ -29,7 +29,7 @@ import functools
 import re
 from typing import Sequence
 
-from bgcli.core.position import BAR, OFF, ROLLS, Dice, Point, checked_dice, other_side
+from bgcli.core.position import BAR, FACES, OFF, ORDERED_ROLLS, ROLLS, Dice, Point, checked_dice, other_side
 from bgcli.errors import InvalidDiceError, InvalidPlayError
 from bgcli.output import quote
 
@@ -110,7 +110,7 @@ def dice_name(dice: Sequence[int]) -> str:
 # One die in a file's text (a .mat cell's 62:, SGF's W[62...], gnubg's 'to play 62'): the
 # readers' regular expressions of a roll are built from it.
 DIE_PATTERN = f"[{DIE_DIGITS}]"
-_RECORDED = {f"{a}{b}": (a, b) for a in range(1, 7) for b in range(1, 7)}
+_RECORDED = {f"{a}{b}": (a, b) for a, b in ORDERED_ROLLS}
 
 
 def recorded_text(dice: Sequence[int]) -> str:
@@ -132,7 +132,7 @@ def recorded_dice(first: object, second: object) -> tuple[int, int] | None:
     document), in the order stored; None when either is not a whole number
     from 1 to 6 (a bool or text is none)."""
     for die in (first, second):
-        if type(die) is not int or not 1 <= die <= 6:
+        if type(die) is not int or die not in FACES:
             return None
     return first, second  # type: ignore[return-value]
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from bgcli.core.position import throws
+from bgcli.core.position import ALL_THROWS, FACES, ORDERED_ROLLS, throws
 from bgcli.judging.dice import CONDITIONS, DOUBLES, GAME_MARK, KINDS, Unit, add_into
 from bgcli.judging.dicestats import (
     ALPHA, BY, Test, binomial_test, chance_test, contingency_test, correct, goodness_test, luck_test,
 )
 
 KIND_LABELS = tuple(f"{high}{low}" for high, low in KINDS)
-KIND_CHANCES = tuple(throws(kind) / 36 for kind in KINDS)
-FACE_LABELS = tuple(str(face) for face in range(1, 7))
-ORDER_LABELS = tuple(f"{a}-{b}" for a in range(1, 7) for b in range(1, 7))
+KIND_CHANCES = tuple(throws(kind) / ALL_THROWS for kind in KINDS)
+FACE_LABELS = tuple(str(face) for face in FACES)
+ORDER_LABELS = tuple(f"{a}-{b}" for a, b in ORDERED_ROLLS)
 _OPENING = tuple(i for i, (high, low) in enumerate(KINDS) if high != low)
 CONDITION_TITLES = {"enter": "entering from the bar", "hit": "a roll that hits a blot",
                     "bearoff": "a roll that bears off the last checkers",

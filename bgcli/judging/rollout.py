@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 from bgcli.core.cube import Answer, CubeAction, CubeTurn, Line as CubeLine, Refusal, may_double, proper_action_of, turned
 from bgcli.core.generator import legal_plays
 from bgcli.core.kinds import Worded
-from bgcli.core.position import CHECKERS, KINDS_OF_ROLL, OFF, throws
+from bgcli.core.position import ALL_THROWS, CHECKERS, KINDS_OF_ROLL, OFF, ORDERED_ROLLS, throws
 from bgcli.core.value import cubeless_worth, game_kind, game_value
 from bgcli.engines import met
 from bgcli.engines.protocol import Evaluation, Probabilities
@@ -86,10 +86,10 @@ if TYPE_CHECKING:
     from bgcli.core.state import GameState
     from bgcli.engines.protocol import Engine
 
-ROUND = 36          # trials of one stratified round: each first roll once
+ROUND = ALL_THROWS  # trials of one stratified round: each first roll once
 Z95 = 1.959963984540054   # the 95% two-sided normal quantile
 ROLLS = KINDS_OF_ROLL   # the 21 rolls, high die first
-ORDERED = tuple((a, b) for a in range(1, 7) for b in range(1, 7))     # the 36 ordered rolls
+ORDERED = ORDERED_ROLLS     # the 36 ordered rolls
 MAX_TRIALS = 10_000_000
 _WIDTH = 6   # a trial's figures per line: the value, then the five cumulative probabilities
 

@@ -23,7 +23,7 @@ from typing import Sequence
 from bgcli.core.cube import points_word, turned
 from bgcli.core.ids import match_id
 from bgcli.core.state import GameState, MatchState
-from bgcli.core.position import BAR, CHECKERS, OFF, POINTS, Position, in_home, other_side, pip_count
+from bgcli.core.position import BAR, CHECKERS, HOME, OFF, POINTS, Position, in_home, other_side, pip_count
 from bgcli.core.spelling import BOTTOM, STYLES, korean_name, recorded_text
 
 DEFAULT_NAMES = ("player 0", "player 1")
@@ -97,6 +97,8 @@ def _side_texts(board: _Board) -> list[str]:
 # --- ASCII ----------------------------------------------------------------------
 
 _TALL = "     X6789ABCDEF"  # what the fifth row shows for a stack of n (gnubg's table)
+# the board's four quarters of six points, from X's home board (points 1..6) round to O's (19..24)
+_QUARTERS = tuple(POINTS[k:k + HOME] for k in range(0, len(POINTS), HOME))
 _LABELS_LOW = "+12-11-10--9--8--7-------6--5--4--3--2--1-+"
 _LABELS_HIGH = "+13-14-15-16-17-18------19-20-21-22-23-24-+"
 _LABELS_LOW_LEFT = "+-1--2--3--4--5--6-------7--8--9-10-11-12-+"
@@ -158,10 +160,11 @@ def ascii_board(game: GameState | Position, home: str = "right", names: Sequence
     text = _side_texts(board)
     x_roll = board.match.on_roll == 1
     left = home == "left"
+    home_board, outer_board, far_outer, far_home = _QUARTERS
     if left:
-        top_points, bottom_points = (range(24, 18, -1), range(18, 12, -1)), (range(1, 7), range(7, 13))
+        top_points, bottom_points = (far_home[::-1], far_outer[::-1]), (home_board, outer_board)
     else:
-        top_points, bottom_points = (range(13, 19), range(19, 25)), (range(12, 6, -1), range(6, 0, -1))
+        top_points, bottom_points = (far_outer, far_home), (outer_board[::-1], home_board[::-1])
     o_off, x_off = board.off
 
     def line(points: tuple[range, range], bar: str, y: int, off: str, note: str | None) -> str:
@@ -314,7 +317,7 @@ def _cls(cls: str) -> str:
 def _point_x(point: int) -> float:
     """Centre x of X's point ``point`` with the home board on the right."""
     if in_home(point):
-        return _RIGHT_HALF + (6 - point) * _PW + _PW / 2
+        return _RIGHT_HALF + (HOME - point) * _PW + _PW / 2
     if point <= 12:
         return _LEFT_HALF + (12 - point) * _PW + _PW / 2
     if point <= 18:
