@@ -135,6 +135,9 @@ FORMATS: tuple[MatchFormat, ...] = (
     # its first option line; known by the suffix (a .mat's comment could begin so)
     MatchFormat("tmg", "bgcli.formats.tmg", (".tmg",), re.compile(rb"MatchID: *[^\r\n]*\r?\nPlayer1: "), True, False,
                 "TrueMoneyGames's match files"),
+    # no other format begins with its index line: known by it whatever the suffix
+    MatchFormat("bgammon", "bgcli.formats.bgammon", (".match",), re.compile(rb"bgammon-replay [0-9]{8}\r?\n"),
+                True, False, "bgammon.org's replay files", sure=True),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,
