@@ -12,7 +12,12 @@ gnubg's text has no line for an automatic double: the cube of the Match ID
 printed before the first play is the trace (bgcli read those games from cube 1
 and called their results wrong: 'a dropped 2-cube is worth 1'); nor for the
 Crawford rule but the score line's ', post-Crawford play' (bgcli took a game
-read alone at a score one away for the Crawford game).
+read alone at a score one away for the Crawford game). And gnubg scores an
+accepted resignation of a gammon or backgammon under the Jacoby rule, the cube
+centred, at the cube times the kind resigned (a gammon played out counts
+single): in a file gnubg wrote (its text export, its SGF) bgcli reads the
+figure as gnubg's habit (bgcli.match.conventions.resignation_habit); it called
+it an error, and the session's next score one more.
 """
 from __future__ import annotations
 
@@ -67,26 +72,14 @@ def test_the_kept_games_hold_what_they_are_kept_for():
     assert {g["jacoby"] for g in GAMES.values() if not g["length"]} == {True, False}
 
 
-# gnubg scores an accepted resignation of a gammon or backgammon under the Jacoby rule, the cube centred, at
-# the cube times the kind resigned, where a gammon or backgammon played out counts single:
-# docs/gnubg-differences.md. bgcli scores it single and says so, once.
-JACOBY_RESIGNATION = {"dr45203_money_006.txt.gz": "'root wins 3 points' by resignation, but at cube 1 a "
-                                                  "resignation is worth 1"}
-
-
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_text_export_reads_as_gnubg_played_it(name, tmp_path):
     game = GAMES[name]
     path, text = unpacked(name, tmp_path)
     (replay,) = list(replay_file(path, rules_of(game)))
+    assert replay.problems == []
     (result,) = replay.results
-    if name in JACOBY_RESIGNATION:
-        assert [p.message for p in replay.problems] == [JACOBY_RESIGNATION[name]]
-        assert (result.game, result.winner, result.written_points, result.points) == \
-            (game["game"], game["winner"], game["points"], 1)
-    else:
-        assert replay.problems == []
-        assert (result.game, result.winner, result.points) == (game["game"], game["winner"], game["points"])
+    assert (result.game, result.winner, result.points) == (game["game"], game["winner"], game["points"])
     canonical = gnubgid_norm().canonical
     printed = printed_before_plays(text)
     states = {e.line: gnubg_id(e.before) for e in replay.events if e.kind.value == "move"}
@@ -101,3 +94,20 @@ def test_score_of_a_game_begun_with_automatic_doubles(tmp_path):
     assert result.exit_code == 0, result.output
     (game,) = json.loads(result.output)["games"]
     assert (game["winner"], game["result"], game["cube"], game["points"]) == ("root", "drop", 2, 2)
+
+
+def test_gnubgs_sgf_of_a_gammon_resigned_under_jacoby_is_read_by_its_habit(tmp_path):
+    """gnubg's own SGF (AP[GNU Backgammon:...]) of a money session with the Jacoby rule: game 1 a gammon
+    resigned at a centred cube, RE[W+2R], 2 points in gnubg.match() and its running score."""
+    sgf = committed(FOLDER / "dr45204_money.sgf")
+    result = CliRunner().invoke(cli, ["score", "--json", str(sgf)])
+    assert result.exit_code == 0, result.output
+    games = json.loads(result.output)["games"]
+    assert [(g["winner"], g["result"], g["cube"], g["points"]) for g in games[:2]] == \
+        [("gnubg", "resignation", 1, 2), ("gnubg", "single", 4, 4)]
+    assert json.loads(result.output)["score"] == [18, 8]   # gnubg's: 2 + 4 + 4 + 4 + 4 and 8
+    # another program's SGF is read by the rule: a resignation at a centred cube under Jacoby is worth 1
+    other = tmp_path / "other.sgf"
+    other.write_text(sgf.read_text().replace("AP[GNU Backgammon:1.07.001]", "AP[Other:1]"))
+    result = CliRunner().invoke(cli, ["audit", str(other)])
+    assert result.exit_code == 1 and "by resignation, but at cube 1 a resignation is worth 1" in result.output

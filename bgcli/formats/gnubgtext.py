@@ -58,7 +58,7 @@ from bgcli.formats.loggame import AUTO_DOUBLES, SITE_AUTO_DOUBLES
 from bgcli.formats.mat import tag_of
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, text_lines, text_of
 from bgcli.match.plays import judge_play
-from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, SetUp
+from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, SetUp, Writer
 from bgcli.match.wording import AS_WRITTEN
 
 # The first player's name ends at the first " N, " (taken in a lookahead, which is never re-entered, then
@@ -243,7 +243,7 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
                                   and_match=bool(found.group("match")), raw=line.strip()))
     if players is None:
         raise MatchFileError("not GNU Backgammon's text export: no 'The score (after N games)' line", path, 1, 1)
-    yield MatchHeader(length, game_line, tags, path, whole=False, words=AS_WRITTEN)
+    yield MatchHeader(length, game_line, tags, path, whole=False, words=AS_WRITTEN, writer=Writer.GNUBG)
     yield GameRecord(game_number, players, scores, tuple(actions), game_line, set_ups_in_game=tuple(set_ups),
                      autos_written=autos_written, crawford=crawford)
     yield MatchEnd(tuple(errors))

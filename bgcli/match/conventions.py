@@ -36,6 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from bgcli.core.value import STANDARD_WORTH
 from bgcli.match.records import Writer, site_is
 
 
@@ -151,3 +152,15 @@ def score_leaves_out(writer: Writer | None, points: int, start_cube: int) -> int
     if writer is Writer.GNUBG and start_cube > 1:
         return points - points // start_cube
     return 0
+
+
+# GNU Backgammon 1.07 scores a resignation of a gammon or a backgammon, accepted in a money game under the Jacoby
+# rule with the cube centred, at the cube times the kind resigned (gnubg.match()'s points won, its SGF RE[B+3R],
+# its text export's 'wins 3 points', and its running score adds them), where the same gammon played out to the end
+# counts single (tests/data/heldout-text-export, docs/gnubg-differences.md). Checked exactly, so no warning.
+def resignation_habit(writer: Writer | None, jacoby_centred: bool, cube: int) -> tuple[int, ...]:
+    """What a resignation may be worth by ``writer``'s habit beyond what the rules say
+    (``jacoby_centred``: the Jacoby rule in force and the cube centred): none but gnubg's."""
+    if writer is Writer.GNUBG and jacoby_centred:
+        return tuple(cube * worth for worth in STANDARD_WORTH)
+    return ()

@@ -21,7 +21,7 @@ from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _tr
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import STANDARD_WORTH, Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.core.rules import Rules
-from bgcli.match.conventions import PointsConvention, Reading
+from bgcli.match.conventions import PointsConvention, Reading, resignation_habit
 from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.core.judge import play_from_steps
@@ -29,7 +29,7 @@ from bgcli.core.generator import Play
 from bgcli.core.notation import canonical_text, play_text
 from bgcli.core.judge import Sides
 from bgcli.match.plays import die_steps, judge_play, settled_roll, sides_after_plays
-from bgcli.match.records import Action, ActionKind, GameRecord, ends_after, resigns_unrolled
+from bgcli.match.records import Action, ActionKind, GameRecord, Writer, ends_after, resigns_unrolled
 from bgcli.match.wording import Words, points_word as _points
 from bgcli.match.resync import Resync, readable_steps
 from bgcli.match.visitor import MatchVisitor
@@ -56,6 +56,7 @@ class MatchContext(Protocol):
     written_cap: int           # a money session's written length, 0 for none
     points_convention: PointsConvention
     words: Words               # how the record's format writes what a message quotes
+    writer: Writer | None      # the program the reader knows wrote the record (its habits: match.conventions)
 
     def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str,
                 severity: Severity = Severity.ERROR) -> None: ...
@@ -871,6 +872,9 @@ class GameReplay:
             how, winner = Outcome.RESIGNATION, side
             worth = resignation_values(cube, rules, centred, self.needed(side))
             reading = read(worth)
+            if reading is None and points in resignation_habit(self.match.writer,
+                                                              centred and bool(rules.in_force("jacoby")), cube):
+                reading = (Reading.HABIT, points)   # gnubg's own figure of a gammon resigned under Jacoby
             expected = cube
             wrong = (f"{wins} by resignation, but at cube {cube} a resignation is worth "
                      f"{' or '.join(str(v) for v in worth)}")

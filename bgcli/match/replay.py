@@ -94,6 +94,7 @@ class MatchReplayer:
 
     def __init__(self, header: MatchHeader, number: int, rules: Rules, visitor: MatchVisitor):
         self.header = header
+        self.writer = header.writer
         self.words = header.words   # the record's own words, for the messages that quote it
         self.number = number
         self.rules = replace(rules.with_tags(header.tags or {}), match_length=header.length)
