@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import io
 import os
 import re
@@ -778,24 +779,39 @@ def _hop_distance(written: list[tuple[int, int]] | None, play: Play, text: str) 
     return moved + 2 * (len(extra) + len(missing) - moved)
 
 
+# The cells of the edit distance's table past which two texts are weighed as rewritten whole (an upper bound):
+# a tenth of a second of bit operations, a thousand times two lines of a real record (a play is at most 200
+# characters). Two lines of 100 kB that differ in 43 characters took 13 s a candidate, and repair minutes.
+_TABLE_BOUND = 1 << 27
+
+
 def edit_distance(a: str, b: str) -> int:
     """Characters inserted, taken out or changed to turn ``a`` into ``b``: the
     edit distance, a column of the table at a time in the bits of two
     integers (Myers' bit-vector method, as Hyyrö writes it for the whole
-    strings); a common head and tail taken off first."""
+    strings); a common head and tail taken off first. Past _TABLE_BOUND cells,
+    the longer text's length (an upper bound)."""
     if a == b:
         return 0
+    # the head and tail counted, then cut once: cut a character at a time, the rest was copied each time
+    shorter = min(len(a), len(b))
     head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
+    while head < shorter and a[head] == b[head]:
         head += 1
-    a, b = a[head:], b[head:]
-    while a and b and a[-1] == b[-1]:
-        a, b = a[:-1], b[:-1]
+    tail = 0
+    while tail < shorter - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    a, b = a[head:len(a) - tail], b[head:len(b) - tail]
     if not a or not b:
         return len(a) + len(b)
-    matches: dict[str, int] = {}   # for each character, the bits of the places of ``a`` that hold it
-    for i, c in enumerate(a):
-        matches[c] = matches.get(c, 0) | (1 << i)
+    if len(a) * len(b) > _TABLE_BOUND:   # no line of a real record: its middle counted as rewritten whole
+        return max(len(a), len(b))
+    # the bits hold the longer, the loop walks the shorter (the distance is the same both ways): a play of
+    # 300 kB weighed against each legal play looped 300,000 times a candidate, and repair took minutes
+    if len(a) < len(b):
+        a, b = b, a
+    present = set(a)
+    matches = {c: _places(a, c) for c in set(b) if c in present}   # for each character, where ``a`` holds it
     full, top = (1 << len(a)) - 1, 1 << (len(a) - 1)
     up, down, score = full, 0, len(a)   # the column's vertical +1 and -1 steps; the distance at its foot
     for c in b:
@@ -813,6 +829,15 @@ def edit_distance(a: str, b: str) -> int:
         up = (right_down | ~(xv | right_up)) & full
         down = right_up & xv & full
     return score
+
+
+@functools.lru_cache(maxsize=64)
+def _places(text: str, c: str) -> int:
+    """The bits of the places of ``text`` that hold ``c`` (bit i: ``text[i]``), made by str.translate in one
+    pass: set a bit at a time, each step copied the integer so far (quadratic in a long line)."""
+    table = dict.fromkeys(map(ord, set(text)), "0")
+    table[ord(c)] = "1"
+    return int(text[::-1].translate(table), 2)
 
 
 def _exact_use(hops: list[tuple[int, int]] | None, roll: tuple[int, int]) -> bool:
