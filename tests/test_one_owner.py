@@ -594,6 +594,37 @@ def test_one_away_in_points_left_agrees_with_the_score_form():
     assert not any(one_away_left(won) for won in ((0, 1), (1, 0), (-1, 1), (1, -2)))
 
 
+# the points a side still needs turned from the score by hand ("length - score[side]", "m.match_length - m.score[me]")
+AWAY_AGAIN = re.compile(r"\b[\w.]*length\s*-\s*[\w.]*score\s*\[")
+
+
+def test_the_points_a_side_needs_are_the_owners():
+    """points_away (the score turned into the points each side still needs) is what the cube's turn, the match
+    equity's side and the replay's stake read: the length less the side's score in a match, 0 in money play."""
+    from hypothesis import given, strategies as st
+
+    from bgcli.core.cube import CubeTurn
+    from bgcli.core.rules import Rules, points_away
+    from bgcli.core.state import GameState, MatchState
+    from bgcli.engines.met import MatchSide
+    from bgcli.core.position import Position
+
+    @given(st.sampled_from([0, 1, 3, 7, 25]).flatmap(lambda n: st.tuples(
+        st.just(n), st.integers(0, max(n - 1, 0)), st.integers(0, max(n - 1, 0)))), st.integers(0, 1))
+    def agree(match, side):
+        length, a, b = match
+        score = (a, b)
+        away = points_away(length, score, side)
+        assert away == (length - score[side] if length else 0) and (away > 0) == bool(length)
+        turn = CubeTurn.at(1, -1, side, score, False, Rules(match_length=length))
+        assert (turn.away, turn.opponent_away) == (away, points_away(length, score, 1 - side))
+        state = GameState(Position.start(), MatchState(score=score, on_roll=side, rules=Rules(match_length=length)))
+        seen = MatchSide.of(state)
+        assert (seen.away, seen.opponent_away) == (turn.away, turn.opponent_away)
+
+    agree()
+
+
 # a player one point from the match found by hand in the points left ("min(away) == 1", "1 in away")
 ONE_AWAY_LEFT_AGAIN = re.compile(r"\bmin\([^)\n]*\)\s*[=!]=\s*1\b|\b1\s+(?:not\s+)?in\s+\(?[\w.]*away")
 
@@ -776,6 +807,7 @@ OWNED = {
     "the Crawford score": (CRAWFORD_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules (one_away, crawford_game)"),
     "one away in points left": (ONE_AWAY_LEFT_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules.one_away_left "
                                 "(bgcli.engines.met.MatchSide.post_crawford)"),
+    "the points a side still needs": (AWAY_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules.points_away"),
     "the words of a signal": (SIGNAL_WORDS_AGAIN, OWNER_OF_EXIT_WORDS,
                               "bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted)"),
     "the word for a game with no result": (UNFINISHED_AGAIN, OWNER_OF_UNFINISHED, "bgcli.core.kinds.UNFINISHED"),
@@ -793,6 +825,9 @@ SEEN = {
     "one away in points left": ("done = crawford or min(away) == 1\npost = min(self.away, self.opponent_away) == 1\n"
                                 "if 1 in (away, opponent_away):\nok = one_away_left(away)\ndmp = away == 1 and x\n",
                                 ["1", "2", "3"]),
+    "the points a side still needs": ("a = rules.match_length - score[side] if rules.match_length else 0\n"
+                                      "b = (length - score[0], length - s.score [1])\nok = points_away(length, score, side)\n"
+                                      "c = length - 1\n", ["1", "2", "2"]),
     "the words of a signal": ('say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\n'
                               'say(INTERRUPTED)\n', ["1", "2"]),
     "the word for a game with no result": ('r = "unfinished"\nsay(f"{\'unfinished\':<12}")\nok = UNFINISHED\n',

@@ -55,7 +55,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from bgcli.core.kinds import Worded
-from bgcli.core.rules import Rules
+from bgcli.core.rules import Rules, points_away
 from bgcli.core.value import jacoby_applies
 
 if TYPE_CHECKING:
@@ -293,8 +293,7 @@ class CubeTurn:
         (-1 centred, else 0 or 1) at ``score`` (each side's points)."""
         holder = Holder.CENTRED if owner == -1 else Holder.PLAYER if owner == side else Holder.OPPONENT
         length = rules.match_length
-        away = length - score[side] if length else 0
-        opponent_away = length - score[1 - side] if length else 0
+        away, opponent_away = points_away(length, score, side), points_away(length, score, 1 - side)
         return cls(cube, holder, away, opponent_away, crawford and bool(length), rules)
 
 

@@ -409,6 +409,13 @@ def tag_problems(tags: dict[str, str]) -> list[str]:
     return out
 
 
+def points_away(length: int, score: Sequence[int], side: int) -> int:
+    """The points ``side`` (0 or 1) still needs to win a ``length``-point match at ``score`` (each side's points):
+    its "away", as the match equity tables and the cube count; 0 in money play (no length). The one place a
+    score is turned into the points left."""
+    return length - score[side] if length else 0
+
+
 def one_away(length: int, score: Sequence[int]) -> bool:
     """Whether a player of a ``length``-point match (0: money play) needs one point at ``score``: the
     scores of the Crawford game and of the games after it (gnubg's post-Crawford)."""

@@ -37,7 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from bgcli.core.rules import one_away_left
+from bgcli.core.rules import one_away_left, points_away
 from bgcli.engines.met_formulas import WOOLSEY_SOURCE, woolsey_table
 from bgcli.engines.met_tables import MatchEquityTable, read_table
 from bgcli.errors import MatchEquityTableError
@@ -197,7 +197,7 @@ class MatchSide:
         me = match.on_roll if player is None else player
         if not match.match_length:
             return cls(0, 0, match.cube, False, table)
-        return cls(match.match_length - match.score[me], match.match_length - match.score[1 - me], match.cube,
+        return cls(points_away(match.match_length, match.score, me), points_away(match.match_length, match.score, 1 - me), match.cube,
                    match.crawford, table, bool(match.rules.in_force("crawford")))
 
 

@@ -52,7 +52,7 @@ from bgcli.core.kinds import Worded
 from bgcli.core.position import KINDS_OF_ROLL, Position, throws
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
-from bgcli.core.rules import Rules
+from bgcli.core.rules import Rules, points_away
 from bgcli.core.state import GameState
 from bgcli.engines.protocol import CubeDecision, Engine, Evaluation, PlayEvaluation
 from bgcli.errors import EngineError
@@ -915,7 +915,7 @@ def _mwc_change(length: int, score: tuple[int, int], winner: int, points: int, c
     (None: the default), the Crawford rule in force or not (``crawford_rule``)."""
     from bgcli.engines import met   # the engine layer's registry of tables
 
-    side = met.MatchSide(length - score[winner], length - score[1 - winner], crawford=crawford, table=table,
+    side = met.MatchSide(points_away(length, score, winner), points_away(length, score, 1 - winner), crawford=crawford, table=table,
                          crawford_rule=crawford_rule)
     before = met.mwc_at(side.away, side.opponent_away, crawford_played=not crawford, table=table)
     # the engine's equity after the game: it asks the rules whether the Crawford game is over

@@ -72,6 +72,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 from bgcli.core.cube import Answer, CubeAction, CubeTurn, Line as CubeLine, Refusal, may_double, proper_action_of, turned
 from bgcli.core.generator import legal_plays
 from bgcli.core.kinds import Worded
+from bgcli.core.rules import points_away
 from bgcli.core.position import ALL_THROWS, CHECKERS, KINDS_OF_ROLL, OFF, ORDERED_ROLLS, throws
 from bgcli.core.value import cubeless_worth, game_kind, game_value
 from bgcli.engines import met
@@ -366,7 +367,7 @@ class _Trial:
         if not self.settings.cubeful:
             return [self.cubeless(p, state), *probs]
         match = state.match
-        needed = match.match_length - match.score[winner] if match.match_length else None
+        needed = points_away(match.match_length, match.score, winner) if match.match_length else None
         points = game_value(won, match.cube, rules, match.cube_owner < 0, needed)
         return [self.points_value(points, winner), *probs]
 

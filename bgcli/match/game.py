@@ -20,7 +20,7 @@ from bgcli.core.cube import (CubeTurn, InstantRedouble, Reason, auto_double_refu
 from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _trusted
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import STANDARD_WORTH, Outcome, Win, drop_value, game_kind, game_value, resignation_values
-from bgcli.core.rules import Rules
+from bgcli.core.rules import Rules, points_away
 from bgcli.match.conventions import PointsConvention, Reading, resignation_habit
 from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
@@ -823,7 +823,7 @@ class GameReplay:
             return
         rules = self.rules
         score = self.start.score
-        needed = rules.match_length - score[side] if rules.match_length else self.match.written_cap
+        needed = points_away(rules.match_length, score, side) if rules.match_length else self.match.written_cap
         convention = self.match.points_convention
 
         def read(values: list[int]) -> tuple[Reading, int] | None:
@@ -863,7 +863,7 @@ class GameReplay:
                 # old transcriptions write the result in the free cell of the row of the winner's last bear-off
                 # ("53) 55: 1/0 1/0 1/0      Wins 2 points"; bgdb's notes on 3 144 tournament files): the bear-off
                 # says whose it is, and the points are checked as the winner's
-                player, needed = self.player(over), rules.match_length - score[over] if rules.match_length else needed
+                player, needed = self.player(over), points_away(rules.match_length, score, over) if rules.match_length else needed
                 reading = read([expected])
             elif over != side:
                 reading, wrong = (Reading.WORTH, expected), ""
@@ -987,7 +987,7 @@ class GameReplay:
 
     def needed(self, winner: int) -> int | None:
         """The points ``winner`` still needs in a match (None in money play)."""
-        return self.rules.match_length - self.start.score[winner] if self.rules.match_length else None
+        return points_away(self.rules.match_length, self.start.score, winner) if self.rules.match_length else None
 
     def finish(self) -> GameResult | Unfinished:
         """The game's result at its end. A game without a ``Wins`` line gets
