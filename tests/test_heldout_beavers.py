@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from bgcli.core.rules import Rules
 from bgcli.formats.files import replay_file
+from bgcli.formats.mat import iter_matches
+from bgcli.match.replay import replay_match
 from bgcli.match.events import EventKind
 
 from conftest import DATA, committed, gnubgid_norm
@@ -31,7 +33,11 @@ def test_gnubgs_default_beavers_are_two_raccoons_after_a_beaver():
 
 
 def test_a_raccoon_past_the_rules_is_one_problem_at_its_line():
-    problems = _replay(Rules(jacoby=True, beavers=True)).problems
+    # gnubg's own .mat with beavers reads with gnubg's default rule (test_mat_gnubg_beavers.py): the rule of
+    # one raccoon written in its date's place (the same lines)
+    text = committed(SESSION).read_text().replace('; [EventDate "2026.12.07"]', '; [Raccoons "1"]')
+    (record,) = list(iter_matches(text.splitlines(), str(SESSION)))
+    problems = replay_match(record, rules=Rules(jacoby=True, beavers=True)).problems
     assert [(p.line, p.kind.value) for p in problems] == [(46, "cube")]
     assert "--raccoons" in problems[0].message
 

@@ -7,6 +7,7 @@ from conftest import TESTS
 
 from bgcli.core.rules import Rules
 from bgcli.formats import sgf
+from bgcli.match.conventions import GNUBG_RACCOONS
 
 SESSION = TESTS / "data" / "heldout-autodoubles" / "dr44601_money.sgf"
 
@@ -20,7 +21,7 @@ def test_gnubgs_beavers_say_its_rule_was_on():
     rules = rules_of(SESSION.read_text())
     assert rules.beavers
     # a beaver and two raccoons at most in one double here; gnubg's default allows two raccoons
-    assert rules.raccoons == sgf.GNUBG_RACCOONS
+    assert rules.raccoons == GNUBG_RACCOONS
 
 
 def test_another_programs_sgf_is_not_taken_at_gnubgs_word():

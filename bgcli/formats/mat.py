@@ -20,7 +20,7 @@ import datetime
 import functools
 import operator
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple
 
 from bgcli import grammar
@@ -28,8 +28,10 @@ from bgcli.errors import InvalidPositionError, MatchFileError
 from bgcli.formats.protocol import Lack
 from bgcli.formats.reading import LINE_END, page_breaks_as_blanks, tabs_as_columns, text_lines, text_of
 from bgcli.output import quote
+from bgcli.match.conventions import BEAVERS, gnubg_beaver_tags
 from bgcli.match.records import (
-    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, SetUp, records_of, set_up_game,
+    Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, MatchRecord, SetUp, Writer, records_of,
+    set_up_game,
 )
 from bgcli.match.replay import Event, EventKind, MatchStart, replay_match
 from bgcli.match.wording import Words, points_word
@@ -47,7 +49,7 @@ from bgcli.formats.writing import (
 from bgcli.core.cube import point_noun, value_reached
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.position import ID_PATTERN, accelerator
-from bgcli.core.rules import Rules
+from bgcli.core.rules import SETTING_OF_TAG, Rules
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
 if TYPE_CHECKING:   # a path's type only: pathlib is not imported to read a file (start-up)
@@ -148,7 +150,42 @@ def iter_matches(lines: Iterable[str | bytes], path: str = "-") -> Iterator[Matc
 def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]:
     """The file as a stream of parts: a MatchHeader, each GameRecord as soon
     as the game's last line is read, a MatchEnd; so a replay can start before
-    a match (a 20,000-game money session) is read whole, and holds one game."""
+    a match (a 20,000-game money session) is read whole, and holds one game
+    (but the first games of a money session gnubg wrote: :func:`_gnubg_beavers`)."""
+    return _gnubg_beavers(_parts(lines, path))
+
+
+# gnubg's .mat export writes no rule of beavers: a money session it wrote (its header's habits, _Reader's
+# _open_match) is held to its end, at most this many games, for the beavers in it to say the rule
+# (conventions.gnubg_beaver_tags); a longer one is ruled by its first games (a beaver after them then
+# needs --beavers, as in any other file)
+GNUBG_BEAVERS_HELD = 1000
+
+
+def _gnubg_beavers(parts: Iterator[MatchPart]) -> Iterator[MatchPart]:
+    """The parts, a money session gnubg wrote with the beaver rule its games say (SGF's reader does the
+    same for gnubg's SGF)."""
+    header: MatchHeader | None = None
+    held: list[MatchPart] = []
+    for part in parts:
+        if isinstance(part, MatchHeader) and part.writer is Writer.GNUBG and not part.length:
+            header, held = part, []
+            continue
+        if header is None:
+            yield part
+            continue
+        held.append(part)
+        if isinstance(part, MatchEnd) or len(held) >= GNUBG_BEAVERS_HELD:
+            games = [game for game in held if isinstance(game, GameRecord)]
+            yield replace(header, tags=gnubg_beaver_tags(header.tags, games))
+            yield from held
+            header, held = None, []
+    if header is not None:   # no MatchEnd came: what was read goes on as written
+        yield header
+        yield from held
+
+
+def _parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]:
     reader = _Reader(path)
     read_row = _rows_in_c
     for number, line in enumerate(lines, 1):
@@ -272,6 +309,7 @@ _COMMENT = re.compile(r"[ \t]*[;#]")
 _SET_POS = re.compile(r"[ \t]*;[ \t]*Set[ \t]*Pos[ \t]*=[ \t]*(\S*)", re.I)
 _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")
 # the grammar's match_header: "5 point match", or a money session's "unlimited game" (hinacoppy's kifu tools)
+_GNUBG_MATCH_HEADER = re.compile(r" [0-9]+ point match")   # as gnubg's export writes it (MatWriter too)
 _MATCH_HEADER = re.compile(r"[ \t]*(?:([0-9]{1,9})[ \t]+points?[ \t]+match|unlimited[ \t]+(?:game|match))[ \t]*$", re.I)
 _MATCH_HEADER_START = re.compile(r"[ \t]*(?:[0-9]+[ \t]+points?[ \t]+match|unlimited[ \t]+(?:game|match))", re.I)
 _GAME_HEADER = re.compile(r"[ \t]*game[ \t]+([0-9]{1,9})[ \t]*$", re.I)
@@ -959,9 +997,10 @@ class _Reader:
                                      f"a match length is at most 9 digits (0: a money session)", self.path, number, 1)
             errors.append(exc)
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
-        yield self._open_match(number, length, errors, preface=True)
+        yield self._open_match(number, length, errors, preface=True, gnubg_line=_GNUBG_MATCH_HEADER.fullmatch(text) is not None)
 
-    def _open_match(self, number: int, length: int, errors: list[MatchFileError], preface: bool = False) -> MatchHeader:
+    def _open_match(self, number: int, length: int, errors: list[MatchFileError], preface: bool = False,
+                    gnubg_line: bool = False) -> MatchHeader:
         """A match begins at line ``number``, and the comment block just above it is its tags and comments.
         The other lines before the first match are a preface (``preface``: an 'N point match' header follows
         them) or errors. Old tournament transcriptions head a match with a title box without the ';'
@@ -984,7 +1023,10 @@ class _Reader:
         self.match = dict(length=length, line=number, tags=tags, comments=comments, errors=errors, games=0)
         self.headerless = False
         self.found_any = True
-        return MatchHeader(length, number, tags, self.path, words=WORDS)
+        # gnubg's 'export match mat' heads a match with its date and only the tags it keeps (no rule, no
+        # comment), then ' N point match'; bgcli's export of the same layout writes its rules' tags
+        by_gnubg = gnubg_line and not comments and not errors and "EventDate" in tags and set(tags) <= GNUBG_HEADER_TAGS
+        return MatchHeader(length, number, tags, self.path, words=WORDS, writer=Writer.GNUBG if by_gnubg else None)
 
     # Jellyfish's .gam (a money session, or a game saved alone: gnubg's ``export game gam``) has no
     # 'N point match' line: it starts at a 'Game N' line, or at the first move row, after a line that
@@ -1074,6 +1116,9 @@ _HIDDEN_TAKE = "\x00take"
 
 # Tags gnubg keeps from an imported file and writes back, in its order.
 MAT_TAGS = ("Site", "Event", "Round", "Annotator", "EventDate")
+# the tags gnubg's own export writes: those, and a variant's (`; [Variation "NackGammon"]`,
+# tests/data/heldout-roundtrip/dr44208_money.mat)
+GNUBG_HEADER_TAGS = frozenset((*MAT_TAGS, "Variation"))
 # Rule tags: the rules write what differs from the standard (match.rules.tags()).
 # Every other tag is written as read (gnubg itself drops Match ID, the Elo
 # ratings, EventTime, Variation, Unrated; bgcli keeps them).
@@ -1103,6 +1148,9 @@ class MatWriter(GameWriter):
         self.lines: list[str] = []      # the head: tags, then (at the end) comments and the length line
         self.body = Spool()             # the games, held until the head can be written
         self.names: tuple[str, ...] = ("", "")
+        self.others = False      # tags written after the ones gnubg keeps (their block opened)
+        self.redoubled = False   # a beaver or raccoon written
+        self.beavers_said = False   # a rule of beavers among the tags written
 
     def begin_match(self, match: MatchStart) -> None:
         super().begin_match(match)
@@ -1122,6 +1170,9 @@ class MatWriter(GameWriter):
         if others:
             lines.append("")
             lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]
+        self.others = bool(others)
+        self.beavers_said = any(SETTING_OF_TAG.get(key.lower()) is BEAVERS for key, _ in others)
+        self.redoubled = False   # a beaver or raccoon written
         self.body = Spool()
         self.names = tuple(self._name(name) for name in match.players)
 
@@ -1172,6 +1223,7 @@ class MatWriter(GameWriter):
         lines += self._rows(game)
         lines.append("")
         self.body.write("\n".join(lines) + "\n")
+        self.redoubled = self.redoubled or any(event.kind in (EventKind.BEAVER, EventKind.RACCOON) for event in game.events)
 
     def writes_set_up(self, set_up: SetUp) -> bool:
         """XG's ``; Set Pos=`` holds a board, not a cube: a set-up at a cube of 1 in the middle."""
@@ -1180,6 +1232,11 @@ class MatWriter(GameWriter):
     def end_match(self) -> MatchText:
         # the comments are known now (an export that streams a file learns them at its end)
         assert self.info is not None
+        rules = self.info.rules
+        if self.redoubled and rules.applies("beavers") and not rules.in_force("beavers") and not self.beavers_said:
+            # a beaver recorded where the rules allow none: the rule written, 'Off', for the layout is gnubg's,
+            # whose money .mat with a beaver is read with the rule on (conventions.gnubg_beaver_tags)
+            self.lines += ([] if self.others else [""]) + [f'; [{BEAVERS.tag} "Off"]']
         head = self.lines + self._comment_lines() + ["", f" {self.info.length} point match", ""]
         self.lines = []
         return MatchText("\n".join(head) + "\n", self.body)

@@ -36,12 +36,13 @@ from bgcli.formats.reading import a_position, decode, read_whole
 from bgcli.match.records import (Action, ActionKind, BoardEdit, GameRecord, MatchPart, MatchRecord, SetUp, parts_of,
                                  Writer, set_up_game)
 from bgcli.core.value import Outcome
+from bgcli.match.conventions import gnubg_beaver_tags
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.cube import is_turned, turned, value_reached
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, other_side
-from bgcli.core.rules import SETTING_OF_TAG, Rules, Variation, tag_for
+from bgcli.core.rules import Rules, Variation, tag_for
 from bgcli.core.state import GameState, MatchState
 from bgcli.core.spelling import DIE_PATTERN, dice_name, recorded_roll
 
@@ -259,22 +260,14 @@ class _Builder:
                     # gnubg's SGF says no rule of automatic doubles, but writes one only when they were
                     # played: the session gets the rule, as many as bgcli allows (as a TrueMoneyGames file does)
                     current["tags"].setdefault(AUTO_DOUBLES.tag, SITE_AUTO_DOUBLES)
-                redoubles = _instant_redoubles(game)
-                if redoubles and not info["length"] and _by_gnubg(root):
-                    # gnubg plays a beaver or raccoon only where its rule allows it ('set beavers N', on by
-                    # default) but its SGF writes no rule of beavers: the redoubles it recorded say the rule was
-                    # on, allowing at least gnubg's default raccoons (its 'set beavers 3': two) and as many as made
-                    current["tags"].setdefault(BEAVERS.tag, "On")
-                    if current.setdefault("raccoons_ours", RACCOONS.tag not in current["tags"]):
-                        # the most made in one double so far, at least gnubg's default; a raccoon rule the file
-                        # writes itself stands, its value checked by the rules (int() here raised on a bad one)
-                        made = max(redoubles - 1, GNUBG_RACCOONS, int(current["tags"].get(RACCOONS.tag, 0)))
-                        current["tags"][RACCOONS.tag] = str(made)
         if not matches:
             raise MatchFileError("not a backgammon SGF file: no game tree", self.path, 1, 1)
         if not self.positions and first is not None and saved_position(first):
             raise MatchFileError(f"not a match file but {a_position(SAVED_POSITION).replace('FILE', self.path)}",
                                  self.path, first[0].line, first[0].column)
+        for m in matches:
+            if m["writer"] is Writer.GNUBG and not m["length"]:
+                m["tags"] = gnubg_beaver_tags(m["tags"], m["games"])   # gnubg writes no rule of beavers
         return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
                             errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path,
                             words=WORDS, writer=m["writer"])
@@ -463,30 +456,9 @@ class _Builder:
         return Action(*where, MOVE if steps else DANCE, dice, text, raw=value)
 
 
-BEAVERS, RACCOONS = SETTING_OF_TAG["beavers"], SETTING_OF_TAG["raccoons"]
-# what gnubg allows when not told otherwise: 'set beavers 3', a beaver and two raccoons
-GNUBG_RACCOONS = 2
-_CUBE_ANSWERS = (ActionKind.TAKE, ActionKind.DROP)
-
-
 def _by_gnubg(root: _Node) -> bool:
     """Whether the game tree says GNU Backgammon wrote it (``AP[GNU Backgammon:1.07.001]``)."""
     return any(value.strip().startswith("GNU Backgammon") for value in root.props.get("AP", []))
-
-
-def _instant_redoubles(game: GameRecord) -> int:
-    """The most redoubles made at once in one of the game's doubles, a beaver and its raccoons (gnubg writes
-    each as a double node with no answer between them), 0 when none."""
-    most = run = 0
-    waiting = False   # a double made and not yet answered
-    for action in game.actions:
-        if action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON):
-            run = run + 1 if waiting else 0
-            waiting = True
-            most = max(most, run)
-        elif action.kind in _CUBE_ANSWERS or action.kind in (ActionKind.MOVE, ActionKind.DANCE):
-            waiting, run = False, 0
-    return most
 
 
 def _auto_doubles(nodes: list[_Node], length: int) -> list[int]:

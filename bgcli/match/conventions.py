@@ -29,15 +29,20 @@
   (``16 point match``): a money game with the Jacoby rule
   (:func:`galaxy_unlimited`);
 - GNU Backgammon's running score leaves a game's automatic doubles out
-  (:func:`score_leaves_out`): read as its habit in the files it wrote.
+  (:func:`score_leaves_out`): read as its habit in the files it wrote;
+- GNU Backgammon writes no rule of beavers in its SGF or .mat, but plays a
+  beaver only where its rule allows it: a money session it wrote that
+  records one is read with the rule on (:func:`gnubg_beaver_tags`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Iterable
 
+from bgcli.core.rules import SETTING_OF_TAG
 from bgcli.core.value import STANDARD_WORTH
-from bgcli.match.records import Writer, site_is
+from bgcli.match.records import ActionKind, GameRecord, Writer, site_is
 
 
 class Reading(Enum):
@@ -164,3 +169,39 @@ def resignation_habit(writer: Writer | None, jacoby_centred: bool, cube: int) ->
     if writer is Writer.GNUBG and jacoby_centred:
         return tuple(cube * worth for worth in STANDARD_WORTH)
     return ()
+
+
+BEAVERS, RACCOONS = SETTING_OF_TAG["beavers"], SETTING_OF_TAG["raccoons"]
+# what gnubg allows when not told otherwise: 'set beavers 3', a beaver and two raccoons
+GNUBG_RACCOONS = 2
+_ENDS_A_DOUBLE = (ActionKind.TAKE, ActionKind.DROP, ActionKind.MOVE, ActionKind.DANCE)
+
+
+def instant_redoubles(game: GameRecord) -> int:
+    """The most redoubles made at once in one of the game's doubles, a beaver and its raccoons (gnubg writes
+    each as a double with no answer between them: an SGF node, a .mat cell), 0 when none."""
+    most = run = 0
+    waiting = False   # a double made and not yet answered
+    for action in game.actions:
+        if action.kind in (ActionKind.DOUBLE, ActionKind.BEAVER, ActionKind.RACCOON):
+            run = run + 1 if waiting else 0
+            waiting = True
+            most = max(most, run)
+        elif action.kind in _ENDS_A_DOUBLE:
+            waiting, run = False, 0
+    return most
+
+
+def gnubg_beaver_tags(tags: dict[str, str], games: Iterable[GameRecord]) -> dict[str, str]:
+    """The tags of a money session GNU Backgammon wrote, with the rule of beavers its games say: gnubg plays
+    a beaver or raccoon only where its rule allows it ('set beavers N', on by default) but writes no rule of
+    beavers (SGF or .mat), so the redoubles it recorded say the rule was on, allowing at least gnubg's
+    default raccoons (its 'set beavers 3': two) and as many as were made at once. A rule the file writes
+    stands (its values checked by the rules); with no redouble the tags are as written."""
+    most = max((instant_redoubles(game) for game in games), default=0)
+    if not most:
+        return tags
+    ruled = dict(tags)
+    ruled.setdefault(BEAVERS.tag, "On")
+    ruled.setdefault(RACCOONS.tag, str(max(most - 1, GNUBG_RACCOONS)))
+    return ruled

@@ -1,0 +1,89 @@
+"""A money session's .mat that GNU Backgammon's 'export match mat' wrote (its header: the date and only the
+tags gnubg writes, then ' 0 point match') with a beaver in it is read with the beaver rule on, as its SGF is
+(test_sgf_gnubg_beavers.py): gnubg plays a beaver only where its rule allows it, but neither file writes the
+rule. The sessions are gnubg 1.07's own (tests/data/gnubg-autodouble-scores, heldout-autodoubles: NOTE.md)."""
+from __future__ import annotations
+
+import pytest
+
+from bgcli.core.rules import Rules
+from bgcli.formats import mat, sgf
+from bgcli.match.conventions import GNUBG_RACCOONS
+from bgcli.match.records import Writer
+
+from conftest import DATA, committed, invoke
+
+SESSIONS = DATA / "gnubg-autodouble-scores"
+HELDOUT = DATA / "heldout-autodoubles" / "dr44601_money.mat"
+NAMES = sorted(path.stem for path in SESSIONS.glob("*.mat"))
+
+
+def _mat(text: str):
+    (record,) = list(mat.iter_matches(text.splitlines(), "t.mat"))
+    return record
+
+
+def _rules(tags: dict[str, str]) -> Rules:
+    return Rules().with_tags(tags)
+
+
+def test_gnubgs_mat_with_a_beaver_is_read_with_the_rule_on():
+    record = _mat(committed(HELDOUT).read_text())
+    assert record.writer is Writer.GNUBG
+    rules = _rules(record.tags)
+    assert rules.beavers and rules.raccoons == GNUBG_RACCOONS
+    result = invoke("audit", committed(HELDOUT))
+    assert result.exit_code == 0 and "no problems" in result.output, result.output
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_mat_and_the_sgf_gnubg_wrote_of_one_session_say_the_same_rule(name):
+    (from_sgf,) = sgf.read_sgf(committed(SESSIONS / f"{name}.sgf").read_text())
+    from_mat = _mat(committed(SESSIONS / f"{name}.mat").read_text())
+    assert (_rules(from_mat.tags).beavers, _rules(from_mat.tags).raccoons) == \
+        (_rules(from_sgf.tags).beavers, _rules(from_sgf.tags).raccoons) == (True, GNUBG_RACCOONS)
+
+
+@pytest.mark.parametrize("change", [
+    lambda text: text.replace(' 0 point match', '0 point match'),                          # not gnubg's header
+    lambda text: text.replace('; [EventDate "2026.12.07"]', ''),                           # no date
+    lambda text: text.replace('; [EventDate', '; [Player 1 "gnubg"]\n; [EventDate'),       # a tag gnubg drops
+    lambda text: text.replace('; [EventDate', '; a comment\n; [EventDate'),
+])
+def test_a_mat_without_gnubgs_header_still_needs_its_rule(change):
+    text = change(committed(HELDOUT).read_text())
+    record = _mat(text)
+    assert record.writer is None
+    assert not _rules(record.tags).beavers
+
+
+def test_gnubgs_mat_without_a_beaver_says_no_rule():
+    text = committed(HELDOUT).read_text()
+    first_game = text[:text.index(" Game 2")]
+    assert "Beavers" not in first_game
+    record = _mat(first_game)
+    assert record.writer is Writer.GNUBG and record.tags == {"EventDate": "2026.12.07"}
+
+
+def test_a_written_rule_stands():
+    text = committed(HELDOUT).read_text().replace('; [EventDate', '; [Beavers "Off"]\n; [EventDate')
+    assert not _rules(_mat(text).tags).beavers
+
+
+def test_a_session_longer_than_the_reader_holds_is_ruled_by_its_first_games(monkeypatch):
+    monkeypatch.setattr(mat, "GNUBG_BEAVERS_HELD", 1)   # the first game, which has no beaver
+    record = _mat(committed(HELDOUT).read_text())
+    assert not _rules(record.tags).beavers and len(record.games) == 10
+
+
+def test_bgclis_export_of_a_beaver_the_rules_refused_writes_the_rule_off():
+    """bgcli's .mat export writes gnubg's layout: a beaver the rules did not allow is written with the rule,
+    'Off', so that the file does not read back as gnubg's with the rule on (test_formats' round trip)."""
+    from bgcli.formats.files import export, read_any
+
+    text, _ = export(read_any(str(committed(DATA / "matchfiles" / "money_beaver.mat"))), "mat")
+    assert '; [Beavers "Off"]' in text
+    assert not _rules(_mat(text).tags).beavers
+    # gnubg's session, read with the rule on, is written with it
+    text, _ = export(read_any(str(committed(HELDOUT))), "mat")
+    assert '; [Beavers "On"]' in text and '; [Raccoons "2"]' in text
