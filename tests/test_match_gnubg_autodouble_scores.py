@@ -46,16 +46,13 @@ def test_gnubgs_running_score_adds_the_points_at_the_cube_without_its_automatic_
 def test_gnubgs_score_lines_are_its_habit_not_errors(name):
     games = gnubg_games()[name]
     replay = _replay(name)
-    # the games where bgcli and gnubg score a game alike (two resignations under the Jacoby rule differ,
-    # NOTE.md): the score line after each is no problem
-    differ = {r.game for r, g in zip(replay.results, games) if r.points != g["points"]}
-    assert {p.game for p in replay.problems if p.kind is ProblemKind.SCORE} <= {n + 1 for n in differ}
-    # bgcli's running score is the games' total, not gnubg's (where no score line was an error)
-    if not differ:
-        total = [0, 0]
-        for result in replay.results:
-            total[result.winner_side] += result.points
-            assert list(result.score) == total
+    assert replay.problems == []
+    assert [r.points for r in replay.results] == [g["points"] for g in games]
+    # bgcli's running score is the games' total, not gnubg's
+    total = [0, 0]
+    for result in replay.results:
+        total[result.winner_side] += result.points
+        assert list(result.score) == total
 
 
 def test_the_heldout_session_is_clean():
