@@ -341,7 +341,8 @@ _TEXT = {
 }
 _SAID = {
     Reason.CUBELESS: "{player} doubles, but these rules have no doubling cube",
-    Reason.CRAWFORD: "{player} doubles in the Crawford game, where the cube is not used",
+    Reason.CRAWFORD: "{player} doubles in the Crawford game, where the cube is not used (use --no-crawford for a "
+                     "match played without the Crawford rule)",
     Reason.CAPPED: "{player} doubles, but the cube at {self.cube} is already as much as the {points} {player} still needs",
     Reason.OWNED: "{player} doubles but {owner} owns the cube",
     Reason.LIMIT: "{doubled} goes past the cube limit of {self.limit}",
