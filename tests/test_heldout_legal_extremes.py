@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from bgcli.cli import cli
 from bgcli.core.generator import legal_plays
+from bgcli.core.ids import gnubg_id, parse_gnubg_id, parse_xgid, xgid
 from bgcli.core.notation import play_text
 from bgcli.core.position import Position
 
@@ -52,3 +53,16 @@ def test_moves_batch_gives_gnubgs_plays(tmp_path):
         assert answer["position_id"] == row["position_id"]
         assert {p["position_id"]: p["play"] for p in answer["plays"]} == \
             {p["result_id"]: p["move"] for p in row["plays"]}, (row["position_id"], row["dice"])
+
+
+def test_bgclis_ids_of_the_positions_are_read_by_gnubg_as_they_are():
+    """Each of the 150 positions (money, cube centred, player 0 on roll): bgcli's XGID and GNUbg ID, each
+    given to gnubg (``set xgid``, ``set gnubgid``), came back as gnubg's own Position ID and Match ID of the
+    same state; bgcli still writes and reads those IDs."""
+    rows = [json.loads(line) for line in committed(FOLDER / "ids.jsonl").read_text().splitlines() if line.strip()]
+    assert len(rows) == 150 and {row["kind"] for row in rows} == KINDS
+    for row in rows:
+        game = parse_gnubg_id(row["position_id"] + ":cAkAAAAAAAAA")
+        assert (xgid(game), gnubg_id(game)) == (row["xgid"], row["gnubgid"])
+        assert gnubg_id(parse_xgid(row["xgid"])) == row["gnubgid"]
+        assert row["gnubg_read_xgid"] == row["gnubg_read_gnubgid"] == row["gnubgid"].replace(":", " ")
