@@ -34,14 +34,16 @@ def boards(draw, home: bool = False) -> Position:
     for _ in range(draw(st.integers(0, 5 if home else CHECKERS - player[BAR]))):
         player[draw(st.integers(1, top))] += 1
     opponent[BAR] = draw(st.sampled_from([0, 0, 1]))
-    return _opponent_around(draw, player, opponent, draw(st.integers(1, CHECKERS - opponent[BAR])), lambda: 24)
+    return _opponent_around(player, opponent, draw(st.integers(1, CHECKERS - opponent[BAR])),
+                            lambda: draw(st.integers(1, 24)))
 
 
-def _opponent_around(draw, player: list[int], opponent: list[int], checkers: int, highest) -> Position:
+def _opponent_around(player: list[int], opponent: list[int], checkers: int, where) -> Position:
     """The board with up to ``checkers`` of the opponent's checkers put on points the mover does not hold
-    (each at most ``highest()`` in the mover's numbering), the rest of each side off."""
+    (each on the point ``where()`` draws, in the mover's numbering), the rest of each side off: every
+    generator of a board against the opponent's checkers ends here."""
     for _ in range(checkers):
-        mine = draw(st.integers(1, highest()))   # the point in the mover's numbering
+        mine = where()   # the point in the mover's numbering
         if not player[mine]:
             opponent[25 - mine] += 1
     player[OFF] = CHECKERS - sum(player)
@@ -148,8 +150,8 @@ def blocked(draw) -> Position:
     top = draw(st.sampled_from([6, 7, 9, 12]))
     for _ in range(draw(st.integers(1, 4))):
         player[draw(st.integers(1, top))] += 1
-    return _opponent_around(draw, player, opponent, draw(st.integers(4, CHECKERS)),
-                            lambda: draw(st.sampled_from([top, 24])))
+    return _opponent_around(player, opponent, draw(st.integers(4, CHECKERS)),
+                            lambda: draw(st.integers(1, draw(st.sampled_from([top, 24])))))
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -166,13 +168,9 @@ def entering(draw) -> Position:
     player[BAR] = draw(st.sampled_from([1, 1, 1, 2]))
     for _ in range(draw(st.integers(0, 4))):
         player[draw(st.integers(1, draw(st.sampled_from([6, 12, 24]))))] += 1
-    for _ in range(draw(st.integers(3, CHECKERS))):   # most on the entering points 19..24 (the mover's numbering)
-        mine = draw(st.integers(19, 24)) if draw(st.booleans()) else draw(st.integers(1, 24))
-        if not player[mine]:
-            opponent[25 - mine] += 1
-    player[OFF] = CHECKERS - sum(player)
-    opponent[OFF] = CHECKERS - sum(opponent)
-    return Position(tuple(player), tuple(opponent)).validated()
+    # most on the entering points 19..24 (the mover's numbering)
+    return _opponent_around(player, opponent, draw(st.integers(3, CHECKERS)),
+                            lambda: draw(st.integers(19, 24)) if draw(st.booleans()) else draw(st.integers(1, 24)))
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -196,13 +194,8 @@ def held_bear_offs(draw) -> Position:
     player, opponent = [0] * 26, [0] * 26
     for _ in range(draw(st.integers(1, 4))):
         player[draw(st.integers(1, 6))] += 1
-    for _ in range(draw(st.integers(2, 12))):
-        mine = draw(st.integers(1, 6)) if draw(st.booleans()) else draw(st.integers(1, 24))
-        if not player[mine]:
-            opponent[25 - mine] += 1
-    player[OFF] = CHECKERS - sum(player)
-    opponent[OFF] = CHECKERS - sum(opponent)
-    return Position(tuple(player), tuple(opponent)).validated()
+    return _opponent_around(player, opponent, draw(st.integers(2, 12)),
+                            lambda: draw(st.integers(1, 6)) if draw(st.booleans()) else draw(st.integers(1, 24)))
 
 
 @settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -34,6 +34,7 @@ from bgcli.core.spelling import BOTTOM, STYLES, TOP, korean_name, parse_point, p
 from bgcli.render.board import ascii_board, svg_board
 from bgcli.core.state import GameState, MatchState
 from conftest import SELFPLAY as SELFPLAY_DIR
+from generated import positions
 
 START = Position.start()
 SELFPLAY = sorted(glob.glob(str(SELFPLAY_DIR / "*.mat")))
@@ -213,29 +214,6 @@ def test_apply_written_and_numbered_text_follow_the_side(side):
     assert apply_written(START, text, side=side) == apply_written(START, "24/18 13/9")
     assert numbered_text("24/18 13/9", side=side) == "24/18 13/9"
     assert numbered_text("상99/x", side=side) == "상99/x"   # not move notation: as it is
-
-
-@st.composite
-def positions(draw) -> Position:
-    """Random legal positions: bar, contact, races and bear-offs (as tests/test_legal.py)."""
-    kind = draw(st.sampled_from(["any", "home", "race", "bar"]))
-    player = [0] * 26
-    opponent = [0] * 26
-    player[BAR] = draw(st.integers(1, 3)) if kind == "bar" else 0
-    top = 6 if kind == "home" else draw(st.sampled_from([6, 9, 12, 24]))
-    for _ in range(draw(st.integers(1, 15 - player[BAR]))):
-        player[draw(st.integers(1, top))] += 1
-    lowest = min(p for p in range(1, 26) if player[p])
-    for _ in range(draw(st.integers(1, 15))):
-        mine = draw(st.integers(1, 24))
-        if player[mine] or (kind == "race" and mine >= lowest):
-            continue
-        opponent[25 - mine] += 1
-    if kind in ("any", "bar") and sum(opponent) < 15:
-        opponent[BAR] = draw(st.integers(0, min(2, 15 - sum(opponent))))
-    player[OFF] = 15 - sum(player)
-    opponent[OFF] = 15 - sum(opponent)
-    return Position(tuple(player), tuple(opponent)).validated()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -22,6 +22,7 @@ from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.judge import apply_steps
 
 from conftest import ORACLE as ORACLE_DIR, SAMPLES, committed
+from generated import positions
 
 ORACLE = ORACLE_DIR / "legal_sample.jsonl"
 PERFT = SAMPLES / "perft.txt"
@@ -140,29 +141,6 @@ def reference_plays(position: Position, high: int, low: int) -> set[Position]:
         return set()
     best = max(pips for n, pips, _ in finished if n == most)
     return {pos for n, pips, pos in finished if n == most and pips == best}
-
-
-@st.composite
-def positions(draw) -> Position:
-    """Random legal positions: bar, contact, races and bear-offs."""
-    kind = draw(st.sampled_from(["any", "home", "race", "bar"]))
-    player = [0] * 26
-    opponent = [0] * 26
-    player[BAR] = draw(st.integers(1, 3)) if kind == "bar" else 0
-    top = 6 if kind == "home" else draw(st.sampled_from([6, 9, 12, 24]))
-    for _ in range(draw(st.integers(1, 15 - player[BAR]))):
-        player[draw(st.integers(1, top))] += 1
-    lowest = min(p for p in range(1, 26) if player[p])
-    for _ in range(draw(st.integers(1, 15))):
-        mine = draw(st.integers(1, 24))  # the point in the mover's numbering
-        if player[mine] or (kind == "race" and mine >= lowest):
-            continue
-        opponent[25 - mine] += 1
-    if kind in ("any", "bar") and sum(opponent) < 15:
-        opponent[BAR] = draw(st.integers(0, min(2, 15 - sum(opponent))))
-    player[OFF] = 15 - sum(player)
-    opponent[OFF] = 15 - sum(opponent)
-    return Position(tuple(player), tuple(opponent)).validated()
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
