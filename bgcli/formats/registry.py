@@ -138,6 +138,9 @@ FORMATS: tuple[MatchFormat, ...] = (
     # no other format begins with its index line: known by it whatever the suffix
     MatchFormat("bgammon", "bgcli.formats.bgammon", (".match",), re.compile(rb"bgammon-replay [0-9]{8}\r?\n"),
                 True, False, "bgammon.org's replay files", sure=True),
+    # its prolog line names it whatever the suffix (JavaFIBS saves matches as .match, as bgammon.org does)
+    MatchFormat("javafibs", "bgcli.formats.javafibs", (), re.compile(rb"JavaFIBS internal match representation"),
+                True, False, "JavaFIBS's saved matches", sure=True),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,
