@@ -110,6 +110,15 @@ def test_broken_replays_are_one_line_each_at_their_line(tmp_path):
     assert result.exit_code == 1 and "illegal.match:8" in result.output, result.output
 
 
+def test_a_game_line_that_does_not_read_is_the_error_of_a_file_without_games():
+    try:
+        list(bgammon.read_text("bgammon-replay 00000024\ni 1 a b 99999999999 0 0 1 1 0\n", "big.match"))
+    except Exception as exc:
+        assert str(exc).startswith("big.match:2:1: cannot read the game line"), str(exc)
+    else:
+        raise AssertionError("a match length of 11 digits read")
+
+
 def test_a_file_with_only_an_index_is_no_replay():
     try:
         list(bgammon.read_text("bgammon-replay 00000024\n", "empty.match"))

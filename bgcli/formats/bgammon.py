@@ -138,7 +138,9 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
         if error is not None:
             errors.append(error)
     if header is None:
-        raise MatchFileError("not a bgammon.org replay: no game ('i' line) in it", path, index_line or 1, 1)
+        # a game line that did not read says why the file holds no game
+        raise errors[0] if errors else MatchFileError("not a bgammon.org replay: no game ('i' line) in it", path,
+                                                      index_line or 1, 1)
     if game is not None:
         yield game.finish(names)
     if indexed and indexed != games:

@@ -137,7 +137,8 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
             value = small_number(data) if data.isdigit() and len(data) <= 9 else None
             length = 0 if value is None or value == UNLIMITED else value
             if value is None:
-                errors.append(MatchFileError(f"the match length {_quote(data)} is not a number", path, number, 1))
+                errors.append(MatchFileError(f"the match length {_quote(data)} is not a number of at most 9 digits",
+                                             path, number, 1))
         elif code == _SCORES:
             score = _SCORE.fullmatch(f"{name}:{data}")
             if score is not None:
