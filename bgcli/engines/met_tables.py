@@ -31,12 +31,14 @@ Two file forms, read from untrusted input (a wrong file is a one-line
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Sequence
 from xml.parsers import expat
 
 from bgcli.core.rules import one_away_left
 from bgcli.errors import MatchEquityTableError
+from bgcli.output import quote
 
 MAX_SIZE = 64          # GNU Backgammon's largest table (MAXSCORE): a larger file is refused
 MAX_FILE_BYTES = 4 << 20
@@ -303,6 +305,15 @@ def _parse_xml(data: bytes, path: str) -> _Node:
     except expat.ExpatError as exc:
         raise MatchEquityTableError(f"not well-formed XML ({expat.ErrorString(exc.code)})", path, exc.lineno,
                                     exc.offset + 1) from None
+    except MatchEquityTableError:
+        raise
+    except (LookupError, ValueError):
+        # the encoding the XML declaration names: one Python does not know (LookupError, 'UTF-0'), not a text
+        # encoding ('rot13'), or one expat cannot decode ('shift_jis', ValueError): was an internal error
+        declared = re.match(rb'<\?xml[^>]*?encoding\s*=\s*["\']([^"\'>]*)', data.lstrip(b"\xef\xbb\xbf"))
+        name = declared.group(1).decode("latin-1") if declared else "?"
+        raise MatchEquityTableError(f"the XML declares the encoding {quote(name)}, which bgcli cannot read a table "
+                                    "in (UTF-8, UTF-16 or a one-byte encoding)", path, parser.CurrentLineNumber or 1) from None
     return root
 
 
