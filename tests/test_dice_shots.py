@@ -4,9 +4,10 @@ generator's legal plays) and the rolls that bear off the last checkers
 (bgcli.judging.dice.finishing_rolls against the generator). Each agrees with
 its owner on generated positions of every kind, including a mover on the bar,
 doubles, bear-offs with blots and held points in the home board and crowded
-boards where a hit leaves the rest of the roll unplayable; and the shot
-counter decides the usual rolls, and a mixed roll's hit that leaves the other
-die unplayable, without asking the generator."""
+boards where a hit leaves the rest of the roll unplayable; the shot counter
+never asks the generator; and the C accelerator's hitting checks, which
+settle a position's rolls in bulk, agree with the shot counter on generated
+positions and on hand-made ones for each of their shortcuts."""
 from __future__ import annotations
 
 import pytest
@@ -88,16 +89,49 @@ def test_hand_made_positions_agree(player, opponent):
     assert hitting_rolls(position) == hit_rolls(position)
 
 
-def test_the_usual_rolls_are_decided_without_the_generator(monkeypatch):
-    position = position_of(OPENING, BLOTS)
+# doubles whose hit leaves steps unplayable, or playable only by a bear-off: a checker's steps reaching a blot, each
+# point on the way open, are always in a legal play (diceshots._double_hits says why)
+DOUBLES = [
+    # 10/8* and nothing more: the one play
+    ({10: 1}, {8: 1, 6: 2, 4: 2, 20: 10}, (2, 2), True),
+    # 13/11/9/7* in three steps; the 3 cannot move (the 1 held) and the hitter stops at the 5
+    ({13: 1, 3: 1}, {7: 1, 5: 2, 1: 2, 20: 10}, (2, 2), True),
+    # all home: 6/4* and the steps left only by bearing off
+    ({6: 1, 2: 2, 1: 2}, {4: 1, 5: 2, 3: 2, 20: 10}, (2, 2), True),
+    # 20/17/14* stops at the 11; 9/6/3 plays the other two steps
+    ({20: 1, 9: 1}, {14: 1, 11: 2, 7: 2, 5: 2, 2: 8}, (3, 3), True),
+    # from the bar: both checkers enter on 24, and one of the two steps left hits on 23
+    ({25: 2}, {23: 1, 21: 2, 12: 12}, (1, 1), True),
+    # entered on 23, the 21 and the 7 held: no step left reaches the blot on 19
+    ({25: 1, 9: 1}, {21: 2, 19: 1, 17: 2, 7: 2, 5: 2, 10: 6}, (2, 2), False),
+]
+
+
+@pytest.mark.parametrize("player, opponent, roll, hits", DOUBLES)
+def test_a_doubles_hit_is_the_generators_whatever_steps_it_leaves(player, opponent, roll, hits):
+    position = position_of(player, opponent)
     expected = hit_rolls(position)
-    assert len(expected) > 10
+    assert (roll in expected) is hits
+    assert hitting_rolls(position) == expected
+
+
+def test_the_shot_counter_never_asks_the_generator(monkeypatch):
+    """Every roll is decided from where the checkers stand: diceshots imports nothing of the generator, and gives
+    the generator's answer with the generator refused, for the usual rolls and for the doubles and the hits that
+    leave the other die unplayable, which asked it once."""
+    from bgcli.core import generator
+
+    assert not {"legal_keys", "legal_plays", "BOARD_BITS"} & set(vars(diceshots))
+    positions = [position_of(OPENING, BLOTS)] + [position_of(p, o) for p, o, _, _ in DOUBLES + ONE_DIE]
+    expected = [hit_rolls(position) for position in positions]
+    assert len(expected[0]) > 10
 
     def refused(*args):
         raise AssertionError("the generator was asked")
 
-    monkeypatch.setattr(diceshots, "legal_keys", refused)
-    assert hitting_rolls(position) == expected
+    monkeypatch.setattr(generator, "legal_keys", refused)
+    monkeypatch.setattr(generator, "legal_plays", refused)
+    assert [hitting_rolls(position) for position in positions] == expected
 
 
 # a mixed roll whose only hits leave the other die unplayable (entering from the bar or not): the roll hits when
@@ -126,20 +160,11 @@ ONE_DIE = [
 
 
 @pytest.mark.parametrize("player, opponent, roll, hits", ONE_DIE)
-def test_a_hit_that_leaves_the_other_die_unplayable_is_decided_without_the_generator(monkeypatch, player, opponent,
-                                                                                    roll, hits):
+def test_a_hit_that_leaves_the_other_die_unplayable_is_the_generators(player, opponent, roll, hits):
     position = position_of(player, opponent)
     expected = hit_rolls(position)
     assert (roll in expected) is hits
-    asked = []
-
-    def generator(position, dice):
-        asked.append(dice)
-        return legal_keys(position, dice)
-
-    monkeypatch.setattr(diceshots, "legal_keys", generator)
     assert hitting_rolls(position) == expected
-    assert roll not in asked   # other rolls of the position (a double's steps after a hit) may still ask
 
 
 @st.composite
@@ -315,6 +340,48 @@ def test_the_chances_in_c_leave_what_they_do_not_read_to_python():
                                    ((16,) + start.player[1:], start.opponent, 3, 1), (start.player, start.opponent, True, 1)):
         assert accelerator.roll_chances(player, opponent, a, b) is NotImplemented
 
+
+
+# positions where one shortcut of the C hitting checks (hitting_mask: a position's 21 rolls settled in bulk)
+# decides, each against the Python shot counter
+BULK = [
+    # the 4 hits (9 to 5) and no other checker plays the 1 or the 2: the hitter goes on with them
+    ({9: 1}, {5: 1, 8: 2, 7: 2, 6: 2, 20: 8}),
+    # ... and one more checker, on 13, plays the 1 and the 2 (12, 11): a point the hit does not leave
+    ({9: 1, 13: 1}, {5: 1, 8: 2, 7: 2, 6: 2, 4: 2, 3: 2, 20: 4}),
+    # the only checker that plays the 3 is the one that hits with the 4: the rolls left to the roll-by-roll check
+    ({9: 1, 24: 2}, {5: 1, 6: 2, 2: 2, 1: 2, 22: 2, 21: 2, 20: 2, 18: 2}),
+    # two dice of one checker: 13/10/8* or 13/11/8* (a blot 5 below an empty point), no die hitting directly
+    ({13: 1, 24: 2}, {8: 1, 7: 2, 12: 2, 3: 2, 18: 2, 17: 2}),
+    # one checker on the bar: the 3 enters on a blot (22), another enters and a checker of the board hits
+    ({25: 1, 8: 1}, {22: 1, 5: 1, 20: 2, 21: 2, 12: 9}),
+    # ... the entered checker hits from the entry point (21 to 18), or only the hit entering leaves no die to play
+    ({25: 1}, {22: 1, 18: 1, 20: 2, 19: 2, 17: 2, 16: 2, 15: 2, 14: 2}),
+    # two on the bar: a die that enters on a blot hits, doubles enter both and step on
+    ({25: 2, 6: 3}, {23: 1, 20: 1, 24: 2, 19: 2, 1: 9}),
+]
+
+
+@pytest.mark.skipif(accelerator is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@pytest.mark.parametrize("player, opponent", [(OPENING, BLOTS)] + BULK +
+                         [(player, opponent) for player, opponent, _, _ in ONE_DIE + DOUBLES])
+def test_the_hitting_checks_in_c_on_hand_made_positions(player, opponent):
+    position = position_of(player, opponent)
+    for a, b in ROLLS_36:
+        assert accelerator.roll_chances(position.player, position.opponent, a, b)[2:4] == \
+            roll_chances(position, (a, b))[2:4], (a, b)
+
+
+@pytest.mark.skipif(accelerator is None, reason="the C accelerator is not built (BGCLI_PURE=1, no compiler)")
+@settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(blocked(), entering(), boards()))
+def test_the_hitting_checks_in_c_are_the_python_ones(position):
+    """The hitting facts (how many rolls hit, whether this one did) of roll_chances in C against the Python shot
+    counter's, every roll, on crowded boards where a hit may leave the other die unplayable, with checkers on the
+    bar and anywhere."""
+    for a, b in ROLLS_36:
+        assert accelerator.roll_chances(position.player, position.opponent, a, b)[2:4] == \
+            roll_chances(position, (a, b))[2:4], (position.id(), a, b)
 
 # --- hypergammon: a side counts the checkers it lacks as off (core.rules.Variation.off_at_start) ------------------
 

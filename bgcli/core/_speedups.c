@@ -2562,7 +2562,7 @@ static PyObject *py_sides_after_plays(PyObject *module, PyObject *const *args, P
  * test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally compares that with DiceTally._rolled of
  * the facts. */
 
-#define NO_ANSWER (-2)   /* diceshots' None: the owner (the generator) decides */
+#define NO_ANSWER (-2)   /* diceshots' None: mixed_hits found only hits that leave the other die unplayable */
 
 static inline uint64_t roll_bit(int high, int low)
 {
@@ -2582,10 +2582,12 @@ static inline int mask_rolls(uint64_t mask)
 /* roll_bit of the six doubles: bits 0, 7, 14, 21, 28, 35 */
 #define DOUBLE_BITS ((uint64_t)0x810204081ULL)
 
-/* the weight of a roll in 36: 1 a double, 2 a mixed roll; the rolls of a mask counted so */
+/* the weight of a roll in 36: 1 a double, 2 a mixed roll; the rolls of a mask counted so. The doubles of a mask
+ * (bits 7 apart) are counted by a multiply by DOUBLE_BITS, which adds them all up at bit 35 (the other sums it
+ * makes below bit 35 are at most 6 each, 7 bits apart: no carry reaches it) */
 static inline int mask_count(uint64_t mask)
 {
-    return mask ? 2 * mask_rolls(mask) - mask_rolls(mask & DOUBLE_BITS) : 0;
+    return mask ? 2 * mask_rolls(mask) - (int)((((mask & DOUBLE_BITS) * DOUBLE_BITS) >> 35) & 7) : 0;
 }
 
 /* counts._back: the side's highest occupied point (25 = bar), 0 when all are off */
@@ -2604,30 +2606,6 @@ static int in_contact(const long *player, const long *opponent)
     return back && other && back + other > 24;
 }
 
-/* the generator's plays of a roll: any with a hit mark (want_hit), all checkers off (want_off 15)
- * or more off than the player has (want_off player[0] + 1). 1, 0, or -1 with an exception */
-static int some_play(const long *player, const long *opponent, int high, int low, int want_hit, int want_off)
-{
-    Query q;
-    for (int p = 0; p < SLOTS; p++) {
-        q.player[p] = (uint8_t)player[p];
-        q.opp[p] = (uint8_t)opponent[SLOTS - 1 - p];
-    }
-    Found found;
-    memset(&found, 0, sizeof found);
-    if (generate(&q, high, low, &found) < 0) {
-        found_free(&found);
-        return -1;
-    }
-    int any = 0;
-    for (Py_ssize_t i = 0; i < found.len && !any; i++) {
-        const Key *k = &found.items[i].key;
-        any = want_hit ? k->hits != 0 : k->b[0] >= want_off;
-    }
-    found_free(&found);
-    return any;
-}
-
 /* the lowest point of a mask of points (bit p: point p), the mask not 0 */
 static inline int lowest_point(uint32_t mask)
 {
@@ -2644,19 +2622,22 @@ static inline int lowest_point(uint32_t mask)
 }
 
 /* A position's masks of points for the chances below (bit p: point p in the mover's numbering): mine (the
- * mover's points 1..24 that hold a checker, and bit 25 the bar), multi (those of 1..24 that hold two or more),
- * open (1..24: the opponent has fewer than 2 there, a checker may land), blots (1..24: the opponent's 1) and
- * theirs (0..24: the opponent's checkers, bit 0 their bar). They are made from each side's own masks
- * (side_masks), which a run of plays makes again only for a side whose checkers moved. The checks walk these
- * where diceshots walks the checkers and counts.is_contact the points: the same decisions (each hit found is
- * settled as there, and the answer does not depend on the order). */
+ * mover's points 1..24 that hold a checker, and bit 25 the bar), multi (those of 1..24 that hold two or more);
+ * the opponent's in its own numbering, theirs (1..25: its checkers, bit 25 its bar) and held (1..24: two or
+ * more), which are also the points the mover enters on (bit x: the point die x enters on, 25 - x in the
+ * mover's numbering); and, made by hitting_mask only where a blot is in contact, open (1..24: the opponent
+ * has fewer than 2 there, a checker may land) and blots (1..24: the opponent's 1) in the mover's numbering.
+ * They are made from each side's own masks (side_masks), which a run of plays makes again only for a side
+ * whose checkers moved. The checks walk these where diceshots walks the checkers and counts.is_contact the
+ * points: the same decisions (each hit found is settled as there, and the answer does not depend on the
+ * order). */
 typedef struct {
     uint32_t occupied, multi;   /* a side's points 1..25 (its own numbering) that hold a checker, two or more */
 } SideMasks;   /* of a side's counts, each 0..15 (fair_sides) */
 
 typedef struct {
-    const long *player, *opponent;
-    uint32_t mine, multi, open, blots, theirs;
+    const long *player;
+    uint32_t mine, multi, theirs, held, open, blots;
 } Masks;
 
 #define BOARD_MASK ((uint32_t)0x1FFFFFE)   /* points 1..24 */
@@ -2713,28 +2694,13 @@ static void side_masks(const long *side, SideMasks *out)
 }
 #endif
 
-/* bit p to bit 25 - p (p 0..25): a side's points in the other side's numbering */
-static inline uint32_t other_numbering(uint32_t mask)
+static void masks_of(const long *player, const SideMasks *mover, const SideMasks *other, Masks *m)
 {
-    mask = ((mask >> 1) & 0x55555555u) | ((mask & 0x55555555u) << 1);
-    mask = ((mask >> 2) & 0x33333333u) | ((mask & 0x33333333u) << 2);
-    mask = ((mask >> 4) & 0x0F0F0F0Fu) | ((mask & 0x0F0F0F0Fu) << 4);
-    mask = ((mask >> 8) & 0x00FF00FFu) | ((mask & 0x00FF00FFu) << 8);
-    mask = (mask >> 16) | (mask << 16);   /* bit p to bit 31 - p */
-    return mask >> 6;
-}
-
-static void masks_of(const long *player, const long *opponent, const SideMasks *mover, const SideMasks *other,
-                     Masks *m)
-{
-    uint32_t theirs = other_numbering(other->occupied), held = other_numbering(other->multi) & BOARD_MASK;
     m->player = player;
-    m->opponent = opponent;
     m->mine = mover->occupied;
     m->multi = mover->multi & BOARD_MASK;
-    m->open = ~held & BOARD_MASK;
-    m->blots = theirs & ~held & BOARD_MASK;
-    m->theirs = theirs;
+    m->theirs = other->occupied;
+    m->held = other->multi & BOARD_MASK;
 }
 
 /* the highest point of a mask of points (bit p: point p), the mask not 0 */
@@ -2755,8 +2721,7 @@ static int masks_in_contact(const Masks *m)
 {
     if (!m->mine || !m->theirs)
         return 0;
-    int back = highest_point(m->mine), other = BAR_POINT - lowest_point(m->theirs);
-    return back + other > 24;
+    return highest_point(m->mine) + highest_point(m->theirs) > 24;
 }
 
 /* the mover's points 1..24 that hold a checker once one moved from s to t (s 25: the bar; t 0: borne off; s and
@@ -2782,76 +2747,24 @@ static int plays_after(const Masks *m, int s, int t, int y)
            (m->player[y] - (y == s) + (y == t) > 0 || highest_point(mine) < y);
 }
 
-/* diceshots._steps_after: the checkers, from the highest point down, each with the steps of a it can take.
- * Only the points whose first step lands on an open point take any (movable): none, no step; as many such
- * points as steps needed, each takes one at least (the walk's answer, without it) */
-static int steps_after(const Masks *m, int s, int t, int a, int need)
+/* diceshots._double_hits: whether a checker of start reaches a blot in at most steps steps of a, each point on the
+ * way open (reach: where the checkers stand after k steps) */
+static inline int double_hits(const Masks *m, uint32_t start, int a, int steps)
 {
-    long steps = 0;
-    uint32_t movable = mine_after(m, s, t) & (m->open << a);
-    if (!movable)
-        return 0;
-    if (mask_rolls(movable) >= need)
-        return 1;
-    for (uint32_t mine = movable; mine; mine &= ~((uint32_t)1 << highest_point(mine))) {
-        int p = highest_point(mine);
-        long count = m->player[p] - (p == s) + (p == t);
-        int reach = 0;
-        for (int q = p - a; q >= 1 && (m->open >> q) & 1 && reach < need; q -= a)
-            reach++;
-        steps += count * reach;
-        if (steps >= need)
+    uint32_t reach = start;
+    for (int k = 0; k < steps && reach; k++) {
+        reach = (reach >> a) & m->open;
+        if (reach & m->blots)
             return 1;
     }
     return 0;
 }
 
-/* diceshots._double_hits: 1, 0 or NO_ANSWER. Each step of a checker lands on an open point (a walk stops at the
- * first point held); reach is where checkers stand after k steps, each from its start t + k * a (mine: where
- * they start) */
-static inline int double_hits(const Masks *m, uint32_t mine, int a, int steps)
-{
-    int undecided = 0;
-    uint32_t reach = mine;
-    for (int k = 1; k <= steps && reach; k++) {
-        reach = (reach >> a) & m->open;
-        uint32_t hit = reach & m->blots;
-        if (hit && k == steps)
-            return 1;
-        for (; hit; hit &= hit - 1) {
-            int t = lowest_point(hit);
-            if (steps_after(m, t + k * a, t, a, steps - k))
-                return 1;
-            undecided = 1;
-        }
-    }
-    return undecided ? NO_ANSWER : 0;
-}
-
-/* diceshots._entering_hits: 1, 0 or NO_ANSWER (a checker of the mover on the bar; NO_ANSWER only for a double) */
+/* diceshots._entering_hits of a mixed roll with one checker of the mover on the bar: 1 or 0 (hitting_mask settles
+ * the doubles, and the mixed rolls with two checkers or more on the bar, in bulk) */
 static int entering_hits(const Masks *m, int a, int b)
 {
-    long bar = m->player[BAR_POINT];
     uint32_t board = m->mine & BOARD_MASK;
-    if (a == b) {
-        int entry = 25 - a;
-        if (!((m->open >> entry) & 1))
-            return 0;
-        if ((m->blots >> entry) & 1)
-            return 1;
-        if (bar >= 4)
-            return 0;
-        long entered[SIDE];
-        memcpy(entered, m->player, sizeof entered);
-        entered[BAR_POINT] = 0;
-        entered[entry] += bar;
-        Masks after = *m;
-        after.player = entered;
-        after.mine = board | (uint32_t)1 << entry;
-        return double_hits(&after, after.mine, a, 4 - (int)bar);
-    }
-    if (bar >= 2)
-        return (int)((m->blots >> (25 - a)) & 1) || (int)((m->blots >> (25 - b)) & 1);
     int undecided = 0;
     for (int order = 0; order < 2; order++) {
         int x = order ? b : a, y = order ? a : b;
@@ -2931,17 +2844,10 @@ static int one_die_hits(const Masks *m, int a, int b)
     return ((board >> die) & m->blots) != 0;
 }
 
-/* the points a roll's checker steps span (diceshots._REACH): a double's 1 to 4 steps, a mixed roll's dice and
- * their sum, as bits, for the 21 rolls in order (66, 65, ..., 11) */
-#define REACH_MIXED(a, b) (((uint32_t)1 << (a)) | ((uint32_t)1 << (b)) | ((uint32_t)1 << ((a) + (b))))
+/* the points a double's checker steps span (diceshots._REACH): 1 to 4 steps of a, as bits, for a = 1..6 */
 #define REACH_DOUBLE(a) (((uint32_t)1 << (a)) | ((uint32_t)1 << 2 * (a)) | ((uint32_t)1 << 3 * (a)) | ((uint32_t)1 << 4 * (a)))
-static const uint32_t roll_reach[21] = {
-    REACH_DOUBLE(6), REACH_MIXED(6, 5), REACH_MIXED(6, 4), REACH_MIXED(6, 3), REACH_MIXED(6, 2), REACH_MIXED(6, 1),
-    REACH_DOUBLE(5), REACH_MIXED(5, 4), REACH_MIXED(5, 3), REACH_MIXED(5, 2), REACH_MIXED(5, 1),
-    REACH_DOUBLE(4), REACH_MIXED(4, 3), REACH_MIXED(4, 2), REACH_MIXED(4, 1),
-    REACH_DOUBLE(3), REACH_MIXED(3, 2), REACH_MIXED(3, 1),
-    REACH_DOUBLE(2), REACH_MIXED(2, 1),
-    REACH_DOUBLE(1)};
+static const uint32_t double_reach[7] = {0, REACH_DOUBLE(1), REACH_DOUBLE(2), REACH_DOUBLE(3), REACH_DOUBLE(4),
+                                         REACH_DOUBLE(5), REACH_DOUBLE(6)};
 
 /* the lowest bit of a mask of roll_bit, the mask not 0 */
 static inline int lowest_roll(uint64_t mask)
@@ -2960,80 +2866,167 @@ static const uint8_t roll_high[36] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3, 
 static const uint8_t roll_low[36] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6,
                                      1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6};
 
-/* bit roll_bit of each roll whose roll_reach spans d pips (d 0..24): made once, by rolls_over_made; and the
- * mixed rolls with a die of a set of dice (bits 1..6 of the index: the dice), by the same */
-static uint64_t rolls_over[25];
+/* bit roll_bit of each mixed roll with a die of a set of dice (bits 1..6 of the index: the dice), of each mixed
+ * roll whose dice add up to one of a set of sums (bit i of the index: the sum 3 + i, 3..11): made once */
 static uint64_t mixed_with[128];
-static int rolls_over_made;
+static uint64_t mixed_summing[512];
+static uint64_t doubles_of[128];   /* and of each double of a set of dice (bits 1..6) */
+static int mixed_made;
 
-static void make_rolls_over(void)
+static void make_mixed(void)
 {
-    int i = 0;
-    for (int a = 6; a >= 1; a--)
-        for (int b = a; b >= 1; b--, i++)
-            for (int d = 0; d <= 24; d++)
-                if ((roll_reach[i] >> d) & 1)
-                    rolls_over[d] |= roll_bit(a, b);
-    for (int dice = 0; dice < 128; dice++)
-        for (int a = 2; a <= 6; a++)
-            for (int b = 1; b < a; b++)
-                if (((dice >> a) | (dice >> b)) & 1)
-                    mixed_with[dice] |= roll_bit(a, b);
-    rolls_over_made = 1;
+    uint64_t with[7] = {0}, summing[9] = {0};   /* the mixed rolls with die d; whose dice add up to 3 + i */
+    for (int a = 2; a <= 6; a++)
+        for (int b = 1; b < a; b++) {
+            with[a] |= roll_bit(a, b);
+            with[b] |= roll_bit(a, b);
+            summing[a + b - 3] |= roll_bit(a, b);
+        }
+    for (int dice = 1; dice < 128; dice++)   /* a set's: the set less its lowest die's, and that die's */
+        mixed_with[dice] = mixed_with[dice & (dice - 1)] | (dice & 1 ? 0 : with[lowest_point((uint32_t)dice)]);
+    for (int sums = 1; sums < 512; sums++)
+        mixed_summing[sums] = mixed_summing[sums & (sums - 1)] | summing[lowest_point((uint32_t)sums)];
+    for (int dice = 2; dice < 128; dice += 2) {
+        int a = lowest_point((uint32_t)dice);
+        doubles_of[dice] = doubles_of[dice & (dice - 1)] | roll_bit(a, a);
+    }
+    mixed_made = 1;
 }
 
-/* diceshots.hitting_rolls as a mask of roll_bit: 0, or -1 with an exception. The rolls whose reach spans no
- * distance from a checker to a blot are passed over as a mask (rolls_over), and so are the mixed rolls hit by a
- * die direct with the other die playable twice; each roll left is decided as diceshots decides it */
-static int hitting_mask(const Masks *m, uint64_t *mask)
+/* the mixed rolls of die x with a die of the set ys (bits 1..6), x left out of ys */
+static inline uint64_t mixed_pairs(int x, uint32_t ys)
 {
-    *mask = 0;
-    uint32_t spans = 0;   /* bit d: a checker d pips above a blot (diceshots' spans) */
-    for (uint32_t blots = m->blots; blots; blots &= blots - 1)
-        spans |= (m->mine >> lowest_point(blots)) & ~(uint32_t)1;
-    if (!spans)
-        return 0;
-    if (!rolls_over_made)
-        make_rolls_over();
-    uint64_t candidates = 0, found = 0;
-    for (uint32_t s = spans; s; s &= s - 1)
-        candidates |= rolls_over[lowest_point(s)];
+    return mixed_with[(uint32_t)1 << x] & mixed_with[ys & ~((uint32_t)1 << x) & 0x7E];
+}
+
+/* bit p to bit 25 - p (p 0..25) of two masks at once, one in each half: a side's points in the other side's
+ * numbering. The bytes' order reversed, then the bits in each byte: bit j to bit 63 - j, each half's masks now
+ * in the other half, moved back by the shifts */
+static inline uint64_t pair_other_numbering(uint64_t mask)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    mask = __builtin_bswap64(mask);
+#else
+    mask = ((mask >> 8) & 0x00FF00FF00FF00FFULL) | ((mask & 0x00FF00FF00FF00FFULL) << 8);
+    mask = ((mask >> 16) & 0x0000FFFF0000FFFFULL) | ((mask & 0x0000FFFF0000FFFFULL) << 16);
+    mask = (mask >> 32) | (mask << 32);
+#endif
+    mask = ((mask >> 1) & 0x5555555555555555ULL) | ((mask & 0x5555555555555555ULL) << 1);
+    mask = ((mask >> 2) & 0x3333333333333333ULL) | ((mask & 0x3333333333333333ULL) << 2);
+    mask = ((mask >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((mask & 0x0F0F0F0F0F0F0F0FULL) << 4);   /* j to 63 - j */
+    /* a low half's p is now at 63 - p, a high half's 32 + p at 31 - p: 25 - p is 38 below and 6 below */
+    return ((mask >> 6) & 0x3FFFFFF) << 32 | ((mask >> 38) & 0x3FFFFFF);
+}
+
+/* diceshots.hitting_rolls as a mask of roll_bit (it makes m's open and blots).
+ * The 21 rolls are settled in bulk from masks of points made once (spans: the distances from a checker down to
+ * a blot; the points from which each die takes a checker of the board to an open point), a mixed roll x-y as
+ * hitting where one of the plays diceshots finds hitting is there for sure:
+ *   - die x hits from the board (a span of x) and die y is playable after it (diceshots._plays_after, shown
+ *     without the bear-off: two checkers or more can play y (diceshots' twice), or the one point that can is
+ *     not one a hit of x leaves, or the hitter goes on with y from where it hit);
+ *   - a checker that die x takes to an empty point hits with die y from there (both dice played): looked at
+ *     only for the rolls whose dice add up to a span and neither of which hits directly;
+ *   - with one checker on the bar: die x enters, and die y hits from the board or from the entry point; or
+ *     die x enters on a blot and die y is playable after it (a checker of the board plays y, or the entered
+ *     one does: exactly diceshots._plays_after, as a checker entered is outside the home board);
+ *   - with two or more on the bar: a die enters on a blot;
+ * and as not hitting where no die of it hits directly (from the board, or entering with one checker on the
+ * bar) and no such play was found: diceshots then finds no hit, and no undecided one. The rest (a die hits
+ * and the other die was not shown playable after it) are decided roll by roll as diceshots decides them
+ * (mixed_hits, one_die_hits, entering_hits). A double hits where a checker's steps reach a blot (double_hits,
+ * after entering every checker of the bar). tests/test_dice_shots.py compares the C chances with the Python
+ * ones on generated positions, and on its hand-made positions for each of these. */
+static uint64_t hitting_mask(Masks *m)
+{
+    uint64_t pair = pair_other_numbering((uint64_t)m->held << 32 | (m->theirs & BOARD_MASK));
+    uint32_t open = ~(uint32_t)(pair >> 32) & BOARD_MASK, blots = (uint32_t)pair & open;
+    m->open = open;
+    m->blots = blots;
     long bar = m->player[BAR_POINT];
-    if (!bar) {
-        uint32_t direct = spans & 0x7E, twice = 0;   /* bits 1..6: the dice of diceshots' direct and twice */
-        for (int die = 1; die <= 6; die++) {   /* diceshots._played_twice: two points, or one of two checkers */
-            uint32_t movers = m->mine & (m->open << die);
-            if ((movers & (movers - 1)) || (movers & m->multi))
-                twice |= (uint32_t)1 << die;
+    uint32_t board = m->mine & BOARD_MASK, spans = 0;   /* bit d: a checker of the board d pips above a blot */
+    for (uint32_t b = blots; b; b &= b - 1)
+        spans |= board >> lowest_point(b);
+    /* with the bar: its spans are the blots in the opponent's numbering (25 - b) */
+    uint32_t blots_theirs = m->theirs & ~m->held & BOARD_MASK, reach = spans | (bar ? blots_theirs : 0);
+    if (!reach)
+        return 0;
+    if (!mixed_made)
+        make_mixed();
+    uint64_t found = 0, undecided = 0;
+    uint32_t hitters = spans & 0x7E;   /* bits 1..6: the dice that take a checker of the board onto a blot */
+    uint32_t open_theirs = ~m->held & BOARD_MASK;   /* open in the opponent's numbering (bit q: point 25 - q) */
+    uint32_t enters = open_theirs & 0x7E, enters_hitting = m->theirs & enters;   /* bits 1..6, with the bar */
+    if (bar >= 2) {
+        found = mixed_with[enters_hitting];
+    } else if (hitters || bar) {
+        uint32_t movable = 0, twice = 0;   /* bits 1..6: the dice a checker can play; two checkers or more */
+        uint32_t moves[7];                 /* moves[d]: the points of the board from which die d can move */
+#define DIE_MOVES(d)                                                                         \
+        do {                                                                                     \
+            uint32_t from = board & (open << (d));                                               \
+            moves[d] = from;                                                                     \
+            movable |= (uint32_t)(from != 0) << (d);                                             \
+            twice |= (uint32_t)(((from & (from - 1)) | (from & m->multi)) != 0) << (d);          \
+        } while (0)
+        DIE_MOVES(1); DIE_MOVES(2); DIE_MOVES(3); DIE_MOVES(4); DIE_MOVES(5); DIE_MOVES(6);   /* constant shifts */
+#undef DIE_MOVES
+        uint32_t solo = movable & ~twice;
+        if (!bar) {
+            for (uint32_t h = hitters; h; h &= h - 1) {
+                int x = lowest_point(h);
+                uint32_t hit = (board >> x) & blots, left = hit << x, lost = 0, after = 0;
+                for (uint32_t t = hit; t; t &= t - 1)   /* bit y: the hitter goes on with y (t - y open) */
+                    after |= open_theirs >> (25 - lowest_point(t));
+                for (uint32_t y = solo; y; y &= y - 1)   /* the one checker that plays y is the one that hit */
+                    if (!(moves[lowest_point(y)] & ~left))
+                        lost |= y & -y;
+                found |= mixed_pairs(x, (movable & ~lost) | after);
+            }
+            undecided = mixed_with[hitters];
+        } else {
+            for (uint32_t e = enters; e; e &= e - 1) {
+                int x = lowest_point(e);
+                /* bit y: die y hits from the board, or from the entry point (25 - x - y: the opponent's x + y) */
+                uint32_t ys = hitters | blots_theirs >> x;
+                if ((enters_hitting >> x) & 1) {   /* entered on a blot: die y playable from the board or from there */
+                    ys |= movable | open_theirs >> x;
+                    undecided |= mixed_with[(uint32_t)1 << x];
+                }
+                found |= mixed_pairs(x, ys);
+            }
         }
-        for (uint32_t d = direct; d; d &= d - 1) {   /* a mixed roll of a die direct and a die played twice */
-            uint32_t x = d & -d;   /* the mixed rolls with die x, of them those with another die played twice */
-            found |= mixed_with[x] & mixed_with[twice & ~x];
-        }
-        candidates &= ~found;
-    } else if (bar >= 2) {   /* entering_hits of a mixed roll, at once: a die that enters on a blot */
-        uint32_t blot_dice = 0;   /* bits 1..6 */
-        for (int die = 1; die <= 6; die++)
-            blot_dice |= ((m->blots >> (25 - die)) & 1) << die;
-        found = candidates & ~DOUBLE_BITS & mixed_with[blot_dice];
-        candidates &= DOUBLE_BITS;
     }
-    for (; candidates; candidates &= candidates - 1) {
-        int k = lowest_roll(candidates), a = roll_high[k], b = roll_low[k];
-        int hits;
-        if (bar)
-            hits = entering_hits(m, a, b);
-        else if (a == b)
-            hits = double_hits(m, m->mine, a, 4);
-        else if ((hits = mixed_hits(m, a, b)) == NO_ANSWER)
+    if (!bar) {   /* the mixed rolls that hit with one checker's two dice, neither die hitting directly */
+        uint32_t empty = open & ~blots;
+        for (uint64_t r = mixed_summing[(spans >> 3) & 0x1FF] & ~mixed_with[hitters]; r; r &= r - 1) {
+            int k = lowest_roll(r), x = roll_high[k], y = roll_low[k];
+            if (((((board >> x) & empty) >> y) | (((board >> y) & empty) >> x)) & blots)
+                found |= r & -r;
+        }
+    }
+    undecided &= ~found;
+    uint32_t doubles = 0;   /* bits 1..6: the doubles whose steps reach a blot */
+    for (int a = 1; a <= 6; a++)
+        doubles |= (uint32_t)((reach & double_reach[a]) != 0) << a;
+    if (bar) {   /* diceshots._entering_hits: a double enters on a blot, or cannot enter, or enters every checker */
+        found |= doubles_of[doubles & enters_hitting];
+        doubles &= bar < 4 ? enters & ~enters_hitting : 0;
+    }
+    for (; doubles; doubles &= doubles - 1) {   /* every checker of the bar entered, the steps left */
+        int a = lowest_point(doubles);
+        if (double_hits(m, bar ? board | (uint32_t)1 << (25 - a) : board, a, 4 - (int)bar))
+            found |= roll_bit(a, a);
+    }
+    for (; undecided; undecided &= undecided - 1) {   /* mixed rolls */
+        int k = lowest_roll(undecided), a = roll_high[k], b = roll_low[k];
+        int hits = bar ? entering_hits(m, a, b) : mixed_hits(m, a, b);
+        if (hits == NO_ANSWER)
             hits = one_die_hits(m, a, b);
-        if (hits == NO_ANSWER && (hits = some_play(m->player, m->opponent, a, b, 1, 0)) < 0)
-            return -1;
         if (hits)
             found |= roll_bit(a, b);
     }
-    *mask = found;
-    return 0;
+    return found;
 }
 
 /* dice.finishing_rolls as a mask of roll_bit: 0, or -1 with an exception (none now: the rolls are worked out
@@ -3175,9 +3168,9 @@ static int chances_of_roll(const long *player, const long *opponent, const SideM
     facts[1] = entering && (opponent[high] < 2 || opponent[low] < 2);
     uint64_t hitting = 0, finishing = 0, saving = 0;
     Masks m;
-    masks_of(player, opponent, mover, other, &m);
-    if (m.blots && masks_in_contact(&m) && hitting_mask(&m, &hitting) < 0)
-        return -1;
+    masks_of(player, mover, other, &m);
+    if ((m.theirs & ~m.held & BOARD_MASK) && masks_in_contact(&m))
+        hitting = hitting_mask(&m);
     int hit_count = chance_bin(mask_count(hitting));
     facts[2] = (uint8_t)hit_count;
     facts[3] = hit_count && (hitting & roll) != 0;

@@ -12,16 +12,15 @@ of four dice of a double, uses as many dice as can be used, so it is legal
 first in every legal play: as many checkers as the dice allow. When a hit
 of a mixed roll (entering or not) leaves the other die unplayable, the roll
 hits when no play takes both dice and the die that must then be played
-hits. When a double's hit leaves the rest unplayable, or its remaining steps
-could need a bear-off, this module does not decide and the owner (the
-generator) is asked about that roll. So the answer is the owner's on
-every position: tests/test_dice.py compares the two on generated positions
-(hypothesis), and the rolls decided here without the generator.
+hits. A double hits when some checker's steps reach a blot, each point on the
+way open (:func:`_double_hits` says why the steps left after it need no
+look). So the generator is asked about no roll, and the answer is the
+owner's on every position: tests/test_dice_shots.py compares the two on
+generated positions (hypothesis), and checks that the generator is not asked.
 """
 from __future__ import annotations
 
 from bgcli.analysis.counts import ROLLS
-from bgcli.core.generator import BOARD_BITS, legal_keys
 from bgcli.core.position import BAR, Position, from_other_side
 
 _REACH = {roll: ((roll[0], 2 * roll[0], 3 * roll[0], 4 * roll[0]) if roll[0] == roll[1] else (roll[0], roll[1], roll[0] + roll[1]))
@@ -52,27 +51,25 @@ def hitting_rolls(position: Position) -> tuple[tuple[int, int], ...]:
         if spans.isdisjoint(_REACH[roll]):
             continue
         a, b = roll
+        hits: bool | None
         if bar:
             hits = _entering_hits(player, theirs, a, b)
         elif a == b:
-            hits = _double_hits(player, theirs, starts, a, 4)
+            hits = _double_hits(theirs, starts, a, 4)
         elif (a in direct and b in twice) or (b in direct and a in twice):
             hits = True
         else:
             hits = _mixed_hits(player, theirs, starts, a, b)
             if hits is None:   # only hits that leave the other die unplayable: legal when no play takes both dice
                 hits = _one_die_hits(player, theirs, starts, a, b)
-        if hits is None:   # the owner decides: a play of this roll hits when its key carries a hit mark (Play.hits)
-            hits = any(key >> BOARD_BITS for key in legal_keys(position, roll))
         if hits:
             found.append(roll)
     return tuple(found)
 
 
-def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
+def _entering_hits(player, theirs, a: int, b: int) -> bool:
     """Whether a roll hits with a checker of the mover on the bar: every legal
-    play enters first, as many checkers as the dice allow. None only for a
-    double whose steps left after a hit could need a bear-off."""
+    play enters first, as many checkers as the dice allow."""
     bar = player[BAR]
     if a == b:
         entry = BAR - a
@@ -82,10 +79,8 @@ def _entering_hits(player, theirs, a: int, b: int) -> bool | None:
             return True    # every legal play enters there
         if bar >= 4:
             return False
-        entered = list(player)
-        entered[BAR] = 0
-        entered[entry] += bar
-        return _double_hits(entered, theirs, [p for p in range(1, 25) if entered[p]], a, 4 - bar)
+        starts = [p for p in range(1, 25) if player[p] or p == entry]   # every checker of the bar entered
+        return _double_hits(theirs, starts, a, 4 - bar)
     if bar >= 2:   # each die that can enter enters, and nothing else moves
         return theirs[BAR - a] == 1 or theirs[BAR - b] == 1
     undecided = False
@@ -192,40 +187,26 @@ def _plays_after(player, theirs, s: int, t: int, y: int) -> bool:
     return not outside and highest > 0 and (player[y] - (y == s) + (y == t) > 0 or highest < y)
 
 
-def _double_hits(player, theirs, starts, a: int, steps: int) -> bool | None:
-    """Whether a double with ``steps`` steps to play hits (no checker of the
-    mover on the bar); None when the steps left after a hit could not be shown
-    playable without a bear-off."""
-    undecided = False
+def _double_hits(theirs, starts, a: int, steps: int) -> bool:
+    """Whether a double with ``steps`` steps of ``a`` to play hits (no checker
+    of the mover on the bar): whether a checker reaches a blot in at most
+    ``steps`` steps, each point on the way open. Such a hit is always in a
+    legal play. Take a legal play P (as many steps as can be played, the one
+    rule a double's play must keep) and, of the checkers on the point that
+    reaches the blot in k steps, the one c that P moves farthest. If P moves
+    c k steps or more, P takes it over the same points and hits. If P moves
+    c j < k steps, play c's k steps first (the way is open), then P's other
+    steps in P's order, the last k - j of them left out: each is still legal
+    (c stands lower than it does in P, which keeps a bear-off legal, and the
+    blot hit leaves its point open), the play has as many steps as P, and it
+    hits. tests/test_dice_shots.py compares this with the generator."""
     for s in starts:
         for k in range(1, steps + 1):
             t = s - k * a
             if t < 1 or theirs[t] >= 2:
                 break
-            if theirs[t] != 1:
-                continue
-            # a hit in k steps: legal if the steps left can be played (other than by bearing off)
-            if k == steps or _steps_after(player, theirs, s, t, a, steps - k):
+            if theirs[t] == 1:
                 return True
-            undecided = True
-    return None if undecided else False
-
-
-def _steps_after(player, theirs, s: int, t: int, a: int, need: int) -> bool:
-    """Whether the checkers can play ``need`` steps of ``a`` on the board once one moved from ``s`` to ``t``."""
-    steps = 0
-    for p in range(24, 0, -1):
-        count = player[p] - (p == s) + (p == t)
-        if not count:
-            continue
-        reach = 0
-        q = p - a
-        while q >= 1 and theirs[q] < 2 and reach < need:
-            reach += 1
-            q -= a
-        steps += count * reach
-        if steps >= need:
-            return True
     return False
 
 
