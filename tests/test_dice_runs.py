@@ -6,6 +6,8 @@ roll_chances, against what they mirror:
   play, judge.dances for a roll with no play) and dice.roll_chances in the position before each
   roll, on generated games;
 - count_rolls (the counts of a run's rolls) against DiceTally._rolled, on generated rolls;
+- dice_after_plays given the sides after a roll Python settled (plays.settled_roll, where the C run
+  stops) counting that roll as DiceTally._rolled would, and going on from those sides;
 - the tallies of every file in tests/data with and without the short path, unit for unit;
 - ``bgcli dice --json`` byte for byte with and without the accelerator (BGCLI_PURE=1).
 """
@@ -25,7 +27,7 @@ from hypothesis import strategies as st
 import bgcli.judging.dice as dice
 import bgcli.match.plays as plays
 from bgcli.core.judge import dances
-from bgcli.core.position import Position
+from bgcli.core.position import Position, accelerator
 from bgcli.core.rules import Rules
 from bgcli.formats import mat
 from bgcli.match.events import EventKind, GameStart, MatchStart, Problem, ProblemKind
@@ -177,15 +179,14 @@ def fresh_tally(state: list[int], written: list[int]) -> dice.DiceTally:
     tally.begin_match(MatchStart(1, 0, ("a", "b"), Rules(), {}, "generated"))
     tally.begin_game(GameStart(1, 1, 1, (0, 0), False))
     tally._first = False
-    tally._state = list(state)
-    tally.written = list(written)
+    tally._state = array("q", [*state, *written])
     return tally
 
 
 def counted(tally: dice.DiceTally) -> tuple:
     """What a tally has counted: both players' counts, its sequence state, written orders and the kinds
     of each game (its marks and the match's fingerprint)."""
-    return ([u.to_dict() for u in tally.finish()], tally._state, tally.written, [bytes(game) for game in tally._games])
+    return ([u.to_dict() for u in tally.finish()], tally._state.tolist(), [bytes(game) for game in tally._games])
 
 
 @st.composite
@@ -218,27 +219,40 @@ def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
             python._opening(facts[0] & 1, facts[1], facts[2])
         else:
             python._rolled(facts[0], facts[1], facts[2], facts[3:])
-    in_c_._games[-1] += dice.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state, *in_c_._counts,
-                                         in_c_.written)
+    in_c_._games[-1] += accelerator.count_rolls(bytes(b for facts in rolls for b in facts), in_c_._state,
+                                                in_c_._counts)
     assert counted(in_c_) == counted(python)
 
 
 @in_c
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), opening=st.booleans())
-def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position, seed, length, opening):
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), opening=st.booleans(),
+       declines=st.booleans())
+def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position, seed, length, opening, declines):
     """DiceTally's run of plays (dice_after_plays, and where it stops plays.settled_roll, the step the
     audit's GameReplay.apply_all takes in Python) against the audit's Python short path on generated
     games: the same sides, side on roll, last line and end of the game, the counts DiceTally._rolled
     makes of each roll's roll_chances (DiceTally._opening of the first, from a game's first roll),
-    and it stops only where the audit's short path stops too."""
+    and it stops only where the audit's short path stops too; ``declines``: the C run given a roll
+    Python settled does not take it (as for sides it does not read), so the tally counts it itself."""
+    if declines:
+        run = dice.dice_after_plays
+
+        def declining(actions, at, first, second, side, last_line, *rest):
+            if rest[-1] is not None:
+                return 0, first, second, side, last_line, False, b""
+            return run(actions, at, first, second, side, last_line, *rest)
+
     rng = random.Random(seed)
     first, second, actions = random_game(rng, position, length, dances=True)
     last_line = rng.randint(0, 60)
     side = actions[0].side if actions else 0
     tally, python = fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0]), fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0])
     tally._first = python._first = opening
-    done, *got = tally._run_of_plays(actions, 0, first, second, side, last_line, ActionKind.MOVE)
+    with pytest.MonkeyPatch.context() as patch:
+        if declines:
+            patch.setattr(dice, "dice_after_plays", declining)
+        done, *got = tally._run_of_plays(actions, 0, first, second, side, last_line, ActionKind.MOVE)
     *expected, facts = python_run(actions, 0, first, second, side, last_line, done)
     assert got == expected, (position.id(), seed)
     for at in range(0, len(facts), 11):
@@ -280,38 +294,88 @@ def test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally(position, se
         else:
             python._rolled(facts[at], facts[at + 1], facts[at + 2], facts[at + 3:at + 11])
     counting = dice.dice_after_plays(actions, 0, first, second, side, 0, ActionKind.MOVE, ActionKind.DANCE, opening, 0,
-                                     in_c_._state, *in_c_._counts, in_c_.written, in_c_._games[-1])
+                                     in_c_._state, in_c_._counts, in_c_._games[-1])
     assert counting == (done, *got, b"")
     assert counted(in_c_) == counted(python)
 
 
+@in_c
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(1, 40), opening=st.booleans(),
+       state=st.tuples(st.integers(-1, 20), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1),
+                       st.integers(0, 1)),
+       written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
+def test_a_roll_python_settled_is_counted_in_the_next_run(position, seed, length, opening, state, written):
+    """dice_after_plays given ``settled``, the sides after its first action as Python settled it
+    (plays.settled_roll, where the C run stops), against its owners: that roll counted by
+    DiceTally._rolled with dice.roll_chances in the position before it (DiceTally._opening for a
+    game's first roll), then the run from the sides given: the same run, counts, state, written
+    orders and kinds. The play's text is not read again (one the C run cannot read is settled so);
+    sides that are not a position's are not counted (Python counts that roll)."""
+    rng = random.Random(seed)
+    first, second, actions = random_game(rng, position, length, dances=True)
+    action = actions[0]
+    side = action.side
+    mine, theirs = (first, second) if side == 0 else (second, first)
+    after = plays.settled_roll(mine, theirs, action, side)
+    if after is None or action.kind not in (ActionKind.MOVE, ActionKind.DANCE):
+        return
+    if action.kind is ActionKind.MOVE:
+        actions[0] = action._replace(play_text=rng.choice(["?", "8/5(9)", action.play_text]))   # not read again
+    python, in_c_ = fresh_tally(list(state), list(written)), fresh_tally(list(state), list(written))
+    a, b = action.dice
+    if opening:
+        python._opening(side, a, b)
+    else:
+        python._rolled(side, a, b, dice.roll_chances(Position(mine, theirs), (a, b)))
+    after_first, after_second = after if side == 0 else (after[1], after[0])
+    over = after[0][0] == 15 or after[1][0] == 15
+    done, *rest = (0, after_first, after_second, 1 - side, max(0, action.line), over, b"") if over else \
+        dice.dice_after_plays(actions, 1, after_first, after_second, 1 - side, max(0, action.line), ActionKind.MOVE,
+                              ActionKind.DANCE, False, 0, python._state, python._counts, python._games[-1])
+    got = dice.dice_after_plays(actions, 0, first, second, side, 0, ActionKind.MOVE, ActionKind.DANCE, opening, 0,
+                                in_c_._state, in_c_._counts, in_c_._games[-1], after)
+    assert got == (done + 1, *rest), (position.id(), seed)
+    assert counted(in_c_) == counted(python)
+    unread = fresh_tally(list(state), list(written))
+    for bad in ((after[0], after[1][:25]), (after[0],), [after[0], after[1]], ((16,) + after[0][1:], after[1])):
+        assert dice.dice_after_plays(actions, 0, first, second, side, 0, ActionKind.MOVE, ActionKind.DANCE, opening, 0,
+                                     unread._state, unread._counts, unread._games[-1], bad) == (0, first, second, side, 0, False, b"")
+    assert counted(unread) == counted(fresh_tally(list(state), list(written)))
+
+
 def test_count_rolls_refuses_what_it_does_not_read():
-    if dice.count_rolls is None:
+    if accelerator is None:
         pytest.skip("the C accelerator is not built")
     tally = fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0])
-    lists = tally._counts
+    state, counts = tally._state, tally._counts
     good = bytes([0, 3, 1] + [0] * 8)
-    for facts, state, written in ((good[:5], tally._state, tally.written), (good, [0] * 5, tally.written),
-                                  (good, tally._state, (0, 0))):
-        with pytest.raises(TypeError):
-            dice.count_rolls(facts, state, *lists, written)
-    for facts, state in ((bytes([4, 3, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]), (bytes([0, 7, 1] + [0] * 8), [-1, 0, 0, 0, 0, 0]),
-                         (good, [21, 0, 0, 0, 0, 0]), (bytes([0, 3, 1, 37] + [0] * 7), [-1, 0, 0, 0, 0, 0])):
+    with pytest.raises(TypeError):
+        accelerator.count_rolls(good[:5], state, counts)
+    for facts, first in ((bytes([4, 3, 1] + [0] * 8), -1), (bytes([0, 7, 1] + [0] * 8), -1), (good, 21),
+                         (bytes([0, 3, 1, 37] + [0] * 7), -1)):
+        state[0] = first
         with pytest.raises(ValueError):
-            dice.count_rolls(facts, state, *lists, [0, 0])
-    assert not any(lists[0]) and not any(lists[1])   # nothing counted from facts it refused
-    for first in ([0] * 900, array("l", [0] * 900), array("q", [0] * 803), b"\0" * 8 * 900):   # not a side's counts
-        with pytest.raises(TypeError):
-            dice.count_rolls(good, [-1, 0, 0, 0, 0, 0], first, lists[1], [0, 0])
+            accelerator.count_rolls(facts, state, counts)
+    state[0] = -1
+    assert not any(counts) and state.tolist() == [-1, 0, 0, 0, 0, 0, 0, 0]   # nothing counted from facts it refused
+    for bad_state, bad_counts in (([-1, 0, 0, 0, 0, 0, 0, 0], counts), (array("l", state), counts),
+                                  (state[:7], counts), (state, counts[:-1]), (state, counts + array("q", [0])),
+                                  (state, counts.tolist()), (state, counts.tobytes()), (counts, state)):
+        with pytest.raises(TypeError):   # not a state of 8 ints and a match's counts, each an array('q')
+            accelerator.count_rolls(good, bad_state, bad_counts)
     start, play = Position.start(), [Action(1, 1, 1, 0, ActionKind.MOVE, (3, 1), "8/5 6/5")]
     run = (play, 0, start.player, start.opponent, 0, 0, ActionKind.MOVE, ActionKind.DANCE, False, 0)
-    for state, first, written, kinds in (([0] * 5, lists[0], [0, 0], bytearray()), (tally._state, [0] * 900, [0, 0], bytearray()),
-                                         (tally._state, lists[0], (0, 0), bytearray()), (tally._state, lists[0], [0, 0], b"")):
+    for bad_state, bad_counts, kinds in ((state, counts[:-1], bytearray()), (state.tolist(), counts, bytearray()),
+                                         (state, counts, b"")):
         with pytest.raises(TypeError):   # dice_after_plays' tally: what count_rolls reads, and a bytearray of kinds
-            dice.dice_after_plays(*run, state, first, lists[1], written, kinds)
+            dice.dice_after_plays(*run, bad_state, bad_counts, kinds)
+    with pytest.raises(TypeError):   # the state, the counts and the kinds go together
+        dice.dice_after_plays(*run, state, counts)
+    state[0] = 21
     with pytest.raises(ValueError):
-        dice.dice_after_plays(*run, [21, 0, 0, 0, 0, 0], *lists, [0, 0], bytearray())
-    assert not any(lists[0]) and not any(lists[1])
+        dice.dice_after_plays(*run, state, counts, bytearray())
+    assert not any(counts) and state.tolist() == [21, 0, 0, 0, 0, 0, 0, 0]
 
 
 class _Offered(MatchVisitor):

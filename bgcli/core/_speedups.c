@@ -3244,79 +3244,56 @@ static PyObject *py_roll_chances(PyObject *module, PyObject *const *args, Py_ssi
 /* ---- count_rolls: the dice tally's counts of rolls, in C ----------------------------
  * Fenced mirror of bgcli.judging.dice.DiceTally._rolled (and of DiceTally._opening for a roll whose
  * mover carries OPENING_ROLL), for each roll's facts (dice_after_plays') in turn: count_roll, the one
- * C copy of the counts, which count_rolls and dice_after_plays (given a tally) both call.
- * tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts compares count_rolls with
- * the two on generated rolls and states, and
- * test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances the tally's runs (dice_after_plays
- * counting in place) with them on generated games. count_rolls(facts, state, first, second, written):
- * state is _rolled's list of six ints (read and written), first and second each side's counts, an
- * array of 64-bit ints (array('q')) laid out as dice._PARTS (the 14 parts below first, their sizes
- * in order, then the opening rolls), written the two counts of mixed
- * rolls written high die first and low die first; it answers the kinds of the rolls, as bytes (a
- * game's kinds: its marks and the match's fingerprint, dice.game_marks). */
+ * C copy of the counts, which dice_after_plays (given a tally) calls, and count_rolls, the tests'
+ * door to it. tests/test_dice_runs.py::test_the_rolls_counted_in_c_are_the_python_counts compares
+ * count_rolls with the two on generated rolls and states, and
+ * test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally the runs (dice_after_plays
+ * counting in place) with them on generated games. count_rolls(facts, state, counts): each an array
+ * of 64-bit ints (array('q')) read and written in place: state DiceTally._state, _rolled's sequence
+ * state (6) then the two counts of mixed rolls written high die first and low die first
+ * (dice._WRITTEN); counts a match's, DiceTally._counts, each side's laid out as dice._PARTS (the 14
+ * parts below first, their sizes in order, then the opening rolls), the first side's then the
+ * second's; it answers the kinds of the rolls, as bytes (a game's kinds: its marks and the match's
+ * fingerprint, dice.game_marks). */
 
 enum { KINDS_AT = 0, FACES_AT = 21, ORDER_AT = 27, PAIRS_AT = 63, AFTER_AT = 504, OWN_AFTER_AT = 506, CHANCES_AT = 508,
-       CHANCE_BINS = 37, OPENING_AT = CHANCES_AT + 8 * CHANCE_BINS, COUNTED = OPENING_AT + 21 };
+       CHANCE_BINS = 37, OPENING_AT = CHANCES_AT + 8 * CHANCE_BINS, COUNTED = OPENING_AT + 21, STATE_SIZE = 8 };
 
-/* the read-write buffer of a side's counts (64-bit ints, COUNTED at least). 1, or 0 (no exception) when it is not one */
-static int counts_buffer(PyObject *obj, Py_buffer *view)
+/* what the counts of rolls add to, in place: a tally's state and written counts, and a match's counts */
+typedef struct {
+    long long *counts[2], *state, *written;
+    Py_buffer views[2];
+} Tally;
+
+/* the read-write buffer of an array('q') of n ints: 1, or 0 (no exception, nothing held) */
+static int ints_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t n)
 {
     if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_FORMAT) < 0) {
         PyErr_Clear();
         return 0;
     }
     if (view->itemsize == (Py_ssize_t)sizeof(long long) && view->format != NULL && strcmp(view->format, "q") == 0 &&
-        view->len / view->itemsize >= COUNTED)
+        view->len == (Py_ssize_t)sizeof(long long) * n)
         return 1;
     PyBuffer_Release(view);
     return 0;
 }
 
-/* the list of n ints into out. 1, or 0 when it is not one */
-static int read_ints(PyObject *list, int n, long *out)
+/* a tally from its state and a match's counts: 1, or 0 with a TypeError (nothing held) */
+static int tally_open(PyObject *state, PyObject *counts, Tally *t, const char *what)
 {
-    if (!PyList_CheckExact(list) || PyList_GET_SIZE(list) != n)
-        return 0;
-    for (int i = 0; i < n; i++) {
-        PyObject *item = PyList_GET_ITEM(list, i);
-        int overflow = 0;
-        if (!PyLong_CheckExact(item))
-            return 0;
-        out[i] = PyLong_AsLongAndOverflow(item, &overflow);
-        if (overflow)
-            return 0;
-    }
-    return 1;
-}
-
-static int write_ints(PyObject *list, int n, const long *values)
-{
-    for (int i = 0; i < n; i++) {
-        PyObject *now = PyLong_FromLong(values[i]);
-        if (now == NULL)
-            return -1;
-        PyObject *old = PyList_GET_ITEM(list, i);
-        PyList_SET_ITEM(list, i, now);
-        Py_DECREF(old);
-    }
-    return 0;
-}
-
-/* what the counts of rolls add to: a tally's sequence state, written counts and each side's counts */
-typedef struct {
-    long state[6], written[2];
-    Py_buffer views[2];
-} Tally;
-
-/* a tally from its four objects (state, first, second, written): 1, or 0 with a TypeError (nothing held) */
-static int tally_open(PyObject *state, PyObject *first, PyObject *second, PyObject *written, Tally *t, const char *what)
-{
-    if (read_ints(state, 6, t->state) && read_ints(written, 2, t->written) && counts_buffer(first, &t->views[0])) {
-        if (counts_buffer(second, &t->views[1]))
+    if (ints_buffer(state, &t->views[0], STATE_SIZE)) {
+        if (ints_buffer(counts, &t->views[1], 2 * COUNTED)) {
+            t->state = (long long *)t->views[0].buf;
+            t->written = t->state + 6;
+            t->counts[0] = (long long *)t->views[1].buf;
+            t->counts[1] = t->counts[0] + COUNTED;
             return 1;
+        }
         PyBuffer_Release(&t->views[0]);
     }
-    PyErr_Format(PyExc_TypeError, "%s: a state of 6 ints, each side's counts (array('q')), 2 written counts", what);
+    PyErr_Format(PyExc_TypeError, "%s: a state of %d ints and a match's counts of %d, each an array('q')", what,
+                 (int)STATE_SIZE, (int)(2 * COUNTED));
     return 0;
 }
 
@@ -3326,36 +3303,32 @@ static void tally_release(Tally *t)
     PyBuffer_Release(&t->views[1]);
 }
 
-/* the tally's state and written counts put back in their lists, its buffers let go: 0, or -1 with an exception */
-static int tally_close(PyObject *state, PyObject *written, Tally *t)
-{
-    tally_release(t);
-    return write_ints(state, 6, t->state) < 0 || write_ints(written, 2, t->written) < 0 ? -1 : 0;
-}
-
 /* whether the sequence state is one count_roll reads (the kind before: -1, none, or 0..20) */
-static inline int state_fair(const long *state)
+static inline int state_fair(const long long *state)
 {
     return state[0] >= -1 && state[0] <= 20;
 }
 
+/* a roll's kind (dice.KINDS: 11, 21, 22, 31, ...) by its dice in either order, 1..6 */
+static const uint8_t KIND_OF[7][7] = {
+    {0}, {0, 0, 1, 3, 6, 10, 15}, {0, 1, 2, 4, 7, 11, 16}, {0, 3, 4, 5, 8, 12, 17}, {0, 6, 7, 8, 9, 13, 18},
+    {0, 10, 11, 12, 13, 14, 19}, {0, 15, 16, 17, 18, 19, 20}};
+
 /* one roll's facts (the mover, the dice as written, roll_chances' 8) counted into the tally, as
  * DiceTally._rolled counts them (DiceTally._opening for a mover with OPENING_ROLL); the facts in range
- * and the state fair. Its kind (dice.KINDS: 11, 21, 22, 31, ...) */
-static int count_roll(const uint8_t *f, Tally *t)
+ * and the state fair. Its kind */
+static inline int count_roll(const uint8_t *f, Tally *t)
 {
-    int side = f[0], a = f[1], b = f[2];
-    int high = a > b ? a : b, low = a > b ? b : a;
-    long kind = high * (high - 1) / 2 + low - 1;
+    int side = f[0] & 1, a = f[1], b = f[2];
+    long kind = KIND_OF[a][b];
     int dbl = a == b;
-    long *state = t->state;
-    long long *counts = (long long *)t->views[side & 1].buf;
-    if (side & OPENING_ROLL) {   /* DiceTally._opening: counted apart, nothing before it for what follows */
+    long long *state = t->state;
+    long long *counts = t->counts[side];
+    if (f[0] & OPENING_ROLL) {   /* DiceTally._opening: counted apart, nothing before it for what follows */
         counts[OPENING_AT + kind]++;
         return (int)kind;
     }
-    if (a != b)
-        t->written[a < b]++;
+    t->written[a < b] += !dbl;
     counts[KINDS_AT + kind]++;
     counts[FACES_AT + a - 1]++;
     counts[FACES_AT + b - 1]++;
@@ -3388,12 +3361,12 @@ static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssiz
 {
     (void)module;
     Tally t;
-    if (nargs != 5 || !PyBytes_CheckExact(args[0]) || PyBytes_GET_SIZE(args[0]) % ROLL_FACTS != 0) {
-        PyErr_SetString(PyExc_TypeError, "count_rolls(facts, state, first, second, written): facts of whole rolls, a "
-                                         "state of 6 ints, each side's counts (array('q')), 2 written counts");
+    if (nargs != 3 || !PyBytes_CheckExact(args[0]) || PyBytes_GET_SIZE(args[0]) % ROLL_FACTS != 0) {
+        PyErr_SetString(PyExc_TypeError, "count_rolls(facts, state, counts): facts of whole rolls, a state and a "
+                                         "match's counts (array('q'))");
         return NULL;
     }
-    if (!tally_open(args[1], args[2], args[3], args[4], &t, "count_rolls(facts, state, first, second, written)"))
+    if (!tally_open(args[1], args[2], &t, "count_rolls(facts, state, counts)"))
         return NULL;
     const uint8_t *facts = (const uint8_t *)PyBytes_AS_STRING(args[0]);
     Py_ssize_t rolls = PyBytes_GET_SIZE(args[0]) / ROLL_FACTS;
@@ -3416,22 +3389,60 @@ static PyObject *py_count_rolls(PyObject *module, PyObject *const *args, Py_ssiz
     char *kind_out = PyBytes_AS_STRING(kinds);
     for (Py_ssize_t r = 0; r < rolls; r++)
         kind_out[r] = (char)count_roll(facts + r * ROLL_FACTS, &t);
-    if (tally_close(args[1], args[4], &t) < 0) {
-        Py_DECREF(kinds);
-        return NULL;
-    }
+    tally_release(&t);
     return kinds;
 }
 
+/* the sides after a roll Python settled (plays.settled_roll's answer: the mover's side, then the
+ * opponent's) into after, in first and second order: 1, or 0 (no exception) when it is not two fair sides */
+static int read_settled(PyObject *settled, long side, long after[2][SIDE])
+{
+    if (!PyTuple_CheckExact(settled) || PyTuple_GET_SIZE(settled) != 2 ||
+        read_counts(PyTuple_GET_ITEM(settled, 0), after[side]) < 0 ||
+        read_counts(PyTuple_GET_ITEM(settled, 1), after[1 - side]) < 0)
+        return 0;
+    return fair_sides(after[0], after[1]);
+}
+
+/* dice_after_plays' answer (done, first, second, side, last_line, over, facts): a tuple made directly (the
+ * format Py_BuildValue parses cost some 1,000 instructions a call); first and second's references taken */
+static PyObject *run_answer(Py_ssize_t done, PyObject *first, PyObject *second, long side, PyObject *last_line,
+                            int over, const uint8_t *facts, Py_ssize_t answered)
+{
+    PyObject *out = PyTuple_New(7);
+    PyObject *count = PyLong_FromSsize_t(done), *mover = PyLong_FromLong(side);
+    PyObject *bytes = PyBytes_FromStringAndSize((const char *)facts, answered);
+    if (out == NULL || count == NULL || mover == NULL || last_line == NULL || bytes == NULL) {
+        Py_XDECREF(out);
+        Py_XDECREF(count);
+        Py_XDECREF(mover);
+        Py_XDECREF(last_line);
+        Py_XDECREF(bytes);
+        Py_DECREF(first);
+        Py_DECREF(second);
+        return NULL;
+    }
+    PyObject *ended = over ? Py_True : Py_False;
+    Py_INCREF(ended);
+    PyTuple_SET_ITEM(out, 0, count);
+    PyTuple_SET_ITEM(out, 1, first);
+    PyTuple_SET_ITEM(out, 2, second);
+    PyTuple_SET_ITEM(out, 3, mover);
+    PyTuple_SET_ITEM(out, 4, last_line);
+    PyTuple_SET_ITEM(out, 5, ended);
+    PyTuple_SET_ITEM(out, 6, bytes);
+    return out;
+}
 
 static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs < 8 || (nargs > 10 && nargs != 15) || !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
+    if (nargs < 8 || (nargs > 10 && nargs != 13 && nargs != 14) ||
+        !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
         !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
         PyErr_SetString(PyExc_TypeError,
                         "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off[, "
-                        "state, first_counts, second_counts, written, kinds]]]) takes a list or tuple and ints");
+                        "state, counts, kinds[, settled]]]]) takes a list or tuple and ints");
         return NULL;
     }
     PyObject *actions = args[0], *move = args[6], *dance = args[7];
@@ -3443,17 +3454,21 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
     long own_off = 0;
     if (nargs >= 10 && read_own_off(args[9], &own_off) < 0)
         return NULL;
-    /* a tally (DiceTally's state, each side's counts, the written counts, the game's kinds as a bytearray):
-     * the rolls settled are counted into it here (count_roll), as count_rolls would count their facts,
-     * and no facts are answered; none: the facts are answered */
+    /* a tally (DiceTally's _state and _counts, the game's kinds as a bytearray): the rolls settled are
+     * counted into it here (count_roll), as count_rolls would count their facts, and no facts are
+     * answered; none: the facts are answered */
     Tally tally;
-    PyObject *kinds = nargs == 15 ? args[14] : NULL;
+    PyObject *kinds = nargs >= 13 ? args[12] : NULL;
+    /* settled: None, or the sides after actions[at] as Python settled it (plays.settled_roll, the
+     * step of the audit's apply_all where its C run stops): that roll is counted in the position
+     * before it as any other, and the run goes on from the sides given */
+    PyObject *settled = nargs == 14 && args[13] != Py_None ? args[13] : NULL;
     if (kinds != NULL) {
         if (!PyByteArray_CheckExact(kinds)) {
             PyErr_SetString(PyExc_TypeError, "dice_after_plays: the game's kinds are a bytearray");
             return NULL;
         }
-        if (!tally_open(args[10], args[11], args[12], args[13], &tally, "dice_after_plays"))
+        if (!tally_open(args[10], args[11], &tally, "dice_after_plays"))
             return NULL;
         if (!state_fair(tally.state)) {
             tally_release(&tally);
@@ -3489,13 +3504,15 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
             PyObject *kind = PyTuple_GET_ITEM(action, 4);
             if (kind != move && kind != dance)
                 break;
+            int given = settled != NULL && i == at;   /* the roll Python settled */
             PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
             PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
             int no_text = text == Py_None || (PyUnicode_CheckExact(text) && PyUnicode_GET_LENGTH(text) == 0);
             if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
                 !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 ||
-                (kind == move && (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
-                (kind == dance && !no_text)) {
+                (!given && kind == move &&
+                 (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
+                (!given && kind == dance && !no_text)) {
                 PyErr_Clear();
                 break;
             }
@@ -3505,11 +3522,14 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
                 PyErr_Clear();
                 break;
             }
-            if (kind == dance) {
+            if (given) {
+                if (!read_settled(settled, side, after))
+                    break;
+                hit = 1;   /* either side may have moved */
+            } else if (kind == dance) {
                 /* a roll with no play, when the counts prove there is none (judge.dances: a checker on
                  * the bar, each die's entry point held), as apply_all settles it */
-                const long *opponent = sides[1 - side];
-                if (!(sides[side][BAR_POINT] && opponent[a] >= 2 && opponent[b] >= 2))
+                if (!dance_proved(sides[side], sides[1 - side], a, b))
                     break;
                 memcpy(after, sides, sizeof after);
             } else if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text),
@@ -3529,9 +3549,9 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
                     tally_release(&tally);
                 return NULL;
             }
-            if (kind != dance) {   /* a roll with no play moves nothing */
-                /* the mover's checkers moved; the opponent's only where play_made says a checker may
-                 * have been hit (hit 0: the opponent unchanged), so only then are they compared */
+            if (given || kind != dance) {   /* a roll with no play moves nothing */
+                /* the mover's checkers moved; the opponent's only where the play may have hit
+                 * (hit 0: the opponent unchanged), so only then are they compared */
                 memcpy(sides[side], after[side], sizeof sides[side]);
                 side_masks(sides[side], &masks[side]);
                 if (hit && memcmp(sides[1 - side], after[1 - side], sizeof sides[1 - side]) != 0) {
@@ -3553,7 +3573,10 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         PyMem_Free(facts);
         if (kinds != NULL)
             tally_release(&tally);
-        return Py_BuildValue("(nOOlOOy#)", done, args[2], args[3], side, args[5], Py_False, "", (Py_ssize_t)0);
+        Py_INCREF(args[2]);
+        Py_INCREF(args[3]);
+        Py_INCREF(args[5]);
+        return run_answer(0, args[2], args[3], side, args[5], 0, NULL, 0);
     }
     Py_ssize_t answered = done * ROLL_FACTS;
     if (kinds != NULL) {   /* the rolls counted in order, their kinds added to the game's */
@@ -3564,7 +3587,8 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
             for (Py_ssize_t r = 0; r < done; r++)
                 kind_out[r] = (char)count_roll(facts + r * ROLL_FACTS, &tally);
         }
-        if (failed ? (tally_release(&tally), 1) : tally_close(args[10], args[13], &tally) < 0) {
+        tally_release(&tally);
+        if (failed) {
             PyMem_Free(facts);
             return NULL;
         }
@@ -3577,8 +3601,7 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         PyMem_Free(facts);
         return NULL;
     }
-    PyObject *out = Py_BuildValue("(nNNllOy#)", done, first, second, side, last_line, over ? Py_True : Py_False,
-                                  (const char *)facts, answered);
+    PyObject *out = run_answer(done, first, second, side, PyLong_FromLong(last_line), over, facts, answered);
     PyMem_Free(facts);
     return out;
 }
@@ -3920,14 +3943,15 @@ static PyMethodDef methods[] = {
      "sides_after_plays(actions, at, first, second, side, last_line, move[, dance]): apply_all's run of plays "
      "(and rolls with no play) in turn."},
     {"count_rolls", (PyCFunction)(void (*)(void))py_count_rolls, METH_FASTCALL,
-     "count_rolls(facts, state, first, second, written): DiceTally._rolled (or _opening) of each roll of "
-     "dice_after_plays' facts; the kinds of the rolls."},
+     "count_rolls(facts, state, counts): DiceTally._rolled (or _opening) of each roll of dice_after_plays' "
+     "facts, into a tally's state and a match's counts; the kinds of the rolls."},
     {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
      "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
     {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,
-     "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off[, state, "
-     "first_counts, second_counts, written, kinds]]]): apply_all's run of plays and proven dances in turn, and each "
-     "roll's facts (the first a game's first roll where opening is true), or with a tally its rolls counted into it."},
+     "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off[, state, counts, "
+     "kinds[, settled]]]]): apply_all's run of plays and proven dances in turn, and each roll's facts (the first a game's first "
+     "roll where opening is true), or with a tally its rolls counted into it (settled: the sides after actions[at] as "
+     "Python settled it)."},
     {"sides_after_play", (PyCFunction)(void (*)(void))py_sides_after_play, METH_FASTCALL,
      "sides_after_play(mine, theirs, dice, text, side): plays.sides_after_play of a play in gnubg's .mat spelling; NotImplemented otherwise."},
     {"moves_line", (PyCFunction)(void (*)(void))py_moves_line, METH_FASTCALL,

@@ -76,10 +76,9 @@ def _zeros(n: int) -> list[int]:
     return [0] * n
 
 
-# One player's counts in the match being read, as DiceTally keeps them until the match ends: one
-# array of ints (no Python int made a count, no list for the collector to walk), its parts in this
-# order, each the size of the Unit's counts of that name (which are cut from it as arrays when the
-# match ends); the C accelerator's count_roll adds into them all.
+# One player's counts in the match being read, as DiceTally keeps them until the match ends: its
+# parts in this order, each the size of the Unit's counts of that name (which are cut from the
+# match's tally as arrays when the match ends).
 _PARTS: tuple[tuple[str, int], ...] = (("kinds", 21), ("faces", 6), ("order", 36), ("pairs", 21 * 21), ("after_double", 2),
                                        ("own_after_double", 2),
                                        *((f"{what} {c}", _BINS) for c in CONDITIONS for what in ("trials", "successes")),
@@ -89,8 +88,20 @@ _WIDTH = sum(size for _, size in _PARTS)
 _FACES, _ORDER, _PAIRS, _AFTER, _OWN_AFTER, _OPENING = (_AT[name] for name in (
     "faces", "order", "pairs", "after_double", "own_after_double", "opening"))
 _TRIALS = tuple(_AT[f"trials {c}"] for c in CONDITIONS)   # a condition's successes follow its trials
-_SLICES = tuple(slice(_AT[name], _AT[name] + size) for name, size in _PARTS)   # each part's place, in order
-_NO_COUNTS = array("q", bytes(8 * _WIDTH))   # a match's counts start as a copy
+# A match's counts as DiceTally keeps them until the match ends: one array of ints (no Python int made
+# a count, no list for the collector to walk), the first player's (_PARTS), then the second's, which the
+# C accelerator's count_roll adds into in place. Made once a match (a copy of _NO_COUNTS: some 13 kB, a
+# copy the size of a few hundred plays' work counted in instructions, so not once a file as well).
+_NO_COUNTS = array("q", bytes(8 * 2 * _WIDTH))
+# What a roll's sequence counts read of the rolls before it in the game, in an array of ints a tally keeps
+# (which count_roll reads and writes too): the previous roll's kind (-1: none, or the opening), whether
+# it was a double, whether each side's last roll was a double, whether each side has rolled (after the
+# opening); then the file's mixed rolls written high die first and low die first (_WRITTEN).
+_NEW_GAME = array("q", [-1, 0, 0, 0, 0, 0])   # the state at a game's start
+_WRITTEN = len(_NEW_GAME)
+# each side's parts' places in the match's counts, in _PARTS' order
+_SLICES = tuple(tuple(slice(side * _WIDTH + _AT[name], side * _WIDTH + _AT[name] + size) for name, size in _PARTS)
+                for side in (0, 1))
 
 
 @dataclass
@@ -359,7 +370,6 @@ def enters(position: Position, dice: tuple[int, int]) -> bool:
 _CHANCES: dict[tuple, tuple] = {}
 # The C accelerator's run of plays in turn with each roll's facts (DiceTally._run_of_plays), or None
 dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
-count_rolls: Callable[..., bytes] | None = accelerator.count_rolls if accelerator is not None else None
 # ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
 chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
 _DANCE = ActionKind.DANCE
@@ -381,29 +391,26 @@ class DiceTally(MatchVisitor):
         # event's state: the replay then leaves out the checks that make only these (MatchVisitor)
         self.reads_judgement = luck is not None
         self.units: list[Unit] = []
-        self.written = [0, 0]       # the file's rolls (not doubles) written high die first, low die first
+        # the sequence state of the game being read, then the file's rolls (not doubles) written high die
+        # first, low die first (_NEW_GAME, _WRITTEN)
+        self._state = array("q", [*_NEW_GAME, 0, 0])
         self._match: MatchStart | None = None   # the match being read, whose units are made when it ends
         self._labels: tuple[str, str] = ("", "")   # its site and month (from the tags)
         self._variation = Variation.STANDARD   # its variant (the gammon a roll saves: saving_rolls)
         self._own_off = 0   # ... and the C code's word of it (Variation.off_at_start), asked once a match
-        # each player's counts in the match (_PARTS), which count_roll adds to in C too
-        self._counts: tuple[array, array] = (array("q"), array("q"))
+        # both players' counts in the match (_NO_COUNTS), which count_roll adds to in C too
+        self._counts = array("q")
         self._luck: tuple[list, list] = ([0, 0.0, 0.0], [0, 0.0, 0.0])   # each player's Unit.luck_rolls, luck, luck_squares
         # without the luck (an engine's, asked in each event's state) the runs of plays in turn are
         # counted at once in C (bgcli.match.visitor.MatchVisitor.run_of_plays)
-        self.run_of_plays = (self._run_of_plays if luck is None and dice_after_plays is not None and count_rolls is not None
-                             else None)
+        self.run_of_plays = self._run_of_plays if luck is None and dice_after_plays is not None else None
         # the kinds of each game's rolls, in order: the games' marks (game_marks) and the match's fingerprint
         self._games: list[bytearray] = []
         self._reset_game()
 
     def _reset_game(self) -> None:
         self._first = True
-        # what a roll's sequence counts read of the rolls before it in the game (a list, which the C
-        # accelerator's count_roll reads and writes too): the previous roll's kind (-1: none, or the
-        # opening), whether it was a double, whether each side's last roll was a double, whether each
-        # side has rolled (after the opening)
-        self._state = [-1, 0, 0, 0, 0, 0]
+        self._state[:_WRITTEN] = _NEW_GAME   # nothing rolled before in the game
 
     def begin_match(self, match: MatchStart) -> None:
         if self._match is not None:   # the match before never ended (a stream cut short): its units as they are
@@ -413,7 +420,7 @@ class DiceTally(MatchVisitor):
         self._variation = match.rules.variation
         self._own_off = self._variation.off_at_start
         self._labels = (tags.get("site", "").strip(), _month(tags.get("eventdate") or tags.get("date") or ""))
-        self._counts = (_NO_COUNTS[:], _NO_COUNTS[:])
+        self._counts = _NO_COUNTS[:]
         self._luck = ([0, 0.0, 0.0], [0, 0.0, 0.0])
         self._games = []
 
@@ -454,7 +461,7 @@ class DiceTally(MatchVisitor):
         kind = kind_of((a, b))
         if self._games:
             self._games[-1].append(kind)
-        self._counts[side][_OPENING + kind] += 1
+        self._counts[side * _WIDTH + _OPENING + kind] += 1
 
     # The C accelerator's count_rolls is a fenced mirror of _rolled (and _opening) over rolls' facts, and so is
     # dice_after_plays given a tally (both count through count_roll, the one C copy of the counts):
@@ -463,63 +470,78 @@ class DiceTally(MatchVisitor):
     def _rolled(self, side: int, a: int, b: int, chances: Any) -> None:
         """A roll after the opening (as written: ``a`` then ``b``) and its :func:`roll_chances`, counted."""
         assert self._match is not None
-        counts = self._counts[side]
-        state = self._state
+        counts, state = self._counts, self._state
+        base = side * _WIDTH   # the mover's counts
         kind = kind_of((a, b))
         double = int(a == b)
         if self._games:
             self._games[-1].append(kind)
         if a != b:
-            self.written[a < b] += 1
-        counts[kind] += 1
-        counts[_FACES + a - 1] += 1
-        counts[_FACES + b - 1] += 1
-        counts[_ORDER + (a - 1) * 6 + b - 1] += 1
+            state[_WRITTEN + (a < b)] += 1
+        counts[base + kind] += 1
+        counts[base + _FACES + a - 1] += 1
+        counts[base + _FACES + b - 1] += 1
+        counts[base + _ORDER + (a - 1) * 6 + b - 1] += 1
         if state[0] >= 0:
-            counts[_PAIRS + state[0] * 21 + kind] += 1
+            counts[base + _PAIRS + state[0] * 21 + kind] += 1
         if state[1]:
-            counts[_AFTER] += 1
-            counts[_AFTER + 1] += double
+            counts[base + _AFTER] += 1
+            counts[base + _AFTER + 1] += double
         if state[4 + side] and state[2 + side]:
-            counts[_OWN_AFTER] += 1
-            counts[_OWN_AFTER + 1] += double
+            counts[base + _OWN_AFTER] += 1
+            counts[base + _OWN_AFTER + 1] += double
         state[0], state[1] = kind, double
         state[4 + side] = 1
         state[2 + side] = double
         for at, trials in enumerate(_TRIALS):   # each chance by how many of the 36 rolls succeed there
             count = chances[2 * at]
             if count:
-                counts[trials + count] += 1
-                counts[trials + _BINS + count] += chances[2 * at + 1]
+                counts[base + trials + count] += 1
+                counts[base + trials + _BINS + count] += chances[2 * at + 1]
 
     def _run_of_plays(self, actions: Any, at: int, first: tuple, second: tuple, side: int, last_line: int,
                       move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
         """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays),
         each play (and roll with no play) settled as the audit's short path settles it
         (GameReplay.apply_all): by the C accelerator's ``dice_after_plays``, which works out each
-        roll's :func:`roll_chances` (its fenced mirror) and counts the roll into the match's counts
+        roll's :func:`roll_chances` (its fenced mirror) and counts the roll into the match's tally
         as :meth:`_rolled` counts it (``count_roll``, its fenced mirror), the kinds added to the
         game's; and where it stops (a play of one die, another spelling) by
-        :func:`bgcli.match.plays.settled_roll`, the step the audit takes in Python there, with the
-        roll's chances from ``roll_chances`` in C, counted by ``count_rolls`` (the same
-        ``count_roll``). A game's first roll (the replay offers it where it has no problem of the
-        opening) is settled so too, and counted apart (as :meth:`_opening` counts it: its facts
-        marked so)."""
-        assert dice_after_plays is not None and count_rolls is not None   # run_of_plays is set only with them
+        :func:`bgcli.match.plays.settled_roll`, the step the audit takes in Python there, whose
+        sides after the roll the next call of ``dice_after_plays`` is given: it counts that roll
+        as any other and goes on from there (one C call a roll Python settles). A game's first roll
+        (the replay offers it where it has no problem of the opening) is settled so too, and
+        counted apart (as :meth:`_opening` counts it: its facts marked so)."""
+        assert dice_after_plays is not None   # run_of_plays is set only with it
         if self._match is None:
             return 0, first, second, side, last_line, False
         count, settled = len(actions), 0
-        own_off, state, counts, written = self._own_off, self._state, self._counts, self.written
+        own_off, state, counts = self._own_off, self._state, self._counts
         kinds = self._games[-1] if self._games else bytearray()   # no game begun: the kinds go nowhere
+        after = None   # the sides after actions[at] (the mover's first), settled here for the C run to count
         while True:
-            # a game's first roll too (counted apart, as the opening's)
             done, first, second, side, last_line, over, _ = dice_after_plays(
-                actions, at, first, second, side, last_line, move, _DANCE, self._first, own_off, state, counts[0],
-                counts[1], written, kinds)
+                actions, at, first, second, side, last_line, move, _DANCE, self._first, own_off, state, counts, kinds,
+                after)
             if done:
                 self._first = False
                 settled += done
                 at += done
+            elif after is not None:   # sides the C run does not read (not 15 checkers a side): counted here
+                action = actions[at]
+                a, b = action.dice
+                if self._first:
+                    self._opening(side, a, b)
+                else:
+                    before = trusted_position(first, second) if side == 0 else trusted_position(second, first)
+                    self._rolled(side, a, b, roll_chances(before, (a, b), self._variation))
+                first, second = after if side == 0 else (after[1], after[0])
+                settled += 1
+                at += 1
+                if action.line > last_line:
+                    last_line = action.line
+                side = 1 - side
+                over = after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS
             if over or at == count:
                 break
             action = actions[at]
@@ -528,25 +550,6 @@ class DiceTally(MatchVisitor):
             sides = (first, second) if side == 0 else (second, first)   # the mover's first
             after = settled_roll(sides[0], sides[1], action, side)
             if after is None:   # the replay's long path decides, with an event
-                break
-            a, b = action.dice
-            if self._first:   # counted apart (_opening), its facts marked so
-                self._first = False
-                facts = bytes((side | _OPENING_ROLL, a, b, 0, 0, 0, 0, 0, 0, 0, 0))
-            else:
-                chances = chances_in_c(sides[0], sides[1], a, b, own_off) if chances_in_c is not None else NotImplemented
-                if chances is NotImplemented:
-                    chances = roll_chances(trusted_position(sides[0], sides[1]), (a, b), self._variation)
-                facts = bytes((side, a, b, *chances))
-            kinds += count_rolls(facts, state, counts[0], counts[1], written)   # in C as the run's (not Python's ints)
-            first, second = after if side == 0 else (after[1], after[0])
-            settled += 1
-            at += 1
-            if action.line > last_line:
-                last_line = action.line
-            side = 1 - side
-            if after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS:
-                over = True
                 break
         return settled, first, second, side, last_line, over
 
@@ -565,7 +568,8 @@ class DiceTally(MatchVisitor):
         players = match.players
         for side in (0, 1):
             # the parts cut as arrays (nothing for the collector), in _PARTS' order
-            kinds, faces, order, pairs, after, own_after, *chances, opening = map(self._counts[side].__getitem__, _SLICES)
+            kinds, faces, order, pairs, after, own_after, *chances, opening = map(self._counts.__getitem__,
+                                                                                  _SLICES[side])
             unit = Unit(self.path, match.number, side, players[side], players[1 - side], *self._labels,
                         match.rules.white_first, False, fingerprint or "", marks,
                         kinds=kinds, opening=opening, faces=faces, order=order, pairs=pairs, after_double=after,
@@ -574,6 +578,11 @@ class DiceTally(MatchVisitor):
             unit.luck_rolls, unit.luck, unit.luck_squares = self._luck[side]
             self.units.append(unit)
         self._match = None
+
+    @property
+    def written(self) -> list[int]:
+        """The file's rolls (not doubles) written high die first, and low die first."""
+        return self._state[_WRITTEN:].tolist()
 
     @property
     def ordered(self) -> bool:
