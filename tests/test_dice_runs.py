@@ -344,6 +344,37 @@ def test_a_roll_python_settled_is_counted_in_the_next_run(position, seed, length
     assert counted(unread) == counted(fresh_tally(list(state), list(written)))
 
 
+@in_c
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 40))
+def test_a_run_given_the_sides_it_answered_is_a_run_given_their_copies(position, seed, length):
+    """dice_after_plays keeps the counts of the sides it last answered or read (a run that goes on is
+    given the same tuples, whose counts it does not read again): a game replayed run after run from
+    the tuples it answers, stepping over what stops it with the sides given as the audit's short path
+    leaves them, answers what the same calls answer given equal copies of the sides, and a copy
+    that differs is read (a run given other sides than those it answered starts from those)."""
+    rng = random.Random(seed)
+    first, second, actions = random_game(rng, position, length, dances=True)
+    run = (ActionKind.MOVE, ActionKind.DANCE, False, 0)
+    at, side, held, copied = 0, actions[0].side if actions else 0, (first, second), (first, second)
+    while at < len(actions):
+        got = dice.dice_after_plays(actions, at, *held, side, 0, *run)
+        again = dice.dice_after_plays(actions, at, tuple(list(copied[0])), tuple(list(copied[1])), side, 0, *run)
+        assert got == again, (position.id(), seed, at)
+        done, first, second, side = got[:4]
+        held = (first, second) if done else held
+        copied = (tuple(first), tuple(second)) if done else copied
+        at += max(done, 1)   # past what stopped it, from the same sides
+        if got[5]:
+            break
+    other = Position.start()
+    if actions and held[0] != other.player:
+        action = Action(1, 1, 1, 0, ActionKind.MOVE, (3, 1), "8/5 6/5")
+        dice.dice_after_plays([action], 0, *held, 0, 0, *run)   # held: the sides it read
+        assert dice.dice_after_plays([action], 0, other.player, other.opponent, 0, 0, *run) == \
+            dice.dice_after_plays([action], 0, tuple(other.player), tuple(other.opponent), 0, 0, *run)
+
+
 def test_count_rolls_refuses_what_it_does_not_read():
     if accelerator is None:
         pytest.skip("the C accelerator is not built")

@@ -3404,6 +3404,46 @@ static int read_settled(PyObject *settled, long side, long after[2][SIDE])
     return fair_sides(after[0], after[1]);
 }
 
+/* The sides dice_after_plays last answered or read, and their counts: a run that goes on from them (the
+ * tally's next call after a roll Python settled, or after a cube action) is given the same tuples, whose
+ * counts are not read again (a tuple does not change, and holding it keeps its address from being reused) */
+static PyObject *run_sides_held[2];
+static long run_sides_counts[2][SIDE];
+
+/* dice_after_plays' start (read_run_start's, each side's counts taken from run_sides_held where it is
+ * the same tuple): 1, 0 when it is not one, or -1 with an exception */
+static int run_start_held(PyObject *const *args, Py_ssize_t *at, long *side, long *last_line, long sides[2][SIDE])
+{
+    int overflow = 0;
+    *at = PyLong_AsSsize_t(args[1]);
+    *side = PyLong_AsLongAndOverflow(args[4], &overflow);
+    *last_line = overflow ? 0 : PyLong_AsLongAndOverflow(args[5], &overflow);
+    if (*at == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || *at < 0 || (*side != 0 && *side != 1))
+        return 0;
+    for (int k = 0; k < 2; k++) {
+        if (args[2 + k] == run_sides_held[k])
+            memcpy(sides[k], run_sides_counts[k], sizeof run_sides_counts[k]);
+        else if (read_counts(args[2 + k], sides[k]) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* first and second (their counts in sides) held as the sides last answered */
+static void hold_run_sides(PyObject *first, PyObject *second, long sides[2][SIDE])
+{
+    PyObject *given[2] = {first, second};
+    for (int k = 0; k < 2; k++) {
+        if (given[k] == run_sides_held[k])
+            continue;
+        Py_INCREF(given[k]);
+        Py_XSETREF(run_sides_held[k], given[k]);
+        memcpy(run_sides_counts[k], sides[k], sizeof run_sides_counts[k]);
+    }
+}
+
 /* dice_after_plays' answer (done, first, second, side, last_line, over, facts): a tuple made directly (the
  * format Py_BuildValue parses cost some 1,000 instructions a call); first and second's references taken */
 static PyObject *run_answer(Py_ssize_t done, PyObject *first, PyObject *second, long side, PyObject *last_line,
@@ -3432,6 +3472,12 @@ static PyObject *run_answer(Py_ssize_t done, PyObject *first, PyObject *second, 
     PyTuple_SET_ITEM(out, 5, ended);
     PyTuple_SET_ITEM(out, 6, bytes);
     return out;
+}
+
+static inline void free_facts(uint8_t *facts, uint8_t *near)
+{
+    if (facts != near)
+        PyMem_Free(facts);
 }
 
 static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -3478,7 +3524,7 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
     }
     Py_ssize_t at;
     long side, last_line, sides[2][SIDE], after[2][SIDE];
-    int overflow = 0, start = read_run_start(args, &at, &side, &last_line, sides);
+    int overflow = 0, start = run_start_held(args, &at, &side, &last_line, sides);
     if (start < 0) {
         if (kinds != NULL)
             tally_release(&tally);
@@ -3486,10 +3532,11 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
     }
     Py_ssize_t done = 0, size = PySequence_Fast_GET_SIZE(actions);
     int over = 0;
-    uint8_t *facts = NULL;
+    uint8_t *facts = NULL, near[64 * ROLL_FACTS];   /* the facts of a run of up to 64 rolls kept here */
     SideMasks masks[2];   /* each side's, made again when its checkers move */
     if (start && at < size && fair_sides(sides[0], sides[1])) {
-        facts = PyMem_Malloc((size_t)(size - at) * ROLL_FACTS);
+        hold_run_sides(args[2], args[3], sides);
+        facts = size - at <= 64 ? near : PyMem_Malloc((size_t)(size - at) * ROLL_FACTS);
         if (facts == NULL) {
             if (kinds != NULL)
                 tally_release(&tally);
@@ -3544,7 +3591,7 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
                 memset(fact + 3, 0, ROLL_FACTS - 3);
             } else if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, own_off,
                                        fact + 3) < 0) {
-                PyMem_Free(facts);
+                free_facts(facts, near);
                 if (kinds != NULL)
                     tally_release(&tally);
                 return NULL;
@@ -3570,7 +3617,7 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         }
     }
     if (!done) {
-        PyMem_Free(facts);
+        free_facts(facts, near);
         if (kinds != NULL)
             tally_release(&tally);
         Py_INCREF(args[2]);
@@ -3589,7 +3636,7 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         }
         tally_release(&tally);
         if (failed) {
-            PyMem_Free(facts);
+            free_facts(facts, near);
             return NULL;
         }
         answered = 0;
@@ -3598,11 +3645,12 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
     PyObject *second = first == NULL ? NULL : counts_tuple(sides[1]);
     if (second == NULL) {
         Py_XDECREF(first);
-        PyMem_Free(facts);
+        free_facts(facts, near);
         return NULL;
     }
+    hold_run_sides(first, second, sides);
     PyObject *out = run_answer(done, first, second, side, PyLong_FromLong(last_line), over, facts, answered);
-    PyMem_Free(facts);
+    free_facts(facts, near);
     return out;
 }
 
