@@ -111,3 +111,14 @@ def test_gnubgs_sgf_of_a_gammon_resigned_under_jacoby_is_read_by_its_habit(tmp_p
     other.write_text(sgf.read_text().replace("AP[GNU Backgammon:1.07.001]", "AP[Other:1]"))
     result = CliRunner().invoke(cli, ["audit", str(other)])
     assert result.exit_code == 1 and "by resignation, but at cube 1 a resignation is worth 1" in result.output
+
+
+def test_gnubgs_mat_of_the_same_session_is_read_by_the_habit_too():
+    """gnubg's .mat export of session 45204 (a money .mat with gnubg's header habits, so gnubg's):
+    'Wins 2 points' for the gammon resigned at a centred cube under Jacoby, and gnubg's running score."""
+    mat = str(committed(FOLDER / "dr45204_money.mat"))
+    result = CliRunner().invoke(cli, ["score", "--json", "--jacoby", mat])
+    assert result.exit_code == 0, result.output
+    games = json.loads(result.output)["games"]
+    assert (games[0]["result"], games[0]["points"]) == ("resignation", 2)
+    assert json.loads(result.output)["score"] == [18, 8]
