@@ -133,7 +133,11 @@ class GameWriter(MatchVisitor):
         if action.kind == ActionKind.LOSS and self.game is not None and action.points is not None:
             self.game.losses.append((len(self.game.events), action.side, action.points))
         elif action.kind == ActionKind.ILLEGAL:
-            self.leave_out(Lack.ILLEGAL_PLAY_NOTES, f"line {action.line}: Snowie's note on an illegal play")
+            # Snowie's marker holds the position the play made ("Illegal play (7;0;...)"); an old transcription's
+            # bare "42: Illegal play" is no note of Snowie's, and holds neither the play nor the position
+            said = "Snowie's note on an illegal play (the position it made)" if action.play_text else \
+                "a play recorded only as 'Illegal play' (neither the play nor the position it made)"
+            self.leave_out(Lack.ILLEGAL_PLAY_NOTES, f"line {action.line}: {said}")
 
     def set_up(self, action: Action, set_up: SetUp) -> None:
         if self.game is None:
