@@ -510,7 +510,7 @@ def rule_options(function):
         if setting.option is None:
             continue
         if setting.flag:
-            options.append(click.option(setting.option, is_flag=True, default=None, help=setting.help))
+            options.append(setting_flag(setting))
         elif setting.words:
             # the option says what the setting is ("none", "needed"); a tag may say "off" too
             choices = (setting.words[1], setting.words[0])
@@ -521,6 +521,28 @@ def rule_options(function):
     for option in reversed(options):
         function = option(function)
     return function
+
+
+def setting_flag(setting, more: str = "", name: str | None = None):
+    """The flag option of a rule setting (``--jacoby``, ``--no-crawford``), worded as
+    ``bgcli.core.rules.SETTINGS`` words it (``more`` after its help); its parameter is ``name``, else the
+    option's own; given, it is True (the setting takes ``setting.option_sets``)."""
+    return click.option(setting.option, *([name] if name else []), is_flag=True, default=None,
+                        help=f"{setting.help} {more}".strip())
+
+
+def setting_flags(fields: tuple[str, ...], more: str = ""):
+    """The flag options of the rule settings ``fields`` (``setting_flag``), each a parameter named as its
+    field, for a command that takes those rules alone (hint: a position's rules its ID cannot carry)."""
+    from bgcli.core.rules import SETTING_OF_FIELD
+
+    def decorate(function):
+        for field in reversed(fields):
+            setting = SETTING_OF_FIELD[field]
+            function = setting_flag(setting, more.format(play="A match" if setting.play != "match" else "A money"),
+                                    field)(function)
+        return function
+    return decorate
 
 
 def rules_from(profile="standard", **given):

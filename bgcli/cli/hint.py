@@ -19,12 +19,12 @@ from bgcli.cli.common import (
     run_in_chunks, style_option,
 )
 from bgcli.cli.common import batch_option, batch_source, engine_option, level_option, met_option, timeout_option
-from bgcli.cli.common import end_interrupted, rollout_options
+from bgcli.cli.common import end_interrupted, rollout_options, setting_flags
 from bgcli.cli.batch import EMPTY_LINE, is_comment
 from bgcli.cli.batch import position_and_dice
 from bgcli.cli.positions import BadLine, batch_lines, open_binary
 from bgcli.core.spelling import recorded_text
-from bgcli.errors import BgcliError
+from bgcli.errors import BgcliError, InvalidPositionError
 
 
 def engine_options(function):
@@ -37,32 +37,28 @@ def engine_options(function):
                                  "exact: bgcli's exact bear-off figures.", name="engine_name")(function)
 
 
-# the rule settings a position's judgement may be given on the command line: money rules a Position ID
-# cannot carry (an XGID carries both); their options and help are core.rules.SETTINGS'
-MONEY_RULES = ("jacoby", "beavers")
-
-
-def _money_rule_options(function):
-    """--jacoby and --beavers, as core.rules.SETTINGS words them."""
-    from bgcli.core.rules import SETTINGS
-
-    for setting in reversed([s for s in SETTINGS if s.field in MONEY_RULES]):
-        function = click.option(setting.option, setting.field, is_flag=True,
-                                help=f"{setting.help} A match position is judged as it is.")(function)
-    return function
+# the rule settings a position's judgement may be given on the command line: rules a Position ID cannot
+# carry (an XGID carries the money ones); their options and help are core.rules.SETTINGS' (cli.common)
+GIVEN_RULES = ("jacoby", "beavers", "crawford")
 
 
 def _state_and_dice(words: list[str], rules_on: tuple[str, ...] = ()):
+    """The position and dice of ``words``, each rule setting of ``rules_on`` given (its option's value,
+    --jacoby on, --no-crawford off) where the rules say it applies: money play for Jacoby and beavers, a
+    match for Crawford; elsewhere the position is judged as it is."""
     # a typo in the dice is an error about the dice, never dropped (``ID 71`` was judged as the cube)
     state, dice = position_and_dice(words, read_position, dice_needed=False)
     if rules_on:
-        # each rule turned on where the rules say it applies (money play only: a match position is
-        # judged as it is)
         from dataclasses import replace
 
-        on = {field: True for field in rules_on if state.match.rules.applies(field)}
-        if on:
-            state = replace(state, match=replace(state.match, rules=replace(state.match.rules, **on)))
+        from bgcli.core.rules import SETTING_OF_FIELD
+
+        given = {field: SETTING_OF_FIELD[field].option_sets for field in rules_on if state.match.rules.applies(field)}
+        if given.get("crawford") is False and state.match.crawford:
+            raise InvalidPositionError("--no-crawford: the Match ID says this game is the Crawford game, which "
+                                       "there is none of without the Crawford rule")
+        if given:
+            state = replace(state, match=replace(state.match, rules=replace(state.match.rules, **given)))
     return state, dice
 
 
@@ -175,15 +171,15 @@ def _chunk(args, engine_args: tuple, style: str, rules_on: tuple[str, ...] = ())
 @engine_options
 @batch_option("Read `POSITION [DICE]` lines from FILE; write one JSON object per line.")
 @jobs_option("With --batch: work on N processes, each with its own engine; the output keeps the input's order")
-@_money_rule_options
+@setting_flags(GIVEN_RULES, "{play} position is judged as it is.")
 @click.option("--rollout", "rolled", is_flag=True,
               help="After the ranking, roll out the best plays (--candidates) or the cube decision, the trials "
                    "at 0-ply (bgcli rollout for more).")
 @rollout_options
 @json_option
 @style_option
-def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, jacoby, beavers, rolled, trials, until_se, seed,
-         truncate, candidates):
+def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, jacoby, beavers, crawford, rolled, trials,
+         until_se, seed, truncate, candidates):
     """Judge POSITION: with DICE the legal plays ranked best first, without
     them the cube decision of the player on roll: the proper cube action in
     GNU Backgammon's own words (a redouble, too good, optional, a beaver...),
@@ -223,7 +219,7 @@ def hint(words, engine_name, level, timeout, met, batch, jobs, as_json, style, j
         settings = RolloutSettings(trials=trials, seed=seed, cubeful=engine_name != "exact", truncate=truncate,
                                    until_se=until_se)
     with keeping():   # the engines the command opens are closed when it ends
-        rules_on = tuple(field for field, on in zip(MONEY_RULES, (jacoby, beavers)) if on)
+        rules_on = tuple(field for field, given in zip(GIVEN_RULES, (jacoby, beavers, crawford)) if given)
         _hint(words, (engine_name, level, timeout, met), batch, jobs, as_json, style, rules_on, settings, candidates)
 
 
