@@ -312,7 +312,9 @@ _TAG_START = re.compile(r"[ \t]*[;#][ \t]*\[")
 _GNUBG_MATCH_HEADER = re.compile(r" [0-9]+ point match")   # as gnubg's export writes it (MatWriter too)
 _MATCH_HEADER = re.compile(r"[ \t]*(?:([0-9]{1,9})[ \t]+points?[ \t]+match|unlimited[ \t]+(?:game|match))[ \t]*$", re.I)
 _MATCH_HEADER_START = re.compile(r"[ \t]*(?:[0-9]+[ \t]+points?[ \t]+match|unlimited[ \t]+(?:game|match))", re.I)
-_GAME_HEADER = re.compile(r"[ \t]*game[ \t]+([0-9]{1,9})[ \t]*$", re.I)
+# " Game 3", and the Crawford mark some programs add, " Game 3 (Crawford)" (gnubg's import reads the number
+# and passes over the rest): the replay checks it against the rule (MatchReplayer.open_game)
+_GAME_HEADER = re.compile(r"[ \t]*game[ \t]+([0-9]{1,9})[ \t]*(\([ \t]*crawford[ \t]*\))?[ \t]*$", re.I)
 _GAME_HEADER_START = re.compile(r"[ \t]*game[ \t]+[0-9]", re.I)
 _ROW_START = re.compile(r"[ \t]*[0-9]+\)")
 _NAMES_GAP = re.compile(r"[ \t]{2,}")
@@ -1043,7 +1045,8 @@ class _Reader:
         except MatchFileError as exc:
             self.match["errors"].append(exc)
             game_number = self.match["games"] + 1
-        self.game = dict(number=game_number, line=number, players=("", ""), ratings=(None, None), scores=None, actions=[])
+        self.game = dict(number=game_number, line=number, players=("", ""), ratings=(None, None), scores=None, actions=[],
+                         crawford=True if found and found.group(2) else None)
         self.expect_score = True
 
     def _game_without_header(self, number: int) -> Iterator[MatchPart]:
@@ -1078,7 +1081,7 @@ class _Reader:
             game = self.game
             self.match["games"] += 1
             yield GameRecord(game["number"], game["players"], game["scores"], tuple(game["actions"]), game["line"],
-                             game["ratings"], set_up=set_up)
+                             game["ratings"], set_up=set_up, crawford=game.get("crawford"))
         self.game, self.expect_score = None, False
 
     def _close_match(self) -> Iterator[MatchPart]:

@@ -114,6 +114,7 @@ class MatchReplayer:
         self.starts: list[tuple[int, int]] = []     # (line, number) of each game, for placing syntax problems
         self.score = [0, 0]
         self.crawford_done = False
+        self.crawford_number = 0   # the Crawford game's number, once played (0: none yet)
         self.headers_restart = False   # a money session whose game headers each start at 0-0
         # the points the record's running score leaves out by its writer's habit (conventions.score_leaves_out):
         # its next score line is the games' total less these
@@ -216,14 +217,39 @@ class MatchReplayer:
                 self.left_out = [0, 0]   # the record counts them after all: it goes on from the games' total
         crawford = crawford_game(rules, (score[0], score[1]), self.crawford_done)
         unknown = mid_match and crawford
-        if first and game_record.crawford is not None and rules.in_force("crawford"):
-            # the record starts with a game its file says is (or comes after) the Crawford game: no guess
-            crawford, unknown = game_record.crawford, False
+        marked = game_record.crawford
+        if first and marked is not None and crawford:
+            # the record starts, one point from the end, with a game its file says is (or comes after) the
+            # Crawford game: no guess
+            crawford, unknown = marked, False
             self.crawford_done = not crawford
+        elif marked is not None and marked != crawford:
+            # the file's mark ("Game 3 (Crawford)", gnubg's text ", post-Crawford play") against the rule,
+            # which decides: the game is replayed as the rule says
+            self.problem(game_record.line, g, 0, "", ProblemKind.SCORE, self.crawford_mark_disagrees(g, marked))
+        if crawford and not self.crawford_number:
+            self.crawford_number = g
         self.crawford_done = self.crawford_done or crawford
         game = GameReplay(self, game_record, (score[0], score[1]), crawford, crawford_unknown=unknown)
         self.visitor.begin_game(game.start)
         return game
+
+    def crawford_mark_disagrees(self, g: int, marked: bool) -> str:
+        """Why game ``g``, which its file marks as the Crawford game (``marked``) or as one after it, is not
+        so by the Crawford rule (core.rules.crawford_game), in words."""
+        rules, score = self.rules, self.score
+        at = f"{score[0]}-{score[1]}"
+        if not marked:
+            return (f"game {g} is marked as played after the Crawford game, but it is the Crawford game: the first "
+                    f"game at {at} with one player one point from {rules.match_length}")
+        said = f"game {g} is marked (Crawford) but is not the Crawford game"
+        if not rules.in_force("crawford"):
+            why = "these rules have no Crawford rule" if rules.match_length else "a money session has no Crawford game"
+            return f"{said}: {why}"
+        if self.crawford_number:
+            return f"{said}: game {self.crawford_number} was"
+        return (f"{said}: the Crawford game is the first after one player, and only one, reaches "
+                f"{rules.match_length - 1} points, and the score is {at}")
 
     def end_game(self, game: GameReplay) -> None:
         """The game's result, once its actions are applied (see :meth:`open_game`)."""
