@@ -772,6 +772,29 @@ def test_the_home_and_faces_check_sees_a_copy():
     assert sorted(int(hit.split(":")[1]) for hit in hits) == [1, 2, 3, 4, 5, 6, 7, 8, 8, 9]
 
 
+# the 36 throws of two dice written as a number in a chance's arithmetic ('/ 36', '/ 36.0', '* 36', '< 36', '36 -'):
+# ask bgcli.core.position.ALL_THROWS (and throws, ORDERED_ROLLS)
+THROWS_NUMBER_AGAIN = re.compile(r"(?<![\w.*])(?:/=?\s*36(?:\.0)?|36(?:\.0)?\s*-|[<>]=?\s*36(?:\.0)?|\*\s*36(?:\.0)?)(?![\w.*])")
+# the copies left, by file (at most this many; one taken off passes): the dice tally's chances counted in throws
+# (bearoff_count, _chances_of) and the dice statistics' expected counts, their owner's work under way
+THROWS_NUMBER_LEFT = {"bgcli/judging/dice.py": 5, "bgcli/judging/dicestats.py": 2}
+
+
+def test_no_module_but_the_owner_writes_the_36_throws_as_a_number():
+    texts = {name: code(text) for name, text in sources().items() if name != OWNER_OF_ROLLS}
+    again = [hit for name, text in texts.items() for hits in [found(THROWS_NUMBER_AGAIN, {name: text})]
+             if len(hits) > THROWS_NUMBER_LEFT.get(name, 0) for hit in hits]
+    assert not again, f"ask bgcli.core.position.ALL_THROWS: {again}"
+
+
+def test_the_throws_number_check_sees_a_copy():
+    copies = {"m.py": ("p = total / 36.0\nt /= 36.0\nn = round(d * 36)\nif c < 36:\nk = 36 - h * h\n"
+                       "ok = x / ALL_THROWS, _zeros(36), 1296, x / 360, 2 ** 36, b'36'\n"
+                       'w = "of 36"  # / 36\n')}
+    hits = found(THROWS_NUMBER_AGAIN, {n: code(t) for n, t in copies.items()})
+    assert [hit.split(":")[1] for hit in hits] == ["1", "2", "3", "4", "5"]
+
+
 def test_the_home_board_and_the_faces_are_the_rules_numbers():
     from bgcli.core.position import (ALL_THROWS, BAR, FACES, HOME, HOME_BOARD, HOME_BOARD_SLOTS, KINDS_OF_ROLL, OFF,
                                      ORDERED_ROLLS, OUTSIDE_HOME, POINTS, ROLLS, in_home, throws)

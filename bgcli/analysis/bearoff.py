@@ -51,7 +51,7 @@ from array import array
 from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
-from bgcli.core.position import CHECKERS, FACES, HOME, HOME_BOARD_SLOTS, KINDS_OF_ROLL, OUTSIDE_HOME, throws
+from bgcli.core.position import ALL_THROWS, CHECKERS, FACES, HOME, HOME_BOARD_SLOTS, KINDS_OF_ROLL, OUTSIDE_HOME, throws
 
 POINTS = HOME   # a one-sided table counts the checkers on a side's home-board points
 POSITIONS = math.comb(CHECKERS + POINTS, POINTS)  # 54,264: up to 15 checkers on six points
@@ -375,7 +375,7 @@ def bellman_mean(table: BearoffTable, k: int) -> float:
             reached = {r for q in step_results(k, a) for r in step_results(q, b)}
             reached |= {r for q in step_results(k, b) for r in step_results(q, a)}
         total += throws((a, b)) * min(means[index[r]] for r in reached)
-    return 1.0 + total / 36
+    return 1.0 + total / ALL_THROWS
 
 
 # --- the process-wide table -----------------------------------------------------------

@@ -35,7 +35,7 @@ from typing import Callable, Sequence
 
 from bgcli.analysis.bearoff import POINTS, key, step_results
 from bgcli.core.cube import turned
-from bgcli.core.position import KINDS_OF_ROLL, throws
+from bgcli.core.position import ALL_THROWS, KINDS_OF_ROLL, throws
 
 CHECKERS = 6
 _ROLLS = KINDS_OF_ROLL
@@ -163,7 +163,7 @@ def build(checkers: int = CHECKERS) -> TwoSidedTable:
                     if best == 1.0:
                         break
             total += weight * best
-        values[x * n + y] = total / 36.0
+        values[x * n + y] = total / ALL_THROWS
     return TwoSidedTable(checkers, values)
 
 
@@ -313,7 +313,7 @@ class CubefulTable(_Pairs):
         total = 0.0
         for weight, results in zip(_WEIGHTS, self.moves[x]):
             total += weight * max(1.0 if r == 0 else -seen[y * n + r] for r in results)
-        return CubeValues(total / 36.0, 2.0 * self.equities[Owner.OPPONENT][x * n + y], 1.0)
+        return CubeValues(total / ALL_THROWS, 2.0 * self.equities[Owner.OPPONENT][x * n + y], 1.0)
 
 
 def build_cubeful(checkers: int = CHECKERS) -> CubefulTable:
@@ -349,12 +349,12 @@ def build_cubeful(checkers: int = CHECKERS) -> CubefulTable:
             c -= weight * low_c
             o -= weight * low_o
             t -= weight * low_t
-        t /= 36.0
+        t /= ALL_THROWS
         take = min(2.0 * t, 1.0)
         i = x * n + y
         theirs[i] = t
-        owned[i] = max(o / 36.0, take)
-        centred[i] = max(c / 36.0, take)
+        owned[i] = max(o / ALL_THROWS, take)
+        centred[i] = max(c / ALL_THROWS, take)
     return CubefulTable(checkers, {Owner.CENTRED: centred, Owner.ON_ROLL: owned, Owner.OPPONENT: theirs})
 
 
@@ -442,7 +442,7 @@ class MatchTable(_Pairs):
                 total += weight * win
                 continue
             total += weight * (1.0 - min(self._value(y, r, opponent_away, away, cube, other) for r in results))
-        return total / 36.0
+        return total / ALL_THROWS
 
     def after_play(self, mover: Sequence[int], opponent: Sequence[int], away: int, opponent_away: int, cube: int,
                    owner: Owner) -> float:

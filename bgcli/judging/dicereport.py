@@ -192,7 +192,7 @@ def group_tests(total: Unit, opponents: Unit | None = None, power: bool = True) 
                       shift_words=lambda x: f"one face at {1 / 6 + x:.1%} instead of 16.7%"),
     ]
     if total.ordered and any(total.order):
-        tests.append(goodness_test("order", "the 36 rolls in the order the dice were written", total.order, [1 / 36] * 36,
+        tests.append(goodness_test("order", "the 36 rolls in the order the dice were written", total.order, [1 / ALL_THROWS] * ALL_THROWS,
                                    ORDER_LABELS))
     if total.white_first:
         opening = goodness_test("opening", "opening rolls", total.opening, KIND_CHANCES, KIND_LABELS, what="opening rolls")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from math import sqrt
 from typing import TYPE_CHECKING, Any
 
+from bgcli.core.position import ALL_THROWS
 from bgcli.judging.rating import Decision, MatchRating, Rater
 from bgcli.match.visitor import MatchVisitor
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 MARGIN = 0.02   # normalised equity: below it, two engines' verdicts on a decision are the same verdict
 # A verdict's rollout by default: one trial for each of the 36 first rolls (stratified), played to the end by the
 # first engine at 0-ply. Short, so the report says when it does not separate the two answers.
-VERDICT_TRIALS = 36
+VERDICT_TRIALS = ALL_THROWS
 
 
 @dataclass(frozen=True)

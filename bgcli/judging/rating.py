@@ -49,7 +49,7 @@ from bgcli.core.cube import (
     proper_action_of,
 )
 from bgcli.core.kinds import Worded
-from bgcli.core.position import KINDS_OF_ROLL, Position, throws
+from bgcli.core.position import ALL_THROWS, KINDS_OF_ROLL, Position, throws
 from bgcli.core.generator import Play, legal_plays
 from bgcli.core.notation import play_text
 from bgcli.core.rules import Rules, points_away
@@ -531,7 +531,7 @@ class _Judge:
                 weight = throws(roll)
                 total += weight * equity
                 total_mwc += weight * (mwc or 0.0)
-            count = 36.0
+            count = float(ALL_THROWS)
         equity, mwc = values[dice]
         return equity - total / count, None if mwc is None else mwc - total_mwc / count
 

@@ -464,7 +464,7 @@ class _Trial:
                 values = self.roll_values(state, roll)
                 play, chosen = values[roll]
                 for k in range(_WIDTH):
-                    mean = sum(values[r][1][k] * throws(r) for r in ROLLS) / 36.0
+                    mean = sum(values[r][1][k] * throws(r) for r in ROLLS) / ALL_THROWS
                     luck[k] += chosen[k] - mean
             else:
                 plays = legal_plays(state.position, roll)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html as escape
 from typing import Sequence
 
+from bgcli.core.position import ALL_THROWS
 from bgcli.judging.dicereport import Report, p_values
 from bgcli.judging.dicestats import Test
 
@@ -102,7 +103,7 @@ def _svg_cells(test: Test, width: int = 640, height: int = 160) -> str:
                      f'fill="{colour}"><title>{escape.escape(cell.label)}: {cell.observed:,} of {cell.n:,} '
                      f'({cell.observed / max(cell.n, 1):.2%}; expected {cell.expected:.2%}, 95% interval '
                      f'{cell.low:.2%} to {cell.high:.2%})</title></circle>')
-        if len(cells) <= 36:
+        if len(cells) <= ALL_THROWS:   # a label under each cell up to the 36 orders of the dice
             parts.append(f'<text x="{x:.1f}" y="{height - 4}" font-size="9" text-anchor="middle">{escape.escape(cell.label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
