@@ -9,8 +9,10 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from conftest import ROOT, SAMPLES, invoke
+from conftest import DATA, ROOT, SAMPLES, committed, invoke
 
 
 def bgcli(*args, timeout: float = 60):
@@ -50,3 +52,87 @@ def test_a_table_in_an_encoding_bgcli_cannot_read_is_one_line_naming_the_file(tm
     assert result.stderr.splitlines()[-1].endswith(
         f"{path}:1: the XML declares the encoding '{encoding}', which bgcli cannot read a table in "
         "(UTF-8, UTF-16 or a one-byte encoding)")
+
+
+# --- real files of every format, broken, through every command that reads them ----------------------------
+
+_SEEDS = {   # one real file of each format bgcli reads (tests/data/README.md and PROVENANCE say where from)
+    "mat": SAMPLES / "flawed_5pt.mat",
+    "sgf": DATA / "sgf" / "sp05003_7pt.sgf",
+    "txt": SAMPLES / "galaxy_match3029786.txt",
+    "fibs": DATA / "imports" / "sp05001_3pt.fibs",
+    "sgg": DATA / "imports" / "sp05017_3pt.sgg",
+    "tmg": DATA / "imports" / "sp05003_7pt.tmg",
+    "gam": DATA / "imports" / "empire" / "sp05007_money.gam",
+    "xg": DATA / "gammonview" / "xg" / "XCu3RJ0UvDg_Tldl.xg",
+    "bgf": DATA / "gammonview" / "bgf" / "5nqfGw9bWG3deTaU.bgf",
+    "match": DATA / "real" / "bgammon-org" / "gnubg-root_3pt_sp05001.match",
+}
+_HUGE = [b"1000000000", b"18446744073709551616", b"0", b"-1", b"9" * 40]
+
+
+def _broken(data: bytes, kind: str, where: int, junk: bytes) -> bytes:
+    """``data`` broken one way: ``where`` picks the line or byte, ``junk`` is what a garble writes."""
+    lines = data.split(b"\n")
+    i = where % len(lines)
+    if kind == "cut at a line":
+        return b"\n".join(lines[:i])
+    if kind == "cut at a byte":
+        return data[:where % (len(data) + 1)]
+    if kind == "byte flipped":
+        flipped = bytearray(data)
+        flipped[where % len(data)] ^= 1 << (where % 8)
+        return bytes(flipped)
+    if kind == "lines swapped":
+        lines[i], lines[i - 1] = lines[i - 1], lines[i]
+    elif kind == "line twice":
+        lines.insert(i, lines[i])
+    elif kind == "line garbled":
+        lines[i] = lines[i][:len(lines[i]) // 2] + junk + lines[i][len(lines[i]) // 2:]
+    elif kind == "NUL":
+        lines[i] = lines[i][:1] + b"\x00" + lines[i][1:]
+    elif kind == "long line":
+        lines[i] += b"x" * 70_000
+    elif kind == "number":
+        numbers = [(j, m) for j, line in enumerate(lines) for m in re.finditer(rb"\d+", line)]
+        if numbers:
+            j, m = numbers[where % len(numbers)]
+            lines[j] = lines[j][:m.start()] + _HUGE[where % len(_HUGE)] + lines[j][m.end():]
+    elif kind in ("utf-16", "latin-1", "BOM"):
+        text = data.decode("utf-8", "replace")
+        return {"utf-16": text.encode("utf-16"), "latin-1": text.encode("latin-1", "replace") + b"\xe9\xff",
+                "BOM": b"\xef\xbb\xbf" + data}[kind]
+    return b"\n".join(lines)
+
+
+_KINDS = ["cut at a line", "cut at a byte", "byte flipped", "lines swapped", "line twice", "line garbled", "NUL",
+          "long line", "number", "utf-16", "latin-1", "BOM"]
+_COMMANDS = [["audit"], ["score", "--json"], ["replay", "--boards"], ["export", "--to", "sgf", "-o", "{out}.sgf"],
+             ["export", "--to", "mat", "-o", "{out}.mat"], ["repair", "-o", "{out}.mat"], ["dice"], ["view", "-o", "{out}.html"],
+             ["audit", "--suggest", "--beavers"], ["replay", "--rules", "korean"], ["score", "--cubeless", "--auto-doubles", "2"]]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fmt=st.sampled_from(sorted(_SEEDS)),
+       breaks=st.lists(st.tuples(st.sampled_from(_KINDS), st.integers(0, 1 << 20), st.binary(max_size=6)),
+                       min_size=1, max_size=3),
+       command=st.sampled_from(_COMMANDS))
+def test_a_broken_real_file_is_read_or_refused_in_one_line_naming_it(tmp_path_factory, fmt, breaks, command):
+    folder = tmp_path_factory.mktemp("broken")
+    data = committed(_SEEDS[fmt]).read_bytes()
+    for kind, where, junk in breaks:
+        data = _broken(data, kind, where, junk) or data[:1]
+    path = folder / f"broken.{fmt}"
+    path.write_bytes(data)
+    out = folder / "out"
+    result = invoke(*[a.format(out=out) for a in command], path)   # a Python exception is raised, not folded
+    assert result.exit_code in (0, 1, 2), result.output
+    assert "Traceback" not in result.output and "internal error" not in result.stderr
+    for line in result.stderr.splitlines():
+        if line.startswith("Error: "):
+            assert str(path) in line, line
+    assert path.read_bytes() == data, "the input was changed"
+    written = list(folder.glob("out*"))
+    if result.exit_code == 2:   # nothing was read: nothing written, and no half-written file or temporary left
+        assert not written, written
+    assert not [p for p in folder.iterdir() if p not in (path, *written)], "a temporary was left"
