@@ -8,9 +8,11 @@ the automatic doubles out, and their limit never stops them: a cube of 16 under
 a limit of 2, tests/data/heldout-text-export), while the game's record counts
 them. With the display on, the running score counts them and the limit holds:
 bgcli's reading of gnubg's SGF and text export gives gnubg's points and running
-score, game by game. gnubg's .mat export still writes each such game as if no
+score, game by game. gnubg's .mat export writes each such game as if no
 automatic double was made (``Doubles => 2``, ``Wins 1 point``) under a next
-game's header that counts it: read as written, that is a score error.
+game's header that counts it: read as gnubg's habit
+(bgcli.match.conventions.autodoubled_cube), the header says the cube the
+game began at.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ import json
 from bgcli.core.rules import Rules
 from bgcli.formats.files import replay_file
 
-from conftest import DATA, committed
+from conftest import DATA, committed, invoke
 
 FOLDER = DATA / "heldout-autodoubles-display"
 GNUBG = json.loads(committed(FOLDER / "gnubg_games.json").read_text())
@@ -47,7 +49,25 @@ def test_the_text_export_of_a_game_begun_at_cube_2(tmp_path):
     assert (result.winner, result.cube, result.points) == (GNUBG[0]["winner"], 2, GNUBG[0]["points"]) == ("root", 2, 2)
 
 
-def test_gnubgs_mat_export_leaves_the_automatic_double_out_of_the_game_not_the_score():
+def test_gnubgs_mat_export_reads_as_gnubgs_habit_the_games_begun_with_automatic_doubles():
+    # written as if no automatic double was made ('Doubles => 2', 'Wins 1 point' for a drop at 4 of a game
+    # begun at 2) under a next header that counts them: the header says the cube the game began at
     (replay,) = list(replay_file(str(committed(FOLDER / "dr45301_money.mat")), Rules(beavers=True, raccoons=2)))
-    assert (replay.results[0].winner, replay.results[0].points) == ("root", 1)   # 'Wins 1 point' at cube 2
-    assert replay.problems[0].message == "game 2 starts at 0-2 but the games before give 0-1"
+    assert replay.problems == []   # 3 score errors (8 in the 4 sessions) read as written
+    assert [(r.winner, r.points) for r in replay.results] == [(g["winner"], g["points"]) for g in GNUBG]
+    assert (replay.results[0].cube, replay.results[5].cube) == (2, 1024)   # a drop at 4 begun at 2; 256 at 4
+    before = [(0, 0)] + [r.score for r in replay.results[:-1]]
+    assert [list(score) for score in before] == [g["score"] for g in GNUBG]
+
+
+def test_the_sessions_limit_of_automatic_doubles_bounds_the_habit():
+    # game 6 began at 4 (two automatic doubles): under a rule of one, its next header is an error naming both
+    (replay,) = list(replay_file(str(committed(FOLDER / "dr45301_money.mat")), Rules(auto_doubles=1)))
+    assert [p.message for p in replay.problems] == ["game 7 starts at 1025-9 but the games before give 257-9"]
+    assert [r.points for r in replay.results[:6]] == [2, 1, 4, 1, 2, 256]
+
+
+def test_the_audit_of_gnubgs_mat_export_is_clean():
+    result = invoke("audit", committed(FOLDER / "dr45301_money.mat"))
+    assert result.exit_code == 0, result.output
+    assert "no problems" in result.output

@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Iterator
 from bgcli.core.cube import after_turns
 from bgcli.core.rules import Rules, crawford_game, tag_problems
 from bgcli.core.value import Outcome
-from bgcli.match.conventions import GALAXY, galaxy_unlimited, points_convention, score_leaves_out
+from bgcli.match.conventions import GALAXY, autodoubled_cube, galaxy_unlimited, points_convention, score_leaves_out
 from bgcli.match.events import (
     Event,
     EventKind,
@@ -254,8 +254,10 @@ class MatchReplayer:
     def end_game(self, game: GameReplay) -> None:
         """The game's result, once its actions are applied (see :meth:`open_game`)."""
         result = game.finish()
-        if game.missing is not None:
-            self.pending = (game, result)   # no result line: the next score line says what the game gave
+        if game.missing is not None or self.may_be_autodoubled(game, result):
+            # no result line, or a result its writer may write without the automatic doubles its game began
+            # with: the next score line says what the game gave
+            self.pending = (game, result)
         else:
             self.close(game, result)
 
@@ -283,7 +285,9 @@ class MatchReplayer:
         assert self.pending is not None
         (game, result), self.pending = self.pending, None
         problem = game.missing
-        assert problem is not None
+        if problem is None:
+            self.close(game, self.autodoubled(result, recorded))
+            return
         before = game.start.score
         if recorded is not None and len(recorded) == 2 and not self.rules.standalone_games:
             gained = (recorded[0] - before[0], recorded[1] - before[1])
@@ -299,6 +303,28 @@ class MatchReplayer:
                                           f"{'s' if gained[winner] != 1 else ''}")
         self.visitor.problem(problem)
         self.close(game, result)
+
+    def may_be_autodoubled(self, game: GameReplay, result: GameResult | Unfinished) -> bool:
+        """Whether a won money game of a file that does not write its automatic doubles (a .mat file) may have
+        begun with some its writer leaves out of the game (conventions.autodoubled_cube: gnubg's .mat export)."""
+        return (self.header.writer is not None and not self.rules.match_length and isinstance(result, GameResult)
+                and result.winner_side >= 0 and not game.record.autos_written)
+
+    def autodoubled(self, result: GameResult | Unfinished, recorded: tuple[int, ...] | None) -> GameResult | Unfinished:
+        """``result`` at the cube the next score line ``recorded`` says its game began at by its writer's
+        habit (conventions.autodoubled_cube): its cube actions and points relative to it; as it is otherwise."""
+        if not isinstance(result, GameResult) or recorded is None or len(recorded) != 2:
+            return result
+        side, written = result.winner_side, self.written_score()
+        if recorded[1 - side] != written[1 - side]:
+            return result
+        start = autodoubled_cube(self.header.writer, result.points, recorded[side] - written[side],
+                                 self.rules.auto_doubles)
+        if start == 1:
+            return result
+        score = list(result.score)
+        score[side] += result.points * (start - 1)
+        return replace(result, cube=result.cube * start, points=result.points * start, score=(score[0], score[1]))
 
     def end_of_record(self) -> None:
         """The record ends after the games replayed so far: the last game's
