@@ -5,12 +5,19 @@ other 'human', then `play`), so that the script can step in between: with
 probability DR_RESIGN at each step the player to act resigns (normal, gammon or
 backgammon at random) and the other accepts or rejects at random (DR_ACCEPT).
 Cube decisions are given noise (DR_NOISE) so that cubes climb high.
-For each seed, saves NAME.sgf (`save match`), NAME.mat (`export match mat`) and
-NAME.json (gnubg.match()).  Environment:
+For each seed, saves NAME.sgf (`save match`), NAME.mat (`export match mat`),
+with DR_TEXT=on NAME.txt (`export match text`: one file per game, NAME_002.txt
+the second, ...), and NAME.json (gnubg.match()).  Environment:
   DR_OUT out folder; DR_SEEDS first:count; DR_LENGTHS comma list (0 = money);
   DR_GAMES games per money session; DR_JACOBY on/off; DR_BEAVERS N (set beavers);
   DR_VARIATION standard|nackgammon; DR_NOISE cube noise; DR_RESIGN, DR_ACCEPT;
-  DR_AUTODOUBLES N (money: set automatic doubles N, 0 by default).
+  DR_AUTODOUBLES N (money: set automatic doubles N, 0 by default);
+  DR_CRAWFORD on/off (set automatic crawford: off plays matches without the Crawford rule);
+  DR_DISPLAY off/on (set display: gnubg 1.07 doubles the live cube for an equal opening roll
+  only with the display on, as a user plays); DR_TEXT off/on (also export match text).
+The one driver of the held-out folders made by gnubg's self-play (heldout-roundtrip,
+heldout-text-export, heldout-no-crawford, heldout-autodoubles-display: their NOTEs give
+the settings).
 """
 import base64
 import json
@@ -38,9 +45,10 @@ def fields():
 
 
 for cmd in (
-    "set display off", "set automatic game off", "set automatic roll on",
+    "set display " + env("DR_DISPLAY", "off"), "set automatic game off", "set automatic roll on",
     "set jacoby " + env("DR_JACOBY", "off"), "set beavers " + env("DR_BEAVERS", "3"),
     "set variation " + env("DR_VARIATION", "standard"), "set automatic doubles " + env("DR_AUTODOUBLES", "0"),
+    "set automatic crawford " + env("DR_CRAWFORD", "on"),
 ):
     gnubg.command(cmd)
 for p in (0, 1):
@@ -94,6 +102,8 @@ for seed in range(first, first + count):
     name = "dr%05d_%s" % (seed, ("%dpt" % length) if length else "money")
     gnubg.command("save match %s/%s.sgf" % (out, name))
     gnubg.command("export match mat %s/%s.mat" % (out, name))
+    if env("DR_TEXT", "off") == "on":
+        gnubg.command("export match text %s/%s.txt" % (out, name))
     with open("%s/%s.json" % (out, name), "w") as f:
         json.dump(gnubg.match(0, 1, 0, 0), f, default=str)
     print("@@ done", name, flush=True)
