@@ -153,6 +153,10 @@ def galaxy_unlimited(tags: dict[str, str], length: int) -> bool:
 # export's game headers) the points at the cube without them: 16 points won at a cube that began at 2 add 8.
 # So after each of the 13 such games of 9 sessions gnubg played (tests/data/gnubg-autodouble-scores and
 # heldout-autodoubles, cubes begun at 2 and 4).
+# Those sessions were played with 'set display off', under which gnubg 1.07 does not double the live cube for an
+# equal opening roll (the doubling sits in its display branch) while its record counts the automatic doubles; with
+# the display on, as a user plays, its running score is the games' total (tests/data/heldout-autodoubles-display).
+# Both are read: a score line equal to the games' total clears what this leaves out (MatchReplayer.open_game).
 # Checked exactly, so no warning: a score that is neither this nor the games' total is still an error.
 def score_leaves_out(writer: Writer | None, points: int, start_cube: int) -> int:
     """The points of a game worth ``points``, its cube begun at ``start_cube`` by automatic doubles, that
