@@ -814,6 +814,13 @@ SIGNAL_WORDS_AGAIN = re.compile(r"""["']Error: (?:interrupted|terminated)""")
 OWNER_OF_EXIT_WORDS = "bgcli/errors.py"
 
 
+# --- a state's centred cube: bgcli.core.state.MatchState.centred ---
+
+# a match state's cube owner held against -1 or below 0 by hand ('m.cube_owner < 0', 'state.cube_owner == -1'); a
+# record's set-up may hold no owner at all (None), and is left out: set_up.cube_owner, self.cube_owner in a record
+CENTRED_AGAIN = re.compile(r"\b(?!set_up\b|self\b)\w+\.cube_owner\s*(?:<\s*0|[=!]=\s*-1)")
+
+
 # --- the word for a game with no result: bgcli.core.kinds.UNFINISHED (it stood in six places) ---
 
 UNFINISHED_AGAIN = re.compile(r"""["']unfinished["']""")
@@ -831,6 +838,7 @@ OWNED = {
     "one away in points left": (ONE_AWAY_LEFT_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules.one_away_left "
                                 "(bgcli.engines.met.MatchSide.post_crawford)"),
     "the points a side still needs": (AWAY_AGAIN, OWNER_OF_CRAWFORD, "bgcli.core.rules.points_away"),
+    "a centred cube": (CENTRED_AGAIN, "bgcli/core/state.py", "MatchState.centred (CubeState.centred)"),
     "the words of a signal": (SIGNAL_WORDS_AGAIN, OWNER_OF_EXIT_WORDS,
                               "bgcli.errors (INTERRUPTED, TERMINATED; bgcli.cli.common.end_interrupted)"),
     "the word for a game with no result": (UNFINISHED_AGAIN, OWNER_OF_UNFINISHED, "bgcli.core.kinds.UNFINISHED"),
@@ -851,6 +859,8 @@ SEEN = {
     "the points a side still needs": ("a = rules.match_length - score[side] if rules.match_length else 0\n"
                                       "b = (length - score[0], length - s.score [1])\nok = points_away(length, score, side)\n"
                                       "c = length - 1\n", ["1", "2", "2"]),
+    "a centred cube": ("if m.cube_owner < 0:\nc = state.match.cube_owner == -1\nok = m.centred\nx = owner == -1\n",
+                       ["1", "2"]),
     "the words of a signal": ('say("Error: interrupted", err=True)\nsys.stderr.write("Error: terminated\\n")\n'
                               'say(INTERRUPTED)\n', ["1", "2"]),
     "the word for a game with no result": ('r = "unfinished"\nsay(f"{\'unfinished\':<12}")\nok = UNFINISHED\n',

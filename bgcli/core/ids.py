@@ -89,7 +89,7 @@ def match_id(state: MatchState) -> str:
     score = state.score if state.match_length else (0, 0)
     values = dict(
         cube=turns_within(state.cube),
-        owner=3 if state.cube_owner == -1 else state.cube_owner,
+        owner=3 if state.centred else state.cube_owner,
         on_roll=state.on_roll,
         crawford=int(state.crawford),
         game_state=state.game_state,
@@ -748,7 +748,7 @@ def describe(game: GameState) -> dict:
     pos = game.position
     pips = pos.pips()
     me, other = m.on_roll, 1 - m.on_roll
-    owner = "centre" if m.cube_owner == -1 else ("player" if m.cube_owner == me else "opponent")
+    owner = "centre" if m.centred else ("player" if m.cube_owner == me else "opponent")
     return {
         "position_id": pos.id(),
         "match_id": match_id(m),

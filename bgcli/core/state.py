@@ -50,6 +50,11 @@ class MatchState:
     rules: Rules = Rules()
 
     @property
+    def centred(self) -> bool:
+        """Whether the cube is in the middle (``cube_owner`` -1), as CubeState.centred says of a game's cube."""
+        return self.cube_owner == -1
+
+    @property
     def match_length(self) -> int:
         """The match length of the rules (0 = money): read by nearly every
         user of a state, so named here too; it is not a field of its own."""

@@ -355,7 +355,7 @@ def final_evaluation(state: "GameState", result: Position, table: "MatchEquityTa
     kind = game_kind(result, True, rules.home_gammons, rules.variation)
     probs = Probabilities(1.0, float(kind >= 2), float(kind >= 3), 0.0, 0.0)
     side = met.MatchSide.of(state, table=table)
-    centred = state.match.cube_owner < 0
+    centred = state.match.centred
     if side.is_money:
         return Evaluation(probs, float(game_value(kind, 1, rules, centred)))
     chance = met.equity_after(side, game_value(kind, side.cube, rules, centred, side.away))

@@ -368,7 +368,7 @@ class _Trial:
             return [self.cubeless(p, state), *probs]
         match = state.match
         needed = points_away(match.match_length, match.score, winner) if match.match_length else None
-        points = game_value(won, match.cube, rules, match.cube_owner < 0, needed)
+        points = game_value(won, match.cube, rules, match.centred, needed)
         return [self.points_value(points, winner), *probs]
 
     def roll_values(self, state: "GameState", played: tuple[int, int] | None = None

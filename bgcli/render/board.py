@@ -77,7 +77,7 @@ def _side_texts(board: _Board) -> list[str]:
         roll += f", resigns {_RESIGNS[min(m.resign, 3) - 1]}"
     text[4 if m.on_roll else 2] = roll
     match = points_word(m.match_length) + " match"   # gnubg's board says "5 points match"
-    if m.cube_owner < 0:
+    if m.centred:
         if not m.match_length:
             text[3] = f"(Cube: {m.cube})"
         elif m.match_length == 1:
@@ -434,11 +434,11 @@ def _cube(svg: _Svg, m: MatchState) -> None:
     if m.doubled:
         value, cy, cls = turned(m.cube), _MIDDLE, "cube offered"
         cx = _LEFT_HALF + _HALF / 2  # in the empty middle of the outer board
-    elif m.cube_owner < 0:
+    elif m.centred:
         value, cy, cls = m.cube, _MIDDLE, "cube centred"
     else:
         value, cy, cls = m.cube, (_PLAY_BOTTOM - size / 2 - 8 if m.cube_owner else _PLAY_TOP + size / 2 + 8), "cube owned"
-    if m.match_length and m.crawford and m.cube_owner < 0 and not m.doubled:
+    if m.match_length and m.crawford and m.centred and not m.doubled:
         return  # no cube in the Crawford game
     shown = 64 if value == 1 and cls == "cube centred" else value
     svg.rect(cx - size / 2, cy - size / 2, size, size, "#fffdf6", cls, ' stroke="#222" stroke-width="2" rx="6"')
