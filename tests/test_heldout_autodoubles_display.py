@@ -52,7 +52,9 @@ def test_the_text_export_of_a_game_begun_at_cube_2(tmp_path):
 def test_gnubgs_mat_export_reads_as_gnubgs_habit_the_games_begun_with_automatic_doubles():
     # written as if no automatic double was made ('Doubles => 2', 'Wins 1 point' for a drop at 4 of a game
     # begun at 2) under a next header that counts them: the header says the cube the game began at
-    (replay,) = list(replay_file(str(committed(FOLDER / "dr45301_money.mat")), Rules(beavers=True, raccoons=2)))
+    # under the session's rule ('set automatic doubles 2'), which gnubg's .mat does not write
+    rules = Rules(beavers=True, raccoons=2, auto_doubles=2)
+    (replay,) = list(replay_file(str(committed(FOLDER / "dr45301_money.mat")), rules))
     assert replay.problems == []   # 3 score errors (8 in the 4 sessions) read as written
     assert [(r.winner, r.points) for r in replay.results] == [(g["winner"], g["points"]) for g in GNUBG]
     assert (replay.results[0].cube, replay.results[5].cube) == (2, 1024)   # a drop at 4 begun at 2; 256 at 4
@@ -68,6 +70,14 @@ def test_the_sessions_limit_of_automatic_doubles_bounds_the_habit():
 
 
 def test_the_audit_of_gnubgs_mat_export_is_clean():
-    result = invoke("audit", committed(FOLDER / "dr45301_money.mat"))
+    result = invoke("audit", "--auto-doubles", "2", committed(FOLDER / "dr45301_money.mat"))
     assert result.exit_code == 0, result.output
     assert "no problems" in result.output
+
+
+def test_without_a_rule_of_automatic_doubles_the_headers_are_read_as_written():
+    # gnubg's .mat writes no rule of them and no game shows one: with none given, a header that gives the
+    # winner twice the written points is a slip of the score line (test_repair's sp05007), not the habit
+    (replay,) = list(replay_file(str(committed(FOLDER / "dr45301_money.mat"))))
+    assert [p.kind.name for p in replay.problems] == ["SCORE"] * 3
+    assert [r.points for r in replay.results[:6]] == [1, 1, 4, 1, 1, 256]

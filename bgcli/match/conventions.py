@@ -171,17 +171,20 @@ def score_leaves_out(writer: Writer | None, points: int, start_cube: int) -> int
 # under a next game header that counts them (+2): so the 9 such games of 4 sessions (tests/data/
 # heldout-autodoubles-display, begun at 2 and 4 under 'set automatic doubles 2'). The next header says the cube the
 # game began at, its written cube actions and points relative to it. gnubg's .mat writes no rule of automatic
-# doubles: the session's rule, where one is given, bounds them. Checked exactly, so no warning: a gain that is no
-# such figure stays an error naming both.
+# doubles, and nothing in the game shows one (the equal opening rolls are not written): so the habit is read only
+# under a rule that allows them (--auto-doubles N), which bounds them. Without it a winner's gain of twice the
+# written points is a slip of the score line, as in any file (test_repair's slip in gnubg's sp05007, a session
+# without automatic doubles). Checked exactly, so no warning: a gain that is no such figure stays an error naming
+# both.
 def autodoubled_cube(writer: Writer | None, points: int, gained: int, limit: int) -> int:
     """The cube a game recorded by ``writer`` with no automatic double, worth ``points`` as written, began at by
     the writer's habit when the next score line gives its winner ``gained``: a cube of 2 or more that turns of
-    a cube at 1 make (bgcli.core.cube), ``gained`` = ``points`` x it, within ``limit`` turns when ``limit`` is
-    not 0; 1 when it is no such reading."""
-    if writer is not Writer.GNUBG or points <= 0 or gained % points:
+    a cube at 1 make (bgcli.core.cube), ``gained`` = ``points`` x it, within the ``limit`` of automatic
+    doubles the rules allow (0: none, so no such reading); 1 when it is no such reading."""
+    if writer is not Writer.GNUBG or not limit or points <= 0 or gained % points:
         return 1
     cube = gained // points
-    if cube < 2 or not is_turned(cube) or (limit and turns_within(cube) > limit):
+    if cube < 2 or not is_turned(cube) or turns_within(cube) > limit:
         return 1
     return cube
 

@@ -307,8 +307,10 @@ class MatchReplayer:
     def may_be_autodoubled(self, game: GameReplay, result: GameResult | Unfinished) -> bool:
         """Whether a won money game of a file that does not write its automatic doubles (a .mat file) may have
         begun with some its writer leaves out of the game (conventions.autodoubled_cube: gnubg's .mat export)."""
-        return (self.header.writer is not None and not self.rules.match_length and isinstance(result, GameResult)
-                and result.winner_side >= 0 and not game.record.autos_written)
+        # only under a rule that allows them (autodoubled_cube): without one the game is closed at once, as in
+        # any file (a held game would move the score line's problem after the next game's start)
+        return (self.header.writer is not None and self.rules.in_force("auto_doubles") > 0
+                and isinstance(result, GameResult) and result.winner_side >= 0 and not game.record.autos_written)
 
     def autodoubled(self, result: GameResult | Unfinished, recorded: tuple[int, ...] | None) -> GameResult | Unfinished:
         """``result`` at the cube the next score line ``recorded`` says its game began at by its writer's
