@@ -43,7 +43,7 @@ from enum import Enum
 from typing import Iterable
 
 from bgcli.core.cube import is_turned, turns_within
-from bgcli.core.rules import SETTING_OF_TAG
+from bgcli.core.rules import SETTING_OF_FIELD, SETTING_OF_TAG
 from bgcli.core.value import STANDARD_WORTH
 from bgcli.match.records import ActionKind, GameRecord, Writer, site_is
 
@@ -187,6 +187,26 @@ def autodoubled_cube(writer: Writer | None, points: int, gained: int, limit: int
     if cube < 2 or not is_turned(cube) or turns_within(cube) > limit:
         return 1
     return cube
+
+
+AUTO_DOUBLES = SETTING_OF_FIELD["auto_doubles"]
+
+
+def autodoubles_hint(writer: Writer | None, points: int, gained: int, limit: int) -> str:
+    """Why a score line that gives the winner of a game worth ``points`` as written ``gained``, an error
+    under the rules' ``limit`` of automatic doubles, may be :func:`autodoubled_cube`'s habit, in words that
+    name the option that reads it: '' when no rule of automatic doubles reads it so (the gain is no turned
+    cube's multiple of the points) or when the writer has no such habit. Said once a match: a hint, since
+    a slip of a score line can give the same figure (test_repair's sp05007)."""
+    cube = autodoubled_cube(writer, points, gained, AUTO_DOUBLES.high)
+    if cube == 1 or turns_within(cube) <= limit:
+        return ""
+    need = turns_within(cube)
+    allowed = f", more than the {limit} these rules allow" if limit else ""
+    return (f": the file looks like {writer}'s .mat export of a session played with automatic doubles, which writes "
+            f"a game begun with them as if none was made (here {points} point{'s' if points != 1 else ''} at a cube "
+            f"of {cube}: {need} automatic double{'s' if need != 1 else ''}{allowed}): {AUTO_DOUBLES.option} N, "
+            f"the session's limit (at least {need}), reads it so")
 
 
 # GNU Backgammon 1.07 scores a resignation of a gammon or a backgammon, accepted in a money game under the Jacoby

@@ -31,7 +31,8 @@ from typing import Callable, Iterable, Iterator
 from bgcli.core.cube import after_turns
 from bgcli.core.rules import Rules, crawford_game, tag_problems
 from bgcli.core.value import Outcome
-from bgcli.match.conventions import GALAXY, autodoubled_cube, galaxy_unlimited, points_convention, score_leaves_out
+from bgcli.match.conventions import (GALAXY, autodoubled_cube, autodoubles_hint, galaxy_unlimited, points_convention,
+                                     score_leaves_out)
 from bgcli.match.events import (
     Event,
     EventKind,
@@ -123,6 +124,8 @@ class MatchReplayer:
         self.pending: tuple[GameReplay, GameResult | Unfinished] | None = None   # a game waiting for its result
         self.last: tuple[int, int, GameResult | Unfinished] | None = None       # last line, number, result
         self.ended = False   # the end of the record reached (end_of_record): once
+        self.last_unwritten_autos = False   # the last game closed is of a file that does not write automatic doubles
+        self.autos_hinted = False   # conventions.autodoubles_hint said, once a match
 
     def problem(self, line: int, game: int, move: int, player: str, kind: ProblemKind, message: str,
                 severity: Severity = Severity.ERROR) -> None:
@@ -210,7 +213,7 @@ class MatchReplayer:
                         f"automatic doubles out)")
                     self.problem(game_record.line, g, 0, "", ProblemKind.SCORE,
                                  f"game {g} starts at {recorded[0]}-{recorded[1]} but the games before give "
-                                 f"{score[0]}-{score[1]}{habit}")
+                                 f"{score[0]}-{score[1]}{habit}{self.autodoubles_hint(recorded)}")
                 # one slip is one problem: go on from the record (read by its writer's habit)
                 score[:] = [now + out for now, out in zip(recorded, self.left_out)]
             elif recorded is not None and recorded == tuple(score):
@@ -264,6 +267,7 @@ class MatchReplayer:
     def close(self, game: GameReplay, result: GameResult | Unfinished) -> None:
         self.visitor.end_game(game.start, result)
         self.last = (game.last_line, game.record.number, result)
+        self.last_unwritten_autos = not game.record.autos_written
         score = self.score
         if isinstance(result, GameResult) and result.winner_side >= 0:
             score[:] = result.score
@@ -271,6 +275,21 @@ class MatchReplayer:
             self.left_out[result.winner_side] += score_leaves_out(self.header.writer, result.points, after_turns(autos))
             if self.rules.match_length and score[result.winner_side] >= self.rules.match_length and self.match_over_line is None:
                 self.match_over_line = game.record.line
+
+    def autodoubles_hint(self, recorded: tuple[int, ...]) -> str:
+        """The hint of conventions.autodoubles_hint for a score line ``recorded`` that disagrees with the last
+        game closed, once a match: '' after it was given, or where it does not apply."""
+        result = self.last[2] if self.last is not None else None
+        if (self.autos_hinted or self.rules.match_length or not self.last_unwritten_autos
+                or not isinstance(result, GameResult) or result.winner_side < 0 or len(recorded) != 2):
+            return ""
+        side, written = result.winner_side, self.written_score()
+        if recorded[1 - side] != written[1 - side]:
+            return ""
+        hint = autodoubles_hint(self.header.writer, result.points, recorded[side] - written[side] + result.points,
+                                self.rules.in_force("auto_doubles"))
+        self.autos_hinted = bool(hint)
+        return hint
 
     def written_score(self) -> tuple[int, int]:
         """The running score the record writes after the games so far, by its writer's habit: the games'
