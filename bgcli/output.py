@@ -192,12 +192,42 @@ def json_text(data, indent: int | None = None) -> str:
     return _compiled(_JSON_RAW).sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(data, indent=indent, ensure_ascii=False))
 
 
+def cut(text, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` cut to about ``limit`` characters (``...`` marks the cut), for a message that shows it
+    unquoted."""
+    text = text if type(text) is str else str(text)   # a Lark Token is a str whose repr is not its text
+    return text if len(text) <= limit else text[: max(limit - 3, 1)] + "..."
+
+
 def quote(text, limit: int = QUOTE_LIMIT) -> str:
     """``repr`` of ``text`` cut to about ``limit`` characters (``...`` marks the cut)."""
-    text = text if type(text) is str else str(text)   # a Lark Token is a str whose repr is not its text
-    if len(text) > limit:
-        text = text[: max(limit - 3, 1)] + "..."
-    return repr(text)
+    return repr(cut(text, limit))
+
+
+def quote_around(text: str, at: int, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of about ``limit`` characters of ``text`` around index ``at`` (where it is wrong, or where
+    an edit changes it), ``...`` marking a cut on either side: a line of 300 kB quoted in a message is
+    these characters, never the line (the caller names the column, ``at + 1``)."""
+    text = text if type(text) is str else str(text)
+    if len(text) <= limit:
+        return repr(text)
+    start = min(max(at - limit // 3, 0), len(text) - limit)
+    shown = text[start:start + limit]
+    return repr(("..." if start else "") + shown + ("..." if start + limit < len(text) else ""))
+
+
+def first_difference(before: str, after: str) -> int:
+    """The index of the first character where ``after`` differs from ``before`` (the shorter one's length
+    when one begins the other), found by halving, each half compared as a slice (a C loop): a 300 kB
+    line costs a few dozen comparisons, never a Python loop over its characters."""
+    low, high = 0, min(len(before), len(after))   # before[:low] == after[:low]; the difference is at high or before
+    while low < high:
+        middle = (low + high + 1) // 2
+        if before[low:middle] == after[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def check_path(path: str) -> str:

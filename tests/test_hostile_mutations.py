@@ -21,20 +21,57 @@ def bgcli(*args, timeout: float = 60):
                           timeout=timeout)
 
 
-def test_a_play_of_300_kb_is_weighed_against_the_legal_plays_in_linear_time(tmp_path):
-    """A play with 300,000 characters after it (a line of junk pasted in): repair took 121 s and
-    ``audit --suggest`` 170 s, weighing each candidate by an edit distance that copied the line a character
-    at a time and set its bits one by one (quadratic); now about a second each, and 60 s is a margin no
-    loaded machine needs."""
+LINE_BOUND = 1_000   # characters of any line a command writes for people (a message quotes an excerpt)
+
+
+def _longest_line(text: str) -> int:
+    return max(map(len, text.splitlines()), default=0)
+
+
+@pytest.fixture(scope="module")
+def long_play(tmp_path_factory):
+    """flawed_5pt.mat with 300,000 characters after a play (a line of junk pasted in)."""
     lines = (SAMPLES / "flawed_5pt.mat").read_text(encoding="utf-8").splitlines()
     row = next(i for i, line in enumerate(lines) if line.lstrip().startswith("1) "))
     lines[row] += "x" * 300_000
-    path = tmp_path / "long.mat"
+    path = tmp_path_factory.mktemp("long") / "long.mat"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    for command in (["repair"], ["audit", "--suggest"]):
-        result = bgcli(*command, path)
-        assert result.returncode == 1, result.stderr
-        assert "Traceback" not in result.stderr
+    return path
+
+
+@pytest.mark.parametrize("command", [["repair"], ["audit", "--suggest"]])
+def test_a_play_of_300_kb_is_weighed_against_the_legal_plays_in_linear_time(long_play, command):
+    """A play with 300,000 characters after it: repair took 121 s and ``audit --suggest`` 170 s, weighing
+    each candidate by an edit distance that copied the line a character at a time and set its bits one by
+    one (quadratic); now about a second each, and 60 s is a margin no loaded machine needs. The suggestion
+    quoted the whole line before and after (600 kB in one line): now an excerpt of each at the column the
+    edit begins, which it names."""
+    result = bgcli(*command, long_play)
+    assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    assert _longest_line(result.stdout) <= LINE_BOUND and _longest_line(result.stderr) <= LINE_BOUND
+    assert "1. play: line 7 column 57: '... 24/22 24/22 6/4 6/4xxx" in result.stdout
+    assert "-> '1) 42: 8/4 6/4                 22: 24/22 24/22 6/4 6/4' (" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["replay"], ["replay", "--boards"], ["rate", "--level", "0"], ["audit"],
+                                     ["score"], ["export", "--to", "sgf"], ["dice"]])
+def test_a_play_of_300_kb_is_never_echoed_whole_to_people(long_play, command):
+    """What a command writes for people (a listing, a rating, a message) quotes a bounded part of a 300 kB
+    play: replay's listing, rate's illegal play and export's 'cannot be written as sgf' wrote it whole.
+    The data outputs (--json, a file exported, repair's patch and -o) keep every character."""
+    result = invoke(*command, long_play)
+    assert result.exit_code in (0, 1), result.output
+    assert _longest_line(result.stdout) <= LINE_BOUND and _longest_line(result.stderr) <= LINE_BOUND
+
+
+def test_repair_keeps_the_whole_line_in_its_patch_and_json(long_play):
+    """Nothing is lost where the data goes: the patch and the JSON carry the whole line before."""
+    import json
+
+    result = invoke("repair", "--json", long_play)
+    edit = json.loads(result.stdout)["problems"][0]["suggestions"][0]["edits"][0]
+    assert edit["before"].endswith("x" * 300_000) and "x" not in edit["after"]
 
 
 @pytest.mark.parametrize("encoding", ["UTF-0", "rot13", "shift_jis", "idna"])
@@ -128,6 +165,8 @@ def test_a_broken_real_file_is_read_or_refused_in_one_line_naming_it(tmp_path_fa
     result = invoke(*[a.format(out=out) for a in command], path)   # a Python exception is raised, not folded
     assert result.exit_code in (0, 1, 2), result.output
     assert "Traceback" not in result.output and "internal error" not in result.stderr
+    # a long line is quoted as an excerpt, never echoed whole (commands with data on standard output: none here)
+    assert _longest_line(result.stdout) <= LINE_BOUND and _longest_line(result.stderr) <= LINE_BOUND
     for line in result.stderr.splitlines():
         if line.startswith("Error: "):
             assert str(path) in line, line

@@ -19,7 +19,7 @@ from bgcli.core.rules import PROFILES, Rules   # the registry of named rules (th
 from bgcli.cli.common import check_engine_met, engine_option, level_option, met_option
 from bgcli.formats import registry
 from bgcli.errors import BgcliError, os_reason
-from bgcli.output import quote
+from bgcli.output import cut, quote
 from bgcli.scale.jobs import failure_text
 from bgcli.core.spelling import recorded_text
 from bgcli.core.cube import points_word
@@ -225,6 +225,7 @@ def nothing_played(event) -> str:
 
 
 def event_text(event) -> str:
+    from bgcli.core.notation import MAX_PLAY_TEXT
     from bgcli.match.events import ROLLED_THEN_RESIGNED
     from bgcli.match.records import ActionKind
     from bgcli.match.replay import EventKind
@@ -238,7 +239,8 @@ def event_text(event) -> str:
         elif kind == EventKind.ROLL:
             what = f"{dice}: {ROLLED_THEN_RESIGNED}"
         else:
-            what = f"{dice}: {event.play}" if event.play else f"{dice}: {nothing_played(event)}"
+            # a play longer than any play needs (junk pasted after it) is cut: the listing is read by people
+            what = f"{dice}: {cut(event.play, MAX_PLAY_TEXT)}" if event.play else f"{dice}: {nothing_played(event)}"
     elif kind in (EventKind.WIN, EventKind.RESIGN):
         what = f"wins {points_word(event.points)}" + (" (resigned)" if kind == EventKind.RESIGN else "")
     elif kind in (EventKind.DOUBLE, EventKind.BEAVER, EventKind.RACCOON):

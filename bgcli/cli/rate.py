@@ -168,6 +168,7 @@ def _result(player: dict, key: str) -> str:
 def text_of(result, thresholds=None) -> str:
     """A file's rating for people: the marked and illegal decisions, then a table of the players."""
     from bgcli.judging.rating import DecisionKind, Mark, Thresholds
+    from bgcli.output import cut
 
     mark = (thresholds or Thresholds()).mark
 
@@ -176,7 +177,7 @@ def text_of(result, thresholds=None) -> str:
         error = d["error"]
         where = f"  game {d['game']} move {d['move']} line {d['line']} ({d['player']})"
         if d["kind"] == "illegal":
-            lines.append(f"{where}: illegal play {d['played'] or '(none)'}: not a legal choice, not judged")
+            lines.append(f"{where}: illegal play {cut(d['played']) if d['played'] else '(none)'}: not a legal choice, not judged")
             continue
         if error is None or mark(error) == Mark.NONE:
             continue

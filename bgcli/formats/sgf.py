@@ -39,6 +39,7 @@ from bgcli.core.value import Outcome
 from bgcli.match.conventions import gnubg_beaver_tags
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
+from bgcli.output import quote
 from bgcli.formats.writing import GameToWrite, GameWriter, MatchText, Spool, other_tags, rule_tags, steps_to_write
 from bgcli.core.cube import is_turned, turned, value_reached
 from bgcli.core.position import BAR, CHECKERS, OFF, Position, other_side
@@ -864,7 +865,7 @@ class SgfWriter(GameWriter):
                                      "at the end of a game)")
                 continue
             if event.kind == EventKind.MOVE and event.play and steps_to_write(event) is None:
-                self.left_out.append(f"line {event.line}: the play {event.play!r} as written, which SGF cannot "
+                self.left_out.append(f"line {event.line}: the play {quote(event.play)} as written, which SGF cannot "
                                      "hold (its steps are points, and these do not read as steps)")
             if (event.kind in (EventKind.DOUBLE, EventKind.BEAVER) and event.cube is not None
                     and event.cube != value_reached(event.before.match)):

@@ -52,6 +52,7 @@ from bgcli.match.game import GameReplay
 from bgcli.match.replay import MatchReplayer
 from bgcli.match.resync import Resync
 from bgcli.match.visitor import MatchVisitor
+from bgcli.output import first_difference, quote, quote_around
 from bgcli.core.spelling import recorded_text
 
 _DICE_CELLS = (ActionKind.MOVE, ActionKind.DANCE, ActionKind.ROLL, ActionKind.ILLEGAL)   # cells that start with a roll
@@ -63,6 +64,7 @@ NEAREST_PLAYS = 12             # legal plays of a roll tried, nearest the writte
 MISSING_PLAYS = 60             # legal plays tried in place of a play not written
 TWICE_BACK = 3                 # rows before a problem looked at for one written twice
 ROUNDS = 12                    # problems of one game worked on, at most
+LINE_SHOWN = 160               # characters of a line a suggestion shows whole (longer: an excerpt at the edit)
 
 
 class RepairKind(str, Worded):
@@ -122,15 +124,28 @@ class Suggestion:
 
 def suggestion_text(suggestion: dict) -> str:
     """One suggestion (``Suggestion.to_dict()``) in a line of text."""
-    edits = "; ".join(f"line {e['line']}: {e['before'].strip()!r} -> "
-                      + (repr(e['after'].strip()) if e['after'] is not None else "(taken out)")
-                      for e in suggestion["edits"])
+    edits = "; ".join(_edit_text(e) for e in suggestion["edits"])
     score = suggestion["score"]
     left, changes, ties = score["problems_left"], score["changes"], suggestion["ties"]
     fit = "the rest of the game replays cleanly" if not left else f"{left} problem{'s' if left != 1 else ''} left in the game"
     tie = f"; {ties} other repair{'s' if ties != 1 else ''} fit as well" if ties else ""
     return (f"{suggestion['repair']}: {edits} ({suggestion['why']}; {fit}; "
             f"{changes} character{'s' if changes != 1 else ''} changed{tie})")
+
+
+def _edit_text(edit: dict) -> str:
+    """One edit (``LineEdit.to_dict()``) as its line before and after; a line longer than ``LINE_SHOWN`` as
+    an excerpt around the column where the edit begins, which is named (a play with 300 kB of junk after it
+    was the whole line twice in the message: the patch and the JSON keep the whole lines)."""
+    before, after = edit["before"], edit["after"]
+    at = first_difference(before, after) if after is not None else 0
+
+    def shown(line: str) -> str:
+        return repr(line.strip()) if len(line.strip()) <= LINE_SHOWN else quote_around(line, at)
+
+    long = len(before.strip()) > LINE_SHOWN or after is not None and len(after.strip()) > LINE_SHOWN
+    return (f"line {edit['line']}{f' column {at + 1}' if long else ''}: {shown(before)} -> "
+            + (shown(after) if after is not None else "(taken out)"))
 
 
 @dataclass(frozen=True)
@@ -1114,7 +1129,7 @@ class _Repairer:
             if text:
                 if roll not in fitting:
                     continue
-                why = f"{text!r} is a legal play of {recorded_text(roll)}"
+                why = f"{quote(text)} is a legal play of {recorded_text(roll)}"
             elif legal_plays(before, roll):
                 continue
             else:
@@ -1152,7 +1167,7 @@ class _Repairer:
                 body = plain
                 if not _Reads(body, play, before, dice, plays, side)():
                     continue
-            why = (f"{body!r} is a legal play of {recorded_text(dice)} near {text!r}" if text
+            why = (f"{body!r} is a legal play of {recorded_text(dice)} near {quote(text)}" if text
                    else f"{body!r} is a legal play of {recorded_text(dice)}, where none was written")
             candidate = self.make(RepairKind.PLAY, state, game, action,
                                   action._replace(kind=ActionKind.MOVE, play_text=body, raw=f"{prefix} {body}"), why)
