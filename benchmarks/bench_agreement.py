@@ -52,11 +52,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bgcli.analysis import bearoff  # noqa: E402
-from bgcli.analysis.counts import is_contact  # noqa: E402
 from bgcli.core.cube import CubeAction, CubeTurn, proper_action_of  # noqa: E402
 from bgcli.core.generator import legal_plays  # noqa: E402
 from bgcli.core.ids import gnubg_id, parse_gnubg_id  # noqa: E402
-from bgcli.core.position import Position, pip_count  # noqa: E402
+from bgcli.core.position import Position, is_contact, pip_count  # noqa: E402
 from bgcli.core.rules import Rules  # noqa: E402
 from bgcli.engines import exact, met, open_engine, sage  # noqa: E402
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from bgcli.core.position import BAR, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, POINTS, Position
 
 
 @st.composite
@@ -27,4 +27,19 @@ def positions(draw) -> Position:
         opponent[BAR] = draw(st.integers(0, min(2, 15 - sum(opponent))))
     player[OFF] = 15 - sum(player)
     opponent[OFF] = 15 - sum(opponent)
+    return Position(tuple(player), tuple(opponent)).validated()
+
+
+@st.composite
+def any_positions(draw) -> Position:
+    """Any legal position: each side's 15 checkers on points, bar or off; a point both would hold is the player's
+    (the opponent's checkers there go to its bar)."""
+    player, opponent = [0] * 26, [0] * 26
+    for side in (player, opponent):
+        for _ in range(CHECKERS):
+            side[draw(st.integers(OFF, BAR))] += 1
+    for p in POINTS:   # written out, not asked of the owner: the owner is what the tests test
+        if player[p] and opponent[25 - p]:
+            opponent[BAR] += opponent[25 - p]
+            opponent[25 - p] = 0
     return Position(tuple(player), tuple(opponent)).validated()

@@ -33,6 +33,7 @@ from bgcli.core.generator import _make_steps, legal_keys, legal_plays, query_ids
 from bgcli.core.notation import _canonical_moves, canonical_text, play_text
 
 from conftest import ORACLE as DATA, committed
+from generated import any_positions
 
 ORACLE = DATA / "legal_sample.jsonl"
 STYLES = ["gnubg", "korean", "mat", "fibs"]
@@ -179,24 +180,6 @@ def test_every_roll_of_self_play_positions():
         got = batch(lines, style)
         for number, (line, written) in enumerate(zip(lines, got), 1):
             assert written == expected_line(line, number, style), line
-
-
-@st.composite
-def any_positions(draw) -> Position:
-    """Any legal position: each side's checkers on points, bar or off, no point held by both."""
-    sides = []
-    for _ in range(2):
-        counts = [0] * 26
-        for _ in range(15):
-            place = draw(st.integers(0, 25))
-            counts[place] += 1
-        sides.append(counts)
-    player, opponent = sides
-    for p in range(1, 25):  # a point held by both sides: the opponent's checkers go to its bar
-        if player[p] and opponent[25 - p]:
-            opponent[25] += opponent[25 - p]
-            opponent[25 - p] = 0
-    return Position(tuple(player), tuple(opponent)).validated()
 
 
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import DATA, ROOT, committed
-from bgcli.analysis.counts import enter_count, hit_rolls, is_contact
+from bgcli.analysis.counts import enter_count, hit_rolls
 from bgcli.core.generator import legal_plays
-from bgcli.core.position import BAR, CHECKERS, OFF, Position
+from bgcli.core.position import BAR, CHECKERS, OFF, Position, is_contact
 from bgcli.formats.files import replay_file
 from bgcli.match.events import EventKind
 from bgcli.judging.dice import KINDS, bearoff_count, bears_off_all, enters, kind_of

@@ -7,10 +7,8 @@ import re
 
 import pytest
 from conftest import ROOT
+from generated import any_positions
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from bgcli.core.position import Position
 
 PACKAGE = ROOT / "bgcli"
 
@@ -688,22 +686,6 @@ def test_other_side_is_its_own_inverse_and_the_tables_agree():
     assert list(slots[OUTSIDE_HOME]) == [p for p in slots if not in_home(p)]
 
 
-@st.composite
-def any_positions(draw) -> Position:
-    """Any legal position: each side's 15 checkers on points, bar or off; a point both would hold is the player's."""
-    from bgcli.core.position import BAR, CHECKERS, OFF, POINTS, Position
-
-    player, opponent = [0] * 26, [0] * 26
-    for side in (player, opponent):
-        for _ in range(CHECKERS):
-            side[draw(st.integers(OFF, BAR))] += 1
-    for p in POINTS:   # written out, not asked of the owner: the owner is what is tested
-        if player[p] and opponent[25 - p]:
-            opponent[BAR] += opponent[25 - p]
-            opponent[25 - p] = 0
-    return Position(tuple(player), tuple(opponent)).validated()
-
-
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(any_positions())
 def test_the_other_side_is_the_boards_flip(position):
@@ -718,6 +700,49 @@ def test_the_other_side_is_the_boards_flip(position):
     assert Position.from_board26(turned) == position.swap()
     assert position.swap().swap() == position and position.swap().pips() == position.pips()[::-1]
     assert shared_point(position.player, position.opponent) == 0
+
+
+# --- contact between the sides: bgcli.core.position (is_contact, back_point) ---------------
+
+# the two back checkers' points added and held against 24 or 25 ('back + other > 24', 'mine + theirs >= 25'), or a
+# module's own test of contact ('def is_contact'): it lived in bgcli.analysis.counts, above the core, and a data
+# script kept its own copy
+CONTACT_AGAIN = re.compile(r"\b\w+\s*\+\s*\w+\s*(?:>\s*24|>=\s*25)(?![\d.])|^\s*def \w*contact\w*\(", re.M)
+OWNER_OF_CONTACT = "bgcli/core/position.py"
+
+
+def scripts() -> dict[str, str]:
+    """The benchmarks and the scripts that made the test data: they import bgcli and ask its owners too."""
+    paths = [*(ROOT / "benchmarks").rglob("*.py"), *(ROOT / "tests" / "data").rglob("*.py")]
+    return {str(path.relative_to(ROOT)): path.read_text(encoding="utf-8") for path in sorted(paths)}
+
+
+def test_no_module_or_script_decides_contact_again():
+    texts = {name: code(text) for name, text in {**sources(), **scripts()}.items() if name != OWNER_OF_CONTACT}
+    again = found(CONTACT_AGAIN, texts)
+    assert not again, f"ask bgcli.core.position.is_contact: {again}"
+
+
+def test_the_contact_check_sees_a_copy():
+    copies = {"m.py": ("x = back + other > 24\ny = mine + theirs >= 25\ndef is_contact(p):\n    def _contact(p):\n"
+                       "ok = is_contact(p)\nn = a + b > 245\nm = a + b >= 25.5\n")}
+    assert [hit.split(":")[1] for hit in found(CONTACT_AGAIN, copies)] == ["1", "2", "3", "4"]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(any_positions())
+def test_contact_is_a_checker_that_must_still_pass_one(position):
+    """is_contact against the rule said plainly: some checker of the player on roll stands beyond (further from
+    its home than) some opponent checker, seen from the player's side; the position's class asks it."""
+    from bgcli.analysis.counts import PositionClass, position_class
+    from bgcli.core.position import BAR, POINTS, back_point, is_contact, other_side
+
+    slots = [*POINTS, BAR]
+    plainly = any(position.player[p] and position.opponent[q] and p > other_side(q) for p in slots for q in slots)
+    assert is_contact(position) == is_contact(position.swap()) == plainly
+    assert all(back_point(side) == max([p for p in slots if side[p]], default=0)
+               for side in (position.player, position.opponent))
+    assert (position_class(position) is PositionClass.CONTACT) == (plainly and not position.is_over())
 
 
 # --- the home board and a die's faces by their numbers: bgcli.core.position (HOME, HOME_BOARD, HOME_BOARD_SLOTS,

@@ -53,8 +53,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from bgcli.core.kinds import Worded
-from bgcli.core.position import (ALL_THROWS, BAR, CHECKERS, HOME_BOARD, KINDS_OF_ROLL_LARGEST_FIRST, OFF, POINTS, Position, in_home, other_side, pip_count,
-                                 throws)
+from bgcli.core.position import (ALL_THROWS, CHECKERS, HOME_BOARD, KINDS_OF_ROLL_LARGEST_FIRST, OFF, POINTS, Position,
+                                 back_point, in_home, is_contact, other_side, pip_count, throws)
 from bgcli.core.generator import BOARD_BITS, legal_keys
 
 if TYPE_CHECKING:
@@ -167,20 +167,6 @@ def kleinman(pips_on_roll: int, pips_opponent: int) -> float:
 
 # --- class ------------------------------------------------------------------------------
 
-def _back(side: Sequence[int]) -> int:
-    """The side's highest occupied point (25 = bar), 0 when all are off."""
-    for point in range(BAR, 0, -1):
-        if side[point]:
-            return point
-    return 0
-
-
-def is_contact(position: Position) -> bool:
-    """Whether some checker still has to pass an opponent checker."""
-    back, other = _back(position.player), _back(position.opponent)
-    return bool(back and other) and back + other > 24
-
-
 def crashed(side: Sequence[int]) -> bool:
     """gnubg's test of a crashed side (see the module docstring); gnubg
     applies it in contact positions only."""
@@ -199,7 +185,7 @@ def position_class(position: Position) -> PositionClass:
         return PositionClass.OVER
     if is_contact(position):
         return PositionClass.CONTACT
-    if in_home(max(_back(position.player), _back(position.opponent))):
+    if in_home(max(back_point(position.player), back_point(position.opponent))):
         return PositionClass.BEAROFF
     return PositionClass.RACE
 

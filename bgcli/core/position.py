@@ -228,6 +228,24 @@ class Position:
         return position
 
 
+def back_point(side: Sequence[int]) -> Point:
+    """A side's checker furthest from home, as its own point (BAR when one is
+    on the bar); OFF when every checker is borne off."""
+    for point in range(BAR, OFF, -1):
+        if side[point]:
+            return point
+    return OFF
+
+
+def is_contact(position: Position) -> bool:
+    """Whether some checker still has to pass an opponent checker: both
+    sides have a checker on the board (or the bar) and the player's furthest
+    one stands level with or beyond the opponent's furthest, seen from the
+    player's side. Every module asks this (tests/test_one_owner.py)."""
+    back, other = back_point(position.player), back_point(position.opponent)
+    return bool(back and other) and back >= OTHER_SIDE[other]
+
+
 _NONZERO = bytes([0] + [1] * 255)
 
 

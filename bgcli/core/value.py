@@ -91,7 +91,7 @@ def possible_wins(position: Position, winner_is_player: bool = True, home_gammon
     has borne off no checker; a backgammon besides only while a loser's
     checker is on the bar or in the winner's home board (with
     ``home_gammons``: outside its own home board), or ``contact`` remains
-    (the caller's word, bgcli.analysis.counts.is_contact): a checker hit may
+    (the caller's word, bgcli.core.position.is_contact): a checker hit may
     still be sent back. A resignation is worth a win the game may still give.
     ``variation`` as :func:`game_kind`'s."""
     loser = position.opponent if winner_is_player else position.player

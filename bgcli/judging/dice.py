@@ -39,10 +39,10 @@ from array import array
 from dataclasses import dataclass, field
 from typing import Any, Callable, MutableSequence, Sequence
 
-from bgcli.analysis.counts import enter_count, is_contact
+from bgcli.analysis.counts import enter_count
 from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import (
-    BAR, CHECKERS, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, accelerator, other_side, throws,
+    BAR, CHECKERS, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, accelerator, is_contact, other_side, throws,
     trusted_position,
 )
 from bgcli.core.rules import Variation

@@ -36,10 +36,9 @@ from bgcli.core.cube import points_word, turns
 from bgcli.core.generator import Play, Step, legal_plays
 from bgcli.core.kinds import Worded
 from bgcli.core.notation import numbered_text, parse_play, parse_play_text, plays_of_rolls
-from bgcli.core.position import KINDS_OF_ROLL_LARGEST_FIRST, Position, throws
+from bgcli.core.position import KINDS_OF_ROLL_LARGEST_FIRST, Position, is_contact, throws
 from bgcli.core.rules import Rules
 from bgcli.core.value import STANDARD_WORTH, Outcome, game_value, possible_wins
-from bgcli.analysis.counts import is_contact
 from bgcli.core.state import GameState
 from bgcli.errors import BgcliError, MatchFileError
 from bgcli.formats import mat, registry

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
 from bgcli.core.ids import gnubg_id  # noqa: E402
-from bgcli.core.position import Position  # noqa: E402
+from bgcli.core.position import Position, is_contact  # noqa: E402
 from bgcli.core.state import GameState  # noqa: E402
 from bgcli.engines import open_engine  # noqa: E402
 from bgcli.engines.gnubg_rollout import commands, rollout_states  # noqa: E402
@@ -39,12 +39,6 @@ FIRST = 6
 LOW, HIGH = 0.62, 0.8
 HALF_MOVES = (3, 4, 5, 7)
 SEED = 1
-
-
-def is_contact(position: Position) -> bool:
-    mine = max(p for p in range(1, 26) if position.player[p])
-    theirs = max(p for p in range(1, 26) if position.opponent[p])
-    return mine + theirs >= 25
 
 
 def favourites(engine):
