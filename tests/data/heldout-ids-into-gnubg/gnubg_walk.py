@@ -1,5 +1,5 @@
 """Run inside GNU Backgammon: gnubg -t -q -r -p gnubg_walk.py
-For each SGF of WK_FILES (comma list), gnubg's state at each step of each game
+For each SGF (`load match`) or .mat (`import mat`) of WK_FILES (comma list), gnubg's state at each step of each game
 (`first game`, `next game`, `next`): lines `@@ FILE GAME POSITION_ID MATCH_ID`."""
 import json
 import os
@@ -9,7 +9,7 @@ import gnubg
 gnubg.command("set display off")
 for path in os.environ["WK_FILES"].split(","):
     gnubg.command("set variation standard")
-    gnubg.command("load match " + path)
+    gnubg.command(("import mat " if path.endswith(".mat") else "load match ") + path)
     rec = gnubg.match(0, 0, 0, 0)
     for g, game in enumerate(rec["games"]):
         gnubg.command("first game")
