@@ -87,3 +87,30 @@ def test_bgclis_export_of_a_beaver_the_rules_refused_writes_the_rule_off():
     # gnubg's session, read with the rule on, is written with it
     text, _ = export(read_any(str(committed(HELDOUT))), "mat")
     assert '; [Beavers "On"]' in text and '; [Raccoons "2"]' in text
+
+
+HAND_MADE = DATA / "matchfiles" / "money_beaver.mat"
+
+
+def test_a_hand_made_mat_in_gnubgs_layout_is_not_read_as_gnubgs():
+    """A header is easy to copy: gnubg's own mark is in its rows too, the blank after a move of fewer than
+    four steps at the end of a row (gnubg's FormatMovePlain, mat.gnubg_row), which a hand-typed file or one
+    a text editor saved has not. money_beaver.mat (hand-made, gnubg's columns) with gnubg's date and header
+    stays a file of no known writer: its beaver needs its rule."""
+    text = '; [EventDate "2024.05.01"]\n\n' + committed(HAND_MADE).read_text()
+    record = _mat(text)
+    assert record.writer is None and not _rules(record.tags).beavers
+    result = invoke("audit", "-", input=text)
+    assert result.exit_code == 1 and "beavers are not allowed" in result.output, result.output
+
+
+def test_gnubgs_own_mat_saved_by_an_editor_that_strips_trailing_blanks_is_not_gnubgs():
+    text = "\n".join(line.rstrip() for line in committed(HELDOUT).read_text().splitlines())
+    assert _mat(text).writer is None
+
+
+def test_gnubgs_mark_in_one_row_of_the_first_game_is_enough():
+    # a slip of one play (test_repair's planted rows) leaves gnubg's other rows as gnubg wrote them
+    text = committed(HELDOUT).read_text()
+    first_row = next(line for line in text.splitlines() if line.startswith("  1)"))
+    assert _mat(text.replace(first_row, first_row.rstrip())).writer is Writer.GNUBG

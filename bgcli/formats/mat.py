@@ -194,7 +194,7 @@ def _parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
         line = _laid_out(line.rstrip("\r\n"))
-        if reader.game is not None and not reader.expect_score and not reader.pending:
+        if reader.game is not None and not reader.expect_score and not reader.pending and reader.held is None:
             # the common case first, for speed: a move row (or a blank line) inside a game
             actions = NotImplemented if read_row is None else read_row(line, number)
             if actions is NotImplemented:
@@ -205,6 +205,28 @@ def _parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]
                 continue
         yield from reader.feed(number, line)
     yield from reader.finish()
+
+
+def gnubg_score_line(left: str, left_score: int, right: str, right_score: int) -> str:
+    """A game's score line as gnubg's export writes it (``" %-31s%s : %d"``, the left name and score
+    padded to 31), and so MatWriter: the one layout of both."""
+    return " " + f"{left} : {left_score}".ljust(31) + f"{right} : {right_score}"
+
+
+_GNUBG_ROW_NUMBER = re.compile(r"[ 0-9]{2}[0-9]\) ")
+
+
+def gnubg_row(text: str, actions: list[Action]) -> bool:
+    """Whether a move row read as ``actions`` bears gnubg's export's mark (``"%3d) %-27s "``, then the right
+    cell): its number in three columns and its last cell a move of fewer than four steps (or a dance,
+    ``41: ``) followed by a blank, gnubg's FormatMovePlain habit, which MatWriter keeps, a lone left cell
+    padded to 27 columns and a blank. A hand-typed file, or one a text editor saved, has no such blanks."""
+    if not actions or not _GNUBG_ROW_NUMBER.match(text) or not text.endswith(" "):
+        return False
+    last = actions[-1]
+    if last.kind not in (MOVE, DANCE) or len(last.play_text.split()) >= 4:
+        return False
+    return last.side == 1 or len(text) >= 33
 
 
 def _laid_out(line: str) -> str:
@@ -883,6 +905,12 @@ class _Reader:
         self.found_any = False
         self.before_first = 0   # bytes read before the first match started (BEFORE_FIRST_MATCH)
         self.headerless = False   # a .gam's games with no header: each starts at a line of the two names
+        # a header with gnubg's habits, held until its first game says whether its lines are laid out as
+        # gnubg's export lays them (_signed): the header; whether its game and score lines are; whether a
+        # row bore gnubg's mark (gnubg_row: one row a slip changed does not take it away)
+        self.held: MatchHeader | None = None
+        self.laid_out = True
+        self.marked = False
 
     def feed(self, number: int, text: str) -> Iterator[MatchPart]:
         if not self.found_any:
@@ -891,7 +919,10 @@ class _Reader:
                 raise self._no_match(f" in its first {BEFORE_FIRST_MATCH >> 20} MB")
         if self.game is not None and not self.expect_score and not self.pending and _ROW_START.match(text):
             try:    # the common case first: a numbered move row inside a game
-                self.game["actions"].extend(read_row(text, number, self.path))
+                actions = read_row(text, number, self.path)
+                self.game["actions"].extend(actions)
+                if self.held is not None:
+                    self.marked = self.marked or gnubg_row(text, actions)
             except MatchFileError as exc:
                 if isinstance(exc, PartlyRead):
                     self.game["actions"].extend(exc.actions)
@@ -999,7 +1030,8 @@ class _Reader:
                                      f"a match length is at most 9 digits (0: a money session)", self.path, number, 1)
             errors.append(exc)
             length = int(word) if word.isascii() and word.isdigit() and len(word) <= 9 else 0
-        yield self._open_match(number, length, errors, preface=True, gnubg_line=_GNUBG_MATCH_HEADER.fullmatch(text) is not None)
+        yield from self._opened(self._open_match(number, length, errors, preface=True,
+                                                 gnubg_line=_GNUBG_MATCH_HEADER.fullmatch(text) is not None))
 
     def _open_match(self, number: int, length: int, errors: list[MatchFileError], preface: bool = False,
                     gnubg_line: bool = False) -> MatchHeader:
@@ -1030,6 +1062,14 @@ class _Reader:
         by_gnubg = gnubg_line and not comments and not errors and "EventDate" in tags and set(tags) <= GNUBG_HEADER_TAGS
         return MatchHeader(length, number, tags, self.path, words=WORDS, writer=Writer.GNUBG if by_gnubg else None)
 
+    def _opened(self, header: MatchHeader) -> Iterator[MatchHeader]:
+        """A match header as it comes, but one with gnubg's habits: a hand-made file can copy a header, so it
+        is held until its first game's lines say whether they are gnubg's too (_signed): a game, no more."""
+        if header.writer is Writer.GNUBG:
+            self.held, self.laid_out, self.marked = header, True, False
+        else:
+            yield header
+
     # Jellyfish's .gam (a money session, or a game saved alone: gnubg's ``export game gam``) has no
     # 'N point match' line: it starts at a 'Game N' line, or at the first move row, after a line that
     # names the two players without their scores. It is read as Jellyfish means it, a money session;
@@ -1046,7 +1086,7 @@ class _Reader:
             self.match["errors"].append(exc)
             game_number = self.match["games"] + 1
         self.game = dict(number=game_number, line=number, players=("", ""), ratings=(None, None), scores=None, actions=[],
-                         crawford=True if found and found.group(2) else None)
+                         crawford=True if found and found.group(2) else None, text=text)
         self.expect_score = True
 
     def _game_without_header(self, number: int) -> Iterator[MatchPart]:
@@ -1069,23 +1109,36 @@ class _Reader:
             left, left_score, right, right_score = found.group(1), int(found.group(2)), found.group(3), int(found.group(4))
         else:
             left, left_score, right, right_score = _grammar_line("score_line", text, number, self.path, "score line")
+        if self.held is not None:
+            self.laid_out = self.laid_out and text == gnubg_score_line(left, left_score, right, right_score) \
+                and self.game["text"] == f" Game {self.game['number']}"
         (left, left_rating), (right, right_rating) = _split_rating(left), _split_rating(right)
         self.game.update(players=(left, right), ratings=(left_rating, right_rating), scores=(left_score, right_score))
 
     # closing -------------------------------------------------------------
-    def _close_game(self) -> Iterator[GameRecord]:
+    def _close_game(self) -> Iterator[MatchPart]:
         set_up = self.game.get("set_up") if self.game is not None else None
         if isinstance(set_up, MatchFileError):
             self.match["errors"].append(set_up)
+            self.laid_out = False   # XG's '; Set Pos=': gnubg's export writes none
         elif self.game is not None:
             game = self.game
             self.match["games"] += 1
+            yield from self._signed()
             yield GameRecord(game["number"], game["players"], game["scores"], tuple(game["actions"]), game["line"],
                              game["ratings"], set_up=set_up, crawford=game.get("crawford"))
         self.game, self.expect_score = None, False
 
+    def _signed(self) -> Iterator[MatchHeader]:
+        """The header held for its first game (_open_match), once that game is read: gnubg's when the game's
+        lines are laid out as gnubg's export lays them too (gnubg_row), else no known writer's."""
+        if self.held is not None:
+            header, self.held = self.held, None
+            yield header if self.laid_out and self.marked else replace(header, writer=None)
+
     def _close_match(self) -> Iterator[MatchPart]:
         yield from self._close_game()
+        yield from self._signed()
         match, self.match = self.match, None
         yield MatchEnd(tuple(match["errors"]), tuple(match["comments"]))
 
@@ -1216,8 +1269,7 @@ class MatWriter(GameWriter):
 
     def write_game(self, game: GameToWrite, index: int) -> None:
         names = self.names
-        lines = [f" Game {index}",
-                 " " + f"{names[0]} : {game.start.score[0]}".ljust(31) + f"{names[1]} : {game.start.score[1]}"]
+        lines = [f" Game {index}", gnubg_score_line(names[0], game.start.score[0], names[1], game.start.score[1])]
         if game.start.set_up is not None and game.start.set_up.position is not None:   # as XG writes it, the left column's checkers upper case (_set_up)
             from bgcli.core.ids import xgid
 
