@@ -24,7 +24,7 @@ EXPECTED = {
     "corpus/gnubg-text-export/*.txt": "gnubg-text", "corpus/galaxy/*.txt": "mat",
     "corpus/backgammon-studio/*.txt": "mat", "matchfiles/*": "mat", "oracle/selfplay/*.mat": "mat",
     "oracle/audit_sample/*.mat": "mat", "rating/*.mat": "mat", "rating/*.txt": "mat", "sgf/*.sgf": "sgf",
-    "imports/*.fibs": "oldmoves", "imports/*.sgg": "sgg", "imports/*.tmg": "tmg", "real/bgammon-org/*.match": "bgammon", "real/javafibs/*.match": "javafibs", "imports/*.gnubg.mat": "mat",
+    "imports/*.fibs": "oldmoves", "imports/*.sgg": "sgg", "imports/*.tmg": "tmg", "real/bgammon-org/*.match": "bgammon", "real/javafibs/*.match": "javafibs", "real/gibbon-gmd/*.gmd": "gmd", "imports/*.gnubg.mat": "mat",
 }
 # one file or a few of each format bgcli writes, to write and read back
 SOURCES = [DATA / "oracle" / "selfplay" / "sp05003_7pt.mat", DATA / "oracle" / "selfplay" / "sp05007_money.mat",

@@ -28,7 +28,7 @@ LAYERS = {
     # Jellyfish's binary position file: built as Snowie's line is (snowietxt.state_of)
     "bgcli.formats.jfpos": 4.25,
     "bgcli.formats.registry": 0.5, "bgcli.formats.protocol": 0.4, "bgcli.formats.gnubgwords": 0.42, "bgcli.notebook": 0.5,
-    "bgcli.formats.loggame": 6.5, "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.oldmoves": 7, "bgcli.formats.sgg": 7, "bgcli.formats.tmg": 7, "bgcli.formats.bgammon": 7, "bgcli.formats.javafibs": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
+    "bgcli.formats.loggame": 6.5, "bgcli.formats.mat": 7, "bgcli.formats.gnubgtext": 7, "bgcli.formats.oldmoves": 7, "bgcli.formats.sgg": 7, "bgcli.formats.tmg": 7, "bgcli.formats.bgammon": 7, "bgcli.formats.javafibs": 7, "bgcli.formats.gmd": 7, "bgcli.formats.sgf": 7, "bgcli.formats.xg": 7, "bgcli.formats.bgf": 7,
     "bgcli.formats.jsondoc": 7, "bgcli.judging.chouette": 7,
     "bgcli.formats.files": 8, "bgcli.judging.repair": 8.5, "bgcli.formats": 9, "bgcli.match": 5.5, "bgcli.scale.archive": 9, "bgcli.scale.cluster": 9, "bgcli.scale.runner": 9.5,
     "bgcli.scale.workers": 0.5, "bgcli.scale.pool": 0.6, "bgcli.scale.jobs": 0.6, "bgcli.scale.results": 0.7, "bgcli.render.convert": 9.5,

@@ -36,6 +36,7 @@ SOURCES = sorted([
     DATA / "corpus" / "gnubg-text-export" / "match956620.txt",
     *(DATA / "imports" / name for name in ("sp05001_3pt.fibs", "sp05006_13pt.sgg", "sp05003_7pt.tmg")),
     DATA / "real" / "bgammon-org" / "gnubg-root_3pt_sp05001.match", DATA / "real" / "javafibs" / "root_3pt_sp05001.match",
+    DATA / "real" / "gibbon-gmd" / "gnubg-root_3pt_sp05001.gmd",
 ])
 
 

@@ -141,6 +141,9 @@ FORMATS: tuple[MatchFormat, ...] = (
     # its prolog line names it whatever the suffix (JavaFIBS saves matches as .match, as bgammon.org does)
     MatchFormat("javafibs", "bgcli.formats.javafibs", (), re.compile(rb"JavaFIBS internal match representation"),
                 True, False, "JavaFIBS's saved matches", sure=True),
+    # its magic line names it whatever the suffix
+    MatchFormat("gmd", "bgcli.formats.gmd", (".gmd",), re.compile(rb"GMD-[0-9]+[ \t\r\n#]"), True, False,
+                "Gibbon's match dumps", sure=True),
     MatchFormat("sgf", "bgcli.formats.sgf", (".sgf",), re.compile(rb"\("), True, True,
                 "GNU Backgammon's SGF (GM[6])", cannot_hold=_NOT_WRITTEN | {Lack.ROLL_WITHOUT_PLAY, Lack.OFFERED_CUBE}),
     MatchFormat("json", "bgcli.formats.jsondoc", (".json",), re.compile(rb"[{\[]"), True, True,

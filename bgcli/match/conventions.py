@@ -32,6 +32,9 @@
   (:func:`score_leaves_out`), and its .mat export writes a game begun with
   them as if none was made (:func:`autodoubled_cube`): read as its habits in
   the files it wrote;
+- Gibbon, a FIBS client, writes no result in its match dump (``.gmd``): a game
+  ends at its drop, its accepted resignation or its last checker off, and is
+  worth what the rules say (:func:`results_written`);
 - GNU Backgammon writes no rule of beavers in its SGF or .mat, but plays a
   beaver only where its rule allows it: a money session it wrote that
   records one is read with the rule on (:func:`gnubg_beaver_tags`).
@@ -207,6 +210,15 @@ def autodoubles_hint(writer: Writer | None, points: int, gained: int, limit: int
             f"a game begun with them as if none was made (here {points} point{'s' if points != 1 else ''} at a cube "
             f"of {cube}: {need} automatic double{'s' if need != 1 else ''}{allowed}): {AUTO_DOUBLES.option} N, "
             f"the session's limit (at least {need}), reads it so")
+
+
+# Gibbon's match dump (.gmd, https://github.com/gitGNU/gnu_gibbon: its writer and reader) records the actions
+# alone, never a result or a score: a game is over at its drop, at the accepted resignation (which the reader
+# turns into the result it says) or at the last checker off. Such a game is worth what the rules say, with no
+# problem; a game that stops before any of these is still one with no result.
+def results_written(writer: Writer | None) -> bool:
+    """Whether ``writer`` writes each game's result (a ``Wins`` line, ``RE``): every writer but Gibbon's dump."""
+    return writer is not Writer.GIBBON
 
 
 # GNU Backgammon 1.07 scores a resignation of a gammon or a backgammon, accepted in a money game under the Jacoby

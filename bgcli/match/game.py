@@ -21,7 +21,7 @@ from bgcli.core.position import CHECKERS, OFF, Position, trusted_position as _tr
 from bgcli.core.state import MAX_CUBE, CubeState, GameState, MatchState, Offer
 from bgcli.core.value import STANDARD_WORTH, Outcome, Win, drop_value, game_kind, game_value, resignation_values
 from bgcli.core.rules import Rules, points_away
-from bgcli.match.conventions import PointsConvention, Reading, resignation_habit
+from bgcli.match.conventions import PointsConvention, Reading, resignation_habit, results_written
 from bgcli.match.diagnosis import other_roll
 from bgcli.match.events import Event, EventKind, GameResult, GameStart, Problem, ProblemKind, Severity, Unfinished
 from bgcli.core.judge import play_from_steps
@@ -752,6 +752,13 @@ class GameReplay:
             offer = self._answer(action, EventKind.DROP)
             self.dropped = self.cube.drop()
             self.dropper = action.side if offer is not None and offer.doubler != action.side else None
+            if offer is not None and offer.doubler == action.side:
+                # a drop written in the doubler's own name (one error, said by _answer): the double was dropped,
+                # so the game is the doubler's, whose side the record names wrong; a record that writes no
+                # result (Gibbon's dump) scores it so, and the score after it is not a second problem
+                self.drop_winner = offer.doubler
+                self.over = True
+                return
         self.drop_winner = 1 - action.side
         self.over = True
 
@@ -940,6 +947,13 @@ class GameReplay:
         result line says more than it)."""
         return 1 - named if self.dropper == named else named
 
+    def unwritten_win(self, winner: int, points: int) -> None:
+        """The win of a game whose record writes no result (conventions.results_written: Gibbon's dump), at its
+        end, worth ``points``: the event a 'Wins' line gives, so that every visitor sees the game won."""
+        if self.wants_other_events:
+            self.emit(Action(self.last_line, 1, None, winner, ActionKind.WIN, points=points), EventKind.WIN,
+                      self.state(winner), points=points)
+
     def resigned_in(self, rolled: Event | None, winner: int) -> GameState:
         """The state a resignation is made in, the game's state then: after the
         roll held back right before it (rolled, then resigned) that roll's,
@@ -1011,16 +1025,24 @@ class GameReplay:
             win = self.win_of(over)
             points = game_value(win, self.cube.value, self.rules, self.cube.centred, self.needed(over))
             after[over] += points
-            self.missing = Problem(self.last_line, g, self.moves, self.player(over), ProblemKind.INCOMPLETE,
-                                   f"game {g} is over but its {self.match.words.result} is missing", self.match.number)
+            if results_written(self.match.writer):
+                self.missing = Problem(self.last_line, g, self.moves, self.player(over), ProblemKind.INCOMPLETE,
+                                       f"game {g} is over but its {self.match.words.result} is missing",
+                                       self.match.number)
+            else:
+                self.unwritten_win(over, points)
             return GameResult(g, self.record.line, self.player(over), over, win.outcome, self.cube.value,
                               points, self.crawford, (after[0], after[1]))
         if self.dropped is not None:
             winner = self.drop_winner
             points = drop_value(self.dropped)
             after[winner] += points
-            self.missing = Problem(self.last_line, g, self.moves, self.player(winner), ProblemKind.INCOMPLETE,
-                                   f"game {g} ends with a drop but its {self.match.words.result} is missing", self.match.number)
+            if results_written(self.match.writer):
+                self.missing = Problem(self.last_line, g, self.moves, self.player(winner), ProblemKind.INCOMPLETE,
+                                       f"game {g} ends with a drop but its {self.match.words.result} is missing",
+                                       self.match.number)
+            else:
+                self.unwritten_win(winner, points)
             return GameResult(g, self.record.line, self.player(winner), winner, Outcome.DROP, self.dropped, points,
                               self.crawford, (after[0], after[1]))
         self.missing = Problem(self.last_line, g, self.moves, "", ProblemKind.INCOMPLETE,

@@ -28,6 +28,7 @@ class Writer(str, Worded):
     (bgcli.match.conventions); None where it is not known."""
 
     GNUBG = "GNU Backgammon"
+    GIBBON = "Gibbon"   # the FIBS client's match dump (.gmd), which writes no result (conventions.results_written)
 
 
 class ActionKind(str, Worded):
