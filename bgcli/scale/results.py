@@ -30,6 +30,34 @@ class DatabaseError(BgcliError):
     """The results database cannot be opened, read or written, or is not bgcli's."""
 
 
+LOCK_WAIT = 30   # seconds a run waits for another process's lock on the database before it gives up
+_START_AGAIN = "it is left as it is: move it away, or name another --db, to start again"
+
+
+def sqlite_reason(path: str, error: Exception) -> str:
+    """What is wrong with the database ``path``, in words a user acts on, for SQLite's ``error``: SQLite
+    says 'unable to open database file' of a file that cannot be read and of a folder that cannot be
+    written alike, 'attempt to write a readonly database' of a folder where its journal cannot be made,
+    and 'database disk image is malformed' of a file cut short. The one place these are worded."""
+    said = str(error)
+    if "malformed" in said:
+        return f"it is damaged, cut short or overwritten in part (SQLite: {said}); {_START_AGAIN}"
+    if said == "file is not a database":
+        return f"it is not an SQLite database; {_START_AGAIN}"
+    if "locked" in said or "busy" in said:
+        return f"another process holds it (another bgcli run with this --db?), still after {LOCK_WAIT} s"
+    if "readonly" in said or "unable to open" in said or "read-only" in said:
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.exists(path) and not os.access(path, os.R_OK):
+            return "permission denied"
+        if not os.access(folder, os.W_OK):
+            return (f"its folder {folder!r} cannot be written (SQLite keeps a journal beside the database): "
+                    "name a --db in a folder you can write")
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            return "it is read-only"
+    return said
+
+
 def file_key(path: str):
     """A file's key in a database: its real absolute path, as :func:`to_db` keeps text."""
     return to_db(os.path.realpath(path))
@@ -92,31 +120,37 @@ def open_database(path: str, made_by: str, kind: str, contents: str, schema: str
     import sqlite3
 
     try:
-        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=LOCK_WAIT)
         try:
             tables = {name for name, in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             maker = db.execute("SELECT value FROM meta WHERE key = 'made by'").fetchone() if "meta" in tables else None
             if tables and maker != (made_by,):
-                raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's {contents}")
+                if maker is not None and str(maker[0]).startswith("bgcli "):   # another command's --db
+                    raise DatabaseError(f"{path} is the database of {maker[0]}, not bgcli's {contents}; "
+                                        f"{_START_AGAIN}")
+                raise DatabaseError(f"{path} is an SQLite database of something else, not bgcli's {contents}; "
+                                    f"{_START_AGAIN}")
             if not tables and not create:
                 raise DatabaseError(f"{path} holds no {contents} (not a {kind} database)")
+            # the version is checked before anything is written: a database of another version is left as it is
+            stored = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if tables else None
+            if stored is not None and stored[0] != version and stored[0] not in (upgrades or {}):
+                raise DatabaseError(f"{path} holds {contents} of another bgcli version (schema {stored[0]}; this "
+                                    f"bgcli keeps schema {version}); {_START_AGAIN}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")   # a kill loses nothing committed; only a power cut might
             db.execute("PRAGMA foreign_keys=ON")
-            stored = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if tables else None
             if stored is not None and stored[0] in (upgrades or {}):
                 db.executescript("BEGIN;" + (upgrades or {})[stored[0]] + "COMMIT;")
                 stored = (version,)
             db.executescript(schema)
             if stored is None:
                 db.execute("INSERT INTO meta VALUES ('schema', ?), ('made by', ?)", (version, made_by))
-            elif stored[0] != version:
-                raise DatabaseError(f"{path} holds {contents} of another version (schema {stored[0]})")
         except BaseException:
             db.close()
             raise
     except sqlite3.Error as exc:
-        raise DatabaseError(f"cannot use {path} as a {kind} database: {exc}") from None
+        raise DatabaseError(f"cannot use {path} as a {kind} database: {sqlite_reason(path, exc)}") from None
     return db
 
 
@@ -164,7 +198,7 @@ class ResultsDatabase:
         try:
             return self.db.execute(sql, values).fetchall()
         except sqlite3.Error as exc:
-            raise DatabaseError(f"cannot read the {self.KIND} database {self.path}: {exc}") from None
+            raise DatabaseError(f"cannot read the {self.KIND} database {self.path}: {sqlite_reason(self.path, exc)}") from None
 
     def _write(self, write: Callable[[sqlite3.Connection], Any]) -> None:
         """``write(connection)`` in one transaction, all of it or nothing."""
@@ -180,7 +214,8 @@ class ResultsDatabase:
                 db.execute("ROLLBACK")
                 raise
         except sqlite3.Error as exc:
-            raise DatabaseError(f"cannot write to the {self.KIND} database {self.path}: {exc}") from None
+            raise DatabaseError(f"cannot write to the {self.KIND} database {self.path}: "
+                                f"{sqlite_reason(self.path, exc)}") from None
 
     def before_reading(self) -> None:
         """Called before a file's stored digest is looked up, and before totals (a subclass's tidying)."""
