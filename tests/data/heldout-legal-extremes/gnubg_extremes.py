@@ -12,7 +12,16 @@ Kinds (EX_EACH of each, drawn with random.Random(EX_SEED)):
                some borne off, the opponent with checkers on the bar or in that board
   few          1 to 6 checkers a side anywhere (gnubg counts the rest borne off)
   closed       the opponent's home board closed or one point open, the mover on the bar
-Environment: EX_OUT output file, EX_SEED, EX_EACH.
+Kinds of tests/data/heldout-legal-scale (asked for by name in EX_KINDS):
+  scatter      each side 1 to 15 checkers anywhere, 0 to 3 of them on the bar, the rest borne off
+  hit_off      the mover bearing off (0 to 2 checkers still outside or on the bar) against 1 to 4 of
+               the opponent's checkers in the mover's home board or on the bar: hits while bearing off
+  primed       the mover's 1 to 8 back checkers (some on the bar) behind a prime or broken prime of
+               4 to 6 points: one die, part of a double or nothing playable
+  blocked      the opponent on 7 to 10 made points anywhere, the mover's 2 to 15 checkers between them:
+               the rule of the larger die and of as many dice as can be played
+Environment: EX_OUT output file, EX_SEED, EX_EACH, EX_KINDS (comma-separated; the first six
+if left out).
 """
 import json
 import os
@@ -140,9 +149,62 @@ def closed():
     return me, opp
 
 
+def scatter():
+    me, opp = [0] * 25, [0] * 25
+    opp[24] = rng.choice([0, 0, 0, 1, 2, 3])
+    me[24] = rng.choice([0, 0, 0, 1, 2, 3])
+    place(opp, me, rng.randrange(1, 16 - opp[24]), list(range(24)))
+    place(me, opp, rng.randrange(1, 16 - me[24]), list(range(24)))
+    return me, opp
+
+
+def hit_off():
+    me, opp = [0] * 25, [0] * 25
+    opp[24] = rng.choice([0, 0, 1, 2])
+    for _ in range(rng.randrange(1, 5) - min(opp[24], 1)):
+        opp[rng.randrange(18, 24)] += 1      # the mover's home board (his indices 0-5)
+    place(opp, me, 15 - sum(opp), list(range(0, 18)))
+    out = rng.choice([0, 0, 1, 2])
+    if out and rng.random() < 0.3:
+        me[24] = 1
+        out -= 1
+    place(me, opp, out, list(range(6, 12)))
+    place(me, opp, rng.randrange(1, 16 - sum(me)), list(range(0, 6)))
+    return me, opp
+
+
+def primed():
+    me, opp = [0] * 25, [0] * 25
+    length = rng.randrange(4, 7)
+    start = rng.randrange(12, 24 - length)               # the prime on the mover's indices start.., a point behind it
+    gap = rng.choice([None, None, rng.randrange(length)])
+    for k in range(length):
+        if k != gap:
+            opp[23 - (start + k)] = 2
+    place(opp, me, 15 - sum(opp), [j for j in range(24) if 23 - j < start])   # in front of the prime
+    backs = rng.randrange(1, 9)
+    me[24] = rng.randrange(0, min(backs, 3) + 1)
+    place(me, opp, backs - me[24], list(range(start + length, 24)))
+    place(me, opp, rng.randrange(0, 16 - sum(me)), list(range(0, start)))
+    return me, opp
+
+
+def blocked():
+    me, opp = [0] * 25, [0] * 25
+    for j in rng.sample(range(24), rng.randrange(7, 11)):
+        if sum(opp) + 2 <= 15:
+            opp[j] = 2
+    place(opp, me, 15 - sum(opp), [j for j in range(24) if opp[j]])
+    me[24] = rng.choice([0, 0, 0, 1])
+    place(me, opp, rng.randrange(2, 16) - me[24], list(range(24)))
+    return me, opp
+
+
 KINDS = {"bar_many": bar_many, "both_bar": both_bar, "stack": stack,
-         "bearoff_gaps": bearoff_gaps, "few": few, "closed": closed}
-for kind, make in KINDS.items():
+         "bearoff_gaps": bearoff_gaps, "few": few, "closed": closed,
+         "scatter": scatter, "hit_off": hit_off, "primed": primed, "blocked": blocked}
+ASKED = os.environ.get("EX_KINDS", "bar_many,both_bar,stack,bearoff_gaps,few,closed").split(",")
+for kind, make in [(kind, KINDS[kind]) for kind in ASKED]:
     for _ in range(each):
         me, opp = make()
         assert sum(me) <= 15 and sum(opp) <= 15 and all(not (me[i] and opp[23 - i]) for i in range(24))
