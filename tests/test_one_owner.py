@@ -760,14 +760,9 @@ HOME_AGAIN = re.compile(r"\[(?:1:7|:7|7:2[56]|19:2[56])\]"
 # a die tested against them by hand ('1 <= die <= 6')
 FACES_AGAIN = re.compile(r"range\(\s*1\s*,\s*7\s*\)|\b1\s*<=\s*(?:die|d|a|b|first|second|high|low|face)\s*<=\s*6\b")
 # the copies left, by file, and why: each file may hold at most this many (a new copy fails; one taken off
-# passes, so that its owner's landing is not held up: lower the number when you see it lower)
-HOME_AND_FACES_LEFT = {
-    # the dice tally's race arithmetic (finishing_rolls, bears_one_off, _bears_off_with, the dice's check), owned
-    # by the dice tally's work under way: to be written with HOME_BOARD, OUTSIDE_HOME, HOME and FACES
-    "bgcli/judging/dice.py": 11,
-    # the hitting walk's bear-off test (_one_die_hits, _plays_after, _played_twice), likewise
-    "bgcli/judging/diceshots.py": 3,
-}
+# passes, so that its owner's landing is not held up: lower the number when you see it lower). None left: the dice
+# tally's race arithmetic and the hitting walk's bear-off test ask HOME_BOARD, OUTSIDE_HOME, HOME and FACES
+HOME_AND_FACES_LEFT: dict[str, int] = {}
 
 
 def home_and_faces_copies(texts: dict[str, str]) -> dict[str, list[str]]:
@@ -800,9 +795,9 @@ def test_the_home_and_faces_check_sees_a_copy():
 # the 36 throws of two dice written as a number in a chance's arithmetic ('/ 36', '/ 36.0', '* 36', '< 36', '36 -'):
 # ask bgcli.core.position.ALL_THROWS (and throws, ORDERED_ROLLS)
 THROWS_NUMBER_AGAIN = re.compile(r"(?<![\w.*])(?:/=?\s*36(?:\.0)?|36(?:\.0)?\s*-|[<>]=?\s*36(?:\.0)?|\*\s*36(?:\.0)?)(?![\w.*])")
-# the copies left, by file (at most this many; one taken off passes): the dice tally's chances counted in throws
-# (bearoff_count, _chances_of) and the dice statistics' expected counts, their owner's work under way
-THROWS_NUMBER_LEFT = {"bgcli/judging/dice.py": 5, "bgcli/judging/dicestats.py": 2}
+# the copies left, by file (at most this many; one taken off passes). None left: the dice tally's chances
+# (bearoff_count, _chances_of) and the dice statistics' chances ask ALL_THROWS
+THROWS_NUMBER_LEFT: dict[str, int] = {}
 
 
 def test_no_module_but_the_owner_writes_the_36_throws_as_a_number():

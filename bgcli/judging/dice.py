@@ -42,8 +42,8 @@ from typing import Any, Callable, MutableSequence, Sequence
 from bgcli.analysis.counts import enter_count
 from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import (
-    BAR, CHECKERS, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, Position, accelerator, is_contact, other_side, throws,
-    trusted_position,
+    ALL_THROWS, BAR, CHECKERS, FACES, HOME, HOME_BOARD, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, OTHER_SIDE,
+    OUTSIDE_HOME, Position, accelerator, is_contact, throws, trusted_position,
 )
 from bgcli.core.rules import Variation
 from bgcli.core.value import Win, possible_wins
@@ -234,7 +234,7 @@ def bearoff_count(position: Position) -> int | None:
     if counts is None or position.player[OFF] == CHECKERS:
         return None
     dist = bearoff.table().dist(counts)
-    return round(dist[0] * 36) if dist else 0
+    return round(dist[0] * ALL_THROWS) if dist else 0
 
 
 GAME_MARK = 12   # rolls at each end of a game: two games of other matches share 12 rolls once in 21**12
@@ -266,11 +266,11 @@ def finishing_rolls(position: Position) -> frozenset[tuple[int, int]]:
     checkers can take, so it is legal."""
     player = position.player
     left = CHECKERS - player[OFF]
-    if not left or left > 4 or any(player[7:26]):
+    if not left or left > 4 or any(player[OUTSIDE_HOME]):
         return frozenset()
     opponent = position.opponent
-    held = {other_side(q) for q in range(19, 25) if opponent[q] >= 2}   # the points of the mover's home board held
-    points = sorted((p for p in range(1, 7) for _ in range(player[p])), reverse=True)
+    held = {p for p in HOME_BOARD if opponent[OTHER_SIDE[p]] >= 2}   # the points of the mover's home board held
+    points = sorted((p for p in HOME_BOARD for _ in range(player[p])), reverse=True)
     found = []
     for a, b in _ROLLS:
         if a == b:
@@ -326,11 +326,11 @@ def bears_one_off(player: Sequence[int], roll: tuple[int, int]) -> bool:
     high, low = roll
     if high == low:
         a = high
-        homing = sum(player[p] * -(-(p - 6) // a) for p in range(7, 26))   # the steps to bring every checker home
+        homing = sum(player[p] * -(-(p - HOME) // a) for p in range(HOME + 1, BAR + 1))   # the steps to bring every checker home
         fewest = sum(player[p] * (p // a) for p in range(a, 26)) + 1       # every checker below a, then off
         for q in range(a, 26, a):   # a checker on q = m * a: m steps to bear it off, the others brought home
             if player[q]:
-                fewest = min(fewest, homing - (-(-(q - 6) // a) if q > 6 else 0) + q // a)
+                fewest = min(fewest, homing - (-(-(q - HOME) // a) if q > HOME else 0) + q // a)
         return fewest <= 4
     for x, y in ((high, low), (low, high)):
         if _bears_off_with(player, x):
@@ -347,9 +347,9 @@ def bears_one_off(player: Sequence[int], roll: tuple[int, int]) -> bool:
 
 def _bears_off_with(player: Sequence[int], die: int) -> bool:
     """Whether ``die`` bears off a checker of ``player``: every checker home, and one on point ``die`` or none above it."""
-    if any(player[7:26]):
+    if any(player[OUTSIDE_HOME]):
         return False
-    highest = max((p for p in range(1, 7) if player[p]), default=0)
+    highest = max((p for p in HOME_BOARD if player[p]), default=0)
     return highest > 0 and (player[die] > 0 or highest < die)
 
 
@@ -437,7 +437,7 @@ class DiceTally(MatchVisitor):
         assert self._match is not None
         written = event.record.dice if event.record is not None and event.record.dice else event.dice
         a, b = written
-        if not (1 <= a <= 6 and 1 <= b <= 6):
+        if a not in FACES or b not in FACES:
             return
         if self.luck is not None and event.kind is EventKind.MOVE:   # the rolls rate measures, the opening's too
             luck = self.luck(event.before, (max(a, b), min(a, b)), event.opening)
@@ -647,19 +647,19 @@ def _chances_of(position: Position, variation: Variation) -> tuple[int, frozense
     entering = 0
     if player[BAR]:
         entering = enter_count(position)
-        entering = entering if 0 < entering < 36 else 0
+        entering = entering if 0 < entering < ALL_THROWS else 0
     hitting: frozenset = frozenset()
     hit_count = 0
     if 1 in position.opponent[1:25] and is_contact(position):
         hitting = frozenset(hitting_rolls(position))
         hit_count = sum(map(throws, hitting))
-        hit_count = hit_count if hit_count < 36 else 0
+        hit_count = hit_count if hit_count < ALL_THROWS else 0
     finishing = finishing_rolls(position)
     finishing_count = sum(map(throws, finishing))
-    finishing_count = finishing_count if finishing_count < 36 else 0
+    finishing_count = finishing_count if finishing_count < ALL_THROWS else 0
     saving = saving_rolls(position, variation)
     saving_count = sum(map(throws, saving))
-    saving_count = saving_count if saving_count < 36 else 0
+    saving_count = saving_count if saving_count < ALL_THROWS else 0
     return entering, hitting, hit_count, finishing, finishing_count, saving, saving_count
 
 

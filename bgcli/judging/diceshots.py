@@ -21,7 +21,7 @@ generated positions (hypothesis), and checks that the generator is not asked.
 from __future__ import annotations
 
 from bgcli.analysis.counts import ROLLS
-from bgcli.core.position import BAR, Position, from_other_side
+from bgcli.core.position import BAR, FACES, HOME, OUTSIDE_HOME, Position, from_other_side
 
 _REACH = {roll: ((roll[0], 2 * roll[0], 3 * roll[0], 4 * roll[0]) if roll[0] == roll[1] else (roll[0], roll[1], roll[0] + roll[1]))
           for roll in ROLLS}
@@ -137,7 +137,7 @@ def _one_die_hits(player, theirs, starts, a: int, b: int) -> bool:
     when no play takes both dice; then the higher die is played if it can be,
     else the lower, and the roll hits when that die hits from where a checker
     stands."""
-    home = not any(player[p] for p in range(7, 25))
+    home = not any(player[OUTSIDE_HOME])   # (none on the bar)
     for x, y in ((a, b), (b, a)):
         for s in starts:
             t = s - x
@@ -157,7 +157,7 @@ def _one_die_hits(player, theirs, starts, a: int, b: int) -> bool:
 def _played_twice(player, theirs, starts) -> set[int]:
     """The dice that two checkers or more can play on the board (no checker of the mover on the bar)."""
     found = set()
-    for die in range(1, 7):
+    for die in FACES:
         movers = 0
         for p in starts:
             if p > die and theirs[p - die] < 2:
@@ -179,7 +179,7 @@ def _plays_after(player, theirs, s: int, t: int, y: int) -> bool:
             continue
         if not highest:
             highest = p
-        if p > 6:
+        if p > HOME:
             outside = True
         if p - y >= 1 and theirs[p - y] < 2:
             return True

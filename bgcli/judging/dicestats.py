@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
+from bgcli.core.position import ALL_THROWS
 from bgcli.errors import Extra, install_command
 
 ALPHA = 0.05
@@ -231,7 +232,7 @@ def goodness_test(name: str, title: str, observed: Sequence[int], probs: Sequenc
     test.effect = math.sqrt(max(0.0, test.statistic - df) / n)   # the noncentrality's estimate, as the interval's
     low, high = noncentrality_interval(test.statistic, df)
     test.effect_low, test.effect_high = math.sqrt(low / n), math.sqrt(high / n)
-    if len(observed) <= 36:
+    if len(observed) <= ALL_THROWS:
         lows, highs = clopper_pearson_many(observed, n)
         test.cells = [Cell(label, k, n, p, low, high) for label, k, p, low, high in zip(labels, observed, probs, lows, highs)]
     if shifted is not None and shift_words is not None:
@@ -326,7 +327,7 @@ def chance_test(name: str, title: str, trials_by_count: Sequence[int], successes
     bins = [(m, t, s) for m, (t, s) in enumerate(zip(trials_by_count, successes_by_count)) if t]
     n = sum(t for _, t, _ in bins)
     k = sum(s for _, _, s in bins)
-    chances = [m / 36 for m, _, _ in bins]
+    chances = [m / ALL_THROWS for m, _, _ in bins]
     counts = [t for _, t, _ in bins]
     mean = sum(t * p for t, p in zip(counts, chances))
     variance = sum(t * p * (1 - p) for t, p in zip(counts, chances))
