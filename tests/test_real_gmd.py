@@ -139,3 +139,24 @@ def test_broken_gibbon_lines_are_one_line_each():
         raise AssertionError("a file without the magic read as a Gibbon dump")
     games = [p for p in gmd.read_text(re.sub(r"(?m)^Game:$", "GAME:", good)) if isinstance(p, GameRecord)]
     assert len(games) == 4
+
+
+# Gibbon's SGF (its libgsgf, AP[gibbon (libgsgf):0.2.0 (0.2.0)]: Gibbon's src/7point.sgf, GPL, read, not copied):
+# one game tree a game, RE[W+2Resign] for a resignation, and SGF moves of its own, B[resign:2] (the points offered),
+# W[accept], W[reject]. Written anew here with the same habits; bgcli called each an unreadable result or action.
+GIBBON_SGF = ("(;FF[4]GM[6]CA[UTF-8]AP[gibbon (libgsgf):0.2.0 (0.2.0)]MI[length:3][game:0][ws:0][bs:0]PB[bob]PW[ann]"
+              "RE[W+2Resign]RU[Crawford]\n;W[31hefe]\n;B[64aggk]\n;W[resign:1]\n;B[reject]\n;W[52mhmk]\n;B[resign:2]\n"
+              ";W[accept])\n(;FF[4]GM[6]CA[UTF-8]AP[gibbon (libgsgf):0.2.0 (0.2.0)]MI[length:3][game:1][ws:2][bs:0]"
+              "PB[bob]PW[ann]RE[B+1Resign]RU[Crawford:CrawfordGame]\n;B[42qusu]\n;W[resign:1]\n;B[accept])\n")
+
+
+def test_habit_gibbon_sgf_resignations_read(tmp_path):
+    path = tmp_path / "gibbon.sgf"
+    path.write_text(GIBBON_SGF, encoding="utf-8")
+    (replay,) = list(replay_file(str(path)))
+    # the match stops at 2-1: that warning alone
+    assert [p.kind.value for p in replay.problems] == ["incomplete"], replay.problems
+    assert _results(replay) == [("ann", "resignation", 1, 2, (2, 0)), ("bob", "resignation", 1, 1, (2, 1))]
+    # a rejected resignation is no resignation: the game goes on with the play after it
+    plays = [(e.game, e.kind.value, e.play) for e in replay.events if e.kind.value == "move"]
+    assert plays == [(1, "move", "8/5 6/5"), (1, "move", "24/14"), (1, "move", "13/11* 13/8"), (2, "move", "8/4 6/4")]

@@ -59,7 +59,8 @@ _SIDES = {letter: side for side, letter in enumerate(_LETTERS)}
 WORDS = Words(double="{side}[{raw}] (to {value})", beaver="{side}[{raw}] (to {value})", raccoon=PLAIN.raccoon,
               wins="RE[{raw}]", result="result (RE)", and_match=PLAIN.and_match, sides=_LETTERS)
 _ROLL = re.compile(rf"({DIE_PATTERN}{DIE_PATTERN})((?:[a-z][a-z])*)$")
-_RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R?)", re.I)
+# gnubg writes a resignation "W+2R"; Gibbon's libgsgf "W+2Resign" (SGF's FF[4] word for it)
+_RESULT = re.compile(r"([WB])\+([0-9]{0,9})(R(?:esign)?)?", re.I)
 _LOSS = re.compile(r"([WB])-([0-9]{1,9})", re.I)   # bgcli's XL[B-4]: Galaxy's "Losses 4 points" on Black's side
 _SMALL_NUMBER = re.compile(r"[0-9]{1,9}")   # ASCII digits only: no sign, no superscripts
 # Setup properties: before a game's first play they set the game up (_set_up); in the middle of a game, what
@@ -70,6 +71,9 @@ _BOARD_SETUP = ("AB", "AW", "AE", "CV", "CP", "W", "B")   # "W", "B": a play in 
 _DICE = re.compile(rf"{DIE_PATTERN}{DIE_PATTERN}")
 _SETUP_POINT = re.compile(r"[a-y]")   # a point of a set-up: a-x the points, y the bar
 _CUBE_ACTIONS = {"double": DOUBLE, "beaver": BEAVER, "take": TAKE, "drop": DROP}   # the values of W and B that are no roll
+# Gibbon's libgsgf adds to SGF's moves "resign:N" (the points offered), "accept" and "reject": the result is its
+# RE, the game goes on after a rejection, so none of the three is an action to replay
+_OFFERS = re.compile(r"resign:[0-9]{1,9}|accept|reject")
 
 
 # The tags SGF has a property for (WR and BR: White's and Black's rank; OT: the clock)
@@ -348,6 +352,8 @@ class _Builder:
                 group.append(node)
             for ident in ("W", "B"):
                 for value in node.props.get(ident, []):
+                    if _OFFERS.fullmatch(value.strip().lower()):
+                        continue
                     side = _SIDES[ident]
                     if side == 0 or last_side != 0:
                         row += 1
