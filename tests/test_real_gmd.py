@@ -84,13 +84,15 @@ def test_a_money_dump_and_gibbons_spellings(tmp_path):
 
 def test_a_roll_then_a_resignation_and_a_game_left_in_play(tmp_path):
     text = (HEAD + "Game:\nRoll:-: 3 1\nMove:W: 8/5 6/5\nRoll:B: 6 5\nResign:B:2\nAccept:W\n"
-            "Game:\nRoll:-: 6 4\nMove:B: 1/7 7/11\n")
+            "Game:\nRoll:-: 6 4\nMove:B: 1/7 7/11\nRoll:W: 5 2\n")
     path = tmp_path / "two.gmd"
     path.write_text(text, encoding="utf-8")
     (replay,) = list(replay_file(str(path)))
     assert _results(replay) == [("ann", "resignation", 1, 2, (0, 2))]
     # the game in play when the dump was written: no result, as in any format
     assert [p.kind.value for p in replay.problems] == ["incomplete"] and len(replay.unfinished) == 1
+    # the roll the dump stops at is no 'rolled, then resigned': nothing is said of it
+    assert [e.kind.value for e in replay.events if e.game == 2] == ["move"]
 
 
 def test_a_genuine_slip_in_a_dump_is_reported_once(tmp_path):

@@ -189,11 +189,9 @@ def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
 
 
 def _finished(game: _Game, players: tuple[str, str]) -> GameRecord:
-    """The game's record; a roll with no play after it before the game's end is kept as a roll."""
-    if game.roll is not None and not game.over:
-        side, dice, line = game.roll
-        game.actions.append(Action(line, 1, None, side, ActionKind.ROLL, dice))
-        game.roll = None
+    """The game's record. A roll with no play after it, where the record stops (a dump written in the middle
+    of a turn, a set-up's dice), is no action: the record says nothing of what was done with it."""
+    game.roll = game.opening = None
     return game.game_record(players)
 
 
