@@ -12,7 +12,8 @@ from conftest import invoke
 
 BATCH = "start 31\n4HPwATDgc/ABMA 66\n# a comment, café\n"
 MARKED = {"utf-8 with its mark": b"\xef\xbb\xbf" + BATCH.encode(), "utf-16": BATCH.encode("utf-16"),
-          "utf-16-le": b"\xff\xfe" + BATCH.encode("utf-16-le"), "utf-16-be": b"\xfe\xff" + BATCH.encode("utf-16-be")}
+          "utf-16-le": b"\xff\xfe" + BATCH.encode("utf-16-le"), "utf-16-be": b"\xfe\xff" + BATCH.encode("utf-16-be"),
+          "utf-32-le": BATCH.encode("utf-32"), "utf-32-be": b"\0\0\xfe\xff" + BATCH.encode("utf-32-be")}
 
 
 @pytest.mark.parametrize("command", ["moves", "hint", "analyze"])
@@ -44,7 +45,8 @@ def test_the_accelerated_batch_reads_a_marked_batch_as_the_command_does(encoding
     assert marked.getvalue() == plain.getvalue() and plain.getvalue().count("\n") == 2
 
 
-@given(st.binary(max_size=200), st.sampled_from([b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf"]))
+@given(st.binary(max_size=200), st.sampled_from([b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf", b"\xff\xfe\0\0",
+                                                 b"\0\0\xfe\xff"]))
 def test_any_bytes_after_a_byte_order_mark_are_answered_a_line_each(data, mark):
     """Bytes that are not UTF-16 after its mark (a lone surrogate, an odd last byte) are that line's error,
     never a traceback from the decoder."""

@@ -135,15 +135,15 @@ def _broken(data: bytes, kind: str, where: int, junk: bytes) -> bytes:
         if numbers:
             j, m = numbers[where % len(numbers)]
             lines[j] = lines[j][:m.start()] + _HUGE[where % len(_HUGE)] + lines[j][m.end():]
-    elif kind in ("utf-16", "latin-1", "BOM"):
+    elif kind in ("utf-16", "utf-32", "utf-32-be", "latin-1", "BOM"):
         text = data.decode("utf-8", "replace")
-        return {"utf-16": text.encode("utf-16"), "latin-1": text.encode("latin-1", "replace") + b"\xe9\xff",
-                "BOM": b"\xef\xbb\xbf" + data}[kind]
+        return {"utf-16": text.encode("utf-16"), "utf-32": text.encode("utf-32"), "utf-32-be": text.encode("utf-32-be"),
+                "latin-1": text.encode("latin-1", "replace") + b"\xe9\xff", "BOM": b"\xef\xbb\xbf" + data}[kind]
     return b"\n".join(lines)
 
 
 _KINDS = ["cut at a line", "cut at a byte", "byte flipped", "lines swapped", "line twice", "line garbled", "NUL",
-          "long line", "number", "utf-16", "latin-1", "BOM"]
+          "long line", "number", "utf-16", "utf-32", "utf-32-be", "latin-1", "BOM"]
 _COMMANDS = [["audit"], ["score", "--json"], ["replay", "--boards"], ["export", "--to", "sgf", "-o", "{out}.sgf"],
              ["export", "--to", "mat", "-o", "{out}.mat"], ["repair", "-o", "{out}.mat"], ["dice"], ["view", "-o", "{out}.html"],
              ["audit", "--suggest", "--beavers"], ["replay", "--rules", "korean"], ["score", "--cubeless", "--auto-doubles", "2"]]

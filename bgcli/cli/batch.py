@@ -80,11 +80,13 @@ def text_stream(stream):
     if isinstance(stream, codecs.StreamRecoder):   # recoded already (it answers peek with the bytes underneath)
         return stream
     try:
-        head = stream.peek(3)[:3]
+        head = stream.peek(4)[:4]
     except (AttributeError, OSError, ValueError):
         return stream
     if head.startswith(codecs.BOM_UTF8):
         stream.read(len(codecs.BOM_UTF8))
+    elif head in (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE):   # before UTF-16's, which begins UTF-32's LE mark
+        return codecs.EncodedFile(stream, "utf-8", "utf-32", errors="replace")
     elif head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         # the codec reads the mark for the byte order; what is not UTF-16 (a lone surrogate, an odd last byte)
         # becomes U+FFFD, which no position reads: that line's error, not a traceback

@@ -4,7 +4,8 @@ become text, and reading a stream with a bound.
 Programs write match files in the encodings of their day and place: UTF-8
 (with or without a byte order mark: XG writes one), UTF-16 with a byte order
 mark, little- or big-endian (Windows programs' "Unicode" text: XG's and
-Snowie's text exports, Notepad), and the legacy encodings of Windows before
+Snowie's text exports, Notepad; UTF-32 too, which an editor or a script may
+be told to write), and the legacy encodings of Windows before
 Unicode: Windows-1252 for names with accents, and the double-byte encodings
 of Korean and Japanese clubs (EUC-KR and its Windows extension cp949,
 Shift-JIS and its Windows extension cp932). Every reader of text asks this
@@ -33,8 +34,10 @@ WHOLE_LIMIT = 256 << 20   # a file read whole (SGF, JSON) is no bigger than this
 LINE_LIMIT = 1 << 20      # no line of a text file is longer: a longer one is not a match file
 GZIP_MAGIC = b"\x1f\x8b"   # the first two bytes of every gzip stream (RFC 1952)
 
-# byte order marks, longest first (UTF-32's would start with UTF-16's, but no program writes it)
-_MARKS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+# byte order marks, longest first: UTF-32's little-endian mark begins with UTF-16's (a file saved as UTF-32, by
+# an editor's or a script's choice, is read as its text: it was "binary data")
+_MARKS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+          (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 # The legacy encodings tried on a line that is not UTF-8, in this order when
 # they fit it equally well; each is the Windows superset of a standard.
 LEGACY = ("cp1252", "cp949", "cp932")
@@ -50,7 +53,7 @@ _LONE_CR = re.compile(rb"\r(?=[^\n])")
 # What may pad a text file after its last line, and is no text: Ctrl-Z, which DOS's programs write there, and
 # NUL bytes (a save or a download cut short, a disk image's slack); a NUL with text after it is the text's
 _END_OF_FILE = b"\x1a\0"
-ENCODINGS = "UTF-8, UTF-16, Windows-1252, EUC-KR (cp949), Shift-JIS (cp932)"
+ENCODINGS = "UTF-8, UTF-16, UTF-32, Windows-1252, EUC-KR (cp949), Shift-JIS (cp932)"
 
 
 # A form feed among the blanks a line starts with is a page break (a printed or paginated export starts each
@@ -99,11 +102,19 @@ def head_start(head: bytes) -> bytes:
 
 def unicode_encoding(head: bytes) -> tuple[str, int] | None:
     """The Unicode encoding the first bytes of a file say (a byte order mark,
-    and its length), or UTF-16 without a mark when the text is mostly ASCII
-    with a NUL byte beside each character (mark length 0); None otherwise."""
+    and its length), or UTF-32 or UTF-16 without a mark when the text is mostly
+    ASCII with three NUL bytes, or one, beside each character (mark length 0);
+    None otherwise."""
     for mark, name in _MARKS:
         if head.startswith(mark):
             return name, len(mark)
+    quads = len(head) // 4
+    if quads >= 2:   # UTF-32 first: its ASCII has NULs beside the characters that UTF-16 would read as characters
+        cells = [head[i:4 * quads:4] for i in range(4)]
+        for chars, nuls, name in ((cells[0], cells[1:], "utf-32-le"), (cells[3], cells[:3], "utf-32-be")):
+            plain = sum(1 for i in range(quads) if not (nuls[0][i] or nuls[1][i] or nuls[2][i]))
+            if b"\0" not in chars and plain * 8 >= quads * 7 and not _controls(chars):
+                return name, 0
     pairs = len(head) // 2
     if pairs >= 2:
         even, odd = head[0:2 * pairs:2], head[1:2 * pairs:2]
@@ -111,6 +122,12 @@ def unicode_encoding(head: bytes) -> tuple[str, int] | None:
             if b"\0" not in chars and zeros.count(0) * 8 >= pairs * 7:
                 return name, 0
     return None
+
+
+def _controls(chars: bytes) -> bool:
+    """Whether the characters of an unmarked UTF-32 guess hold controls other than blanks (a table of small
+    numbers in a binary file has NULs beside its bytes too)."""
+    return bool(chars.translate(None, bytes(range(32, 256)) + b"\t\n\f\r"))
 
 
 def head_text(head: bytes) -> bytes:
@@ -233,8 +250,8 @@ def edited_bytes(text: str, codec: str) -> bytes:
 
 
 def _transcoded(read, encoding: str, skip: int, first: bytes, path: str) -> Iterator[bytes]:
-    """The blocks of a UTF-16 stream as UTF-8 (its byte order mark skipped);
-    bytes that are not UTF-16 (half a surrogate pair) are :func:`undecodable`."""
+    """The blocks of a UTF-16 or UTF-32 stream as UTF-8 (its byte order mark skipped);
+    bytes that are not of it (half a surrogate pair) are :func:`undecodable`."""
     decoder = codecs.getincrementaldecoder(encoding)("strict")
     done, lines = skip, 0
     data = first[skip:]

@@ -1,0 +1,88 @@
+"""Text saved as UTF-32 (an editor's or a script's choice: Python's ``encode("utf-32")``, iconv), with its
+byte order mark or without: read as its text by every reader, as UTF-16 is; it was 'binary data, not a
+match file in any format bgcli reads'. Binary files are never taken for UTF-32 text."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conftest import DATA, SAMPLES, committed, invoke
+
+TEXTS = {   # a real text file of each text format (their folders' notes say where from)
+    "mat": SAMPLES / "flawed_5pt.mat",
+    "sgf": DATA / "sgf" / "sp05003_7pt.sgf",
+    "txt": SAMPLES / "galaxy_match3029786.txt",
+    "fibs": DATA / "imports" / "sp05001_3pt.fibs",
+    "sgg": DATA / "imports" / "sp05017_3pt.sgg",
+    "tmg": DATA / "imports" / "sp05003_7pt.tmg",
+    "gam": DATA / "imports" / "empire" / "sp05007_money.gam",
+    "match": DATA / "real" / "bgammon-org" / "gnubg-root_3pt_sp05001.match",
+}
+BINARIES = [DATA / "gammonview" / "xg" / "XCu3RJ0UvDg_Tldl.xg", DATA / "gammonview" / "bgf" / "5nqfGw9bWG3deTaU.bgf"]
+SAVED = {"utf-32 with its mark": lambda t: t.encode("utf-32"), "utf-32-le": lambda t: t.encode("utf-32-le"),
+         "utf-32-be": lambda t: t.encode("utf-32-be"), "utf-32-be with its mark": lambda t: b"\0\0\xfe\xff" + t.encode("utf-32-be")}
+
+
+def _scores(path) -> tuple[int, list]:
+    result = invoke("score", "--json", path)
+    assert "Traceback" not in result.output and "internal error" not in result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    for line in lines:
+        line.pop("file", None)
+    return result.exit_code, lines
+
+
+@pytest.mark.parametrize("saved", sorted(SAVED))
+@pytest.mark.parametrize("fmt", sorted(TEXTS))
+def test_a_match_saved_as_utf_32_reads_as_its_text(tmp_path, fmt, saved):
+    original = committed(TEXTS[fmt])
+    text = original.read_bytes().decode("utf-8-sig")
+    path = tmp_path / f"saved.{fmt}"
+    path.write_bytes(SAVED[saved](text))
+    plain = tmp_path / f"plain.{fmt}"
+    plain.write_text(text, encoding="utf-8", newline="")
+    assert _scores(path) == _scores(plain)
+
+
+@pytest.mark.parametrize("saved", sorted(SAVED))
+def test_repair_writes_a_utf_32_file_back_in_utf_32(tmp_path, saved):
+    """The lines no repair touched come back byte for byte, in the file's own encoding."""
+    text = (SAMPLES / "flawed_5pt.mat").read_text(encoding="utf-8")
+    path, fixed = tmp_path / "saved.mat", tmp_path / "fixed.mat"
+    path.write_bytes(SAVED[saved](text))
+    assert invoke("repair", path, "-o", fixed).exit_code == 1
+    encoding = "utf-32-be" if "be" in saved else "utf-32-le"
+    mark = {"utf-32 with its mark": "\ufeff", "utf-32-be with its mark": "\ufeff"}.get(saved, "")
+    assert fixed.read_bytes() == (mark + text.replace("Doubles => 8", "Doubles => 2")).encode(encoding)
+    assert invoke("audit", fixed).exit_code == 0
+
+
+def test_a_chouette_saved_as_utf_32_reads_as_its_text(tmp_path):
+    text = (SAMPLES / "chouette.txt").read_text(encoding="utf-8")
+    path = tmp_path / "c.txt"
+    path.write_bytes(text.encode("utf-32"))
+    assert invoke("chouette", path).stdout == invoke("chouette", SAMPLES / "chouette.txt").stdout
+
+
+@pytest.mark.parametrize("binary", BINARIES, ids=lambda p: p.suffix)
+def test_binary_match_files_are_not_taken_for_utf_32(binary):
+    from bgcli.formats.reading import unicode_encoding
+
+    data = committed(binary).read_bytes()
+    assert unicode_encoding(data[:4096]) is None
+
+
+@given(st.lists(st.integers(0, 255), min_size=2, max_size=64))
+def test_a_table_of_small_numbers_is_not_utf_32(numbers):
+    """A binary file's table of 32-bit numbers under 256 has three NULs beside each byte, as ASCII in
+    UTF-32 has: a number under 32 that is no blank (a control) says it is not text."""
+    from bgcli.formats.reading import unicode_encoding
+
+    data = b"".join(n.to_bytes(4, "little") for n in numbers)
+    found = unicode_encoding(data)
+    if found is not None:
+        assert found[0] == "utf-32-le"
+        assert all(n >= 32 or n in (9, 10, 12, 13) for n in numbers[:len(data) // 4])
