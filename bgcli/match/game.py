@@ -122,7 +122,7 @@ class GameReplay:
         # the checks whose only outcome is a problem, a result or an event's cube (MatchVisitor.reads_judgement)
         self.judges = match.visitor.reads_judgement
         self.index = -1                        # the action being replayed, in record.actions
-        self.resync = Resync(record.actions)   # where to go on after a slip
+        self.resync = Resync(record.actions, self.judges)   # where to go on after a slip
 
     def branch(self, match: MatchContext, record: GameRecord) -> GameReplay:
         """A copy of this replay, part-way through its game, that goes on with
@@ -138,7 +138,7 @@ class GameReplay:
         other.resync = _copy(self.resync)
         other.resync.actions = record.actions
         other.wants_events = match.visitor.wants_events
-        other.judges = match.visitor.reads_judgement
+        other.judges = other.resync.rivals_read = match.visitor.reads_judgement
         return other
 
     # --- helpers ----------------------------------------------------------

@@ -39,10 +39,17 @@ _PLAYS = frozenset({ActionKind.MOVE, ActionKind.DANCE})
 class Resync:
     """The look-ahead of one game (it holds the game's budget)."""
 
-    def __init__(self, actions: Sequence[Action]):
+    def __init__(self, actions: Sequence[Action], rivals_read: bool = True):
         self.actions = actions
         self.budget = BUDGET
         self.written_fits_best = False   # of the last resume with want_rivals
+        # False: whoever asks reads no problem (bgcli.match.visitor.MatchVisitor.reads_judgement: the dice
+        # audit). The rivals of a play that fits every play after it are then not searched: they cannot
+        # beat it, and their one outcome is written_fits_best, a problem's wording. Their search is owed
+        # (its arguments), run for the budget it takes only before the game's next look-ahead, so that
+        # each look-ahead has the budget it has when the rivals are read, and goes on from the same position
+        self.rivals_read = rivals_read
+        self.owed: tuple | None = None
 
     def resume(self, side: int, before: Position, dice: tuple[int, int], written: Position | None,
                index: int, want_rivals: bool = False) -> Position | None:
@@ -54,11 +61,27 @@ class Resync:
         exists. With ``want_rivals`` the legal plays are tried even when the
         recorded one fits the whole game, and ``written_fits_best`` says
         whether it fits better than every one of them."""
+        if self.owed is not None:   # the rivals left unsearched before: the budget they take, first
+            owed, self.owed = self.owed, None
+            self.rivals(*owed)
         later = self.actions[index + 1:]
         self.written_fits_best = False
         written_fit = self.fit(_seen_from_left(written, side), later) if written is not None else -1
-        if written_fit > LOOKAHEAD and not want_rivals:
+        if written_fit > LOOKAHEAD and not (want_rivals and self.rivals_read):
+            if want_rivals:
+                self.owed = (side, before, dice, written, written_fit, later)
             return written
+        best, best_fit, rival_fit = self.rivals(side, before, dice, written, written_fit, later)
+        self.written_fits_best = written is not None and written_fit > rival_fit and self.budget > 0
+        if written is None and best_fit < TRUSTED:
+            return None   # nothing the record says fits: the rest of the game cannot be checked
+        return best
+
+    def rivals(self, side: int, before: Position, dice: tuple[int, int], written: Position | None,
+               written_fit: int, later: Sequence[Action]) -> tuple[Position | None, int, int]:
+        """The legal plays of ``dice`` from ``before`` tried against the plays ``later``, nearest the
+        ``written`` position first, as far as the budget goes: the best position (``written`` unless
+        one fits further than its ``written_fit``), its fit, and the best fit of a legal play."""
         candidates = [play.result for play in legal_plays(before, dice)]
         if written is not None:
             candidates.sort(key=lambda result: _distance(result, written))
@@ -72,10 +95,7 @@ class Resync:
                 best, best_fit = result, fit
             if rival_fit > LOOKAHEAD:
                 break
-        self.written_fits_best = written is not None and written_fit > rival_fit and self.budget > 0
-        if written is None and best_fit < TRUSTED:
-            return None   # nothing the record says fits: the rest of the game cannot be checked
-        return best
+        return best, best_fit, rival_fit
 
     def fit(self, board: Position, later: Sequence[Action]) -> int:
         """How many of the plays in ``later`` are legal one after another
