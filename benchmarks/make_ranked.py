@@ -32,6 +32,8 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+DRIVER = str(Path(__file__).resolve().parents[1] / "bgcli" / "engines")   # gnubg_driver.py's folder
+
 GNUBG_SCRIPT = r'''
 import json, os
 import gnubg
@@ -49,16 +51,9 @@ def filters(every):
             f["ply"], f["level"], accept, 0 if every else f["extramoves"], 0.0 if every else float(f["threshold"])))
 
 
-def after(board, steps):
-    opp, me = list(board[0]), list(board[1])
-    for start, end in steps:
-        me[start - 1] -= 1
-        if end > 0:
-            me[end - 1] += 1
-            if opp[24 - end] == 1:
-                opp[24 - end] = 0
-                opp[24] += 1
-    return (me, opp)
+import sys
+sys.path.insert(0, os.environ["RANKED_DRIVER"])
+from gnubg_driver import after_play as after   # bgcli's own: the board after a play, the opponent on roll
 
 
 out = open(os.environ["RANKED_OUT"], "w")
@@ -103,7 +98,7 @@ def main() -> None:
         given.write_text("".join(json.dumps(item) + "\n" for item in states(folder, count)))
         script.write_text(GNUBG_SCRIPT)
         subprocess.run(["gnubg", "-t", "-q", "-r", "-p", str(script)], check=True, stdout=subprocess.DEVNULL,
-                       stdin=subprocess.DEVNULL, env=dict(os.environ, RANKED_IN=str(given), RANKED_OUT=str(got),
+                       stdin=subprocess.DEVNULL, env=dict(os.environ, RANKED_IN=str(given), RANKED_OUT=str(got), RANKED_DRIVER=DRIVER,
                                                           PATH=os.environ.get("PATH", "") + ":/usr/games"))
         sys.stdout.write(got.read_text())
 

@@ -729,6 +729,30 @@ def test_the_contact_check_sees_a_copy():
     assert [hit.split(":")[1] for hit in found(CONTACT_AGAIN, copies)] == ["1", "2", "3", "4"]
 
 
+# --- the board after a play inside GNU Backgammon: bgcli/engines/gnubg_driver.py (after_play) ---------------
+
+# a blot hit on gnubg's board of two 25-slot halves ('if opp[24 - end] == 1'): the driver bgcli ships is the one copy
+# a script run inside gnubg imports (it cannot import bgcli); five scripts that made test data and benchmarks held
+# their own, two of them (the oracle's legal plays, the held-out extremes) whole functions alike
+GNUBG_AFTER_AGAIN = re.compile(r"\bopp\[24 - \w+\] == 1")
+OWNER_OF_GNUBG_AFTER = "bgcli/engines/gnubg_driver.py"
+# the corrupter's apply checks every step of a play a damaged file may hold (None for a bad one): not a copy
+GNUBG_AFTER_LEFT = {"tests/data/oracle/tools/gnubg_corrupt.py"}
+
+
+def test_no_script_run_inside_gnubg_applies_a_play_again():
+    texts = {name: text for name, text in {**sources(), **scripts()}.items()
+             if name != OWNER_OF_GNUBG_AFTER and name not in GNUBG_AFTER_LEFT}
+    again = found(GNUBG_AFTER_AGAIN, texts)
+    assert not again, f"import after_play from bgcli/engines/gnubg_driver.py: {again}"
+    assert all(found(GNUBG_AFTER_AGAIN, {name: scripts()[name]}) for name in GNUBG_AFTER_LEFT), "a copy left is gone"
+
+
+def test_the_gnubg_after_check_sees_a_copy():
+    copies = {"m.py": "            if opp[24 - t] == 1:\nif opp[24 - end] == 1:\nok = after_play(b, s)\nx = opp[23 - i] == 0\n"}
+    assert [hit.split(":")[1] for hit in found(GNUBG_AFTER_AGAIN, copies)] == ["1", "2"]
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(any_positions())
 def test_contact_is_a_checker_that_must_still_pass_one(position):

@@ -49,8 +49,9 @@ def _setup(request):
     _command("set gnubgid " + request["gnubgid"])
 
 
-def _apply(board, steps):
-    """The board after ``steps`` (gnubg's parsemove) seen by the opponent, now on roll."""
+def after_play(board, steps):
+    """The board after ``steps`` (gnubg's parsemove) seen by the opponent, now on roll. The one copy of this
+    inside GNU Backgammon: the scripts that made test data there import it (tests/test_one_owner.py)."""
     opp, me = list(board[0]), list(board[1])
     # gnubg's boards hold point p at index p - 1, so the opponent's index of our point ``end`` is
     # bgcli.core.position.other_side(end) - 1 == 24 - end: written out, as this script runs inside
@@ -115,7 +116,7 @@ def _score(item, board, plies):
     after it evaluated for the opponent on roll, with the opponent's cube, and turned back."""
     info = gnubg.cubeinfo()
     theirs = dict(info, move=1 - info["move"])
-    after = _apply(board, gnubg.parsemove(item["move"]))
+    after = after_play(board, gnubg.parsemove(item["move"]))
     context = gnubg.evalcontext(1, plies, 1, 1, 0.0)
     optimal = gnubg.cfevaluate(after, theirs, context)[0]
     if info["matchto"]:
@@ -162,7 +163,7 @@ def plays(request):
     out = []
     for move in _hint(100000, old):
         steps = gnubg.parsemove(move["move"])
-        out.append({"move": move["move"], "result": gnubg.positionid(_apply(board, steps)),
+        out.append({"move": move["move"], "result": gnubg.positionid(after_play(board, steps)),
                     "equity": move["equity"], "probs": list(move["details"]["probs"]),
                     "plies": move.get("context", {}).get("plies")})
     if force and not request.get("all"):
@@ -179,7 +180,7 @@ def best(request):
         _command("set dice %d %d" % (a, b))
         hint = _hint(1, None)
         if hint:
-            result = gnubg.positionid(_apply(gnubg.board(), gnubg.parsemove(hint[0]["move"])))
+            result = gnubg.positionid(after_play(gnubg.board(), gnubg.parsemove(hint[0]["move"])))
             found.append({"equity": hint[0]["equity"], "probs": list(hint[0]["details"]["probs"]), "result": result})
         else:
             # no legal play: the opponent on roll in the same position, as the "cube" request evaluates it

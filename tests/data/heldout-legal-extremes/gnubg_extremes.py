@@ -26,47 +26,17 @@ if left out).
 import json
 import os
 import random
+import sys
 
-import gnubg
+# the oracle's own: its 21 rolls, gnubg set up to be asked, and gnubg's legal plays of a board
+# (run from this folder: gnubg gives a script no __file__)
+sys.path.insert(0, os.path.join(os.getcwd(), os.pardir, "oracle", "tools"))
+from gnubg_legal import ROLLS, legal, start  # noqa: E402
 
-ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 out = open(os.environ["EX_OUT"], "w")
 rng = random.Random(int(os.environ.get("EX_SEED", "46001")))
 each = int(os.environ.get("EX_EACH", "20"))
-
-gnubg.command("set player 0 human")
-gnubg.command("set player 1 human")
-gnubg.command("set display off")
-gnubg.command("new game")
-
-
-def apply(board, steps):
-    """board: (opponent[25], mover[25]) in gnubg's layout; steps: ((from, to), ...)."""
-    opp, me = list(board[0]), list(board[1])
-    for f, t in steps:
-        me[f - 1] -= 1  # 25 -> index 24 is the bar
-        if t > 0:
-            me[t - 1] += 1
-            if opp[24 - t] == 1:
-                opp[24 - t] = 0
-                opp[24] += 1
-    assert min(me) >= 0 and min(opp) >= 0
-    return (me, opp)  # opponent now on roll
-
-
-def legal(board, dice):
-    pid = gnubg.positionid(board)
-    gnubg.command("set turn 0")
-    gnubg.command("set board " + pid)
-    gnubg.command("set dice %d %d" % dice)
-    got = gnubg.board()
-    assert gnubg.positionid(got) == pid, (pid, got)
-    h = gnubg.hint(100000)
-    plays = []
-    for m in h["hint"] if h else []:
-        steps = gnubg.parsemove(m["move"])
-        plays.append({"move": m["move"], "result_id": gnubg.positionid(apply(got, steps))})
-    return pid, plays
+start()
 
 
 def free(me, opp, i):

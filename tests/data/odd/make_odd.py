@@ -37,7 +37,7 @@ import json, os, random, sys
 import gnubg
 
 sys.path.insert(0, os.environ["ODD_DRIVER"])
-from gnubg_driver import _apply as after   # bgcli's own: the board after a play, the opponent on roll
+from gnubg_driver import after_play as after   # bgcli's own: the board after a play, the opponent on roll
 
 rng = random.Random(4127)
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]

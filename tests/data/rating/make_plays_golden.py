@@ -12,22 +12,14 @@ equity ("score") and the level it was evaluated at
 """
 import json
 import os
+import sys
 
 import gnubg
 
-
-
-def after(board, steps):
-    """The board after the play (gnubg's steps), the opponent on roll."""
-    opp, me = list(board[0]), list(board[1])
-    for start, end in steps:
-        me[start - 1] -= 1
-        if end > 0:
-            me[end - 1] += 1
-            if opp[24 - end] == 1:
-                opp[24 - end] = 0
-                opp[24] += 1
-    return (me, opp)
+# bgcli's own: the board after the play (gnubg's steps), the opponent on roll (run from this folder: gnubg gives a
+# script no __file__)
+sys.path.insert(0, os.path.join(os.getcwd(), os.pardir, os.pardir, os.pardir, "bgcli", "engines"))
+from gnubg_driver import after_play as after  # noqa: E402
 
 
 cases = json.load(open(os.environ["PLAYS_CASES"]))
