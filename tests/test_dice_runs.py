@@ -179,7 +179,7 @@ def fresh_tally(state: list[int], written: list[int]) -> dice.DiceTally:
     tally.begin_match(MatchStart(1, 0, ("a", "b"), Rules(), {}, "generated"))
     tally.begin_game(GameStart(1, 1, 1, (0, 0), False))
     tally._first = False
-    tally._state = array("q", [*state, *written])
+    tally._state[:] = array("q", [*state, *written])   # in place: the C run reads the tally's own (DiceTally._run)
     return tally
 
 
@@ -229,19 +229,19 @@ def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
 @given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), opening=st.booleans(),
        declines=st.booleans())
 def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position, seed, length, opening, declines):
-    """DiceTally's run of plays (dice_after_plays, and where it stops plays.settled_roll, the step the
-    audit's GameReplay.apply_all takes in Python) against the audit's Python short path on generated
-    games: the same sides, side on roll, last line and end of the game, the counts DiceTally._rolled
-    makes of each roll's roll_chances (DiceTally._opening of the first, from a game's first roll),
-    and it stops only where the audit's short path stops too; ``declines``: the C run given a roll
-    Python settled does not take it (as for sides it does not read), so the tally counts it itself."""
-    if declines:
-        run = dice.dice_after_plays
+    """DiceTally's run of plays (the C accelerator's dice_run: dice_after_plays, and where it stops
+    plays.settled_roll, the step the audit's GameReplay.apply_all takes in Python) against the audit's
+    Python short path on generated games: the same sides, side on roll, last line and end of the game,
+    the counts DiceTally._rolled makes of each roll's roll_chances (DiceTally._opening of the first,
+    from a game's first roll), and it stops only where the audit's short path stops too; ``declines``:
+    settled_roll answers sides the C run does not read (lists), so it stops there, the roll not counted
+    (the replay's events count it)."""
+    asked = []
 
-        def declining(actions, at, first, second, side, last_line, *rest):
-            if rest[-1] is not None:
-                return 0, first, second, side, last_line, False, b""
-            return run(actions, at, first, second, side, last_line, *rest)
+    def declining(mine, theirs, action, side):
+        asked.append(action)
+        after = plays.settled_roll(mine, theirs, action, side)
+        return None if after is None else [after[0], after[1]]
 
     rng = random.Random(seed)
     first, second, actions = random_game(rng, position, length, dances=True)
@@ -249,10 +249,10 @@ def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position,
     side = actions[0].side if actions else 0
     tally, python = fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0]), fresh_tally([-1, 0, 0, 0, 0, 0], [0, 0])
     tally._first = python._first = opening
-    with pytest.MonkeyPatch.context() as patch:
-        if declines:
-            patch.setattr(dice, "dice_after_plays", declining)
-        done, *got = tally._run_of_plays(actions, 0, first, second, side, last_line, ActionKind.MOVE)
+    if declines:
+        tally._run[6] = declining
+    assert tally.run_of_plays is not None
+    done, *got = tally.run_of_plays(actions, 0, first, second, side, last_line, ActionKind.MOVE)
     *expected, facts = python_run(actions, 0, first, second, side, last_line, done)
     assert got == expected, (position.id(), seed)
     for at in range(0, len(facts), 11):
@@ -266,7 +266,7 @@ def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position,
         action = actions[done]
         mine, theirs = (got[0], got[1]) if got[2] == 0 else (got[1], got[0])
         assert (action.kind not in (ActionKind.MOVE, ActionKind.DANCE) or action.side != got[2]
-                or plays.settled_roll(mine, theirs, action, got[2]) is None)
+                or plays.settled_roll(mine, theirs, action, got[2]) is None or asked and asked[-1] is action)
 
 
 @in_c

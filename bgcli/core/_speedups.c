@@ -3447,11 +3447,13 @@ static void hold_run_sides(PyObject *first, PyObject *second, long sides[2][SIDE
 /* dice_after_plays' answer (done, first, second, side, last_line, over, facts): a tuple made directly (the
  * format Py_BuildValue parses cost some 1,000 instructions a call); first and second's references taken */
 static PyObject *run_answer(Py_ssize_t done, PyObject *first, PyObject *second, long side, PyObject *last_line,
-                            int over, const uint8_t *facts, Py_ssize_t answered)
+                            int over, const uint8_t *facts, Py_ssize_t answered, int six)
 {
-    PyObject *out = PyTuple_New(7);
+    PyObject *out = PyTuple_New(six ? 6 : 7);
     PyObject *count = PyLong_FromSsize_t(done), *mover = PyLong_FromLong(side);
-    PyObject *bytes = PyBytes_FromStringAndSize((const char *)facts, answered);
+    PyObject *bytes = six ? Py_None : PyBytes_FromStringAndSize((const char *)facts, answered);
+    if (six)
+        Py_INCREF(bytes);
     if (out == NULL || count == NULL || mover == NULL || last_line == NULL || bytes == NULL) {
         Py_XDECREF(out);
         Py_XDECREF(count);
@@ -3470,7 +3472,10 @@ static PyObject *run_answer(Py_ssize_t done, PyObject *first, PyObject *second, 
     PyTuple_SET_ITEM(out, 3, mover);
     PyTuple_SET_ITEM(out, 4, last_line);
     PyTuple_SET_ITEM(out, 5, ended);
-    PyTuple_SET_ITEM(out, 6, bytes);
+    if (six)
+        Py_DECREF(bytes);
+    else
+        PyTuple_SET_ITEM(out, 6, bytes);
     return out;
 }
 
@@ -3480,9 +3485,82 @@ static inline void free_facts(uint8_t *facts, uint8_t *near)
         PyMem_Free(facts);
 }
 
+/* Whether action (in a run that stopped at it) is one plays.settled_roll is asked about in the tally's run,
+ * as DiceTally's run asked it: a play or a roll with no play (move or dance) of the side on roll, with dice */
+static int settle_asked(PyObject *action, PyObject *move, PyObject *dance, long side)
+{
+    if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7)
+        return 0;
+    PyObject *kind = PyTuple_GET_ITEM(action, 4), *mover = PyTuple_GET_ITEM(action, 3);
+    if ((kind != move && kind != dance) || !PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side) {
+        PyErr_Clear();
+        return 0;
+    }
+    int dice = PyObject_IsTrue(PyTuple_GET_ITEM(action, 5));
+    if (dice < 0)
+        PyErr_Clear();
+    return dice > 0;
+}
+
+/* dice_after_plays (six 0: its 7-tuple answer) and dice_run (six 1: the replay's run_of_plays, a 6-tuple);
+ * settle: NULL, or plays.settled_roll, asked (mine, theirs, action, side) where the C run stops at a play or
+ * a roll with no play of the side on roll: the sides it answers are counted as `settled` sides are, and the
+ * run goes on from them (None, or sides that are not a position's: the run stops there) */
+static PyObject *run_of_rolls(PyObject *const *args, Py_ssize_t nargs, PyObject *settle, int six);
+
 static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
+    return run_of_rolls(args, nargs, NULL, 0);
+}
+
+/* The dice tally's run of plays in turn, as the replay asks it (bgcli.match.visitor.MatchVisitor.run_of_plays:
+ * actions, at, first, second, side, last_line, move), its tally's part given first as a list (DiceTally._run:
+ * dance, opening, own_off, state, counts or None (no match begun: nothing settled), the game's kinds,
+ * settled_roll), bound by functools.partial: no Python frame a run. Fenced mirror of the run of
+ * dice_after_plays and plays.settled_roll in turn, each roll counted as DiceTally._rolled counts it
+ * (tests/test_dice_runs.py::test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances); the game's
+ * first roll settled, the list's opening is set false. */
+static PyObject *py_dice_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 8 || !PyList_CheckExact(args[0]) || PyList_GET_SIZE(args[0]) != 7) {
+        PyErr_SetString(PyExc_TypeError, "dice_run(tally, actions, at, first, second, side, last_line, move): a "
+                                         "tally's list of 7 and the replay's run");
+        return NULL;
+    }
+    PyObject *tally = args[0];
+    if (PyList_GET_ITEM(tally, 4) == Py_None) {   /* no match begun: nothing settled */
+        PyObject *out = PyTuple_New(6);
+        if (out == NULL)
+            return NULL;
+        PyObject *items[6] = {PyLong_FromLong(0), args[3], args[4], args[5], args[6], Py_False};
+        if (items[0] == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (int i = 0; i < 6; i++) {
+            if (i)
+                Py_INCREF(items[i]);
+            PyTuple_SET_ITEM(out, i, items[i]);
+        }
+        return out;
+    }
+    PyObject *argv[14] = {args[1], args[2], args[3], args[4], args[5], args[6], args[7]};
+    for (int i = 0; i < 6; i++)
+        argv[7 + i] = PyList_GET_ITEM(tally, i);
+    argv[13] = Py_None;
+    PyObject *out = run_of_rolls(argv, 14, PyList_GET_ITEM(tally, 6), 1);
+    if (out != NULL && PyList_GET_ITEM(tally, 1) != Py_False && PyTuple_GET_ITEM(out, 0) != NULL &&
+        PyLong_AsSsize_t(PyTuple_GET_ITEM(out, 0)) > 0) {
+        Py_INCREF(Py_False);
+        PyList_SetItem(tally, 1, Py_False);
+    }
+    return out;
+}
+
+static PyObject *run_of_rolls(PyObject *const *args, Py_ssize_t nargs, PyObject *settle, int six)
+{
     if (nargs < 8 || (nargs > 10 && nargs != 13 && nargs != 14) ||
         !(PyList_CheckExact(args[0]) || PyTuple_CheckExact(args[0])) ||
         !PyLong_CheckExact(args[1]) || !PyLong_CheckExact(args[4]) || !PyLong_CheckExact(args[5])) {
@@ -3532,6 +3610,8 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
     }
     Py_ssize_t done = 0, size = PySequence_Fast_GET_SIZE(actions);
     int over = 0;
+    /* the tuples of the sides known (held_made: those made or taken here, owned) and those answered */
+    PyObject *held_made[2] = {NULL, NULL}, *answered_sides[2] = {NULL, NULL};
     uint8_t *facts = NULL, near[64 * ROLL_FACTS];   /* the facts of a run of up to 64 rolls kept here */
     SideMasks masks[2];   /* each side's, made again when its checkers move */
     if (start && at < size && fair_sides(sides[0], sides[1])) {
@@ -3544,44 +3624,96 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         }
         side_masks(sides[0], &masks[0]);
         side_masks(sides[1], &masks[1]);
+        /* the sides as tuples where they are known (the ones given, or settle's answer): handed to settle, and
+         * answered, without making them again; NULL once the C run moved checkers */
+        PyObject *known[2] = {args[2], args[3]}, *answer = NULL;   /* answer: settle's last, held */
+        Py_ssize_t given_at = settled != NULL ? at : -1;
         for (Py_ssize_t i = at; i < size; i++) {
             PyObject *action = PySequence_Fast_GET_ITEM(actions, i);
-            if (!PyTuple_Check(action) || PyTuple_GET_SIZE(action) < 7)
-                break;
-            PyObject *kind = PyTuple_GET_ITEM(action, 4);
-            if (kind != move && kind != dance)
-                break;
-            int given = settled != NULL && i == at;   /* the roll Python settled */
-            PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
-            PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
-            int no_text = text == Py_None || (PyUnicode_CheckExact(text) && PyUnicode_GET_LENGTH(text) == 0);
-            if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
-                !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 ||
-                (!given && kind == move &&
-                 (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
-                (!given && kind == dance && !no_text)) {
-                PyErr_Clear();
-                break;
+            int given = i == given_at;   /* the roll Python settled */
+            int a = 0, b = 0, hit = 0;
+            long number = 0;
+            int settles = PyTuple_Check(action) && PyTuple_GET_SIZE(action) >= 7;
+            PyObject *kind = settles ? PyTuple_GET_ITEM(action, 4) : NULL;
+            if (settles && kind != move && kind != dance)
+                settles = 0;
+            if (settles) {
+                PyObject *line = PyTuple_GET_ITEM(action, 0), *mover = PyTuple_GET_ITEM(action, 3);
+                PyObject *dice = PyTuple_GET_ITEM(action, 5), *text = PyTuple_GET_ITEM(action, 6);
+                int no_text = text == Py_None || (PyUnicode_CheckExact(text) && PyUnicode_GET_LENGTH(text) == 0);
+                if (!PyLong_CheckExact(mover) || PyLong_AsLong(mover) != side || !PyLong_CheckExact(line) ||
+                    !PyTuple_CheckExact(dice) || PyTuple_GET_SIZE(dice) != 2 ||
+                    (!given && kind == move &&
+                     (!PyUnicode_CheckExact(text) || !PyUnicode_IS_READY(text) || !PyUnicode_IS_ASCII(text))) ||
+                    (!given && kind == dance && !no_text)) {
+                    PyErr_Clear();
+                    settles = 0;
+                } else {
+                    number = PyLong_AsLongAndOverflow(line, &overflow);
+                    if (overflow || read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 ||
+                        read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
+                        PyErr_Clear();
+                        settles = 0;
+                    } else if (given) {
+                        if (!read_settled(settled, side, after))
+                            break;   /* sides that are not a position's: the run stops (Python counts it) */
+                        hit = 1;   /* either side may have moved */
+                    } else if (kind == dance) {
+                        /* a roll with no play, when the counts prove there is none (judge.dances: a checker on
+                         * the bar, each die's entry point held), as apply_all settles it */
+                        if (dance_proved(sides[side], sides[1 - side], a, b))
+                            memcpy(after, sides, sizeof after);
+                        else
+                            settles = 0;
+                    } else if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text),
+                                          PyUnicode_GET_LENGTH(text), after[side], after[1 - side], &hit))
+                        settles = 0;
+                }
             }
-            long number = PyLong_AsLongAndOverflow(line, &overflow);
-            int a, b, hit;
-            if (overflow || read_die(PyTuple_GET_ITEM(dice, 0), &a) < 0 || read_die(PyTuple_GET_ITEM(dice, 1), &b) < 0) {
-                PyErr_Clear();
-                break;
+            if (!settles) {
+                /* the C run stops here: settled_roll asked where DiceTally's run asked it, the run going on
+                 * from its answer (this action again, as given) */
+                if (settle == NULL || given || !settle_asked(action, move, dance, side))
+                    break;
+                PyObject *mine = known[side], *theirs = known[1 - side], *made[2] = {NULL, NULL};
+                if (mine == NULL)
+                    mine = made[0] = counts_tuple(sides[side]);
+                if (theirs == NULL && mine != NULL)
+                    theirs = made[1] = counts_tuple(sides[1 - side]);
+                PyObject *side_obj = mine != NULL && theirs != NULL ? PyLong_FromLong(side) : NULL;
+                PyObject *asked = NULL;
+                if (side_obj != NULL) {
+                    PyObject *call[4] = {mine, theirs, action, side_obj};
+                    asked = PyObject_Vectorcall(settle, call, 4, NULL);
+                    Py_DECREF(side_obj);
+                }
+                if (made[0] != NULL) {   /* the sides as tuples from now on (known was NULL) */
+                    known[side] = made[0];
+                    Py_XSETREF(held_made[side], made[0]);
+                }
+                if (made[1] != NULL) {
+                    known[1 - side] = made[1];
+                    Py_XSETREF(held_made[1 - side], made[1]);
+                }
+                if (asked == NULL) {
+                    Py_XDECREF(answer);
+                    free_facts(facts, near);
+                    if (kinds != NULL)
+                        tally_release(&tally);
+                    Py_XDECREF(held_made[0]);
+                    Py_XDECREF(held_made[1]);
+                    return NULL;
+                }
+                if (asked == Py_None) {
+                    Py_DECREF(asked);
+                    break;
+                }
+                Py_XSETREF(answer, asked);
+                settled = asked;
+                given_at = i;
+                i--;   /* this action again, as given */
+                continue;
             }
-            if (given) {
-                if (!read_settled(settled, side, after))
-                    break;
-                hit = 1;   /* either side may have moved */
-            } else if (kind == dance) {
-                /* a roll with no play, when the counts prove there is none (judge.dances: a checker on
-                 * the bar, each die's entry point held), as apply_all settles it */
-                if (!dance_proved(sides[side], sides[1 - side], a, b))
-                    break;
-                memcpy(after, sides, sizeof after);
-            } else if (!play_made(sides[side], sides[1 - side], a, b, PyUnicode_1BYTE_DATA(text),
-                                  PyUnicode_GET_LENGTH(text), after[side], after[1 - side], &hit))
-                break;
             uint8_t *fact = facts + done * ROLL_FACTS;
             fact[0] = (uint8_t)side;
             fact[1] = (uint8_t)a;
@@ -3591,11 +3723,23 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
                 memset(fact + 3, 0, ROLL_FACTS - 3);
             } else if (chances_of_roll(sides[side], sides[1 - side], &masks[side], &masks[1 - side], a, b, own_off,
                                        fact + 3) < 0) {
+                Py_XDECREF(answer);
+                Py_XDECREF(held_made[0]);
+                Py_XDECREF(held_made[1]);
                 free_facts(facts, near);
                 if (kinds != NULL)
                     tally_release(&tally);
                 return NULL;
             }
+            if (given) {   /* the sides are settle's (or settled's) tuples, held: settle's answer is let go */
+                for (int k = 0; k < 2; k++) {
+                    PyObject *item = PyTuple_GET_ITEM(settled, k);
+                    Py_INCREF(item);
+                    Py_XSETREF(held_made[k ? 1 - side : side], item);
+                    known[k ? 1 - side : side] = item;
+                }
+            } else if (kind != dance)
+                known[side] = NULL;
             if (given || kind != dance) {   /* a roll with no play moves nothing */
                 /* the mover's checkers moved; the opponent's only where the play may have hit
                  * (hit 0: the opponent unchanged), so only then are they compared */
@@ -3604,6 +3748,8 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
                 if (hit && memcmp(sides[1 - side], after[1 - side], sizeof sides[1 - side]) != 0) {
                     memcpy(sides[1 - side], after[1 - side], sizeof sides[1 - side]);
                     side_masks(sides[1 - side], &masks[1 - side]);
+                    if (!given)
+                        known[1 - side] = NULL;
                 }
             }
             done++;
@@ -3615,6 +3761,17 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
                 break;
             }
         }
+        if (done) {   /* the tuples of the sides, where known, answered as they are */
+            for (int k = 0; k < 2; k++) {
+                if (known[k] != NULL) {
+                    Py_INCREF(known[k]);
+                    answered_sides[k] = known[k];
+                }
+            }
+        }
+        Py_XDECREF(answer);
+        Py_XDECREF(held_made[0]);
+        Py_XDECREF(held_made[1]);
     }
     if (!done) {
         free_facts(facts, near);
@@ -3623,7 +3780,7 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         Py_INCREF(args[2]);
         Py_INCREF(args[3]);
         Py_INCREF(args[5]);
-        return run_answer(0, args[2], args[3], side, args[5], 0, NULL, 0);
+        return run_answer(0, args[2], args[3], side, args[5], 0, NULL, 0, six);
     }
     Py_ssize_t answered = done * ROLL_FACTS;
     if (kinds != NULL) {   /* the rolls counted in order, their kinds added to the game's */
@@ -3637,19 +3794,23 @@ static PyObject *py_dice_after_plays(PyObject *module, PyObject *const *args, Py
         tally_release(&tally);
         if (failed) {
             free_facts(facts, near);
+            Py_XDECREF(answered_sides[0]);
+            Py_XDECREF(answered_sides[1]);
             return NULL;
         }
         answered = 0;
     }
-    PyObject *first = counts_tuple(sides[0]);
-    PyObject *second = first == NULL ? NULL : counts_tuple(sides[1]);
+    PyObject *first = answered_sides[0] != NULL ? answered_sides[0] : counts_tuple(sides[0]);
+    PyObject *second = first == NULL ? NULL : answered_sides[1] != NULL ? answered_sides[1] : counts_tuple(sides[1]);
     if (second == NULL) {
         Py_XDECREF(first);
+        if (first == NULL)
+            Py_XDECREF(answered_sides[1]);
         free_facts(facts, near);
         return NULL;
     }
     hold_run_sides(first, second, sides);
-    PyObject *out = run_answer(done, first, second, side, PyLong_FromLong(last_line), over, facts, answered);
+    PyObject *out = run_answer(done, first, second, side, PyLong_FromLong(last_line), over, facts, answered, six);
     free_facts(facts, near);
     return out;
 }
@@ -3995,6 +4156,10 @@ static PyMethodDef methods[] = {
      "facts, into a tally's state and a match's counts; the kinds of the rolls."},
     {"roll_chances", (PyCFunction)(void (*)(void))py_roll_chances, METH_FASTCALL,
      "roll_chances(player, opponent, a, b): dice.roll_chances of the roll on the sides' counts; NotImplemented otherwise."},
+    {"dice_run", (PyCFunction)(void (*)(void))py_dice_run, METH_FASTCALL,
+     "dice_run(tally, actions, at, first, second, side, last_line, move): the dice tally's run of plays in turn "
+     "(DiceTally._run, then the replay's arguments): dice_after_plays counting into the tally, and plays.settled_roll "
+     "where it stops; (done, first, second, side, last_line, over)."},
     {"dice_after_plays", (PyCFunction)(void (*)(void))py_dice_after_plays, METH_FASTCALL,
      "dice_after_plays(actions, at, first, second, side, last_line, move, dance[, opening[, own_off[, state, counts, "
      "kinds[, settled]]]]): apply_all's run of plays and proven dances in turn, and each roll's facts (the first a game's first "

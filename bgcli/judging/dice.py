@@ -36,6 +36,7 @@ from __future__ import annotations
 import hashlib
 import re
 from array import array
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Any, Callable, MutableSequence, Sequence
 
@@ -43,7 +44,7 @@ from bgcli.analysis.counts import enter_count
 from bgcli.core.generator import legal_keys, legal_plays
 from bgcli.core.position import (
     ALL_THROWS, BAR, CHECKERS, FACES, HOME, HOME_BOARD, KINDS_OF_ROLL, KINDS_OF_ROLL_LARGEST_FIRST, OFF, OTHER_SIDE,
-    OUTSIDE_HOME, Position, accelerator, is_contact, throws, trusted_position,
+    OUTSIDE_HOME, Position, accelerator, is_contact, throws,
 )
 from bgcli.core.rules import Variation
 from bgcli.core.value import Win, possible_wins
@@ -372,7 +373,11 @@ _CHANCES: dict[tuple, tuple] = {}
 dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
 # ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
 chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
+# ... and the two in turn with settled_roll where the C run stops, the tally's run (DiceTally._run)
+_dice_run: Callable[..., tuple] | None = accelerator.dice_run if accelerator is not None else None
 _DANCE = ActionKind.DANCE
+# DiceTally._run: what the C run reads of the tally, in a list (the replay's arguments follow it)
+_OPENING_AT, _OWN_OFF_AT, _COUNTS_AT, _KINDS_AT = 1, 2, 4, 5
 _OPENING_ROLL = 2   # in a roll's facts for count_rolls, the mover's bit of a game's first roll (counted apart)
 
 
@@ -397,19 +402,46 @@ class DiceTally(MatchVisitor):
         self._match: MatchStart | None = None   # the match being read, whose units are made when it ends
         self._labels: tuple[str, str] = ("", "")   # its site and month (from the tags)
         self._variation = Variation.STANDARD   # its variant (the gammon a roll saves: saving_rolls)
-        self._own_off = 0   # ... and the C code's word of it (Variation.off_at_start), asked once a match
         # both players' counts in the match (_NO_COUNTS), which count_roll adds to in C too
         self._counts = array("q")
         self._luck: tuple[list, list] = ([0, 0.0, 0.0], [0, 0.0, 0.0])   # each player's Unit.luck_rolls, luck, luck_squares
-        # without the luck (an engine's, asked in each event's state) the runs of plays in turn are
-        # counted at once in C (bgcli.match.visitor.MatchVisitor.run_of_plays)
-        self.run_of_plays = self._run_of_plays if luck is None and dice_after_plays is not None else None
         # the kinds of each game's rolls, in order: the games' marks (game_marks) and the match's fingerprint
         self._games: list[bytearray] = []
+        # what the C run reads and writes of the tally (_run_of_plays): the kind of a roll with no play, whether the
+        # next roll is the game's first (DiceTally._opening: _first), the variant's own_off (Variation.off_at_start,
+        # the C code's word of it, asked once a match: _own_off), the sequence state, the match's counts (None: no
+        # match begun), the game's kinds (a game not begun: a bytearray of none), plays.settled_roll
+        self._run: list = [_DANCE, True, 0, self._state, None, bytearray(), settled_roll]
+        # Without the luck (an engine's, asked in each event's state) the replay's runs of plays in turn
+        # (bgcli.match.visitor.MatchVisitor.run_of_plays) are settled and counted at once by the C
+        # accelerator's dice_run, with no Python frame a run: each play (and roll with no play) settled as
+        # the audit's short path settles it (GameReplay.apply_all), by dice_after_plays, which works out each
+        # roll's roll_chances (its fenced mirror) and counts the roll as _rolled counts it (count_roll, its
+        # fenced mirror), the kinds added to the game's; where that stops (a play of one die, another
+        # spelling), by plays.settled_roll, the step the audit takes in Python there, whose roll it counts in
+        # the position before it as any other and goes on from. A game's first roll (the replay offers it
+        # where it has no problem of the opening) is settled so too, and counted apart (as _opening). Sides
+        # it does not read (not 15 checkers a side) end the run: the replay's events count the rest.
+        # tests/test_dice_runs.py::test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances
+        self.run_of_plays = (partial(_dice_run, self._run) if luck is None and dice_after_plays is not None
+                             and _dice_run is not None else None)
         self._reset_game()
 
+    @property
+    def _first(self) -> bool:
+        """Whether the next roll is the game's first (counted apart: :meth:`_opening`)."""
+        return self._run[_OPENING_AT]
+
+    @_first.setter
+    def _first(self, first: bool) -> None:
+        self._run[_OPENING_AT] = first
+
+    @property
+    def _own_off(self) -> int:
+        return self._run[_OWN_OFF_AT]
+
     def _reset_game(self) -> None:
-        self._first = True
+        self._run[_OPENING_AT] = True
         self._state[:_WRITTEN] = _NEW_GAME   # nothing rolled before in the game
 
     def begin_match(self, match: MatchStart) -> None:
@@ -418,18 +450,20 @@ class DiceTally(MatchVisitor):
         tags = {key.lower(): str(value) for key, value in (match.tags or {}).items()}
         self._match = match
         self._variation = match.rules.variation
-        self._own_off = self._variation.off_at_start
+        self._run[_OWN_OFF_AT] = self._variation.off_at_start
         self._labels = (tags.get("site", "").strip(), _month(tags.get("eventdate") or tags.get("date") or ""))
-        self._counts = _NO_COUNTS[:]
+        self._counts = self._run[_COUNTS_AT] = _NO_COUNTS[:]
         self._luck = ([0, 0.0, 0.0], [0, 0.0, 0.0])
         self._games = []
+        self._run[_KINDS_AT] = bytearray()   # no game begun: the kinds go nowhere
 
     def begin_game(self, game: GameStart) -> None:
         self._reset_game()
         # a game set up has no opening roll (even one set up to the opening's): its first roll is counted
         # as any other (the replay's word, GameStart.from_opening)
-        self._first = game.from_opening
-        self._games.append(bytearray())
+        self._run[_OPENING_AT] = game.from_opening
+        self._games.append(kinds := bytearray())
+        self._run[_KINDS_AT] = kinds
 
     def event(self, event: Event) -> None:
         if event.kind is not EventKind.MOVE and event.kind is not EventKind.ROLL or not event.dice:
@@ -499,60 +533,6 @@ class DiceTally(MatchVisitor):
                 counts[base + trials + count] += 1
                 counts[base + trials + _BINS + count] += chances[2 * at + 1]
 
-    def _run_of_plays(self, actions: Any, at: int, first: tuple, second: tuple, side: int, last_line: int,
-                      move: Any) -> tuple[int, tuple, tuple, int, int, bool]:
-        """The replay's run of plays in turn at once (bgcli.match.visitor.MatchVisitor.run_of_plays),
-        each play (and roll with no play) settled as the audit's short path settles it
-        (GameReplay.apply_all): by the C accelerator's ``dice_after_plays``, which works out each
-        roll's :func:`roll_chances` (its fenced mirror) and counts the roll into the match's tally
-        as :meth:`_rolled` counts it (``count_roll``, its fenced mirror), the kinds added to the
-        game's; and where it stops (a play of one die, another spelling) by
-        :func:`bgcli.match.plays.settled_roll`, the step the audit takes in Python there, whose
-        sides after the roll the next call of ``dice_after_plays`` is given: it counts that roll
-        as any other and goes on from there (one C call a roll Python settles). A game's first roll
-        (the replay offers it where it has no problem of the opening) is settled so too, and
-        counted apart (as :meth:`_opening` counts it: its facts marked so)."""
-        assert dice_after_plays is not None   # run_of_plays is set only with it
-        if self._match is None:
-            return 0, first, second, side, last_line, False
-        count, settled = len(actions), 0
-        own_off, state, counts = self._own_off, self._state, self._counts
-        kinds = self._games[-1] if self._games else bytearray()   # no game begun: the kinds go nowhere
-        after = None   # the sides after actions[at] (the mover's first), settled here for the C run to count
-        while True:
-            done, first, second, side, last_line, over, _ = dice_after_plays(
-                actions, at, first, second, side, last_line, move, _DANCE, self._first, own_off, state, counts, kinds,
-                after)
-            if done:
-                self._first = False
-                settled += done
-                at += done
-            elif after is not None:   # sides the C run does not read (not 15 checkers a side): counted here
-                action = actions[at]
-                a, b = action.dice
-                if self._first:
-                    self._opening(side, a, b)
-                else:
-                    before = trusted_position(first, second) if side == 0 else trusted_position(second, first)
-                    self._rolled(side, a, b, roll_chances(before, (a, b), self._variation))
-                first, second = after if side == 0 else (after[1], after[0])
-                settled += 1
-                at += 1
-                if action.line > last_line:
-                    last_line = action.line
-                side = 1 - side
-                over = after[0][OFF] == CHECKERS or after[1][OFF] == CHECKERS
-            if over or at == count:
-                break
-            action = actions[at]
-            if action.kind is not move and action.kind is not _DANCE or action.side != side or not action.dice:
-                break
-            sides = (first, second) if side == 0 else (second, first)   # the mover's first
-            after = settled_roll(sides[0], sides[1], action, side)
-            if after is None:   # the replay's long path decides, with an event
-                break
-        return settled, first, second, side, last_line, over
-
     def end_match(self) -> object:
         # the match's rolls in order, each its kind (the opening's too): the same match read from another file
         # has the same (dicereport.once)
@@ -578,6 +558,7 @@ class DiceTally(MatchVisitor):
             unit.luck_rolls, unit.luck, unit.luck_squares = self._luck[side]
             self.units.append(unit)
         self._match = None
+        self._run[_COUNTS_AT] = None   # no match: the C run settles nothing
 
     @property
     def written(self) -> list[int]:
