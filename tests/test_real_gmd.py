@@ -162,3 +162,22 @@ def test_habit_gibbon_sgf_resignations_read(tmp_path):
     # a rejected resignation is no resignation: the game goes on with the play after it
     plays = [(e.game, e.kind.value, e.play) for e in replay.events if e.kind.value == "move"]
     assert plays == [(1, "move", "8/5 6/5"), (1, "move", "24/14"), (1, "move", "13/11* 13/8"), (2, "move", "8/4 6/4")]
+
+
+# Gibbon's save of a position (its libgsgf: Gibbon's src/edited.sgf, GPL, read, not copied): the root, then the
+# dice node first, then the cube and the board each in a node of their own, nothing played. Written anew with the
+# opening position: bgcli read it as a match whose one game 'has no result' (a warning about nothing).
+GIBBON_POSITION = ("(;FF[4]GM[6]CA[UTF-8]AP[gibbon (libgsgf):0.2.0 (0.2.0)]MI[length:7][game:0][ws:6][bs:3]"
+                   "PB[bob]PW[ann]RU[Crawford]\n;PL[B]DI[42]\n;CV[2]\n;CP[w]\n;AE[a:x]"
+                   "AW[f][f][f][f][f][h][h][h][m][m][m][m][m][x][x]AB[s][s][s][s][s][q][q][q][l][l][l][l][l][a][a])\n")
+
+
+def test_habit_gibbon_sgf_position_is_a_position(tmp_path):
+    path = tmp_path / "edited.sgf"
+    path.write_text(GIBBON_POSITION, encoding="utf-8")
+    result = invoke("audit", path)
+    assert "not a match file but a position" in result.output and "no result" not in result.output, result.output
+    shown = invoke("show", path)
+    assert shown.exit_code == 0, shown.output
+    # Black (the dice node's PL) on roll with 42, the cube at 2 owned by White, the score 6-3 (White first)
+    assert "Position ID: 4HPwATDgc/ABMA" in shown.output and "Rolled 42" in shown.output, shown.output

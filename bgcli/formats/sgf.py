@@ -530,10 +530,22 @@ def saved_position(nodes: list[_Node]) -> bool:
     dice node, before the board. Read as a match it was a game that never
     ends (and a hint's take 'answers a double that was not offered'); read
     as a position it is what gnubg saved (:func:`position_of`)."""
+    if _gibbon_position(nodes):
+        return True
     if len(nodes) < 2 or not {"AE", "AW", "AB"} & set(nodes[1].props) or any("RE" in node.props for node in nodes):
         return False
     actions = [at for at, node in enumerate(nodes) if "W" in node.props or "B" in node.props]
     return not actions or actions == [len(nodes) - 1] and not _MARKED.isdisjoint(nodes[-1].props)
+
+
+def _gibbon_position(nodes: list[_Node]) -> bool:
+    """Whether ``nodes`` are the FIBS client Gibbon's save of a position (its libgsgf: Gibbon's src/edited.sgf):
+    the root, then the dice node first (``;PL[W]DI[53]``), then the cube and the board each in a node of its own
+    (``;CV[2]``, ``;CP[w]``, ``;AE[a:x]AB[..]AW[..]``), nothing played and no result."""
+    rest = nodes[1:]
+    return (len(rest) >= 2 and set(rest[0].props) == {"PL", "DI"}
+            and all(set(node.props) <= set(_SETUP) for node in rest)
+            and any({"AE", "AW", "AB"} & set(node.props) for node in rest[1:]))
 
 
 def position_of(text: str, path: str = "-") -> GameState | None:
@@ -547,6 +559,8 @@ def position_of(text: str, path: str = "-") -> GameState | None:
         return None
     builder = _Builder(path)
     info = builder._info(nodes[0])
+    if _gibbon_position(nodes):   # its dice node first: the roll of the side its PL names, as gnubg's last
+        nodes = [nodes[0], *nodes[2:], nodes[1]]
     nodes, rolled = _unplayed_roll(nodes)
     hint = nodes[-1] if "W" in nodes[-1].props or "B" in nodes[-1].props else None
     set_up = _set_up(nodes[:-1] if hint is not None else nodes)
@@ -555,6 +569,8 @@ def position_of(text: str, path: str = "-") -> GameState | None:
     dice = _DICE.fullmatch(rolled.props["DI"][0].strip()) if rolled is not None else None
     roll = recorded_roll(dice.group(0)) if dice is not None else None
     side = set_up.on_roll if set_up.on_roll is not None else 0
+    if set_up.on_roll is None and rolled is not None and "PL" in rolled.props:   # the dice node's PL: who rolled
+        side = _SIDES.get(rolled.props["PL"][0].strip().upper(), side)
     turn, doubled = side, False
     if hint is not None:   # the hint names the side to act and what it decides: nothing of it was played
         letter = "W" if "W" in hint.props else "B"
