@@ -189,6 +189,12 @@ def counted(tally: dice.DiceTally) -> tuple:
     return ([u.to_dict() for u in tally.finish()], tally._state.tolist(), [bytes(game) for game in tally._games])
 
 
+# A DiceTally's state as the C runs take it (the sequence state, then five flags) and its written orders of both
+# players: one strategy for the three tests that start a tally anywhere
+TALLY_STATES = st.tuples(st.integers(-1, 20), *[st.integers(0, 1)] * 5)
+WRITTEN_ORDERS = st.tuples(st.integers(0, 50), st.integers(0, 50))
+
+
 @st.composite
 def roll_facts(draw) -> tuple[int, ...]:
     """One roll's facts as dice_after_plays gives them: the mover, the dice as written, four chances (each
@@ -206,9 +212,7 @@ def roll_facts(draw) -> tuple[int, ...]:
 @in_c
 @settings(max_examples=300, deadline=None)
 @given(rolls=st.lists(roll_facts(), max_size=40),
-       state=st.tuples(st.integers(-1, 20), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1),
-                       st.integers(0, 1)),
-       written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
+       state=TALLY_STATES, written=WRITTEN_ORDERS)
 def test_the_rolls_counted_in_c_are_the_python_counts(rolls, state, written):
     """count_rolls against its owners, DiceTally._rolled (DiceTally._opening for a game's first roll)
     called for each roll in turn: the same counts of both players, sequence state, written orders and
@@ -272,9 +276,7 @@ def test_the_tallys_run_of_plays_is_the_audits_short_path_with_chances(position,
 @in_c
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(0, 60), opening=st.booleans(),
-       state=st.tuples(st.integers(-1, 20), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1),
-                       st.integers(0, 1)),
-       written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
+       state=TALLY_STATES, written=WRITTEN_ORDERS)
 def test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally(position, seed, length, opening, state, written):
     """dice_after_plays given a tally (DiceTally's state, counts, written orders and the game's kinds)
     against its owners: the same run as without it, and each roll of the facts it gives without it
@@ -302,9 +304,7 @@ def test_the_run_of_plays_in_c_counts_its_rolls_as_the_python_tally(position, se
 @in_c
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(position=positions(), seed=st.integers(0, 2**32), length=st.integers(1, 40), opening=st.booleans(),
-       state=st.tuples(st.integers(-1, 20), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1), st.integers(0, 1),
-                       st.integers(0, 1)),
-       written=st.tuples(st.integers(0, 50), st.integers(0, 50)))
+       state=TALLY_STATES, written=WRITTEN_ORDERS)
 def test_a_roll_python_settled_is_counted_in_the_next_run(position, seed, length, opening, state, written):
     """dice_after_plays given ``settled``, the sides after its first action as Python settled it
     (plays.settled_roll, where the C run stops), against its owners: that roll counted by
