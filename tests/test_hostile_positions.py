@@ -723,3 +723,26 @@ def test_a_position_id_then_its_match_id_is_still_one_position():
     with_match = run("moves", "4HPwATDgc/ABMA", "cAkAAAAAAAAA", "31")
     alone = run("moves", "4HPwATDgc/ABMA", "31")
     assert with_match.exit_code == 0 and with_match.output == alone.output != ""
+
+
+@pytest.mark.parametrize("link", ["loop", "dangling"])
+@pytest.mark.parametrize("command", [["moves", "{p}", "31"], ["check", "{p}", "31", "8/5 6/5"], ["show", "{p}"],
+                                     ["analyze", "{p}"], ["convert", "--to", "xgid", "{p}"], ["hint", "{p}", "31"]])
+def test_a_link_that_names_no_file_is_said_so_where_a_position_goes(tmp_path, command, link):
+    """A loop of links or a link to nothing where a position goes was read as a Position ID: 'a Position ID has
+    14 characters (...), this has 16', status 1; now the file it names cannot be read, status 2."""
+    import errno
+    import os
+
+    path = tmp_path / f"{link}.xgp"
+    if link == "loop":
+        os.symlink(tmp_path / "other", path)
+        os.symlink(path, tmp_path / "other")
+    else:
+        os.symlink(tmp_path / "gone.xgp", path)
+    path = tmp_path / link   # without the suffix a position file's name has: read as a position first
+    os.symlink(tmp_path / f"{link}.xgp", path)
+    result = invoke(*[a.format(p=path) for a in command])
+    assert result.exit_code == 2, result.output
+    reason = os.strerror(errno.ELOOP if link == "loop" else errno.ENOENT)
+    assert result.stderr == f"Error: cannot read {path}: {reason}\n"

@@ -316,6 +316,11 @@ def read_position(text: str):
     try:
         return parse_position(text)
     except InvalidPositionError as exc:
+        if os.path.lexists(text) and not os.path.exists(text):   # a link to nothing, or a loop of links
+            try:
+                os.stat(text)
+            except OSError as error:   # said as the file it names, not as a Position ID of the wrong length
+                raise FileReadError(text, error) from exc
         if _missing_match_file(text):   # a file's name mistyped, as a missing .pos is said to be (exit 2)
             import errno
 
