@@ -163,3 +163,15 @@ def test_the_complete_answer_the_shapes_above_change_is_read(tmp_path):
     found = engine.evaluate_plays(GameState(Position.start()), (3, 1), legal_plays(Position.start(), (3, 1)))
     engine.close()
     assert len(found) == 16 and found[0].evaluation.equity == 0.0
+
+
+@pytest.mark.parametrize("ending, says", [("os._exit(139)", "it stopped with exit status 139"),
+                                          ("os.kill(os.getpid(), 9)", "it stopped, killed by SIGKILL"),
+                                          ("os.kill(os.getpid(), 11)", "it stopped, killed by SIGSEGV")])
+def test_an_engine_that_dies_says_how(monkeypatch, tmp_path, ending, says):
+    """A gnubg that crashed or was killed (an out-of-memory killer) was only 'it stopped': how it ended
+    tells a user which."""
+    program = fake_gnubg(tmp_path, ending)
+    result = hint_with(monkeypatch, program, "start", "31")
+    assert result.exit_code == 2
+    assert one_error(result) == f"Error: gnubg failed on 4HPwATDgc/ABMA:cIkFAAAAAAAA with 31: {says}"

@@ -66,6 +66,26 @@ def find_gnubg() -> str | None:
     return next((place for place in _PLACES if os.access(place, os.X_OK)), None)
 
 
+def _stopped(process: "subprocess.Popen | None") -> str:
+    """What is said of a gnubg that closed its answers' pipe: how it ended, when it has (a crash's signal, a
+    kill, an exit status), so that a user can tell a crash from a kill (an out-of-memory killer's SIGKILL)."""
+    try:
+        status = process.wait(timeout=1) if process is not None else None
+    except subprocess.TimeoutExpired:
+        status = None
+    if status is None or status == 0:
+        return "it stopped"
+    if status < 0:
+        import signal
+
+        try:
+            name = signal.Signals(-status).name
+        except ValueError:
+            name = f"signal {-status}"
+        return f"it stopped, killed by {name}"
+    return f"it stopped with exit status {status}"
+
+
 class GnubgEngine:
     """GNU Backgammon at one level, in a subprocess kept between calls."""
 
@@ -178,9 +198,9 @@ class GnubgEngine:
             process.stdin.flush()
             line = self._read_line(self.timeout)
         except (OSError, EngineError) as exc:
+            reason = str(exc) if isinstance(exc, EngineError) else _stopped(process)   # before it is killed here
             process.kill()
             self._stop()
-            reason = str(exc) if isinstance(exc, EngineError) else "it stopped"
             raise EngineError(f"gnubg failed on {trust.where(state, dice)}: {reason}") from None
         return trust.answer(line, self.name, trust.where(state, dice))
 
@@ -203,7 +223,7 @@ class GnubgEngine:
                 continue
             chunk = os.read(program.answers, 1 << 16)
             if not chunk:
-                raise EngineError("it stopped")
+                raise EngineError(_stopped(program.process))
             found = chunk.find(b"\n")
             newline = held + found if found >= 0 else -1
             chunks.append(chunk)
