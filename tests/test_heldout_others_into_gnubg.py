@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from functools import cache
 
 import pytest
 
@@ -30,8 +31,17 @@ MAT_CANNOT = {"gnubg-root_3pt_sp05001": "crawford", "sp05015_money": "cubelog", 
 State = tuple[str, tuple]
 
 
+norm = cache(gnubgid_norm)   # the module, loaded once
+
+
+@cache
+def match_fields(match_id: str) -> dict:
+    return norm().match_fields(match_id)
+
+
+@cache
 def compared(position_id: str, match_id: str, leave_out: str = "", money_mat: bool = False) -> State:
-    fields = gnubgid_norm().match_fields(match_id)
+    fields = dict(match_fields(match_id))
     fields["d1"] = fields["d2"] = 0
     if not fields["length"]:
         fields["s0"] = fields["s1"] = 0
@@ -51,7 +61,7 @@ def gnubg_states(name: str, ext: str, leave_out: str = "") -> dict[int, list[Sta
     games: dict[int, list[State]] = defaultdict(list)
     for line in committed(HERE / f"{name}.states").read_text().splitlines():
         kind, game, position_id, match_id = line.split()
-        if kind == ext and gnubgid_norm().match_fields(match_id)["state"] == 1:
+        if kind == ext and match_fields(match_id)["state"] == 1:
             appended(games[int(game)], compared(position_id, match_id, leave_out, ext == "mat"))
     return dict(games)
 
