@@ -86,3 +86,32 @@ def test_the_rivals_left_out_leave_the_next_look_ahead_its_budget(monkeypatch, b
     assert {232, 237} <= {p.line for p in judging.problems}
     _, spared = _tallied(text, False)
     assert spared == counted
+
+
+def test_a_visitor_that_reads_no_judgement_is_spared_the_score_lines_checks(monkeypatch):
+    """The checks of the tags and of the score lines (a score line against the games before it, the
+    Crawford mark, a game after the match's end) and the running score's bookkeeping that only they read
+    (what a writer's running score leaves out: the automatic doubles of each game counted) make nothing
+    but problems and the score: a visitor that reads none of these (the dice tally) is spared them, and
+    counts the same rolls in the same positions. Here game 2's score line is a slip (gnubg 2, not 1)."""
+    from bgcli.match import replay
+
+    source = (ROOT / "tests" / "data" / "oracle" / "selfplay" / "sp05001_3pt.mat").read_text()
+    games = source.split(" Game ")
+    assert games[2].count(" gnubg : 1 ") == 1
+    games[2] = games[2].replace(" gnubg : 1 ", " gnubg : 2 ")
+    text = " Game ".join(games)
+    asked: list[str] = []
+    for name in ("score_leaves_out", "tag_problems"):
+        real = getattr(replay, name)
+        monkeypatch.setattr(replay, name, lambda *args, _name=name, _real=real: asked.append(_name) or _real(*args))
+    real_written = replay.MatchReplayer.written_score
+    monkeypatch.setattr(replay.MatchReplayer, "written_score",
+                        lambda self: asked.append("written_score") or real_written(self))
+    judging, counted = _tallied(text, True)
+    assert any(p.kind is ProblemKind.SCORE for p in judging.problems)
+    assert {"score_leaves_out", "tag_problems", "written_score"} <= set(asked)
+    asked.clear()
+    _, spared = _tallied(text, False)
+    assert asked == []
+    assert spared == counted

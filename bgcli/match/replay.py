@@ -106,6 +106,10 @@ class MatchReplayer:
             self.rules = replace(self.rules, match_length=0, jacoby=True)
             self.written_cap = header.length
         self.visitor = visitor
+        # False: the visitor reads no problem, no result and no score (MatchVisitor.reads_judgement: the dice
+        # audit), so the checks of the tags and score lines, and the running score's bookkeeping that only
+        # they read, are left out (the score follows the games' results)
+        self.judges = visitor.reads_judgement
         self.players: tuple[str, str] = ("player 0", "player 1")
         self.begun = False
         # how results are written: Galaxy's habit is announced by its site tag,
@@ -152,8 +156,9 @@ class MatchReplayer:
         header = self.header
         self.visitor.begin_match(MatchStart(self.number, self.rules.match_length, self.players, self.rules,
                                             dict(header.tags or {}), header.path))
-        for message in tag_problems(header.tags or {}):
-            self.problem(header.line, 0, 0, "", ProblemKind.SYNTAX, message)
+        if self.judges:
+            for message in tag_problems(header.tags or {}):
+                self.problem(header.line, 0, 0, "", ProblemKind.SYNTAX, message)
 
     def game(self, game_record: GameRecord) -> None:
         game = self.open_game(game_record)
@@ -181,7 +186,7 @@ class MatchReplayer:
             if recorded is not None and (not rules.match_length or max(recorded) < rules.match_length):
                 score[:] = recorded
             mid_match = g > 1 or score != [0, 0]
-        else:
+        elif self.judges:
             if self.match_over_line is not None:
                 self.problem(game_record.line, g, 0, "", ProblemKind.MATCH,
                              f"game {g} is played after the match ended at line {self.match_over_line}")
@@ -226,7 +231,7 @@ class MatchReplayer:
             # Crawford game: no guess
             crawford, unknown = marked, False
             self.crawford_done = not crawford
-        elif marked is not None and marked != crawford:
+        elif marked is not None and marked != crawford and self.judges:
             # the file's mark ("Game 3 (Crawford)", gnubg's text ", post-Crawford play") against the rule,
             # which decides: the game is replayed as the rule says
             self.problem(game_record.line, g, 0, "", ProblemKind.SCORE, self.crawford_mark_disagrees(g, marked))
@@ -271,6 +276,8 @@ class MatchReplayer:
         score = self.score
         if isinstance(result, GameResult) and result.winner_side >= 0:
             score[:] = result.score
+            if not self.judges:
+                return   # what the running score leaves out, and where the match ended: read by problems alone
             autos = sum(1 for action in game.record.actions if action.kind is ActionKind.AUTO_DOUBLE)
             self.left_out[result.winner_side] += score_leaves_out(self.header.writer, result.points, after_turns(autos))
             if self.rules.match_length and score[result.winner_side] >= self.rules.match_length and self.match_over_line is None:

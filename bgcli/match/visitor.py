@@ -34,8 +34,11 @@ class MatchVisitor:
     # False: the visitor reads no problem, no game's result and no event's cube or score (the dice
     # audit without an engine), so the replay leaves out the checks whose only outcome is one of
     # these: the points of a result line against what the game is worth, the turn and limits of a
-    # double (bgcli.match.game.GameReplay.win, .double). What moves the checkers, the cube's value
-    # and whether the game goes on is replayed as ever (tests/test_dice_runs.py compares the two)
+    # double (bgcli.match.game.GameReplay.win, .double), the tags and score lines and the running
+    # score's bookkeeping (bgcli.match.replay.MatchReplayer), the search of a wrong play's rivals
+    # whose only outcome is its problem's wording (bgcli.match.resync.Resync.rivals_read). What moves
+    # the checkers, the cube's value and whether the game goes on is replayed as ever
+    # (tests/test_dice_runs.py compares the two, tests/test_replay_unread.py each piece left out)
     reads_judgement = True
 
     def begin_match(self, match: MatchStart) -> None:
