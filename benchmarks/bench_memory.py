@@ -2,6 +2,7 @@
 
     python benchmarks/bench_memory.py                 # 10,000, 50,000 and 100,000 games
     python benchmarks/bench_memory.py --games 20000   # one size
+    python benchmarks/bench_memory.py --gnubg         # the session as gnubg's export writes it
 
 A money session of N games is made from game 1 of
 tests/data/oracle/selfplay/sp05007_money.mat, repeated with the running
@@ -37,13 +38,18 @@ def one_game() -> tuple[str, int, int]:
     return rows, first.winner_side, first.points
 
 
-def session(path: Path, games: int) -> None:
+def session(path: Path, games: int, gnubg: bool = False) -> None:
+    """The session; ``gnubg``: with gnubg's export's head (its date) and score lines, so that it reads as
+    gnubg's (bgcli.formats.mat: its habits, the beaver rule among them)."""
     rows, winner, points = one_game()
     score = [0, 0]
     with path.open("w", encoding="utf-8") as out:
-        out.write(" 0 point match\n\n")
+        out.write('; [EventDate "2026.12.07"]\n\n 0 point match\n\n' if gnubg else " 0 point match\n\n")
         for number in range(1, games + 1):
-            out.write(f" Game {number}\n gnubg : {score[0]}".ljust(32) + f"root : {score[1]}\n" + rows + "\n")
+            if gnubg:
+                out.write(f" Game {number}\n " + f"gnubg : {score[0]}".ljust(31) + f"root : {score[1]}\n" + rows + "\n")
+            else:
+                out.write(f" Game {number}\n gnubg : {score[0]}".ljust(32) + f"root : {score[1]}\n" + rows + "\n")
             score[winner] += points
 
 
@@ -66,13 +72,15 @@ COMMANDS = [("score",), ("replay",), ("audit",), ("export", "--to", "json"), ("e
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, action="append", help="session sizes (default 10000 50000 100000)")
-    sizes = parser.parse_args().games or [10_000, 50_000, 100_000]
+    parser.add_argument("--gnubg", action="store_true", help="the session with gnubg's export's head and score lines")
+    args = parser.parse_args()
+    sizes = args.games or [10_000, 50_000, 100_000]
     bgcli = [sys.executable, "-m", "bgcli"]
     print(f"{'games':>8} {'MB':>6}  {'command':<26} {'peak MiB':>9} {'seconds':>8}")
     with tempfile.TemporaryDirectory() as folder:
         for games in sizes:
             path = Path(folder) / f"session{games}.mat"
-            session(path, games)
+            session(path, games, args.gnubg)
             size = path.stat().st_size / 1e6
             for name, *options in COMMANDS:
                 code, seconds, peak = measure(bgcli + [name, str(path), *options])

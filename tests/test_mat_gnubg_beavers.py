@@ -57,12 +57,15 @@ def test_a_mat_without_gnubgs_header_still_needs_its_rule(change):
     assert not _rules(record.tags).beavers
 
 
-def test_gnubgs_mat_without_a_beaver_says_no_rule():
+def test_gnubgs_mat_is_read_under_gnubgs_default_rule_of_beavers_from_its_head():
+    """decided from the header and the first game, so that no game is held (a 10,000-game session in the
+    memory of one: benchmarks/bench_memory.py --gnubg): gnubg's default, beaver or not in the session"""
     text = committed(HELDOUT).read_text()
     first_game = text[:text.index(" Game 2")]
     assert "Beavers" not in first_game
     record = _mat(first_game)
-    assert record.writer is Writer.GNUBG and record.tags == {"EventDate": "2026.12.07"}
+    assert record.writer is Writer.GNUBG
+    assert record.tags == {"EventDate": "2026.12.07", "Beavers": "On", "Raccoons": str(GNUBG_RACCOONS)}
 
 
 def test_a_written_rule_stands():
@@ -70,10 +73,24 @@ def test_a_written_rule_stands():
     assert not _rules(_mat(text).tags).beavers
 
 
-def test_a_session_longer_than_the_reader_holds_is_ruled_by_its_first_games(monkeypatch):
-    monkeypatch.setattr(mat, "GNUBG_BEAVERS_HELD", 1)   # the first game, which has no beaver
-    record = _mat(committed(HELDOUT).read_text())
-    assert not _rules(record.tags).beavers and len(record.games) == 10
+def test_a_beaver_after_a_thousand_games_is_gnubgs_too():
+    # the reader held 1,000 games to find a beaver (362d4f6): one after them needed --beavers
+    text = committed(HELDOUT).read_text()
+    head, games = text[:text.index(" Game 1")], text[text.index(" Game 1"):]
+    first = games[:games.index(" Game 2")]
+    score_line = first.splitlines()[1]
+    filler = "".join(first.replace(" Game 1", f" Game {n}", 1) for n in range(1, 1001))
+    # every filler game is game 1 again, at 0-0: a money session's headers that restart (one warning)
+    later = games.replace(" Game 1", " Game 1001", 1)
+    for number in range(10, 1, -1):
+        later = later.replace(f" Game {number}\n", f" Game {1000 + number}\n")
+    from bgcli.match.replay import replay_parts
+    from bgcli.match.visitor import ReplayBuilder
+
+    parts = mat.iter_parts((head + filler + later).splitlines(), "t.mat")
+    (replay,) = list(replay_parts(parts, lambda _: ReplayBuilder(keep_events=False)))
+    assert len(replay.results) == 1010 and score_line
+    assert replay.rules.beavers and not [p for p in replay.problems if "beaver" in p.message]
 
 
 def test_bgclis_export_of_a_beaver_the_rules_refused_writes_the_rule_off():
@@ -84,8 +101,20 @@ def test_bgclis_export_of_a_beaver_the_rules_refused_writes_the_rule_off():
     text, _ = export(read_any(str(committed(DATA / "matchfiles" / "money_beaver.mat"))), "mat")
     assert '; [Beavers "Off"]' in text
     assert not _rules(_mat(text).tags).beavers
-    # gnubg's session, read with the rule on, is written with it
+    # gnubg's session, read under gnubg's default rule, is written as gnubg writes it, which reads back so
     text, _ = export(read_any(str(committed(HELDOUT))), "mat")
+    assert "Beavers" not in text.split(" 0 point match")[0]
+    assert text == committed(HELDOUT).read_text()
+    (again,) = mat.iter_matches(text.splitlines())
+    assert _rules(again.tags).beavers and _rules(again.tags).raccoons == GNUBG_RACCOONS
+
+
+def test_the_export_of_gnubgs_session_with_another_tag_writes_the_rule(tmp_path):
+    from bgcli.formats.files import export, read_any
+
+    path = tmp_path / "s.mat"
+    path.write_text(committed(HELDOUT).read_text().replace('; [EventDate', '; [Player 1 "gnubg"]\n; [EventDate'))
+    text, _ = export(read_any(str(path)), "mat", rules=Rules(beavers=True, raccoons=2))
     assert '; [Beavers "On"]' in text and '; [Raccoons "2"]' in text
 
 

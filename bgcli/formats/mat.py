@@ -151,38 +151,8 @@ def iter_parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchP
     """The file as a stream of parts: a MatchHeader, each GameRecord as soon
     as the game's last line is read, a MatchEnd; so a replay can start before
     a match (a 20,000-game money session) is read whole, and holds one game
-    (but the first games of a money session gnubg wrote: :func:`_gnubg_beavers`)."""
-    return _gnubg_beavers(_parts(lines, path))
-
-
-# gnubg's .mat export writes no rule of beavers: a money session it wrote (its header's habits, _Reader's
-# _open_match) is held to its end, at most this many games, for the beavers in it to say the rule
-# (conventions.gnubg_beaver_tags); a longer one is ruled by its first games (a beaver after them then
-# needs --beavers, as in any other file)
-GNUBG_BEAVERS_HELD = 1000
-
-
-def _gnubg_beavers(parts: Iterator[MatchPart]) -> Iterator[MatchPart]:
-    """The parts, a money session gnubg wrote with the beaver rule its games say (SGF's reader does the
-    same for gnubg's SGF)."""
-    header: MatchHeader | None = None
-    held: list[MatchPart] = []
-    for part in parts:
-        if isinstance(part, MatchHeader) and part.writer is Writer.GNUBG and not part.length:
-            header, held = part, []
-            continue
-        if header is None:
-            yield part
-            continue
-        held.append(part)
-        if isinstance(part, MatchEnd) or len(held) >= GNUBG_BEAVERS_HELD:
-            games = [game for game in held if isinstance(game, GameRecord)]
-            yield replace(header, tags=gnubg_beaver_tags(header.tags, games))
-            yield from held
-            header, held = None, []
-    if header is not None:   # no MatchEnd came: what was read goes on as written
-        yield header
-        yield from held
+    (a header with gnubg's habits waits for its first game: _Reader._opened)."""
+    return _parts(lines, path)
 
 
 def _parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]:
@@ -1134,7 +1104,14 @@ class _Reader:
         lines are laid out as gnubg's export lays them too (gnubg_row), else no known writer's."""
         if self.held is not None:
             header, self.held = self.held, None
-            yield header if self.laid_out and self.marked else replace(header, writer=None)
+            if not (self.laid_out and self.marked):
+                yield replace(header, writer=None)
+            elif header.length:
+                yield header
+            else:
+                # gnubg's .mat writes no rule of beavers: its money session is read under gnubg's own, decided
+                # here, from the header and the first game, so that no game is held (conventions.gnubg_beaver_tags)
+                yield replace(header, tags=gnubg_beaver_tags(header.tags))
 
     def _close_match(self) -> Iterator[MatchPart]:
         yield from self._close_game()
@@ -1207,6 +1184,7 @@ class MatWriter(GameWriter):
         self.others = False      # tags written after the ones gnubg keeps (their block opened)
         self.redoubled = False   # a beaver or raccoon written
         self.beavers_said = False   # a rule of beavers among the tags written
+        self.implied: list[tuple[str, str]] = []   # rule tags gnubg's layout implies, left out (begin_match)
 
     def begin_match(self, match: MatchStart) -> None:
         super().begin_match(match)
@@ -1222,12 +1200,16 @@ class MatWriter(GameWriter):
         kept = {t.lower() for t in MAT_TAGS}
         others = other_tags(tags, kept)
         others = [(k, v) for k, v in others if self._tag_name_fits(k)]
-        others += rule_tags(match)   # every rule that is not the standard one
+        ruled = rule_tags(match)   # every rule that is not the standard one
+        # gnubg's rule of beavers, which a money session in gnubg's layout with no other tag reads back with
+        # (conventions.gnubg_beaver_tags): left out, as gnubg's export leaves it, unless comments come (end_match)
+        self.implied = [] if match.length or others or dict(ruled) != gnubg_beaver_tags({}) else ruled
+        others += [] if self.implied else ruled
         if others:
             lines.append("")
             lines += [f'; [{k} "{self._tag_value(k, v)}"]' for k, v in others]
         self.others = bool(others)
-        self.beavers_said = any(SETTING_OF_TAG.get(key.lower()) is BEAVERS for key, _ in others)
+        self.beavers_said = any(SETTING_OF_TAG.get(key.lower()) is BEAVERS for key, _ in others + self.implied)
         self.redoubled = False   # a beaver or raccoon written
         self.body = Spool()
         self.names = tuple(self._name(name) for name in match.players)
@@ -1292,7 +1274,10 @@ class MatWriter(GameWriter):
             # a beaver recorded where the rules allow none: the rule written, 'Off', for the layout is gnubg's,
             # whose money .mat with a beaver is read with the rule on (conventions.gnubg_beaver_tags)
             self.lines += ([] if self.others else [""]) + [f'; [{BEAVERS.tag} "Off"]']
-        head = self.lines + self._comment_lines() + ["", f" {self.info.length} point match", ""]
+        comments = self._comment_lines()
+        if self.implied and comments:   # a comment: the head is no longer gnubg's, and says its rule
+            self.lines += [""] + [f'; [{k} "{v}"]' for k, v in self.implied]
+        head = self.lines + comments + ["", f" {self.info.length} point match", ""]
         self.lines = []
         return MatchText("\n".join(head) + "\n", self.body)
 

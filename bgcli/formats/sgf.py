@@ -36,7 +36,7 @@ from bgcli.formats.reading import a_position, decode, read_whole
 from bgcli.match.records import (Action, ActionKind, BoardEdit, GameRecord, MatchPart, MatchRecord, SetUp, parts_of,
                                  Writer, set_up_game)
 from bgcli.core.value import Outcome
-from bgcli.match.conventions import gnubg_beaver_tags
+from bgcli.match.conventions import gnubg_beaver_tags, instant_redoubles
 from bgcli.match.replay import Event, EventKind, replay_match
 from bgcli.match.wording import PLAIN, Words
 from bgcli.output import quote
@@ -272,7 +272,8 @@ class _Builder:
                                  self.path, first[0].line, first[0].column)
         for m in matches:
             if m["writer"] is Writer.GNUBG and not m["length"]:
-                m["tags"] = gnubg_beaver_tags(m["tags"], m["games"])   # gnubg writes no rule of beavers
+                # gnubg writes no rule of beavers: its redoubles say it
+                m["tags"] = gnubg_beaver_tags(m["tags"], max(map(instant_redoubles, m["games"]), default=0))
         return [MatchRecord(m["length"], tuple(m["games"]), m["line"], tags=m["tags"], comments=tuple(m["comments"]),
                             errors=tuple(sorted(m["errors"], key=lambda e: (e.line, e.column))), path=self.path,
                             words=WORDS, writer=m["writer"])

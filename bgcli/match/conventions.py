@@ -37,13 +37,13 @@
   worth what the rules say (:func:`results_written`);
 - GNU Backgammon writes no rule of beavers in its SGF or .mat, but plays a
   beaver only where its rule allows it: a money session it wrote that
-  records one is read with the rule on (:func:`gnubg_beaver_tags`).
+  records one (an SGF), or any (a .mat, read as it streams), is read with
+  the rule on (:func:`gnubg_beaver_tags`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
 
 from bgcli.core.cube import is_turned, turns_within
 from bgcli.core.rules import SETTING_OF_FIELD, SETTING_OF_TAG
@@ -254,16 +254,19 @@ def instant_redoubles(game: GameRecord) -> int:
     return most
 
 
-def gnubg_beaver_tags(tags: dict[str, str], games: Iterable[GameRecord]) -> dict[str, str]:
-    """The tags of a money session GNU Backgammon wrote, with the rule of beavers its games say: gnubg plays
-    a beaver or raccoon only where its rule allows it ('set beavers N', on by default) but writes no rule of
-    beavers (SGF or .mat), so the redoubles it recorded say the rule was on, allowing at least gnubg's
-    default raccoons (its 'set beavers 3': two) and as many as were made at once. A rule the file writes
-    stands (its values checked by the rules); with no redouble the tags are as written."""
-    most = max((instant_redoubles(game) for game in games), default=0)
-    if not most:
+def gnubg_beaver_tags(tags: dict[str, str], most: int | None = None) -> dict[str, str]:
+    """The tags of a money session GNU Backgammon wrote, with its rule of beavers: gnubg plays a beaver or
+    raccoon only where its rule allows it ('set beavers N', on by default) but writes no rule of beavers (SGF
+    or .mat). ``most``: the most instant redoubles made at once in the session (:func:`instant_redoubles`),
+    where the reader knows them (an SGF, read whole): none says nothing of the rule, and the tags are as
+    written; any says it was on, allowing at least gnubg's default raccoons (its 'set beavers 3': two) and as
+    many as were made at once. None where the reader cannot know them without holding the session's games
+    (a .mat, read as it streams): gnubg's default, the rule on with two raccoons, which a session played
+    with its rule off, having no beaver, cannot tell from its own (a third raccoon at once then needs
+    --raccoons). A rule the file writes stands (its values checked by the rules)."""
+    if most == 0:
         return tags
     ruled = dict(tags)
     ruled.setdefault(BEAVERS.tag, "On")
-    ruled.setdefault(RACCOONS.tag, str(max(most - 1, GNUBG_RACCOONS)))
+    ruled.setdefault(RACCOONS.tag, str(max((most or 0) - 1, GNUBG_RACCOONS)))
     return ruled
