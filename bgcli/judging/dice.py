@@ -36,8 +36,8 @@ from __future__ import annotations
 import hashlib
 import re
 from array import array
-from functools import partial
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable, MutableSequence, Sequence
 
 from bgcli.analysis.counts import enter_count
@@ -369,7 +369,7 @@ def enters(position: Position, dice: tuple[int, int]) -> bool:
 # Each position's chances (_chances_of) by its sides: a process that reads many files sees the
 # positions of the openings and their replies in every game.
 _CHANCES: dict[tuple, tuple] = {}
-# The C accelerator's run of plays in turn with each roll's facts (DiceTally._run_of_plays), or None
+# The C accelerator's run of plays in turn with each roll's facts (DiceTally.run_of_plays, through dice_run), or None
 dice_after_plays: Callable[..., tuple] | None = accelerator.dice_after_plays if accelerator is not None else None
 # ... and its roll_chances, for the rolls the events tell (NotImplemented: roll_chances decides)
 chances_in_c: Callable[..., Any] | None = accelerator.roll_chances if accelerator is not None else None
@@ -407,7 +407,7 @@ class DiceTally(MatchVisitor):
         self._luck: tuple[list, list] = ([0, 0.0, 0.0], [0, 0.0, 0.0])   # each player's Unit.luck_rolls, luck, luck_squares
         # the kinds of each game's rolls, in order: the games' marks (game_marks) and the match's fingerprint
         self._games: list[bytearray] = []
-        # what the C run reads and writes of the tally (_run_of_plays): the kind of a roll with no play, whether the
+        # what the C run reads and writes of the tally (run_of_plays): the kind of a roll with no play, whether the
         # next roll is the game's first (DiceTally._opening: _first), the variant's own_off (Variation.off_at_start,
         # the C code's word of it, asked once a match: _own_off), the sequence state, the match's counts (None: no
         # match begun), the game's kinds (a game not begun: a bytearray of none), plays.settled_roll
