@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from conftest import DATA, SAMPLES, committed, invoke
@@ -86,3 +86,50 @@ def test_a_table_of_small_numbers_is_not_utf_32(numbers):
     if found is not None:
         assert found[0] == "utf-32-le"
         assert all(n >= 32 or n in (9, 10, 12, 13) for n in numbers[:len(data) // 4])
+
+
+def _utf32_by_the_letter(head: bytes) -> str | None:
+    """The unmarked UTF-32 guess as its rule says it, place by place (the reader counts it with
+    bytes.count and one OR of three ints, since every file's head goes through it)."""
+    quads = len(head) // 4
+    if quads < 2:
+        return None
+    cells = [head[i:4 * quads:4] for i in range(4)]
+    for chars, nuls, name in ((cells[0], cells[1:], "utf-32-le"), (cells[3], cells[:3], "utf-32-be")):
+        plain = sum(1 for i in range(quads) if not (nuls[0][i] or nuls[1][i] or nuls[2][i]))
+        if b"\0" not in chars and plain * 8 >= quads * 7 and not any(c < 32 and c not in (9, 10, 12, 13) for c in chars):
+            return name
+    return None
+
+
+def _flipped(text: str, order: str, flips: list[int]) -> bytes:
+    """``text`` in UTF-32 with a byte beside some characters made non-NUL, each flip in another of the three
+    places by turns: each place alone may keep 7 NULs in 8 while the characters with all three do not."""
+    data = bytearray(text.encode(order))
+    for n, j in enumerate(flips):
+        place = 1 + n % 3 if order.endswith("le") else n % 3
+        data[4 * (j % len(text)) + place] = 0x41
+    return bytes(data)
+
+
+_NEAR_UTF32 = st.builds(_flipped, st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=0x2FF), min_size=8, max_size=40),
+                        st.sampled_from(["utf-32-le", "utf-32-be"]), st.lists(st.integers(0, 39), max_size=12))
+
+
+@example(_flipped("abcdefghijklmnopqrstuvwx", "utf-32-le", [0, 1, 2, 3, 4, 5]))   # each place 7 in 8, all three not
+@example(_flipped("abcdefghijklmnopqrstuvwx", "utf-32-be", [3, 7, 11, 15, 19, 23]))
+@given(st.one_of(_NEAR_UTF32, st.text(min_size=2, max_size=40).map(lambda t: t.encode("utf-16-le")), st.binary(min_size=8, max_size=96)))
+def test_the_utf_32_guess_counts_as_its_rule_says(head):
+    """unicode_encoding's count of the places with three NULs (one OR of three ints) against the place by
+    place count, on UTF-32 texts with some NULs flipped, other encodings and random bytes."""
+    from bgcli.formats.reading import _MARKS, unicode_encoding
+
+    head = bytes(head)
+    if any(head.startswith(mark) for mark, _ in _MARKS):
+        return
+    found = unicode_encoding(head)
+    expected = _utf32_by_the_letter(head)
+    if expected is not None:
+        assert found == (expected, 0)
+    else:
+        assert found is None or found[0].startswith("utf-16")

@@ -108,15 +108,21 @@ def unicode_encoding(head: bytes) -> tuple[str, int] | None:
     for mark, name in _MARKS:
         if head.startswith(mark):
             return name, len(mark)
+    # every file's head comes here: its NULs, counted once (in C), rule out what they cannot be (a UTF-32
+    # guess needs three NULs beside 7 characters in 8, a UTF-16 one one), so ordinary text pays one count
+    nuls_in_head = head.count(0)
     quads = len(head) // 4
-    if quads >= 2:   # UTF-32 first: its ASCII has NULs beside the characters that UTF-16 would read as characters
+    if quads >= 2 and nuls_in_head * 8 >= quads * 21:   # UTF-32 first: its ASCII has NULs beside the characters that UTF-16 would read as characters
         cells = [head[i:4 * quads:4] for i in range(4)]
         for chars, nuls, name in ((cells[0], cells[1:], "utf-32-le"), (cells[3], cells[:3], "utf-32-be")):
-            plain = sum(1 for i in range(quads) if not (nuls[0][i] or nuls[1][i] or nuls[2][i]))
-            if b"\0" not in chars and plain * 8 >= quads * 7 and not _controls(chars):
+            if b"\0" in chars or any(cell.count(0) * 8 < quads * 7 for cell in nuls):
+                continue
+            either = int.from_bytes(nuls[0], "little") | int.from_bytes(nuls[1], "little") | int.from_bytes(nuls[2], "little")
+            plain = either.to_bytes(quads, "little").count(0)   # the places where all three are NUL
+            if plain * 8 >= quads * 7 and not _controls(chars):
                 return name, 0
     pairs = len(head) // 2
-    if pairs >= 2:
+    if pairs >= 2 and nuls_in_head * 8 >= pairs * 7:
         even, odd = head[0:2 * pairs:2], head[1:2 * pairs:2]
         for zeros, chars, name in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
             if b"\0" not in chars and zeros.count(0) * 8 >= pairs * 7:
