@@ -164,14 +164,17 @@ def _parts(lines: Iterable[str | bytes], path: str = "-") -> Iterator[MatchPart]
         if number == 1 and line.startswith("\ufeff"):
             line = line[1:]      # XG writes a UTF-8 byte order mark
         line = _laid_out(line.rstrip("\r\n"))
-        if reader.game is not None and not reader.expect_score and not reader.pending and reader.held is None:
-            # the common case first, for speed: a move row (or a blank line) inside a game
+        if reader.game is not None and not reader.expect_score and not reader.pending:
+            # the common case first, for speed: a move row (or a blank line) inside a game; the first game
+            # of a header with gnubg's habits too, its rows looked at for gnubg's mark until one bears it
             actions = NotImplemented if read_row is None else read_row(line, number)
             if actions is NotImplemented:
                 actions = _row_actions(line, number)
             if actions is not None:
                 if actions:
                     reader.game["actions"].extend(actions)
+                    if reader.held is not None and not reader.marked:
+                        reader.marked = gnubg_row(line, actions)
                 continue
         yield from reader.feed(number, line)
     yield from reader.finish()
