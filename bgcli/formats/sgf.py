@@ -542,9 +542,12 @@ def saved_position(nodes: list[_Node]) -> bool:
 def _gibbon_position(nodes: list[_Node]) -> bool:
     """Whether ``nodes`` are the FIBS client Gibbon's save of a position (its libgsgf: Gibbon's src/edited.sgf):
     the root, then the dice node first (``;PL[W]DI[53]``), then the cube and the board each in a node of its own
-    (``;CV[2]``, ``;CP[w]``, ``;AE[a:x]AB[..]AW[..]``), nothing played and no result."""
+    (``;CV[2]``, ``;CP[w]``, ``;AE[a:x]AB[..]AW[..]``), nothing played and no result. The root's AP names
+    the writer: gnubg saves a game set up by hand after a roll in the same nodes (gnubg_set_cube.sgf of the
+    held-out automatic doubles), and that is a game of its match."""
     rest = nodes[1:]
-    return (len(rest) >= 2 and set(rest[0].props) == {"PL", "DI"}
+    writer = " ".join(nodes[0].props.get("AP", [""])).casefold() if nodes else ""
+    return ("gibbon" in writer or "libgsgf" in writer) and (len(rest) >= 2 and set(rest[0].props) == {"PL", "DI"}
             and all(set(node.props) <= set(_SETUP) for node in rest)
             and any({"AE", "AW", "AB"} & set(node.props) for node in rest[1:]))
 
