@@ -15,7 +15,9 @@ audit's speed or better.
 Each round starts a fresh process for each command (so every file is unseen:
 no cache of play texts, positions or hitting rolls carries over), the two in
 turn, the order swapped every round so that a busy machine slows both alike.
-A process imports what the command imports, then times in CPU seconds the
+A process imports what the command imports, and bgcli's reading modules
+(either pass loads them: the audit's module at once, the dice's on the first
+file; their import is start-up, counted apart), then times in CPU seconds the
 library call each command makes for each file (bgcli.scale.archive.audit_file;
 bgcli.scale.dice.DiceJob), and for the dice the report over all the files'
 counts (bgcli.judging.dicereport.build), which is paid once a run, whatever
@@ -68,8 +70,23 @@ def rules_of(path: str):
     return Rules(jacoby="money" in Path(path).name)   # gnubg's money sessions were played with the Jacoby rule
 
 
+def import_modules() -> None:
+    """bgcli's modules either pass may load, imported before it (start-up, counted apart): the reading
+    modules come at once with the audit's module (bgcli.scale.archive) but on the first file with the dice's,
+    so a cold pass would otherwise time the dice's imports and not the audit's."""
+    import importlib
+
+    import bgcli.formats
+
+    for module in pkgutil.walk_packages(bgcli.formats.__path__, "bgcli.formats."):
+        importlib.import_module(module.name)
+    for name in ("bgcli.grammars", "bgcli.formats.files", "bgcli.judging.dice", "json", "datetime"):
+        importlib.import_module(name)
+
+
 def child(which: str, paths: list[str]) -> dict:
     """One command over the files in this (fresh) process: the cold pass, then a warm one."""
+    import_modules()
     if which == "audit":
         from bgcli.scale.archive import audit_file
 
@@ -109,17 +126,11 @@ def child(which: str, paths: list[str]) -> dict:
 
 def count_child(which: str, paths: list[str], read: bool) -> None:
     """The process --instructions counts: bgcli's modules imported, then (``read``) one cold pass."""
-    import importlib
-
-    import bgcli.formats
     from bgcli.scale.archive import audit_file
     from bgcli.scale.dice import DiceJob
     from bgcli.scale.jobs import FileTask, run_file
 
-    for module in pkgutil.walk_packages(bgcli.formats.__path__, "bgcli.formats."):
-        importlib.import_module(module.name)
-    for name in ("bgcli.grammars", "bgcli.formats.files", "bgcli.judging.dice"):
-        importlib.import_module(name)
+    import_modules()
     if read:
         for path in paths:
             if which == "audit":
