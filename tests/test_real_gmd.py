@@ -128,9 +128,11 @@ def test_broken_gibbon_lines_are_one_line_each():
              ("Move:W: 13/7 8/7", "Move:W: 13/x 8/7"): "10:9: cannot read the play '13/x 8/7'",
              ("Move:W: 13/7 8/7", "Move:Q: 13/7 8/7"): "10:1: cannot read the colour",
              ("Roll:W: 6 1", "root rolls 6 1"): "9:1: cannot read 'root rolls 6 1'",
-             ("Drop:W", "Accept:W"): "40:1: 'Accept:W' accepts no resignation"}
+             ("Drop:W", "Accept:W"): "40:1: 'Accept:W' accepts no resignation",
+             ("Roll:W: 6 1\n", ""): "9:1: a play with no roll before it: 'Move:W: 13/7 8/7'"}
     for (old, new), words in cases.items():
-        *_, end = gmd.read_text(good.replace(old + "\n", new + "\n", 1), "bad.gmd")
+        old, new = (old, new) if old.endswith("\n") else (old + "\n", new + "\n")
+        *_, end = gmd.read_text(good.replace(old, new, 1), "bad.gmd")
         assert end.errors and f"bad.gmd:{words}" in str(end.errors[0]), (new, end.errors)
         assert len(end.errors) == 1 or "rolls" in new, end.errors
     try:

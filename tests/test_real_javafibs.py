@@ -74,9 +74,11 @@ def test_broken_javafibs_records_are_one_line_each():
     cases = {("0:root:6 1", "0:root:7 1"): "7:1: cannot read the roll",
              ("1:root: 13-7 8-7", "1:root: 13-x 8-7"): "8:9: cannot read the play '13-x 8-7'",
              ("1:root: 13-7 8-7", "1:carl: 13-7 8-7"): "8:1: '1:carl: 13-7 8-7' names 'carl'",
-             ("0:root:6 1", "root rolls 6 1"): "7:1: cannot read 'root rolls 6 1'"}
+             ("0:root:6 1", "root rolls 6 1"): "7:1: cannot read 'root rolls 6 1'",
+             ("0:root:6 1\n", ""): "7:1: a play with no roll before it: '1:root: 13-7 8-7'"}
     for (old, new), words in cases.items():
-        *_, end = javafibs.read_text(good.replace(old + "\n", new + "\n", 1), "bad.match")
+        old, new = (old, new) if old.endswith("\n") else (old + "\n", new + "\n")
+        *_, end = javafibs.read_text(good.replace(old, new, 1), "bad.match")
         assert [str(e) for e in end.errors][:1] == [str(end.errors[0])] and f"bad.match:{words}" in str(end.errors[0])
         assert len(end.errors) == 1 or "rolls" in new or "carl" in new, end.errors
     try:

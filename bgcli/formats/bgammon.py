@@ -41,6 +41,7 @@ from bgcli.formats.loggame import LogGame
 from bgcli.formats.reading import LINE_END, text_lines
 from bgcli.match.records import Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart
 from bgcli.match.wording import AS_WRITTEN
+from bgcli.output import quote
 
 # The one tokenizer of the format: every line a replay holds, by kind.
 _INDEX = re.compile(r"bgammon-replay [0-9]{8}\s*$")
@@ -248,5 +249,4 @@ def _point(word: str, side: int) -> str | None:
 
 
 def _quote(text: str) -> str:
-    text = text.strip()
-    return repr(text if len(text) <= 60 else text[:57] + "...")
+    return quote(text.strip())   # a line's own blanks are not shown

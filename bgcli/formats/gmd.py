@@ -46,6 +46,7 @@ from bgcli.formats.reading import LINE_END, text_lines
 from bgcli.match.records import (Action, ActionKind, GameRecord, MatchEnd, MatchHeader, MatchPart, SetUp,
                                  Writer)
 from bgcli.match.wording import AS_WRITTEN
+from bgcli.output import quote
 
 # The one tokenizer of the format: every line a dump holds.
 _MAGIC = re.compile(r"GMD-(?P<version>[0-9]+)\b")
@@ -98,7 +99,6 @@ class _Game(LogGame):
         self.set_up: SetUp | None = None
         self.offer: tuple[Action, int] | None = None   # a resignation offered and its points, not yet answered
         self.opening: tuple[tuple[int, int], int] | None = None   # the opening roll ('Roll:-:'): dice, line
-        self.unread_roll = False           # the roll before a play did not read (said once, at its line)
 
     def game_record(self, players: tuple[str, str]) -> GameRecord:
         return GameRecord(self.number, players, self.scores_said, tuple(self.actions), self.line,
@@ -267,13 +267,10 @@ def _action(game: _Game, number: int, text: str, op: str, rest: str, path: str) 
         dice, line = game.opening
         game.opening, game.roll = None, (side, dice, line)
     if op == "move":
-        if game.roll is None:
-            if game.unread_roll:
-                game.unread_roll = False
-                return None     # the play of a roll that did not read: its error is at the roll's line
-            return MatchFileError(f"a play with no roll before it: {_quote(text)}", path, number, 1)
-        roller, dice, _ = game.roll
-        game.roll = None
+        taken = game.roll_played(text, path, number)
+        if not isinstance(taken, tuple):
+            return taken
+        roller, dice = taken
         if roller is not None and roller != side:
             return MatchFileError(f"{_NAMES[side]}'s play {_quote(text)} after {_NAMES[roller]}'s roll", path,
                                   number, 1)
@@ -333,5 +330,4 @@ def _own(play: str, side: int) -> str | None:
 
 
 def _quote(text: str) -> str:
-    text = text.strip()
-    return repr(text if len(text) <= 60 else text[:57] + "...")
+    return quote(text.strip())   # a line's own blanks are not shown

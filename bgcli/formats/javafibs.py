@@ -38,6 +38,7 @@ from bgcli.formats.loggame import LogGame
 from bgcli.formats.reading import LINE_END, text_lines
 from bgcli.match.records import Action, ActionKind, MatchEnd, MatchHeader, MatchPart
 from bgcli.match.wording import AS_WRITTEN
+from bgcli.output import quote
 
 PROLOG = "JavaFIBS internal match representation"
 OWNER = "You"
@@ -109,7 +110,6 @@ class _Game(LogGame):
         super().__init__(number, line, scores)
         self.downward: list[bool | None] = [None, None]
         self.offer: Action | None = None   # a resignation offered, not yet accepted or rejected
-        self.unread_roll = False   # the roll before a play did not read (said once, at its line)
 
 
 def iter_parts(lines: Iterable[str], path: str = "-") -> Iterator[MatchPart]:
@@ -220,13 +220,10 @@ def _event(game: _Game, number: int, line: int | str, code: int, side: int, data
         game.roll = (side, (int(rolled["first"]), int(rolled["second"])), number)
         return None
     if code in (_PLAY, _NO_PLAY):
-        if game.roll is None:
-            if game.unread_roll:
-                game.unread_roll = False
-                return None     # the play of a roll that did not read: its error is at the roll's line
-            return MatchFileError(f"a play with no roll before it: {_quote(text)}", path, number, 1)
-        rolled_by, dice, _ = game.roll
-        game.roll = None
+        taken = game.roll_played(text, path, number)
+        if not isinstance(taken, tuple):
+            return taken
+        _, dice = taken
         if code == _NO_PLAY or not data:
             game.actions.append(Action(number, 1, None, side, ActionKind.DANCE, dice, raw=text))
             return None
@@ -262,5 +259,4 @@ def _event(game: _Game, number: int, line: int | str, code: int, side: int, data
 
 
 def _quote(text: str) -> str:
-    text = text.strip()
-    return repr(text if len(text) <= 60 else text[:57] + "...")
+    return quote(text.strip())   # a line's own blanks are not shown

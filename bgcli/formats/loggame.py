@@ -9,7 +9,9 @@ whether it was allowed (bgcli.core.cube.auto_double_refusal).
 from __future__ import annotations
 
 from bgcli.core.rules import SETTING_OF_TAG
+from bgcli.errors import MatchFileError
 from bgcli.match.records import Action, ActionKind, GameRecord
+from bgcli.output import quote
 
 # The rule tag of a site that plays automatic doubles and writes no limit (GamesGrid's "Automatic
 # Doubles: Yes", TrueMoneyGames's money play): as many as bgcli's setting allows, so that each one
@@ -27,7 +29,20 @@ class LogGame:
         self.scores = scores
         self.actions: list[Action] = []
         self.roll: tuple[int, tuple[int, int], int] | None = None   # a roll waiting for its play: side, dice, line
+        self.unread_roll = False   # the roll before a play did not read (said once, at its line)
         self.over = False
+
+    def roll_played(self, text: str, path: str, number: int) -> tuple[int, tuple[int, int]] | MatchFileError | None:
+        """The roll a play on line ``number`` answers (its side and dice), taken: None where the roll
+        before it did not read (its error is at the roll's line), an error where no roll came before."""
+        if self.roll is None:
+            if self.unread_roll:
+                self.unread_roll = False
+                return None
+            return MatchFileError(f"a play with no roll before it: {quote(text.strip())}", path, number, 1)
+        side, dice, _ = self.roll
+        self.roll = None
+        return side, dice
 
     def end(self, result: Action) -> None:
         """The game's result. A roll still waiting for its play was rolled, then the game ended
