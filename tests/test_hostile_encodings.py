@@ -9,19 +9,11 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from conftest import DATA, SAMPLES, committed, invoke
+from conftest import SAMPLES, committed, invoke
+from test_hostile_mutations import SEEDS   # one real file of each format
 
-TEXTS = {   # a real text file of each text format (their folders' notes say where from)
-    "mat": SAMPLES / "flawed_5pt.mat",
-    "sgf": DATA / "sgf" / "sp05003_7pt.sgf",
-    "txt": SAMPLES / "galaxy_match3029786.txt",
-    "fibs": DATA / "imports" / "sp05001_3pt.fibs",
-    "sgg": DATA / "imports" / "sp05017_3pt.sgg",
-    "tmg": DATA / "imports" / "sp05003_7pt.tmg",
-    "gam": DATA / "imports" / "empire" / "sp05007_money.gam",
-    "match": DATA / "real" / "bgammon-org" / "gnubg-root_3pt_sp05001.match",
-}
-BINARIES = [DATA / "gammonview" / "xg" / "XCu3RJ0UvDg_Tldl.xg", DATA / "gammonview" / "bgf" / "5nqfGw9bWG3deTaU.bgf"]
+TEXTS = {kind: SEEDS[kind] for kind in ("mat", "sgf", "txt", "fibs", "sgg", "tmg", "gam", "match")}   # the text formats
+BINARIES = [SEEDS["xg"], SEEDS["bgf"]]
 SAVED = {"utf-32 with its mark": lambda t: t.encode("utf-32"), "utf-32-le": lambda t: t.encode("utf-32-le"),
          "utf-32-be": lambda t: t.encode("utf-32-be"), "utf-32-be with its mark": lambda t: b"\0\0\xfe\xff" + t.encode("utf-32-be")}
 

@@ -93,7 +93,7 @@ def test_a_table_in_an_encoding_bgcli_cannot_read_is_one_line_naming_the_file(tm
 
 # --- real files of every format, broken, through every command that reads them ----------------------------
 
-_SEEDS = {   # one real file of each format bgcli reads (tests/data/README.md and PROVENANCE say where from)
+SEEDS = {   # one real file of each format bgcli reads (tests/data/README.md and PROVENANCE say where from)
     "mat": SAMPLES / "flawed_5pt.mat",
     "sgf": DATA / "sgf" / "sp05003_7pt.sgf",
     "txt": SAMPLES / "galaxy_match3029786.txt",
@@ -150,13 +150,13 @@ _COMMANDS = [["audit"], ["score", "--json"], ["replay", "--boards"], ["export", 
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(fmt=st.sampled_from(sorted(_SEEDS)),
+@given(fmt=st.sampled_from(sorted(SEEDS)),
        breaks=st.lists(st.tuples(st.sampled_from(_KINDS), st.integers(0, 1 << 20), st.binary(max_size=6)),
                        min_size=1, max_size=3),
        command=st.sampled_from(_COMMANDS))
 def test_a_broken_real_file_is_read_or_refused_in_one_line_naming_it(tmp_path_factory, fmt, breaks, command):
     folder = tmp_path_factory.mktemp("broken")
-    data = committed(_SEEDS[fmt]).read_bytes()
+    data = committed(SEEDS[fmt]).read_bytes()
     for kind, where, junk in breaks:
         data = _broken(data, kind, where, junk) or data[:1]
     path = folder / f"broken.{fmt}"
